@@ -1,0 +1,371 @@
+//! The harness API: newline-delimited JSON on the supervisor's Unix socket.
+//!
+//! Request line: `{"id": <number|string>, "method": "page.goto", "session_id": "s1",
+//! "timeout_ms": 15000, "params": {"url": "..."}}`. `session_id` is needed by `page.*` and
+//! `session.close`; `timeout_ms` is the one end-to-end budget (see [`crate::budget`]).
+//!
+//! Response line: `{"id", "ok": true, "result": {..., "elapsed_ms": 12}}` or
+//! `{"id", "ok": false, "error": {"code", "message", "phase", "retryable", "hint"?}}`. Responses on
+//! one connection may come out of order; `id` pairs them with their requests. A line that could not be
+//! read at all is answered with `"id": null`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::ErrorBody;
+
+/// Default cap on one request line, in bytes (1 MiB).
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 1024 * 1024;
+
+/// A request id: a JSON number or string, echoed back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(serde_json::Number),
+    String(String),
+}
+
+impl From<u64> for RequestId {
+    fn from(n: u64) -> Self {
+        RequestId::Number(n.into())
+    }
+}
+
+/// One request line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub id: RequestId,
+    pub method: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// End-to-end budget in ms, clamped to 1000..=120000; absent means the method's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub params: Value,
+}
+
+/// One response line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    /// The request's id; `null` when the request line could not be read.
+    pub id: Option<RequestId>,
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorBody>,
+}
+
+impl Response {
+    /// A success; `elapsed_ms` is added to `result` (which must be a JSON object to carry it).
+    pub fn success(id: Option<RequestId>, mut result: Value, elapsed_ms: u64) -> Self {
+        if let Value::Object(map) = &mut result {
+            map.insert("elapsed_ms".into(), elapsed_ms.into());
+        }
+        Response { id, ok: true, result: Some(result), error: None }
+    }
+
+    /// A failure.
+    pub fn failure(id: Option<RequestId>, error: ErrorBody) -> Self {
+        Response { id, ok: false, result: None, error: Some(error) }
+    }
+}
+
+/// Every method of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// `runtime.health` -> [`HealthResult`].
+    RuntimeHealth,
+    /// `session.start {session_id?}` -> [`SessionStartResult`].
+    SessionStart,
+    /// `session.close` -> [`SessionCloseResult`].
+    SessionClose,
+    /// `session.list` -> [`SessionListResult`].
+    SessionList,
+    /// `page.goto {url}` -> [`GotoResult`].
+    PageGoto,
+    /// `page.extract {format?, max_chars?}` -> [`ExtractResult`].
+    PageExtract,
+    /// `page.screenshot {full_page?, format?, quality?, inline?}` -> [`ScreenshotResult`].
+    PageScreenshot,
+    /// `page.evaluate {expression}` -> [`EvaluateResult`].
+    PageEvaluate,
+}
+
+impl Method {
+    /// All methods, in documentation order.
+    pub const ALL: [Method; 8] = [
+        Method::RuntimeHealth,
+        Method::SessionStart,
+        Method::SessionClose,
+        Method::SessionList,
+        Method::PageGoto,
+        Method::PageExtract,
+        Method::PageScreenshot,
+        Method::PageEvaluate,
+    ];
+
+    /// Parses a wire name such as `"page.goto"`.
+    pub fn parse(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The wire name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::RuntimeHealth => "runtime.health",
+            Method::SessionStart => "session.start",
+            Method::SessionClose => "session.close",
+            Method::SessionList => "session.list",
+            Method::PageGoto => "page.goto",
+            Method::PageExtract => "page.extract",
+            Method::PageScreenshot => "page.screenshot",
+            Method::PageEvaluate => "page.evaluate",
+        }
+    }
+
+    /// Whether the request must name an open session (`session_id`).
+    pub fn needs_session(self) -> bool {
+        matches!(
+            self,
+            Method::SessionClose
+                | Method::PageGoto
+                | Method::PageExtract
+                | Method::PageScreenshot
+                | Method::PageEvaluate
+        )
+    }
+
+    /// The budget in ms when the request gives no `timeout_ms`.
+    pub fn default_timeout_ms(self) -> u64 {
+        match self {
+            Method::PageGoto => 15_000,
+            _ => 8_000,
+        }
+    }
+}
+
+/// `session.start` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionStartParams {
+    /// The id to use; generated when absent. 1..=128 chars of `[A-Za-z0-9._-]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+}
+
+/// `page.goto` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GotoParams {
+    pub url: String,
+}
+
+/// What `page.extract` returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtractFormat {
+    /// The rendered text (`document.body.innerText`).
+    #[default]
+    Text,
+    /// The serialized DOM (`document.documentElement.outerHTML`).
+    Html,
+}
+
+/// Default `max_chars` of `page.extract`.
+pub const DEFAULT_EXTRACT_MAX_CHARS: u64 = 100_000;
+
+/// `page.extract` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExtractParams {
+    #[serde(default)]
+    pub format: ExtractFormat,
+    /// Cap on the content, in Unicode scalar values; default [`DEFAULT_EXTRACT_MAX_CHARS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_chars: Option<u64>,
+}
+
+/// Image format of `page.screenshot`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageFormat {
+    #[default]
+    Png,
+    Jpeg,
+}
+
+impl ImageFormat {
+    /// File extension and CDP `format` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Jpeg => "jpeg",
+        }
+    }
+}
+
+/// `page.screenshot` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScreenshotParams {
+    /// The whole scrollable page rather than the viewport.
+    #[serde(default)]
+    pub full_page: bool,
+    #[serde(default)]
+    pub format: ImageFormat,
+    /// JPEG quality 0..=100.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<u8>,
+    /// Also return the image as base64 in `data`.
+    #[serde(default)]
+    pub inline: bool,
+}
+
+/// `page.evaluate` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvaluateParams {
+    /// A JavaScript expression; a promise is awaited.
+    pub expression: String,
+}
+
+/// `runtime.health` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HealthResult {
+    /// `Browser.getVersion`'s `product`, e.g. `"HeadlessChrome/156.0.8078.79"`.
+    pub browser_version: String,
+    pub browser_pid: u32,
+    /// The loopback port of Chromium's DevTools endpoint.
+    pub cdp_port: u16,
+    pub uptime_ms: u64,
+    /// Open sessions.
+    pub sessions: usize,
+}
+
+/// `session.start` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionStartResult {
+    pub session_id: String,
+    /// CDP `targetId` of the session's page.
+    pub target_id: String,
+}
+
+/// `session.close` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionCloseResult {
+    pub session_id: String,
+    pub closed: bool,
+}
+
+/// One entry of `session.list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    pub session_id: String,
+    pub target_id: String,
+    /// The last URL a `page.goto` reached, when any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// `session.list` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionListResult {
+    pub sessions: Vec<SessionInfo>,
+}
+
+/// `page.goto` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GotoResult {
+    /// The URL after redirects.
+    pub url: String,
+    pub title: String,
+    /// HTTP status of the main document; absent for `about:`, `data:` and same-document navigations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// What the navigation reached: `"commit"`, `"domcontentloaded"` or `"load"`.
+    pub load_state: String,
+    /// True when `domcontentloaded` did not arrive within the budget and the answer is what `commit`
+    /// reached.
+    #[serde(default)]
+    pub timed_out: bool,
+}
+
+/// `page.extract` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExtractResult {
+    pub format: ExtractFormat,
+    pub content: String,
+    /// Length of `content` in Unicode scalar values.
+    pub chars: u64,
+    /// True when the page had more than `max_chars`.
+    pub truncated: bool,
+    pub url: String,
+    pub title: String,
+}
+
+/// `page.screenshot` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreenshotResult {
+    /// Absolute path of the image under the artifacts dir.
+    pub path: String,
+    pub format: ImageFormat,
+    /// Image size in device pixels.
+    pub width: u32,
+    pub height: u32,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Base64 image, only with `inline: true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+}
+
+/// `page.evaluate` result: a JavaScript value, typed so that nothing is lost.
+///
+/// `type` is JavaScript's `typeof` (`"undefined"`, `"object"`, `"number"`, ...). JSON-representable
+/// values are in `value`; `NaN`, `-0`, `Infinity`, `-Infinity` and bigints are in `unserializable`
+/// (CDP's `unserializableValue`, e.g. `"NaN"`, `"12n"`); `description` is CDP's text for the rest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvaluateResult {
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unserializable: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{ErrorCode, Phase};
+    use serde_json::json;
+
+    #[test]
+    fn method_names_round_trip() {
+        for m in Method::ALL {
+            assert_eq!(Method::parse(m.name()), Some(m));
+        }
+        assert_eq!(Method::parse("page.nope"), None);
+    }
+
+    #[test]
+    fn request_ids_are_numbers_or_strings() {
+        let r: Request = serde_json::from_value(json!({"id": "a", "method": "runtime.health"})).unwrap();
+        assert_eq!(r.id, RequestId::String("a".into()));
+        assert!(r.params.is_null());
+        assert!(serde_json::from_value::<Request>(json!({"id": [1], "method": "x"})).is_err());
+    }
+
+    #[test]
+    fn responses_carry_elapsed_and_errors() {
+        let ok = Response::success(Some(7.into()), json!({"a": 1}), 42);
+        assert_eq!(
+            serde_json::to_value(&ok).unwrap(),
+            json!({"id": 7, "ok": true, "result": {"a": 1, "elapsed_ms": 42}})
+        );
+        let err = Response::failure(None, ErrorBody::new(ErrorCode::BadRequest, Phase::Request, "not JSON"));
+        assert_eq!(
+            serde_json::to_value(&err).unwrap(),
+            json!({"id": null, "ok": false, "error": {"code": "bad_request", "message": "not JSON", "phase": "request", "retryable": false}})
+        );
+    }
+}

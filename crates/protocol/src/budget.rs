@@ -1,0 +1,127 @@
+//! The one end-to-end deadline of a request.
+//!
+//! The caller's `timeout_ms` is clamped to [`MIN_TIMEOUT_MS`]..=[`MAX_TIMEOUT_MS`] and turned into one
+//! absolute [`Budget`] when the supervisor reads the request. Every inner layer (worker, CDP call,
+//! in-page wait) takes a [`Budget::child`] with a little headroom and derives its own timeout from
+//! [`Budget::remaining`]; none re-reads a configured timeout.
+//!
+//! ```
+//! use std::time::Duration;
+//! use sb_protocol::Budget;
+//! let budget = Budget::from_timeout_ms(Some(50), 8000); // clamped up to 1000 ms
+//! assert!(budget.remaining() <= Duration::from_millis(1000));
+//! let inner = budget.child(Duration::from_millis(100));
+//! assert!(inner.remaining() <= budget.remaining());
+//! ```
+
+use std::time::{Duration, Instant};
+
+/// Smallest budget a caller can ask for, in ms.
+pub const MIN_TIMEOUT_MS: u64 = 1_000;
+/// Largest budget a caller can ask for, in ms.
+pub const MAX_TIMEOUT_MS: u64 = 120_000;
+
+/// Clamps a requested timeout (ms) to [`MIN_TIMEOUT_MS`]..=[`MAX_TIMEOUT_MS`].
+pub fn clamp_timeout_ms(ms: u64) -> u64 {
+    ms.clamp(MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)
+}
+
+/// An absolute deadline, passed down by value (it is `Copy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    deadline: Instant,
+}
+
+impl Budget {
+    /// A budget that ends `timeout` from now (not clamped).
+    pub fn new(timeout: Duration) -> Self {
+        Budget { deadline: Instant::now() + timeout }
+    }
+
+    /// The budget of a request: `requested_ms` (or `default_ms` when absent), clamped, from now.
+    pub fn from_timeout_ms(requested_ms: Option<u64>, default_ms: u64) -> Self {
+        Budget::new(Duration::from_millis(clamp_timeout_ms(requested_ms.unwrap_or(default_ms))))
+    }
+
+    /// A budget that ends at `deadline`.
+    pub fn until(deadline: Instant) -> Self {
+        Budget { deadline }
+    }
+
+    /// The absolute deadline.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Time left; zero once the deadline has passed.
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// Time left in whole ms (rounded down).
+    pub fn remaining_ms(&self) -> u64 {
+        self.remaining().as_millis() as u64
+    }
+
+    /// An inner budget that ends `headroom` before this one (never before now), so that the inner
+    /// layer answers while its caller still has time to pass the answer on.
+    pub fn child(&self, headroom: Duration) -> Budget {
+        let now = Instant::now();
+        let deadline = self.deadline.checked_sub(headroom).unwrap_or(now).max(now.min(self.deadline));
+        Budget { deadline }
+    }
+
+    /// The smaller of what remains and `cap`: the timeout for one step that should not use it all.
+    pub fn capped(&self, cap: Duration) -> Duration {
+        self.remaining().min(cap)
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamps_to_range() {
+        assert_eq!(clamp_timeout_ms(0), 1_000);
+        assert_eq!(clamp_timeout_ms(999), 1_000);
+        assert_eq!(clamp_timeout_ms(5_000), 5_000);
+        assert_eq!(clamp_timeout_ms(10_000_000), 120_000);
+    }
+
+    #[test]
+    fn default_applies_when_absent_and_is_clamped() {
+        let b = Budget::from_timeout_ms(None, 8_000);
+        assert!(
+            b.remaining() > Duration::from_millis(7_000) && b.remaining() <= Duration::from_millis(8_000)
+        );
+        let b = Budget::from_timeout_ms(Some(500_000), 8_000);
+        assert!(b.remaining() <= Duration::from_millis(120_000));
+        assert!(b.remaining() > Duration::from_millis(119_000));
+    }
+
+    #[test]
+    fn child_takes_headroom_and_never_goes_before_now() {
+        let start = Instant::now();
+        let parent = Budget::until(start + Duration::from_millis(1_000));
+        let child = parent.child(Duration::from_millis(200));
+        assert_eq!(child.deadline(), start + Duration::from_millis(800));
+        let tight = Budget::until(start + Duration::from_millis(50)).child(Duration::from_millis(200));
+        assert!(tight.deadline() >= start && tight.deadline() <= start + Duration::from_millis(50));
+        assert!(tight.remaining() <= Duration::from_millis(50));
+    }
+
+    #[test]
+    fn expired_budget_has_nothing_left() {
+        let b = Budget::until(Instant::now() - Duration::from_millis(5));
+        assert!(b.expired());
+        assert_eq!(b.remaining(), Duration::ZERO);
+        assert_eq!(b.remaining_ms(), 0);
+        assert_eq!(b.capped(Duration::from_secs(1)), Duration::ZERO);
+    }
+}

@@ -1,0 +1,204 @@
+//! Stable error codes and phases, as the harness API reports them.
+//!
+//! A code names *what* broke and decides `retryable`; a phase names *where* (which step was running).
+//! Both serialize as `snake_case` strings and are part of the public contract: never rename one.
+
+use serde::{Deserialize, Serialize};
+
+/// The message suffix for a runtime that is down: a model must stop retrying.
+pub const DO_NOT_RETRY: &str = "Do NOT retry browser tool; browser runtime is unavailable.";
+/// The operator hint that goes with [`ErrorCode::BrowserUnavailable`].
+pub const RUNTIME_HINT: &str = "Check sandbox browser runtime/container health.";
+
+/// A stable error code (`error.code` in a response).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The request line is not JSON, or a field is missing or of the wrong type.
+    BadRequest,
+    /// `method` is not one the runtime knows.
+    UnknownMethod,
+    /// `session_id` names no open session.
+    UnknownSession,
+    /// `session.start` named a session id that is already open.
+    SessionExists,
+    /// The request line is longer than the configured limit (default 1 MiB).
+    FrameTooLarge,
+    /// The action did not finish within its budget (`timeout_ms`).
+    Timeout,
+    /// The page could not be loaded: DNS, refused connection, bad URL (Chromium's net error).
+    NavigationFailed,
+    /// In-page JavaScript threw; the message is the JS error's.
+    EvaluateError,
+    /// The worker process died while running the action; it has been replaced.
+    WorkerCrashed,
+    /// The browser is down and could not be restarted. Not retryable.
+    BrowserUnavailable,
+    /// Chromium answered a CDP call with an error the runtime did not expect.
+    CdpError,
+    /// A bug in the runtime itself.
+    Internal,
+    /// A code from a newer runtime that this build does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+impl ErrorCode {
+    /// The wire name, e.g. `"bad_request"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::UnknownMethod => "unknown_method",
+            ErrorCode::UnknownSession => "unknown_session",
+            ErrorCode::SessionExists => "session_exists",
+            ErrorCode::FrameTooLarge => "frame_too_large",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::NavigationFailed => "navigation_failed",
+            ErrorCode::EvaluateError => "evaluate_error",
+            ErrorCode::WorkerCrashed => "worker_crashed",
+            ErrorCode::BrowserUnavailable => "browser_unavailable",
+            ErrorCode::CdpError => "cdp_error",
+            ErrorCode::Internal => "internal",
+            ErrorCode::Unknown => "unknown",
+        }
+    }
+
+    /// Whether the same request may succeed when sent again unchanged.
+    ///
+    /// Client mistakes (bad input, unknown names) and a down runtime are not retryable; transient
+    /// faults (a timeout, a crashed worker that has been replaced, a failed navigation) are.
+    pub fn retryable(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::Timeout | ErrorCode::NavigationFailed | ErrorCode::WorkerCrashed | ErrorCode::CdpError
+        )
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The step that was running when an error happened (`error.phase`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Reading and validating the request line.
+    Request,
+    /// Creating, finding or closing a session and its target.
+    Session,
+    /// Launching the browser process.
+    Launch,
+    /// The HTTP readiness probe (`GET /json/version`).
+    HttpProbe,
+    /// The CDP handshake probe (`Browser.getVersion`).
+    Handshake,
+    /// Starting or talking to the worker process.
+    Worker,
+    /// `Page.navigate` and waiting for the load state.
+    Navigate,
+    /// Reading the page's text or HTML.
+    Extract,
+    /// `Page.captureScreenshot` and writing the file.
+    Screenshot,
+    /// In-page JavaScript (`Runtime.evaluate`).
+    Evaluate,
+    /// Waiting for a page condition.
+    Wait,
+    /// Actionability checks before input.
+    Actionability,
+    /// A CDP call outside the phases above.
+    Cdp,
+    /// A phase from a newer runtime that this build does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+impl Phase {
+    /// The wire name, e.g. `"http_probe"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Request => "request",
+            Phase::Session => "session",
+            Phase::Launch => "launch",
+            Phase::HttpProbe => "http_probe",
+            Phase::Handshake => "handshake",
+            Phase::Worker => "worker",
+            Phase::Navigate => "navigate",
+            Phase::Extract => "extract",
+            Phase::Screenshot => "screenshot",
+            Phase::Evaluate => "evaluate",
+            Phase::Wait => "wait",
+            Phase::Actionability => "actionability",
+            Phase::Cdp => "cdp",
+            Phase::Unknown => "unknown",
+        }
+    }
+}
+
+/// `error` of a failed response: `{"code", "message", "phase", "retryable", "hint"?}`.
+///
+/// `message` is one line for a model to read: no tracebacks, no raw CDP dumps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    pub code: ErrorCode,
+    pub message: String,
+    pub phase: Phase,
+    pub retryable: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl ErrorBody {
+    /// An error whose `retryable` follows from its code; newlines in `message` are folded to spaces.
+    pub fn new(code: ErrorCode, phase: Phase, message: impl Into<String>) -> Self {
+        let message: String = message.into();
+        let message = if message.contains(['\n', '\r']) {
+            message.split(['\n', '\r']).filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join(" ")
+        } else {
+            message
+        };
+        ErrorBody { code, retryable: code.retryable(), phase, message, hint: None }
+    }
+
+    /// The same error with an operator hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl std::fmt::Display for ErrorBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}): {}", self.code, self.phase.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for ErrorBody {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_serialize_as_their_wire_names() {
+        for code in [ErrorCode::BadRequest, ErrorCode::FrameTooLarge, ErrorCode::BrowserUnavailable] {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+        }
+        let unknown: ErrorCode = serde_json::from_str("\"from_the_future\"").unwrap();
+        assert_eq!(unknown, ErrorCode::Unknown);
+    }
+
+    #[test]
+    fn messages_are_one_line() {
+        let e = ErrorBody::new(
+            ErrorCode::EvaluateError,
+            Phase::Evaluate,
+            "Error: boom\n    at <anonymous>:1:7\n",
+        );
+        assert_eq!(e.message, "Error: boom     at <anonymous>:1:7");
+        assert!(!e.retryable);
+    }
+}

@@ -1,0 +1,162 @@
+//! Supervisor <-> worker frames.
+//!
+//! One worker process serves one session. The supervisor gives it a connected Unix stream; on it both
+//! sides exchange postcard-encoded messages, each in a length-prefixed frame ([`codec`]: 4-byte
+//! big-endian length, at most [`MAX_FRAME_BYTES`]).
+//!
+//! The conversation: the worker attaches to its target and sends [`FromWorker::Ready`]; then, for
+//! each [`ToWorker::Run`], it sends zero or more [`FromWorker::Phase`] as it moves through steps and
+//! exactly one [`FromWorker::Done`] with the same `seq`. Runs are sequential per worker.
+//!
+//! These types are deliberately not the JSON API types: postcard is not self-describing, so nothing
+//! here may skip fields or hold a `serde_json::Value` (JSON travels as text instead).
+
+use bytes::Bytes;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use tokio_util::codec::LengthDelimitedCodec;
+
+use crate::api::{ExtractFormat, ImageFormat};
+use crate::error::{ErrorCode, Phase};
+
+/// Largest frame either side accepts, in bytes (256 MiB: an inline full-page screenshot fits).
+pub const MAX_FRAME_BYTES: usize = 256 * 1024 * 1024;
+
+/// The frame codec both sides use: length-prefixed, capped at [`MAX_FRAME_BYTES`].
+pub fn codec() -> LengthDelimitedCodec {
+    LengthDelimitedCodec::builder().max_frame_length(MAX_FRAME_BYTES).new_codec()
+}
+
+/// Encodes a message for [`codec`].
+///
+/// # Errors
+/// Only if a type cannot be represented by postcard (a bug, never input-dependent).
+pub fn encode<T: Serialize>(msg: &T) -> Result<Bytes, postcard::Error> {
+    postcard::to_stdvec(msg).map(Bytes::from)
+}
+
+/// Decodes one frame's payload.
+///
+/// # Errors
+/// When the frame is not a valid `T` (a peer of another version, or a corrupted stream).
+pub fn decode<T: DeserializeOwned>(frame: &[u8]) -> Result<T, postcard::Error> {
+    postcard::from_bytes(frame)
+}
+
+/// Supervisor -> worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Run one action within `budget_ms` (what remains of the request's budget, less headroom).
+    Run { seq: u64, budget_ms: u64, action: Action },
+    /// Detach and exit.
+    Shutdown,
+}
+
+/// One page action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    /// `Page.navigate` and wait for `domcontentloaded`.
+    Goto { url: String },
+    /// Page text or HTML, cut at `max_chars`.
+    Extract { format: ExtractFormat, max_chars: u64 },
+    /// `Page.captureScreenshot`, written to `path`.
+    Screenshot { full_page: bool, format: ImageFormat, quality: Option<u8>, inline: bool, path: String },
+    /// `Runtime.evaluate` of `expression`.
+    Evaluate { expression: String },
+}
+
+/// Worker -> supervisor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// Attached to the target (`Target.attachToTarget`, flat session `cdp_session_id`).
+    Ready { target_id: String, cdp_session_id: String },
+    /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one.
+    Phase { seq: u64, phase: Phase },
+    /// Run `seq` finished.
+    Done { seq: u64, outcome: Result<Output, WorkerError> },
+}
+
+/// A failed action, as the worker classifies it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerError {
+    pub code: ErrorCode,
+    pub phase: Phase,
+    pub message: String,
+}
+
+/// A successful action's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Output {
+    Goto {
+        url: String,
+        title: String,
+        status: Option<u16>,
+        load_state: String,
+        timed_out: bool,
+    },
+    Extract {
+        content: String,
+        chars: u64,
+        truncated: bool,
+        url: String,
+        title: String,
+    },
+    Screenshot {
+        path: String,
+        width: u32,
+        height: u32,
+        bytes: u64,
+        data: Option<String>,
+    },
+    /// `value_json` is the value as JSON text when it has one.
+    Evaluate {
+        kind: String,
+        value_json: Option<String>,
+        unserializable: Option<String>,
+        description: Option<String>,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::BytesMut;
+    use tokio_util::codec::{Decoder, Encoder};
+
+    #[test]
+    fn messages_round_trip_through_the_codec() {
+        let msg = ToWorker::Run {
+            seq: 3,
+            budget_ms: 7_750,
+            action: Action::Screenshot {
+                full_page: true,
+                format: ImageFormat::Png,
+                quality: None,
+                inline: false,
+                path: "/tmp/a.png".into(),
+            },
+        };
+        let mut codec = codec();
+        let mut buf = BytesMut::new();
+        codec.encode(encode(&msg).unwrap(), &mut buf).unwrap();
+        let frame = codec.decode(&mut buf).unwrap().unwrap();
+        assert_eq!(decode::<ToWorker>(&frame).unwrap(), msg);
+
+        let done = FromWorker::Done {
+            seq: 3,
+            outcome: Err(WorkerError {
+                code: ErrorCode::Timeout,
+                phase: Phase::Navigate,
+                message: "x".into(),
+            }),
+        };
+        assert_eq!(decode::<FromWorker>(&encode(&done).unwrap()).unwrap(), done);
+    }
+
+    #[test]
+    fn oversized_frames_are_refused() {
+        let mut codec = codec();
+        let mut buf = BytesMut::new();
+        buf.extend_from_slice(&((MAX_FRAME_BYTES as u32) + 1).to_be_bytes());
+        assert!(codec.decode(&mut buf).is_err());
+    }
+}
