@@ -1,0 +1,432 @@
+//! The multiplexing WebSocket client.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+use url::Url;
+
+use crate::types::AttachToTargetResult;
+use crate::CdpError;
+
+/// Largest WebSocket frame and message accepted, in bytes (256 MiB). Chromium sends a full-page
+/// screenshot as one frame; tungstenite's 16 MiB default would close the connection.
+pub const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
+
+type Reply = Result<Value, CdpError>;
+
+/// A CDP event: `{"method", "params", "sessionId"?}`.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// E.g. `"Page.domContentEventFired"`.
+    pub method: String,
+    pub params: Value,
+    /// The flat session the event belongs to; `None` for browser-level events.
+    pub session_id: Option<String>,
+}
+
+/// Events for one subscription, in arrival order. Ends (`recv` gives `None`) when the connection
+/// closes. Dropping it unsubscribes.
+#[derive(Debug)]
+pub struct EventStream {
+    rx: mpsc::UnboundedReceiver<Event>,
+}
+
+impl EventStream {
+    /// The next event, or `None` once the connection is closed.
+    pub async fn recv(&mut self) -> Option<Event> {
+        self.rx.recv().await
+    }
+
+    /// The next event already received, without waiting.
+    pub fn try_recv(&mut self) -> Option<Event> {
+        self.rx.try_recv().ok()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Filter {
+    /// Events without a `sessionId`.
+    Browser,
+    /// Events of one flat session.
+    Session(String),
+}
+
+struct Subscriber {
+    filter: Filter,
+    tx: mpsc::UnboundedSender<Event>,
+}
+
+#[derive(Default)]
+struct Pending {
+    calls: HashMap<u64, (String, oneshot::Sender<Reply>)>,
+    /// Why the connection closed, once it has.
+    closed: Option<String>,
+}
+
+struct Shared {
+    pending: Mutex<Pending>,
+    subscribers: Mutex<Vec<Subscriber>>,
+    closed_tx: watch::Sender<Option<String>>,
+}
+
+impl Shared {
+    /// Fails every pending call at once and ends every event stream.
+    fn close(&self, reason: String) {
+        let calls = {
+            let mut p = self.pending.lock().unwrap();
+            if p.closed.is_some() {
+                return;
+            }
+            p.closed = Some(reason.clone());
+            std::mem::take(&mut p.calls)
+        };
+        tracing::debug!(%reason, pending = calls.len(), "cdp connection closed");
+        for (_, (_, tx)) in calls {
+            let _ = tx.send(Err(CdpError::Closed { reason: reason.clone() }));
+        }
+        self.subscribers.lock().unwrap().clear();
+        self.closed_tx.send_replace(Some(reason));
+    }
+
+    fn closed_error(&self) -> CdpError {
+        let reason =
+            self.pending.lock().unwrap().closed.clone().unwrap_or_else(|| "connection closed".into());
+        CdpError::Closed { reason }
+    }
+
+    fn dispatch(&self, text: &str) {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Incoming {
+            id: Option<u64>,
+            result: Option<Value>,
+            error: Option<RpcError>,
+            method: Option<String>,
+            params: Option<Value>,
+            session_id: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct RpcError {
+            #[serde(default)]
+            code: i64,
+            #[serde(default)]
+            message: String,
+        }
+        let msg: Incoming = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!(error = %e, "undecodable CDP message ignored");
+                return;
+            }
+        };
+        if let Some(id) = msg.id {
+            let entry = self.pending.lock().unwrap().calls.remove(&id);
+            if let Some((method, tx)) = entry {
+                let reply = match msg.error {
+                    Some(e) => Err(CdpError::Protocol { method, code: e.code, message: e.message }),
+                    None => Ok(msg.result.unwrap_or(Value::Null)),
+                };
+                let _ = tx.send(reply);
+            }
+            return;
+        }
+        let Some(method) = msg.method else { return };
+        let event = Event { method, params: msg.params.unwrap_or(Value::Null), session_id: msg.session_id };
+        let mut subs = self.subscribers.lock().unwrap();
+        subs.retain(|s| {
+            let wanted = match (&s.filter, &event.session_id) {
+                (Filter::Browser, None) => true,
+                (Filter::Session(want), Some(got)) => want == got,
+                _ => false,
+            };
+            !wanted || s.tx.send(event.clone()).is_ok()
+        });
+    }
+}
+
+/// Removes a call's pending entry when the caller's future ends or is dropped, so that cancelled and
+/// timed-out calls do not pile up until the connection closes.
+struct PendingGuard<'a> {
+    shared: &'a Shared,
+    id: u64,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.shared.pending.lock().unwrap().calls.remove(&self.id);
+    }
+}
+
+/// A connection to one CDP WebSocket (usually the browser endpoint). Cheap to clone; the connection
+/// closes when the last clone is dropped or [`CdpClient::close`] is called.
+#[derive(Clone)]
+pub struct CdpClient {
+    shared: Arc<Shared>,
+    out: mpsc::UnboundedSender<Message>,
+    next_id: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for CdpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CdpClient").field("closed", &self.closed_reason()).finish()
+    }
+}
+
+impl CdpClient {
+    /// Opens the WebSocket at `ws_url` (`ws://host:port/devtools/browser/<id>`), within `timeout`.
+    /// Userinfo in the URL is sent as `Authorization: Basic`.
+    ///
+    /// # Errors
+    /// [`CdpError::Url`] for a bad URL, [`CdpError::Connect`] when the handshake fails or times out.
+    pub async fn connect(ws_url: &str, timeout: Duration) -> Result<CdpClient, CdpError> {
+        let url =
+            Url::parse(ws_url).map_err(|e| CdpError::Url { url: ws_url.into(), reason: e.to_string() })?;
+        let fail = |reason: String| CdpError::Connect { url: ws_url.to_string(), reason };
+        let auth = crate::basic_auth_header(&url);
+        let mut bare = url.clone();
+        let _ = bare.set_username("");
+        let _ = bare.set_password(None);
+        let mut request = bare.as_str().into_client_request().map_err(|e| fail(e.to_string()))?;
+        if let Some(auth) = auth {
+            request
+                .headers_mut()
+                .insert("Authorization", auth.parse().map_err(|_| fail("bad userinfo".into()))?);
+        }
+        let config = WebSocketConfig::default()
+            .max_frame_size(Some(MAX_MESSAGE_BYTES))
+            .max_message_size(Some(MAX_MESSAGE_BYTES));
+        let (ws, _) = tokio::time::timeout(
+            timeout,
+            tokio_tungstenite::connect_async_with_config(request, Some(config), true),
+        )
+        .await
+        .map_err(|_| fail(format!("no handshake within {} ms", timeout.as_millis())))?
+        .map_err(|e| fail(e.to_string()))?;
+
+        let (mut sink, mut stream) = ws.split();
+        let (closed_tx, _) = watch::channel(None);
+        let shared = Arc::new(Shared {
+            pending: Mutex::new(Pending::default()),
+            subscribers: Mutex::new(Vec::new()),
+            closed_tx,
+        });
+        let (out, mut out_rx) = mpsc::unbounded_channel::<Message>();
+
+        let reader_shared = shared.clone();
+        tokio::spawn(async move {
+            let reason = loop {
+                match stream.next().await {
+                    Some(Ok(Message::Text(t))) => reader_shared.dispatch(t.as_str()),
+                    Some(Ok(Message::Binary(b))) => reader_shared.dispatch(&String::from_utf8_lossy(&b)),
+                    Some(Ok(Message::Close(frame))) => {
+                        break match frame {
+                            Some(f) if !f.reason.is_empty() => format!("closed by the browser: {}", f.reason),
+                            _ => "closed by the browser".to_string(),
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => break format!("socket error: {e}"),
+                    None => break "socket ended".to_string(),
+                }
+            };
+            reader_shared.close(reason);
+        });
+        let writer_shared = shared.clone();
+        tokio::spawn(async move {
+            while let Some(msg) = out_rx.recv().await {
+                let is_close = matches!(msg, Message::Close(_));
+                if let Err(e) = sink.send(msg).await {
+                    writer_shared.close(format!("socket error: {e}"));
+                    return;
+                }
+                if is_close {
+                    break;
+                }
+            }
+            let _ = sink.close().await;
+            writer_shared.close("closed by the client".into());
+        });
+        Ok(CdpClient { shared, out, next_id: Arc::new(AtomicU64::new(1)) })
+    }
+
+    /// Calls `method` and decodes its result into `R`, waiting at most `timeout`.
+    ///
+    /// `session_id` targets a flat session (from `Target.attachToTarget {flatten: true}`); `None` is
+    /// the browser itself.
+    ///
+    /// # Errors
+    /// [`CdpError::Timeout`], [`CdpError::Closed`] (also when the socket drops mid-call),
+    /// [`CdpError::Protocol`] for Chromium's JSON-RPC errors, [`CdpError::Decode`] when the result does
+    /// not fit `R`.
+    pub async fn call<R: DeserializeOwned>(
+        &self,
+        method: &str,
+        session_id: Option<&str>,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<R, CdpError> {
+        let value = self.call_raw(method, session_id, params, timeout).await?;
+        serde_json::from_value(value)
+            .map_err(|e| CdpError::Decode { method: method.into(), reason: e.to_string() })
+    }
+
+    /// Calls `method` and returns its raw `result`. See [`CdpClient::call`].
+    ///
+    /// # Errors
+    /// As [`CdpClient::call`], but never [`CdpError::Decode`].
+    pub async fn call_raw(
+        &self,
+        method: &str,
+        session_id: Option<&str>,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, CdpError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut p = self.shared.pending.lock().unwrap();
+            if let Some(reason) = &p.closed {
+                return Err(CdpError::Closed { reason: reason.clone() });
+            }
+            p.calls.insert(id, (method.to_string(), tx));
+        }
+        let _guard = PendingGuard { shared: &self.shared, id };
+        let mut msg = serde_json::json!({"id": id, "method": method, "params": params});
+        if let Some(sid) = session_id {
+            msg["sessionId"] = Value::String(sid.to_string());
+        }
+        if self.out.send(Message::Text(msg.to_string().into())).is_err() {
+            return Err(self.shared.closed_error());
+        }
+        match tokio::time::timeout(timeout, rx).await {
+            Err(_) => Err(CdpError::Timeout { method: method.to_string(), timeout }),
+            Ok(Err(_)) => Err(self.shared.closed_error()),
+            Ok(Ok(reply)) => reply,
+        }
+    }
+
+    /// Subscribes to browser-level events (those without a `sessionId`).
+    pub fn browser_events(&self) -> EventStream {
+        self.subscribe(Filter::Browser)
+    }
+
+    /// Subscribes to the events of flat session `session_id`. Subscribe before sending the command
+    /// whose events you wait for.
+    pub fn session_events(&self, session_id: &str) -> EventStream {
+        self.subscribe(Filter::Session(session_id.to_string()))
+    }
+
+    fn subscribe(&self, filter: Filter) -> EventStream {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if self.shared.pending.lock().unwrap().closed.is_none() {
+            self.shared.subscribers.lock().unwrap().push(Subscriber { filter, tx });
+        }
+        EventStream { rx }
+    }
+
+    /// `Target.attachToTarget {targetId, flatten: true}`: a [`Session`] on this connection.
+    ///
+    /// # Errors
+    /// As [`CdpClient::call`]; [`CdpError::Protocol`] when the target does not exist.
+    pub async fn attach(&self, target_id: &str, timeout: Duration) -> Result<Session, CdpError> {
+        let r: AttachToTargetResult = self
+            .call(
+                "Target.attachToTarget",
+                None,
+                serde_json::json!({"targetId": target_id, "flatten": true}),
+                timeout,
+            )
+            .await?;
+        Ok(self.session(r.session_id))
+    }
+
+    /// A handle on an already attached flat session.
+    pub fn session(&self, session_id: String) -> Session {
+        Session { client: self.clone(), session_id }
+    }
+
+    /// Why the connection closed, or `None` while it is open.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.shared.pending.lock().unwrap().closed.clone()
+    }
+
+    /// Resolves once the connection is closed, with the reason.
+    pub async fn closed(&self) -> String {
+        let mut rx = self.shared.closed_tx.subscribe();
+        loop {
+            if let Some(reason) = rx.borrow_and_update().clone() {
+                return reason;
+            }
+            if rx.changed().await.is_err() {
+                return "connection dropped".into();
+            }
+        }
+    }
+
+    /// Sends a close frame; pending calls fail with [`CdpError::Closed`].
+    pub fn close(&self) {
+        if self.out.send(Message::Close(None)).is_err() {
+            self.shared.close("closed by the client".into());
+        }
+    }
+
+    /// Number of calls awaiting an answer (for tests and metrics).
+    pub fn pending_calls(&self) -> usize {
+        self.shared.pending.lock().unwrap().calls.len()
+    }
+}
+
+/// A flat CDP session (`sessionId`) on a [`CdpClient`] connection.
+#[derive(Clone, Debug)]
+pub struct Session {
+    client: CdpClient,
+    session_id: String,
+}
+
+impl Session {
+    /// The CDP `sessionId`.
+    pub fn id(&self) -> &str {
+        &self.session_id
+    }
+
+    /// The connection this session lives on.
+    pub fn client(&self) -> &CdpClient {
+        &self.client
+    }
+
+    /// [`CdpClient::call`] within this session.
+    ///
+    /// # Errors
+    /// As [`CdpClient::call`].
+    pub async fn call<R: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<R, CdpError> {
+        self.client.call(method, Some(&self.session_id), params, timeout).await
+    }
+
+    /// [`CdpClient::call_raw`] within this session.
+    ///
+    /// # Errors
+    /// As [`CdpClient::call_raw`].
+    pub async fn call_raw(&self, method: &str, params: Value, timeout: Duration) -> Result<Value, CdpError> {
+        self.client.call_raw(method, Some(&self.session_id), params, timeout).await
+    }
+
+    /// This session's events.
+    pub fn events(&self) -> EventStream {
+        self.client.session_events(&self.session_id)
+    }
+}

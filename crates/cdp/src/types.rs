@@ -1,0 +1,255 @@
+//! Hand-written serde types for the CDP methods and events the runtime uses.
+//!
+//! Field names follow the protocol (camelCase on the wire). No type denies unknown fields, and enum-like
+//! protocol values (`type`, `subtype`, ...) are `String`s, so a newer Chromium never breaks decoding.
+//! Method reference: <https://chromedevtools.github.io/devtools-protocol/>.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `GET /json/version`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct VersionInfo {
+    /// E.g. `"Chrome/156.0.8078.79"` (`HeadlessChrome/...` in headless mode).
+    #[serde(rename = "Browser", default)]
+    pub browser: String,
+    #[serde(rename = "Protocol-Version", default)]
+    pub protocol_version: String,
+    #[serde(rename = "webSocketDebuggerUrl")]
+    pub web_socket_debugger_url: String,
+}
+
+/// One entry of `GET /json/list`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ListedTarget {
+    pub id: String,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(rename = "webSocketDebuggerUrl", default)]
+    pub web_socket_debugger_url: Option<String>,
+}
+
+/// `Browser.getVersion` result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrowserVersion {
+    #[serde(default)]
+    pub protocol_version: String,
+    /// E.g. `"HeadlessChrome/156.0.8078.79"`.
+    #[serde(default)]
+    pub product: String,
+    #[serde(default)]
+    pub revision: String,
+    #[serde(default)]
+    pub user_agent: String,
+    #[serde(default)]
+    pub js_version: String,
+}
+
+/// `Target.createTarget` result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateTargetResult {
+    pub target_id: String,
+}
+
+/// `Target.attachToTarget` result (flat mode).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachToTargetResult {
+    pub session_id: String,
+}
+
+/// `Target.TargetInfo`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetInfo {
+    pub target_id: String,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub attached: bool,
+}
+
+/// `Target.getTargets` result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetTargetsResult {
+    pub target_infos: Vec<TargetInfo>,
+}
+
+/// `Page.navigate` result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NavigateResult {
+    pub frame_id: String,
+    /// Absent for same-document navigations.
+    #[serde(default)]
+    pub loader_id: Option<String>,
+    /// Chromium's net error, e.g. `"net::ERR_CONNECTION_REFUSED"`.
+    #[serde(default)]
+    pub error_text: Option<String>,
+}
+
+/// A rectangle in CSS pixels (`DOM.Rect`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rect {
+    #[serde(default)]
+    pub x: f64,
+    #[serde(default)]
+    pub y: f64,
+    #[serde(default)]
+    pub width: f64,
+    #[serde(default)]
+    pub height: f64,
+}
+
+/// `Page.getLayoutMetrics` result (the CSS-pixel fields).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutMetrics {
+    /// Size of the whole scrollable content, CSS px.
+    pub css_content_size: Rect,
+    /// The visible viewport, CSS px (`clientWidth`, `clientHeight`, ...).
+    #[serde(default)]
+    pub css_visual_viewport: Value,
+}
+
+/// `Page.captureScreenshot` result.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CaptureScreenshotResult {
+    /// Base64 image.
+    pub data: String,
+}
+
+/// `Runtime.RemoteObject`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteObject {
+    /// `typeof`: `object`, `function`, `undefined`, `string`, `number`, `boolean`, `symbol`, `bigint`.
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub subtype: Option<String>,
+    #[serde(default)]
+    pub class_name: Option<String>,
+    /// Present with `returnByValue` for JSON-representable values (may be JSON `null`).
+    #[serde(default, deserialize_with = "present")]
+    pub value: Option<Value>,
+    /// `NaN`, `-0`, `Infinity`, `-Infinity`, or a bigint such as `12n`.
+    #[serde(default)]
+    pub unserializable_value: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub object_id: Option<String>,
+}
+
+/// Keeps a present JSON `null` as `Some(Value::Null)`, so `value: null` differs from no value.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+/// `Runtime.ExceptionDetails`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExceptionDetails {
+    /// Often just `"Uncaught"`; the message is in `exception.description`.
+    #[serde(default)]
+    pub text: String,
+    #[serde(default)]
+    pub exception: Option<RemoteObject>,
+    #[serde(default)]
+    pub line_number: i64,
+    #[serde(default)]
+    pub column_number: i64,
+}
+
+impl ExceptionDetails {
+    /// The JS error's message in one line, e.g. `"Error: boom"` (the stack is dropped).
+    pub fn message(&self) -> String {
+        let from_exception = self.exception.as_ref().and_then(|e| {
+            e.description.clone().or_else(|| e.value.as_ref().map(|v| format!("Uncaught {v}")))
+        });
+        let text = from_exception.unwrap_or_else(|| self.text.clone());
+        text.lines().next().unwrap_or("").trim().to_string()
+    }
+}
+
+/// `Runtime.evaluate` / `Runtime.callFunctionOn` result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluateResult {
+    pub result: RemoteObject,
+    #[serde(default)]
+    pub exception_details: Option<ExceptionDetails>,
+}
+
+/// `Network.responseReceived` params (the fields used).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseReceived {
+    pub request_id: String,
+    #[serde(default)]
+    pub loader_id: String,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    pub response: NetworkResponse,
+}
+
+/// `Network.Response` (the fields used).
+#[derive(Debug, Clone, Deserialize)]
+pub struct NetworkResponse {
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub status: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn remote_object_keeps_null_apart_from_absent() {
+        let null: RemoteObject =
+            serde_json::from_value(json!({"type": "object", "subtype": "null", "value": null})).unwrap();
+        assert_eq!(null.value, Some(Value::Null));
+        let undef: RemoteObject = serde_json::from_value(json!({"type": "undefined"})).unwrap();
+        assert_eq!(undef.value, None);
+    }
+
+    #[test]
+    fn unknown_fields_and_values_are_tolerated() {
+        let t: TargetInfo = serde_json::from_value(
+            json!({"targetId": "T", "type": "brand_new_kind", "title": "", "url": "", "attached": false, "newField": 1}),
+        )
+        .unwrap();
+        assert_eq!(t.kind, "brand_new_kind");
+    }
+
+    #[test]
+    fn exception_message_is_the_first_line_of_the_description() {
+        let d: ExceptionDetails = serde_json::from_value(json!({
+            "text": "Uncaught", "lineNumber": 0, "columnNumber": 6,
+            "exception": {"type": "object", "subtype": "error", "description": "Error: boom\n    at <anonymous>:1:7"}
+        }))
+        .unwrap();
+        assert_eq!(d.message(), "Error: boom");
+        let thrown: ExceptionDetails = serde_json::from_value(json!({
+            "text": "Uncaught", "exception": {"type": "string", "value": "plain"}
+        }))
+        .unwrap();
+        assert_eq!(thrown.message(), "Uncaught \"plain\"");
+    }
+}
