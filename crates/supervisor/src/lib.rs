@@ -1,1 +1,123 @@
+//! The supervisor: `sandbox-browser serve`, the container's entrypoint.
+//!
+//! Process model (see docs/architecture.md):
+//!
+//! ```text
+//! harness ──JSON lines──▶ supervisor ──postcard frames──▶ worker (one per session) ──CDP──▶ Chromium
+//!          Unix socket     (this crate)   socketpair        own process group       WebSocket
+//! ```
+//!
+//! This crate owns Chromium's lifecycle ([`browser`]: find, launch, both probes, stop), the process
+//! plumbing ([`spawner`]: `PR_SET_PDEATHSIG` from a long-lived thread; [`reaper`]: subreaper and
+//! orphan sweep), the socket server ([`server`]), sessions and the request handler ([`runtime`]), and
+//! the worker handles with their hard deadlines ([`worker`]). It never runs page actions itself: a hung
+//! page can only hang a worker, which is killed.
 
+pub mod browser;
+pub mod logging;
+pub mod reaper;
+pub mod runtime;
+pub mod server;
+pub mod spawner;
+pub mod worker;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::browser::{Browser, BrowserConfig};
+use crate::runtime::{Runtime, RuntimeConfig, PROVIDER};
+use crate::spawner::Spawner;
+
+/// Everything `serve` needs.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// The harness socket.
+    pub socket: PathBuf,
+    /// Where the browser's user-data-dir is created (default: the socket's directory).
+    pub runtime_dir: PathBuf,
+    /// Where screenshots go (default: `<runtime_dir>/artifacts`).
+    pub artifacts_dir: PathBuf,
+    pub browser: BrowserConfig,
+    /// Longest accepted request line, in bytes.
+    pub max_request_bytes: usize,
+    /// `json` or `text`.
+    pub log_format: String,
+}
+
+/// Runs the supervisor until SIGTERM or SIGINT: launch the browser, bind the socket once ready, serve,
+/// then close sessions, stop the browser, reap every child, remove the socket.
+///
+/// # Errors
+/// When the browser cannot be launched or the socket cannot be bound; everything started is stopped
+/// first.
+pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    if let Err(e) = reaper::become_subreaper() {
+        tracing::warn!(error.message = %e, "cannot become a child subreaper");
+    }
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sigchld = signal(SignalKind::child())?;
+    let spawner = Spawner::start();
+
+    tracing::info!(browser.provider = PROVIDER, "browser_runtime_starting");
+    let mut browser_config = config.browser.clone();
+    browser_config.runtime_dir = config.runtime_dir.clone();
+    let browser = match Browser::launch(&browser_config, &spawner).await {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::error!(
+                browser.provider = PROVIDER,
+                error.phase = e.phase.as_str(),
+                error.message = %e.message,
+                browser.stderr = %e.stderr_tail,
+                "browser_runtime_restart_failed"
+            );
+            reaper::kill_adopted();
+            anyhow::bail!("browser did not start ({}): {}", e.phase.as_str(), e.message);
+        }
+    };
+    tracing::info!(
+        browser.provider = PROVIDER,
+        browser.version = %browser.version.product,
+        browser.pid = browser.process.pid(),
+        cdp.port = browser.port,
+        duration_ms = browser.ready_after.as_millis() as u64,
+        "browser_runtime_ready"
+    );
+    let worker_exe = std::env::current_exe()?;
+    let runtime = Arc::new(Runtime::new(
+        RuntimeConfig {
+            artifacts_dir: config.artifacts_dir.clone(),
+            worker_exe,
+            log_format: config.log_format.clone(),
+        },
+        spawner,
+        browser,
+    ));
+    let listener = match server::bind(&config.socket) {
+        Ok(l) => l,
+        Err(e) => {
+            runtime.shutdown().await;
+            reaper::kill_adopted();
+            anyhow::bail!("cannot serve on {}: {e}", config.socket.display());
+        }
+    };
+    tracing::info!(socket = %config.socket.display(), "listening");
+    let server = tokio::spawn(server::serve(listener, runtime.clone(), config.max_request_bytes));
+    let signal_name = loop {
+        tokio::select! {
+            _ = sigterm.recv() => break "SIGTERM",
+            _ = sigint.recv() => break "SIGINT",
+            _ = sigchld.recv() => { reaper::reap_adopted(); }
+        }
+    };
+    tracing::info!(signal = signal_name, "shutting down");
+    server.abort();
+    let _ = std::fs::remove_file(&config.socket);
+    runtime.shutdown().await;
+    reaper::kill_adopted();
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! `sandbox-browser`: the supervisor (`serve`) and, hidden, the worker process (`worker`).
+
+use std::os::fd::FromRawFd;
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use sb_supervisor::browser::BrowserConfig;
+use sb_supervisor::worker::WORKER_FD_ENV;
+use sb_supervisor::{logging, server, ServeConfig};
+
+#[derive(Parser)]
+#[command(name = "sandbox-browser", version, about = "A browser runtime for AI agents that cannot hang")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Boot Chromium and serve the JSON API on a Unix socket until SIGTERM/SIGINT.
+    Serve {
+        /// Socket path [default: $XDG_RUNTIME_DIR/sandbox-browser/browser.sock, else
+        /// /tmp/sandbox-browser-$UID/browser.sock].
+        #[arg(long)]
+        socket: Option<PathBuf>,
+        /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+        #[arg(long)]
+        browser: Option<PathBuf>,
+        /// Directory for the browser profile [default: the socket's directory].
+        #[arg(long)]
+        runtime_dir: Option<PathBuf>,
+        /// Directory for screenshots [default: <runtime-dir>/artifacts].
+        #[arg(long)]
+        artifacts: Option<PathBuf>,
+        /// Pass --no-sandbox to Chromium (always done as root).
+        #[arg(long)]
+        no_sandbox: bool,
+        /// Longest request line in bytes.
+        #[arg(long, default_value_t = sb_protocol::api::DEFAULT_MAX_REQUEST_BYTES)]
+        max_request_bytes: usize,
+        /// Log format on stderr.
+        #[arg(long, default_value = "json", value_parser = ["json", "text"])]
+        log_format: String,
+    },
+    /// One session's worker (started by the supervisor; not for direct use).
+    #[command(hide = true)]
+    Worker {
+        #[arg(long)]
+        ws_url: String,
+        #[arg(long)]
+        target_id: String,
+        #[arg(long, default_value = "json")]
+        log_format: String,
+    },
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Cmd::Serve { socket, browser, runtime_dir, artifacts, no_sandbox, max_request_bytes, log_format } => {
+            logging::init(&log_format);
+            let socket = socket.unwrap_or_else(server::default_socket_path);
+            let runtime_dir = runtime_dir
+                .or_else(|| socket.parent().map(PathBuf::from))
+                .unwrap_or_else(|| PathBuf::from("."));
+            let artifacts_dir = artifacts.unwrap_or_else(|| runtime_dir.join("artifacts"));
+            let config = ServeConfig {
+                socket,
+                runtime_dir: runtime_dir.clone(),
+                artifacts_dir,
+                browser: BrowserConfig {
+                    path: browser,
+                    no_sandbox,
+                    runtime_dir,
+                    window: (1280, 800),
+                    extra_flags: Vec::new(),
+                },
+                max_request_bytes,
+                log_format,
+            };
+            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+            let result =
+                rt.map_err(anyhow::Error::from).and_then(|rt| rt.block_on(sb_supervisor::serve(config)));
+            match result {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("sandbox-browser: {e:#}");
+                    std::process::ExitCode::FAILURE
+                }
+            }
+        }
+        Cmd::Worker { ws_url, target_id, log_format } => {
+            logging::init(&log_format);
+            let fd: i32 = match std::env::var(WORKER_FD_ENV).ok().and_then(|v| v.parse().ok()) {
+                Some(fd) => fd,
+                None => {
+                    eprintln!("sandbox-browser worker: {WORKER_FD_ENV} is not set; the worker is started by `serve`");
+                    return std::process::ExitCode::from(2);
+                }
+            };
+            // SAFETY: the supervisor passed this fd, open and owned by nobody else in this process.
+            let std_stream = unsafe { std::os::unix::net::UnixStream::from_raw_fd(fd) };
+            let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("sandbox-browser worker: {e}");
+                    return std::process::ExitCode::FAILURE;
+                }
+            };
+            let result = rt.block_on(async move {
+                std_stream.set_nonblocking(true).map_err(|e| e.to_string())?;
+                let stream = tokio::net::UnixStream::from_std(std_stream).map_err(|e| e.to_string())?;
+                sb_worker::run(stream, sb_worker::WorkerConfig { ws_url, target_id }).await
+            });
+            match result {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => {
+                    tracing::warn!(error.message = %e, "worker_exiting");
+                    std::process::ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! The runtime: one browser, its sessions, and the request handler.
+//!
+//! [`Runtime::handle_line`] turns one request line into one response; it never panics on input. Each
+//! session has its own queue (a fair async mutex around its worker), so a session's actions run in
+//! order and sessions never wait on each other.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sb_cdp::types::CreateTargetResult;
+use sb_cdp::CdpClient;
+use sb_protocol::api::{
+    EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
+    Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
+    SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, DEFAULT_EXTRACT_MAX_CHARS,
+};
+use sb_protocol::ipc::{Action, Output};
+use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use crate::browser::Browser;
+use crate::spawner::Spawner;
+use crate::worker::WorkerHandle;
+
+/// Name of the browser provider in logs (`browser.provider`).
+pub const PROVIDER: &str = "chromium";
+/// Longest a session id may be.
+const MAX_SESSION_ID: usize = 128;
+
+/// What the runtime needs besides the browser.
+#[derive(Debug, Clone)]
+pub struct RuntimeConfig {
+    /// Where screenshots are written.
+    pub artifacts_dir: PathBuf,
+    /// The binary to run as `<exe> worker ...` (normally this very executable).
+    pub worker_exe: PathBuf,
+    /// `json` or `text`, passed on to workers.
+    pub log_format: String,
+}
+
+/// One harness session: a target and the worker that drives it.
+pub struct SessionEntry {
+    pub id: String,
+    pub target_id: String,
+    /// The session's queue: held for the whole of an action.
+    worker: tokio::sync::Mutex<Option<WorkerHandle>>,
+    last_url: Mutex<Option<String>>,
+    shots: AtomicU64,
+}
+
+/// The browser, its sessions, and the request handler.
+pub struct Runtime {
+    config: RuntimeConfig,
+    spawner: Spawner,
+    browser: tokio::sync::RwLock<Browser>,
+    sessions: Mutex<HashMap<String, Arc<SessionEntry>>>,
+    started: Instant,
+    generated: AtomicU64,
+}
+
+impl Runtime {
+    /// A runtime around a ready browser.
+    pub fn new(config: RuntimeConfig, spawner: Spawner, browser: Browser) -> Runtime {
+        Runtime {
+            config,
+            spawner,
+            browser: tokio::sync::RwLock::new(browser),
+            sessions: Mutex::new(HashMap::new()),
+            started: Instant::now(),
+            generated: AtomicU64::new(0),
+        }
+    }
+
+    /// Reads one request line and answers it. Bad input is answered with `bad_request`,
+    /// `unknown_method` or `unknown_session`; nothing here panics on what a client sends.
+    pub async fn handle_line(&self, line: &str) -> Response {
+        let started = Instant::now();
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => return Response::failure(None, bad_request(format!("request is not JSON: {e}"))),
+        };
+        let id: Option<RequestId> = value.get("id").cloned().and_then(|v| serde_json::from_value(v).ok());
+        let request: Request = match serde_json::from_value(value) {
+            Ok(r) => r,
+            Err(e) => return Response::failure(id, bad_request(format!("bad request: {e}"))),
+        };
+        let id = Some(request.id.clone());
+        let Some(method) = Method::parse(&request.method) else {
+            let known: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+            return Response::failure(
+                id,
+                ErrorBody::new(
+                    ErrorCode::UnknownMethod,
+                    Phase::Request,
+                    format!("unknown method '{}'; known: {}", request.method, known.join(", ")),
+                ),
+            );
+        };
+        let budget = Budget::from_timeout_ms(request.timeout_ms, method.default_timeout_ms());
+        let session_id = request.session_id.clone();
+        let span_session = session_id.clone().unwrap_or_default();
+        log_action("browser_action_started", method, &span_session, None, None);
+        let result = self.execute(method, request, budget).await;
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        match result {
+            Ok(value) => {
+                log_action("browser_action_succeeded", method, &span_session, Some(elapsed_ms), None);
+                Response::success(id, value, elapsed_ms)
+            }
+            Err(error) => {
+                log_action("browser_action_failed", method, &span_session, Some(elapsed_ms), Some(&error));
+                Response::failure(id, error)
+            }
+        }
+    }
+
+    async fn execute(&self, method: Method, request: Request, budget: Budget) -> Result<Value, ErrorBody> {
+        let session = if method.needs_session() {
+            let id = request.session_id.as_deref().ok_or_else(|| {
+                bad_request(format!("{} needs a session_id; start one with session.start", method.name()))
+            })?;
+            Some(self.session(id)?)
+        } else {
+            None
+        };
+        let params = request.params;
+        match method {
+            Method::RuntimeHealth => to_json(self.health().await),
+            Method::SessionList => to_json(self.list()),
+            Method::SessionStart => {
+                let mut p: SessionStartParams = parse_params(params)?;
+                if p.session_id.is_none() {
+                    p.session_id = request.session_id;
+                }
+                to_json(self.start_session(p.session_id, budget).await?)
+            }
+            Method::SessionClose => to_json(self.close_session(&session.unwrap(), budget).await),
+            Method::PageGoto => {
+                let p: GotoParams = parse_params(params)?;
+                let session = session.unwrap();
+                match self.run(&session, method, Action::Goto { url: p.url }, budget).await? {
+                    Output::Goto { url, title, status, load_state, timed_out } => {
+                        *session.last_url.lock().unwrap() = Some(url.clone());
+                        to_json(GotoResult { url, title, status, load_state, timed_out })
+                    }
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageExtract => {
+                let p: ExtractParams = parse_params(params)?;
+                let max_chars = p.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS);
+                let action = Action::Extract { format: p.format, max_chars };
+                match self.run(&session.unwrap(), method, action, budget).await? {
+                    Output::Extract { content, chars, truncated, url, title } => {
+                        to_json(ExtractResult { format: p.format, content, chars, truncated, url, title })
+                    }
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageScreenshot => {
+                let p: ScreenshotParams = parse_params(params)?;
+                let session = session.unwrap();
+                let n = session.shots.fetch_add(1, Ordering::Relaxed) + 1;
+                let millis = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis())
+                    .unwrap_or(0);
+                let path = self.config.artifacts_dir.join(format!(
+                    "{}-{millis}-{n}.{}",
+                    session.id,
+                    p.format.as_str()
+                ));
+                let action = Action::Screenshot {
+                    full_page: p.full_page,
+                    format: p.format,
+                    quality: p.quality,
+                    inline: p.inline,
+                    path: path.to_string_lossy().into_owned(),
+                };
+                match self.run(&session, method, action, budget).await? {
+                    Output::Screenshot { path, width, height, bytes, data } => {
+                        to_json(ScreenshotResult { path, format: p.format, width, height, bytes, data })
+                    }
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageEvaluate => {
+                let p: EvaluateParams = parse_params(params)?;
+                let action = Action::Evaluate { expression: p.expression };
+                match self.run(&session.unwrap(), method, action, budget).await? {
+                    Output::Evaluate { kind, value_json, unserializable, description } => {
+                        let value = value_json.and_then(|v| serde_json::from_str(&v).ok());
+                        to_json(EvaluateResult { kind, value, unserializable, description })
+                    }
+                    other => Err(unexpected(other)),
+                }
+            }
+        }
+    }
+
+    fn session(&self, id: &str) -> Result<Arc<SessionEntry>, ErrorBody> {
+        self.sessions.lock().unwrap().get(id).cloned().ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::UnknownSession,
+                Phase::Session,
+                format!("no open session '{id}'; start one with session.start"),
+            )
+        })
+    }
+
+    /// The browser connection and ws URL, without holding the lock.
+    async fn browser_link(&self) -> (CdpClient, String) {
+        let b = self.browser.read().await;
+        (b.client.clone(), b.ws_url.clone())
+    }
+
+    async fn health(&self) -> HealthResult {
+        let b = self.browser.read().await;
+        HealthResult {
+            browser_version: b.version.product.clone(),
+            browser_pid: b.process.pid(),
+            cdp_port: b.port,
+            uptime_ms: self.started.elapsed().as_millis() as u64,
+            sessions: self.sessions.lock().unwrap().len(),
+        }
+    }
+
+    fn list(&self) -> SessionListResult {
+        let mut sessions: Vec<SessionInfo> = self
+            .sessions
+            .lock()
+            .unwrap()
+            .values()
+            .map(|s| SessionInfo {
+                session_id: s.id.clone(),
+                target_id: s.target_id.clone(),
+                url: s.last_url.lock().unwrap().clone(),
+            })
+            .collect();
+        sessions.sort_by(|a, b| a.session_id.cmp(&b.session_id));
+        SessionListResult { sessions }
+    }
+
+    async fn start_session(
+        &self,
+        requested: Option<String>,
+        budget: Budget,
+    ) -> Result<SessionStartResult, ErrorBody> {
+        let id = match requested {
+            Some(id) => {
+                validate_session_id(&id)?;
+                id
+            }
+            None => format!("s{}-{}", self.generated.fetch_add(1, Ordering::Relaxed) + 1, short_random()),
+        };
+        if self.sessions.lock().unwrap().contains_key(&id) {
+            return Err(ErrorBody::new(
+                ErrorCode::SessionExists,
+                Phase::Session,
+                format!("session '{id}' is already open; close it or use another id"),
+            ));
+        }
+        let (client, ws_url) = self.browser_link().await;
+        let target: CreateTargetResult = client
+            .call("Target.createTarget", None, json!({"url": "about:blank"}), budget.remaining())
+            .await
+            .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
+        let worker = match WorkerHandle::spawn(
+            &self.spawner,
+            &self.config.worker_exe,
+            &ws_url,
+            &target.target_id,
+            &self.config.log_format,
+            budget,
+        )
+        .await
+        {
+            Ok(w) => w,
+            Err(e) => {
+                close_target(&client, &target.target_id).await;
+                return Err(e);
+            }
+        };
+        let entry = Arc::new(SessionEntry {
+            id: id.clone(),
+            target_id: target.target_id.clone(),
+            worker: tokio::sync::Mutex::new(Some(worker)),
+            last_url: Mutex::new(None),
+            shots: AtomicU64::new(0),
+        });
+        let raced = {
+            let mut sessions = self.sessions.lock().unwrap();
+            let raced = sessions.contains_key(&id);
+            if !raced {
+                sessions.insert(id.clone(), entry);
+            }
+            raced
+        };
+        if raced {
+            close_target(&client, &target.target_id).await;
+            return Err(ErrorBody::new(
+                ErrorCode::SessionExists,
+                Phase::Session,
+                format!("session '{id}' is already open"),
+            ));
+        }
+        Ok(SessionStartResult { session_id: id, target_id: target.target_id })
+    }
+
+    async fn close_session(&self, session: &Arc<SessionEntry>, budget: Budget) -> SessionCloseResult {
+        self.sessions.lock().unwrap().remove(&session.id);
+        let worker = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
+        if let Ok(mut slot) = worker {
+            if let Some(w) = slot.take() {
+                w.shutdown(budget.capped(Duration::from_millis(500))).await;
+            }
+        }
+        let (client, _) = self.browser_link().await;
+        close_target(&client, &session.target_id).await;
+        SessionCloseResult { session_id: session.id.clone(), closed: true }
+    }
+
+    /// Runs one action on the session's worker, in the session's queue; starts a fresh worker on the
+    /// same target first when the last one was killed or died.
+    async fn run(
+        &self,
+        session: &Arc<SessionEntry>,
+        method: Method,
+        action: Action,
+        budget: Budget,
+    ) -> Result<Output, ErrorBody> {
+        let queued = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
+        let mut slot = queued.map_err(|_| {
+            ErrorBody::new(
+                ErrorCode::Timeout,
+                Phase::Worker,
+                format!("{} waited its whole budget behind the session's earlier actions", method.name()),
+            )
+        })?;
+        if slot.as_mut().is_none_or(|w| w.is_spent()) {
+            let (_, ws_url) = self.browser_link().await;
+            *slot = None;
+            let fresh = WorkerHandle::spawn(
+                &self.spawner,
+                &self.config.worker_exe,
+                &ws_url,
+                &session.target_id,
+                &self.config.log_format,
+                budget,
+            )
+            .await?;
+            tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker replaced");
+            *slot = Some(fresh);
+        }
+        let worker = slot.as_mut().expect("worker present");
+        let result = worker.run(method.name(), action, budget).await;
+        if worker.is_spent() {
+            *slot = None;
+        }
+        result
+    }
+
+    /// Closes every session and stops the browser.
+    pub async fn shutdown(&self) {
+        let sessions: Vec<Arc<SessionEntry>> =
+            self.sessions.lock().unwrap().drain().map(|(_, s)| s).collect();
+        for s in &sessions {
+            // A session busy in an action is not waited for: its worker is killed.
+            let worker = match s.worker.try_lock() {
+                Ok(mut slot) => slot.take(),
+                Err(_) => None,
+            };
+            if let Some(w) = worker {
+                w.shutdown(Duration::from_millis(500)).await;
+            }
+        }
+        let mut browser = self.browser.write().await;
+        for s in &sessions {
+            close_target(&browser.client, &s.target_id).await;
+        }
+        browser.stop().await;
+        drop(sessions);
+    }
+}
+
+fn log_action(
+    event: &str,
+    method: Method,
+    session_id: &str,
+    duration_ms: Option<u64>,
+    error: Option<&ErrorBody>,
+) {
+    let session_id = (!session_id.is_empty()).then_some(session_id);
+    match (duration_ms, error) {
+        (Some(ms), Some(e)) => tracing::warn!(
+            browser.provider = PROVIDER,
+            browser.action = method.name(),
+            browser.session_id = session_id,
+            duration_ms = ms,
+            error.code = e.code.as_str(),
+            error.phase = e.phase.as_str(),
+            error.message = %e.message,
+            "{event}"
+        ),
+        (Some(ms), None) => tracing::info!(
+            browser.provider = PROVIDER,
+            browser.action = method.name(),
+            browser.session_id = session_id,
+            duration_ms = ms,
+            "{event}"
+        ),
+        _ => tracing::info!(
+            browser.provider = PROVIDER,
+            browser.action = method.name(),
+            browser.session_id = session_id,
+            "{event}"
+        ),
+    }
+}
+
+async fn close_target(client: &CdpClient, target_id: &str) {
+    let _ = client
+        .call_raw("Target.closeTarget", None, json!({"targetId": target_id}), Duration::from_millis(1_000))
+        .await;
+}
+
+fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
+    let ok = !id.is_empty()
+        && id.len() <= MAX_SESSION_ID
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(bad_request(format!("session_id must be 1..={MAX_SESSION_ID} chars of A-Z a-z 0-9 . _ -")))
+    }
+}
+
+fn short_random() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..8].to_string()
+}
+
+fn bad_request(message: String) -> ErrorBody {
+    ErrorBody::new(ErrorCode::BadRequest, Phase::Request, message)
+}
+
+/// Decodes `params`; absent params are `{}`, so a missing required field is named in the error.
+fn parse_params<T: DeserializeOwned>(params: Value) -> Result<T, ErrorBody> {
+    let params = if params.is_null() { json!({}) } else { params };
+    serde_json::from_value(params).map_err(|e| bad_request(format!("bad params: {e}")))
+}
+
+fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
+    serde_json::to_value(value)
+        .map_err(|e| ErrorBody::new(ErrorCode::Internal, Phase::Request, e.to_string()))
+}
+
+fn unexpected(output: Output) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::Internal,
+        Phase::Worker,
+        format!("worker answered with the wrong result kind: {output:?}"),
+    )
+}
+
+fn cdp_error(phase: Phase, method: &str, e: sb_cdp::CdpError) -> ErrorBody {
+    let code = if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::CdpError };
+    ErrorBody::new(code, phase, format!("{method}: {e}"))
+}

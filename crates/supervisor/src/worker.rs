@@ -1,0 +1,209 @@
+//! The supervisor's handle on one worker process.
+//!
+//! The worker is `sandbox-browser worker --ws-url URL --target-id ID`, started through the
+//! [`Spawner`] in its own process group. Its end of a socketpair is inherited as the fd named by
+//! `SANDBOX_BROWSER_WORKER_FD`. Every [`WorkerHandle::run`] has a hard deadline: the request's deadline
+//! plus [`GRACE`]. Past it the worker's process group is killed and the handle is spent; the session
+//! starts a fresh worker on the same target for its next action.
+
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use sb_protocol::ipc::{self, Action, FromWorker, Output, ToWorker};
+use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use tokio::net::UnixStream;
+use tokio::process::{Child, Command};
+use tokio_util::codec::{Framed, LengthDelimitedCodec};
+
+use crate::reaper;
+use crate::spawner::Spawner;
+
+/// Env var naming the worker's IPC fd.
+pub const WORKER_FD_ENV: &str = "SANDBOX_BROWSER_WORKER_FD";
+/// How long past the request's deadline the supervisor waits for a worker before killing it.
+pub const GRACE: Duration = Duration::from_millis(200);
+/// What the worker's budget leaves for the answer to travel back (serialization, IPC).
+pub const HEADROOM: Duration = Duration::from_millis(50);
+
+/// A live worker attached to one target.
+pub struct WorkerHandle {
+    child: Child,
+    pid: u32,
+    frames: Framed<UnixStream, LengthDelimitedCodec>,
+    next_seq: u64,
+}
+
+impl WorkerHandle {
+    /// Starts a worker for `target_id` and waits for its `Ready` within `budget`.
+    ///
+    /// # Errors
+    /// `worker_crashed` (phase `worker`) when it cannot start, exits, or is not ready in time.
+    pub async fn spawn(
+        spawner: &Spawner,
+        exe: &Path,
+        ws_url: &str,
+        target_id: &str,
+        log_format: &str,
+        budget: Budget,
+    ) -> Result<WorkerHandle, ErrorBody> {
+        let fail = |m: String| ErrorBody::new(ErrorCode::WorkerCrashed, Phase::Worker, m);
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair()
+            .map_err(|e| fail(format!("cannot create worker socket: {e}")))?;
+        let fd = theirs.as_raw_fd();
+        let mut cmd = Command::new(exe);
+        cmd.arg("worker")
+            .arg("--ws-url")
+            .arg(ws_url)
+            .arg("--target-id")
+            .arg(target_id)
+            .arg("--log-format")
+            .arg(log_format)
+            .env(WORKER_FD_ENV, fd.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        let child = spawner
+            .spawn(cmd, move || {
+                // Keep the worker's end open across exec.
+                // SAFETY: fcntl is async-signal-safe.
+                if unsafe { libc::fcntl(fd, libc::F_SETFD, 0) } != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            })
+            .await
+            .map_err(|e| fail(format!("cannot start worker {}: {e}", exe.display())))?;
+        drop(theirs);
+        let pid = child.id().unwrap_or(0);
+        reaper::manage(pid);
+        ours.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
+        let stream = UnixStream::from_std(ours).map_err(|e| fail(e.to_string()))?;
+        let mut handle = WorkerHandle { child, pid, frames: Framed::new(stream, ipc::codec()), next_seq: 1 };
+        match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
+            Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
+                Ok(FromWorker::Ready { .. }) => Ok(handle),
+                other => {
+                    handle.kill();
+                    Err(fail(format!("worker sent {other:?} instead of Ready")))
+                }
+            },
+            Ok(_) => {
+                handle.kill();
+                Err(fail(format!("worker exited before attaching to target {target_id}")))
+            }
+            Err(_) => {
+                handle.kill();
+                Err(ErrorBody::new(
+                    ErrorCode::Timeout,
+                    Phase::Worker,
+                    "worker did not attach within the budget",
+                ))
+            }
+        }
+    }
+
+    /// The worker's pid (also its process group id).
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// Runs `action` for `method` within `budget`. The worker gets the remaining time less
+    /// [`HEADROOM`]; the supervisor waits until the deadline plus [`GRACE`].
+    ///
+    /// # Errors
+    /// The worker's own error; `timeout` with the phase the worker was in when it overran (the worker
+    /// is then killed: see [`WorkerHandle::is_spent`]); `worker_crashed` when it died.
+    pub async fn run(&mut self, method: &str, action: Action, budget: Budget) -> Result<Output, ErrorBody> {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let budget_ms = budget.child(HEADROOM).remaining_ms();
+        let msg = ToWorker::Run { seq, budget_ms, action };
+        let crashed = |what: &str| {
+            ErrorBody::new(
+                ErrorCode::WorkerCrashed,
+                Phase::Worker,
+                format!("the worker {what} during {method}; it is replaced for the next action"),
+            )
+        };
+        let frame = ipc::encode(&msg)
+            .map_err(|e| ErrorBody::new(ErrorCode::Internal, Phase::Worker, e.to_string()))?;
+        if self.frames.send(frame).await.is_err() {
+            self.kill();
+            return Err(crashed("was gone"));
+        }
+        let hard_deadline = budget.deadline() + GRACE;
+        let mut phase = Phase::Worker;
+        loop {
+            let next = tokio::time::timeout_at(hard_deadline.into(), self.frames.next()).await;
+            let frame = match next {
+                Err(_) => {
+                    self.kill();
+                    return Err(ErrorBody::new(
+                        ErrorCode::Timeout,
+                        phase,
+                        format!(
+                            "{method} did not finish within its budget (phase {}); the worker was stopped",
+                            phase.as_str()
+                        ),
+                    ));
+                }
+                Ok(None) | Ok(Some(Err(_))) => {
+                    self.kill();
+                    return Err(crashed("exited"));
+                }
+                Ok(Some(Ok(frame))) => frame,
+            };
+            match ipc::decode::<FromWorker>(&frame) {
+                Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
+                Ok(FromWorker::Done { seq: s, outcome }) if s == seq => {
+                    return outcome.map_err(|e| ErrorBody::new(e.code, e.phase, e.message));
+                }
+                // Answers to an earlier, abandoned run.
+                Ok(_) => {}
+                Err(_) => {
+                    self.kill();
+                    return Err(crashed("sent an undecodable frame"));
+                }
+            }
+        }
+    }
+
+    /// Whether the process has been killed or has exited (the session must start a new worker).
+    pub fn is_spent(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// SIGKILL to the worker's process group. Tokio reaps it.
+    pub fn kill(&mut self) {
+        let _ = killpg(Pid::from_raw(self.pid as i32), Signal::SIGKILL);
+        let _ = self.child.start_kill();
+    }
+
+    /// Asks the worker to exit, waits up to `wait`, then kills its group.
+    pub async fn shutdown(mut self, wait: Duration) {
+        if let Ok(frame) = ipc::encode(&ToWorker::Shutdown) {
+            let _ = self.frames.send(frame).await;
+        }
+        if tokio::time::timeout(wait, self.child.wait()).await.is_err() {
+            self.kill();
+            let _ = self.child.wait().await;
+        }
+        // Anything the worker left in its group.
+        let _ = killpg(Pid::from_raw(self.pid as i32), Signal::SIGKILL);
+        reaper::unmanage(self.pid);
+    }
+}
+
+impl Drop for WorkerHandle {
+    fn drop(&mut self) {
+        if self.is_spent() {
+            reaper::unmanage(self.pid);
+        } else {
+            self.kill();
+        }
+    }
+}
