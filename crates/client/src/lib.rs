@@ -1,1 +1,260 @@
+//! The Rust client of the sandbox-browser harness API, and the `browserctl` CLI built on it.
+//!
+//! One [`Client`] is one Unix-socket connection. Calls may be issued concurrently from clones: each
+//! request gets its own id and responses are matched by id, in whatever order they arrive.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), sb_client::ClientError> {
+//! let client = sb_client::Client::connect("/tmp/sandbox-browser-0/browser.sock").await?;
+//! let session = client.session_start(None).await?;
+//! let page = client.goto(&session.session_id, "https://example.com/", None).await?;
+//! println!("{} ({:?})", page.title, page.status);
+//! client.session_close(&session.session_id).await?;
+//! # Ok(()) }
+//! ```
 
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sb_protocol::api::{
+    EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
+    Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
+    SessionListResult, SessionStartParams, SessionStartResult,
+};
+use sb_protocol::budget::clamp_timeout_ms;
+use sb_protocol::ErrorBody;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::unix::OwnedWriteHalf;
+use tokio::net::UnixStream;
+use tokio::sync::oneshot;
+
+/// How long past a request's budget the client waits before giving up on the runtime.
+pub const CLIENT_SLACK: Duration = Duration::from_secs(2);
+
+/// What a call can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The socket could not be reached (no supervisor, wrong path, no permission).
+    #[error("cannot connect to {path}: {source}")]
+    Connect { path: String, source: std::io::Error },
+    /// The connection broke or was closed by the runtime.
+    #[error("connection to the runtime lost: {0}")]
+    Closed(String),
+    /// The runtime answered with an error.
+    #[error("{0}")]
+    Api(ErrorBody),
+    /// No answer within the request's budget plus [`CLIENT_SLACK`].
+    #[error("the runtime did not answer within {0} ms")]
+    NoAnswer(u64),
+    /// The answer did not have the expected shape.
+    #[error("unexpected answer: {0}")]
+    Decode(String),
+}
+
+type Pending = Arc<Mutex<Option<HashMap<RequestId, oneshot::Sender<Response>>>>>;
+
+/// A connection to the supervisor. Cheap to clone; clones share the connection.
+#[derive(Clone)]
+pub struct Client {
+    writer: Arc<tokio::sync::Mutex<OwnedWriteHalf>>,
+    pending: Pending,
+    next_id: Arc<AtomicU64>,
+}
+
+impl Client {
+    /// Connects to the supervisor's socket.
+    ///
+    /// # Errors
+    /// [`ClientError::Connect`].
+    pub async fn connect(path: impl AsRef<Path>) -> Result<Client, ClientError> {
+        let path = path.as_ref();
+        let stream = UnixStream::connect(path)
+            .await
+            .map_err(|source| ClientError::Connect { path: path.display().to_string(), source })?;
+        let (reader, writer) = stream.into_split();
+        let pending: Pending = Arc::new(Mutex::new(Some(HashMap::new())));
+        let reader_pending = pending.clone();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(reader).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let Ok(response) = serde_json::from_str::<Response>(&line) else { continue };
+                let Some(id) = response.id.clone() else { continue };
+                let waiter = reader_pending.lock().unwrap().as_mut().and_then(|p| p.remove(&id));
+                if let Some(tx) = waiter {
+                    let _ = tx.send(response);
+                }
+            }
+            // Dropping the senders fails every waiting call.
+            reader_pending.lock().unwrap().take();
+        });
+        Ok(Client {
+            writer: Arc::new(tokio::sync::Mutex::new(writer)),
+            pending,
+            next_id: Arc::new(AtomicU64::new(1)),
+        })
+    }
+
+    /// Sends one request and returns the whole response (`ok` true or false).
+    ///
+    /// `timeout_ms` is the request's budget (clamped by the runtime to 1000..=120000; absent means the
+    /// method's default). The client waits that long plus [`CLIENT_SLACK`].
+    ///
+    /// # Errors
+    /// [`ClientError::Closed`] or [`ClientError::NoAnswer`]; an `ok: false` answer is not an error here.
+    pub async fn call(
+        &self,
+        method: &str,
+        session_id: Option<&str>,
+        params: Value,
+        timeout_ms: Option<u64>,
+    ) -> Result<Response, ClientError> {
+        let id = RequestId::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let request = Request {
+            id: id.clone(),
+            method: method.to_string(),
+            session_id: session_id.map(str::to_string),
+            timeout_ms,
+            params,
+        };
+        let (tx, rx) = oneshot::channel();
+        match self.pending.lock().unwrap().as_mut() {
+            Some(p) => p.insert(id.clone(), tx),
+            None => return Err(ClientError::Closed("connection closed".into())),
+        };
+        let mut line = serde_json::to_vec(&request).map_err(|e| ClientError::Decode(e.to_string()))?;
+        line.push(b'\n');
+        let write = self.writer.lock().await.write_all(&line).await;
+        if let Err(e) = write {
+            self.forget(&id);
+            return Err(ClientError::Closed(e.to_string()));
+        }
+        let default = Method::parse(method).map(Method::default_timeout_ms).unwrap_or(8_000);
+        let wait_ms = clamp_timeout_ms(timeout_ms.unwrap_or(default)) + CLIENT_SLACK.as_millis() as u64;
+        match tokio::time::timeout(Duration::from_millis(wait_ms), rx).await {
+            Ok(Ok(response)) => Ok(response),
+            Ok(Err(_)) => Err(ClientError::Closed("connection closed by the runtime".into())),
+            Err(_) => {
+                self.forget(&id);
+                Err(ClientError::NoAnswer(wait_ms))
+            }
+        }
+    }
+
+    fn forget(&self, id: &RequestId) {
+        if let Some(p) = self.pending.lock().unwrap().as_mut() {
+            p.remove(id);
+        }
+    }
+
+    /// [`Client::call`], then decodes `result` into `T`.
+    ///
+    /// # Errors
+    /// [`ClientError::Api`] for an `ok: false` answer, [`ClientError::Decode`] when `result` does not
+    /// fit, and the errors of [`Client::call`].
+    pub async fn request<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        session_id: Option<&str>,
+        params: impl serde::Serialize,
+        timeout_ms: Option<u64>,
+    ) -> Result<T, ClientError> {
+        let params = serde_json::to_value(params).map_err(|e| ClientError::Decode(e.to_string()))?;
+        let response = self.call(method.name(), session_id, params, timeout_ms).await?;
+        match (response.ok, response.result, response.error) {
+            (true, Some(result), _) => {
+                serde_json::from_value(result).map_err(|e| ClientError::Decode(e.to_string()))
+            }
+            (false, _, Some(error)) => Err(ClientError::Api(error)),
+            _ => Err(ClientError::Decode("response has neither result nor error".into())),
+        }
+    }
+
+    /// `runtime.health`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn health(&self) -> Result<HealthResult, ClientError> {
+        self.request(Method::RuntimeHealth, None, Value::Null, None).await
+    }
+
+    /// `session.start`; `session_id` is generated when `None`.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `session_exists` when the id is taken.
+    pub async fn session_start(&self, session_id: Option<&str>) -> Result<SessionStartResult, ClientError> {
+        let params = SessionStartParams { session_id: session_id.map(str::to_string) };
+        self.request(Method::SessionStart, None, params, None).await
+    }
+
+    /// `session.close`.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `unknown_session`.
+    pub async fn session_close(&self, session_id: &str) -> Result<SessionCloseResult, ClientError> {
+        self.request(Method::SessionClose, Some(session_id), Value::Null, None).await
+    }
+
+    /// `session.list`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn session_list(&self) -> Result<SessionListResult, ClientError> {
+        self.request(Method::SessionList, None, Value::Null, None).await
+    }
+
+    /// `page.goto`: navigate and wait for `domcontentloaded` (default budget 15000 ms).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `navigation_failed`, `timeout`.
+    pub async fn goto(
+        &self,
+        session_id: &str,
+        url: &str,
+        timeout_ms: Option<u64>,
+    ) -> Result<GotoResult, ClientError> {
+        self.request(Method::PageGoto, Some(session_id), GotoParams { url: url.into() }, timeout_ms).await
+    }
+
+    /// `page.extract`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn extract(
+        &self,
+        session_id: &str,
+        params: ExtractParams,
+    ) -> Result<ExtractResult, ClientError> {
+        self.request(Method::PageExtract, Some(session_id), params, None).await
+    }
+
+    /// `page.screenshot`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn screenshot(
+        &self,
+        session_id: &str,
+        params: ScreenshotParams,
+    ) -> Result<ScreenshotResult, ClientError> {
+        self.request(Method::PageScreenshot, Some(session_id), params, None).await
+    }
+
+    /// `page.evaluate`.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `evaluate_error` with the JS message, `timeout`.
+    pub async fn evaluate(
+        &self,
+        session_id: &str,
+        expression: &str,
+        timeout_ms: Option<u64>,
+    ) -> Result<EvaluateResult, ClientError> {
+        let params = EvaluateParams { expression: expression.into() };
+        self.request(Method::PageEvaluate, Some(session_id), params, timeout_ms).await
+    }
+}

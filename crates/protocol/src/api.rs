@@ -17,6 +17,19 @@ use crate::error::ErrorBody;
 /// Default cap on one request line, in bytes (1 MiB).
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 1024 * 1024;
 
+/// The default socket path: `$XDG_RUNTIME_DIR/sandbox-browser/browser.sock`, else
+/// `/tmp/sandbox-browser-$UID/browser.sock` (the uid is the owner of `/proc/self`).
+pub fn default_socket_path() -> std::path::PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    match std::env::var_os("XDG_RUNTIME_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => std::path::PathBuf::from(dir).join("sandbox-browser").join("browser.sock"),
+        None => {
+            let uid = std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(0);
+            std::path::PathBuf::from(format!("/tmp/sandbox-browser-{uid}")).join("browser.sock")
+        }
+    }
+}
+
 /// A request id: a JSON number or string, echoed back unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use sb_supervisor::browser::BrowserConfig;
 use sb_supervisor::worker::WORKER_FD_ENV;
-use sb_supervisor::{logging, server, ServeConfig};
+use sb_supervisor::{logging, ServeConfig};
 
 #[derive(Parser)]
 #[command(name = "sandbox-browser", version, about = "A browser runtime for AI agents that cannot hang")]
@@ -59,7 +59,7 @@ fn main() -> std::process::ExitCode {
     match cli.command {
         Cmd::Serve { socket, browser, runtime_dir, artifacts, no_sandbox, max_request_bytes, log_format } => {
             logging::init(&log_format);
-            let socket = socket.unwrap_or_else(server::default_socket_path);
+            let socket = socket.unwrap_or_else(sb_protocol::api::default_socket_path);
             let runtime_dir = runtime_dir
                 .or_else(|| socket.parent().map(PathBuf::from))
                 .unwrap_or_else(|| PathBuf::from("."));

@@ -1,7 +1,7 @@
 //! The Unix-socket server: newline-delimited JSON, several requests in flight per connection.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use bytes::BytesMut;
@@ -13,15 +13,6 @@ use tokio::sync::mpsc;
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
 use crate::runtime::Runtime;
-
-/// The default socket path: `$XDG_RUNTIME_DIR/sandbox-browser/browser.sock`, else
-/// `/tmp/sandbox-browser-$UID/browser.sock`.
-pub fn default_socket_path() -> PathBuf {
-    match std::env::var_os("XDG_RUNTIME_DIR").filter(|v| !v.is_empty()) {
-        Some(dir) => PathBuf::from(dir).join("sandbox-browser").join("browser.sock"),
-        None => PathBuf::from(format!("/tmp/sandbox-browser-{}", nix::unistd::getuid())).join("browser.sock"),
-    }
-}
 
 /// Binds the socket: its directory is created with mode 0700 (when created here), a stale socket file
 /// from a dead supervisor is removed, the socket gets mode 0600.
