@@ -1,1 +1,197 @@
+//! Support for the end-to-end tests: real binaries, real Chromium, local pages.
+//!
+//! - [`Supervisor`]: runs `target/<profile>/sandbox-browser serve` on a socket in a fresh temp dir and
+//!   stops it with SIGTERM on drop. Readiness is the supervisor's own `listening` log event, read from
+//!   its stderr: no sleeping.
+//! - [`PageServer`]: an axum server on 127.0.0.1 with the test pages ([`pages`]) and, optionally, a
+//!   static directory (the demo serves the Rust docs with it through `sb-pages`).
 
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::response::Html;
+use axum::routing::get;
+use axum::Router;
+
+/// Path of a binary built from this workspace (`sandbox-browser`, `browserctl`), next to the test
+/// executable's `deps/` directory. `scripts/test.sh` builds them before the tests run.
+pub fn bin_path(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    let dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
+    let path = dir.join(name);
+    assert!(path.is_file(), "{} is missing: run `cargo build --workspace --bins` first (scripts/test.sh does)", path.display());
+    path
+}
+
+/// A running `sandbox-browser serve`.
+pub struct Supervisor {
+    child: Option<Child>,
+    /// The harness socket.
+    pub socket: PathBuf,
+    /// The temp dir holding socket, runtime dir and artifacts.
+    pub dir: tempfile::TempDir,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Supervisor {
+    /// Starts a supervisor with `extra` arguments and waits until it listens.
+    ///
+    /// # Panics
+    /// When it exits before listening.
+    pub fn start(extra: &[&str]) -> Supervisor {
+        let dir = tempfile::Builder::new().prefix("sbtest-").tempdir().expect("temp dir");
+        let socket = dir.path().join("browser.sock");
+        let mut child = Command::new(bin_path("sandbox-browser"))
+            .arg("serve")
+            .arg("--socket")
+            .arg(&socket)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn sandbox-browser");
+        let stderr = child.stderr.take().unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (ready_tx, ready_rx) = mpsc::channel::<bool>();
+        let log_sink = log.clone();
+        std::thread::spawn(move || {
+            let mut ready_tx = Some(ready_tx);
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if line.contains("\"listening\"") {
+                    if let Some(tx) = ready_tx.take() {
+                        let _ = tx.send(true);
+                    }
+                }
+                log_sink.lock().unwrap().push(line);
+            }
+            if let Some(tx) = ready_tx.take() {
+                let _ = tx.send(false);
+            }
+        });
+        let ready = ready_rx.recv_timeout(Duration::from_secs(60)).unwrap_or(false);
+        let sup = Supervisor { child: Some(child), socket, dir, log };
+        assert!(ready, "supervisor did not start listening; log:\n{}", sup.log_text());
+        sup
+    }
+
+    /// The supervisor's pid.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map(Child::id).unwrap_or(0)
+    }
+
+    /// Everything it logged so far (JSON lines).
+    pub fn log_text(&self) -> String {
+        self.log.lock().unwrap().join("\n")
+    }
+
+    /// A client connected to its socket.
+    pub async fn client(&self) -> sb_client::Client {
+        sb_client::Client::connect(&self.socket).await.expect("connect")
+    }
+
+    /// SIGTERM, then wait for the exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("running");
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM);
+        child.wait().expect("wait")
+    }
+}
+
+impl Drop for Supervisor {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            let _ = self.terminate();
+        }
+    }
+}
+
+/// All descendants of `pid` (children, grandchildren, ...), from `/proc`.
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let parent_of = |p: u32| -> Option<u32> {
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
+        stat[stat.rfind(')')? + 2..].split_whitespace().nth(1)?.parse().ok()
+    };
+    let all: Vec<u32> = std::fs::read_dir("/proc")
+        .map(|d| d.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect())
+        .unwrap_or_default();
+    let mut found = vec![pid];
+    let mut i = 0;
+    while i < found.len() {
+        let p = found[i];
+        let children: Vec<u32> =
+            all.iter().copied().filter(|c| parent_of(*c) == Some(p) && !found.contains(c)).collect();
+        found.extend(children);
+        i += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// Whether `pid` exists and is not a zombie.
+pub fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat.rfind(')').and_then(|i| stat[i + 2..].chars().next()).is_some_and(|s| s != 'Z'),
+        Err(_) => false,
+    }
+}
+
+/// The test pages, by path.
+pub mod pages {
+    /// `/`: a title, a heading, an input and a button.
+    pub const INDEX: &str = r#"<!doctype html><html><head><title>Test Index</title></head>
+<body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
+<input id="name" value=""><button id="go" onclick="document.title='clicked'">Go</button></body></html>"#;
+
+    /// `/long`: a page much taller than the viewport (about 6000 CSS px).
+    pub fn long() -> String {
+        let rows: String = (0..300).map(|i| format!("<p style=\"height:20px;margin:0\">row {i}</p>")).collect();
+        format!("<!doctype html><html><head><title>Long</title></head><body style=\"margin:0\">{rows}</body></html>")
+    }
+}
+
+/// A local HTTP server for test pages.
+pub struct PageServer {
+    /// `http://127.0.0.1:<port>`, no trailing slash.
+    pub base: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl PageServer {
+    /// Serves the test pages, plus `static_root` (if given) under `/`.
+    pub async fn start(static_root: Option<&Path>) -> PageServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        PageServer::serve(listener, static_root)
+    }
+
+    /// Serves on an already bound listener.
+    pub fn serve(listener: tokio::net::TcpListener, static_root: Option<&Path>) -> PageServer {
+        let addr: SocketAddr = listener.local_addr().expect("addr");
+        let mut app = Router::new()
+            .route("/test/index.html", get(|| async { Html(pages::INDEX) }))
+            .route("/test/long.html", get(|| async { Html(pages::long()) }));
+        if let Some(root) = static_root {
+            app = app.fallback_service(tower_http::services::ServeDir::new(root));
+        }
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        PageServer { base: format!("http://{addr}"), task }
+    }
+
+    /// `base` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+}
+
+impl Drop for PageServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}

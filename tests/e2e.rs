@@ -1,0 +1,260 @@
+//! End to end through the supervisor's socket: real binaries, real Chromium, local pages.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+
+use base64::Engine;
+use sb_client::ClientError;
+use sb_protocol::api::{ExtractFormat, ExtractParams, ImageFormat, ScreenshotParams};
+use sb_protocol::ErrorCode;
+use sb_tests::{alive, descendants, PageServer, Supervisor};
+use serde_json::{json, Value};
+
+fn api_code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
+    match r {
+        Err(ClientError::Api(e)) => e.code,
+        other => panic!("expected an API error, got {other:?}"),
+    }
+}
+
+fn decode_png(path: &str) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("screenshot file")));
+    let mut reader = decoder.read_info().expect("a valid PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
+    (info.width, info.height)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_goto_extract_screenshot_evaluate_close() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let health = c.health().await.unwrap();
+    assert!(health.browser_version.contains("Chrome/"), "{health:?}");
+    assert_eq!(health.sessions, 0);
+
+    let s = c.session_start(None).await.unwrap();
+    let sid = s.session_id.as_str();
+    assert!(!s.target_id.is_empty());
+
+    let g = c.goto(sid, &pages.url("/test/index.html"), None).await.unwrap();
+    assert_eq!(g.title, "Test Index");
+    assert_eq!(g.url, pages.url("/test/index.html"));
+    assert_eq!(g.status, Some(200));
+    assert!(!g.timed_out);
+    assert!(["domcontentloaded", "load"].contains(&g.load_state.as_str()), "{}", g.load_state);
+
+    let text = c.extract(sid, ExtractParams::default()).await.unwrap();
+    assert!(text.content.contains("Hello from the test server"), "{}", text.content);
+    assert!(text.content.contains("Some text to extract."));
+    assert!(!text.truncated);
+    assert_eq!(text.chars, text.content.chars().count() as u64);
+    assert_eq!(text.title, "Test Index");
+
+    let html = c.extract(sid, ExtractParams { format: ExtractFormat::Html, max_chars: Some(20) }).await.unwrap();
+    assert!(html.truncated);
+    assert_eq!(html.chars, 20);
+    assert!(html.content.starts_with("<html><head><title>"), "{}", html.content);
+
+    c.goto(sid, &pages.url("/test/long.html"), None).await.unwrap();
+    let viewport = c.evaluate(sid, "innerHeight", None).await.unwrap().value.unwrap().as_u64().unwrap() as u32;
+    let full = c.screenshot(sid, ScreenshotParams { full_page: true, ..Default::default() }).await.unwrap();
+    assert!(full.path.starts_with(sup.dir.path().to_str().unwrap()), "{}", full.path);
+    assert_eq!(decode_png(&full.path), (full.width, full.height));
+    assert!(full.height > viewport * 3, "full page {} px must be far taller than the viewport {viewport} px", full.height);
+    assert_eq!(std::fs::metadata(&full.path).unwrap().len(), full.bytes);
+    assert!(full.data.is_none());
+
+    let shot = c.screenshot(sid, ScreenshotParams { inline: true, ..Default::default() }).await.unwrap();
+    assert_eq!(shot.height, viewport);
+    let data = base64::engine::general_purpose::STANDARD.decode(shot.data.unwrap()).unwrap();
+    assert_eq!(data, std::fs::read(&shot.path).unwrap());
+
+    let jpeg = c
+        .screenshot(sid, ScreenshotParams { format: ImageFormat::Jpeg, quality: Some(50), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(jpeg.path.ends_with(".jpeg"));
+    assert_eq!(&std::fs::read(&jpeg.path).unwrap()[..2], &[0xFF, 0xD8]);
+
+    let two = c.evaluate(sid, "1 + 1", None).await.unwrap();
+    assert_eq!((two.kind.as_str(), two.value), ("number", Some(json!(2))));
+    let awaited = c.evaluate(sid, "Promise.resolve({a: [1, 'x', null]})", None).await.unwrap();
+    assert_eq!(awaited.value, Some(json!({"a": [1, "x", null]})));
+    let undef = c.evaluate(sid, "undefined", None).await.unwrap();
+    assert_eq!((undef.kind.as_str(), undef.value), ("undefined", None));
+    let nan = c.evaluate(sid, "0/0", None).await.unwrap();
+    assert_eq!(nan.unserializable.as_deref(), Some("NaN"));
+    match c.evaluate(sid, "throw new Error('boom')", None).await {
+        Err(ClientError::Api(e)) => {
+            assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Error: boom"));
+            assert_eq!(e.phase, sb_protocol::Phase::Evaluate);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let listed = c.session_list().await.unwrap();
+    assert_eq!(listed.sessions.len(), 1);
+    assert_eq!(listed.sessions[0].url.as_deref(), Some(pages.url("/test/long.html").as_str()));
+
+    assert!(c.session_close(sid).await.unwrap().closed);
+    assert_eq!(api_code(c.goto(sid, &pages.url("/test/index.html"), None).await), ErrorCode::UnknownSession);
+    assert!(c.session_list().await.unwrap().sessions.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigation_errors_name_chromiums_net_error() {
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = c.session_start(Some("nav")).await.unwrap().session_id;
+    // A port nothing listens on: bind one, note it, close it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    match c.goto(&sid, &format!("http://127.0.0.1:{port}/"), None).await {
+        Err(ClientError::Api(e)) => {
+            assert_eq!(e.code, ErrorCode::NavigationFailed);
+            assert!(e.message.contains("net::ERR_CONNECTION_REFUSED"), "{}", e.message);
+            assert!(e.retryable);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(api_code(c.session_start(Some("nav")).await), ErrorCode::SessionExists);
+    assert_eq!(api_code(c.session_start(Some("bad id!")).await), ErrorCode::BadRequest);
+}
+
+/// Writes `line` (a newline is added) and reads one response line.
+fn roundtrip(stream: &mut UnixStream, reader: &mut BufReader<UnixStream>, line: &[u8]) -> Value {
+    stream.write_all(line).unwrap();
+    stream.write_all(b"\n").unwrap();
+    let mut out = String::new();
+    reader.read_line(&mut out).unwrap();
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("response is not JSON ({e}): {out}"))
+}
+
+#[test]
+fn bad_input_gets_its_code_and_the_connection_stays_usable() {
+    let sup = Supervisor::start(&[]);
+    let mut stream = UnixStream::connect(&sup.socket).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let code = |v: &Value| v["error"]["code"].as_str().unwrap_or("<ok>").to_string();
+
+    let r = roundtrip(&mut stream, &mut reader, b"this is not json");
+    assert_eq!((code(&r), r["id"].clone()), ("bad_request".into(), Value::Null));
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 1}"#);
+    assert_eq!((code(&r), r["id"].clone()), ("bad_request".into(), json!(1)));
+    assert!(r["error"]["message"].as_str().unwrap().contains("method"), "{r}");
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 2, "method": "page.goto", "session_id": 5}"#);
+    assert_eq!((code(&r), r["id"].clone()), ("bad_request".into(), json!(2)));
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": "three", "method": "page.fly"}"#);
+    assert_eq!((code(&r), r["id"].clone()), ("unknown_method".into(), json!("three")));
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 4, "method": "page.goto", "session_id": "ghost", "params": {"url": "x"}}"#);
+    assert_eq!(code(&r), "unknown_session");
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 5, "method": "page.extract"}"#);
+    assert_eq!(code(&r), "bad_request", "a page method without session_id");
+
+    let mut huge = br#"{"id": 6, "method": "page.evaluate", "params": {"expression": ""#.to_vec();
+    huge.extend(std::iter::repeat_n(b'x', 1_200_000));
+    huge.extend_from_slice(br#""}}"#);
+    let r = roundtrip(&mut stream, &mut reader, &huge);
+    assert_eq!((code(&r), r["id"].clone()), ("frame_too_large".into(), Value::Null));
+
+    let r = roundtrip(&mut stream, &mut reader, b"{\"id\": 7, \"method\": \"\xff\xfe\"}");
+    assert_eq!(code(&r), "bad_request");
+
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 8, "method": "session.start", "params": {"session_id": "b1"}}"#);
+    assert_eq!(r["ok"], json!(true), "{r}");
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 9, "method": "page.goto", "session_id": "b1", "params": {"url": 123}}"#);
+    assert_eq!(code(&r), "bad_request");
+    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 10, "method": "runtime.health"}"#);
+    assert_eq!((r["ok"].clone(), r["id"].clone()), (json!(true), json!(10)), "{r}");
+    assert_eq!(r["result"]["sessions"], json!(1));
+    assert!(r["result"]["elapsed_ms"].is_u64());
+}
+
+#[test]
+fn pipelined_requests_answer_out_of_order_and_sessions_use_separate_targets() {
+    let sup = Supervisor::start(&[]);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let pages = rt.block_on(PageServer::start(None));
+    let mut stream = UnixStream::connect(&sup.socket).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut read = || {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+
+    // Two session starts in one write.
+    stream
+        .write_all(b"{\"id\":1,\"method\":\"session.start\",\"params\":{\"session_id\":\"a\"}}\n{\"id\":2,\"method\":\"session.start\",\"params\":{\"session_id\":\"b\"}}\n")
+        .unwrap();
+    let (r1, r2) = (read(), read());
+    assert!(r1["ok"] == json!(true) && r2["ok"] == json!(true), "{r1} {r2}");
+    assert_ne!(r1["result"]["target_id"], r2["result"]["target_id"]);
+
+    let url = pages.url("/test/index.html");
+    let batch = format!(
+        "{{\"id\":3,\"method\":\"page.goto\",\"session_id\":\"a\",\"params\":{{\"url\":\"{url}\"}}}}\n{{\"id\":4,\"method\":\"page.goto\",\"session_id\":\"b\",\"params\":{{\"url\":\"{url}\"}}}}\n"
+    );
+    stream.write_all(batch.as_bytes()).unwrap();
+    let mut ids = vec![read()["id"].as_u64().unwrap(), read()["id"].as_u64().unwrap()];
+    ids.sort();
+    assert_eq!(ids, vec![3, 4]);
+
+    // Session a waits for a message that session b sends later; a health request sent in between on
+    // the same connection must be answered first: responses come as they complete, not in order.
+    let wait = r#"{"id":5,"method":"page.evaluate","session_id":"a","params":{"expression":"new Promise(r => { const c = new BroadcastChannel('t'); c.onmessage = e => r(e.data); document.title = 'waiting'; })"}}"#;
+    stream.write_all(format!("{wait}\n").as_bytes()).unwrap();
+    stream.write_all(b"{\"id\":6,\"method\":\"runtime.health\"}\n").unwrap();
+    let first = read();
+    assert_eq!(first["id"], json!(6), "health must not wait behind a pending evaluate: {first}");
+    // Session b is not blocked by session a's pending action either.
+    let send = r#"{"id":7,"method":"page.evaluate","session_id":"b","params":{"expression":"new BroadcastChannel('t').postMessage(42), 'sent'"}}"#;
+    stream.write_all(format!("{send}\n").as_bytes()).unwrap();
+    let mut rest = vec![read(), read()];
+    rest.sort_by_key(|r| r["id"].as_u64());
+    assert_eq!(rest[0]["result"]["value"], json!(42), "{}", rest[0]);
+    assert_eq!(rest[1]["result"]["value"], json!("sent"), "{}", rest[1]);
+}
+
+#[test]
+fn sigterm_leaves_no_process_behind() {
+    let mut sup = Supervisor::start(&[]);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let browser_pid = rt.block_on(async {
+        let c = sup.client().await;
+        c.session_start(Some("one")).await.unwrap();
+        c.session_start(Some("two")).await.unwrap();
+        c.evaluate("one", "1", None).await.unwrap();
+        c.health().await.unwrap().browser_pid
+    });
+    let started = descendants(sup.pid());
+    assert!(started.contains(&browser_pid), "the browser {browser_pid} must be among {started:?}");
+    assert!(started.len() >= 3, "browser and two workers at least: {started:?}");
+    let status = sup.terminate();
+    assert!(status.success(), "{status:?}\n{}", sup.log_text());
+    let left: Vec<u32> = started.into_iter().filter(|p| alive(*p)).collect();
+    assert!(left.is_empty(), "still alive after the supervisor exited: {left:?}");
+    assert!(!sup.socket.exists(), "the socket must be removed");
+    let profiles: Vec<_> = std::fs::read_dir(sup.dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("chromium-profile-"))
+        .collect();
+    assert!(profiles.is_empty(), "the user-data-dir must be removed");
+}
+
+#[test]
+fn socket_is_private_and_logs_are_json_events() {
+    use std::os::unix::fs::PermissionsExt;
+    let sup = Supervisor::start(&[]);
+    let mode = std::fs::metadata(&sup.socket).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let log = sup.log_text();
+    let events: Vec<Value> = log.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let find = |name: &str| events.iter().find(|e| e["message"] == name).cloned();
+    let ready = find("browser_runtime_ready").expect("browser_runtime_ready logged");
+    assert!(find("browser_runtime_starting").is_some());
+    assert_eq!(ready["browser.provider"], json!("chromium"));
+    assert!(ready["duration_ms"].is_u64(), "{ready}");
+}
