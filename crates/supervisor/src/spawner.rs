@@ -13,7 +13,8 @@ use tokio::sync::oneshot;
 
 type Job = (Command, oneshot::Sender<io::Result<Child>>);
 
-/// A handle on the spawning thread. Cheap to clone.
+/// A handle on the spawning thread. Cheap to clone. The thread outlives the handles (it parks once
+/// they are all dropped), so children never die just because a handle went away.
 #[derive(Clone)]
 pub struct Spawner {
     tx: std_mpsc::Sender<Job>,
@@ -33,6 +34,11 @@ impl Spawner {
                 let _guard = handle.enter();
                 while let Ok((mut cmd, reply)) = rx.recv() {
                     let _ = reply.send(cmd.spawn());
+                }
+                // Every handle is gone, but children forked here may still run: if this thread
+                // exited, the kernel would SIGKILL them (PR_SET_PDEATHSIG). So it stays, idle.
+                loop {
+                    std::thread::park();
                 }
             })
             .expect("spawn the spawner thread");

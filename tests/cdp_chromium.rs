@@ -1,0 +1,92 @@
+//! The CDP client against a real Chromium: discovery, many calls in flight on one socket, events by
+//! flat session, and a screenshot message larger than tungstenite's 16 MiB default.
+
+use std::time::Duration;
+
+use base64::Engine;
+use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult};
+use sb_cdp::{discovery, CdpClient};
+use sb_supervisor::browser::{Browser, BrowserConfig};
+use sb_supervisor::spawner::Spawner;
+use serde_json::json;
+
+const T: Duration = Duration::from_secs(20);
+
+async fn launch(dir: &std::path::Path) -> Browser {
+    let config = BrowserConfig {
+        path: None,
+        no_sandbox: false,
+        runtime_dir: dir.to_path_buf(),
+        window: (800, 600),
+        extra_flags: Vec::new(),
+    };
+    Browser::launch(&config, &Spawner::start()).await.unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
+    let dir = tempfile::Builder::new().prefix("sbtest-cdp-").tempdir().unwrap();
+    let mut browser = launch(dir.path()).await;
+
+    let info = discovery::version(&browser.endpoint, Duration::from_millis(500)).await.unwrap();
+    assert_eq!(info.web_socket_debugger_url, browser.ws_url);
+    let targets = discovery::list(&browser.endpoint, Duration::from_millis(500)).await.unwrap();
+    let page = targets.iter().find(|t| t.kind == "page").expect("the initial about:blank page");
+
+    let client = CdpClient::connect(&browser.ws_url, T).await.unwrap();
+    let session = client.attach(&page.id, T).await.unwrap();
+
+    // 50 evaluations in flight on one socket; each answer reaches its own caller.
+    let calls = (0..50u64).map(|i| {
+        let s = session.clone();
+        async move {
+            let r: EvaluateResult = s
+                .call("Runtime.evaluate", json!({"expression": format!("{i} * 2"), "returnByValue": true}), T)
+                .await
+                .unwrap();
+            (i, r.result.value)
+        }
+    });
+    for (i, value) in futures_util::future::join_all(calls).await {
+        assert_eq!(value, Some(json!(i * 2)));
+    }
+    assert_eq!(client.pending_calls(), 0);
+
+    // Events arrive on the session's stream, not on the browser's.
+    let mut events = session.events();
+    let mut browser_events = client.browser_events();
+    session.call_raw("Page.enable", json!({}), T).await.unwrap();
+    session.call_raw("Page.navigate", json!({"url": "data:text/html,<title>ev</title>"}), T).await.unwrap();
+    loop {
+        let ev = tokio::time::timeout(T, events.recv()).await.expect("an event").expect("stream open");
+        assert_eq!(ev.session_id.as_deref(), Some(session.id()));
+        if ev.method == "Page.loadEventFired" {
+            break;
+        }
+    }
+    assert!(browser_events.try_recv().is_none_or(|e| e.session_id.is_none()));
+
+    // A 2500 x 2500 canvas of noise: the PNG's base64 is far over 16 MiB and arrives as one frame.
+    let draw = "(() => { const c = document.createElement('canvas'); c.width = c.height = 2500; \
+        c.style.display = 'block'; document.body.style.margin = '0'; document.body.appendChild(c); \
+        const x = c.getContext('2d'); const img = x.createImageData(2500, 2500); \
+        for (let o = 0; o < img.data.length; o += 65536) crypto.getRandomValues(img.data.subarray(o, o + 65536)); \
+        for (let i = 3; i < img.data.length; i += 4) img.data[i] = 255; x.putImageData(img, 0, 0); return true; })()";
+    session.call_raw("Runtime.evaluate", json!({"expression": draw, "returnByValue": true}), T).await.unwrap();
+    let shot: CaptureScreenshotResult = session
+        .call(
+            "Page.captureScreenshot",
+            json!({"format": "png", "captureBeyondViewport": true, "clip": {"x": 0, "y": 0, "width": 2500, "height": 2500, "scale": 1}}),
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    assert!(shot.data.len() > 16 * 1024 * 1024, "base64 is {} bytes", shot.data.len());
+    let png = base64::engine::general_purpose::STANDARD.decode(&shot.data).unwrap();
+    let info = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap().info().clone();
+    assert_eq!((info.width, info.height), (2500, 2500));
+    assert!(client.closed_reason().is_none(), "the big frame must not close the connection");
+
+    client.close();
+    browser.stop().await;
+}
