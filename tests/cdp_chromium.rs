@@ -72,7 +72,10 @@ async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
         const x = c.getContext('2d'); const img = x.createImageData(2500, 2500); \
         for (let o = 0; o < img.data.length; o += 65536) crypto.getRandomValues(img.data.subarray(o, o + 65536)); \
         for (let i = 3; i < img.data.length; i += 4) img.data[i] = 255; x.putImageData(img, 0, 0); return true; })()";
-    session.call_raw("Runtime.evaluate", json!({"expression": draw, "returnByValue": true}), T).await.unwrap();
+    session
+        .call_raw("Runtime.evaluate", json!({"expression": draw, "returnByValue": true}), T)
+        .await
+        .unwrap();
     let shot: CaptureScreenshotResult = session
         .call(
             "Page.captureScreenshot",

@@ -18,7 +18,8 @@ fn api_code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
 }
 
 fn decode_png(path: &str) -> (u32, u32) {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("screenshot file")));
+    let decoder =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("screenshot file")));
     let mut reader = decoder.read_info().expect("a valid PNG");
     let mut buf = vec![0; reader.output_buffer_size().expect("size")];
     let info = reader.next_frame(&mut buf).expect("PNG pixels decode");
@@ -52,19 +53,33 @@ async fn start_goto_extract_screenshot_evaluate_close() {
     assert_eq!(text.chars, text.content.chars().count() as u64);
     assert_eq!(text.title, "Test Index");
 
-    let html = c.extract(sid, ExtractParams { format: ExtractFormat::Html, max_chars: Some(20) }).await.unwrap();
+    let html =
+        c.extract(sid, ExtractParams { format: ExtractFormat::Html, max_chars: Some(20) }).await.unwrap();
     assert!(html.truncated);
     assert_eq!(html.chars, 20);
     assert!(html.content.starts_with("<html><head><title>"), "{}", html.content);
 
     c.goto(sid, &pages.url("/test/long.html"), None).await.unwrap();
-    let viewport = c.evaluate(sid, "innerHeight", None).await.unwrap().value.unwrap().as_u64().unwrap() as u32;
+    let viewport =
+        c.evaluate(sid, "innerHeight", None).await.unwrap().value.unwrap().as_u64().unwrap() as u32;
     let full = c.screenshot(sid, ScreenshotParams { full_page: true, ..Default::default() }).await.unwrap();
     assert!(full.path.starts_with(sup.dir.path().to_str().unwrap()), "{}", full.path);
     assert_eq!(decode_png(&full.path), (full.width, full.height));
-    assert!(full.height > viewport * 3, "full page {} px must be far taller than the viewport {viewport} px", full.height);
+    assert!(
+        full.height > viewport * 3,
+        "full page {} px must be far taller than the viewport {viewport} px",
+        full.height
+    );
     assert_eq!(std::fs::metadata(&full.path).unwrap().len(), full.bytes);
     assert!(full.data.is_none());
+    assert!(!full.truncated);
+
+    let cut = c
+        .screenshot(sid, ScreenshotParams { full_page: true, max_height: Some(1000), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(cut.truncated, "a page taller than max_height is cut and says so");
+    assert_eq!(decode_png(&cut.path), (cut.width, 1000));
 
     let shot = c.screenshot(sid, ScreenshotParams { inline: true, ..Default::default() }).await.unwrap();
     assert_eq!(shot.height, viewport);
@@ -72,7 +87,10 @@ async fn start_goto_extract_screenshot_evaluate_close() {
     assert_eq!(data, std::fs::read(&shot.path).unwrap());
 
     let jpeg = c
-        .screenshot(sid, ScreenshotParams { format: ImageFormat::Jpeg, quality: Some(50), ..Default::default() })
+        .screenshot(
+            sid,
+            ScreenshotParams { format: ImageFormat::Jpeg, quality: Some(50), ..Default::default() },
+        )
         .await
         .unwrap();
     assert!(jpeg.path.ends_with(".jpeg"));
@@ -147,7 +165,11 @@ fn bad_input_gets_its_code_and_the_connection_stays_usable() {
     assert_eq!((code(&r), r["id"].clone()), ("bad_request".into(), json!(2)));
     let r = roundtrip(&mut stream, &mut reader, br#"{"id": "three", "method": "page.fly"}"#);
     assert_eq!((code(&r), r["id"].clone()), ("unknown_method".into(), json!("three")));
-    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 4, "method": "page.goto", "session_id": "ghost", "params": {"url": "x"}}"#);
+    let r = roundtrip(
+        &mut stream,
+        &mut reader,
+        br#"{"id": 4, "method": "page.goto", "session_id": "ghost", "params": {"url": "x"}}"#,
+    );
     assert_eq!(code(&r), "unknown_session");
     let r = roundtrip(&mut stream, &mut reader, br#"{"id": 5, "method": "page.extract"}"#);
     assert_eq!(code(&r), "bad_request", "a page method without session_id");
@@ -161,9 +183,17 @@ fn bad_input_gets_its_code_and_the_connection_stays_usable() {
     let r = roundtrip(&mut stream, &mut reader, b"{\"id\": 7, \"method\": \"\xff\xfe\"}");
     assert_eq!(code(&r), "bad_request");
 
-    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 8, "method": "session.start", "params": {"session_id": "b1"}}"#);
+    let r = roundtrip(
+        &mut stream,
+        &mut reader,
+        br#"{"id": 8, "method": "session.start", "params": {"session_id": "b1"}}"#,
+    );
     assert_eq!(r["ok"], json!(true), "{r}");
-    let r = roundtrip(&mut stream, &mut reader, br#"{"id": 9, "method": "page.goto", "session_id": "b1", "params": {"url": 123}}"#);
+    let r = roundtrip(
+        &mut stream,
+        &mut reader,
+        br#"{"id": 9, "method": "page.goto", "session_id": "b1", "params": {"url": 123}}"#,
+    );
     assert_eq!(code(&r), "bad_request");
     let r = roundtrip(&mut stream, &mut reader, br#"{"id": 10, "method": "runtime.health"}"#);
     assert_eq!((r["ok"].clone(), r["id"].clone()), (json!(true), json!(10)), "{r}");

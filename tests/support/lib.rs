@@ -24,7 +24,11 @@ pub fn bin_path(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("current exe");
     let dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
     let path = dir.join(name);
-    assert!(path.is_file(), "{} is missing: run `cargo build --workspace --bins` first (scripts/test.sh does)", path.display());
+    assert!(
+        path.is_file(),
+        "{} is missing: run `cargo build --workspace --bins` first (scripts/test.sh does)",
+        path.display()
+    );
     path
 }
 
@@ -98,7 +102,10 @@ impl Supervisor {
     /// SIGTERM, then wait for the exit status.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("running");
-        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM);
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        );
         child.wait().expect("wait")
     }
 }
@@ -150,7 +157,8 @@ pub mod pages {
 
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
-        let rows: String = (0..300).map(|i| format!("<p style=\"height:20px;margin:0\">row {i}</p>")).collect();
+        let rows: String =
+            (0..300).map(|i| format!("<p style=\"height:20px;margin:0\">row {i}</p>")).collect();
         format!("<!doctype html><html><head><title>Long</title></head><body style=\"margin:0\">{rows}</body></html>")
     }
 }

@@ -230,7 +230,17 @@ pub struct ScreenshotParams {
     /// Also return the image as base64 in `data`.
     #[serde(default)]
     pub inline: bool,
+    /// Full page only: the tallest capture in CSS px (default [`DEFAULT_SCREENSHOT_MAX_HEIGHT`], at
+    /// most [`MAX_SCREENSHOT_HEIGHT`]); a taller page is cut and the result says `truncated: true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_height: Option<u32>,
 }
+
+/// Default cap on a full-page screenshot's height, in CSS px: taller images help no model, and
+/// capturing them costs seconds.
+pub const DEFAULT_SCREENSHOT_MAX_HEIGHT: u32 = 16_384;
+/// Hard cap on a screenshot's height, in px: JPEG cannot encode more than 65535 px a side.
+pub const MAX_SCREENSHOT_HEIGHT: u32 = 65_535;
 
 /// `page.evaluate` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -324,6 +334,9 @@ pub struct ScreenshotResult {
     pub height: u32,
     /// File size in bytes.
     pub bytes: u64,
+    /// True when a full-page capture was cut at `max_height`.
+    #[serde(default)]
+    pub truncated: bool,
     /// Base64 image, only with `inline: true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<String>,

@@ -58,8 +58,15 @@ pub enum Action {
     Goto { url: String },
     /// Page text or HTML, cut at `max_chars`.
     Extract { format: ExtractFormat, max_chars: u64 },
-    /// `Page.captureScreenshot`, written to `path`.
-    Screenshot { full_page: bool, format: ImageFormat, quality: Option<u8>, inline: bool, path: String },
+    /// `Page.captureScreenshot`, written to `path`; a full page is cut at `max_height` CSS px.
+    Screenshot {
+        full_page: bool,
+        format: ImageFormat,
+        quality: Option<u8>,
+        inline: bool,
+        max_height: u32,
+        path: String,
+    },
     /// `Runtime.evaluate` of `expression`.
     Evaluate { expression: String },
 }
@@ -105,6 +112,7 @@ pub enum Output {
         width: u32,
         height: u32,
         bytes: u64,
+        truncated: bool,
         data: Option<String>,
     },
     /// `value_json` is the value as JSON text when it has one.
@@ -132,6 +140,7 @@ mod tests {
                 format: ImageFormat::Png,
                 quality: None,
                 inline: false,
+                max_height: 16_384,
                 path: "/tmp/a.png".into(),
             },
         };

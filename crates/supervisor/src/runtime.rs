@@ -16,6 +16,7 @@ use sb_protocol::api::{
     EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
     Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
     SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, DEFAULT_EXTRACT_MAX_CHARS,
+    DEFAULT_SCREENSHOT_MAX_HEIGHT,
 };
 use sb_protocol::ipc::{Action, Output};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
@@ -179,11 +180,20 @@ impl Runtime {
                     format: p.format,
                     quality: p.quality,
                     inline: p.inline,
+                    max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
                     path: path.to_string_lossy().into_owned(),
                 };
                 match self.run(&session, method, action, budget).await? {
-                    Output::Screenshot { path, width, height, bytes, data } => {
-                        to_json(ScreenshotResult { path, format: p.format, width, height, bytes, data })
+                    Output::Screenshot { path, width, height, bytes, truncated, data } => {
+                        to_json(ScreenshotResult {
+                            path,
+                            format: p.format,
+                            width,
+                            height,
+                            bytes,
+                            truncated,
+                            data,
+                        })
                     }
                     other => Err(unexpected(other)),
                 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 use base64::Engine;
 use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult, LayoutMetrics, NavigateResult, RemoteObject};
 use sb_cdp::CdpError;
-use sb_protocol::api::{ExtractFormat, ImageFormat};
+use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
 use sb_protocol::ipc::{Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -171,43 +171,57 @@ pub(crate) async fn extract(
     })
 }
 
+/// What `page.screenshot` asked for.
+pub(crate) struct Shot {
+    pub full_page: bool,
+    pub format: ImageFormat,
+    pub quality: Option<u8>,
+    pub inline: bool,
+    /// Full page only: the tallest capture, CSS px.
+    pub max_height: u32,
+}
+
 /// `Page.captureScreenshot`, written to `path`. Full page: the clip is `Page.getLayoutMetrics`'s
-/// `cssContentSize` with `captureBeyondViewport: true`. Width and height are read from the image.
+/// `cssContentSize` (cut at `max_height`) with `captureBeyondViewport: true`. Width and height are
+/// read from the image.
 pub(crate) async fn screenshot(
     page: &Page,
-    full_page: bool,
-    format: ImageFormat,
-    quality: Option<u8>,
-    inline: bool,
+    shot: Shot,
     path: &str,
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Screenshot;
     let mut params =
-        json!({"format": format.as_str(), "fromSurface": true, "captureBeyondViewport": full_page});
-    if let (ImageFormat::Jpeg, Some(q)) = (format, quality) {
+        json!({"format": shot.format.as_str(), "fromSurface": true, "captureBeyondViewport": shot.full_page});
+    if let (ImageFormat::Jpeg, Some(q)) = (shot.format, shot.quality) {
         params["quality"] = json!(q.min(100));
     }
-    if full_page {
+    let mut truncated = false;
+    if shot.full_page {
         let m: LayoutMetrics = page
             .session
             .call("Page.getLayoutMetrics", json!({}), budget.remaining())
             .await
             .map_err(|e| cdp_failure(phase, e))?;
         let size = m.css_content_size;
-        params["clip"] = json!({"x": 0, "y": 0, "width": size.width.ceil().max(1.0), "height": size.height.ceil().max(1.0), "scale": 1});
+        let max_height = f64::from(shot.max_height.clamp(1, MAX_SCREENSHOT_HEIGHT));
+        truncated = size.height.ceil() > max_height;
+        let height = size.height.ceil().clamp(1.0, max_height);
+        params["clip"] =
+            json!({"x": 0, "y": 0, "width": size.width.ceil().max(1.0), "height": height, "scale": 1});
     }
-    let shot: CaptureScreenshotResult = page
+    let captured: CaptureScreenshotResult = page
         .session
         .call("Page.captureScreenshot", params, budget.remaining())
         .await
         .map_err(|e| cdp_failure(phase, e))?;
     let fail = |message: String| WorkerError { code: ErrorCode::Internal, phase, message };
     let bytes = base64::engine::general_purpose::STANDARD
-        .decode(shot.data.as_bytes())
+        .decode(captured.data.as_bytes())
         .map_err(|e| fail(format!("screenshot data is not base64: {e}")))?;
-    let dims = imagesize::blob_size(&bytes)
-        .map_err(|e| fail(format!("screenshot is not a readable image: {e:?}")))?;
+    let dims = imagesize::blob_size(&bytes).map_err(|e| {
+        fail(format!("Chromium returned an unreadable {} image: {e:?}", shot.format.as_str()))
+    })?;
     if let Some(dir) = std::path::Path::new(path).parent() {
         std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
     }
@@ -217,7 +231,8 @@ pub(crate) async fn screenshot(
         width: dims.width as u32,
         height: dims.height as u32,
         bytes: bytes.len() as u64,
-        data: inline.then_some(shot.data),
+        truncated,
+        data: shot.inline.then_some(captured.data),
     })
 }
 

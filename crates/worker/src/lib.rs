@@ -129,9 +129,10 @@ impl Page {
                 report(Phase::Extract);
                 actions::extract(self, format, max_chars, budget).await
             }
-            Action::Screenshot { full_page, format, quality, inline, path } => {
+            Action::Screenshot { full_page, format, quality, inline, max_height, path } => {
                 report(Phase::Screenshot);
-                actions::screenshot(self, full_page, format, quality, inline, &path, budget).await
+                let shot = actions::Shot { full_page, format, quality, inline, max_height };
+                actions::screenshot(self, shot, &path, budget).await
             }
             Action::Evaluate { expression } => {
                 report(Phase::Evaluate);
