@@ -241,7 +241,7 @@ fn pipelined_requests_answer_out_of_order_and_sessions_use_separate_targets() {
     // Session b is not blocked by session a's pending action either.
     let send = r#"{"id":7,"method":"page.evaluate","session_id":"b","params":{"expression":"new BroadcastChannel('t').postMessage(42), 'sent'"}}"#;
     stream.write_all(format!("{send}\n").as_bytes()).unwrap();
-    let mut rest = vec![read(), read()];
+    let mut rest = [read(), read()];
     rest.sort_by_key(|r| r["id"].as_u64());
     assert_eq!(rest[0]["result"]["value"], json!(42), "{}", rest[0]);
     assert_eq!(rest[1]["result"]["value"], json!("sent"), "{}", rest[1]);

@@ -20,16 +20,14 @@ use axum::Router;
 
 /// Path of a binary built from this workspace (`sandbox-browser`, `browserctl`), next to the test
 /// executable's `deps/` directory. `scripts/test.sh` builds them before the tests run.
+/// Also found next to a binary of this crate in `target/<profile>/` (the bench).
 pub fn bin_path(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("current exe");
-    let dir = exe.parent().and_then(Path::parent).expect("target/<profile>");
-    let path = dir.join(name);
-    assert!(
-        path.is_file(),
-        "{} is missing: run `cargo build --workspace --bins` first (scripts/test.sh does)",
-        path.display()
-    );
-    path
+    let dirs = [exe.parent(), exe.parent().and_then(Path::parent)];
+    let found = dirs.into_iter().flatten().map(|d| d.join(name)).find(|p| p.is_file());
+    found.unwrap_or_else(|| {
+        panic!("{name} is missing: run `cargo build --workspace --bins` first (scripts/test.sh does)")
+    })
 }
 
 /// A running `sandbox-browser serve`.

@@ -14,6 +14,7 @@ use sb_cdp::{discovery, CdpClient, CdpError};
 use sb_protocol::Phase;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+use tokio::sync::Notify;
 
 use crate::reaper;
 use crate::spawner::Spawner;
@@ -152,16 +153,21 @@ impl BrowserProcess {
         }
     }
 
-    /// Waits for `DevToolsActivePort` (Chromium writes it once it listens; there is no event to wait
-    /// on, so the file is polled every 10 ms) and returns the port.
-    async fn devtools_port(&mut self) -> Result<u16, (Phase, String)> {
+    /// Waits for `DevToolsActivePort` and returns the port. Chromium writes the file when it starts
+    /// listening and prints `DevTools listening on ws://...` to stderr at the same moment; that line
+    /// (`listening`) wakes the wait, and a 50 ms tick covers a build that does not print it.
+    /// The second line of the file is the browser target's WebSocket path.
+    async fn devtools_port(&mut self, listening: &Notify) -> Result<(u16, String), (Phase, String)> {
         let udd = self.user_data_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
         let port_file = udd.join("DevToolsActivePort");
         let deadline = Instant::now() + LAUNCH_TIMEOUT;
         loop {
             if let Ok(text) = std::fs::read_to_string(&port_file) {
-                if let Some(port) = text.lines().next().and_then(|l| l.trim().parse::<u16>().ok()) {
-                    return Ok(port);
+                let mut lines = text.lines();
+                let port = lines.next().and_then(|l| l.trim().parse::<u16>().ok());
+                let path = lines.next().map(str::trim).filter(|p| p.starts_with("/devtools/"));
+                if let (Some(port), Some(path)) = (port, path) {
+                    return Ok((port, path.to_string()));
                 }
             }
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -173,7 +179,10 @@ impl BrowserProcess {
                     format!("no DevToolsActivePort within {} s", LAUNCH_TIMEOUT.as_secs()),
                 ));
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+            tokio::select! {
+                _ = listening.notified() => {}
+                _ = tokio::time::sleep(Duration::from_millis(50)) => {}
+            }
         }
     }
 }
@@ -196,6 +205,19 @@ pub struct Browser {
     pub started: Instant,
     /// How long launch + both probes took.
     pub ready_after: Duration,
+    /// Where that time went.
+    pub timings: LaunchTimings,
+}
+
+/// The steps of a launch, each in ms since the launch began.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LaunchTimings {
+    /// `DevToolsActivePort` read.
+    pub port_ms: u64,
+    /// HTTP probe (`GET /json/version`) passed.
+    pub http_probe_ms: u64,
+    /// CDP handshake (`Browser.getVersion`) passed.
+    pub handshake_ms: u64,
 }
 
 impl Browser {
@@ -225,11 +247,16 @@ impl Browser {
         reaper::manage(pid);
 
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let listening = Arc::new(Notify::new());
         if let Some(stderr) = child.stderr.take() {
             let tail = stderr_tail.clone();
+            let listening = listening.clone();
             tokio::spawn(async move {
                 let mut lines = BufReader::new(stderr).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
+                    if line.starts_with("DevTools listening on ") {
+                        listening.notify_one();
+                    }
                     let mut t = tail.lock().unwrap();
                     t.push_back(line);
                     while t.iter().map(String::len).sum::<usize>() > STDERR_KEEP && t.len() > 1 {
@@ -239,8 +266,8 @@ impl Browser {
             });
         }
         let mut process = BrowserProcess { child, pid, stderr_tail, user_data_dir: Some(udd) };
-        match probe_new(&mut process).await {
-            Ok((port, endpoint, ws_url, client, version)) => Ok(Browser {
+        match probe_new(&mut process, &listening, started).await {
+            Ok((port, endpoint, ws_url, client, version, timings)) => Ok(Browser {
                 process,
                 port,
                 endpoint,
@@ -249,6 +276,7 @@ impl Browser {
                 version,
                 started,
                 ready_after: started.elapsed(),
+                timings,
             }),
             Err((phase, message)) => {
                 let stderr_tail = process.stderr_tail();
@@ -265,19 +293,43 @@ impl Browser {
     }
 }
 
-type Probed = (u16, url::Url, String, CdpClient, BrowserVersion);
+type Probed = (u16, url::Url, String, CdpClient, BrowserVersion, LaunchTimings);
 
-/// Port file, then the HTTP probe, then the CDP handshake.
-async fn probe_new(process: &mut BrowserProcess) -> Result<Probed, (Phase, String)> {
-    let port = process.devtools_port().await?;
+/// Port file, then both probes at once: the HTTP probe, and the CDP handshake on the WebSocket path
+/// from the port file. Both must pass; the HTTP probe's `webSocketDebuggerUrl` must name the same
+/// browser.
+async fn probe_new(
+    process: &mut BrowserProcess,
+    listening: &Notify,
+    started: Instant,
+) -> Result<Probed, (Phase, String)> {
+    let ms = || started.elapsed().as_millis() as u64;
+    let (port, ws_path) = process.devtools_port(listening).await?;
+    let port_ms = ms();
     let endpoint = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
-    let info = discovery::version(&endpoint, HTTP_PROBE_TIMEOUT)
-        .await
-        .map_err(|e| (Phase::HttpProbe, format!("HTTP probe failed: {e}")))?;
-    let (client, version) = handshake(&info.web_socket_debugger_url)
-        .await
-        .map_err(|e| (Phase::Handshake, format!("CDP handshake failed: {e}")))?;
-    Ok((port, endpoint, info.web_socket_debugger_url, client, version))
+    let ws_url = format!("ws://127.0.0.1:{port}{ws_path}");
+    let http = async {
+        let r = discovery::version(&endpoint, HTTP_PROBE_TIMEOUT).await;
+        (r, ms())
+    };
+    let cdp = async {
+        let r = handshake(&ws_url).await;
+        (r, ms())
+    };
+    let ((info, http_probe_ms), (shake, handshake_ms)) = tokio::join!(http, cdp);
+    let info = info.map_err(|e| (Phase::HttpProbe, format!("HTTP probe failed: {e}")))?;
+    let (client, version) = shake.map_err(|e| (Phase::Handshake, format!("CDP handshake failed: {e}")))?;
+    if info.web_socket_debugger_url != ws_url {
+        return Err((
+            Phase::HttpProbe,
+            format!(
+                "HTTP probe names {} but DevToolsActivePort names {ws_url}",
+                info.web_socket_debugger_url
+            ),
+        ));
+    }
+    let timings = LaunchTimings { port_ms, http_probe_ms, handshake_ms };
+    Ok((port, endpoint, info.web_socket_debugger_url, client, version, timings))
 }
 
 /// The CDP handshake probe: connect to `ws_url` and call `Browser.getVersion`, within

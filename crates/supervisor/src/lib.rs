@@ -84,6 +84,9 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         browser.pid = browser.process.pid(),
         cdp.port = browser.port,
         duration_ms = browser.ready_after.as_millis() as u64,
+        port_ms = browser.timings.port_ms,
+        http_probe_ms = browser.timings.http_probe_ms,
+        handshake_ms = browser.timings.handshake_ms,
         "browser_runtime_ready"
     );
     let worker_exe = std::env::current_exe()?;

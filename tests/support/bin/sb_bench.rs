@@ -1,0 +1,257 @@
+//! `sb-bench`: the benchmark behind scripts/bench.sh. Not a test: it prints figures side by side from
+//! one run on the same Chromium, as medians over repeated runs.
+//!
+//! 1. start -> ready: `sandbox-browser serve` until its socket exists (both probes passed), against a
+//!    bare Chromium launch with the same flags until `/json/version` answers.
+//! 2. `page.evaluate` of `1+1` through the socket, against `Runtime.evaluate` on a raw CDP WebSocket
+//!    (tokio-tungstenite, no client library) to an attached page.
+//! 3. Resident memory (VmRSS) of the supervisor and of one worker.
+
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use sb_tests::{bin_path, descendants, Supervisor};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+const STARTS: usize = 7;
+const EVALS: usize = 500;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").parse().unwrap_or(0))
+        })
+        .unwrap_or(0)
+}
+
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !ready() {
+        assert!(Instant::now() < deadline, "{what} did not happen within 30 s");
+        std::thread::sleep(Duration::from_micros(500));
+    }
+}
+
+/// Spawn `serve` until the socket exists; the supervisor is stopped afterwards.
+fn supervisor_ready_ms() -> f64 {
+    let dir = tempfile::Builder::new().prefix("sbtest-bench-").tempdir().unwrap();
+    let socket = dir.path().join("b.sock");
+    let t = Instant::now();
+    let mut child = Command::new(bin_path("sandbox-browser"))
+        .args(["serve", "--socket"])
+        .arg(&socket)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("socket", || socket.exists());
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM)
+        .unwrap();
+    child.wait().unwrap();
+    ms
+}
+
+/// Bare Chromium with the same flags until `/json/version` answers 200.
+fn bare_chromium_ready_ms() -> f64 {
+    let dir = tempfile::Builder::new().prefix("sbtest-bench-").tempdir().unwrap();
+    let config = sb_supervisor::browser::BrowserConfig {
+        path: None,
+        no_sandbox: false,
+        runtime_dir: dir.path().into(),
+        window: (1280, 800),
+        extra_flags: Vec::new(),
+    };
+    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let udd = dir.path().join("profile");
+    let t = Instant::now();
+    let mut child = Command::new(binary)
+        .args(sb_supervisor::browser::flags(&config, &udd))
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Kills the group however this function ends (a panic must not orphan a browser).
+    struct Group(i32);
+    impl Drop for Group {
+        fn drop(&mut self) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(self.0),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+    let group = Group(child.id() as i32);
+    let port_file = udd.join("DevToolsActivePort");
+    let mut port = 0u16;
+    wait_for("DevToolsActivePort", || {
+        port = std::fs::read_to_string(&port_file)
+            .ok()
+            .and_then(|s| s.lines().next()?.parse().ok())
+            .unwrap_or(0);
+        port != 0
+    });
+    let rt = tokio::runtime::Handle::current();
+    wait_for("/json/version", || http_ok(&rt, port));
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    drop(group);
+    child.wait().unwrap();
+    ms
+}
+
+/// `GET /json/version` answered 200, through the same discovery call the supervisor's probe uses.
+fn http_ok(rt: &tokio::runtime::Handle, port: u16) -> bool {
+    let endpoint = url_of(port);
+    tokio::task::block_in_place(|| {
+        rt.block_on(sb_cdp::discovery::version(&endpoint, Duration::from_millis(500))).is_ok()
+    })
+}
+
+async fn socket_evaluate_ms(sup: &Supervisor) -> (Vec<f64>, u32) {
+    let c = sup.client().await;
+    let sid = c.session_start(Some("bench")).await.unwrap().session_id;
+    for _ in 0..50 {
+        c.evaluate(&sid, "1+1", None).await.unwrap();
+    }
+    let mut times = Vec::with_capacity(EVALS);
+    for _ in 0..EVALS {
+        let t = Instant::now();
+        let r = c.evaluate(&sid, "1+1", None).await.unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(r.value, Some(json!(2)));
+    }
+    let browser_pid = c.health().await.unwrap().browser_pid;
+    let worker = descendants(sup.pid())
+        .into_iter()
+        .find(|p| {
+            *p != browser_pid
+                && std::fs::read_to_string(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.contains("worker"))
+        })
+        .expect("the session's worker");
+    (times, worker)
+}
+
+async fn raw_cdp_evaluate_ms(ws_url: &str) -> Vec<f64> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(ws_url).await.unwrap();
+    let mut id = 0u64;
+    let mut call = async |ws: &mut tokio_tungstenite::WebSocketStream<_>,
+                          method: &str,
+                          params: Value,
+                          session: Option<&str>|
+           -> Value {
+        id += 1;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = session {
+            msg["sessionId"] = json!(s);
+        }
+        ws.send(Message::Text(msg.to_string().into())).await.unwrap();
+        loop {
+            if let Some(Ok(Message::Text(t))) = ws.next().await {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["id"] == json!(id) {
+                    return v;
+                }
+            }
+        }
+    };
+    let target = call(&mut ws, "Target.createTarget", json!({"url": "about:blank"}), None).await;
+    let target_id = target["result"]["targetId"].as_str().unwrap().to_string();
+    let attached =
+        call(&mut ws, "Target.attachToTarget", json!({"targetId": target_id, "flatten": true}), None).await;
+    let session = attached["result"]["sessionId"].as_str().unwrap().to_string();
+    let params =
+        json!({"expression": "1+1", "returnByValue": true, "awaitPromise": true, "userGesture": true});
+    for _ in 0..50 {
+        call(&mut ws, "Runtime.evaluate", params.clone(), Some(&session)).await;
+    }
+    let mut times = Vec::with_capacity(EVALS);
+    for _ in 0..EVALS {
+        let t = Instant::now();
+        let r = call(&mut ws, "Runtime.evaluate", params.clone(), Some(&session)).await;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(r["result"]["result"]["value"], json!(2));
+    }
+    times
+}
+
+fn chromium_version() -> String {
+    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let out = Command::new(binary).arg("--version").output().unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    println!("machine: {} cores, {}; {}", num_cpus(), kernel(), chromium_version());
+    println!();
+
+    let (mut ours, mut bare) = (Vec::new(), Vec::new());
+    for _ in 0..STARTS {
+        ours.push(supervisor_ready_ms());
+        bare.push(bare_chromium_ready_ms());
+    }
+    let (o, b) = (median(ours), median(bare));
+    println!(
+        "{:<46} {:>10} {:>10} {:>8}   target",
+        "start -> ready (median of 7)", "ours", "baseline", "ratio"
+    );
+    println!(
+        "{:<46} {:>8.1}ms {:>8.1}ms {:>7.2}x   <= 1.15x",
+        "serve until socket vs bare chromium /json/version",
+        o,
+        b,
+        o / b
+    );
+
+    let sup = Supervisor::start(&[]);
+    let (through_socket, worker_pid) = socket_evaluate_ms(&sup).await;
+    let ws_url = {
+        let c = sup.client().await;
+        let port = c.health().await.unwrap().cdp_port;
+        let endpoint = url_of(port);
+        sb_cdp::discovery::version(&endpoint, Duration::from_secs(1)).await.unwrap().web_socket_debugger_url
+    };
+    let raw = raw_cdp_evaluate_ms(&ws_url).await;
+    let (s, r) = (median(through_socket), median(raw));
+    println!(
+        "{:<46} {:>8.3}ms {:>8.3}ms {:>+7.3}ms   <= +0.3 ms",
+        "page.evaluate 1+1 (median of 500) vs raw CDP",
+        s,
+        r,
+        s - r
+    );
+
+    let sup_rss = rss_kib(sup.pid());
+    let worker_rss = rss_kib(worker_pid);
+    println!(
+        "{:<46} {:>8.1}MB {:>8.1}MB {:>8.1}MB   <= 16 MB together",
+        "RSS supervisor / one worker / together",
+        sup_rss as f64 / 1024.0,
+        worker_rss as f64 / 1024.0,
+        (sup_rss + worker_rss) as f64 / 1024.0
+    );
+}
+
+fn url_of(port: u16) -> url::Url {
+    url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap()
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn kernel() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .map(|s| format!("Linux {}", s.trim()))
+        .unwrap_or_default()
+}
