@@ -71,12 +71,25 @@ pub enum Action {
     Evaluate { expression: String },
 }
 
+impl Action {
+    /// The phase an action starts in.
+    pub fn phase(&self) -> Phase {
+        match self {
+            Action::Goto { .. } => Phase::Navigate,
+            Action::Extract { .. } => Phase::Extract,
+            Action::Screenshot { .. } => Phase::Screenshot,
+            Action::Evaluate { .. } => Phase::Evaluate,
+        }
+    }
+}
+
 /// Worker -> supervisor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
     /// Attached to the target (`Target.attachToTarget`, flat session `cdp_session_id`).
     Ready { target_id: String, cdp_session_id: String },
-    /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one.
+    /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one. The first
+    /// step is implied by the action ([`Action::phase`]) and not sent.
     Phase { seq: u64, phase: Phase },
     /// Run `seq` finished.
     Done { seq: u64, outcome: Result<Output, WorkerError> },

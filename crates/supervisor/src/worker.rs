@@ -121,6 +121,7 @@ impl WorkerHandle {
         let seq = self.next_seq;
         self.next_seq += 1;
         let budget_ms = budget.child(HEADROOM).remaining_ms();
+        let mut phase = action.phase();
         let msg = ToWorker::Run { seq, budget_ms, action };
         let crashed = |what: &str| {
             ErrorBody::new(
@@ -136,7 +137,6 @@ impl WorkerHandle {
             return Err(crashed("was gone"));
         }
         let hard_deadline = budget.deadline() + GRACE;
-        let mut phase = Phase::Worker;
         loop {
             let next = tokio::time::timeout_at(hard_deadline.into(), self.frames.next()).await;
             let frame = match next {

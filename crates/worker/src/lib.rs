@@ -77,11 +77,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             ToWorker::Shutdown => break Ok(()),
             ToWorker::Run { seq, budget_ms, action } => {
                 let budget = Budget::new(Duration::from_millis(budget_ms));
-                let phase_tx = out_tx.clone();
-                let report = move |phase: Phase| {
-                    let _ = phase_tx.send(FromWorker::Phase { seq, phase });
-                };
-                let outcome = page.run(action, budget, &report).await;
+                let outcome = page.run(action, budget).await;
                 let lost = matches!(&outcome, Err(e) if e.code == ErrorCode::CdpError && page.session.client().closed_reason().is_some());
                 let _ = out_tx.send(FromWorker::Done { seq, outcome });
                 if lost {
@@ -114,30 +110,17 @@ impl Page {
         Ok(Page { session })
     }
 
-    async fn run(
-        &self,
-        action: Action,
-        budget: Budget,
-        report: &dyn Fn(Phase),
-    ) -> Result<Output, WorkerError> {
+    /// Runs one action. Its first phase is implied by the action (`Action::phase`); a later step of a
+    /// multi-step action would be reported with `FromWorker::Phase` (none has one yet).
+    async fn run(&self, action: Action, budget: Budget) -> Result<Output, WorkerError> {
         match action {
-            Action::Goto { url } => {
-                report(Phase::Navigate);
-                actions::goto(self, &url, budget).await
-            }
-            Action::Extract { format, max_chars } => {
-                report(Phase::Extract);
-                actions::extract(self, format, max_chars, budget).await
-            }
+            Action::Goto { url } => actions::goto(self, &url, budget).await,
+            Action::Extract { format, max_chars } => actions::extract(self, format, max_chars, budget).await,
             Action::Screenshot { full_page, format, quality, inline, max_height, path } => {
-                report(Phase::Screenshot);
                 let shot = actions::Shot { full_page, format, quality, inline, max_height };
                 actions::screenshot(self, shot, &path, budget).await
             }
-            Action::Evaluate { expression } => {
-                report(Phase::Evaluate);
-                actions::evaluate(self, &expression, budget).await
-            }
+            Action::Evaluate { expression } => actions::evaluate(self, &expression, budget).await,
         }
     }
 }

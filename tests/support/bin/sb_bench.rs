@@ -117,71 +117,71 @@ fn http_ok(rt: &tokio::runtime::Handle, port: u16) -> bool {
     })
 }
 
-async fn socket_evaluate_ms(sup: &Supervisor) -> (Vec<f64>, u32) {
-    let c = sup.client().await;
-    let sid = c.session_start(Some("bench")).await.unwrap().session_id;
-    for _ in 0..50 {
-        c.evaluate(&sid, "1+1", None).await.unwrap();
-    }
-    let mut times = Vec::with_capacity(EVALS);
-    for _ in 0..EVALS {
-        let t = Instant::now();
-        let r = c.evaluate(&sid, "1+1", None).await.unwrap();
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        assert_eq!(r.value, Some(json!(2)));
-    }
-    let browser_pid = c.health().await.unwrap().browser_pid;
-    let worker = descendants(sup.pid())
-        .into_iter()
-        .find(|p| {
-            *p != browser_pid
-                && std::fs::read_to_string(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.contains("worker"))
-        })
-        .expect("the session's worker");
-    (times, worker)
+/// A bare CDP WebSocket: no client library, one call at a time.
+struct RawCdp {
+    ws: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    id: u64,
 }
 
-async fn raw_cdp_evaluate_ms(ws_url: &str) -> Vec<f64> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(ws_url).await.unwrap();
-    let mut id = 0u64;
-    let mut call = async |ws: &mut tokio_tungstenite::WebSocketStream<_>,
-                          method: &str,
-                          params: Value,
-                          session: Option<&str>|
-           -> Value {
-        id += 1;
-        let mut msg = json!({"id": id, "method": method, "params": params});
+impl RawCdp {
+    async fn call(&mut self, method: &str, params: Value, session: Option<&str>) -> Value {
+        self.id += 1;
+        let mut msg = json!({"id": self.id, "method": method, "params": params});
         if let Some(s) = session {
             msg["sessionId"] = json!(s);
         }
-        ws.send(Message::Text(msg.to_string().into())).await.unwrap();
+        self.ws.send(Message::Text(msg.to_string().into())).await.unwrap();
         loop {
-            if let Some(Ok(Message::Text(t))) = ws.next().await {
+            if let Some(Ok(Message::Text(t))) = self.ws.next().await {
                 let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                if v["id"] == json!(id) {
+                if v["id"] == json!(self.id) {
                     return v;
                 }
             }
         }
-    };
-    let target = call(&mut ws, "Target.createTarget", json!({"url": "about:blank"}), None).await;
+    }
+}
+
+/// `page.evaluate` through the socket and `Runtime.evaluate` on a raw WebSocket, alternating call by
+/// call so both see the same machine. Returns both series (ms) and the worker's pid.
+async fn evaluate_pair_ms(sup: &Supervisor) -> (Vec<f64>, Vec<f64>, u32) {
+    let c = sup.client().await;
+    let sid = c.session_start(Some("bench")).await.unwrap().session_id;
+    let health = c.health().await.unwrap();
+    let info = sb_cdp::discovery::version(&url_of(health.cdp_port), Duration::from_secs(1)).await.unwrap();
+    let (ws, _) = tokio_tungstenite::connect_async(info.web_socket_debugger_url.as_str()).await.unwrap();
+    let mut raw = RawCdp { ws, id: 0 };
+    let target = raw.call("Target.createTarget", json!({"url": "about:blank"}), None).await;
     let target_id = target["result"]["targetId"].as_str().unwrap().to_string();
     let attached =
-        call(&mut ws, "Target.attachToTarget", json!({"targetId": target_id, "flatten": true}), None).await;
+        raw.call("Target.attachToTarget", json!({"targetId": target_id, "flatten": true}), None).await;
     let session = attached["result"]["sessionId"].as_str().unwrap().to_string();
     let params =
         json!({"expression": "1+1", "returnByValue": true, "awaitPromise": true, "userGesture": true});
-    for _ in 0..50 {
-        call(&mut ws, "Runtime.evaluate", params.clone(), Some(&session)).await;
-    }
-    let mut times = Vec::with_capacity(EVALS);
-    for _ in 0..EVALS {
+
+    let (mut ours, mut theirs) = (Vec::with_capacity(EVALS), Vec::with_capacity(EVALS));
+    for i in 0..EVALS + 50 {
         let t = Instant::now();
-        let r = call(&mut ws, "Runtime.evaluate", params.clone(), Some(&session)).await;
-        times.push(t.elapsed().as_secs_f64() * 1e3);
+        let r = c.evaluate(&sid, "1+1", None).await.unwrap();
+        let a = t.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(r.value, Some(json!(2)));
+        let t = Instant::now();
+        let r = raw.call("Runtime.evaluate", params.clone(), Some(&session)).await;
+        let b = t.elapsed().as_secs_f64() * 1e3;
         assert_eq!(r["result"]["result"]["value"], json!(2));
+        if i >= 50 {
+            ours.push(a);
+            theirs.push(b);
+        }
     }
-    times
+    let worker = descendants(sup.pid())
+        .into_iter()
+        .find(|p| {
+            *p != health.browser_pid
+                && std::fs::read_to_string(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.contains("worker"))
+        })
+        .expect("the session's worker");
+    (ours, theirs, worker)
 }
 
 fn chromium_version() -> String {
@@ -195,37 +195,31 @@ async fn main() {
     println!("machine: {} cores, {}; {}", num_cpus(), kernel(), chromium_version());
     println!();
 
+    // SB_BENCH_ONLY=evaluate skips the start-up part (for quick iterations on the request path).
+    let only_evaluate = std::env::var("SB_BENCH_ONLY").is_ok_and(|v| v == "evaluate");
     let (mut ours, mut bare) = (Vec::new(), Vec::new());
-    for _ in 0..STARTS {
+    for _ in 0..if only_evaluate { 0 } else { STARTS } {
         ours.push(supervisor_ready_ms());
         bare.push(bare_chromium_ready_ms());
     }
-    let (o, b) = (median(ours), median(bare));
-    println!(
-        "{:<46} {:>10} {:>10} {:>8}   target",
-        "start -> ready (median of 7)", "ours", "baseline", "ratio"
-    );
-    println!(
-        "{:<46} {:>8.1}ms {:>8.1}ms {:>7.2}x   <= 1.15x",
-        "serve until socket vs bare chromium /json/version",
-        o,
-        b,
-        o / b
-    );
+    println!("{:<52} {:>10} {:>10} {:>9}   target", "(medians)", "ours", "baseline", "vs");
+    if !only_evaluate {
+        let (o, b) = (median(ours), median(bare));
+        println!(
+            "{:<52} {:>8.1}ms {:>8.1}ms {:>8.2}x   <= 1.15x",
+            "start -> ready, 7 runs (serve vs bare chromium)",
+            o,
+            b,
+            o / b
+        );
+    }
 
     let sup = Supervisor::start(&[]);
-    let (through_socket, worker_pid) = socket_evaluate_ms(&sup).await;
-    let ws_url = {
-        let c = sup.client().await;
-        let port = c.health().await.unwrap().cdp_port;
-        let endpoint = url_of(port);
-        sb_cdp::discovery::version(&endpoint, Duration::from_secs(1)).await.unwrap().web_socket_debugger_url
-    };
-    let raw = raw_cdp_evaluate_ms(&ws_url).await;
+    let (through_socket, raw, worker_pid) = evaluate_pair_ms(&sup).await;
     let (s, r) = (median(through_socket), median(raw));
     println!(
-        "{:<46} {:>8.3}ms {:>8.3}ms {:>+7.3}ms   <= +0.3 ms",
-        "page.evaluate 1+1 (median of 500) vs raw CDP",
+        "{:<52} {:>8.3}ms {:>8.3}ms {:>+7.3}ms   <= +0.3 ms",
+        "page.evaluate 1+1, 500 alternating (socket vs raw CDP)",
         s,
         r,
         s - r
@@ -234,7 +228,7 @@ async fn main() {
     let sup_rss = rss_kib(sup.pid());
     let worker_rss = rss_kib(worker_pid);
     println!(
-        "{:<46} {:>8.1}MB {:>8.1}MB {:>8.1}MB   <= 16 MB together",
+        "{:<52} {:>8.1}MB {:>8.1}MB {:>7.1}MB   <= 16 MB together",
         "RSS supervisor / one worker / together",
         sup_rss as f64 / 1024.0,
         worker_rss as f64 / 1024.0,
