@@ -288,3 +288,66 @@ fn socket_is_private_and_logs_are_json_events() {
     assert_eq!(ready["browser.provider"], json!("chromium"));
     assert!(ready["duration_ms"].is_u64(), "{ready}");
 }
+
+#[test]
+fn browserctl_prints_one_json_line_and_exits_0_1_or_2() {
+    let sup = Supervisor::start(&[]);
+    let ctl = |args: &[&str]| {
+        let out = std::process::Command::new(sb_tests::bin_path("browserctl"))
+            .arg("--socket")
+            .arg(&sup.socket)
+            .args(args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        (out.status.code(), stdout)
+    };
+    let (code, out) = ctl(&["session.start", "session_id=cli"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out.lines().count(), 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["result"]["session_id"], json!("cli"));
+
+    // key=value parsed as JSON where it parses (a number here), else a string; merged into --params.
+    let (code, out) = ctl(&[
+        "page.evaluate",
+        "--session",
+        "cli",
+        "--timeout-ms",
+        "3000",
+        "--params",
+        r#"{"expression": "41"}"#,
+        "expression=40 + 2",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["result"]["value"], json!(42));
+
+    let (code, out) = ctl(&["page.extract", "--session", "nobody"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["error"]["code"], json!("unknown_session"));
+
+    let (code, _) = ctl(&["page.goto", "--params", "[1]"]);
+    assert_eq!(code, Some(2), "--params must be an object");
+    let out = std::process::Command::new(sb_tests::bin_path("browserctl"))
+        .args(["--socket", "/nonexistent/sock", "runtime.health"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot connect"));
+}
+
+#[test]
+fn sigint_stops_the_supervisor_cleanly_too() {
+    let mut sup = Supervisor::start(&[]);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async { sup.client().await.session_start(Some("x")).await.unwrap() });
+    let started = descendants(sup.pid());
+    let status = sup.signal_and_wait(nix::sys::signal::Signal::SIGINT);
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.iter().all(|p| !alive(*p)),
+        "left: {:?}",
+        started.iter().filter(|p| alive(**p)).collect::<Vec<_>>()
+    );
+    assert!(sup.log_text().contains("\"SIGINT\""));
+}

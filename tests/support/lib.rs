@@ -38,6 +38,7 @@ pub struct Supervisor {
     /// The temp dir holding socket, runtime dir and artifacts.
     pub dir: tempfile::TempDir,
     log: Arc<Mutex<Vec<String>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Supervisor {
@@ -62,7 +63,7 @@ impl Supervisor {
         let log = Arc::new(Mutex::new(Vec::new()));
         let (ready_tx, ready_rx) = mpsc::channel::<bool>();
         let log_sink = log.clone();
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             let mut ready_tx = Some(ready_tx);
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if line.contains("\"listening\"") {
@@ -77,7 +78,7 @@ impl Supervisor {
             }
         });
         let ready = ready_rx.recv_timeout(Duration::from_secs(60)).unwrap_or(false);
-        let sup = Supervisor { child: Some(child), socket, dir, log };
+        let sup = Supervisor { child: Some(child), socket, dir, log, reader: Some(reader) };
         assert!(ready, "supervisor did not start listening; log:\n{}", sup.log_text());
         sup
     }
@@ -99,12 +100,18 @@ impl Supervisor {
 
     /// SIGTERM, then wait for the exit status.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
+        self.signal_and_wait(nix::sys::signal::Signal::SIGTERM)
+    }
+
+    /// Sends `signal`, then waits for the exit status (and for the log reader to see the end).
+    pub fn signal_and_wait(&mut self, signal: nix::sys::signal::Signal) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("running");
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(child.id() as i32),
-            nix::sys::signal::Signal::SIGTERM,
-        );
-        child.wait().expect("wait")
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), signal);
+        let status = child.wait().expect("wait");
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        status
     }
 }
 
