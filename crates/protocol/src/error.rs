@@ -28,6 +28,11 @@ pub enum ErrorCode {
     Timeout,
     /// The page could not be loaded: DNS, refused connection, bad URL (Chromium's net error).
     NavigationFailed,
+    /// The tab was stuck and could not be freed in place: it was closed and reopened at its last URL.
+    /// The page's state (inputs, scroll, JS variables) is gone.
+    PageReset,
+    /// The request was cancelled because its client disconnected.
+    Cancelled,
     /// In-page JavaScript threw; the message is the JS error's.
     EvaluateError,
     /// The worker process died while running the action; it has been replaced.
@@ -54,6 +59,8 @@ impl ErrorCode {
             ErrorCode::FrameTooLarge => "frame_too_large",
             ErrorCode::Timeout => "timeout",
             ErrorCode::NavigationFailed => "navigation_failed",
+            ErrorCode::PageReset => "page_reset",
+            ErrorCode::Cancelled => "cancelled",
             ErrorCode::EvaluateError => "evaluate_error",
             ErrorCode::WorkerCrashed => "worker_crashed",
             ErrorCode::BrowserUnavailable => "browser_unavailable",
@@ -70,7 +77,11 @@ impl ErrorCode {
     pub fn retryable(self) -> bool {
         matches!(
             self,
-            ErrorCode::Timeout | ErrorCode::NavigationFailed | ErrorCode::WorkerCrashed | ErrorCode::CdpError
+            ErrorCode::Timeout
+                | ErrorCode::NavigationFailed
+                | ErrorCode::PageReset
+                | ErrorCode::WorkerCrashed
+                | ErrorCode::CdpError
         )
     }
 }

@@ -47,6 +47,8 @@ pub fn decode<T: DeserializeOwned>(frame: &[u8]) -> Result<T, postcard::Error> {
 pub enum ToWorker {
     /// Run one action within `budget_ms` (what remains of the request's budget, less headroom).
     Run { seq: u64, budget_ms: u64, action: Action },
+    /// The client of run `seq` went away: stop it (`Runtime.terminateExecution`) and answer `Done`.
+    Cancel { seq: u64 },
     /// Detach and exit.
     Shutdown,
 }
@@ -91,6 +93,8 @@ pub enum FromWorker {
     /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one. The first
     /// step is implied by the action ([`Action::phase`]) and not sent.
     Phase { seq: u64, phase: Phase },
+    /// The session's page was replaced (page reset): the session's target is now `target_id`.
+    TargetChanged { target_id: String },
     /// Run `seq` finished.
     Done { seq: u64, outcome: Result<Output, WorkerError> },
 }

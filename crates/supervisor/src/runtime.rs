@@ -25,7 +25,8 @@ use serde_json::{json, Value};
 
 use crate::browser::Browser;
 use crate::spawner::Spawner;
-use crate::worker::WorkerHandle;
+use crate::worker::{WorkerHandle, WorkerLauncher};
+use tokio_util::sync::CancellationToken;
 
 /// Name of the browser provider in logs (`browser.provider`).
 pub const PROVIDER: &str = "chromium";
@@ -46,17 +47,28 @@ pub struct RuntimeConfig {
 /// One harness session: a target and the worker that drives it.
 pub struct SessionEntry {
     pub id: String,
-    pub target_id: String,
+    /// CDP `targetId` of the session's page (a page reset replaces it).
+    target_id: Mutex<String>,
     /// The session's queue: held for the whole of an action.
     worker: tokio::sync::Mutex<Option<WorkerHandle>>,
     last_url: Mutex<Option<String>>,
     shots: AtomicU64,
 }
 
+impl SessionEntry {
+    /// The session's current target.
+    pub fn target(&self) -> String {
+        self.target_id.lock().unwrap().clone()
+    }
+}
+
+/// Longest a background worker replacement may take to attach.
+const WORKER_START: Duration = Duration::from_secs(10);
+
 /// The browser, its sessions, and the request handler.
 pub struct Runtime {
     config: RuntimeConfig,
-    spawner: Spawner,
+    launcher: WorkerLauncher,
     browser: tokio::sync::RwLock<Browser>,
     sessions: Mutex<HashMap<String, Arc<SessionEntry>>>,
     started: Instant,
@@ -67,8 +79,12 @@ impl Runtime {
     /// A runtime around a ready browser.
     pub fn new(config: RuntimeConfig, spawner: Spawner, browser: Browser) -> Runtime {
         Runtime {
+            launcher: WorkerLauncher {
+                spawner,
+                exe: config.worker_exe.clone(),
+                log_format: config.log_format.clone(),
+            },
             config,
-            spawner,
             browser: tokio::sync::RwLock::new(browser),
             sessions: Mutex::new(HashMap::new()),
             started: Instant::now(),
@@ -78,7 +94,7 @@ impl Runtime {
 
     /// Reads one request line and answers it. Bad input is answered with `bad_request`,
     /// `unknown_method` or `unknown_session`; nothing here panics on what a client sends.
-    pub async fn handle_line(&self, line: &str) -> Response {
+    pub async fn handle_line(&self, line: &str, cancel: &CancellationToken) -> Response {
         let started = Instant::now();
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
@@ -105,7 +121,7 @@ impl Runtime {
         let session_id = request.session_id.clone();
         let span_session = session_id.clone().unwrap_or_default();
         log_action("browser_action_started", method, &span_session, None, None);
-        let result = self.execute(method, request, budget).await;
+        let result = self.execute(method, request, budget, cancel).await;
         let elapsed_ms = started.elapsed().as_millis() as u64;
         match result {
             Ok(value) => {
@@ -119,7 +135,13 @@ impl Runtime {
         }
     }
 
-    async fn execute(&self, method: Method, request: Request, budget: Budget) -> Result<Value, ErrorBody> {
+    async fn execute(
+        &self,
+        method: Method,
+        request: Request,
+        budget: Budget,
+        cancel: &CancellationToken,
+    ) -> Result<Value, ErrorBody> {
         let session = if method.needs_session() {
             let id = request.session_id.as_deref().ok_or_else(|| {
                 bad_request(format!("{} needs a session_id; start one with session.start", method.name()))
@@ -143,7 +165,7 @@ impl Runtime {
             Method::PageGoto => {
                 let p: GotoParams = parse_params(params)?;
                 let session = session.unwrap();
-                match self.run(&session, method, Action::Goto { url: p.url }, budget).await? {
+                match self.run(&session, method, Action::Goto { url: p.url }, budget, cancel).await? {
                     Output::Goto { url, title, status, load_state, timed_out } => {
                         *session.last_url.lock().unwrap() = Some(url.clone());
                         to_json(GotoResult { url, title, status, load_state, timed_out })
@@ -155,7 +177,7 @@ impl Runtime {
                 let p: ExtractParams = parse_params(params)?;
                 let max_chars = p.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS);
                 let action = Action::Extract { format: p.format, max_chars };
-                match self.run(&session.unwrap(), method, action, budget).await? {
+                match self.run(&session.unwrap(), method, action, budget, cancel).await? {
                     Output::Extract { content, chars, truncated, url, title } => {
                         to_json(ExtractResult { format: p.format, content, chars, truncated, url, title })
                     }
@@ -183,7 +205,7 @@ impl Runtime {
                     max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
                     path: path.to_string_lossy().into_owned(),
                 };
-                match self.run(&session, method, action, budget).await? {
+                match self.run(&session, method, action, budget, cancel).await? {
                     Output::Screenshot { path, width, height, bytes, truncated, data } => {
                         to_json(ScreenshotResult {
                             path,
@@ -201,7 +223,7 @@ impl Runtime {
             Method::PageEvaluate => {
                 let p: EvaluateParams = parse_params(params)?;
                 let action = Action::Evaluate { expression: p.expression };
-                match self.run(&session.unwrap(), method, action, budget).await? {
+                match self.run(&session.unwrap(), method, action, budget, cancel).await? {
                     Output::Evaluate { kind, value_json, unserializable, description } => {
                         let value = value_json.and_then(|v| serde_json::from_str(&v).ok());
                         to_json(EvaluateResult { kind, value, unserializable, description })
@@ -247,7 +269,7 @@ impl Runtime {
             .values()
             .map(|s| SessionInfo {
                 session_id: s.id.clone(),
-                target_id: s.target_id.clone(),
+                target_id: s.target(),
                 url: s.last_url.lock().unwrap().clone(),
             })
             .collect();
@@ -279,16 +301,7 @@ impl Runtime {
             .call("Target.createTarget", None, json!({"url": "about:blank"}), budget.remaining())
             .await
             .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
-        let worker = match WorkerHandle::spawn(
-            &self.spawner,
-            &self.config.worker_exe,
-            &ws_url,
-            &target.target_id,
-            &self.config.log_format,
-            budget,
-        )
-        .await
-        {
+        let worker = match WorkerHandle::spawn(&self.launcher, &ws_url, &target.target_id, budget).await {
             Ok(w) => w,
             Err(e) => {
                 close_target(&client, &target.target_id).await;
@@ -297,7 +310,7 @@ impl Runtime {
         };
         let entry = Arc::new(SessionEntry {
             id: id.clone(),
-            target_id: target.target_id.clone(),
+            target_id: Mutex::new(target.target_id.clone()),
             worker: tokio::sync::Mutex::new(Some(worker)),
             last_url: Mutex::new(None),
             shots: AtomicU64::new(0),
@@ -330,18 +343,19 @@ impl Runtime {
             }
         }
         let (client, _) = self.browser_link().await;
-        close_target(&client, &session.target_id).await;
+        close_target(&client, &session.target()).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }
     }
 
     /// Runs one action on the session's worker, in the session's queue; starts a fresh worker on the
-    /// same target first when the last one was killed or died.
+    /// session's target first when the last one was killed or died.
     async fn run(
         &self,
         session: &Arc<SessionEntry>,
         method: Method,
         action: Action,
         budget: Budget,
+        cancel: &CancellationToken,
     ) -> Result<Output, ErrorBody> {
         let queued = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
         let mut slot = queued.map_err(|_| {
@@ -354,24 +368,44 @@ impl Runtime {
         if slot.as_mut().is_none_or(|w| w.is_spent()) {
             let (_, ws_url) = self.browser_link().await;
             *slot = None;
-            let fresh = WorkerHandle::spawn(
-                &self.spawner,
-                &self.config.worker_exe,
-                &ws_url,
-                &session.target_id,
-                &self.config.log_format,
-                budget,
-            )
-            .await?;
-            tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker replaced");
+            let fresh = WorkerHandle::spawn(&self.launcher, &ws_url, &session.target(), budget).await?;
+            tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
             *slot = Some(fresh);
         }
         let worker = slot.as_mut().expect("worker present");
-        let result = worker.run(method.name(), action, budget).await;
+        let result = worker.run(method.name(), action, budget, cancel).await;
+        if worker.target_id() != session.target() {
+            *session.target_id.lock().unwrap() = worker.target_id().to_string();
+        }
         if worker.is_spent() {
             *slot = None;
+            drop(slot);
+            self.replace_worker_soon(session.clone()).await;
         }
         result
+    }
+
+    /// Starts a fresh worker for `session` in the background (the answer that reported the old one's
+    /// end is not held up); the session's next action waits for it in the queue.
+    async fn replace_worker_soon(&self, session: Arc<SessionEntry>) {
+        let (_, ws_url) = self.browser_link().await;
+        let launcher = self.launcher.clone();
+        tokio::spawn(async move {
+            let mut slot = session.worker.lock().await;
+            if slot.is_some() {
+                return;
+            }
+            match WorkerHandle::spawn(&launcher, &ws_url, &session.target(), Budget::new(WORKER_START)).await
+            {
+                Ok(fresh) => {
+                    tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
+                    *slot = Some(fresh);
+                }
+                Err(e) => {
+                    tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_replace_failed")
+                }
+            }
+        });
     }
 
     /// Closes every session and stops the browser.
@@ -390,7 +424,7 @@ impl Runtime {
         }
         let mut browser = self.browser.write().await;
         for s in &sessions {
-            close_target(&browser.client, &s.target_id).await;
+            close_target(&browser.client, &s.target()).await;
         }
         browser.stop().await;
         drop(sessions);

@@ -11,6 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc;
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
+use tokio_util::sync::CancellationToken;
 
 use crate::runtime::Runtime;
 
@@ -67,7 +68,8 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, max_line_bytes
     }
 }
 
-/// One connection: lines in, each handled on its own task, responses written as they complete.
+/// One connection: lines in, each handled on its own task, responses written as they complete. When
+/// the client closes its end, every action it still has in flight is cancelled.
 async fn connection(stream: UnixStream, runtime: Arc<Runtime>, max_line_bytes: usize) {
     let (mut reader, mut writer) = stream.into_split();
     let (tx, mut rx) = mpsc::unbounded_channel::<Response>();
@@ -85,6 +87,8 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, max_line_bytes: u
     let mut codec = LinesCodec::new_with_max_length(max_line_bytes);
     let mut buf = BytesMut::with_capacity(8 * 1024);
     let mut eof = false;
+    // Fires when the client goes away: its in-flight actions are stopped.
+    let gone = CancellationToken::new();
     loop {
         let decoded = if eof { codec.decode_eof(&mut buf) } else { codec.decode(&mut buf) };
         match decoded {
@@ -94,8 +98,9 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, max_line_bytes: u
                 }
                 let runtime = runtime.clone();
                 let tx = tx.clone();
+                let cancel = gone.clone();
                 tokio::spawn(async move {
-                    let _ = tx.send(runtime.handle_line(&line).await);
+                    let _ = tx.send(runtime.handle_line(&line, &cancel).await);
                 });
             }
             Ok(None) if eof => break,
@@ -122,6 +127,7 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, max_line_bytes: u
             Err(_) => break,
         }
     }
+    gone.cancel();
     drop(tx);
     let _ = write_task.await;
 }

@@ -7,7 +7,6 @@
 //! starts a fresh worker on the same target for its next action.
 
 use std::os::fd::AsRawFd;
-use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -19,6 +18,7 @@ use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::process::{Child, Command};
 use tokio_util::codec::{Framed, LengthDelimitedCodec};
+use tokio_util::sync::CancellationToken;
 
 use crate::reaper;
 use crate::spawner::Spawner;
@@ -30,12 +30,24 @@ pub const GRACE: Duration = Duration::from_millis(200);
 /// What the worker's budget leaves for the answer to travel back (serialization, IPC).
 pub const HEADROOM: Duration = Duration::from_millis(50);
 
+/// What starting a worker takes: the spawner, the executable (`<exe> worker ...`), the log format.
+#[derive(Clone)]
+pub struct WorkerLauncher {
+    pub spawner: Spawner,
+    /// Normally the supervisor's own executable.
+    pub exe: std::path::PathBuf,
+    /// `json` or `text`.
+    pub log_format: String,
+}
+
 /// A live worker attached to one target.
 pub struct WorkerHandle {
     child: Child,
     pid: u32,
     frames: Framed<UnixStream, LengthDelimitedCodec>,
     next_seq: u64,
+    /// The target the worker is attached to (changes on a page reset).
+    target_id: String,
 }
 
 impl WorkerHandle {
@@ -44,13 +56,13 @@ impl WorkerHandle {
     /// # Errors
     /// `worker_crashed` (phase `worker`) when it cannot start, exits, or is not ready in time.
     pub async fn spawn(
-        spawner: &Spawner,
-        exe: &Path,
+        launcher: &WorkerLauncher,
         ws_url: &str,
         target_id: &str,
-        log_format: &str,
         budget: Budget,
     ) -> Result<WorkerHandle, ErrorBody> {
+        let (spawner, exe, log_format) =
+            (&launcher.spawner, launcher.exe.as_path(), launcher.log_format.as_str());
         let fail = |m: String| ErrorBody::new(ErrorCode::WorkerCrashed, Phase::Worker, m);
         let (ours, theirs) = std::os::unix::net::UnixStream::pair()
             .map_err(|e| fail(format!("cannot create worker socket: {e}")))?;
@@ -82,7 +94,13 @@ impl WorkerHandle {
         reaper::manage(pid);
         ours.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
         let stream = UnixStream::from_std(ours).map_err(|e| fail(e.to_string()))?;
-        let mut handle = WorkerHandle { child, pid, frames: Framed::new(stream, ipc::codec()), next_seq: 1 };
+        let mut handle = WorkerHandle {
+            child,
+            pid,
+            frames: Framed::new(stream, ipc::codec()),
+            next_seq: 1,
+            target_id: target_id.to_string(),
+        };
         match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
             Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
                 Ok(FromWorker::Ready { .. }) => Ok(handle),
@@ -106,6 +124,11 @@ impl WorkerHandle {
         }
     }
 
+    /// The target the worker drives; a page reset replaces it.
+    pub fn target_id(&self) -> &str {
+        &self.target_id
+    }
+
     /// The worker's pid (also its process group id).
     pub fn pid(&self) -> u32 {
         self.pid
@@ -117,7 +140,16 @@ impl WorkerHandle {
     /// # Errors
     /// The worker's own error; `timeout` with the phase the worker was in when it overran (the worker
     /// is then killed: see [`WorkerHandle::is_spent`]); `worker_crashed` when it died.
-    pub async fn run(&mut self, method: &str, action: Action, budget: Budget) -> Result<Output, ErrorBody> {
+    ///
+    /// When `cancel` fires (the client went away), the worker is asked to stop the action
+    /// ([`ToWorker::Cancel`]) and its answer is still awaited, so the session stays in step.
+    pub async fn run(
+        &mut self,
+        method: &str,
+        action: Action,
+        budget: Budget,
+        cancel: &CancellationToken,
+    ) -> Result<Output, ErrorBody> {
         let seq = self.next_seq;
         self.next_seq += 1;
         let budget_ms = budget.child(HEADROOM).remaining_ms();
@@ -137,8 +169,18 @@ impl WorkerHandle {
             return Err(crashed("was gone"));
         }
         let hard_deadline = budget.deadline() + GRACE;
+        let mut cancel_sent = false;
         loop {
-            let next = tokio::time::timeout_at(hard_deadline.into(), self.frames.next()).await;
+            let next = tokio::select! {
+                next = tokio::time::timeout_at(hard_deadline.into(), self.frames.next()) => next,
+                _ = cancel.cancelled(), if !cancel_sent => {
+                    cancel_sent = true;
+                    if let Ok(frame) = ipc::encode(&ToWorker::Cancel { seq }) {
+                        let _ = self.frames.send(frame).await;
+                    }
+                    continue;
+                }
+            };
             let frame = match next {
                 Err(_) => {
                     self.kill();
@@ -159,6 +201,7 @@ impl WorkerHandle {
             };
             match ipc::decode::<FromWorker>(&frame) {
                 Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
+                Ok(FromWorker::TargetChanged { target_id }) => self.target_id = target_id,
                 Ok(FromWorker::Done { seq: s, outcome }) if s == seq => {
                     return outcome.map_err(|e| ErrorBody::new(e.code, e.phase, e.message));
                 }

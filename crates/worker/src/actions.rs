@@ -21,22 +21,29 @@ const SMALL_CALL: Duration = Duration::from_millis(1_000);
 /// (`Page.lifecycleEvent` with the navigation's `loaderId`). When the budget runs out first, answer
 /// with what was reached (`commit`, from `Page.frameNavigated`) and `timed_out: true`.
 ///
-/// Errors: `navigation_failed` with Chromium's net error (`errorText`); `timeout` when not even the
-/// commit happened within the budget.
+/// Errors: `navigation_failed` with Chromium's net error (`errorText`). A navigation that does not
+/// even commit within the budget is not an error: see [`not_committed`].
 pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Output, WorkerError> {
     let phase = Phase::Navigate;
     let mut events = page.session.events();
-    let nav: NavigateResult =
-        page.session.call("Page.navigate", json!({"url": url}), budget.remaining()).await.map_err(
-            |e| match e {
-                CdpError::Protocol { message, .. } => WorkerError {
-                    code: ErrorCode::NavigationFailed,
-                    phase,
-                    message: format!("cannot navigate to {url}: {message}"),
-                },
-                other => cdp_failure(phase, other),
-            },
-        )?;
+    // Keep time back to stop the load and read the URL and title when the budget runs out.
+    let wait = budget.child(AFTER_NAV_RESERVE);
+    let navigated: Result<NavigateResult, CdpError> =
+        page.session.call("Page.navigate", json!({"url": url}), wait.remaining()).await;
+    let nav = match navigated {
+        Ok(nav) => nav,
+        // No commit within the budget (Page.navigate answers only once the navigation commits): a
+        // server that accepts and never answers, say.
+        Err(CdpError::Timeout { .. }) => return not_committed(page, url, budget).await,
+        Err(CdpError::Protocol { message, .. }) => {
+            return Err(WorkerError {
+                code: ErrorCode::NavigationFailed,
+                phase,
+                message: format!("cannot navigate to {url}: {message}"),
+            })
+        }
+        Err(other) => return Err(cdp_failure(phase, other)),
+    };
     if let Some(err) = nav.error_text.filter(|t| !t.is_empty()) {
         return Err(WorkerError {
             code: ErrorCode::NavigationFailed,
@@ -50,7 +57,6 @@ pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Outpu
     let mut committed = nav.loader_id.is_none();
     let mut timed_out = false;
     if let Some(loader_id) = nav.loader_id.as_deref() {
-        let wait = budget.child(AFTER_NAV_RESERVE);
         loop {
             let ev = match tokio::time::timeout(wait.remaining(), events.recv()).await {
                 Ok(Some(ev)) => ev,
@@ -89,12 +95,7 @@ pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Outpu
         }
     }
     if timed_out && !committed {
-        let _ = page.session.call_raw("Page.stopLoading", json!({}), budget.capped(SMALL_CALL)).await;
-        return Err(WorkerError {
-            code: ErrorCode::Timeout,
-            phase,
-            message: format!("navigation to {url} did not commit within the budget"),
-        });
+        return not_committed(page, url, budget).await;
     }
     let (final_url, title, ready) = url_and_title(page, budget).await;
     if nav.loader_id.is_none() || ready.as_deref() == Some("complete") {
@@ -110,6 +111,29 @@ pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Outpu
         status,
         load_state: load_state.to_string(),
         timed_out,
+    })
+}
+
+/// The answer of a navigation that did not commit within the budget: the load is stopped
+/// (`Page.stopLoading`) and the tab still shows its previous document, reported with
+/// `load_state: "none"` and `timed_out: true`.
+async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output, WorkerError> {
+    let _ = page.session.call_raw("Page.stopLoading", json!({}), budget.capped(SMALL_CALL)).await;
+    let (shown, title, _) = url_and_title(page, budget).await;
+    let Some(shown) = shown else {
+        // The page does not answer either: let the ladder look at it.
+        return Err(WorkerError {
+            code: ErrorCode::Timeout,
+            phase: Phase::Navigate,
+            message: format!("navigation to {url} did not commit within the budget"),
+        });
+    };
+    Ok(Output::Goto {
+        url: shown,
+        title: title.unwrap_or_default(),
+        status: None,
+        load_state: "none".into(),
+        timed_out: true,
     })
 }
 
@@ -236,25 +260,126 @@ pub(crate) async fn screenshot(
     })
 }
 
-/// `Runtime.evaluate {returnByValue, awaitPromise, userGesture: true, timeout}`. A value that cannot
-/// be returned by value (a DOM node, a circular object) comes back as its description.
+/// The object group of `page.evaluate`'s results, released after each call.
+const EVAL_GROUP: &str = "sandbox-browser-evaluate";
+
+/// Turns an in-page value into JSON without losing what JSON cannot hold. Runs as
+/// `Runtime.callFunctionOn` on the evaluated object. Tags: `{"$undefined": true}`,
+/// `{"$number": "NaN" | "-0" | "Infinity" | "-Infinity"}`, `{"$bigint": "12"}`, `{"$symbol": "..."}`,
+/// `{"$function": "name"}`, `{"$node": "<div id=\"x\">"}`, `{"$circular": true}`,
+/// `{"$truncated": "..."}` past depth 32 or 20000 values; `toJSON` is honoured (Date, URL -> string).
+const TO_JSON: &str = r#"function() {
+  'use strict';
+  let budget = 20000;
+  const stack = [];
+  const node = (n) => {
+    if (n.nodeType !== 1) return n.nodeName;
+    let s = '<' + n.localName;
+    for (const a of ['id', 'class', 'name', 'href']) if (n.hasAttribute(a)) s += ' ' + a + '="' + n.getAttribute(a).slice(0, 40) + '"';
+    return s + '>';
+  };
+  const conv = (v, depth) => {
+    if (--budget < 0) return { $truncated: 'too many values' };
+    switch (typeof v) {
+      case 'undefined': return { $undefined: true };
+      case 'number': return Number.isFinite(v) ? (Object.is(v, -0) ? { $number: '-0' } : v) : { $number: String(v) };
+      case 'bigint': return { $bigint: v.toString() };
+      case 'string': case 'boolean': return v;
+      case 'symbol': return { $symbol: v.toString() };
+      case 'function': return { $function: v.name || 'anonymous' };
+    }
+    if (v === null) return null;
+    if (typeof Node !== 'undefined' && v instanceof Node) return { $node: node(v) };
+    if (stack.includes(v)) return { $circular: true };
+    if (depth > 32) return { $truncated: 'too deep' };
+    try {
+      if (typeof v.toJSON === 'function') return conv(v.toJSON(), depth + 1);
+    } catch (e) { return { $truncated: String(e) }; }
+    stack.push(v);
+    try {
+      if (Array.isArray(v)) return v.map((x) => conv(x, depth + 1));
+      if (v instanceof Map) return { $map: Array.from(v, ([k, x]) => [conv(k, depth + 1), conv(x, depth + 1)]) };
+      if (v instanceof Set) return { $set: Array.from(v, (x) => conv(x, depth + 1)) };
+      if (v instanceof Error) return { $error: String(v) };
+      const out = {};
+      for (const k of Object.keys(v)) {
+        try { out[k] = conv(v[k], depth + 1); } catch (e) { out[k] = { $truncated: String(e) }; }
+      }
+      return out;
+    } finally { stack.pop(); }
+  };
+  return conv(this, 0);
+}"#;
+
+/// `Runtime.evaluate {awaitPromise, userGesture: true, timeout}`; an object result is converted by
+/// [`TO_JSON`] (`Runtime.callFunctionOn`, `returnByValue`). V8's own `timeout` stops a synchronous
+/// loop; anything else that runs past the budget is the ladder's.
+///
+/// Errors: `evaluate_error` with the JS message; `timeout`.
 pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> Result<Output, WorkerError> {
     let phase = Phase::Evaluate;
-    let obj = match run_evaluate(page, expression, true, phase, budget).await {
-        Err(CdpError::Protocol { message, .. })
-            if message.contains("by value") || message.contains("reference chain") =>
-        {
-            run_evaluate(page, expression, false, phase, budget).await.map_err(|e| cdp_failure(phase, e))?
-        }
-        other => other.map_err(|e| cdp_failure(phase, e))?,
-    }?;
-    // The description only where nothing else says what the value is (a DOM node, a function).
-    let described = obj.value.is_none() && obj.unserializable_value.is_none();
+    let timeout = budget.remaining();
+    let v8_timeout_ms = timeout.as_millis().saturating_sub(20).max(1) as u64;
+    let r: EvaluateResult = page
+        .session
+        .call(
+            "Runtime.evaluate",
+            json!({
+                "expression": expression,
+                "awaitPromise": true,
+                "userGesture": true,
+                "returnByValue": false,
+                "objectGroup": EVAL_GROUP,
+                "timeout": v8_timeout_ms,
+            }),
+            timeout,
+        )
+        .await
+        .map_err(|e| match e {
+            CdpError::Protocol { message, .. } if message.contains("Execution was terminated") => {
+                WorkerError {
+                    code: ErrorCode::Timeout,
+                    phase,
+                    message: format!(
+                        "the script ran past its budget of {v8_timeout_ms} ms and was terminated"
+                    ),
+                }
+            }
+            other => cdp_failure(phase, other),
+        })?;
+    if let Some(details) = r.exception_details {
+        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+    }
+    let obj = r.result;
+    let Some(object_id) = obj.object_id else {
+        return Ok(Output::Evaluate {
+            kind: obj.kind,
+            value_json: obj.value.as_ref().map(Value::to_string),
+            unserializable: obj.unserializable_value,
+            description: None,
+        });
+    };
+    let converted: Result<EvaluateResult, CdpError> = page
+        .session
+        .call(
+            "Runtime.callFunctionOn",
+            json!({"objectId": object_id, "functionDeclaration": TO_JSON, "returnByValue": true}),
+            budget.remaining(),
+        )
+        .await;
+    let _ = page
+        .session
+        .call_raw("Runtime.releaseObjectGroup", json!({"objectGroup": EVAL_GROUP}), budget.capped(SMALL_CALL))
+        .await;
+    let converted = converted.map_err(|e| cdp_failure(phase, e))?;
+    if let Some(details) = converted.exception_details {
+        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+    }
     Ok(Output::Evaluate {
-        value_json: obj.value.as_ref().map(Value::to_string),
-        unserializable: obj.unserializable_value,
-        description: if described { obj.description } else { None },
         kind: obj.kind,
+        value_json: converted.result.value.as_ref().map(Value::to_string),
+        unserializable: None,
+        description: obj.description.filter(|_| converted.result.value.is_none()),
     })
 }
 

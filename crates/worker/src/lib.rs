@@ -8,9 +8,12 @@
 //! The worker opens its *own* CDP WebSocket to the browser, attaches to its session's target
 //! (`Target.attachToTarget {flatten: true}`), answers [`sb_protocol::ipc::FromWorker::Ready`], then
 //! runs [`sb_protocol::ipc::ToWorker::Run`] requests one at a time, each within the `budget_ms` it is
-//! given. It must not touch the harness API, other sessions, or the browser process.
+//! given. Each action keeps part of its budget back for the escalation ladder ([`ladder`]), which
+//! frees a stuck tab before the worker answers. It must not touch the harness API, other sessions, or
+//! the browser process.
 
 mod actions;
+mod ladder;
 
 use std::time::Duration;
 
@@ -44,14 +47,14 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let framed = Framed::new(ipc, ipc::codec());
     let (mut sink, mut frames) = framed.split();
 
-    let page = Page::attach(&config).await.map_err(|e| format!("attach to {}: {e}", config.target_id))?;
+    let mut page = Page::attach(&config.ws_url, &config.target_id)
+        .await
+        .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
-    out_tx
-        .send(FromWorker::Ready {
-            target_id: config.target_id.clone(),
-            cdp_session_id: page.session.id().to_string(),
-        })
-        .ok();
+    let _ = out_tx.send(FromWorker::Ready {
+        target_id: config.target_id.clone(),
+        cdp_session_id: page.session.id().to_string(),
+    });
     let writer = tokio::spawn(async move {
         while let Some(msg) = out_rx.recv().await {
             let frame = ipc::encode(&msg).map_err(|e| e.to_string())?;
@@ -63,66 +66,142 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let result = loop {
         let frame = tokio::select! {
             f = frames.next() => f,
-            reason = page.session.client().closed() => break Err(format!("browser connection lost: {reason}")),
+            reason = page.browser.closed() => break Err(format!("browser connection lost: {reason}")),
         };
-        let msg: ToWorker = match frame {
-            None => break Ok(()),
-            Some(Err(e)) => break Err(format!("ipc: {e}")),
-            Some(Ok(bytes)) => match ipc::decode(&bytes) {
-                Ok(m) => m,
-                Err(e) => break Err(format!("ipc: undecodable frame: {e}")),
-            },
+        let (seq, budget_ms, action) = match read(frame) {
+            Err(e) => break e,
+            Ok(ToWorker::Shutdown) => break Ok(()),
+            Ok(ToWorker::Cancel { .. }) => continue,
+            Ok(ToWorker::Run { seq, budget_ms, action }) => (seq, budget_ms, action),
         };
-        match msg {
-            ToWorker::Shutdown => break Ok(()),
-            ToWorker::Run { seq, budget_ms, action } => {
-                let budget = Budget::new(Duration::from_millis(budget_ms));
-                let outcome = page.run(action, budget).await;
-                let lost = matches!(&outcome, Err(e) if e.code == ErrorCode::CdpError && page.session.client().closed_reason().is_some());
-                let _ = out_tx.send(FromWorker::Done { seq, outcome });
-                if lost {
-                    break Err("browser connection lost".into());
+        let budget = Budget::new(Duration::from_millis(budget_ms));
+        // The action runs while the stream is still read, so that a Cancel can stop it.
+        let mut exit = None;
+        let finished = {
+            let running = page.run(action, budget);
+            tokio::pin!(running);
+            loop {
+                tokio::select! {
+                    outcome = &mut running => break Some(outcome),
+                    frame = frames.next() => match read(frame) {
+                        Ok(ToWorker::Cancel { seq: s }) if s == seq => break None,
+                        Ok(ToWorker::Shutdown) => { exit = Some(Ok(())); break None }
+                        Err(e) => { exit = Some(e); break None }
+                        Ok(_) => {}
+                    },
                 }
             }
+        };
+        let outcome = match finished {
+            Some(outcome) => outcome,
+            None => {
+                page.stop_scripts(Budget::new(Duration::from_millis(500))).await;
+                Err(WorkerError {
+                    code: ErrorCode::Cancelled,
+                    phase: Phase::Worker,
+                    message: "the client went away; the action was stopped".into(),
+                })
+            }
+        };
+        if let Some(target_id) = page.take_target_change() {
+            let _ = out_tx.send(FromWorker::TargetChanged { target_id });
+        }
+        let _ = out_tx.send(FromWorker::Done { seq, outcome });
+        if let Some(exit) = exit {
+            break exit;
         }
     };
     drop(out_tx);
     let _ = writer.await;
-    page.session.client().close();
+    page.browser.close();
     result
+}
+
+/// Decodes one IPC frame; `Err(exit)` when the stream ended or broke.
+fn read(frame: Option<Result<bytes::BytesMut, std::io::Error>>) -> Result<ToWorker, Result<(), String>> {
+    match frame {
+        None => Err(Ok(())),
+        Some(Err(e)) => Err(Err(format!("ipc: {e}"))),
+        Some(Ok(bytes)) => ipc::decode(&bytes).map_err(|e| Err(format!("ipc: undecodable frame: {e}"))),
+    }
 }
 
 /// The attached page and what the worker remembers of it.
 pub(crate) struct Page {
+    /// The browser's WebSocket URL (for a second connection).
+    pub(crate) ws_url: String,
+    /// The worker's browser-level connection.
+    pub(crate) browser: CdpClient,
+    /// The page's current target.
+    pub(crate) target_id: String,
+    /// The flat session on the page's target.
     pub(crate) session: Session,
+    /// Set when a page reset replaced the target; reported to the supervisor.
+    target_changed: bool,
 }
 
 impl Page {
-    async fn attach(config: &WorkerConfig) -> Result<Page, CdpError> {
-        let client = CdpClient::connect(&config.ws_url, ATTACH_TIMEOUT).await?;
-        let session = client.attach(&config.target_id, ATTACH_TIMEOUT).await?;
-        for method in ["Page.enable", "Network.enable"] {
-            session.call_raw(method, serde_json::json!({}), ATTACH_TIMEOUT).await?;
-        }
-        session
-            .call_raw("Page.setLifecycleEventsEnabled", serde_json::json!({"enabled": true}), ATTACH_TIMEOUT)
-            .await?;
-        Ok(Page { session })
+    async fn attach(ws_url: &str, target_id: &str) -> Result<Page, CdpError> {
+        let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
+        let session = attach_session(&browser, target_id, Budget::new(ATTACH_TIMEOUT)).await?;
+        Ok(Page {
+            ws_url: ws_url.to_string(),
+            browser,
+            target_id: target_id.to_string(),
+            session,
+            target_changed: false,
+        })
     }
 
-    /// Runs one action. Its first phase is implied by the action (`Action::phase`); a later step of a
-    /// multi-step action would be reported with `FromWorker::Phase` (none has one yet).
-    async fn run(&self, action: Action, budget: Budget) -> Result<Output, WorkerError> {
-        match action {
-            Action::Goto { url } => actions::goto(self, &url, budget).await,
-            Action::Extract { format, max_chars } => actions::extract(self, format, max_chars, budget).await,
+    /// Runs one action. The action gets its budget less a reserve for the escalation ladder; when it
+    /// times out, the ladder makes sure the tab is free (or replaced) before the answer goes out.
+    async fn run(&mut self, action: Action, budget: Budget) -> Result<Output, WorkerError> {
+        let inner = budget.child(ladder::reserve(budget));
+        let outcome = match action {
+            Action::Goto { url } => actions::goto(self, &url, inner).await,
+            Action::Extract { format, max_chars } => actions::extract(self, format, max_chars, inner).await,
             Action::Screenshot { full_page, format, quality, inline, max_height, path } => {
                 let shot = actions::Shot { full_page, format, quality, inline, max_height };
-                actions::screenshot(self, shot, &path, budget).await
+                actions::screenshot(self, shot, &path, inner).await
             }
-            Action::Evaluate { expression } => actions::evaluate(self, &expression, budget).await,
+            Action::Evaluate { expression } => actions::evaluate(self, &expression, inner).await,
+        };
+        match outcome {
+            Err(e) if e.code == ErrorCode::Timeout => Err(ladder::after_timeout(self, e, budget).await),
+            other => other,
         }
     }
+
+    /// Stops whatever script runs in the page (`Runtime.terminateExecution`), within `budget`.
+    async fn stop_scripts(&mut self, budget: Budget) {
+        let _ = ladder::free(self, budget).await;
+    }
+
+    fn take_target_change(&mut self) -> Option<String> {
+        std::mem::take(&mut self.target_changed).then(|| self.target_id.clone())
+    }
+}
+
+/// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events).
+pub(crate) async fn attach_session(
+    browser: &CdpClient,
+    target_id: &str,
+    budget: Budget,
+) -> Result<Session, CdpError> {
+    let session = browser.attach(target_id, budget.remaining()).await?;
+    let (a, b, c) = tokio::join!(
+        session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
+        session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),
+        session.call_raw(
+            "Page.setLifecycleEventsEnabled",
+            serde_json::json!({"enabled": true}),
+            budget.remaining()
+        ),
+    );
+    a?;
+    b?;
+    c?;
+    Ok(session)
 }
 
 /// Maps a CDP failure in `phase` to the worker's error: a CDP timeout is the action's [`ErrorCode::Timeout`].
