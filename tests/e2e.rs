@@ -352,3 +352,73 @@ fn sigint_stops_the_supervisor_cleanly_too() {
     );
     assert!(sup.log_text().contains("\"SIGINT\""));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluate_results_keep_every_javascript_value() {
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = c.session_start(Some("values")).await.unwrap().session_id;
+    c.goto(&sid, "data:text/html,<body><div id=x class=y>hi</div></body>", None).await.unwrap();
+    let eval = |e: &'static str| {
+        let c = c.clone();
+        let sid = sid.clone();
+        async move { c.evaluate(&sid, e, None).await.unwrap() }
+    };
+    // Top level: JSON values by value, the rest typed.
+    assert_eq!(eval("'s'").await.value, Some(json!("s")));
+    assert_eq!(eval("true").await.value, Some(json!(true)));
+    assert_eq!(eval("null").await.value, Some(json!(null)));
+    assert_eq!(eval("1.5").await.value, Some(json!(1.5)));
+    for (expr, text) in
+        [("-0", "-0"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"), ("NaN", "NaN"), ("12n", "12n")]
+    {
+        let r = eval(expr).await;
+        assert_eq!((r.value, r.unserializable.as_deref()), (None, Some(text)), "{expr}");
+    }
+    let r = eval("undefined").await;
+    assert_eq!((r.kind.as_str(), r.value), ("undefined", None));
+    // Nested: tagged where JSON has no word for it.
+    let r = eval("({a: [NaN, -0, 1n, undefined, Infinity, 2], d: new Date(0), u: new URL('http://h.test/p?q=1'), s: 'x', n: null})").await;
+    assert_eq!(
+        r.value,
+        Some(json!({
+            "a": [{"$number": "NaN"}, {"$number": "-0"}, {"$bigint": "1"}, {"$undefined": true}, {"$number": "Infinity"}, 2],
+            "d": "1970-01-01T00:00:00.000Z",
+            "u": "http://h.test/p?q=1",
+            "s": "x",
+            "n": null
+        }))
+    );
+    // Circular objects and DOM nodes come back described, not as errors.
+    let r = eval("(() => { const o = {name: 'o'}; o.self = o; return o; })()").await;
+    assert_eq!(r.value, Some(json!({"name": "o", "self": {"$circular": true}})));
+    let r = eval("document.querySelector('#x')").await;
+    assert_eq!(r.value, Some(json!({"$node": "<div id=\"x\" class=\"y\">"})));
+    let r = eval("[document.body.firstChild.firstChild, () => 1, new Map([[1, 'a']])]").await;
+    assert_eq!(r.value, Some(json!([{"$node": "#text"}, {"$function": "anonymous"}, {"$map": [[1, "a"]]}])));
+    // A thrown value that is not an Error.
+    match c.evaluate(&sid, "(() => { throw 'plain' })()", None).await {
+        Err(ClientError::Api(e)) => {
+            assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Uncaught \"plain\""))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluate_can_be_turned_off() {
+    let sup = Supervisor::start(&["--disable-evaluate"]);
+    let c = sup.client().await;
+    let sid = c.session_start(None).await.unwrap().session_id;
+    match c.evaluate(&sid, "1", None).await {
+        Err(ClientError::Api(e)) => {
+            assert_eq!(
+                (e.code, e.phase, e.retryable),
+                (ErrorCode::EvaluateDisabled, sb_protocol::Phase::Evaluate, false)
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    // Other actions are unaffected.
+    assert!(c.extract(&sid, ExtractParams::default()).await.is_ok());
+}

@@ -351,12 +351,18 @@ pub struct ScreenshotResult {
 pub struct EvaluateResult {
     #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Absent for `undefined` and unserializable values; `Some(Value::Null)` for `null`.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub value: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unserializable: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+/// Keeps a present JSON `null` as `Some(Value::Null)`, so `"value": null` differs from no value.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 #[cfg(test)]

@@ -35,6 +35,8 @@ pub enum ErrorCode {
     Cancelled,
     /// In-page JavaScript threw; the message is the JS error's.
     EvaluateError,
+    /// `page.evaluate` is turned off by configuration (`evaluate_enabled = false`).
+    EvaluateDisabled,
     /// The worker process died while running the action; it has been replaced.
     WorkerCrashed,
     /// The browser is down and could not be restarted. Not retryable.
@@ -62,6 +64,7 @@ impl ErrorCode {
             ErrorCode::PageReset => "page_reset",
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::EvaluateError => "evaluate_error",
+            ErrorCode::EvaluateDisabled => "evaluate_disabled",
             ErrorCode::WorkerCrashed => "worker_crashed",
             ErrorCode::BrowserUnavailable => "browser_unavailable",
             ErrorCode::CdpError => "cdp_error",

@@ -44,6 +44,8 @@ pub struct ServeConfig {
     pub max_request_bytes: usize,
     /// `json` or `text`.
     pub log_format: String,
+    /// When false, `page.evaluate` answers `evaluate_disabled`.
+    pub evaluate_enabled: bool,
 }
 
 /// Runs the supervisor until SIGTERM or SIGINT: launch the browser, bind the socket once ready, serve,
@@ -95,6 +97,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             artifacts_dir: config.artifacts_dir.clone(),
             worker_exe,
             log_format: config.log_format.clone(),
+            evaluate_enabled: config.evaluate_enabled,
         },
         spawner,
         browser,

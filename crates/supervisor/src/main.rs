@@ -41,6 +41,9 @@ enum Cmd {
         /// Log format on stderr.
         #[arg(long, default_value = "json", value_parser = ["json", "text"])]
         log_format: String,
+        /// Turn off `page.evaluate` (it answers `evaluate_disabled`).
+        #[arg(long)]
+        disable_evaluate: bool,
     },
     /// One session's worker (started by the supervisor; not for direct use).
     #[command(hide = true)]
@@ -57,7 +60,16 @@ enum Cmd {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Cmd::Serve { socket, browser, runtime_dir, artifacts, no_sandbox, max_request_bytes, log_format } => {
+        Cmd::Serve {
+            socket,
+            browser,
+            runtime_dir,
+            artifacts,
+            no_sandbox,
+            max_request_bytes,
+            log_format,
+            disable_evaluate,
+        } => {
             logging::init(&log_format);
             let socket = socket.unwrap_or_else(sb_protocol::api::default_socket_path);
             let runtime_dir = runtime_dir
@@ -77,6 +89,7 @@ fn main() -> std::process::ExitCode {
                 },
                 max_request_bytes,
                 log_format,
+                evaluate_enabled: !disable_evaluate,
             };
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
             let result =

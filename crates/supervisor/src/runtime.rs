@@ -42,6 +42,8 @@ pub struct RuntimeConfig {
     pub worker_exe: PathBuf,
     /// `json` or `text`, passed on to workers.
     pub log_format: String,
+    /// When false, `page.evaluate` answers `evaluate_disabled`.
+    pub evaluate_enabled: bool,
 }
 
 /// One harness session: a target and the worker that drives it.
@@ -221,6 +223,13 @@ impl Runtime {
                 }
             }
             Method::PageEvaluate => {
+                if !self.config.evaluate_enabled {
+                    return Err(ErrorBody::new(
+                        ErrorCode::EvaluateDisabled,
+                        Phase::Evaluate,
+                        "page.evaluate is turned off in this runtime (evaluate_enabled = false)",
+                    ));
+                }
                 let p: EvaluateParams = parse_params(params)?;
                 let action = Action::Evaluate { expression: p.expression };
                 match self.run(&session.unwrap(), method, action, budget, cancel).await? {

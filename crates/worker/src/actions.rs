@@ -320,6 +320,7 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> R
     let phase = Phase::Evaluate;
     let timeout = budget.remaining();
     let v8_timeout_ms = timeout.as_millis().saturating_sub(20).max(1) as u64;
+    let started = std::time::Instant::now();
     let r: EvaluateResult = page
         .session
         .call(
@@ -336,7 +337,12 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> R
         )
         .await
         .map_err(|e| match e {
-            CdpError::Protocol { message, .. } if message.contains("Execution was terminated") => {
+            // V8's own timeout fired: "Execution was terminated", or, with awaitPromise, -32603
+            // "Internal error" (told apart from a real internal error by the time it took).
+            CdpError::Protocol { code, message, .. }
+                if message.contains("Execution was terminated")
+                    || (code == -32603 && started.elapsed().as_millis() as u64 >= v8_timeout_ms) =>
+            {
                 WorkerError {
                     code: ErrorCode::Timeout,
                     phase,

@@ -1,0 +1,164 @@
+//! Hangs that cannot block the next action: each hang answers within its budget (the client gives up
+//! at budget + 2 s, so a runtime that hangs fails these tests), and the session works afterwards.
+
+use sb_client::{Client, ClientError};
+use sb_protocol::api::EvaluateResult;
+use sb_protocol::{ErrorBody, ErrorCode, Phase};
+use sb_tests::{descendants, PageServer, Supervisor};
+use serde_json::json;
+
+const BUDGET: u64 = 2_000;
+
+async fn page_with_input(c: &Client, pages: &PageServer, sid: &str) {
+    c.session_start(Some(sid)).await.unwrap();
+    c.goto(sid, &pages.url("/test/index.html"), None).await.unwrap();
+    c.evaluate(sid, "document.querySelector('#name').value = 'kept'", None).await.unwrap();
+}
+
+fn expect_err(r: Result<EvaluateResult, ClientError>) -> ErrorBody {
+    match r {
+        Err(ClientError::Api(e)) => e,
+        other => panic!("expected the runtime's error, got {other:?}"),
+    }
+}
+
+/// After a hang: the tab answers; unless the page was reset, URL and the input's value survived.
+async fn assert_session_works(c: &Client, pages: &PageServer, sid: &str, error: &ErrorBody) {
+    assert!(
+        matches!(error.code, ErrorCode::Timeout | ErrorCode::PageReset),
+        "a hang answers timeout or page_reset: {error:?}"
+    );
+    assert!(error.retryable);
+    let r = c.evaluate(sid, "[location.href, document.querySelector('#name').value]", Some(BUDGET)).await;
+    let v = r.unwrap_or_else(|e| panic!("the next action must work after {error:?}: {e}")).value.unwrap();
+    assert_eq!(v[0], json!(pages.url("/test/index.html")));
+    if error.code == ErrorCode::Timeout {
+        assert_eq!(v[1], json!("kept"), "the page was not reset, so its state survives");
+    }
+    // The page takes input again: the button's handler runs.
+    let clicked =
+        c.evaluate(sid, "document.querySelector('#go').click(), document.title", Some(BUDGET)).await;
+    assert_eq!(clicked.unwrap().value, Some(json!("clicked")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+
+    // 1. A synchronous loop: V8's own evaluate timeout stops it.
+    page_with_input(&c, &pages, "sync").await;
+    let e = expect_err(c.evaluate("sync", "while (true) {}", Some(BUDGET)).await);
+    assert_eq!(e.phase, Phase::Evaluate);
+    assert_session_works(&c, &pages, "sync", &e).await;
+
+    // 2. A loop after an await: whichever ladder step frees the tab (V8's timeout, terminateExecution).
+    page_with_input(&c, &pages, "await").await;
+    let e =
+        expect_err(c.evaluate("await", "(async () => { await 0; while (true) {} })()", Some(BUDGET)).await);
+    assert_eq!(e.phase, Phase::Evaluate);
+    assert_session_works(&c, &pages, "await", &e).await;
+
+    // 3. A loop the page starts from a timer, before the next action: that action hits it.
+    page_with_input(&c, &pages, "timer").await;
+    let armed = c.evaluate("timer", "setTimeout(() => { while (true) {} }, 0), 'armed'", Some(BUDGET)).await;
+    assert_eq!(armed.unwrap().value, Some(json!("armed")));
+    let e = expect_err(c.evaluate("timer", "1 + 1", Some(BUDGET)).await);
+    assert!(e.code == ErrorCode::PageReset || e.message.contains("terminateExecution"), "{e:?}");
+    assert_session_works(&c, &pages, "timer", &e).await;
+
+    // 4. A promise that never resolves: the tab is not stuck at all.
+    page_with_input(&c, &pages, "never").await;
+    let e = expect_err(c.evaluate("never", "new Promise(() => {})", Some(BUDGET)).await);
+    assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate));
+    assert_session_works(&c, &pages, "never", &e).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn goto_to_a_server_that_never_answers_returns_timed_out() {
+    let pages = PageServer::start(None).await;
+    // Accepts connections and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_url = format!("http://{}/slow", silent.local_addr().unwrap());
+    let _holder = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = silent.accept().await {
+            held.push(s);
+        }
+    });
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "nav").await;
+    let g = c.goto("nav", &silent_url, Some(BUDGET)).await.unwrap();
+    assert!(g.timed_out, "{g:?}");
+    assert_eq!(g.load_state, "none", "nothing committed: {g:?}");
+    assert_eq!(g.url, pages.url("/test/index.html"), "the tab still shows the previous page");
+    let e = ErrorBody::new(ErrorCode::Timeout, Phase::Navigate, "");
+    assert_session_works(&c, &pages, "nav", &e).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_worker_is_killed_and_replaced() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "stopped").await;
+    let browser_pid = c.health().await.unwrap().browser_pid;
+    let worker = descendants(sup.pid())
+        .into_iter()
+        .find(|p| {
+            *p != browser_pid
+                && std::fs::read_to_string(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.contains("worker"))
+        })
+        .expect("the session's worker");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGSTOP)
+        .unwrap();
+    let e = expect_err(c.evaluate("stopped", "1 + 1", Some(BUDGET)).await);
+    assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate), "{e:?}");
+    assert!(e.message.contains("worker was stopped"), "{e:?}");
+    assert_session_works(&c, &pages, "stopped", &e).await;
+    assert!(!sb_tests::alive(worker), "the stopped worker was killed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_session_does_not_slow_another() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "a").await;
+    page_with_input(&c, &pages, "b").await;
+    let hung = {
+        let c = c.clone();
+        tokio::spawn(async move {
+            c.evaluate("a", "(async () => { await 0; while (true) {} })()", Some(5_000)).await
+        })
+    };
+    // b works several times over while a is hung; a's answer is still outstanding afterwards.
+    for i in 0..5 {
+        let r = c.evaluate("b", &format!("{i} + 1"), Some(BUDGET)).await.unwrap();
+        assert_eq!(r.value, Some(json!(i + 1)));
+    }
+    assert!(!hung.is_finished(), "a must still be hung while b answered five times");
+    let e = expect_err(hung.await.unwrap());
+    assert_session_works(&c, &pages, "a", &e).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_disconnects_mid_evaluate_stops_the_loop() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "gone").await;
+    {
+        use std::io::Write;
+        let mut raw = std::os::unix::net::UnixStream::connect(&sup.socket).unwrap();
+        let req = json!({"id": 1, "method": "page.evaluate", "session_id": "gone", "timeout_ms": 60_000,
+            "params": {"expression": "(async () => { await 0; while (true) {} })()"}});
+        raw.write_all(format!("{req}\n").as_bytes()).unwrap();
+        // Dropping the connection cancels the request.
+    }
+    // With the loop still running, this would wait for the 60 s evaluate or time out.
+    let r = c.evaluate("gone", "document.querySelector('#name').value", Some(5_000)).await.unwrap();
+    assert_eq!(r.value, Some(json!("kept")));
+}
