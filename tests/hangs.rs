@@ -162,3 +162,88 @@ async fn a_client_that_disconnects_mid_evaluate_stops_the_loop() {
     let r = c.evaluate("gone", "document.querySelector('#name').value", Some(5_000)).await.unwrap();
     assert_eq!(r.value, Some(json!("kept")));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_for_each_condition_and_a_wait_that_never_ends() {
+    use sb_protocol::api::WaitForParams;
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "w").await;
+    let later = |js: &str| format!("setTimeout(() => {{ {js} }}, 200), 'scheduled'");
+    let wait = |p: WaitForParams| {
+        let c = c.clone();
+        async move { c.wait_for("w", p, Some(10_000)).await }
+    };
+
+    c.evaluate(
+        "w",
+        &later("document.body.insertAdjacentHTML('beforeend', '<p id=late>late text</p>')"),
+        None,
+    )
+    .await
+    .unwrap();
+    let r = wait(WaitForParams { selector: Some("#late".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(r.matched, "selector #late visible");
+    assert_eq!(r.url, pages.url("/test/index.html"));
+    wait(WaitForParams { text: Some("late text".into()), ..Default::default() }).await.unwrap();
+
+    c.evaluate("w", &later("document.querySelector('#late').style.visibility = 'hidden'"), None)
+        .await
+        .unwrap();
+    wait(WaitForParams {
+        selector: Some("#late".into()),
+        state: Some("hidden".into()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    c.evaluate("w", &later("document.querySelector('#late').remove()"), None).await.unwrap();
+    wait(WaitForParams {
+        selector: Some("#late".into()),
+        state: Some("detached".into()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    wait(WaitForParams { text_gone: Some("late text".into()), ..Default::default() }).await.unwrap();
+
+    c.evaluate("w", &later("history.pushState({}, '', '/test/step/2.html')"), None).await.unwrap();
+    let r = wait(WaitForParams { url: Some("**/step/*.html".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(r.url, pages.url("/test/step/2.html"));
+
+    c.evaluate("w", &later("window.ready = 42"), None).await.unwrap();
+    wait(WaitForParams { function: Some("() => window.ready === 42".into()), ..Default::default() })
+        .await
+        .unwrap();
+    wait(WaitForParams { load_state: Some("load".into()), ..Default::default() }).await.unwrap();
+    c.goto("w", &pages.url("/test/long.html"), None).await.unwrap();
+    wait(WaitForParams { load_state: Some("networkidle".into()), ..Default::default() }).await.unwrap();
+    wait(WaitForParams { time_ms: Some(10), ..Default::default() }).await.unwrap();
+
+    // Never satisfied: timeout in phase wait, then the session works.
+    let e = match c
+        .wait_for("w", WaitForParams { selector: Some("#never".into()), ..Default::default() }, Some(BUDGET))
+        .await
+    {
+        Err(ClientError::Api(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Wait), "{e:?}");
+    assert!(e.message.contains("#never"), "{e:?}");
+    assert_eq!(c.evaluate("w", "1 + 1", Some(BUDGET)).await.unwrap().value, Some(json!(2)));
+
+    // Bad input.
+    for bad in [
+        WaitForParams::default(),
+        WaitForParams { text: Some("a".into()), url: Some("b".into()), ..Default::default() },
+        WaitForParams { selector: Some("#x".into()), state: Some("shiny".into()), ..Default::default() },
+        WaitForParams { selector: Some("##".into()), ..Default::default() },
+        WaitForParams { load_state: Some("idle".into()), ..Default::default() },
+    ] {
+        match c.wait_for("w", bad.clone(), Some(BUDGET)).await {
+            Err(ClientError::Api(e)) => assert_eq!(e.code, ErrorCode::BadRequest, "{bad:?}: {e:?}"),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+}

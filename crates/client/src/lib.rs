@@ -22,7 +22,7 @@ use std::time::Duration;
 use sb_protocol::api::{
     EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
     Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
-    SessionListResult, SessionStartParams, SessionStartResult,
+    SessionListResult, SessionStartParams, SessionStartResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::clamp_timeout_ms;
 use sb_protocol::ErrorBody;
@@ -242,6 +242,19 @@ impl Client {
         params: ScreenshotParams,
     ) -> Result<ScreenshotResult, ClientError> {
         self.request(Method::PageScreenshot, Some(session_id), params, None).await
+    }
+
+    /// `page.wait_for` with exactly one condition (default budget 20000 ms).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `timeout` (phase `wait`), `bad_request`.
+    pub async fn wait_for(
+        &self,
+        session_id: &str,
+        params: WaitForParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<WaitForResult, ClientError> {
+        self.request(Method::PageWaitFor, Some(session_id), params, timeout_ms).await
     }
 
     /// `page.evaluate`.

@@ -104,11 +104,14 @@ pub enum Method {
     PageScreenshot,
     /// `page.evaluate {expression}` -> [`EvaluateResult`].
     PageEvaluate,
+    /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
+    /// [`WaitForResult`].
+    PageWaitFor,
 }
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 8] = [
+    pub const ALL: [Method; 9] = [
         Method::RuntimeHealth,
         Method::SessionStart,
         Method::SessionClose,
@@ -117,6 +120,7 @@ impl Method {
         Method::PageExtract,
         Method::PageScreenshot,
         Method::PageEvaluate,
+        Method::PageWaitFor,
     ];
 
     /// Parses a wire name such as `"page.goto"`.
@@ -135,6 +139,7 @@ impl Method {
             Method::PageExtract => "page.extract",
             Method::PageScreenshot => "page.screenshot",
             Method::PageEvaluate => "page.evaluate",
+            Method::PageWaitFor => "page.wait_for",
         }
     }
 
@@ -147,6 +152,7 @@ impl Method {
                 | Method::PageExtract
                 | Method::PageScreenshot
                 | Method::PageEvaluate
+                | Method::PageWaitFor
         )
     }
 
@@ -154,6 +160,7 @@ impl Method {
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Method::PageGoto => 15_000,
+            Method::PageWaitFor => 20_000,
             _ => 8_000,
         }
     }
@@ -247,6 +254,44 @@ pub const MAX_SCREENSHOT_HEIGHT: u32 = 65_535;
 pub struct EvaluateParams {
     /// A JavaScript expression; a promise is awaited.
     pub expression: String,
+}
+
+/// `page.wait_for` params: exactly one condition.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct WaitForParams {
+    /// A CSS selector, with `state`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
+    /// For `selector`: `attached`, `detached`, `visible` (default) or `hidden`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// Text that must appear in the page (`document.body.innerText`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Text that must disappear from the page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_gone: Option<String>,
+    /// A glob the URL must match: `**` any characters, `*` any but `/`, `?` one character.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `load`, `domcontentloaded` or `networkidle` (Chromium's lifecycle event: no request for 500 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_state: Option<String>,
+    /// A JavaScript expression polled until truthy (a promise is awaited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    /// Just wait this long, in ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+/// `page.wait_for` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitForResult {
+    /// Which condition was met, e.g. `"selector #done visible"`.
+    pub matched: String,
+    /// The page's URL when it was met.
+    pub url: String,
 }
 
 /// `runtime.health` result.

@@ -71,6 +71,8 @@ pub enum Action {
     },
     /// `Runtime.evaluate` of `expression`.
     Evaluate { expression: String },
+    /// Wait until the condition holds.
+    WaitFor { condition: WaitCondition },
 }
 
 impl Action {
@@ -81,8 +83,29 @@ impl Action {
             Action::Extract { .. } => Phase::Extract,
             Action::Screenshot { .. } => Phase::Screenshot,
             Action::Evaluate { .. } => Phase::Evaluate,
+            Action::WaitFor { .. } => Phase::Wait,
         }
     }
+}
+
+/// What `page.wait_for` waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WaitCondition {
+    /// `state` is `attached`, `detached`, `visible` or `hidden`.
+    Selector {
+        selector: String,
+        state: String,
+    },
+    Text(String),
+    TextGone(String),
+    /// A URL glob.
+    Url(String),
+    /// `load`, `domcontentloaded` or `networkidle`.
+    LoadState(String),
+    /// A JS expression polled until truthy.
+    Function(String),
+    /// ms.
+    Time(u64),
 }
 
 /// Worker -> supervisor.
@@ -131,6 +154,10 @@ pub enum Output {
         bytes: u64,
         truncated: bool,
         data: Option<String>,
+    },
+    WaitFor {
+        matched: String,
+        url: String,
     },
     /// `value_json` is the value as JSON text when it has one.
     Evaluate {

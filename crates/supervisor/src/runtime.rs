@@ -15,10 +15,10 @@ use sb_cdp::CdpClient;
 use sb_protocol::api::{
     EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
     Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
-    SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, DEFAULT_EXTRACT_MAX_CHARS,
-    DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, WaitForParams, WaitForResult,
+    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
 };
-use sb_protocol::ipc::{Action, Output};
+use sb_protocol::ipc::{Action, Output, WaitCondition};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -219,6 +219,14 @@ impl Runtime {
                             data,
                         })
                     }
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageWaitFor => {
+                let condition = wait_condition(parse_params(params)?)?;
+                let action = Action::WaitFor { condition };
+                match self.run(&session.unwrap(), method, action, budget, cancel).await? {
+                    Output::WaitFor { matched, url } => to_json(WaitForResult { matched, url }),
                     other => Err(unexpected(other)),
                 }
             }
@@ -479,6 +487,29 @@ async fn close_target(client: &CdpClient, target_id: &str) {
     let _ = client
         .call_raw("Target.closeTarget", None, json!({"targetId": target_id}), Duration::from_millis(1_000))
         .await;
+}
+
+/// The one condition of `page.wait_for`.
+fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
+    let state = p.state.clone();
+    let mut found: Vec<WaitCondition> = Vec::new();
+    if let Some(selector) = p.selector {
+        found.push(WaitCondition::Selector { selector, state: state.unwrap_or_else(|| "visible".into()) });
+    } else if state.is_some() {
+        return Err(bad_request("state goes with selector".into()));
+    }
+    found.extend(p.text.map(WaitCondition::Text));
+    found.extend(p.text_gone.map(WaitCondition::TextGone));
+    found.extend(p.url.map(WaitCondition::Url));
+    found.extend(p.load_state.map(WaitCondition::LoadState));
+    found.extend(p.function.map(WaitCondition::Function));
+    found.extend(p.time_ms.map(WaitCondition::Time));
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        n => Err(bad_request(format!(
+            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms (got {n})"
+        ))),
+    }
 }
 
 fn validate_session_id(id: &str) -> Result<(), ErrorBody> {

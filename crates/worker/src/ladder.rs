@@ -130,9 +130,12 @@ async fn reset(page: &mut Page, budget: Budget) -> bool {
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
-    let Ok(session) = crate::attach_session(&browser, &created.target_id, budget).await else { return false };
+    let Ok((session, lifecycle)) = crate::attach_session(&browser, &created.target_id, budget).await else {
+        return false;
+    };
     tracing::warn!(old = %page.target_id, new = %created.target_id, %url, "page_reset");
     page.session = session;
+    page.lifecycle = lifecycle;
     page.target_id = created.target_id;
     page.target_changed = true;
     true

@@ -14,6 +14,7 @@
 
 mod actions;
 mod ladder;
+mod wait;
 
 use std::time::Duration;
 
@@ -136,6 +137,8 @@ pub(crate) struct Page {
     pub(crate) target_id: String,
     /// The flat session on the page's target.
     pub(crate) session: Session,
+    /// The main frame's lifecycle events (for `networkidle`).
+    pub(crate) lifecycle: tokio::sync::watch::Receiver<wait::Lifecycle>,
     /// Set when a page reset replaced the target; reported to the supervisor.
     target_changed: bool,
 }
@@ -143,12 +146,13 @@ pub(crate) struct Page {
 impl Page {
     async fn attach(ws_url: &str, target_id: &str) -> Result<Page, CdpError> {
         let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
-        let session = attach_session(&browser, target_id, Budget::new(ATTACH_TIMEOUT)).await?;
+        let (session, lifecycle) = attach_session(&browser, target_id, Budget::new(ATTACH_TIMEOUT)).await?;
         Ok(Page {
             ws_url: ws_url.to_string(),
             browser,
             target_id: target_id.to_string(),
             session,
+            lifecycle,
             target_changed: false,
         })
     }
@@ -165,6 +169,7 @@ impl Page {
                 actions::screenshot(self, shot, &path, inner).await
             }
             Action::Evaluate { expression } => actions::evaluate(self, &expression, inner).await,
+            Action::WaitFor { condition } => wait::wait_for(self, &condition, inner).await,
         };
         match outcome {
             Err(e) if e.code == ErrorCode::Timeout => Err(ladder::after_timeout(self, e, budget).await),
@@ -182,13 +187,15 @@ impl Page {
     }
 }
 
-/// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events).
+/// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
+/// followed by [`wait::track_lifecycle`]).
 pub(crate) async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
     budget: Budget,
-) -> Result<Session, CdpError> {
+) -> Result<(Session, tokio::sync::watch::Receiver<wait::Lifecycle>), CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
+    let lifecycle = wait::track_lifecycle(&session, target_id);
     let (a, b, c) = tokio::join!(
         session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
         session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),
@@ -201,7 +208,7 @@ pub(crate) async fn attach_session(
     a?;
     b?;
     c?;
-    Ok(session)
+    Ok((session, lifecycle))
 }
 
 /// Maps a CDP failure in `phase` to the worker's error: a CDP timeout is the action's [`ErrorCode::Timeout`].

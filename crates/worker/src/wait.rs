@@ -1,0 +1,262 @@
+//! `page.wait_for`: poll a condition until it holds or the budget runs out.
+//!
+//! Every condition but `networkidle` and `time_ms` is a small check expression evaluated every
+//! [`POLL`] (`Runtime.evaluate`, each call bounded), so a navigation during the wait is harmless and
+//! nothing keeps running in the page after a timeout. `networkidle` is Chromium's own lifecycle event
+//! for the main frame (`Page.lifecycleEvent` `networkIdle`), tracked by [`Lifecycle`].
+
+use std::time::Duration;
+
+use sb_cdp::types::EvaluateResult;
+use sb_cdp::{CdpError, Session};
+use sb_protocol::ipc::{Output, WaitCondition, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+use tokio::sync::watch;
+
+use crate::{cdp_failure, Page};
+
+/// Time between two checks.
+const POLL: Duration = Duration::from_millis(50);
+/// Longest one check may take.
+const CHECK: Duration = Duration::from_millis(1_000);
+
+/// The main frame's lifecycle: the current document's `loaderId` and the events it has seen
+/// (`init`, `commit`, `DOMContentLoaded`, `load`, `networkIdle`, ...).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Lifecycle {
+    pub loader_id: String,
+    pub events: Vec<String>,
+}
+
+/// Follows `Page.lifecycleEvent` of the main frame (its `frameId` is the target's id) on `session`.
+/// Subscribe before `Page.setLifecycleEventsEnabled`: enabling replays the current document's events.
+pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Receiver<Lifecycle> {
+    let (tx, rx) = watch::channel(Lifecycle::default());
+    let mut events = session.events();
+    let main_frame = target_id.to_string();
+    tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            if ev.method != "Page.lifecycleEvent" || ev.params["frameId"] != main_frame.as_str() {
+                continue;
+            }
+            let loader = ev.params["loaderId"].as_str().unwrap_or_default().to_string();
+            let name = ev.params["name"].as_str().unwrap_or_default().to_string();
+            tx.send_modify(|l| {
+                if l.loader_id != loader || name == "init" {
+                    l.loader_id = loader;
+                    l.events.clear();
+                }
+                l.events.push(name);
+            });
+        }
+    });
+    rx
+}
+
+/// Waits for `condition` within `budget`.
+///
+/// Errors: `timeout` (phase `wait`) naming the condition; `bad_request` for an invalid selector or
+/// load state; `evaluate_error` when a `function` throws.
+pub(crate) async fn wait_for(
+    page: &Page,
+    condition: &WaitCondition,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Wait;
+    let what = describe(condition);
+    let not_met = || WorkerError {
+        code: ErrorCode::Timeout,
+        phase,
+        message: format!("wait_for {what}: not met within the budget"),
+    };
+    match condition {
+        WaitCondition::Time(ms) => {
+            let wanted = Duration::from_millis(*ms);
+            if wanted > budget.remaining() {
+                return Err(WorkerError {
+                    code: ErrorCode::Timeout,
+                    phase,
+                    message: format!("wait_for {ms} ms is longer than the budget; raise timeout_ms"),
+                });
+            }
+            tokio::time::sleep(wanted).await;
+        }
+        WaitCondition::LoadState(state) if state == "networkidle" => {
+            let mut lifecycle = page.lifecycle.clone();
+            let idle = tokio::time::timeout(
+                budget.remaining(),
+                lifecycle.wait_for(|l| l.events.iter().any(|e| e == "networkIdle")),
+            )
+            .await;
+            match idle {
+                Ok(Ok(_)) => {}
+                _ => return Err(not_met()),
+            }
+        }
+        _ => {
+            let check = check_expression(condition)?;
+            loop {
+                if truthy(page, &check, condition, budget).await? {
+                    break;
+                }
+                if budget.remaining() <= POLL {
+                    return Err(not_met());
+                }
+                tokio::time::sleep(POLL).await;
+            }
+        }
+    }
+    let url = current_url(page, budget).await;
+    Ok(Output::WaitFor { matched: what, url })
+}
+
+/// One check: whether `check` is truthy now.
+async fn truthy(
+    page: &Page,
+    check: &str,
+    condition: &WaitCondition,
+    budget: Budget,
+) -> Result<bool, WorkerError> {
+    let timeout = budget.capped(CHECK);
+    let r: EvaluateResult = page
+        .session
+        .call(
+            "Runtime.evaluate",
+            json!({"expression": check, "returnByValue": true, "awaitPromise": true, "timeout": timeout.as_millis() as u64}),
+            timeout,
+        )
+        .await
+        .map_err(|e| match e {
+            CdpError::Protocol { .. } if budget.expired() => cdp_failure(Phase::Wait, CdpError::Timeout { method: "Runtime.evaluate".into(), timeout }),
+            other => cdp_failure(Phase::Wait, other),
+        })?;
+    if let Some(details) = r.exception_details {
+        let code = match condition {
+            WaitCondition::Function(_) => ErrorCode::EvaluateError,
+            _ => ErrorCode::BadRequest,
+        };
+        return Err(WorkerError {
+            code,
+            phase: Phase::Wait,
+            message: format!("wait_for {}: {}", describe(condition), details.message()),
+        });
+    }
+    Ok(r.result.value.as_ref().is_some_and(|v| v.as_bool() == Some(true)))
+}
+
+async fn current_url(page: &Page, budget: Budget) -> String {
+    let r: Result<EvaluateResult, _> = page
+        .session
+        .call(
+            "Runtime.evaluate",
+            json!({"expression": "location.href", "returnByValue": true}),
+            budget.capped(CHECK),
+        )
+        .await;
+    r.ok().and_then(|r| r.result.value).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// A human description of the condition, for results and errors.
+fn describe(condition: &WaitCondition) -> String {
+    match condition {
+        WaitCondition::Selector { selector, state } => format!("selector {selector} {state}"),
+        WaitCondition::Text(t) => format!("text {t:?}"),
+        WaitCondition::TextGone(t) => format!("text {t:?} gone"),
+        WaitCondition::Url(g) => format!("url {g}"),
+        WaitCondition::LoadState(s) => format!("load_state {s}"),
+        WaitCondition::Function(_) => "function".into(),
+        WaitCondition::Time(ms) => format!("{ms} ms"),
+    }
+}
+
+/// The JS expression that is `true` once `condition` holds.
+fn check_expression(condition: &WaitCondition) -> Result<String, WorkerError> {
+    let q = |s: &str| Value::String(s.to_string()).to_string();
+    let bad = |message: String| WorkerError { code: ErrorCode::BadRequest, phase: Phase::Wait, message };
+    Ok(match condition {
+        WaitCondition::Selector { selector, state } => {
+            let test = match state.as_str() {
+                "attached" => "!!el",
+                "detached" => "!el",
+                "visible" => "!!el && visible(el)",
+                "hidden" => "!el || !visible(el)",
+                other => {
+                    return Err(bad(format!(
+                        "state must be attached, detached, visible or hidden, not {other:?}"
+                    )))
+                }
+            };
+            format!(
+                "(() => {{ const visible = (e) => {{ const r = e.getBoundingClientRect(); \
+                 return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
+                 const el = document.querySelector({}); return {test}; }})()",
+                q(selector)
+            )
+        }
+        WaitCondition::Text(t) => {
+            format!("(document.body ? document.body.innerText : '').includes({})", q(t))
+        }
+        WaitCondition::TextGone(t) => {
+            format!("!(document.body ? document.body.innerText : '').includes({})", q(t))
+        }
+        WaitCondition::Url(glob) => format!("new RegExp({}).test(location.href)", q(&glob_to_regex(glob))),
+        WaitCondition::LoadState(s) => match s.as_str() {
+            "load" => "document.readyState === 'complete'".into(),
+            "domcontentloaded" => "document.readyState !== 'loading'".into(),
+            other => {
+                return Err(bad(format!(
+                    "load_state must be load, domcontentloaded or networkidle, not {other:?}"
+                )))
+            }
+        },
+        WaitCondition::Function(f) => {
+            format!("(async () => {{ let v = ({f}); if (typeof v === 'function') v = v(); return !!(await v); }})()")
+        }
+        WaitCondition::Time(_) => unreachable!("time_ms is not polled"),
+    })
+}
+
+/// A URL glob as an anchored regex: `**` any characters, `*` any but `/`, `?` one character.
+pub(crate) fn glob_to_regex(glob: &str) -> String {
+    let mut re = String::from("^");
+    let mut chars = glob.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' if chars.peek() == Some(&'*') => {
+                chars.next();
+                re.push_str(".*");
+            }
+            '*' => re.push_str("[^/]*"),
+            '?' => re.push('.'),
+            c if "\\^$.|+()[]{}".contains(c) => {
+                re.push('\\');
+                re.push(c);
+            }
+            c => re.push(c),
+        }
+    }
+    re.push('$');
+    re
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_become_anchored_regexes() {
+        assert_eq!(glob_to_regex("**/done.html"), "^.*/done\\.html$");
+        assert_eq!(glob_to_regex("http://h/*/x?y"), "^http://h/[^/]*/x.y$");
+        assert_eq!(glob_to_regex("a+(b)"), "^a\\+\\(b\\)$");
+    }
+
+    #[test]
+    fn bad_states_are_bad_requests() {
+        let e = check_expression(&WaitCondition::Selector { selector: "#x".into(), state: "shiny".into() })
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadRequest);
+        let e = check_expression(&WaitCondition::LoadState("idle".into())).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadRequest);
+    }
+}
