@@ -7,5 +7,11 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 ensure_cargo
 ensure_chromium
+# playwright-core (npm) for the side-by-side hang figures, driving the same Chromium binary.
+if ! command -v npm >/dev/null 2>&1; then ensure_packages nodejs npm; fi
+if [ ! -d target/bench-js/node_modules/playwright-core ]; then
+    npm install --silent --no-audit --no-fund --prefix target/bench-js playwright-core >&2
+fi
 cargo build --release --locked --workspace --bins -q
-exec target/release/sb-bench
+SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" NODE_PATH="$PWD/target/bench-js/node_modules" \
+    exec target/release/sb-bench

@@ -184,6 +184,69 @@ async fn evaluate_pair_ms(sup: &Supervisor) -> (Vec<f64>, Vec<f64>, u32) {
     (ours, theirs, worker)
 }
 
+/// Budget of each hang variant, ms.
+const HANG_BUDGET: u64 = 2_000;
+/// How long Playwright gets before a call counts as hung, ms.
+const PLAYWRIGHT_CAP: u64 = 10_000;
+const HANG_VARIANTS: [(&str, &str); 4] = [
+    ("sync", "while (true) {}"),
+    ("after_await", "(async () => { await 0; while (true) {} })()"),
+    ("timer", ""),
+    ("never_resolves", "new Promise(() => {})"),
+];
+
+/// One hang variant through the runtime: (normal screenshot ms, answer ms, next screenshot ms).
+async fn hang_variant(c: &sb_client::Client, url: &str, name: &str, expr: &str) -> (f64, f64, f64) {
+    use sb_protocol::api::ScreenshotParams;
+    let sid = c.session_start(None).await.unwrap().session_id;
+    c.goto(&sid, url, None).await.unwrap();
+    let mut normal = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        c.screenshot(&sid, ScreenshotParams::default()).await.unwrap();
+        normal.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let t = Instant::now();
+    let answered = if name == "timer" {
+        c.evaluate(&sid, "setTimeout(() => { while (true) {} }, 0), 'armed'", None).await.unwrap();
+        let t = Instant::now();
+        let _ = c.evaluate(&sid, "1 + 1", Some(HANG_BUDGET)).await;
+        t.elapsed()
+    } else {
+        let _ = c.evaluate(&sid, expr, Some(HANG_BUDGET)).await;
+        t.elapsed()
+    };
+    let t = Instant::now();
+    c.screenshot(&sid, ScreenshotParams::default()).await.unwrap();
+    let next = t.elapsed().as_secs_f64() * 1e3;
+    c.session_close(&sid).await.unwrap();
+    (median(normal), answered.as_secs_f64() * 1e3, next)
+}
+
+/// The Playwright figures, one JSON object per variant, when scripts/bench.sh set it up.
+fn playwright_hangs(url: &str) -> Vec<Value> {
+    let Ok(script) = std::env::var("SB_BENCH_PLAYWRIGHT") else { return Vec::new() };
+    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let out = Command::new("node")
+        .arg(script)
+        .arg(binary)
+        .arg(url)
+        .arg(HANG_BUDGET.to_string())
+        .arg(PLAYWRIGHT_CAP.to_string())
+        .stderr(Stdio::inherit())
+        .output();
+    match out {
+        Ok(out) => String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+        Err(e) => {
+            eprintln!("playwright run failed: {e}");
+            Vec::new()
+        }
+    }
+}
+
 fn chromium_version() -> String {
     let binary = sb_supervisor::browser::find_binary(None).unwrap();
     let out = Command::new(binary).arg("--version").output().unwrap();
@@ -234,6 +297,42 @@ async fn main() {
         worker_rss as f64 / 1024.0,
         (sup_rss + worker_rss) as f64 / 1024.0
     );
+    hang_table(&sup).await;
+}
+
+async fn hang_table(sup: &Supervisor) {
+    let pages = sb_tests::PageServer::start(None).await;
+    let url = pages.url("/test/index.html");
+    let c = sup.client().await;
+    println!();
+    println!(
+        "hang variants, budget {HANG_BUDGET} ms; next action = viewport screenshot (target: answer <= budget + 100 ms, next <= 2x normal)"
+    );
+    println!(
+        "{:<16} {:>12} {:>10} {:>11} {:>7}   {:>14} {:>16}",
+        "variant", "answer", "vs budget", "next/normal", "ratio", "playwright ans", "playwright next"
+    );
+    let theirs = playwright_hangs(&url);
+    for (name, expr) in HANG_VARIANTS {
+        let (normal, answer, next) = hang_variant(&c, &url, name, expr).await;
+        let pw = theirs.iter().find(|v| v["variant"] == name);
+        let show = |v: Option<&Value>| match v.and_then(Value::as_f64) {
+            Some(ms) => format!("{ms:.0} ms"),
+            None if pw.is_some() => format!("none in {} s", PLAYWRIGHT_CAP / 1000),
+            None => "-".into(),
+        };
+        println!(
+            "{:<16} {:>9.0} ms {:>+7.0} ms {:>5.0}/{:<4.0}ms {:>6.2}x   {:>14} {:>16}",
+            name,
+            answer,
+            answer - HANG_BUDGET as f64,
+            next,
+            normal,
+            next / normal,
+            show(pw.map(|v| &v["answer_ms"])),
+            show(pw.map(|v| &v["next_ms"])),
+        );
+    }
 }
 
 fn url_of(port: u16) -> url::Url {
