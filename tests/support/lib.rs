@@ -160,6 +160,24 @@ pub mod pages {
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
 <input id="name" value=""><button id="go" onclick="document.title='clicked'">Go</button></body></html>"#;
 
+    /// `/test/form.html`: a form with the usual controls, a covered button and a disabled one.
+    pub const FORM: &str = r#"<!doctype html><html><head><title>Form</title>
+<style>#cover { position: fixed; left: 0; top: 0; width: 100vw; height: 100vh; background: rgba(0,0,0,.1); }</style></head>
+<body><h1>Sign up</h1>
+<p>Fill in <b>all</b> fields.</p>
+<label>Name <input id="name" name="name"></label>
+<label><input type="checkbox" id="agree"> Agree</label>
+<a href="/test/index.html">Back home</a>
+<ul><li>One</li><li>Two</li></ul>
+<button id="save" onclick="document.title = 'saved:' + document.querySelector('#name').value">Save</button>
+<button id="off" disabled>Off</button>
+<div id="log"></div>
+<script>
+  const log = (e) => document.querySelector('#log').textContent += e.type + (e.key ? ':' + e.key : '') + (e.button !== undefined && e.type.includes('click') || e.type === 'contextmenu' || e.type === 'auxclick' ? ':' + e.button + ':' + e.detail : '') + (e.ctrlKey ? '+ctrl' : '') + (e.shiftKey ? '+shift' : '') + ' ';
+  for (const t of ['keydown', 'keyup', 'click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#name').addEventListener(t, log);
+  for (const t of ['click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#save').addEventListener(t, log);
+</script></body></html>"#;
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -187,7 +205,8 @@ impl PageServer {
         let addr: SocketAddr = listener.local_addr().expect("addr");
         let mut app = Router::new()
             .route("/test/index.html", get(|| async { Html(pages::INDEX) }))
-            .route("/test/long.html", get(|| async { Html(pages::long()) }));
+            .route("/test/long.html", get(|| async { Html(pages::long()) }))
+            .route("/test/form.html", get(|| async { Html(pages::FORM) }));
         if let Some(root) = static_root {
             app = app.fallback_service(tower_http::services::ServeDir::new(root));
         }

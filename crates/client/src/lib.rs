@@ -20,9 +20,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
-    Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
-    SessionListResult, SessionStartParams, SessionStartResult, WaitForParams, WaitForResult,
+    ClickParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams,
+    GotoParams, GotoResult, HealthResult, InputResult, Method, PressParams, Request, RequestId, Response,
+    ScreenshotParams, ScreenshotResult, SessionCloseResult, SessionListResult, SessionStartParams,
+    SessionStartResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::clamp_timeout_ms;
 use sb_protocol::ErrorBody;
@@ -255,6 +256,84 @@ impl Client {
         timeout_ms: Option<u64>,
     ) -> Result<WaitForResult, ClientError> {
         self.request(Method::PageWaitFor, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.snapshot`: the aria snapshot with refs.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `unknown_ref` for a `scope` ref never issued.
+    pub async fn snapshot(
+        &self,
+        session_id: &str,
+        params: SnapshotParams,
+    ) -> Result<SnapshotResult, ClientError> {
+        self.request(Method::PageSnapshot, Some(session_id), params, None).await
+    }
+
+    /// `page.click`.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `stale_ref`, `unknown_ref`, `element_covered`, `not_visible`,
+    /// `not_enabled`, `not_stable`.
+    pub async fn click(
+        &self,
+        session_id: &str,
+        params: ClickParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<InputResult, ClientError> {
+        self.request(Method::PageClick, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.type`.
+    ///
+    /// # Errors
+    /// As [`Client::click`].
+    pub async fn type_text(
+        &self,
+        session_id: &str,
+        params: TypeParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<InputResult, ClientError> {
+        self.request(Method::PageType, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.fill`.
+    ///
+    /// # Errors
+    /// As [`Client::click`].
+    pub async fn fill(
+        &self,
+        session_id: &str,
+        params: FillParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<InputResult, ClientError> {
+        self.request(Method::PageFill, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.press`.
+    ///
+    /// # Errors
+    /// As [`Client::click`]; `bad_request` for an unknown key.
+    pub async fn press(
+        &self,
+        session_id: &str,
+        params: PressParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<InputResult, ClientError> {
+        self.request(Method::PagePress, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.hover`.
+    ///
+    /// # Errors
+    /// As [`Client::click`].
+    pub async fn hover(
+        &self,
+        session_id: &str,
+        params: ElementParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<InputResult, ClientError> {
+        self.request(Method::PageHover, Some(session_id), params, timeout_ms).await
     }
 
     /// `page.evaluate`.

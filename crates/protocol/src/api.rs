@@ -107,11 +107,23 @@ pub enum Method {
     /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
     /// [`WaitForResult`].
     PageWaitFor,
+    /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?}` -> [`SnapshotResult`].
+    PageSnapshot,
+    /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`].
+    PageClick,
+    /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`].
+    PageType,
+    /// `page.fill {ref | selector, value}` -> [`InputResult`].
+    PageFill,
+    /// `page.press {key, ref? | selector?}` -> [`InputResult`].
+    PagePress,
+    /// `page.hover {ref | selector}` -> [`InputResult`].
+    PageHover,
 }
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 9] = [
+    pub const ALL: [Method; 15] = [
         Method::RuntimeHealth,
         Method::SessionStart,
         Method::SessionClose,
@@ -121,6 +133,12 @@ impl Method {
         Method::PageScreenshot,
         Method::PageEvaluate,
         Method::PageWaitFor,
+        Method::PageSnapshot,
+        Method::PageClick,
+        Method::PageType,
+        Method::PageFill,
+        Method::PagePress,
+        Method::PageHover,
     ];
 
     /// Parses a wire name such as `"page.goto"`.
@@ -140,6 +158,12 @@ impl Method {
             Method::PageScreenshot => "page.screenshot",
             Method::PageEvaluate => "page.evaluate",
             Method::PageWaitFor => "page.wait_for",
+            Method::PageSnapshot => "page.snapshot",
+            Method::PageClick => "page.click",
+            Method::PageType => "page.type",
+            Method::PageFill => "page.fill",
+            Method::PagePress => "page.press",
+            Method::PageHover => "page.hover",
         }
     }
 
@@ -153,6 +177,12 @@ impl Method {
                 | Method::PageScreenshot
                 | Method::PageEvaluate
                 | Method::PageWaitFor
+                | Method::PageSnapshot
+                | Method::PageClick
+                | Method::PageType
+                | Method::PageFill
+                | Method::PagePress
+                | Method::PageHover
         )
     }
 
@@ -292,6 +322,107 @@ pub struct WaitForResult {
     pub matched: String,
     /// The page's URL when it was met.
     pub url: String,
+}
+
+/// Default `max_chars` of `page.snapshot`.
+pub const DEFAULT_SNAPSHOT_MAX_CHARS: u64 = 40_000;
+
+/// `page.snapshot` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SnapshotParams {
+    /// Only the elements with refs, as a flat list.
+    #[serde(default)]
+    pub interactive: bool,
+    /// Drop unnamed structure (lists, groups, paragraphs without a name).
+    #[serde(default)]
+    pub compact: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u32>,
+    /// A ref (`e3`) or a CSS selector to snapshot under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Cap on the text (default [`DEFAULT_SNAPSHOT_MAX_CHARS`]); when cut, a marker line ends it and
+    /// `truncated` is true.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_chars: Option<u64>,
+}
+
+/// `page.snapshot` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnapshotResult {
+    /// Aria-snapshot text: `- button "Submit" [ref=e12]`, one node a line, two-space indent.
+    pub snapshot: String,
+    pub lines: u64,
+    pub chars: u64,
+    /// How many refs the text carries.
+    pub refs: u64,
+    pub truncated: bool,
+    pub url: String,
+    pub title: String,
+}
+
+/// The element an input action targets: a ref from a snapshot, or a CSS selector (one of them).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ElementParams {
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
+}
+
+/// `page.click` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClickParams {
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// `left` (default), `right` or `middle`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<String>,
+    /// 2 for a double click.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub click_count: Option<u32>,
+    /// `Alt`, `Control`, `Meta`, `Shift` held during the click.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<String>,
+}
+
+/// `page.type` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypeParams {
+    #[serde(flatten)]
+    pub element: ElementParams,
+    pub text: String,
+    /// Empty the field first.
+    #[serde(default)]
+    pub clear: bool,
+    /// Press Enter after.
+    #[serde(default)]
+    pub submit: bool,
+}
+
+/// `page.fill` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FillParams {
+    #[serde(flatten)]
+    pub element: ElementParams,
+    pub value: String,
+}
+
+/// `page.press` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PressParams {
+    /// The focused element when no element is named.
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// `Enter`, `Tab`, `ArrowLeft`, `Control+A`, `Shift+Tab`, ... (US layout).
+    pub key: String,
+}
+
+/// Result of the input actions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputResult {
+    /// The element acted on, e.g. `button "Submit"`.
+    pub element: String,
 }
 
 /// `runtime.health` result.

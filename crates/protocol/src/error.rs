@@ -45,6 +45,18 @@ pub enum ErrorCode {
     CdpError,
     /// A bug in the runtime itself.
     Internal,
+    /// The ref belongs to a document that is gone (navigation, reload); take a new snapshot.
+    StaleRef,
+    /// No snapshot of this session issued the ref.
+    UnknownRef,
+    /// Another element receives pointer events at the click point; the message names it.
+    ElementCovered,
+    /// The element has an empty box or `visibility: hidden`.
+    NotVisible,
+    /// The element is disabled.
+    NotEnabled,
+    /// The element kept moving (its box changed between two animation frames).
+    NotStable,
     /// A code from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -69,6 +81,12 @@ impl ErrorCode {
             ErrorCode::BrowserUnavailable => "browser_unavailable",
             ErrorCode::CdpError => "cdp_error",
             ErrorCode::Internal => "internal",
+            ErrorCode::StaleRef => "stale_ref",
+            ErrorCode::UnknownRef => "unknown_ref",
+            ErrorCode::ElementCovered => "element_covered",
+            ErrorCode::NotVisible => "not_visible",
+            ErrorCode::NotEnabled => "not_enabled",
+            ErrorCode::NotStable => "not_stable",
             ErrorCode::Unknown => "unknown",
         }
     }
@@ -83,6 +101,10 @@ impl ErrorCode {
             ErrorCode::Timeout
                 | ErrorCode::NavigationFailed
                 | ErrorCode::PageReset
+                | ErrorCode::ElementCovered
+                | ErrorCode::NotVisible
+                | ErrorCode::NotEnabled
+                | ErrorCode::NotStable
                 | ErrorCode::WorkerCrashed
                 | ErrorCode::CdpError
         )

@@ -73,6 +73,10 @@ pub enum Action {
     Evaluate { expression: String },
     /// Wait until the condition holds.
     WaitFor { condition: WaitCondition },
+    /// The accessibility snapshot; new refs are numbered from `next_ref`.
+    Snapshot { options: SnapshotOptions, next_ref: u64 },
+    /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
+    Input { target: Option<Locator>, input: InputAction },
 }
 
 impl Action {
@@ -84,8 +88,71 @@ impl Action {
             Action::Screenshot { .. } => Phase::Screenshot,
             Action::Evaluate { .. } => Phase::Evaluate,
             Action::WaitFor { .. } => Phase::Wait,
+            Action::Snapshot { .. } => Phase::Cdp,
+            Action::Input { .. } => Phase::Actionability,
         }
     }
+}
+
+/// A stored element ref: what a snapshot showed, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefRecord {
+    /// `e1`, `e2`, ...: never reused within a session.
+    pub id: String,
+    pub role: String,
+    pub name: String,
+    /// Index among the snapshot's refs with the same role and name (0 when unique).
+    pub nth: u32,
+    /// CDP `backendDOMNodeId`.
+    pub backend_node_id: i64,
+    /// CDP `frameId` of the element's frame.
+    pub frame_id: String,
+    /// The frame's document (`loaderId`) at snapshot time: a different one now means the ref is stale.
+    pub loader_id: String,
+}
+
+/// How an action names its element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Locator {
+    Ref(RefRecord),
+    /// A CSS selector in the main frame.
+    Selector(String),
+}
+
+/// `page.snapshot` options (see the API's `SnapshotParams`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotOptions {
+    pub interactive: bool,
+    pub compact: bool,
+    pub max_depth: Option<u32>,
+    pub scope: Option<Locator>,
+    pub max_chars: u64,
+}
+
+/// Pointer and keyboard actions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InputAction {
+    /// `button` is `left`, `right` or `middle`; `modifiers` are `Alt`, `Control`, `Meta`, `Shift`.
+    Click {
+        button: String,
+        click_count: u32,
+        modifiers: Vec<String>,
+    },
+    Hover,
+    /// Key events per character; `clear` empties the field first, `submit` presses Enter after.
+    Type {
+        text: String,
+        clear: bool,
+        submit: bool,
+    },
+    /// Sets the value of an input, textarea or contenteditable, firing `input` and `change`.
+    Fill {
+        value: String,
+    },
+    /// A key or combo such as `Enter`, `Control+A`, `Shift+Tab`.
+    Press {
+        key: String,
+    },
 }
 
 /// What `page.wait_for` waits for.
@@ -158,6 +225,19 @@ pub enum Output {
     WaitFor {
         matched: String,
         url: String,
+    },
+    Snapshot {
+        text: String,
+        lines: u64,
+        chars: u64,
+        truncated: bool,
+        refs: Vec<RefRecord>,
+        url: String,
+        title: String,
+    },
+    /// The element acted on, described (`button "Submit"`).
+    Input {
+        element: String,
     },
     /// `value_json` is the value as JSON text when it has one.
     Evaluate {

@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{
-    EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, GotoParams, GotoResult, HealthResult,
-    Method, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
-    SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, WaitForParams, WaitForResult,
-    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    ClickParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams,
+    GotoParams, GotoResult, HealthResult, InputResult, Method, PressParams, Request, RequestId, Response,
+    ScreenshotParams, ScreenshotResult, SessionCloseResult, SessionInfo, SessionListResult,
+    SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams,
+    WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
 };
-use sb_protocol::ipc::{Action, Output, WaitCondition};
+use sb_protocol::ipc::{Action, InputAction, Locator, Output, RefRecord, SnapshotOptions, WaitCondition};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
@@ -55,6 +56,12 @@ pub struct SessionEntry {
     worker: tokio::sync::Mutex<Option<WorkerHandle>>,
     last_url: Mutex<Option<String>>,
     shots: AtomicU64,
+    /// Every ref the session's snapshots issued, by id.
+    refs: Mutex<HashMap<String, RefRecord>>,
+    /// The number of the next ref (`e{n}`).
+    next_ref: AtomicU64,
+    /// Serializes snapshots' ref numbering.
+    snapshotting: tokio::sync::Mutex<()>,
 }
 
 impl SessionEntry {
@@ -62,6 +69,46 @@ impl SessionEntry {
     pub fn target(&self) -> String {
         self.target_id.lock().unwrap().clone()
     }
+
+    /// A ref this session issued.
+    ///
+    /// # Errors
+    /// `unknown_ref` for a ref no snapshot of this session issued.
+    fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody> {
+        self.refs.lock().unwrap().get(id).cloned().ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::UnknownRef,
+                Phase::Request,
+                format!("Ref {id} was never issued in this session; take a new snapshot."),
+            )
+        })
+    }
+
+    /// Stores a snapshot's refs; refs are never reused, so the counter moves past them.
+    fn keep_refs(&self, refs: Vec<RefRecord>) {
+        let mut table = self.refs.lock().unwrap();
+        for r in refs {
+            if let Some(n) = r.id.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
+                self.next_ref.fetch_max(n + 1, Ordering::SeqCst);
+            }
+            table.insert(r.id.clone(), r);
+        }
+    }
+
+    /// The element an input names: a ref or a selector, exactly one (`optional`: neither is fine).
+    fn locator(&self, e: ElementParams, optional: bool) -> Result<Option<Locator>, ErrorBody> {
+        match (e.reference, e.selector) {
+            (Some(r), None) => Ok(Some(Locator::Ref(self.reference(&r)?))),
+            (None, Some(css)) => Ok(Some(Locator::Selector(css))),
+            (None, None) if optional => Ok(None),
+            _ => Err(bad_request("name the element with exactly one of ref or selector".into())),
+        }
+    }
+}
+
+/// Whether a scope string is a ref (`e12`) rather than a CSS selector.
+fn looks_like_ref(s: &str) -> bool {
+    s.strip_prefix('e').is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// Longest a background worker replacement may take to attach.
@@ -230,6 +277,83 @@ impl Runtime {
                     other => Err(unexpected(other)),
                 }
             }
+            Method::PageSnapshot => {
+                let p: SnapshotParams = parse_params(params)?;
+                let session = session.unwrap();
+                let scope = match p.scope.as_deref() {
+                    None => None,
+                    Some(s) if looks_like_ref(s) => Some(Locator::Ref(session.reference(s)?)),
+                    Some(css) => Some(Locator::Selector(css.to_string())),
+                };
+                let options = SnapshotOptions {
+                    interactive: p.interactive,
+                    compact: p.compact,
+                    max_depth: p.max_depth,
+                    scope,
+                    max_chars: p.max_chars.unwrap_or(DEFAULT_SNAPSHOT_MAX_CHARS),
+                };
+                // Held from reading the counter to storing the refs: two snapshots never share numbers.
+                let _numbering = session.snapshotting.lock().await;
+                let next_ref = session.next_ref.load(Ordering::SeqCst);
+                match self
+                    .run(&session, method, Action::Snapshot { options, next_ref }, budget, cancel)
+                    .await?
+                {
+                    Output::Snapshot { text, lines, chars, truncated, refs, url, title } => {
+                        let count = refs.len() as u64;
+                        session.keep_refs(refs);
+                        to_json(SnapshotResult {
+                            snapshot: text,
+                            lines,
+                            chars,
+                            refs: count,
+                            truncated,
+                            url,
+                            title,
+                        })
+                    }
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageClick
+            | Method::PageType
+            | Method::PageFill
+            | Method::PagePress
+            | Method::PageHover => {
+                let session = session.unwrap();
+                let (element, input) = match method {
+                    Method::PageClick => {
+                        let p: ClickParams = parse_params(params)?;
+                        let input = InputAction::Click {
+                            button: p.button.unwrap_or_else(|| "left".into()),
+                            click_count: p.click_count.unwrap_or(1),
+                            modifiers: p.modifiers,
+                        };
+                        (p.element, input)
+                    }
+                    Method::PageType => {
+                        let p: TypeParams = parse_params(params)?;
+                        (p.element, InputAction::Type { text: p.text, clear: p.clear, submit: p.submit })
+                    }
+                    Method::PageFill => {
+                        let p: FillParams = parse_params(params)?;
+                        (p.element, InputAction::Fill { value: p.value })
+                    }
+                    Method::PagePress => {
+                        let p: PressParams = parse_params(params)?;
+                        (p.element, InputAction::Press { key: p.key })
+                    }
+                    _ => {
+                        let p: ElementParams = parse_params(params)?;
+                        (p, InputAction::Hover)
+                    }
+                };
+                let target = session.locator(element, method == Method::PagePress)?;
+                match self.run(&session, method, Action::Input { target, input }, budget, cancel).await? {
+                    Output::Input { element } => to_json(InputResult { element }),
+                    other => Err(unexpected(other)),
+                }
+            }
             Method::PageEvaluate => {
                 if !self.config.evaluate_enabled {
                     return Err(ErrorBody::new(
@@ -331,6 +455,9 @@ impl Runtime {
             worker: tokio::sync::Mutex::new(Some(worker)),
             last_url: Mutex::new(None),
             shots: AtomicU64::new(0),
+            refs: Mutex::new(HashMap::new()),
+            next_ref: AtomicU64::new(1),
+            snapshotting: tokio::sync::Mutex::new(()),
         });
         let raced = {
             let mut sessions = self.sessions.lock().unwrap();

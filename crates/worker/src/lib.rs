@@ -13,7 +13,10 @@
 //! the browser process.
 
 mod actions;
+mod input;
+mod keys;
 mod ladder;
+mod snapshot;
 mod wait;
 
 use std::time::Duration;
@@ -170,6 +173,10 @@ impl Page {
             }
             Action::Evaluate { expression } => actions::evaluate(self, &expression, inner).await,
             Action::WaitFor { condition } => wait::wait_for(self, &condition, inner).await,
+            Action::Snapshot { options, next_ref } => {
+                snapshot::snapshot(self, &options, next_ref, inner).await
+            }
+            Action::Input { target, input } => input::act(self, target.as_ref(), &input, inner).await,
         };
         match outcome {
             Err(e) if e.code == ErrorCode::Timeout => Err(ladder::after_timeout(self, e, budget).await),

@@ -1,0 +1,536 @@
+//! Input on elements, with Playwright's actionability checks.
+//!
+//! An element is named by a ref (from a snapshot) or a CSS selector ([`Locator`]). Before pointer
+//! input it must be attached, visible (non-empty box, not `visibility: hidden`), stable (same box over
+//! two animation frames), enabled, and receive events: the hit test at the click point
+//! (`DOM.getNodeForLocation`) must be the element or inside it. The checks retry until the action's
+//! time is up, then fail with the unmet check (`element_covered` names the element in the way).
+//! Input goes through `Input.dispatchMouseEvent`, `Input.dispatchKeyEvent` and `Input.insertText`.
+
+use std::time::Duration;
+
+use sb_cdp::CdpError;
+use sb_protocol::ipc::{InputAction, Locator, Output, RefRecord, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+
+use crate::keys::{self, KeyDef};
+use crate::{cdp_failure, Page};
+
+/// Time between two rounds of actionability checks.
+const RETRY: Duration = Duration::from_millis(50);
+/// Longest one CDP call of a round may take.
+const STEP: Duration = Duration::from_millis(2_000);
+
+/// A resolved element: its remote object, `backendNodeId`, and how errors name it.
+struct Element {
+    object_id: String,
+    backend: i64,
+    label: String,
+}
+
+fn err(code: ErrorCode, message: String) -> WorkerError {
+    WorkerError { code, phase: Phase::Actionability, message }
+}
+
+fn stale(r: &RefRecord) -> WorkerError {
+    err(ErrorCode::StaleRef, format!("Ref {} belongs to an earlier page; take a new snapshot.", r.id))
+}
+
+/// The main frame's current document (`loaderId`).
+async fn current_loader(page: &Page, budget: Budget) -> Result<String, WorkerError> {
+    let tree = page
+        .session
+        .call_raw("Page.getFrameTree", json!({}), budget.capped(STEP))
+        .await
+        .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    Ok(tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string())
+}
+
+/// Calls `function` on the element (`Runtime.callFunctionOn`, by value, promises awaited).
+async fn call_on(
+    page: &Page,
+    object_id: &str,
+    function: &str,
+    args: Value,
+    budget: Budget,
+) -> Result<Value, CdpError> {
+    let r = page
+        .session
+        .call_raw(
+            "Runtime.callFunctionOn",
+            json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
+                   "returnByValue": true, "awaitPromise": true}),
+            budget.capped(STEP),
+        )
+        .await?;
+    Ok(r["result"]["value"].clone())
+}
+
+async fn resolve_backend(page: &Page, backend: i64, budget: Budget) -> Option<String> {
+    let r = page
+        .session
+        .call_raw("DOM.resolveNode", json!({"backendNodeId": backend}), budget.capped(STEP))
+        .await;
+    r.ok().and_then(|v| v["object"]["objectId"].as_str().map(str::to_string))
+}
+
+/// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
+///
+/// A ref from another document is `stale_ref`. A ref whose node is gone but whose document is the
+/// same is found again by (role, name, nth) (`Accessibility.queryAXTree`); when that finds nothing,
+/// it is `stale_ref` too: never another element than the snapshot showed.
+async fn resolve(page: &Page, locator: &Locator, budget: Budget) -> Result<Option<Element>, WorkerError> {
+    match locator {
+        Locator::Ref(r) => {
+            if current_loader(page, budget).await? != r.loader_id {
+                return Err(stale(r));
+            }
+            let label = if r.name.is_empty() { r.role.clone() } else { format!("{} {:?}", r.role, r.name) };
+            if let Some(object_id) = resolve_backend(page, r.backend_node_id, budget).await {
+                let connected =
+                    call_on(page, &object_id, "function() { return this.isConnected; }", json!([]), budget)
+                        .await;
+                if connected.is_ok_and(|v| v == json!(true)) {
+                    return Ok(Some(Element { object_id, backend: r.backend_node_id, label }));
+                }
+            }
+            let doc = page
+                .session
+                .call_raw("Runtime.evaluate", json!({"expression": "document"}), budget.capped(STEP))
+                .await
+                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            let doc_id = doc["result"]["objectId"].as_str().unwrap_or_default();
+            let found = page
+                .session
+                .call_raw(
+                    "Accessibility.queryAXTree",
+                    json!({"objectId": doc_id, "accessibleName": r.name, "role": r.role}),
+                    budget.capped(STEP),
+                )
+                .await
+                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            let backends: Vec<i64> = found["nodes"]
+                .as_array()
+                .map(|n| {
+                    n.iter()
+                        .filter(|x| x["ignored"] != json!(true))
+                        .filter_map(|x| x["backendDOMNodeId"].as_i64())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let Some(&backend) = backends.get(r.nth as usize) else { return Err(stale(r)) };
+            let object_id = resolve_backend(page, backend, budget).await.ok_or_else(|| stale(r))?;
+            Ok(Some(Element { object_id, backend, label }))
+        }
+        Locator::Selector(css) => {
+            let expr = format!("document.querySelector({})", Value::String(css.clone()));
+            let r = page
+                .session
+                .call_raw("Runtime.evaluate", json!({"expression": expr}), budget.capped(STEP))
+                .await
+                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            if let Some(d) = r.get("exceptionDetails") {
+                let msg = d["exception"]["description"].as_str().unwrap_or("invalid selector");
+                return Err(WorkerError {
+                    code: ErrorCode::BadRequest,
+                    phase: Phase::Actionability,
+                    message: msg.lines().next().unwrap_or_default().to_string(),
+                });
+            }
+            let Some(object_id) = r["result"]["objectId"].as_str().map(str::to_string) else {
+                return Ok(None);
+            };
+            let described = page
+                .session
+                .call_raw("DOM.describeNode", json!({"objectId": object_id}), budget.capped(STEP))
+                .await;
+            let backend = described.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0);
+            let label = call_on(page, &object_id, DESCRIBE, json!([]), budget)
+                .await
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string));
+            Ok(Some(Element { object_id, backend, label: label.unwrap_or_else(|| css.clone()) }))
+        }
+    }
+}
+
+fn describe_locator(locator: &Locator) -> String {
+    match locator {
+        Locator::Ref(r) => format!("ref {}", r.id),
+        Locator::Selector(css) => format!("selector {css:?}"),
+    }
+}
+
+/// The `backendNodeId` a locator names now (for `scope`).
+pub(crate) async fn backend_of(page: &Page, locator: &Locator, budget: Budget) -> Result<i64, WorkerError> {
+    match resolve(page, locator, budget).await? {
+        Some(el) => Ok(el.backend),
+        None => Err(WorkerError {
+            code: ErrorCode::BadRequest,
+            phase: Phase::Cdp,
+            message: "scope matches no element".into(),
+        }),
+    }
+}
+
+/// `<tag id="..." class="...">`.
+const DESCRIBE: &str = r#"function() {
+  let s = '<' + this.localName;
+  for (const a of ['id', 'class', 'name', 'role']) if (this.hasAttribute && this.hasAttribute(a)) s += ' ' + a + '="' + this.getAttribute(a).slice(0, 40) + '"';
+  return s + '>';
+}"#;
+
+/// One round of checks: attached, visible, stable over two animation frames, enabled, editable.
+const CHECKS: &str = r#"async function() {
+  if (!this.isConnected) return { attached: false };
+  const a = this.getBoundingClientRect();
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  if (!this.isConnected) return { attached: false };
+  const b = this.getBoundingClientRect();
+  const style = getComputedStyle(this);
+  const disabled = this.disabled === true || this.getAttribute('aria-disabled') === 'true'
+    || (!!this.closest && !!this.closest('fieldset[disabled]') && 'disabled' in this);
+  const textual = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week'];
+  const editable = this.isContentEditable || ((this.localName === 'textarea'
+    || (this.localName === 'input' && textual.includes((this.getAttribute('type') || '').toLowerCase()))) && !this.readOnly);
+  return {
+    attached: true,
+    visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
+    stable: a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
+    enabled: !disabled,
+    editable,
+  };
+}"#;
+
+/// What one round found.
+enum Round {
+    Ready { x: f64, y: f64 },
+    Unmet(WorkerError),
+}
+
+/// One round of checks on `el` for `input`; scrolls it into view first.
+async fn check_round(
+    page: &Page,
+    el: &Element,
+    input: &InputAction,
+    budget: Budget,
+) -> Result<Round, WorkerError> {
+    let _ = page
+        .session
+        .call_raw("DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id}), budget.capped(STEP))
+        .await;
+    let c = call_on(page, &el.object_id, CHECKS, json!([]), budget)
+        .await
+        .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    let unmet = |code, what: &str| Ok(Round::Unmet(err(code, format!("{} {what}", el.label))));
+    if c["attached"] != json!(true) {
+        return unmet(ErrorCode::StaleRef, "is no longer attached to the page; take a new snapshot.");
+    }
+    if c["visible"] != json!(true) {
+        return unmet(ErrorCode::NotVisible, "is not visible");
+    }
+    if c["stable"] != json!(true) {
+        return unmet(ErrorCode::NotStable, "is still moving");
+    }
+    let needs_enabled = !matches!(input, InputAction::Hover);
+    if needs_enabled && c["enabled"] != json!(true) {
+        return unmet(ErrorCode::NotEnabled, "is disabled");
+    }
+    if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && c["editable"] != json!(true) {
+        return unmet(ErrorCode::NotEnabled, "is not editable");
+    }
+    let quads = page
+        .session
+        .call_raw("DOM.getContentQuads", json!({"objectId": el.object_id}), budget.capped(STEP))
+        .await
+        .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
+        return unmet(ErrorCode::NotVisible, "has no visible area");
+    };
+    if matches!(input, InputAction::Click { .. } | InputAction::Hover) {
+        let hit = page
+            .session
+            .call_raw(
+                "DOM.getNodeForLocation",
+                json!({"x": x.round() as i64, "y": y.round() as i64, "includeUserAgentShadowDOM": false}),
+                budget.capped(STEP),
+            )
+            .await
+            .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+        let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
+        if hit_backend != el.backend {
+            if let Some(hit_obj) = resolve_backend(page, hit_backend, budget).await {
+                let inside = call_on(
+                    page,
+                    &el.object_id,
+                    "function(o) { return this === o || this.contains(o) || (!!o.getRootNode && o.getRootNode().host === this); }",
+                    json!([{"objectId": hit_obj}]),
+                    budget,
+                )
+                .await;
+                if !inside.is_ok_and(|v| v == json!(true)) {
+                    let blocker = call_on(page, &hit_obj, DESCRIBE, json!([]), budget)
+                        .await
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_else(|| "another element".into());
+                    return Ok(Round::Unmet(err(
+                        ErrorCode::ElementCovered,
+                        format!("{blocker} intercepts pointer events over {}", el.label),
+                    )));
+                }
+            }
+        }
+    }
+    Ok(Round::Ready { x, y })
+}
+
+/// The center of a quad (`[x1, y1, ..., x4, y4]`) with a non-zero area.
+fn center(q: &Value) -> Option<(f64, f64)> {
+    let p: Vec<f64> = q.as_array()?.iter().filter_map(Value::as_f64).collect();
+    if p.len() != 8 {
+        return None;
+    }
+    let area = ((p[0] * p[3] - p[2] * p[1])
+        + (p[2] * p[5] - p[4] * p[3])
+        + (p[4] * p[7] - p[6] * p[5])
+        + (p[6] * p[1] - p[0] * p[7]))
+        .abs()
+        / 2.0;
+    (area > 0.99).then(|| ((p[0] + p[2] + p[4] + p[6]) / 4.0, (p[1] + p[3] + p[5] + p[7]) / 4.0))
+}
+
+/// Runs `input` on `target` (or, for a press without target, on the focused element).
+pub(crate) async fn act(
+    page: &Page,
+    target: Option<&Locator>,
+    input: &InputAction,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
+    let Some(locator) = target else {
+        return match input {
+            InputAction::Press { key } => {
+                press(page, key, budget).await?;
+                Ok(Output::Input { element: "the focused element".into() })
+            }
+            _ => Err(WorkerError {
+                code: ErrorCode::BadRequest,
+                phase: Phase::Actionability,
+                message: "give a ref or a selector".into(),
+            }),
+        };
+    };
+    let mut last = err(ErrorCode::Timeout, "the element was not checked before the budget ran out".into());
+    let mut last_is_real = false;
+    let (el, x, y) = loop {
+        if budget.expired() {
+            return Err(last);
+        }
+        let round = async {
+            match resolve(page, locator, budget).await? {
+                None => Ok(None),
+                Some(el) => check_round(page, &el, input, budget).await.map(|r| Some((el, r))),
+            }
+        };
+        match round.await {
+            // A round cut short by the deadline: the answer is what the last full round found.
+            Err(e) if e.code == ErrorCode::Timeout && budget.remaining() < RETRY * 2 && last_is_real => {
+                return Err(last)
+            }
+            Err(e) => return Err(e),
+            Ok(None) => {
+                last = err(
+                    ErrorCode::Timeout,
+                    format!("no element matches {} (waited for it)", describe_locator(locator)),
+                );
+                last_is_real = true;
+            }
+            Ok(Some((el, Round::Ready { x, y }))) => break (el, x, y),
+            Ok(Some((_, Round::Unmet(e))))
+                if e.code == ErrorCode::StaleRef && matches!(locator, Locator::Ref(_)) =>
+            {
+                return Err(e)
+            }
+            Ok(Some((_, Round::Unmet(e)))) => {
+                last = e;
+                last_is_real = true;
+            }
+        }
+        if budget.remaining() <= RETRY {
+            return Err(last);
+        }
+        tokio::time::sleep(RETRY).await;
+    };
+    let cdp = |e| cdp_failure(Phase::Actionability, e);
+    match input {
+        InputAction::Click { button, click_count, modifiers } => {
+            let mods = keys::modifier_mask(modifiers).map_err(|m| err(ErrorCode::BadRequest, m))?;
+            if !matches!(button.as_str(), "left" | "right" | "middle") {
+                return Err(err(
+                    ErrorCode::BadRequest,
+                    format!("button must be left, right or middle, not {button:?}"),
+                ));
+            }
+            mouse(page, "mouseMoved", x, y, "none", 0, mods, budget).await.map_err(cdp)?;
+            for n in 1..=(*click_count).max(1) {
+                mouse(page, "mousePressed", x, y, button, n, mods, budget).await.map_err(cdp)?;
+                mouse(page, "mouseReleased", x, y, button, n, mods, budget).await.map_err(cdp)?;
+            }
+        }
+        InputAction::Hover => mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?,
+        InputAction::Type { text, clear, submit } => {
+            call_on(page, &el.object_id, "function() { this.focus(); }", json!([]), budget)
+                .await
+                .map_err(cdp)?;
+            if *clear {
+                call_on(
+                    page,
+                    &el.object_id,
+                    "function() { if (this.select) this.select(); else { const r = document.createRange(); r.selectNodeContents(this); const s = getSelection(); s.removeAllRanges(); s.addRange(r); } }",
+                    json!([]),
+                    budget,
+                )
+                .await
+                .map_err(cdp)?;
+                press(page, "Backspace", budget).await?;
+            }
+            for ch in text.chars() {
+                match keys::for_char(ch) {
+                    Some(def) => {
+                        key_stroke(page, &def, if def.shifted { keys::SHIFT } else { 0 }, true, budget)
+                            .await?
+                    }
+                    None => {
+                        page.session
+                            .call_raw(
+                                "Input.insertText",
+                                json!({"text": ch.to_string()}),
+                                budget.capped(STEP),
+                            )
+                            .await
+                            .map_err(cdp)?;
+                    }
+                }
+            }
+            if *submit {
+                press(page, "Enter", budget).await?;
+            }
+        }
+        InputAction::Fill { value } => {
+            let r =
+                call_on(page, &el.object_id, FILL, json!([{"value": value}]), budget).await.map_err(cdp)?;
+            if r != json!("ok") {
+                return Err(err(ErrorCode::NotEnabled, format!("{} cannot be filled", el.label)));
+            }
+        }
+        InputAction::Press { key } => {
+            call_on(page, &el.object_id, "function() { this.focus(); }", json!([]), budget)
+                .await
+                .map_err(cdp)?;
+            press(page, key, budget).await?;
+        }
+    }
+    Ok(Output::Input { element: el.label })
+}
+
+/// Sets the value with the element's own setter (so frameworks see it), firing `input` and `change`.
+const FILL: &str = r#"function(value) {
+  this.focus();
+  if (this.isContentEditable) { this.textContent = value; this.dispatchEvent(new InputEvent('input', { bubbles: true })); return 'ok'; }
+  const proto = this.localName === 'textarea' ? HTMLTextAreaElement.prototype : this.localName === 'input' ? HTMLInputElement.prototype : null;
+  if (!proto) return 'no';
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, value);
+  this.dispatchEvent(new Event('input', { bubbles: true }));
+  this.dispatchEvent(new Event('change', { bubbles: true }));
+  return 'ok';
+}"#;
+
+#[allow(clippy::too_many_arguments)]
+async fn mouse(
+    page: &Page,
+    kind: &str,
+    x: f64,
+    y: f64,
+    button: &str,
+    clicks: u32,
+    modifiers: u32,
+    budget: Budget,
+) -> Result<(), CdpError> {
+    let buttons = match (kind, button) {
+        ("mousePressed", "left") => 1,
+        ("mousePressed", "right") => 2,
+        ("mousePressed", "middle") => 4,
+        _ => 0,
+    };
+    page.session
+        .call_raw(
+            "Input.dispatchMouseEvent",
+            json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "clickCount": clicks, "modifiers": modifiers}),
+            budget.capped(STEP),
+        )
+        .await
+        .map(|_| ())
+}
+
+/// A key or combo (`Enter`, `Control+A`, `Shift+Tab`) on the focused element.
+pub(crate) async fn press(page: &Page, combo: &str, budget: Budget) -> Result<(), WorkerError> {
+    let (mods, key) = keys::parse_combo(combo).map_err(|m| err(ErrorCode::BadRequest, m))?;
+    let mut held = 0;
+    for m in &mods {
+        held |= m.modifier_bit();
+        key_event(page, "rawKeyDown", m, held, None, budget).await?;
+    }
+    // Text only when no command modifier is held (Control+A selects, it types nothing).
+    let types = held & (keys::ALT | keys::CONTROL | keys::META) == 0;
+    key_stroke(page, &key, held, types, budget).await?;
+    for m in mods.iter().rev() {
+        held &= !m.modifier_bit();
+        key_event(page, "keyUp", m, held, None, budget).await?;
+    }
+    Ok(())
+}
+
+/// keyDown (with text when `types`) and keyUp of one key.
+async fn key_stroke(
+    page: &Page,
+    def: &KeyDef,
+    modifiers: u32,
+    types: bool,
+    budget: Budget,
+) -> Result<(), WorkerError> {
+    let text = if types { def.text.clone() } else { None };
+    let down = if text.is_some() { "keyDown" } else { "rawKeyDown" };
+    if def.shifted && modifiers & keys::SHIFT != 0 {
+        key_event(page, "rawKeyDown", &keys::shift(), keys::SHIFT, None, budget).await?;
+    }
+    key_event(page, down, def, modifiers, text, budget).await?;
+    key_event(page, "keyUp", def, modifiers, None, budget).await?;
+    if def.shifted && modifiers & keys::SHIFT != 0 {
+        key_event(page, "keyUp", &keys::shift(), 0, None, budget).await?;
+    }
+    Ok(())
+}
+
+async fn key_event(
+    page: &Page,
+    kind: &str,
+    def: &KeyDef,
+    modifiers: u32,
+    text: Option<String>,
+    budget: Budget,
+) -> Result<(), WorkerError> {
+    let mut p = json!({
+        "type": kind, "key": def.key, "code": def.code, "windowsVirtualKeyCode": def.key_code,
+        "nativeVirtualKeyCode": def.key_code, "modifiers": modifiers, "location": def.location,
+    });
+    if let Some(t) = text {
+        p["text"] = json!(t);
+        p["unmodifiedText"] = json!(t);
+    }
+    page.session
+        .call_raw("Input.dispatchKeyEvent", p, budget.capped(STEP))
+        .await
+        .map(|_| ())
+        .map_err(|e| cdp_failure(Phase::Actionability, e))
+}

@@ -1,0 +1,208 @@
+//! The US keyboard layout: for a key name or a character, the `key`, `code`, `keyCode` and text a real
+//! keyboard sends (as `Input.dispatchKeyEvent` wants them).
+
+/// `Input.dispatchKeyEvent` modifier bits.
+pub(crate) const ALT: u32 = 1;
+pub(crate) const CONTROL: u32 = 2;
+pub(crate) const META: u32 = 4;
+pub(crate) const SHIFT: u32 = 8;
+
+/// One key as a keyboard sends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeyDef {
+    pub key: String,
+    pub code: String,
+    pub key_code: u32,
+    /// What the key types (`None` for keys that type nothing, such as `Tab` or `ArrowLeft`).
+    pub text: Option<String>,
+    /// Needs Shift on a US keyboard (`A`, `!`, `?`).
+    pub shifted: bool,
+    /// 1 for the left modifier keys, else 0.
+    pub location: u32,
+}
+
+impl KeyDef {
+    fn new(key: &str, code: &str, key_code: u32, text: Option<&str>) -> KeyDef {
+        KeyDef {
+            key: key.into(),
+            code: code.into(),
+            key_code,
+            text: text.map(str::to_string),
+            shifted: false,
+            location: 0,
+        }
+    }
+
+    /// This key's bit when it is a modifier, else 0.
+    pub(crate) fn modifier_bit(&self) -> u32 {
+        match self.key.as_str() {
+            "Alt" => ALT,
+            "Control" => CONTROL,
+            "Meta" => META,
+            "Shift" => SHIFT,
+            _ => 0,
+        }
+    }
+}
+
+pub(crate) fn shift() -> KeyDef {
+    KeyDef { location: 1, ..KeyDef::new("Shift", "ShiftLeft", 16, None) }
+}
+
+/// Punctuation: (unshifted, shifted, code, keyCode).
+const PUNCT: &[(char, char, &str, u32)] = &[
+    ('`', '~', "Backquote", 192),
+    ('-', '_', "Minus", 189),
+    ('=', '+', "Equal", 187),
+    ('[', '{', "BracketLeft", 219),
+    (']', '}', "BracketRight", 221),
+    ('\\', '|', "Backslash", 220),
+    (';', ':', "Semicolon", 186),
+    ('\'', '"', "Quote", 222),
+    (',', '<', "Comma", 188),
+    ('.', '>', "Period", 190),
+    ('/', '?', "Slash", 191),
+];
+const SHIFTED_DIGITS: &str = ")!@#$%^&*(";
+
+/// The key that types `c` on a US keyboard.
+pub(crate) fn for_char(c: char) -> Option<KeyDef> {
+    let s = c.to_string();
+    if c.is_ascii_lowercase() {
+        let up = c.to_ascii_uppercase();
+        return Some(KeyDef::new(&s, &format!("Key{up}"), up as u32, Some(&s)));
+    }
+    if c.is_ascii_uppercase() {
+        return Some(KeyDef { shifted: true, ..KeyDef::new(&s, &format!("Key{c}"), c as u32, Some(&s)) });
+    }
+    if c.is_ascii_digit() {
+        return Some(KeyDef::new(&s, &format!("Digit{c}"), c as u32, Some(&s)));
+    }
+    if let Some(i) = SHIFTED_DIGITS.find(c) {
+        return Some(KeyDef {
+            shifted: true,
+            ..KeyDef::new(&s, &format!("Digit{i}"), 48 + i as u32, Some(&s))
+        });
+    }
+    for &(plain, shifted, code, key_code) in PUNCT {
+        if c == plain {
+            return Some(KeyDef::new(&s, code, key_code, Some(&s)));
+        }
+        if c == shifted {
+            return Some(KeyDef { shifted: true, ..KeyDef::new(&s, code, key_code, Some(&s)) });
+        }
+    }
+    match c {
+        ' ' => Some(KeyDef::new(" ", "Space", 32, Some(" "))),
+        '\n' | '\r' => named("Enter"),
+        '\t' => named("Tab"),
+        _ => None,
+    }
+}
+
+/// A named key (`Enter`, `ArrowLeft`, `F5`, `Control`, ...) or a single character.
+pub(crate) fn named(name: &str) -> Option<KeyDef> {
+    let def = |key: &str, code: &str, kc: u32, text: Option<&str>| Some(KeyDef::new(key, code, kc, text));
+    let left =
+        |key: &str, code: &str, kc: u32| Some(KeyDef { location: 1, ..KeyDef::new(key, code, kc, None) });
+    match name {
+        "Enter" => def("Enter", "Enter", 13, Some("\r")),
+        "Tab" => def("Tab", "Tab", 9, None),
+        "Backspace" => def("Backspace", "Backspace", 8, None),
+        "Delete" => def("Delete", "Delete", 46, None),
+        "Escape" => def("Escape", "Escape", 27, None),
+        "Space" => def(" ", "Space", 32, Some(" ")),
+        "ArrowLeft" => def("ArrowLeft", "ArrowLeft", 37, None),
+        "ArrowUp" => def("ArrowUp", "ArrowUp", 38, None),
+        "ArrowRight" => def("ArrowRight", "ArrowRight", 39, None),
+        "ArrowDown" => def("ArrowDown", "ArrowDown", 40, None),
+        "Home" => def("Home", "Home", 36, None),
+        "End" => def("End", "End", 35, None),
+        "PageUp" => def("PageUp", "PageUp", 33, None),
+        "PageDown" => def("PageDown", "PageDown", 34, None),
+        "Insert" => def("Insert", "Insert", 45, None),
+        "Shift" => Some(shift()),
+        "Control" => left("Control", "ControlLeft", 17),
+        "Alt" => left("Alt", "AltLeft", 18),
+        "Meta" => left("Meta", "MetaLeft", 91),
+        f if f.len() >= 2
+            && f.starts_with('F')
+            && f[1..].parse::<u32>().is_ok_and(|n| (1..=12).contains(&n)) =>
+        {
+            let n: u32 = f[1..].parse().unwrap();
+            def(f, f, 111 + n, None)
+        }
+        other => {
+            let mut chars = other.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => for_char(c),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// Splits `Control+Shift+A` into modifiers and the key; `ControlOrMeta` is Control here (Linux).
+pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), String> {
+    let mut parts: Vec<&str> = combo.split('+').collect();
+    // "Control++" and "+" name the plus key.
+    if combo.ends_with("++") || combo == "+" {
+        parts.retain(|p| !p.is_empty());
+        parts.push("+");
+    }
+    let (key, mods) = parts.split_last().ok_or_else(|| format!("empty key {combo:?}"))?;
+    let unknown =
+        |k: &str| format!("unknown key {k:?} in {combo:?}; use names like Enter, Tab, ArrowLeft, Control+A");
+    let mut held = Vec::new();
+    for m in mods {
+        let m = if *m == "ControlOrMeta" { "Control" } else { m };
+        let def = named(m).filter(|d| d.modifier_bit() != 0).ok_or_else(|| unknown(m))?;
+        held.push(def);
+    }
+    let key = named(key).ok_or_else(|| unknown(key))?;
+    Ok((held, key))
+}
+
+/// The modifier bitmask of names like `["Control", "Shift"]`.
+pub(crate) fn modifier_mask(names: &[String]) -> Result<u32, String> {
+    names.iter().try_fold(0, |mask, n| {
+        let n = if n == "ControlOrMeta" { "Control" } else { n.as_str() };
+        match named(n).map(|d| d.modifier_bit()) {
+            Some(bit) if bit != 0 => Ok(mask | bit),
+            _ => Err(format!("unknown modifier {n:?}; use Alt, Control, Meta, Shift")),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_map_to_us_keys() {
+        let a = for_char('a').unwrap();
+        assert_eq!((a.key.as_str(), a.code.as_str(), a.key_code, a.shifted), ("a", "KeyA", 65, false));
+        let big = for_char('A').unwrap();
+        assert_eq!((big.code.as_str(), big.key_code, big.shifted), ("KeyA", 65, true));
+        let bang = for_char('!').unwrap();
+        assert_eq!((bang.code.as_str(), bang.key_code, bang.shifted), ("Digit1", 49, true));
+        let q = for_char('?').unwrap();
+        assert_eq!((q.code.as_str(), q.key_code, q.shifted), ("Slash", 191, true));
+        assert!(for_char('é').is_none(), "typed with Input.insertText instead");
+    }
+
+    #[test]
+    fn combos_split_into_modifiers_and_key() {
+        let (mods, key) = parse_combo("Control+Shift+A").unwrap();
+        assert_eq!(mods.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["Control", "Shift"]);
+        assert_eq!(key.code, "KeyA");
+        let (mods, key) = parse_combo("Control++").unwrap();
+        assert_eq!((mods.len(), key.key.as_str()), (1, "+"));
+        let (_, enter) = parse_combo("Enter").unwrap();
+        assert_eq!((enter.key_code, enter.text.as_deref()), (13, Some("\r")));
+        assert!(parse_combo("Hyper+A").is_err());
+        assert!(parse_combo("Control+Nope").is_err());
+        assert_eq!(modifier_mask(&["Alt".into(), "Shift".into()]).unwrap(), ALT | SHIFT);
+        assert_eq!(named("F5").unwrap().key_code, 116);
+    }
+}

@@ -1,0 +1,481 @@
+//! `page.snapshot`: the page's accessibility tree as Playwright's aria-snapshot text, with refs.
+//!
+//! Built from `Accessibility.getFullAXTree` (roles, names, states, `backendDOMNodeId`); link URLs come
+//! from one `DOMSnapshot.captureSnapshot`. One node a line, nested by two-space indent:
+//!
+//! ```text
+//! - heading "Title" [level=2] [ref=e1]
+//! - paragraph: Some bold text
+//! - link "Docs" [ref=e2]:
+//!   - /url: /docs
+//! - checkbox "Agree" [checked] [ref=e3]
+//! ```
+//!
+//! Generic containers (`generic`, `none`, ignored nodes) are flattened; adjacent text is merged. Refs go
+//! to interactive roles and to named content roles; the supervisor keeps them (`RefRecord`), so they
+//! stay unique for the session whatever happens to the worker.
+
+use std::collections::HashMap;
+
+use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+
+use crate::{cdp_failure, Page};
+
+/// Roles that get a ref whatever their name.
+const INTERACTIVE: &[&str] = &[
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "tab",
+    "switch",
+    "slider",
+    "spinbutton",
+    "treeitem",
+];
+/// Roles that get a ref when they have a name.
+const NAMED_CONTENT: &[&str] = &[
+    "heading",
+    "img",
+    "figure",
+    "table",
+    "cell",
+    "columnheader",
+    "rowheader",
+    "dialog",
+    "alertdialog",
+    "region",
+];
+/// Roles never shown, with their subtree.
+const HIDDEN: &[&str] = &["InlineTextBox", "ListMarker", "LineBreak"];
+/// Roles whose children are shown in their place.
+const FLATTENED: &[&str] =
+    &["generic", "none", "presentation", "RootWebArea", "MenuListPopup", "Ignored", "LabelText"];
+/// Structure that `compact` drops when it has no name.
+const STRUCTURE: &[&str] =
+    &["group", "list", "listitem", "paragraph", "section", "article", "table", "row", "rowgroup"];
+
+/// One AX node, as used here.
+struct AxNode {
+    role: String,
+    name: String,
+    ignored: bool,
+    props: HashMap<String, Value>,
+    children: Vec<String>,
+    backend: Option<i64>,
+}
+
+/// The tree between AX nodes and text.
+enum Item {
+    Text(String),
+    Node {
+        role: String,
+        name: String,
+        attrs: Vec<String>,
+        reference: Option<usize>,
+        url: Option<String>,
+        children: Vec<Item>,
+    },
+}
+
+/// Chromium's role names where they differ from ARIA's.
+fn aria_role(role: &str) -> &str {
+    match role {
+        "image" => "img",
+        "DisclosureTriangle" => "button",
+        "StaticText" => "text",
+        other => other,
+    }
+}
+
+struct Builder<'a> {
+    nodes: &'a HashMap<String, AxNode>,
+    options: &'a SnapshotOptions,
+    hrefs: &'a HashMap<i64, String>,
+    refs: Vec<(String, String, i64)>,
+}
+
+impl Builder<'_> {
+    fn collect(&mut self, id: &str, depth: u32, out: &mut Vec<Item>) {
+        let Some(node) = self.nodes.get(id) else { return };
+        if HIDDEN.contains(&node.role.as_str()) {
+            return;
+        }
+        let role = aria_role(&node.role).to_string();
+        if role == "text" {
+            push_text(out, &node.name);
+            return;
+        }
+        let unnamed_structure =
+            self.options.compact && node.name.is_empty() && STRUCTURE.contains(&role.as_str());
+        if node.ignored || FLATTENED.contains(&node.role.as_str()) || unnamed_structure {
+            for c in &node.children {
+                self.collect(c, depth, out);
+            }
+            return;
+        }
+        if self.options.max_depth.is_some_and(|max| depth >= max) {
+            return;
+        }
+        let wants_ref = INTERACTIVE.contains(&role.as_str())
+            || (!node.name.is_empty() && NAMED_CONTENT.contains(&role.as_str()));
+        let reference = match (wants_ref, node.backend) {
+            (true, Some(backend)) => {
+                self.refs.push((role.clone(), node.name.clone(), backend));
+                Some(self.refs.len() - 1)
+            }
+            _ => None,
+        };
+        let mut children = Vec::new();
+        for c in &node.children {
+            self.collect(c, depth + 1, &mut children);
+        }
+        let url = if role == "link" { node.backend.and_then(|b| self.hrefs.get(&b).cloned()) } else { None };
+        if url.is_some() {
+            // The link's text is its name; under the /url line it would only repeat it.
+            children.retain(|c| !matches!(c, Item::Text(t) if t.trim() == node.name.trim()));
+        }
+        let mut shown = attrs(&node.props);
+        if role != "heading" {
+            shown.retain(|a| !a.starts_with("level="));
+        }
+        out.push(Item::Node { attrs: shown, role, name: node.name.clone(), reference, url, children });
+    }
+}
+
+fn push_text(out: &mut Vec<Item>, text: &str) {
+    if text.trim().is_empty() {
+        return;
+    }
+    if let Some(Item::Text(prev)) = out.last_mut() {
+        prev.push_str(text);
+    } else {
+        out.push(Item::Text(text.to_string()));
+    }
+}
+
+/// The states shown in brackets.
+fn attrs(props: &HashMap<String, Value>) -> Vec<String> {
+    let mut a = Vec::new();
+    let truthy = |k: &str| props.get(k).is_some_and(|v| v == &json!(true) || v == &json!("true"));
+    match props
+        .get("checked")
+        .and_then(|v| v.as_str().map(str::to_string).or_else(|| v.as_bool().map(|b| b.to_string())))
+    {
+        Some(c) if c == "true" => a.push("checked".into()),
+        Some(c) if c == "mixed" => a.push("checked=mixed".into()),
+        _ => {}
+    }
+    if truthy("disabled") {
+        a.push("disabled".into());
+    }
+    if truthy("expanded") {
+        a.push("expanded".into());
+    }
+    if truthy("selected") {
+        a.push("selected".into());
+    }
+    match props.get("pressed").and_then(Value::as_str) {
+        Some("true") => a.push("pressed".into()),
+        Some("mixed") => a.push("pressed=mixed".into()),
+        _ => {}
+    }
+    if let Some(level) = props.get("level").and_then(Value::as_u64) {
+        a.push(format!("level={level}"));
+    }
+    a
+}
+
+fn quote(s: &str) -> String {
+    Value::String(s.trim().to_string()).to_string()
+}
+
+/// Renders items as lines, nested by two spaces.
+fn render(items: &[Item], indent: usize, ids: &[String], interactive: bool, lines: &mut Vec<String>) {
+    for item in items {
+        match item {
+            Item::Text(t) if !interactive => {
+                lines.push(format!("{}- text: {}", "  ".repeat(indent), t.trim()))
+            }
+            Item::Text(_) => {}
+            Item::Node { role, name, attrs, reference, url, children } => {
+                let show = !interactive || reference.is_some();
+                if !show {
+                    render(children, indent, ids, interactive, lines);
+                    continue;
+                }
+                let mut line = format!("{}- {role}", "  ".repeat(indent));
+                if !name.trim().is_empty() {
+                    line.push(' ');
+                    line.push_str(&quote(name));
+                }
+                for a in attrs {
+                    line.push_str(&format!(" [{a}]"));
+                }
+                if let Some(r) = reference {
+                    line.push_str(&format!(" [ref={}]", ids[*r]));
+                }
+                if interactive {
+                    lines.push(line);
+                    render(children, indent, ids, interactive, lines);
+                    continue;
+                }
+                // Text that only repeats the name is not shown again; text alone goes inline.
+                let only_text: Option<String> = match children.as_slice() {
+                    [Item::Text(t)] if url.is_none() => Some(t.trim().to_string()),
+                    _ => None,
+                };
+                match only_text {
+                    Some(t) if t == name.trim() => lines.push(line),
+                    Some(t) if name.trim().is_empty() => lines.push(format!("{line}: {t}")),
+                    _ if children.is_empty() && url.is_none() => lines.push(line),
+                    _ => {
+                        lines.push(format!("{line}:"));
+                        if let Some(u) = url {
+                            lines.push(format!("{}- /url: {u}", "  ".repeat(indent + 1)));
+                        }
+                        render(children, indent + 1, ids, interactive, lines);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Takes the snapshot; new refs are `e{next_ref}`, `e{next_ref+1}`, ...
+pub(crate) async fn snapshot(
+    page: &Page,
+    options: &SnapshotOptions,
+    next_ref: u64,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Cdp;
+    let cdp = |e| cdp_failure(phase, e);
+    let tree = page
+        .session
+        .call_raw("Accessibility.getFullAXTree", json!({}), budget.remaining())
+        .await
+        .map_err(cdp)?;
+    let mut nodes = HashMap::new();
+    let mut by_backend = HashMap::new();
+    let mut root = None;
+    for n in tree["nodes"].as_array().map(Vec::as_slice).unwrap_or_default() {
+        let id = n["nodeId"].as_str().unwrap_or_default().to_string();
+        if root.is_none() {
+            root = Some(id.clone());
+        }
+        let props = n["properties"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .filter_map(|p| Some((p["name"].as_str()?.to_string(), p["value"]["value"].clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let backend = n["backendDOMNodeId"].as_i64();
+        if let Some(b) = backend {
+            by_backend.entry(b).or_insert_with(|| id.clone());
+        }
+        nodes.insert(
+            id,
+            AxNode {
+                role: n["role"]["value"].as_str().unwrap_or("none").to_string(),
+                name: n["name"]["value"].as_str().unwrap_or_default().to_string(),
+                ignored: n["ignored"].as_bool().unwrap_or(false),
+                props,
+                children: n["childIds"]
+                    .as_array()
+                    .map(|c| c.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default(),
+                backend,
+            },
+        );
+    }
+    let start = match &options.scope {
+        None => root,
+        Some(scope) => {
+            let backend = crate::input::backend_of(page, scope, budget).await?;
+            match by_backend.get(&backend) {
+                Some(id) => Some(id.clone()),
+                None => {
+                    return Err(WorkerError {
+                        code: ErrorCode::BadRequest,
+                        phase,
+                        message: "the scope element is not in the accessibility tree (hidden or aria-hidden)"
+                            .into(),
+                    })
+                }
+            }
+        }
+    };
+    let has_links = nodes.values().any(|n| n.role == "link");
+    let hrefs = if has_links { link_hrefs(page, budget).await } else { HashMap::new() };
+    let mut builder = Builder { nodes: &nodes, options, hrefs: &hrefs, refs: Vec::new() };
+    let mut items = Vec::new();
+    if let Some(start) = start {
+        builder.collect(&start, 0, &mut items);
+    }
+
+    let (loader_id, url, title) = document_identity(page, budget).await?;
+    let mut counts: HashMap<(String, String), u32> = HashMap::new();
+    let mut refs = Vec::with_capacity(builder.refs.len());
+    for (i, (role, name, backend)) in builder.refs.iter().enumerate() {
+        let nth = counts.entry((role.clone(), name.clone())).or_insert(0);
+        refs.push(RefRecord {
+            id: format!("e{}", next_ref + i as u64),
+            role: role.clone(),
+            name: name.clone(),
+            nth: *nth,
+            backend_node_id: *backend,
+            frame_id: page.target_id.clone(),
+            loader_id: loader_id.clone(),
+        });
+        *nth += 1;
+    }
+    let ids: Vec<String> = refs.iter().map(|r| r.id.clone()).collect();
+    let mut lines = Vec::new();
+    render(&items, 0, &ids, options.interactive, &mut lines);
+
+    let (text, shown, truncated) = cut(&lines, options.max_chars as usize);
+    // Only refs that made it into the text are kept.
+    let refs: Vec<RefRecord> =
+        refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
+    Ok(Output::Snapshot {
+        chars: text.chars().count() as u64,
+        text,
+        lines: shown as u64,
+        truncated,
+        refs,
+        url,
+        title,
+    })
+}
+
+/// Joins lines up to `max_chars`; when cut, a marker line says so.
+fn cut(lines: &[String], max_chars: usize) -> (String, usize, bool) {
+    let mut text = String::new();
+    let mut chars = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let n = line.chars().count() + 1;
+        if chars + n > max_chars {
+            let marker = format!(
+                "- ... {} more lines cut at max_chars={max_chars}; narrow with scope, max_depth or interactive",
+                lines.len() - i
+            );
+            text.push_str(&marker);
+            return (text, i + 1, true);
+        }
+        text.push_str(line);
+        text.push('\n');
+        chars += n;
+    }
+    if text.ends_with('\n') {
+        text.pop();
+    }
+    (text, lines.len(), false)
+}
+
+/// The main frame's `loaderId` (its document), URL and title.
+pub(crate) async fn document_identity(
+    page: &Page,
+    budget: Budget,
+) -> Result<(String, String, String), WorkerError> {
+    let tree = page
+        .session
+        .call_raw("Page.getFrameTree", json!({}), budget.remaining())
+        .await
+        .map_err(|e| cdp_failure(Phase::Cdp, e))?;
+    let frame = &tree["frameTree"]["frame"];
+    let title = page
+        .session
+        .call_raw(
+            "Runtime.evaluate",
+            json!({"expression": "document.title", "returnByValue": true}),
+            budget.remaining(),
+        )
+        .await
+        .ok()
+        .and_then(|r| r["result"]["value"].as_str().map(str::to_string))
+        .unwrap_or_default();
+    Ok((
+        frame["loaderId"].as_str().unwrap_or_default().to_string(),
+        frame["url"].as_str().unwrap_or_default().to_string(),
+        title,
+    ))
+}
+
+/// `href` of every element that has one, by `backendNodeId` (`DOMSnapshot.captureSnapshot`).
+async fn link_hrefs(page: &Page, budget: Budget) -> HashMap<i64, String> {
+    let mut out = HashMap::new();
+    let Ok(snap) = page
+        .session
+        .call_raw("DOMSnapshot.captureSnapshot", json!({"computedStyles": []}), budget.remaining())
+        .await
+    else {
+        return out;
+    };
+    let strings: Vec<&str> = snap["strings"]
+        .as_array()
+        .map(|s| s.iter().map(|x| x.as_str().unwrap_or("")).collect())
+        .unwrap_or_default();
+    let href = strings.iter().position(|s| *s == "href");
+    let Some(href) = href else { return out };
+    for doc in snap["documents"].as_array().map(Vec::as_slice).unwrap_or_default() {
+        let backends = doc["nodes"]["backendNodeId"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let attributes = doc["nodes"]["attributes"].as_array().map(Vec::as_slice).unwrap_or_default();
+        for (backend, attrs) in backends.iter().zip(attributes) {
+            let pairs = attrs.as_array().map(Vec::as_slice).unwrap_or_default();
+            for kv in pairs.chunks(2) {
+                if kv[0].as_u64() == Some(href as u64) {
+                    if let (Some(b), Some(v)) = (backend.as_i64(), kv.get(1).and_then(Value::as_u64)) {
+                        out.insert(b, strings.get(v as usize).unwrap_or(&"").to_string());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_adds_a_marker_line() {
+        let lines: Vec<String> = (0..10).map(|i| format!("- text: line {i}")).collect();
+        let (text, shown, truncated) = cut(&lines, 40);
+        assert!(truncated);
+        assert_eq!(shown, 3);
+        assert!(
+            text.ends_with(
+                "- ... 8 more lines cut at max_chars=40; narrow with scope, max_depth or interactive"
+            ),
+            "{text}"
+        );
+        let (_, _, truncated) = cut(&lines, 10_000);
+        assert!(!truncated);
+    }
+
+    #[test]
+    fn states_render_in_brackets() {
+        let props: HashMap<String, Value> = [
+            ("checked".to_string(), json!("mixed")),
+            ("disabled".to_string(), json!(true)),
+            ("level".to_string(), json!(2)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(attrs(&props), vec!["checked=mixed", "disabled", "level=2"]);
+    }
+}
