@@ -78,9 +78,12 @@ impl Supervisor {
             }
         });
         let ready = ready_rx.recv_timeout(Duration::from_secs(60)).unwrap_or(false);
-        let sup = Supervisor { child: Some(child), socket, dir, log, reader: Some(reader) };
-        assert!(ready, "supervisor did not start listening; log:\n{}", sup.log_text());
-        sup
+        if !ready {
+            let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+            let _ = reader.join();
+            panic!("supervisor did not start listening ({status}); log:\n{}", log.lock().unwrap().join("\n"));
+        }
+        Supervisor { child: Some(child), socket, dir, log, reader: Some(reader) }
     }
 
     /// The supervisor's pid.

@@ -308,12 +308,15 @@ async fn probe_new(
     let port_ms = ms();
     let endpoint = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
     let ws_url = format!("ws://127.0.0.1:{port}{ws_path}");
+    // A browser still starting (a loaded machine) may miss one attempt: each probe is retried, each
+    // attempt within its own limit, until the launch deadline.
+    let deadline = started + LAUNCH_TIMEOUT;
     let http = async {
-        let r = discovery::version(&endpoint, HTTP_PROBE_TIMEOUT).await;
+        let r = retry_until(deadline, || discovery::version(&endpoint, HTTP_PROBE_TIMEOUT)).await;
         (r, ms())
     };
     let cdp = async {
-        let r = handshake(&ws_url).await;
+        let r = retry_until(deadline, || handshake(&ws_url)).await;
         (r, ms())
     };
     let ((info, http_probe_ms), (shake, handshake_ms)) = tokio::join!(http, cdp);
@@ -330,6 +333,22 @@ async fn probe_new(
     }
     let timings = LaunchTimings { port_ms, http_probe_ms, handshake_ms };
     Ok((port, endpoint, info.web_socket_debugger_url, client, version, timings))
+}
+
+/// Runs `attempt` until it succeeds or `deadline` passes (25 ms between failed attempts); the last
+/// error when it never succeeded.
+async fn retry_until<T, F, Fut>(deadline: Instant, mut attempt: F) -> Result<T, CdpError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, CdpError>>,
+{
+    loop {
+        match attempt().await {
+            Ok(v) => return Ok(v),
+            Err(e) if Instant::now() + Duration::from_millis(25) >= deadline => return Err(e),
+            Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
+        }
+    }
 }
 
 /// The CDP handshake probe: connect to `ws_url` and call `Browser.getVersion`, within

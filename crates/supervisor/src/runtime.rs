@@ -439,7 +439,14 @@ impl Runtime {
         }
         let (client, ws_url) = self.browser_link().await;
         let target: CreateTargetResult = client
-            .call("Target.createTarget", None, json!({"url": "about:blank"}), budget.remaining())
+            // A window of its own keeps every session's page visible: a background tab gets no animation
+            // frames, and actionability waits on them.
+            .call(
+                "Target.createTarget",
+                None,
+                json!({"url": "about:blank", "newWindow": true}),
+                budget.remaining(),
+            )
             .await
             .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
         let worker = match WorkerHandle::spawn(&self.launcher, &ws_url, &target.target_id, budget).await {

@@ -48,6 +48,8 @@ pub struct WorkerHandle {
     next_seq: u64,
     /// The target the worker is attached to (changes on a page reset).
     target_id: String,
+    /// Set once the supervisor killed it: spent even before the kernel has reaped it.
+    killed: bool,
 }
 
 impl WorkerHandle {
@@ -100,6 +102,7 @@ impl WorkerHandle {
             frames: Framed::new(stream, ipc::codec()),
             next_seq: 1,
             target_id: target_id.to_string(),
+            killed: false,
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
             Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
@@ -217,11 +220,12 @@ impl WorkerHandle {
 
     /// Whether the process has been killed or has exited (the session must start a new worker).
     pub fn is_spent(&mut self) -> bool {
-        !matches!(self.child.try_wait(), Ok(None))
+        self.killed || !matches!(self.child.try_wait(), Ok(None))
     }
 
     /// SIGKILL to the worker's process group. Tokio reaps it.
     pub fn kill(&mut self) {
+        self.killed = true;
         let _ = killpg(Pid::from_raw(self.pid as i32), Signal::SIGKILL);
         let _ = self.child.start_kill();
     }

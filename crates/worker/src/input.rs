@@ -181,11 +181,23 @@ const DESCRIBE: &str = r#"function() {
   return s + '>';
 }"#;
 
+/// Scrolls the element to the middle of the viewport.
+const CENTER: &str =
+    "function() { this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); }";
+
+/// Whether the point lies inside the viewport the checks saw.
+fn inside_viewport(checks: &Value, x: f64, y: f64) -> bool {
+    let w = checks["viewport"][0].as_f64().unwrap_or(f64::MAX);
+    let h = checks["viewport"][1].as_f64().unwrap_or(f64::MAX);
+    x >= 0.0 && y >= 0.0 && x < w && y < h
+}
+
 /// One round of checks: attached, visible, stable over two animation frames, enabled, editable.
 const CHECKS: &str = r#"async function() {
   if (!this.isConnected) return { attached: false };
   const a = this.getBoundingClientRect();
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  // Two animation frames; a page that gets none (hidden) falls back to 100 ms.
+  await new Promise((r) => { const t = setTimeout(r, 100); requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); r(); })); });
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();
   const style = getComputedStyle(this);
@@ -200,6 +212,8 @@ const CHECKS: &str = r#"async function() {
     stable: a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
     enabled: !disabled,
     editable,
+    viewport: [innerWidth, innerHeight],
+    scroll: [scrollX, scrollY],
   };
 }"#;
 
@@ -216,10 +230,13 @@ async fn check_round(
     input: &InputAction,
     budget: Budget,
 ) -> Result<Round, WorkerError> {
-    let _ = page
+    let scrolled = page
         .session
         .call_raw("DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id}), budget.capped(STEP))
         .await;
+    if scrolled.is_err() {
+        let _ = call_on(page, &el.object_id, CENTER, json!([]), budget).await;
+    }
     let c = call_on(page, &el.object_id, CHECKS, json!([]), budget)
         .await
         .map_err(|e| cdp_failure(Phase::Actionability, e))?;
@@ -253,11 +270,21 @@ async fn check_round(
             .session
             .call_raw(
                 "DOM.getNodeForLocation",
-                json!({"x": x.round() as i64, "y": y.round() as i64, "includeUserAgentShadowDOM": false}),
+                // getNodeForLocation takes document coordinates; quads and mouse events are viewport ones.
+                json!({
+                    "x": (x + c["scroll"][0].as_f64().unwrap_or(0.0)).round() as i64,
+                    "y": (y + c["scroll"][1].as_f64().unwrap_or(0.0)).round() as i64,
+                    "includeUserAgentShadowDOM": false,
+                }),
                 budget.capped(STEP),
             )
             .await
-            .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            .ok();
+        let Some(hit) = hit.filter(|_| inside_viewport(&c, x, y)) else {
+            // Off screen after all: center it for the next round.
+            let _ = call_on(page, &el.object_id, CENTER, json!([]), budget).await;
+            return unmet(ErrorCode::NotVisible, "is outside the viewport");
+        };
         let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
         if hit_backend != el.backend {
             if let Some(hit_obj) = resolve_backend(page, hit_backend, budget).await {

@@ -159,7 +159,14 @@ pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), String> 
         let def = named(m).filter(|d| d.modifier_bit() != 0).ok_or_else(|| unknown(m))?;
         held.push(def);
     }
-    let key = named(key).ok_or_else(|| unknown(key))?;
+    let mut key = named(key).ok_or_else(|| unknown(key))?;
+    // A letter in a combo is the key itself: `Control+A` sends `a`, as a keyboard does without Shift;
+    // with Shift held it sends `A` (Shift is already down, so it is not pressed again).
+    if key.key.len() == 1 && key.key.chars().all(|c| c.is_ascii_alphabetic()) {
+        let shift_held = held.iter().any(|m| m.modifier_bit() == SHIFT);
+        let letter = if shift_held { key.key.to_ascii_uppercase() } else { key.key.to_ascii_lowercase() };
+        key = KeyDef { key: letter.clone(), text: Some(letter), shifted: false, ..key };
+    }
     Ok((held, key))
 }
 
@@ -195,7 +202,9 @@ mod tests {
     fn combos_split_into_modifiers_and_key() {
         let (mods, key) = parse_combo("Control+Shift+A").unwrap();
         assert_eq!(mods.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(), ["Control", "Shift"]);
-        assert_eq!(key.code, "KeyA");
+        assert_eq!((key.key.as_str(), key.code.as_str(), key.shifted), ("A", "KeyA", false));
+        let (_, key) = parse_combo("Control+A").unwrap();
+        assert_eq!((key.key.as_str(), key.code.as_str()), ("a", "KeyA"));
         let (mods, key) = parse_combo("Control++").unwrap();
         assert_eq!((mods.len(), key.key.as_str()), (1, "+"));
         let (_, enter) = parse_combo("Enter").unwrap();

@@ -124,8 +124,9 @@ async fn reset(page: &mut Page, budget: Budget) -> bool {
         .ok()
         .and_then(|v| v["targetInfo"]["url"].as_str().map(str::to_string))
         .unwrap_or_else(|| "about:blank".into());
-    let created: Result<CreateTargetResult, _> =
-        browser.call("Target.createTarget", None, json!({"url": url}), budget.remaining()).await;
+    let created: Result<CreateTargetResult, _> = browser
+        .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+        .await;
     let Ok(created) = created else { return false };
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))

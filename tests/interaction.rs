@@ -1,0 +1,277 @@
+//! Snapshot, refs and input on real Chromium: the aria-snapshot text, ref lifecycle, actionability
+//! outcomes, and the exact event sequences of clicks and keys.
+
+use sb_client::{Client, ClientError};
+use sb_protocol::api::{ClickParams, ElementParams, FillParams, PressParams, SnapshotParams, TypeParams};
+use sb_protocol::ErrorCode;
+use sb_tests::{PageServer, Supervisor};
+use serde_json::json;
+
+fn by_ref(r: &str) -> ElementParams {
+    ElementParams { reference: Some(r.into()), selector: None }
+}
+
+fn by_css(css: &str) -> ElementParams {
+    ElementParams { reference: None, selector: Some(css.into()) }
+}
+
+fn code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> (ErrorCode, String) {
+    match r {
+        Err(ClientError::Api(e)) => (e.code, e.message),
+        other => panic!("expected the runtime's error, got {other:?}"),
+    }
+}
+
+async fn js(c: &Client, sid: &str, expr: &str) -> serde_json::Value {
+    c.evaluate(sid, expr, None).await.unwrap().value.unwrap_or(json!(null))
+}
+
+async fn form(c: &Client, pages: &PageServer, sid: &str) {
+    c.session_start(Some(sid)).await.unwrap();
+    c.goto(sid, &pages.url("/test/form.html"), None).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_text_refs_and_options() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "s").await;
+    let snap = c.snapshot("s", SnapshotParams::default()).await.unwrap();
+    assert_eq!(
+        snap.snapshot,
+        [
+            "- heading \"Sign up\" [level=1] [ref=e1]",
+            "- paragraph: Fill in all fields.",
+            "- text: Name",
+            "- textbox \"Name\" [ref=e2]",
+            "- checkbox \"Agree\" [ref=e3]",
+            "- link \"Back home\" [ref=e4]:",
+            "  - /url: /test/index.html",
+            "- list:",
+            "  - listitem: One",
+            "  - listitem: Two",
+            "- button \"Save\" [ref=e5]",
+            "- button \"Off\" [disabled] [ref=e6]",
+        ]
+        .join("\n")
+    );
+    assert_eq!((snap.refs, snap.lines, snap.truncated), (6, 12, false));
+    assert_eq!((snap.title.as_str(), snap.url.as_str()), ("Form", pages.url("/test/form.html").as_str()));
+
+    // Refs keep counting across snapshots; interactive is a flat list of them.
+    let flat = c.snapshot("s", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    assert_eq!(flat.snapshot.lines().next(), Some("- heading \"Sign up\" [level=1] [ref=e7]"));
+    assert!(flat.snapshot.lines().all(|l| l.contains("[ref=e")), "{}", flat.snapshot);
+    c.click("s", ClickParams { element: by_ref("e2"), ..Default::default() }, None)
+        .await
+        .expect("old refs stay valid");
+
+    // compact drops unnamed structure; max_depth stops nesting; scope narrows; max_chars cuts.
+    let compact = c.snapshot("s", SnapshotParams { compact: true, ..Default::default() }).await.unwrap();
+    assert!(
+        !compact.snapshot.contains("- list:") && compact.snapshot.contains("- text: One"),
+        "{}",
+        compact.snapshot
+    );
+    let shallow = c.snapshot("s", SnapshotParams { max_depth: Some(1), ..Default::default() }).await.unwrap();
+    assert!(!shallow.snapshot.contains("listitem"), "{}", shallow.snapshot);
+    let scoped =
+        c.snapshot("s", SnapshotParams { scope: Some("ul".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(scoped.snapshot, "- list:\n  - listitem: One\n  - listitem: Two");
+    let cut = c.snapshot("s", SnapshotParams { max_chars: Some(60), ..Default::default() }).await.unwrap();
+    assert!(cut.truncated && cut.snapshot.lines().last().unwrap().starts_with("- ... "), "{}", cut.snapshot);
+    assert!(cut.chars <= 60 + 120, "text stays near max_chars plus the marker line");
+
+    assert_eq!(
+        code(c.click("s", ClickParams { element: by_ref("e999"), ..Default::default() }, None).await).0,
+        ErrorCode::UnknownRef
+    );
+    let both = ElementParams { reference: Some("e1".into()), selector: Some("h1".into()) };
+    assert_eq!(
+        code(c.click("s", ClickParams { element: both, ..Default::default() }, None).await).0,
+        ErrorCode::BadRequest
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refs_go_stale_with_their_document_and_are_found_again_within_it() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "r").await;
+    c.snapshot("r", SnapshotParams::default()).await.unwrap();
+    // Same document, node replaced by an equal one: found again by role, name and nth.
+    js(&c, "r", "const b = document.querySelector('#save'); b.replaceWith(b.cloneNode(true)); document.querySelector('#save').onclick = () => document.title = 'again'; 1").await;
+    c.click("r", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await.unwrap();
+    assert_eq!(js(&c, "r", "document.title").await, json!("again"));
+    // Gone from the document: stale, never another element.
+    js(&c, "r", "document.querySelector('#save').remove(), 1").await;
+    assert_eq!(
+        code(c.click("r", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await).0,
+        ErrorCode::StaleRef
+    );
+    // Another document: stale with the message a model can act on.
+    c.goto("r", &pages.url("/test/form.html"), None).await.unwrap();
+    let (code, message) =
+        code(c.click("r", ClickParams { element: by_ref("e2"), ..Default::default() }, None).await);
+    assert_eq!(
+        (code, message.as_str()),
+        (ErrorCode::StaleRef, "Ref e2 belongs to an earlier page; take a new snapshot.")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn click_type_fill_press_hover_with_exact_events() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "i").await;
+    c.snapshot("i", SnapshotParams::default()).await.unwrap();
+    let log = |c: &Client| {
+        let c = c.clone();
+        async move {
+            js(&c, "i", "(() => { const t = document.querySelector('#log').textContent; document.querySelector('#log').textContent = ''; return t; })()").await
+        }
+    };
+
+    c.type_text("i", TypeParams { element: by_ref("e2"), text: "aB!".into(), ..Default::default() }, None)
+        .await
+        .unwrap();
+    assert_eq!(js(&c, "i", "document.querySelector('#name').value").await, json!("aB!"));
+    assert_eq!(
+        log(&c).await,
+        json!("keydown:a keyup:a keydown:Shift+shift keydown:B+shift keyup:B+shift keyup:Shift keydown:Shift+shift keydown:!+shift keyup:!+shift keyup:Shift ")
+    );
+    c.press("i", PressParams { element: by_ref("e2"), key: "Control+A".into() }, None).await.unwrap();
+    assert_eq!(log(&c).await, json!("keydown:Control+ctrl keydown:a+ctrl keyup:a+ctrl keyup:Control "));
+    c.press("i", PressParams { element: ElementParams::default(), key: "Backspace".into() }, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        js(&c, "i", "document.querySelector('#name').value").await,
+        json!(""),
+        "Control+A selected all"
+    );
+    log(&c).await;
+
+    c.type_text(
+        "i",
+        TypeParams { element: by_css("#name"), text: "Ann".into(), clear: true, submit: false },
+        None,
+    )
+    .await
+    .unwrap();
+    c.click("i", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await.unwrap();
+    assert_eq!(js(&c, "i", "document.title").await, json!("saved:Ann"));
+    log(&c).await;
+
+    c.click("i", ClickParams { element: by_ref("e5"), click_count: Some(2), ..Default::default() }, None)
+        .await
+        .unwrap();
+    assert_eq!(log(&c).await, json!("click:0:1 click:0:2 dblclick:0:2 "));
+    c.click(
+        "i",
+        ClickParams { element: by_ref("e5"), button: Some("right".into()), ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(log(&c).await, json!("contextmenu:2:0 auxclick:2:1 "));
+    c.click(
+        "i",
+        ClickParams { element: by_ref("e5"), modifiers: vec!["Shift".into()], ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(log(&c).await, json!("click:0:1+shift "));
+
+    c.fill("i", FillParams { element: by_ref("e2"), value: "Zoë".into() }, None).await.unwrap();
+    assert_eq!(js(&c, "i", "document.querySelector('#name').value").await, json!("Zoë"));
+    c.hover("i", by_ref("e5"), None).await.unwrap();
+    assert_eq!(js(&c, "i", "document.querySelector('#save').matches(':hover')").await, json!(true));
+    c.press("i", PressParams { element: by_ref("e2"), key: "Shift+Tab".into() }, None).await.unwrap();
+    assert_eq!(
+        js(&c, "i", "document.activeElement.id").await,
+        json!(""),
+        "Shift+Tab left the input for the body/previous control"
+    );
+    assert_eq!(
+        code(
+            c.press("i", PressParams { element: ElementParams::default(), key: "Hyper+X".into() }, None)
+                .await
+        )
+        .0,
+        ErrorCode::BadRequest
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actionability_outcomes_name_what_is_wrong() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "a").await;
+    c.snapshot("a", SnapshotParams::default()).await.unwrap();
+    let click = |target: ElementParams, t: u64| {
+        let c = c.clone();
+        async move { c.click("a", ClickParams { element: target, ..Default::default() }, Some(t)).await }
+    };
+
+    // Covered for good: the blocker is named.
+    js(&c, "a", "document.body.insertAdjacentHTML('beforeend', '<div id=\"cover\"></div>'), 1").await;
+    let (code_, message) = code(click(by_ref("e5"), 1_500).await);
+    assert_eq!(
+        (code_, message.as_str()),
+        (ErrorCode::ElementCovered, "<div id=\"cover\"> intercepts pointer events over button \"Save\"")
+    );
+    // Covered, then uncovered in time: the click waits and lands.
+    js(&c, "a", "setTimeout(() => document.querySelector('#cover').remove(), 300), 1").await;
+    click(by_ref("e5"), 5_000).await.unwrap();
+    assert!(js(&c, "a", "document.title").await.as_str().unwrap().starts_with("saved:"));
+
+    assert_eq!(code(click(by_ref("e6"), 1_000).await).0, ErrorCode::NotEnabled);
+    js(&c, "a", "document.querySelector('#agree').style.visibility = 'hidden', 1").await;
+    assert_eq!(code(click(by_ref("e3"), 1_000).await).0, ErrorCode::NotVisible);
+
+    // Appears after 500 ms: waited for.
+    js(&c, "a", "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button id=\"late\" onclick=\"document.title=`late`\">Late</button>'), 500), 1").await;
+    click(by_css("#late"), 5_000).await.unwrap();
+    assert_eq!(js(&c, "a", "document.title").await, json!("late"));
+    // Offscreen: scrolled into view first.
+    js(&c, "a", "document.body.insertAdjacentHTML('beforeend', '<div style=\"height:3000px\"></div><button id=\"far\" onclick=\"document.title=`far`\">Far</button>'), 1").await;
+    click(by_css("#far"), 3_000).await.unwrap();
+    assert_eq!(js(&c, "a", "document.title").await, json!("far"));
+    // Always moving: not stable.
+    js(&c, "a", "document.body.insertAdjacentHTML('afterbegin', '<style>@keyframes m { from { margin-left: 0 } to { margin-left: 300px } }</style><button id=\"moving\" style=\"animation: m 0.5s linear infinite\">Moving</button>'), 1").await;
+    assert_eq!(code(click(by_css("#moving"), 1_500).await).0, ErrorCode::NotStable);
+    // Nothing matches: timeout naming the selector.
+    let (code_, message) = code(click(by_css("#nothing"), 1_000).await);
+    assert_eq!(code_, ErrorCode::Timeout);
+    assert!(message.contains("#nothing"), "{message}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_session_page_stays_visible_so_input_works_in_any_order() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "first").await;
+    form(&c, &pages, "second").await;
+    for sid in ["first", "second"] {
+        assert_eq!(js(&c, sid, "document.visibilityState").await, json!("visible"), "{sid}");
+    }
+    // The older session's page gets animation frames: clicking there works without a fallback.
+    c.type_text(
+        "first",
+        TypeParams { element: by_css("#name"), text: "x".into(), ..Default::default() },
+        Some(3_000),
+    )
+    .await
+    .unwrap();
+    c.click("first", ClickParams { element: by_css("#save"), ..Default::default() }, Some(3_000))
+        .await
+        .unwrap();
+    assert_eq!(js(&c, "first", "document.title").await, json!("saved:x"));
+}
