@@ -275,3 +275,53 @@ async fn every_session_page_stays_visible_so_input_works_in_any_order() {
         .unwrap();
     assert_eq!(js(&c, "first", "document.title").await, json!("saved:x"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dialogs_are_answered_and_reported_never_wedging_the_session() {
+    use sb_protocol::api::HandleDialogParams;
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "d").await;
+    let raw = |expr: &'static str| {
+        let c = c.clone();
+        async move {
+            let r =
+                c.call("page.evaluate", Some("d"), json!({"expression": expr}), Some(5_000)).await.unwrap();
+            assert!(r.ok, "{r:?}");
+            r.result.unwrap()
+        }
+    };
+    // alert and confirm: dismissed by default, reported with the action.
+    let r = raw("alert('hello'), 1").await;
+    assert_eq!(r["dialogs"], json!([{"type": "alert", "message": "hello", "accepted": false}]));
+    let r = raw("confirm('sure?')").await;
+    assert_eq!((r["value"].clone(), r["dialogs"][0]["type"].clone()), (json!(false), json!("confirm")));
+    // No dialog, no dialogs field.
+    assert!(raw("1").await.get("dialogs").is_none());
+    // The next one answered as asked.
+    let next = c
+        .handle_dialog("d", HandleDialogParams { accept: true, prompt_text: Some("yes".into()) })
+        .await
+        .unwrap();
+    assert_eq!(next.next_dialog, "accept");
+    let r = raw("prompt('name?')").await;
+    assert_eq!(r["value"], json!("yes"));
+    assert_eq!(r["dialogs"], json!([{"type": "prompt", "message": "name?", "accepted": true}]));
+    // A dialog raised by a click.
+    js(&c, "d", "document.querySelector('#save').onclick = () => alert('from click'), 1").await;
+    let r = c.call("page.click", Some("d"), json!({"selector": "#save"}), Some(5_000)).await.unwrap();
+    assert_eq!(r.result.unwrap()["dialogs"][0]["message"], json!("from click"));
+    // beforeunload is accepted, so navigation goes on.
+    js(&c, "d", "window.onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; }, 1").await;
+    let g = c
+        .call("page.goto", Some("d"), json!({"url": pages.url("/test/index.html")}), Some(5_000))
+        .await
+        .unwrap();
+    assert!(g.ok, "{g:?}");
+    assert_eq!(g.result.as_ref().unwrap()["title"], json!("Test Index"));
+    assert_eq!(
+        g.result.as_ref().unwrap()["dialogs"],
+        json!([{"type": "beforeunload", "message": "", "accepted": true}])
+    );
+}

@@ -21,9 +21,10 @@ use std::time::Duration;
 
 use sb_protocol::api::{
     ClickParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams,
-    GotoParams, GotoResult, HealthResult, InputResult, Method, PressParams, Request, RequestId, Response,
-    ScreenshotParams, ScreenshotResult, SessionCloseResult, SessionListResult, SessionStartParams,
-    SessionStartResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult,
+    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method,
+    PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
+    SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams,
+    WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::clamp_timeout_ms;
 use sb_protocol::ErrorBody;
@@ -334,6 +335,18 @@ impl Client {
         timeout_ms: Option<u64>,
     ) -> Result<InputResult, ClientError> {
         self.request(Method::PageHover, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.handle_dialog`: how the next JavaScript dialog is answered.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn handle_dialog(
+        &self,
+        session_id: &str,
+        params: HandleDialogParams,
+    ) -> Result<HandleDialogResult, ClientError> {
+        self.request(Method::PageHandleDialog, Some(session_id), params, None).await
     }
 
     /// `page.evaluate`.

@@ -119,11 +119,13 @@ pub enum Method {
     PagePress,
     /// `page.hover {ref | selector}` -> [`InputResult`].
     PageHover,
+    /// `page.handle_dialog {accept, prompt_text?}`: how to answer the next dialog -> [`HandleDialogResult`].
+    PageHandleDialog,
 }
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 15] = [
+    pub const ALL: [Method; 16] = [
         Method::RuntimeHealth,
         Method::SessionStart,
         Method::SessionClose,
@@ -139,6 +141,7 @@ impl Method {
         Method::PageFill,
         Method::PagePress,
         Method::PageHover,
+        Method::PageHandleDialog,
     ];
 
     /// Parses a wire name such as `"page.goto"`.
@@ -164,6 +167,7 @@ impl Method {
             Method::PageFill => "page.fill",
             Method::PagePress => "page.press",
             Method::PageHover => "page.hover",
+            Method::PageHandleDialog => "page.handle_dialog",
         }
     }
 
@@ -183,6 +187,7 @@ impl Method {
                 | Method::PageFill
                 | Method::PagePress
                 | Method::PageHover
+                | Method::PageHandleDialog
         )
     }
 
@@ -423,6 +428,33 @@ pub struct PressParams {
 pub struct InputResult {
     /// The element acted on, e.g. `button "Submit"`.
     pub element: String,
+}
+
+/// A JavaScript dialog that opened during an action and was answered; page actions list them in
+/// their result as `dialogs` (absent when there were none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DialogInfo {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub message: String,
+    pub accepted: bool,
+}
+
+/// `page.handle_dialog` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HandleDialogParams {
+    pub accept: bool,
+    /// The text a `prompt` gets when accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_text: Option<String>,
+}
+
+/// `page.handle_dialog` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HandleDialogResult {
+    /// `accept` or `dismiss`.
+    pub next_dialog: String,
 }
 
 /// `runtime.health` result.

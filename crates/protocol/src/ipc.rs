@@ -75,6 +75,8 @@ pub enum Action {
     WaitFor { condition: WaitCondition },
     /// The accessibility snapshot; new refs are numbered from `next_ref`.
     Snapshot { options: SnapshotOptions, next_ref: u64 },
+    /// How to answer the next JavaScript dialog (default: dismiss; `beforeunload` is accepted).
+    HandleDialog { accept: bool, prompt_text: Option<String> },
     /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
     Input { target: Option<Locator>, input: InputAction },
 }
@@ -90,6 +92,7 @@ impl Action {
             Action::WaitFor { .. } => Phase::Wait,
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
+            Action::HandleDialog { .. } => Phase::Cdp,
         }
     }
 }
@@ -183,6 +186,9 @@ pub enum FromWorker {
     /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one. The first
     /// step is implied by the action ([`Action::phase`]) and not sent.
     Phase { seq: u64, phase: Phase },
+    /// A JavaScript dialog opened during run `seq` and was answered (`kind`: alert, confirm, prompt,
+    /// beforeunload).
+    Dialog { seq: u64, kind: String, message: String, accepted: bool },
     /// The session's page was replaced (page reset): the session's target is now `target_id`.
     TargetChanged { target_id: String },
     /// Run `seq` finished.
@@ -235,6 +241,8 @@ pub enum Output {
         url: String,
         title: String,
     },
+    /// `HandleDialog` was stored.
+    DialogPolicy,
     /// The element acted on, described (`button "Submit"`).
     Input {
         element: String,

@@ -13,11 +13,12 @@ use std::time::{Duration, Instant};
 use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{
-    ClickParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams,
-    GotoParams, GotoResult, HealthResult, InputResult, Method, PressParams, Request, RequestId, Response,
-    ScreenshotParams, ScreenshotResult, SessionCloseResult, SessionInfo, SessionListResult,
-    SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams,
-    WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
+    ClickParams, DialogInfo, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult,
+    FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult,
+    Method, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
+    SessionCloseResult, SessionInfo, SessionListResult, SessionStartParams, SessionStartResult,
+    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
 };
 use sb_protocol::ipc::{Action, InputAction, Locator, Output, RefRecord, SnapshotOptions, WaitCondition};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
@@ -62,6 +63,8 @@ pub struct SessionEntry {
     next_ref: AtomicU64,
     /// Serializes snapshots' ref numbering.
     snapshotting: tokio::sync::Mutex<()>,
+    /// Dialogs answered during the current action, for its result.
+    dialogs: Mutex<Vec<DialogInfo>>,
 }
 
 impl SessionEntry {
@@ -184,7 +187,27 @@ impl Runtime {
         }
     }
 
+    /// [`Runtime::execute_method`], then the dialogs answered meanwhile go into the result.
     async fn execute(
+        &self,
+        method: Method,
+        request: Request,
+        budget: Budget,
+        cancel: &CancellationToken,
+    ) -> Result<Value, ErrorBody> {
+        let session_id = request.session_id.clone();
+        let mut value = self.execute_method(method, request, budget, cancel).await?;
+        let session = session_id.and_then(|id| self.sessions.lock().unwrap().get(&id).cloned());
+        if let Some(session) = session {
+            let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
+            if !dialogs.is_empty() {
+                value["dialogs"] = to_json(dialogs)?;
+            }
+        }
+        Ok(value)
+    }
+
+    async fn execute_method(
         &self,
         method: Method,
         request: Request,
@@ -354,6 +377,17 @@ impl Runtime {
                     other => Err(unexpected(other)),
                 }
             }
+            Method::PageHandleDialog => {
+                let p: HandleDialogParams = parse_params(params)?;
+                let accept = p.accept;
+                let action = Action::HandleDialog { accept: p.accept, prompt_text: p.prompt_text };
+                match self.run(&session.unwrap(), method, action, budget, cancel).await? {
+                    Output::DialogPolicy => to_json(HandleDialogResult {
+                        next_dialog: if accept { "accept" } else { "dismiss" }.into(),
+                    }),
+                    other => Err(unexpected(other)),
+                }
+            }
             Method::PageEvaluate => {
                 if !self.config.evaluate_enabled {
                     return Err(ErrorBody::new(
@@ -465,6 +499,7 @@ impl Runtime {
             refs: Mutex::new(HashMap::new()),
             next_ref: AtomicU64::new(1),
             snapshotting: tokio::sync::Mutex::new(()),
+            dialogs: Mutex::new(Vec::new()),
         });
         let raced = {
             let mut sessions = self.sessions.lock().unwrap();
@@ -525,6 +560,7 @@ impl Runtime {
         }
         let worker = slot.as_mut().expect("worker present");
         let result = worker.run(method.name(), action, budget, cancel).await;
+        session.dialogs.lock().unwrap().extend(worker.take_dialogs());
         if worker.target_id() != session.target() {
             *session.target_id.lock().unwrap() = worker.target_id().to_string();
         }

@@ -13,6 +13,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
+use sb_protocol::api::DialogInfo;
 use sb_protocol::ipc::{self, Action, FromWorker, Output, ToWorker};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio::net::UnixStream;
@@ -50,6 +51,8 @@ pub struct WorkerHandle {
     target_id: String,
     /// Set once the supervisor killed it: spent even before the kernel has reaped it.
     killed: bool,
+    /// Dialogs the worker answered during the last run.
+    dialogs: Vec<DialogInfo>,
 }
 
 impl WorkerHandle {
@@ -103,6 +106,7 @@ impl WorkerHandle {
             next_seq: 1,
             target_id: target_id.to_string(),
             killed: false,
+            dialogs: Vec::new(),
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
             Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
@@ -130,6 +134,11 @@ impl WorkerHandle {
     /// The target the worker drives; a page reset replaces it.
     pub fn target_id(&self) -> &str {
         &self.target_id
+    }
+
+    /// The dialogs answered during the last run.
+    pub fn take_dialogs(&mut self) -> Vec<DialogInfo> {
+        std::mem::take(&mut self.dialogs)
     }
 
     /// The worker's pid (also its process group id).
@@ -205,6 +214,9 @@ impl WorkerHandle {
             match ipc::decode::<FromWorker>(&frame) {
                 Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
                 Ok(FromWorker::TargetChanged { target_id }) => self.target_id = target_id,
+                Ok(FromWorker::Dialog { seq: s, kind, message, accepted }) if s == seq => {
+                    self.dialogs.push(DialogInfo { kind, message, accepted })
+                }
                 Ok(FromWorker::Done { seq: s, outcome }) if s == seq => {
                     return outcome.map_err(|e| ErrorBody::new(e.code, e.phase, e.message));
                 }

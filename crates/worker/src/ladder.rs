@@ -131,7 +131,9 @@ async fn reset(page: &mut Page, budget: Budget) -> bool {
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
-    let Ok((session, lifecycle)) = crate::attach_session(&browser, &created.target_id, budget).await else {
+    let Ok((session, lifecycle)) =
+        crate::attach_session(&browser, &created.target_id, &page.dialogs, budget).await
+    else {
         return false;
     };
     tracing::warn!(old = %page.target_id, new = %created.target_id, %url, "page_reset");

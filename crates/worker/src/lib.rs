@@ -13,6 +13,7 @@
 //! the browser process.
 
 mod actions;
+mod dialogs;
 mod input;
 mod keys;
 mod ladder;
@@ -107,6 +108,9 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 })
             }
         };
+        for (kind, message, accepted) in page.dialogs.take() {
+            let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted });
+        }
         if let Some(target_id) = page.take_target_change() {
             let _ = out_tx.send(FromWorker::TargetChanged { target_id });
         }
@@ -142,6 +146,8 @@ pub(crate) struct Page {
     pub(crate) session: Session,
     /// The main frame's lifecycle events (for `networkidle`).
     pub(crate) lifecycle: tokio::sync::watch::Receiver<wait::Lifecycle>,
+    /// Dialogs answered, and how to answer the next one.
+    pub(crate) dialogs: dialogs::Dialogs,
     /// Set when a page reset replaced the target; reported to the supervisor.
     target_changed: bool,
 }
@@ -149,12 +155,15 @@ pub(crate) struct Page {
 impl Page {
     async fn attach(ws_url: &str, target_id: &str) -> Result<Page, CdpError> {
         let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
-        let (session, lifecycle) = attach_session(&browser, target_id, Budget::new(ATTACH_TIMEOUT)).await?;
+        let dialogs = dialogs::Dialogs::default();
+        let (session, lifecycle) =
+            attach_session(&browser, target_id, &dialogs, Budget::new(ATTACH_TIMEOUT)).await?;
         Ok(Page {
             ws_url: ws_url.to_string(),
             browser,
             target_id: target_id.to_string(),
             session,
+            dialogs,
             lifecycle,
             target_changed: false,
         })
@@ -177,6 +186,10 @@ impl Page {
                 snapshot::snapshot(self, &options, next_ref, inner).await
             }
             Action::Input { target, input } => input::act(self, target.as_ref(), &input, inner).await,
+            Action::HandleDialog { accept, prompt_text } => {
+                self.dialogs.set_next(accept, prompt_text);
+                Ok(Output::DialogPolicy)
+            }
         };
         match outcome {
             Err(e) if e.code == ErrorCode::Timeout => Err(ladder::after_timeout(self, e, budget).await),
@@ -199,10 +212,12 @@ impl Page {
 pub(crate) async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
+    dialogs: &dialogs::Dialogs,
     budget: Budget,
 ) -> Result<(Session, tokio::sync::watch::Receiver<wait::Lifecycle>), CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
     let lifecycle = wait::track_lifecycle(&session, target_id);
+    dialogs.watch(&session);
     let (a, b, c) = tokio::join!(
         session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
         session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),

@@ -1,0 +1,62 @@
+//! JavaScript dialogs never wedge a session.
+//!
+//! An open `alert`, `confirm`, `prompt` or `beforeunload` blocks the page's main thread, so every
+//! later CDP call that needs the page would hang. A watcher on the page's session answers each one as
+//! it opens (`Page.javascriptDialogOpening` -> `Page.handleJavaScriptDialog`): dismissed by default,
+//! `beforeunload` accepted (so navigations go on), or as `page.handle_dialog` asked for the next one.
+//! What was answered is reported with the action that was running.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sb_cdp::Session;
+use serde_json::json;
+
+/// One answered dialog: (kind, message, accepted).
+pub(crate) type Answered = (String, String, bool);
+
+/// Shared between the watcher and the worker's loop; survives page resets.
+#[derive(Clone, Default)]
+pub(crate) struct Dialogs {
+    /// How to answer the next dialog: (accept, prompt text).
+    next: Arc<Mutex<Option<(bool, Option<String>)>>>,
+    answered: Arc<Mutex<Vec<Answered>>>,
+}
+
+impl Dialogs {
+    /// Sets how the next dialog is answered.
+    pub(crate) fn set_next(&self, accept: bool, prompt_text: Option<String>) {
+        *self.next.lock().unwrap() = Some((accept, prompt_text));
+    }
+
+    /// The dialogs answered since the last call.
+    pub(crate) fn take(&self) -> Vec<Answered> {
+        std::mem::take(&mut self.answered.lock().unwrap())
+    }
+
+    /// Starts answering the dialogs of `session` (subscribe before `Page.enable`, which reports a
+    /// dialog that is already open).
+    pub(crate) fn watch(&self, session: &Session) {
+        let mut events = session.events();
+        let session = session.clone();
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                if ev.method != "Page.javascriptDialogOpening" {
+                    continue;
+                }
+                let kind = ev.params["type"].as_str().unwrap_or("alert").to_string();
+                let message = ev.params["message"].as_str().unwrap_or_default().to_string();
+                let (accept, prompt) =
+                    me.next.lock().unwrap().take().unwrap_or((kind == "beforeunload", None));
+                let mut params = json!({"accept": accept});
+                if let Some(text) = prompt {
+                    params["promptText"] = json!(text);
+                }
+                let _ = session.call_raw("Page.handleJavaScriptDialog", params, Duration::from_secs(2)).await;
+                tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
+                me.answered.lock().unwrap().push((kind, message, accept));
+            }
+        });
+    }
+}
