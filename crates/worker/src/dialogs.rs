@@ -14,12 +14,13 @@ use serde_json::json;
 
 /// One answered dialog: (kind, message, accepted).
 pub(crate) type Answered = (String, String, bool);
+/// How to answer the next dialog: (accept, prompt text).
+type Answer = (bool, Option<String>);
 
 /// Shared between the watcher and the worker's loop; survives page resets.
 #[derive(Clone, Default)]
 pub(crate) struct Dialogs {
-    /// How to answer the next dialog: (accept, prompt text).
-    next: Arc<Mutex<Option<(bool, Option<String>)>>>,
+    next: Arc<Mutex<Option<Answer>>>,
     answered: Arc<Mutex<Vec<Answered>>>,
 }
 
