@@ -30,7 +30,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-docs="$(rustc --print sysroot 2>/dev/null)/share/doc/rust/html"
+# DEMO_DOCS picks the site to serve (default: the toolchain's Rust docs).
+docs="${DEMO_DOCS:-$(rustc --print sysroot 2>/dev/null)/share/doc/rust/html}"
 if [ ! -f "$docs/std/index.html" ]; then
     echo "==> the toolchain has no Rust docs; using the bundled site" >&2
     docs="$PWD/scripts/demo-site"
@@ -86,6 +87,38 @@ ctl page.screenshot --session "$session" full_page=true
 shot=$(jq -r '.result.path' <<<"$out")
 step "page.screenshot full_page" "$(jq -r '"\(.result.width)x\(.result.height) px, \(.result.bytes) bytes\(if .result.truncated then " (cut at max_height)" else "" end)"' <<<"$out")"
 
+# Search the docs the way an agent would: snapshot, act by ref, wait, snapshot again.
+# ref_of PATTERN: the ref of the first snapshot line that matches PATTERN (extended regex).
+# Prints nothing when no line matches.
+ref_of() { jq -r '.result.snapshot' <<<"$out" | { grep -m1 -E "$1" || true; } | sed -E 's/.*\[ref=(e[0-9]+)\].*/\1/'; }
+ctl page.goto --session "$session" url="$base/std/index.html"
+step "page.goto std/index.html" "back to the index"
+ctl page.snapshot --session "$session" interactive=true
+step "page.snapshot interactive" "$(jq -r '.result.refs' <<<"$out") refs, $(jq -r '.result.chars' <<<"$out") chars"
+search=$(ref_of 'link "Search"')
+if [ -n "$search" ]; then
+    ctl page.click --session "$session" ref="$search"
+    step "page.click $search" "$(jq -r '.result.element' <<<"$out")"
+    ctl page.snapshot --session "$session" interactive=true
+fi
+box=$(ref_of '(searchbox|textbox) ')
+ctl page.type --session "$session" ref="$box" text=HashMap
+step "page.type $box HashMap" "$(jq -r '.result.element' <<<"$out")"
+ctl page.wait_for --session "$session" text="std::collections::HashMap"
+step "page.wait_for results" "$(jq -r '.result.matched' <<<"$out")"
+ctl page.snapshot --session "$session" scope="#search" interactive=true
+step "page.snapshot scope=#search" "$(jq -r '.result.refs' <<<"$out") refs"
+result=$(ref_of 'link "[^"]*std::collections::HashMap[ "]')
+ctl page.click --session "$session" ref="$result"
+step "page.click $result" "$(jq -r '.result.element' <<<"$out" | cut -c1-60)"
+ctl page.wait_for --session "$session" url="**/collections/**/struct.HashMap.html"
+step "page.wait_for HashMap page" "$(jq -r '.result.url' <<<"$out" | sed "s|$base||")"
+ctl page.evaluate --session "$session" expression="(() => { const h = document.querySelector('h1').cloneNode(true); h.querySelectorAll('button').forEach(b => b.remove()); return h.textContent.trim(); })()"
+step "page.evaluate (first heading)" "h1: $(jq -r '.result.value' <<<"$out")"
+ctl page.screenshot --session "$session"
+hashmap_shot=$(jq -r '.result.path' <<<"$out")
+step "page.screenshot" "$(jq -r '"\(.result.width)x\(.result.height) px"' <<<"$out")"
+
 ctl session.close --session "$session"
 step "session.close" ""
 
@@ -94,3 +127,4 @@ wait "$supervisor_pid"
 supervisor_pid=""
 echo "==> supervisor stopped cleanly"
 echo "screenshot: $shot"
+echo "screenshot: $hashmap_shot"

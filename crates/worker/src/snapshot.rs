@@ -143,7 +143,7 @@ impl Builder<'_> {
         let url = if role == "link" { node.backend.and_then(|b| self.hrefs.get(&b).cloned()) } else { None };
         if url.is_some() {
             // The link's text is its name; under the /url line it would only repeat it.
-            children.retain(|c| !matches!(c, Item::Text(t) if t.trim() == node.name.trim()));
+            children.retain(|c| !matches!(c, Item::Text(t) if same_text(t, &node.name)));
         }
         let mut shown = attrs(&node.props);
         if role != "heading" {
@@ -196,6 +196,13 @@ fn attrs(props: &HashMap<String, Value>) -> Vec<String> {
     a
 }
 
+/// Whether a text only repeats a name: equal once whitespace is ignored (the accessible name puts
+/// spaces between inline elements that the text runs do not have).
+fn same_text(text: &str, name: &str) -> bool {
+    let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    squash(text) == squash(name)
+}
+
 fn quote(s: &str) -> String {
     Value::String(s.trim().to_string()).to_string()
 }
@@ -236,7 +243,7 @@ fn render(items: &[Item], indent: usize, ids: &[String], interactive: bool, line
                     _ => None,
                 };
                 match only_text {
-                    Some(t) if t == name.trim() => lines.push(line),
+                    Some(t) if same_text(&t, name) => lines.push(line),
                     Some(t) if name.trim().is_empty() => lines.push(format!("{line}: {t}")),
                     _ if children.is_empty() && url.is_none() => lines.push(line),
                     _ => {

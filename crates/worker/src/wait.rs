@@ -217,7 +217,8 @@ fn check_expression(condition: &WaitCondition) -> Result<String, WorkerError> {
     })
 }
 
-/// A URL glob as an anchored regex: `**` any characters, `*` any but `/`, `?` one character.
+/// A URL glob as an anchored regex: `**/` zero or more directories, `**` any characters, `*` any but
+/// `/`, `?` one character.
 pub(crate) fn glob_to_regex(glob: &str) -> String {
     let mut re = String::from("^");
     let mut chars = glob.chars().peekable();
@@ -225,7 +226,13 @@ pub(crate) fn glob_to_regex(glob: &str) -> String {
         match c {
             '*' if chars.peek() == Some(&'*') => {
                 chars.next();
-                re.push_str(".*");
+                // `**/` is zero or more directories; a lone `**` any characters.
+                if chars.peek() == Some(&'/') {
+                    chars.next();
+                    re.push_str("(?:.*/)?");
+                } else {
+                    re.push_str(".*");
+                }
             }
             '*' => re.push_str("[^/]*"),
             '?' => re.push('.'),
@@ -246,7 +253,9 @@ mod tests {
 
     #[test]
     fn globs_become_anchored_regexes() {
-        assert_eq!(glob_to_regex("**/done.html"), "^.*/done\\.html$");
+        assert_eq!(glob_to_regex("**/done.html"), "^(?:.*/)?done\\.html$");
+        assert_eq!(glob_to_regex("**/c/**/s.html"), "^(?:.*/)?c/(?:.*/)?s\\.html$");
+        assert_eq!(glob_to_regex("http://h/**"), "^http://h/.*$");
         assert_eq!(glob_to_regex("http://h/*/x?y"), "^http://h/[^/]*/x.y$");
         assert_eq!(glob_to_regex("a+(b)"), "^a\\+\\(b\\)$");
     }
