@@ -325,3 +325,52 @@ async fn dialogs_are_answered_and_reported_never_wedging_the_session() {
         json!([{"type": "beforeunload", "message": "", "accepted": true}])
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn select_check_scroll_and_evaluate_on_an_element() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "m").await;
+    js(&c, "m", "document.body.insertAdjacentHTML('afterbegin', '<select id=\"one\"><option value=\"a\">Alpha</option><option value=\"b\">Beta</option></select><select id=\"many\" multiple><option value=\"x\">X</option><option value=\"y\">Y</option><option value=\"z\">Zed</option></select>'); 1").await;
+    let call = |method: &'static str, params: serde_json::Value| {
+        let c = c.clone();
+        async move { c.call(method, Some("m"), params, Some(3_000)).await.unwrap() }
+    };
+
+    let r = call("page.select", json!({"selector": "#one", "labels": ["Beta"]})).await;
+    assert_eq!(r.result.unwrap()["values"], json!(["b"]));
+    let r = call("page.select", json!({"selector": "#many", "values": ["x"], "indexes": [2]})).await;
+    assert_eq!(r.result.unwrap()["values"], json!(["x", "z"]));
+    assert_eq!(js(&c, "m", "document.querySelector('#many').selectedOptions.length").await, json!(2));
+    let r = call("page.select", json!({"selector": "#one", "values": ["a", "b"]})).await;
+    assert_eq!(r.error.unwrap().code, ErrorCode::BadRequest, "a single select takes one option");
+    let r = call("page.select", json!({"selector": "#one", "values": ["nope"]})).await;
+    assert!(r.error.unwrap().message.contains("nope"));
+
+    let snap = c.snapshot("m", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let agree = snap.snapshot.lines().find(|l| l.contains("checkbox \"Agree\"")).unwrap().to_string();
+    let agree_ref = agree.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    for want in [true, true, false] {
+        let r = call("page.check", json!({"ref": agree_ref, "checked": want})).await;
+        assert!(r.ok, "{r:?}");
+        assert_eq!(js(&c, "m", "document.querySelector('#agree').checked").await, json!(want));
+    }
+
+    js(&c, "m", "document.body.insertAdjacentHTML('beforeend', '<div style=\"height:4000px\"></div><p id=\"bottom\">bottom</p>'); 1").await;
+    let r = call("page.scroll", json!({"dy": 500})).await;
+    let y = r.result.unwrap()["scroll_y"].as_f64().unwrap();
+    assert!(y > 0.0, "the wheel scrolled the page: {y}");
+    call("page.scroll", json!({"selector": "#bottom"})).await;
+    let visible = js(&c, "m", "(() => { const r = document.querySelector('#bottom').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()").await;
+    assert_eq!(visible, json!(true));
+    assert_eq!(call("page.scroll", json!({})).await.error.unwrap().code, ErrorCode::BadRequest);
+
+    let r =
+        call("page.evaluate", json!({"function": "(el) => el.textContent + '!'", "selector": "h1"})).await;
+    assert_eq!(r.result.unwrap()["value"], json!("Sign up!"));
+    let r = call("page.evaluate", json!({"function": "async () => document.title"})).await;
+    assert_eq!(r.result.unwrap()["value"], json!("Form"));
+    let r = call("page.evaluate", json!({"expression": "1", "selector": "h1"})).await;
+    assert_eq!(r.error.unwrap().code, ErrorCode::BadRequest);
+}

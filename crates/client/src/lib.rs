@@ -359,7 +359,7 @@ impl Client {
         expression: &str,
         timeout_ms: Option<u64>,
     ) -> Result<EvaluateResult, ClientError> {
-        let params = EvaluateParams { expression: expression.into() };
+        let params = EvaluateParams { expression: Some(expression.into()), ..Default::default() };
         self.request(Method::PageEvaluate, Some(session_id), params, timeout_ms).await
     }
 }

@@ -121,11 +121,17 @@ pub enum Method {
     PageHover,
     /// `page.handle_dialog {accept, prompt_text?}`: how to answer the next dialog -> [`HandleDialogResult`].
     PageHandleDialog,
+    /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`].
+    PageSelect,
+    /// `page.check {ref | selector, checked?}` -> [`InputResult`].
+    PageCheck,
+    /// `page.scroll {ref | selector}` -> [`InputResult`], or `{dx?, dy?}` -> [`ScrollResult`].
+    PageScroll,
 }
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 16] = [
+    pub const ALL: [Method; 19] = [
         Method::RuntimeHealth,
         Method::SessionStart,
         Method::SessionClose,
@@ -142,6 +148,9 @@ impl Method {
         Method::PagePress,
         Method::PageHover,
         Method::PageHandleDialog,
+        Method::PageSelect,
+        Method::PageCheck,
+        Method::PageScroll,
     ];
 
     /// Parses a wire name such as `"page.goto"`.
@@ -168,6 +177,9 @@ impl Method {
             Method::PagePress => "page.press",
             Method::PageHover => "page.hover",
             Method::PageHandleDialog => "page.handle_dialog",
+            Method::PageSelect => "page.select",
+            Method::PageCheck => "page.check",
+            Method::PageScroll => "page.scroll",
         }
     }
 
@@ -188,6 +200,9 @@ impl Method {
                 | Method::PagePress
                 | Method::PageHover
                 | Method::PageHandleDialog
+                | Method::PageSelect
+                | Method::PageCheck
+                | Method::PageScroll
         )
     }
 
@@ -284,11 +299,18 @@ pub const DEFAULT_SCREENSHOT_MAX_HEIGHT: u32 = 16_384;
 /// Hard cap on a screenshot's height, in px: JPEG cannot encode more than 65535 px a side.
 pub const MAX_SCREENSHOT_HEIGHT: u32 = 65_535;
 
-/// `page.evaluate` params.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `page.evaluate` params: an `expression`, or a `function` called with the element named by `ref` or
+/// `selector` (if any) as its argument.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EvaluateParams {
     /// A JavaScript expression; a promise is awaited.
-    pub expression: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expression: Option<String>,
+    /// A JavaScript function such as `(el) => el.textContent`; a promise it returns is awaited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    #[serde(flatten)]
+    pub element: ElementParams,
 }
 
 /// `page.wait_for` params: exactly one condition.
@@ -428,6 +450,55 @@ pub struct PressParams {
 pub struct InputResult {
     /// The element acted on, e.g. `button "Submit"`.
     pub element: String,
+}
+
+/// `page.select` params: one or more of `values`, `labels`, `indexes`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SelectParams {
+    #[serde(flatten)]
+    pub element: ElementParams,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<u32>,
+}
+
+/// `page.select` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SelectResult {
+    pub element: String,
+    /// The values now selected.
+    pub values: Vec<String>,
+}
+
+/// `page.check` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckParams {
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// The state wanted (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+}
+
+/// `page.scroll` params: an element to bring into view, or a wheel delta in CSS px.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScrollParams {
+    #[serde(flatten)]
+    pub element: ElementParams,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dx: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dy: Option<f64>,
+}
+
+/// `page.scroll {dx, dy}` result: the page's scroll position after it, CSS px.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScrollResult {
+    pub scroll_x: f64,
+    pub scroll_y: f64,
 }
 
 /// A JavaScript dialog that opened during an action and was answered; page actions list them in

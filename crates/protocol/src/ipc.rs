@@ -71,6 +71,10 @@ pub enum Action {
     },
     /// `Runtime.evaluate` of `expression`.
     Evaluate { expression: String },
+    /// `Runtime.callFunctionOn` of `function` with the element (when given) as its argument.
+    CallFunction { function: String, target: Option<Locator> },
+    /// Scroll the page by a mouse wheel at the viewport's center, in CSS px.
+    Scroll { dx: f64, dy: f64 },
     /// Wait until the condition holds.
     WaitFor { condition: WaitCondition },
     /// The accessibility snapshot; new refs are numbered from `next_ref`.
@@ -88,7 +92,8 @@ impl Action {
             Action::Goto { .. } => Phase::Navigate,
             Action::Extract { .. } => Phase::Extract,
             Action::Screenshot { .. } => Phase::Screenshot,
-            Action::Evaluate { .. } => Phase::Evaluate,
+            Action::Evaluate { .. } | Action::CallFunction { .. } => Phase::Evaluate,
+            Action::Scroll { .. } => Phase::Cdp,
             Action::WaitFor { .. } => Phase::Wait,
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
@@ -156,6 +161,18 @@ pub enum InputAction {
     Press {
         key: String,
     },
+    /// Choose `<select>` options by value, label or index (several where the select allows it).
+    Select {
+        values: Vec<String>,
+        labels: Vec<String>,
+        indexes: Vec<u32>,
+    },
+    /// Click a checkbox, radio or switch until it is in the `checked` state.
+    Check {
+        checked: bool,
+    },
+    /// Scroll the element into view.
+    ScrollIntoView,
 }
 
 /// What `page.wait_for` waits for.
@@ -243,6 +260,16 @@ pub enum Output {
     },
     /// `HandleDialog` was stored.
     DialogPolicy,
+    /// The options a select now has selected (their values).
+    Selected {
+        element: String,
+        values: Vec<String>,
+    },
+    /// The page's scroll position after a scroll, CSS px.
+    Scrolled {
+        x: f64,
+        y: f64,
+    },
     /// The element acted on, described (`button "Submit"`).
     Input {
         element: String,

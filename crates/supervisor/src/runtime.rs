@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{
-    ClickParams, DialogInfo, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult,
-    FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult,
-    Method, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
-    SessionCloseResult, SessionInfo, SessionListResult, SessionStartParams, SessionStartResult,
-    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
-    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
+    CheckParams, ClickParams, DialogInfo, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
+    ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult,
+    InputResult, Method, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
+    ScrollParams, ScrollResult, SelectParams, SelectResult, SessionCloseResult, SessionInfo,
+    SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams,
+    WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    DEFAULT_SNAPSHOT_MAX_CHARS,
 };
 use sb_protocol::ipc::{Action, InputAction, Locator, Output, RefRecord, SnapshotOptions, WaitCondition};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
@@ -342,7 +343,8 @@ impl Runtime {
             | Method::PageType
             | Method::PageFill
             | Method::PagePress
-            | Method::PageHover => {
+            | Method::PageHover
+            | Method::PageCheck => {
                 let session = session.unwrap();
                 let (element, input) = match method {
                     Method::PageClick => {
@@ -365,6 +367,10 @@ impl Runtime {
                     Method::PagePress => {
                         let p: PressParams = parse_params(params)?;
                         (p.element, InputAction::Press { key: p.key })
+                    }
+                    Method::PageCheck => {
+                        let p: CheckParams = parse_params(params)?;
+                        (p.element, InputAction::Check { checked: p.checked.unwrap_or(true) })
                     }
                     _ => {
                         let p: ElementParams = parse_params(params)?;
@@ -397,12 +403,58 @@ impl Runtime {
                     ));
                 }
                 let p: EvaluateParams = parse_params(params)?;
-                let action = Action::Evaluate { expression: p.expression };
-                match self.run(&session.unwrap(), method, action, budget, cancel).await? {
+                let session = session.unwrap();
+                let action = match (p.expression, p.function) {
+                    (Some(expression), None) if p.element == ElementParams::default() => {
+                        Action::Evaluate { expression }
+                    }
+                    (None, Some(function)) => {
+                        Action::CallFunction { function, target: session.locator(p.element, true)? }
+                    }
+                    _ => {
+                        return Err(bad_request(
+                            "page.evaluate takes an expression, or a function (with ref or selector for its element)"
+                                .into(),
+                        ))
+                    }
+                };
+                match self.run(&session, method, action, budget, cancel).await? {
                     Output::Evaluate { kind, value_json, unserializable, description } => {
                         let value = value_json.and_then(|v| serde_json::from_str(&v).ok());
                         to_json(EvaluateResult { kind, value, unserializable, description })
                     }
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageSelect => {
+                let p: SelectParams = parse_params(params)?;
+                let session = session.unwrap();
+                if p.values.is_empty() && p.labels.is_empty() && p.indexes.is_empty() {
+                    return Err(bad_request("page.select needs values, labels or indexes".into()));
+                }
+                let target = session.locator(p.element, false)?;
+                let input = InputAction::Select { values: p.values, labels: p.labels, indexes: p.indexes };
+                match self.run(&session, method, Action::Input { target, input }, budget, cancel).await? {
+                    Output::Selected { element, values } => to_json(SelectResult { element, values }),
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageScroll => {
+                let p: ScrollParams = parse_params(params)?;
+                let session = session.unwrap();
+                let target = session.locator(p.element, true)?;
+                let action = match (target, p.dx, p.dy) {
+                    (Some(target), None, None) => {
+                        Action::Input { target: Some(target), input: InputAction::ScrollIntoView }
+                    }
+                    (None, dx, dy) if dx.is_some() || dy.is_some() => {
+                        Action::Scroll { dx: dx.unwrap_or(0.0), dy: dy.unwrap_or(0.0) }
+                    }
+                    _ => return Err(bad_request("page.scroll takes ref or selector, or dx and dy".into())),
+                };
+                match self.run(&session, method, action, budget, cancel).await? {
+                    Output::Input { element } => to_json(InputResult { element }),
+                    Output::Scrolled { x, y } => to_json(ScrollResult { scroll_x: x, scroll_y: y }),
                     other => Err(unexpected(other)),
                 }
             }

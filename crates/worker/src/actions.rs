@@ -6,7 +6,7 @@ use base64::Engine;
 use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult, LayoutMetrics, NavigateResult, RemoteObject};
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
-use sb_protocol::ipc::{Output, WorkerError};
+use sb_protocol::ipc::{Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
@@ -356,7 +356,57 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> R
     if let Some(details) = r.exception_details {
         return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
     }
-    let obj = r.result;
+    typed(page, r.result, budget).await
+}
+
+/// `function` called with the element named by `target` (or nothing) as its argument
+/// (`Runtime.callFunctionOn`, promises awaited), its result typed as [`evaluate`]'s.
+pub(crate) async fn call_function(
+    page: &Page,
+    function: &str,
+    target: Option<&Locator>,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Evaluate;
+    let this = match target {
+        Some(locator) => crate::input::resolve(page, locator, budget).await?.ok_or_else(|| WorkerError {
+            code: ErrorCode::BadRequest,
+            phase,
+            message: "the selector matches no element".into(),
+        })?,
+        None => {
+            let global = page
+                .session
+                .call_raw("Runtime.evaluate", json!({"expression": "globalThis"}), budget.capped(SMALL_CALL))
+                .await
+                .map_err(|e| cdp_failure(phase, e))?;
+            crate::input::Element {
+                object_id: global["result"]["objectId"].as_str().unwrap_or_default().to_string(),
+                backend: 0,
+                label: "page".into(),
+            }
+        }
+    };
+    let args = if target.is_some() { json!([{"objectId": this.object_id}]) } else { json!([]) };
+    let r: EvaluateResult = page
+        .session
+        .call(
+            "Runtime.callFunctionOn",
+            json!({"objectId": this.object_id, "functionDeclaration": function, "arguments": args,
+                   "awaitPromise": true, "userGesture": true, "returnByValue": false, "objectGroup": EVAL_GROUP}),
+            budget.remaining(),
+        )
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    if let Some(details) = r.exception_details {
+        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+    }
+    typed(page, r.result, budget).await
+}
+
+/// A result as [`Output::Evaluate`]: primitives as they are, objects through [`TO_JSON`].
+async fn typed(page: &Page, obj: RemoteObject, budget: Budget) -> Result<Output, WorkerError> {
+    let phase = Phase::Evaluate;
     let Some(object_id) = obj.object_id else {
         return Ok(Output::Evaluate {
             kind: obj.kind,
@@ -387,6 +437,31 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> R
         unserializable: None,
         description: obj.description.filter(|_| converted.result.value.is_none()),
     })
+}
+
+/// Scrolls the page by (`dx`, `dy`) CSS px with a mouse wheel at the viewport's center
+/// (`Input.dispatchMouseEvent` `mouseWheel`) and answers the new scroll position.
+pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, budget: Budget) -> Result<Output, WorkerError> {
+    let phase = Phase::Cdp;
+    let size = eval_by_value(page, "[innerWidth, innerHeight]", phase, budget).await?;
+    let n = |i: usize| size[i].as_f64().unwrap_or(0.0);
+    page.session
+        .call_raw(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseWheel", "x": n(0) / 2.0, "y": n(1) / 2.0, "deltaX": dx, "deltaY": dy}),
+            budget.remaining(),
+        )
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    // The wheel scrolls on the compositor; the position is read once a frame has gone by.
+    let after = eval_by_value(
+        page,
+        "new Promise((r) => { const t = setTimeout(() => r([scrollX, scrollY]), 100); requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); r([scrollX, scrollY]); })); })",
+        phase,
+        budget,
+    )
+    .await?;
+    Ok(Output::Scrolled { x: after[0].as_f64().unwrap_or(0.0), y: after[1].as_f64().unwrap_or(0.0) })
 }
 
 /// One `Runtime.evaluate`; the outer error is the CDP call's, the inner one a JS exception.

@@ -23,10 +23,10 @@ const RETRY: Duration = Duration::from_millis(50);
 const STEP: Duration = Duration::from_millis(2_000);
 
 /// A resolved element: its remote object, `backendNodeId`, and how errors name it.
-struct Element {
-    object_id: String,
-    backend: i64,
-    label: String,
+pub(crate) struct Element {
+    pub object_id: String,
+    pub backend: i64,
+    pub label: String,
 }
 
 fn err(code: ErrorCode, message: String) -> WorkerError {
@@ -80,7 +80,11 @@ async fn resolve_backend(page: &Page, backend: i64, budget: Budget) -> Option<St
 /// A ref from another document is `stale_ref`. A ref whose node is gone but whose document is the
 /// same is found again by (role, name, nth) (`Accessibility.queryAXTree`); when that finds nothing,
 /// it is `stale_ref` too: never another element than the snapshot showed.
-async fn resolve(page: &Page, locator: &Locator, budget: Budget) -> Result<Option<Element>, WorkerError> {
+pub(crate) async fn resolve(
+    page: &Page,
+    locator: &Locator,
+    budget: Budget,
+) -> Result<Option<Element>, WorkerError> {
     match locator {
         Locator::Ref(r) => {
             if current_loader(page, budget).await? != r.loader_id {
@@ -265,7 +269,7 @@ async fn check_round(
     let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
         return unmet(ErrorCode::NotVisible, "has no visible area");
     };
-    if matches!(input, InputAction::Click { .. } | InputAction::Hover) {
+    if matches!(input, InputAction::Click { .. } | InputAction::Hover | InputAction::Check { .. }) {
         let hit = page
             .session
             .call_raw(
@@ -457,9 +461,56 @@ pub(crate) async fn act(
                 .map_err(cdp)?;
             press(page, key, budget).await?;
         }
+        InputAction::Select { values, labels, indexes } => {
+            let wanted = json!({"values": values, "labels": labels, "indexes": indexes});
+            let r = call_on(page, &el.object_id, SELECT, json!([{"value": wanted}]), budget)
+                .await
+                .map_err(cdp)?;
+            if let Some(problem) = r["error"].as_str() {
+                return Err(err(ErrorCode::BadRequest, format!("{}: {problem}", el.label)));
+            }
+            let values = r["values"]
+                .as_array()
+                .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect());
+            return Ok(Output::Selected { element: el.label, values: values.unwrap_or_default() });
+        }
+        InputAction::Check { checked } => {
+            let state = || call_on(page, &el.object_id, CHECKED, json!([]), budget);
+            if state().await.map_err(cdp)? != json!(*checked) {
+                mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?;
+                mouse(page, "mousePressed", x, y, "left", 1, 0, budget).await.map_err(cdp)?;
+                mouse(page, "mouseReleased", x, y, "left", 1, 0, budget).await.map_err(cdp)?;
+                if state().await.map_err(cdp)? != json!(*checked) {
+                    let want = if *checked { "checked" } else { "unchecked" };
+                    return Err(err(
+                        ErrorCode::NotEnabled,
+                        format!("clicking {} did not make it {want}", el.label),
+                    ));
+                }
+            }
+        }
+        InputAction::ScrollIntoView => {}
     }
     Ok(Output::Input { element: el.label })
 }
+
+/// Whether a checkbox, radio or ARIA checkable is checked.
+const CHECKED: &str = "function() { if (this.type === 'checkbox' || this.type === 'radio') return this.checked; return this.getAttribute('aria-checked') === 'true'; }";
+
+/// Selects options of a `<select>` by value, label or index; fires `input` and `change`.
+const SELECT: &str = r#"function(want) {
+  if (this.localName !== 'select') return { error: 'is not a <select>' };
+  const opts = Array.from(this.options);
+  const picked = [];
+  for (const v of want.values) { const o = opts.find((o) => o.value === v); if (!o) return { error: 'has no option with value ' + JSON.stringify(v) }; picked.push(o); }
+  for (const l of want.labels) { const o = opts.find((o) => o.label === l || o.text.trim() === l); if (!o) return { error: 'has no option labelled ' + JSON.stringify(l) }; picked.push(o); }
+  for (const i of want.indexes) { if (!opts[i]) return { error: 'has no option at index ' + i }; picked.push(opts[i]); }
+  if (picked.length > 1 && !this.multiple) return { error: 'takes one option (it is not multiple)' };
+  for (const o of opts) o.selected = picked.includes(o);
+  this.dispatchEvent(new Event('input', { bubbles: true }));
+  this.dispatchEvent(new Event('change', { bubbles: true }));
+  return { values: Array.from(this.selectedOptions).map((o) => o.value) };
+}"#;
 
 /// Sets the value with the element's own setter (so frameworks see it), firing `input` and `change`.
 const FILL: &str = r#"function(value) {

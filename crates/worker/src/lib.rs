@@ -181,6 +181,10 @@ impl Page {
                 actions::screenshot(self, shot, &path, inner).await
             }
             Action::Evaluate { expression } => actions::evaluate(self, &expression, inner).await,
+            Action::CallFunction { function, target } => {
+                actions::call_function(self, &function, target.as_ref(), inner).await
+            }
+            Action::Scroll { dx, dy } => actions::scroll(self, dx, dy, inner).await,
             Action::WaitFor { condition } => wait::wait_for(self, &condition, inner).await,
             Action::Snapshot { options, next_ref } => {
                 snapshot::snapshot(self, &options, next_ref, inner).await
