@@ -46,7 +46,7 @@ pub fn decode<T: DeserializeOwned>(frame: &[u8]) -> Result<T, postcard::Error> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
     /// Run one action within `budget_ms` (what remains of the request's budget, less headroom).
-    Run { seq: u64, budget_ms: u64, action: Action },
+    Run { seq: u64, budget_ms: u64, action: Box<Action> },
     /// The client of run `seq` went away: stop it (`Runtime.terminateExecution`) and answer `Done`.
     Cancel { seq: u64 },
     /// Detach and exit.
@@ -294,14 +294,14 @@ mod tests {
         let msg = ToWorker::Run {
             seq: 3,
             budget_ms: 7_750,
-            action: Action::Screenshot {
+            action: Box::new(Action::Screenshot {
                 full_page: true,
                 format: ImageFormat::Png,
                 quality: None,
                 inline: false,
                 max_height: 16_384,
                 path: "/tmp/a.png".into(),
-            },
+            }),
         };
         let mut codec = codec();
         let mut buf = BytesMut::new();

@@ -166,7 +166,7 @@ impl WorkerHandle {
         self.next_seq += 1;
         let budget_ms = budget.child(HEADROOM).remaining_ms();
         let mut phase = action.phase();
-        let msg = ToWorker::Run { seq, budget_ms, action };
+        let msg = ToWorker::Run { seq, budget_ms, action: Box::new(action) };
         let crashed = |what: &str| {
             ErrorBody::new(
                 ErrorCode::WorkerCrashed,

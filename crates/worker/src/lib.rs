@@ -77,7 +77,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             Err(e) => break e,
             Ok(ToWorker::Shutdown) => break Ok(()),
             Ok(ToWorker::Cancel { .. }) => continue,
-            Ok(ToWorker::Run { seq, budget_ms, action }) => (seq, budget_ms, action),
+            Ok(ToWorker::Run { seq, budget_ms, action }) => (seq, budget_ms, *action),
         };
         let budget = Budget::new(Duration::from_millis(budget_ms));
         // The action runs while the stream is still read, so that a Cancel can stop it.
