@@ -221,7 +221,7 @@ async fn actionability_outcomes_name_what_is_wrong() {
 
     // Covered for good: the blocker is named.
     js(&c, "a", "document.body.insertAdjacentHTML('beforeend', '<div id=\"cover\"></div>'), 1").await;
-    let (code_, message) = code(click(by_ref("e5"), 1_500).await);
+    let (code_, message) = code(click(by_ref("e5"), 3_000).await);
     assert_eq!(
         (code_, message.as_str()),
         (ErrorCode::ElementCovered, "<div id=\"cover\"> intercepts pointer events over button \"Save\"")

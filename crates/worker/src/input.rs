@@ -21,6 +21,14 @@ use crate::{cdp_failure, Page};
 const RETRY: Duration = Duration::from_millis(50);
 /// Longest one CDP call of a round may take.
 const STEP: Duration = Duration::from_millis(2_000);
+/// Least time an input event is given once the checks passed, even at the end of the budget (the
+/// ladder's reserve covers it).
+const DISPATCH_MIN: Duration = Duration::from_millis(100);
+
+/// The timeout of one input event.
+fn dispatch_time(budget: Budget) -> Duration {
+    budget.capped(STEP).max(DISPATCH_MIN)
+}
 
 /// A resolved element: its remote object, `backendNodeId`, and how errors name it.
 pub(crate) struct Element {
@@ -291,26 +299,33 @@ async fn check_round(
         };
         let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
         if hit_backend != el.backend {
-            if let Some(hit_obj) = resolve_backend(page, hit_backend, budget).await {
-                let inside = call_on(
-                    page,
-                    &el.object_id,
-                    "function(o) { return this === o || this.contains(o) || (!!o.getRootNode && o.getRootNode().host === this); }",
-                    json!([{"objectId": hit_obj}]),
-                    budget,
-                )
-                .await;
-                if !inside.is_ok_and(|v| v == json!(true)) {
-                    let blocker = call_on(page, &hit_obj, DESCRIBE, json!([]), budget)
-                        .await
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_else(|| "another element".into());
-                    return Ok(Round::Unmet(err(
-                        ErrorCode::ElementCovered,
-                        format!("{blocker} intercepts pointer events over {}", el.label),
-                    )));
-                }
+            // Not resolvable, or not known to be inside: not a click on this element.
+            let Some(hit_obj) = resolve_backend(page, hit_backend, budget).await else {
+                return unmet(
+                    ErrorCode::ElementCovered,
+                    "is covered by an element that could not be inspected",
+                );
+            };
+            let inside = call_on(
+                page,
+                &el.object_id,
+                "function(o) { return this === o || this.contains(o) || (!!o.getRootNode && o.getRootNode().host === this); }",
+                json!([{"objectId": hit_obj}]),
+                budget,
+            )
+            .await;
+            if !inside.is_ok_and(|v| v == json!(true)) {
+                // Naming the blocker is the point of this answer: it gets time even at the very end.
+                let naming = Budget::new(budget.remaining().max(Duration::from_millis(200)));
+                let blocker = call_on(page, &hit_obj, DESCRIBE, json!([]), naming)
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_else(|| "another element".into());
+                return Ok(Round::Unmet(err(
+                    ErrorCode::ElementCovered,
+                    format!("{blocker} intercepts pointer events over {}", el.label),
+                )));
             }
         }
     }
@@ -437,7 +452,7 @@ pub(crate) async fn act(
                             .call_raw(
                                 "Input.insertText",
                                 json!({"text": ch.to_string()}),
-                                budget.capped(STEP),
+                                dispatch_time(budget),
                             )
                             .await
                             .map_err(cdp)?;
@@ -545,7 +560,7 @@ async fn mouse(
         .call_raw(
             "Input.dispatchMouseEvent",
             json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "clickCount": clicks, "modifiers": modifiers}),
-            budget.capped(STEP),
+            dispatch_time(budget),
         )
         .await
         .map(|_| ())
@@ -607,7 +622,7 @@ async fn key_event(
         p["unmodifiedText"] = json!(t);
     }
     page.session
-        .call_raw("Input.dispatchKeyEvent", p, budget.capped(STEP))
+        .call_raw("Input.dispatchKeyEvent", p, dispatch_time(budget))
         .await
         .map(|_| ())
         .map_err(|e| cdp_failure(Phase::Actionability, e))

@@ -267,12 +267,33 @@ pub(crate) async fn snapshot(
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
-    let cdp = |e| cdp_failure(phase, e);
-    let tree = page
-        .session
-        .call_raw("Accessibility.getFullAXTree", json!({}), budget.remaining())
-        .await
-        .map_err(cdp)?;
+    // The scope's subtree alone (`Accessibility.queryAXTree`) is cheap on any page; the whole tree
+    // (`Accessibility.getFullAXTree`) costs about 1 KB of JSON a node, seconds on very large pages.
+    let scope_backend = match &options.scope {
+        Some(scope) => Some(crate::input::backend_of(page, scope, budget).await?),
+        None => None,
+    };
+    // Time kept back to build and render the text once the tree is here.
+    let fetch = budget.child(std::time::Duration::from_millis(300));
+    let fetched = match scope_backend {
+        Some(backend) => {
+            page.session
+                .call_raw("Accessibility.queryAXTree", json!({"backendNodeId": backend}), fetch.remaining())
+                .await
+        }
+        None => page.session.call_raw("Accessibility.getFullAXTree", json!({}), fetch.remaining()).await,
+    };
+    let tree = fetched.map_err(|e| match e {
+        sb_cdp::CdpError::Timeout { .. } => WorkerError {
+            code: ErrorCode::Timeout,
+            phase,
+            message:
+                "the page's accessibility tree is too large to read within the budget; narrow the snapshot \
+                      with scope (a ref or CSS selector) or raise timeout_ms"
+                    .into(),
+        },
+        other => cdp_failure(phase, other),
+    })?;
     let mut nodes = HashMap::new();
     let mut by_backend = HashMap::new();
     let mut root = None;
@@ -308,22 +329,19 @@ pub(crate) async fn snapshot(
             },
         );
     }
-    let start = match &options.scope {
+    let start = match scope_backend {
         None => root,
-        Some(scope) => {
-            let backend = crate::input::backend_of(page, scope, budget).await?;
-            match by_backend.get(&backend) {
-                Some(id) => Some(id.clone()),
-                None => {
-                    return Err(WorkerError {
-                        code: ErrorCode::BadRequest,
-                        phase,
-                        message: "the scope element is not in the accessibility tree (hidden or aria-hidden)"
-                            .into(),
-                    })
-                }
+        Some(backend) => match by_backend.get(&backend) {
+            Some(id) => Some(id.clone()),
+            None => {
+                return Err(WorkerError {
+                    code: ErrorCode::BadRequest,
+                    phase,
+                    message: "the scope element is not in the accessibility tree (hidden or aria-hidden)"
+                        .into(),
+                })
             }
-        }
+        },
     };
     let has_links = nodes.values().any(|n| n.role == "link");
     let hrefs = if has_links { link_hrefs(page, budget).await } else { HashMap::new() };
