@@ -259,3 +259,35 @@ async fn wait_for_each_condition_and_a_wait_that_never_ends() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url() {
+    let pages = PageServer::start(None).await;
+    // A synchronous XHR to a server that never answers blocks the page's main thread outside
+    // JavaScript, where Runtime.terminateExecution cannot reach: only the page reset frees the tab.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_url = format!("http://{}/never", silent.local_addr().unwrap());
+    let _holder = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = silent.accept().await {
+            held.push(s);
+        }
+    });
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "blocked").await;
+    let before = c.session_list().await.unwrap().sessions[0].target_id.clone();
+    let expr = format!("(() => {{ const x = new XMLHttpRequest(); x.open('GET', '{silent_url}', false); x.send(); return 1; }})()");
+    let e = expect_err(c.evaluate("blocked", &expr, Some(BUDGET)).await);
+    let log: Vec<String> = sup
+        .log_text()
+        .lines()
+        .filter(|l| l.contains("page_reset") || l.contains("ladder"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(e.code, ErrorCode::PageReset, "{e:?}\n{}", log.join("\n"));
+    assert!(e.message.contains("reopened at its last URL"), "{e:?}");
+    assert_session_works(&c, &pages, "blocked", &e).await;
+    let after = c.session_list().await.unwrap().sessions[0].target_id.clone();
+    assert_ne!(after, before, "the session moved to a new target");
+}

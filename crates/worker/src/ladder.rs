@@ -9,8 +9,8 @@
 //!    after an `await` and a loop the page started from a timer, which `Runtime.evaluate`'s own
 //!    `timeout` does not.
 //! 2. When the terminate call itself got no answer: the same over a second CDP connection.
-//! 3. Page reset: close the target and open a new one at its last URL (`Target.getTargetInfo`), answered
-//!    as `page_reset`.
+//! 3. Page reset: end the stuck renderer (`Page.crash`), close the target and open a new one at its
+//!    last URL (`Target.getTargetInfo`), answered as `page_reset`.
 //!
 //! Past the ladder there is one more step, the supervisor's: when the worker has not answered by the
 //! request's deadline plus a grace, it kills the worker's process group and starts a fresh worker.
@@ -25,16 +25,16 @@ use serde_json::json;
 
 use crate::Page;
 
-/// Longest the responsiveness probe may take.
-const PROBE: Duration = Duration::from_millis(250);
+/// Longest the responsiveness probe may take (a free page answers in a few ms).
+const PROBE: Duration = Duration::from_millis(150);
 /// Longest a `Runtime.terminateExecution` call may take.
-const TERMINATE: Duration = Duration::from_millis(250);
+const TERMINATE: Duration = Duration::from_millis(200);
 
-/// How much of an action's budget is kept back for the ladder: a quarter, at least 400 ms, at most 2 s
-/// (never more than the budget).
+/// How much of an action's budget is kept back for the ladder: a third, at least 800 ms (two probes,
+/// a terminate and a page reset fit), at most 3 s, never more than the budget.
 pub(crate) fn reserve(budget: Budget) -> Duration {
     let total = budget.remaining();
-    (total / 4).clamp(Duration::from_millis(400), Duration::from_secs(2)).min(total)
+    (total / 3).clamp(Duration::from_millis(800), Duration::from_secs(3)).min(total)
 }
 
 /// How the ladder ended.
@@ -71,27 +71,43 @@ pub(crate) async fn after_timeout(page: &mut Page, error: WorkerError, budget: B
     }
 }
 
-/// Steps 0 to 3 within `budget`.
+/// Time kept for the page reset: the earlier steps never use it.
+const RESET_TIME: Duration = Duration::from_millis(400);
+/// How far past the worker's budget the reset may run: the supervisor waits 50 ms of headroom plus a
+/// 200 ms grace before it kills the worker, so an answer within this still arrives.
+const RESET_OVERRUN: Duration = Duration::from_millis(150);
+/// Longest the second connection may take in all (connect, attach, terminate).
+const SECOND: Duration = Duration::from_millis(250);
+
+/// Steps 0 to 3 within `budget`; steps 0 to 2 leave [`RESET_TIME`] for step 3.
 pub(crate) async fn free(page: &mut Page, budget: Budget) -> Freed {
-    if responsive(&page.session, budget).await {
+    let early = budget.child(RESET_TIME);
+    if responsive(&page.session, early).await {
         return Freed::Responsive;
     }
-    let answered = terminate(&page.session, budget).await;
-    if responsive(&page.session, budget).await {
+    let answered = terminate(&page.session, early).await;
+    if answered && responsive(&page.session, early).await {
         return Freed::Terminated;
     }
-    if !answered && !budget.expired() {
-        if let Ok(second) = CdpClient::connect(&page.ws_url, budget.capped(TERMINATE * 2)).await {
-            if let Ok(session) = second.attach(&page.target_id, budget.capped(TERMINATE)).await {
-                terminate(&session, budget).await;
-            }
-            second.close();
-            if responsive(&page.session, budget).await {
-                return Freed::Terminated;
-            }
+    if !answered && !early.expired() {
+        let second = Budget::new(early.capped(SECOND));
+        let attempt = async {
+            let client = CdpClient::connect(&page.ws_url, second.remaining()).await.ok()?;
+            let session = client.attach(&page.target_id, second.remaining()).await.ok();
+            let answered = match &session {
+                Some(s) => terminate(s, second).await,
+                None => false,
+            };
+            client.close();
+            Some(answered)
+        };
+        if tokio::time::timeout(second.remaining(), attempt).await.ok().flatten() == Some(true)
+            && responsive(&page.session, early).await
+        {
+            return Freed::Terminated;
         }
     }
-    if reset(page, budget).await {
+    if reset(page, Budget::until(budget.deadline() + RESET_OVERRUN)).await {
         Freed::Reset
     } else {
         Freed::Stuck
@@ -124,18 +140,31 @@ async fn reset(page: &mut Page, budget: Budget) -> bool {
         .ok()
         .and_then(|v| v["targetInfo"]["url"].as_str().map(str::to_string))
         .unwrap_or_else(|| "about:blank".into());
-    let created: Result<CreateTargetResult, _> = browser
-        .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
-        .await;
-    let Ok(created) = created else { return false };
+    // The stuck renderer must go first: a new page at the same site would share its process (and
+    // its blocked main thread). `Page.crash` runs on the renderer's IO thread, so it works even then.
+    // It never answers (the renderer is gone): a short wait is enough to send it.
+    let _ = page.session.call_raw("Page.crash", json!({}), budget.capped(Duration::from_millis(50))).await;
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
-    let Ok((session, lifecycle)) =
-        crate::attach_session(&browser, &created.target_id, &page.dialogs, budget).await
-    else {
-        return false;
+    let created: Result<CreateTargetResult, _> = browser
+        .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+        .await;
+    let created = match created {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(error.message = %e, "page_reset_failed");
+            return false;
+        }
     };
+    let (session, lifecycle) =
+        match crate::attach_session(&browser, &created.target_id, &page.dialogs, budget).await {
+            Ok(attached) => attached,
+            Err(e) => {
+                tracing::warn!(error.message = %e, "page_reset_failed");
+                return false;
+            }
+        };
     tracing::warn!(old = %page.target_id, new = %created.target_id, %url, "page_reset");
     page.session = session;
     page.lifecycle = lifecycle;
@@ -149,12 +178,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reserve_is_a_quarter_within_bounds() {
+    fn reserve_is_a_third_within_bounds() {
         let r = |ms| reserve(Budget::new(Duration::from_millis(ms))).as_millis() as i64;
-        assert!((r(8_000) - 2_000).abs() <= 5);
-        assert!((r(2_000) - 500).abs() <= 5);
-        assert!((r(1_000) - 400).abs() <= 5, "at least 400 ms");
-        assert!((r(120_000) - 2_000).abs() <= 5, "at most 2 s");
+        assert!((r(6_000) - 2_000).abs() <= 5);
+        assert!((r(1_500) - 800).abs() <= 5, "at least 800 ms");
+        assert!((r(120_000) - 3_000).abs() <= 5, "at most 3 s");
         assert!(r(300) <= 300, "never more than the budget");
     }
 }

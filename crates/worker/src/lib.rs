@@ -39,6 +39,10 @@ pub struct WorkerConfig {
     pub target_id: String,
 }
 
+/// Time the worker takes to stop a cancelled action's script (nobody waits on the answer, but the
+/// session's next action does).
+const CANCEL_TIME: Duration = Duration::from_millis(1_500);
+
 /// Time allowed to connect and attach before `Ready`.
 const ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -100,7 +104,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         let outcome = match finished {
             Some(outcome) => outcome,
             None => {
-                page.stop_scripts(Budget::new(Duration::from_millis(500))).await;
+                page.stop_scripts(Budget::new(CANCEL_TIME)).await;
                 Err(WorkerError {
                     code: ErrorCode::Cancelled,
                     phase: Phase::Worker,
