@@ -90,15 +90,7 @@ async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn goto_to_a_server_that_never_answers_returns_timed_out() {
     let pages = PageServer::start(None).await;
-    // Accepts connections and never answers.
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let silent_url = format!("http://{}/slow", silent.local_addr().unwrap());
-    let _holder = tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((s, _)) = silent.accept().await {
-            held.push(s);
-        }
-    });
+    let silent_url = pages.url("/test/never");
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
     page_with_input(&c, &pages, "nav").await;
@@ -265,14 +257,7 @@ async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url() {
     let pages = PageServer::start(None).await;
     // A synchronous XHR to a server that never answers blocks the page's main thread outside
     // JavaScript, where Runtime.terminateExecution cannot reach: only the page reset frees the tab.
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let silent_url = format!("http://{}/never", silent.local_addr().unwrap());
-    let _holder = tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((s, _)) = silent.accept().await {
-            held.push(s);
-        }
-    });
+    let silent_url = pages.url("/test/never");
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
     page_with_input(&c, &pages, "blocked").await;

@@ -209,7 +209,9 @@ impl PageServer {
         let mut app = Router::new()
             .route("/test/index.html", get(|| async { Html(pages::INDEX) }))
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
-            .route("/test/form.html", get(|| async { Html(pages::FORM) }));
+            .route("/test/form.html", get(|| async { Html(pages::FORM) }))
+            // Accepts the request and never answers: a server that hangs.
+            .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {
             app = app.fallback_service(tower_http::services::ServeDir::new(root));
         }
