@@ -8,4 +8,11 @@ cd "$(dirname "$0")/.."
 ensure_cargo
 ensure_chromium
 cargo build --workspace --bins --locked
-cargo test --workspace --locked
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo test --workspace --locked 2>&1 | tee "$log" || status=$?
+# One closing line for the whole workspace (cargo's own last line is often a doc-test run of 0 tests).
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i == "passed;") p += $(i-1); if ($i == "failed;") f += $(i-1) } }
+     END { printf "%d passed, %d failed\n", p, f }' "$log"
+exit "$status"

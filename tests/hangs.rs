@@ -2,7 +2,7 @@
 //! at budget + 2 s, so a runtime that hangs fails these tests), and the session works afterwards.
 
 use sb_client::{Client, ClientError};
-use sb_protocol::api::{ClickParams, ElementParams, EvaluateResult, TypeParams};
+use sb_protocol::api::{ClickParams, ElementParams, EvaluateResult, TypeParams, WaitForParams};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use sb_tests::{descendants, PageServer, Supervisor};
 use serde_json::json;
@@ -32,6 +32,11 @@ async fn assert_session_works(c: &Client, pages: &PageServer, sid: &str, error: 
         "a hang answers timeout or page_reset: {error:?}"
     );
     assert!(error.retryable);
+    if error.code == ErrorCode::PageReset {
+        // The tab was reopened at its URL and may still be loading it.
+        let load = WaitForParams { load_state: Some("load".into()), ..Default::default() };
+        c.wait_for(sid, load, Some(NEXT)).await.unwrap();
+    }
     let r = c.evaluate(sid, "[location.href, document.querySelector('#name').value]", Some(NEXT)).await;
     let v = r.unwrap_or_else(|e| panic!("the next action must work after {error:?}: {e}")).value.unwrap();
     assert_eq!(v[0], json!(pages.url("/test/index.html")));
@@ -169,7 +174,6 @@ async fn a_client_that_disconnects_mid_evaluate_stops_the_loop() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wait_for_each_condition_and_a_wait_that_never_ends() {
-    use sb_protocol::api::WaitForParams;
     let pages = PageServer::start(None).await;
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;

@@ -165,6 +165,13 @@ async fn reset(page: &mut Page, budget: Budget) -> bool {
                 return false;
             }
         };
+    // The new page loads its URL; wait for its DOMContentLoaded with what is left of the time.
+    let mut loading = lifecycle.clone();
+    let _ = tokio::time::timeout(
+        budget.remaining(),
+        loading.wait_for(|l| l.events.iter().any(|e| e == "DOMContentLoaded")),
+    )
+    .await;
     tracing::warn!(old = %page.target_id, new = %created.target_id, %url, "page_reset");
     page.session = session;
     page.lifecycle = lifecycle;
