@@ -19,6 +19,7 @@ async fn launch(dir: &std::path::Path) -> Browser {
         runtime_dir: dir.to_path_buf(),
         window: (800, 600),
         extra_flags: Vec::new(),
+        headless: true,
     };
     Browser::launch(&config, &Spawner::start()).await.unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
 }

@@ -422,3 +422,38 @@ async fn evaluate_can_be_turned_off() {
     // Other actions are unaffected.
     assert!(c.extract(&sid, ExtractParams::default()).await.is_ok());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_config_file_sets_limits_and_gates_and_bad_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.toml");
+    std::fs::write(
+        &good,
+        "evaluate_enabled = false\n[limits]\nmax_sessions = 1\n[timeouts]\ndefault_ms = 3000\n",
+    )
+    .unwrap();
+    let sup = Supervisor::start(&["--config", good.to_str().unwrap()]);
+    let c = sup.client().await;
+    let sid = c.session_start(None).await.unwrap().session_id;
+    assert_eq!(api_code(c.session_start(None).await), ErrorCode::TooManySessions);
+    assert_eq!(api_code(c.evaluate(&sid, "1", None).await), ErrorCode::EvaluateDisabled);
+    c.session_close(&sid).await.unwrap();
+    c.session_start(None).await.expect("a slot is free again");
+
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[timeouts]\nnavigate_ms = 5\n").unwrap();
+    let out = std::process::Command::new(sb_tests::bin_path("sandbox-browser"))
+        .args([
+            "serve",
+            "--socket",
+            dir.path().join("s.sock").to_str().unwrap(),
+            "--config",
+            bad.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.toml line 2") && stderr.contains("navigate_ms"), "{stderr}");
+    assert!(!dir.path().join("s.sock").exists(), "nothing was started");
+}

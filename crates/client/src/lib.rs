@@ -26,7 +26,7 @@ use sb_protocol::api::{
     SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams,
     WaitForParams, WaitForResult,
 };
-use sb_protocol::budget::clamp_timeout_ms;
+use sb_protocol::budget::{clamp_timeout_ms, MAX_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -104,7 +104,8 @@ impl Client {
     /// Sends one request and returns the whole response (`ok` true or false).
     ///
     /// `timeout_ms` is the request's budget (clamped by the runtime to 1000..=120000; absent means the
-    /// method's default). The client waits that long plus [`CLIENT_SLACK`].
+    /// runtime's default for the method). The client waits that long plus [`CLIENT_SLACK`] (without a
+    /// budget, the largest one plus the slack).
     ///
     /// # Errors
     /// [`ClientError::Closed`] or [`ClientError::NoAnswer`]; an `ok: false` answer is not an error here.
@@ -135,8 +136,10 @@ impl Client {
             self.forget(&id);
             return Err(ClientError::Closed(e.to_string()));
         }
-        let default = Method::parse(method).map(Method::default_timeout_ms).unwrap_or(8_000);
-        let wait_ms = clamp_timeout_ms(timeout_ms.unwrap_or(default)) + CLIENT_SLACK.as_millis() as u64;
+        // Without a budget the runtime's configured default applies, which the client cannot know: it
+        // waits for the largest budget there is.
+        let wait_ms =
+            timeout_ms.map(clamp_timeout_ms).unwrap_or(MAX_TIMEOUT_MS) + CLIENT_SLACK.as_millis() as u64;
         match tokio::time::timeout(Duration::from_millis(wait_ms), rx).await {
             Ok(Ok(response)) => Ok(response),
             Ok(Err(_)) => Err(ClientError::Closed("connection closed by the runtime".into())),

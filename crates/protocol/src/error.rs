@@ -22,6 +22,8 @@ pub enum ErrorCode {
     UnknownSession,
     /// `session.start` named a session id that is already open.
     SessionExists,
+    /// `session.start` over the configured limit of open sessions; close one first.
+    TooManySessions,
     /// The request line is longer than the configured limit (default 1 MiB).
     FrameTooLarge,
     /// The action did not finish within its budget (`timeout_ms`).
@@ -70,6 +72,7 @@ impl ErrorCode {
             ErrorCode::UnknownMethod => "unknown_method",
             ErrorCode::UnknownSession => "unknown_session",
             ErrorCode::SessionExists => "session_exists",
+            ErrorCode::TooManySessions => "too_many_sessions",
             ErrorCode::FrameTooLarge => "frame_too_large",
             ErrorCode::Timeout => "timeout",
             ErrorCode::NavigationFailed => "navigation_failed",

@@ -45,6 +45,8 @@ pub struct BrowserConfig {
     pub window: (u32, u32),
     /// Further flags, appended last.
     pub extra_flags: Vec<String>,
+    /// `--headless` (a display is needed otherwise).
+    pub headless: bool,
 }
 
 /// A launch or probe failure, with the phase that failed and Chromium's last stderr lines.
@@ -90,7 +92,6 @@ pub fn find_binary(configured: Option<&Path>) -> Result<PathBuf, String> {
 /// The command-line flags of a launch (without the binary).
 pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
     let mut f: Vec<String> = [
-        "--headless",
         "--disable-gpu",
         "--disable-dev-shm-usage",
         "--no-first-run",
@@ -107,6 +108,9 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
     .into_iter()
     .map(String::from)
     .collect();
+    if config.headless {
+        f.insert(0, "--headless".into());
+    }
     f.push(format!("--user-data-dir={}", user_data_dir.display()));
     f.push(format!("--window-size={},{}", config.window.0, config.window.1));
     if config.no_sandbox || nix::unistd::geteuid().is_root() {

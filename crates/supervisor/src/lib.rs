@@ -14,6 +14,7 @@
 //! page can only hang a worker, which is killed.
 
 pub mod browser;
+pub mod config;
 pub mod logging;
 pub mod reaper;
 pub mod runtime;
@@ -30,7 +31,7 @@ use crate::browser::{Browser, BrowserConfig};
 use crate::runtime::{Runtime, RuntimeConfig, PROVIDER};
 use crate::spawner::Spawner;
 
-/// Everything `serve` needs.
+/// Everything `serve` needs: the paths resolved from flags, file and defaults, and the file's settings.
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
     /// The harness socket.
@@ -39,13 +40,10 @@ pub struct ServeConfig {
     pub runtime_dir: PathBuf,
     /// Where screenshots go (default: `<runtime_dir>/artifacts`).
     pub artifacts_dir: PathBuf,
-    pub browser: BrowserConfig,
-    /// Longest accepted request line, in bytes.
-    pub max_request_bytes: usize,
     /// `json` or `text`.
     pub log_format: String,
-    /// When false, `page.evaluate` answers `evaluate_disabled`.
-    pub evaluate_enabled: bool,
+    /// The configuration file's settings, with command-line overrides applied.
+    pub settings: config::Config,
 }
 
 /// Runs the supervisor until SIGTERM or SIGINT: launch the browser, bind the socket once ready, serve,
@@ -64,8 +62,15 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let spawner = Spawner::start();
 
     tracing::info!(browser.provider = PROVIDER, "browser_runtime_starting");
-    let mut browser_config = config.browser.clone();
-    browser_config.runtime_dir = config.runtime_dir.clone();
+    let b = &config.settings.browser;
+    let browser_config = BrowserConfig {
+        path: b.path.clone(),
+        no_sandbox: b.no_sandbox,
+        runtime_dir: config.runtime_dir.clone(),
+        window: (b.viewport.width, b.viewport.height),
+        extra_flags: b.extra_flags.clone(),
+        headless: b.headless,
+    };
     let browser = match Browser::launch(&browser_config, &spawner).await {
         Ok(b) => b,
         Err(e) => {
@@ -97,7 +102,9 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             artifacts_dir: config.artifacts_dir.clone(),
             worker_exe,
             log_format: config.log_format.clone(),
-            evaluate_enabled: config.evaluate_enabled,
+            evaluate_enabled: config.settings.evaluate_enabled,
+            timeouts: config.settings.timeouts,
+            max_sessions: config.settings.limits.max_sessions,
         },
         spawner,
         browser,
@@ -111,7 +118,8 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         }
     };
     tracing::info!(socket = %config.socket.display(), "listening");
-    let server = tokio::spawn(server::serve(listener, runtime.clone(), config.max_request_bytes));
+    let server =
+        tokio::spawn(server::serve(listener, runtime.clone(), config.settings.limits.max_request_bytes));
     let signal_name = loop {
         tokio::select! {
             _ = sigterm.recv() => break "SIGTERM",

@@ -4,7 +4,7 @@ use std::os::fd::FromRawFd;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use sb_supervisor::browser::BrowserConfig;
+use sb_supervisor::config::Config;
 use sb_supervisor::worker::WORKER_FD_ENV;
 use sb_supervisor::{logging, ServeConfig};
 
@@ -18,7 +18,12 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Boot Chromium and serve the JSON API on a Unix socket until SIGTERM/SIGINT.
+    ///
+    /// Flags override the configuration file; the file overrides the defaults.
     Serve {
+        /// Configuration file (TOML; see docs/configuration.md).
+        #[arg(long, env = "SANDBOX_BROWSER_CONFIG")]
+        config: Option<PathBuf>,
         /// Socket path [default: $XDG_RUNTIME_DIR/sandbox-browser/browser.sock, else
         /// /tmp/sandbox-browser-$UID/browser.sock].
         #[arg(long)]
@@ -35,9 +40,9 @@ enum Cmd {
         /// Pass --no-sandbox to Chromium (always done as root).
         #[arg(long)]
         no_sandbox: bool,
-        /// Longest request line in bytes.
-        #[arg(long, default_value_t = sb_protocol::api::DEFAULT_MAX_REQUEST_BYTES)]
-        max_request_bytes: usize,
+        /// Longest request line in bytes [default: 1048576].
+        #[arg(long)]
+        max_request_bytes: Option<usize>,
         /// Log format on stderr.
         #[arg(long, default_value = "json", value_parser = ["json", "text"])]
         log_format: String,
@@ -61,6 +66,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Cmd::Serve {
+            config,
             socket,
             browser,
             runtime_dir,
@@ -71,26 +77,34 @@ fn main() -> std::process::ExitCode {
             disable_evaluate,
         } => {
             logging::init(&log_format);
-            let socket = socket.unwrap_or_else(sb_protocol::api::default_socket_path);
+            let mut settings = match config.as_deref().map(Config::load).transpose() {
+                Ok(c) => c.unwrap_or_default(),
+                Err(e) => {
+                    eprintln!("sandbox-browser: {e}");
+                    return std::process::ExitCode::from(2);
+                }
+            };
+            if browser.is_some() {
+                settings.browser.path = browser;
+            }
+            settings.browser.no_sandbox |= no_sandbox;
+            if let Some(bytes) = max_request_bytes {
+                settings.limits.max_request_bytes = bytes;
+            }
+            if disable_evaluate {
+                settings.evaluate_enabled = false;
+            }
+            let socket = socket
+                .or_else(|| settings.paths.socket.clone())
+                .unwrap_or_else(sb_protocol::api::default_socket_path);
             let runtime_dir = runtime_dir
+                .or_else(|| settings.paths.runtime_dir.clone())
                 .or_else(|| socket.parent().map(PathBuf::from))
                 .unwrap_or_else(|| PathBuf::from("."));
-            let artifacts_dir = artifacts.unwrap_or_else(|| runtime_dir.join("artifacts"));
-            let config = ServeConfig {
-                socket,
-                runtime_dir: runtime_dir.clone(),
-                artifacts_dir,
-                browser: BrowserConfig {
-                    path: browser,
-                    no_sandbox,
-                    runtime_dir,
-                    window: (1280, 800),
-                    extra_flags: Vec::new(),
-                },
-                max_request_bytes,
-                log_format,
-                evaluate_enabled: !disable_evaluate,
-            };
+            let artifacts_dir = artifacts
+                .or_else(|| settings.paths.artifacts.clone())
+                .unwrap_or_else(|| runtime_dir.join("artifacts"));
+            let config = ServeConfig { socket, runtime_dir, artifacts_dir, log_format, settings };
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
             let result =
                 rt.map_err(anyhow::Error::from).and_then(|rt| rt.block_on(sb_supervisor::serve(config)));

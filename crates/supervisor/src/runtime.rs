@@ -47,6 +47,10 @@ pub struct RuntimeConfig {
     pub log_format: String,
     /// When false, `page.evaluate` answers `evaluate_disabled`.
     pub evaluate_enabled: bool,
+    /// Per-method default budgets and the clamp of requested ones.
+    pub timeouts: crate::config::Timeouts,
+    /// Open sessions at once.
+    pub max_sessions: usize,
 }
 
 /// One harness session: a target and the worker that drives it.
@@ -170,7 +174,8 @@ impl Runtime {
                 ),
             );
         };
-        let budget = Budget::from_timeout_ms(request.timeout_ms, method.default_timeout_ms());
+        let budget =
+            Budget::new(Duration::from_millis(self.config.timeouts.budget_ms(method, request.timeout_ms)));
         let session_id = request.session_id.clone();
         let span_session = session_id.clone().unwrap_or_default();
         log_action("browser_action_started", method, &span_session, None, None);
@@ -516,6 +521,14 @@ impl Runtime {
             }
             None => format!("s{}-{}", self.generated.fetch_add(1, Ordering::Relaxed) + 1, short_random()),
         };
+        let open = self.sessions.lock().unwrap().len();
+        if open >= self.config.max_sessions {
+            return Err(ErrorBody::new(
+                ErrorCode::TooManySessions,
+                Phase::Session,
+                format!("{open} sessions are open, the limit; close one with session.close first"),
+            ));
+        }
         if self.sessions.lock().unwrap().contains_key(&id) {
             return Err(ErrorBody::new(
                 ErrorCode::SessionExists,

@@ -71,6 +71,7 @@ fn bare_chromium_ready_ms() -> f64 {
         runtime_dir: dir.path().into(),
         window: (1280, 800),
         extra_flags: Vec::new(),
+        headless: true,
     };
     let binary = sb_supervisor::browser::find_binary(None).unwrap();
     let udd = dir.path().join("profile");

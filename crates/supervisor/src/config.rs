@@ -1,0 +1,329 @@
+//! The configuration file (TOML): `--config PATH`, or `SANDBOX_BROWSER_CONFIG`.
+//!
+//! Every key has a default, so an empty file (or none) is a valid configuration. An unknown key or a
+//! bad value is an error that names the key and the file. Command-line flags override the file.
+//! docs/configuration.md lists every key.
+//!
+//! ```
+//! let c = sb_supervisor::config::Config::parse("[timeouts]\ngoto_ms = 30000\n", "x.toml").unwrap();
+//! assert_eq!(c.timeouts.goto_ms, 30_000);
+//! assert!(c.evaluate_enabled);
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use sb_protocol::api::Method;
+use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
+use serde::Deserialize;
+
+/// The whole file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub browser: BrowserSection,
+    pub timeouts: Timeouts,
+    /// When false, `page.evaluate` answers `evaluate_disabled`.
+    pub evaluate_enabled: bool,
+    pub paths: Paths,
+    pub limits: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            browser: BrowserSection::default(),
+            timeouts: Timeouts::default(),
+            evaluate_enabled: true,
+            paths: Paths::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// `[browser]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BrowserSection {
+    /// The browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+    pub path: Option<PathBuf>,
+    /// Flags appended to the launch flags.
+    pub extra_flags: Vec<String>,
+    /// Run headless (a display is needed otherwise).
+    pub headless: bool,
+    /// Pass `--no-sandbox` (always done as root).
+    pub no_sandbox: bool,
+    pub viewport: Viewport,
+    pub sandbox: SandboxSection,
+}
+
+impl Default for BrowserSection {
+    fn default() -> Self {
+        BrowserSection {
+            path: None,
+            extra_flags: Vec::new(),
+            headless: true,
+            no_sandbox: false,
+            viewport: Viewport::default(),
+            sandbox: SandboxSection::default(),
+        }
+    }
+}
+
+/// `[browser.viewport]`, CSS px.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport { width: 1280, height: 800 }
+    }
+}
+
+/// `[browser.sandbox]`: the runtime's health and recovery policy.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxSection {
+    /// Fail start-up when the browser cannot be started (else serve and answer `browser_unavailable`).
+    pub runtime_required: bool,
+    /// Start the browser at start-up rather than at the first request.
+    pub runtime_warmup_on_start: bool,
+    /// Skip the health probes while one passed this recently, in seconds.
+    pub runtime_healthcheck_interval_seconds: u64,
+    /// Browser restarts per recovery cycle.
+    pub runtime_restart_attempts: u32,
+}
+
+impl Default for SandboxSection {
+    fn default() -> Self {
+        SandboxSection {
+            runtime_required: true,
+            runtime_warmup_on_start: true,
+            runtime_healthcheck_interval_seconds: 1,
+            runtime_restart_attempts: 1,
+        }
+    }
+}
+
+/// `[timeouts]`, ms: the budget of a request that gives no `timeout_ms`, and the clamp of one that does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Timeouts {
+    pub default_ms: u64,
+    pub goto_ms: u64,
+    pub wait_for_ms: u64,
+    pub min_ms: u64,
+    pub max_ms: u64,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            default_ms: Method::PageEvaluate.default_timeout_ms(),
+            goto_ms: Method::PageGoto.default_timeout_ms(),
+            wait_for_ms: Method::PageWaitFor.default_timeout_ms(),
+            min_ms: MIN_TIMEOUT_MS,
+            max_ms: MAX_TIMEOUT_MS,
+        }
+    }
+}
+
+impl Timeouts {
+    /// The default budget of `method`, ms.
+    pub fn for_method(&self, method: Method) -> u64 {
+        match method {
+            Method::PageGoto => self.goto_ms,
+            Method::PageWaitFor => self.wait_for_ms,
+            _ => self.default_ms,
+        }
+    }
+
+    /// A request's budget, ms: `requested` (or the method's default) clamped to `min_ms..=max_ms`.
+    pub fn budget_ms(&self, method: Method, requested: Option<u64>) -> u64 {
+        requested.unwrap_or_else(|| self.for_method(method)).clamp(self.min_ms, self.max_ms)
+    }
+}
+
+/// `[paths]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Paths {
+    pub socket: Option<PathBuf>,
+    pub runtime_dir: Option<PathBuf>,
+    pub artifacts: Option<PathBuf>,
+}
+
+/// `[limits]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Open sessions at once; one more `session.start` answers `too_many_sessions`.
+    pub max_sessions: usize,
+    /// Longest request line, bytes.
+    pub max_request_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_sessions: 32, max_request_bytes: sb_protocol::api::DEFAULT_MAX_REQUEST_BYTES }
+    }
+}
+
+/// A configuration error: one line naming the file, the place and the key.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+impl Config {
+    /// Reads and checks `path`.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the file cannot be read, is not TOML, has an unknown key or a bad value.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("cannot read config {}: {e}", path.display())))?;
+        Config::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and checks `text`; `file` names it in errors.
+    ///
+    /// # Errors
+    /// As [`Config::load`].
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            let at = line.map(|l| format!(" line {l}")).unwrap_or_default();
+            let message = e.message().lines().next().unwrap_or_default().to_string();
+            ConfigError(format!("config {file}{at}: {message}"))
+        })?;
+        config.check(file)?;
+        Ok(config)
+    }
+
+    fn check(&self, file: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, why: &str| Err(ConfigError(format!("config {file}: {key} {why}")));
+        let t = &self.timeouts;
+        if t.min_ms == 0 {
+            return bad("timeouts.min_ms", "must be at least 1");
+        }
+        if t.min_ms > t.max_ms {
+            return bad("timeouts.min_ms", "must not be above timeouts.max_ms");
+        }
+        for (key, v) in [
+            ("timeouts.default_ms", t.default_ms),
+            ("timeouts.goto_ms", t.goto_ms),
+            ("timeouts.wait_for_ms", t.wait_for_ms),
+        ] {
+            if v < t.min_ms || v > t.max_ms {
+                return bad(
+                    key,
+                    &format!(
+                        "must be within timeouts.min_ms..=timeouts.max_ms ({}..={})",
+                        t.min_ms, t.max_ms
+                    ),
+                );
+            }
+        }
+        if self.browser.viewport.width == 0 || self.browser.viewport.height == 0 {
+            return bad("browser.viewport", "width and height must be above 0");
+        }
+        if self.limits.max_sessions == 0 {
+            return bad("limits.max_sessions", "must be at least 1");
+        }
+        if self.limits.max_request_bytes < 1024 {
+            return bad("limits.max_request_bytes", "must be at least 1024");
+        }
+        if self.browser.sandbox.runtime_restart_attempts > 10 {
+            return bad("browser.sandbox.runtime_restart_attempts", "must be at most 10");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_file_is_the_defaults() {
+        let c = Config::parse("", "empty.toml").unwrap();
+        assert_eq!(c, Config::default());
+        assert_eq!(
+            (c.timeouts.default_ms, c.timeouts.goto_ms, c.timeouts.wait_for_ms),
+            (8_000, 15_000, 20_000)
+        );
+        assert!(c.evaluate_enabled && c.browser.headless && c.browser.sandbox.runtime_warmup_on_start);
+        assert_eq!(c.browser.sandbox.runtime_restart_attempts, 1);
+        assert_eq!(c.limits.max_request_bytes, 1024 * 1024);
+    }
+
+    #[test]
+    fn every_section_can_be_overridden() {
+        let c = Config::parse(
+            r#"
+evaluate_enabled = false
+[browser]
+path = "/opt/chromium"
+extra_flags = ["--lang=de"]
+no_sandbox = true
+[browser.viewport]
+width = 800
+height = 600
+[browser.sandbox]
+runtime_required = false
+runtime_warmup_on_start = false
+runtime_healthcheck_interval_seconds = 5
+runtime_restart_attempts = 2
+[timeouts]
+default_ms = 5000
+goto_ms = 30000
+wait_for_ms = 25000
+min_ms = 500
+max_ms = 60000
+[paths]
+socket = "/run/sb/browser.sock"
+runtime_dir = "/run/sb"
+artifacts = "/data/shots"
+[limits]
+max_sessions = 4
+max_request_bytes = 65536
+"#,
+            "full.toml",
+        )
+        .unwrap();
+        assert!(!c.evaluate_enabled);
+        assert_eq!(c.browser.path.as_deref(), Some(Path::new("/opt/chromium")));
+        assert_eq!(c.browser.extra_flags, vec!["--lang=de"]);
+        assert_eq!(c.browser.viewport, Viewport { width: 800, height: 600 });
+        assert_eq!(c.browser.sandbox.runtime_restart_attempts, 2);
+        assert!(!c.browser.sandbox.runtime_required);
+        assert_eq!(c.timeouts.for_method(Method::PageGoto), 30_000);
+        assert_eq!(c.timeouts.for_method(Method::PageClick), 5_000);
+        assert_eq!(c.timeouts.budget_ms(Method::PageClick, Some(100)), 500, "clamped to min_ms");
+        assert_eq!(c.timeouts.budget_ms(Method::PageClick, Some(999_999)), 60_000, "clamped to max_ms");
+        assert_eq!(c.paths.artifacts.as_deref(), Some(Path::new("/data/shots")));
+        assert_eq!(c.limits, Limits { max_sessions: 4, max_request_bytes: 65_536 });
+    }
+
+    #[test]
+    fn an_unknown_key_names_the_key_and_the_file() {
+        let e = Config::parse("[timeouts]\ngoto_ms = 1000\nnavigate_ms = 5\n", "/etc/sb.toml").unwrap_err().0;
+        assert!(e.starts_with("config /etc/sb.toml line 3:"), "{e}");
+        assert!(e.contains("navigate_ms"), "{e}");
+        let e = Config::parse("evaluate = true\n", "a.toml").unwrap_err().0;
+        assert!(e.contains("evaluate") && e.contains("a.toml"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_value_names_the_key_and_the_file() {
+        let e = Config::parse("[limits]\nmax_sessions = \"many\"\n", "b.toml").unwrap_err().0;
+        assert!(e.starts_with("config b.toml line 2:"), "{e}");
+        let e = Config::parse("[timeouts]\ngoto_ms = 200000\n", "c.toml").unwrap_err().0;
+        assert_eq!(e, "config c.toml: timeouts.goto_ms must be within timeouts.min_ms..=timeouts.max_ms (1000..=120000)");
+        let e = Config::parse("[browser.viewport]\nwidth = 0\n", "d.toml").unwrap_err().0;
+        assert!(e.contains("browser.viewport"), "{e}");
+    }
+}
