@@ -437,6 +437,11 @@ async fn the_config_file_sets_limits_and_gates_and_bad_files_are_refused() {
     let sid = c.session_start(None).await.unwrap().session_id;
     assert_eq!(api_code(c.session_start(None).await), ErrorCode::TooManySessions);
     assert_eq!(api_code(c.evaluate(&sid, "1", None).await), ErrorCode::EvaluateDisabled);
+    let predicate =
+        sb_protocol::api::WaitForParams { function: Some("() => true".into()), ..Default::default() };
+    assert_eq!(api_code(c.wait_for(&sid, predicate, None).await), ErrorCode::EvaluateDisabled);
+    let text = sb_protocol::api::WaitForParams { text: Some("".into()), ..Default::default() };
+    c.wait_for(&sid, text, None).await.expect("other waits are not JavaScript of the caller's");
     c.session_close(&sid).await.unwrap();
     c.session_start(None).await.expect("a slot is free again");
 

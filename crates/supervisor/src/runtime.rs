@@ -300,6 +300,9 @@ impl Runtime {
             }
             Method::PageWaitFor => {
                 let condition = wait_condition(parse_params(params)?)?;
+                if matches!(condition, WaitCondition::Function(_)) {
+                    self.evaluate_allowed(Phase::Wait)?;
+                }
                 let action = Action::WaitFor { condition };
                 match self.run(&session.unwrap(), method, action, budget, cancel).await? {
                     Output::WaitFor { matched, url } => to_json(WaitForResult { matched, url }),
@@ -400,13 +403,7 @@ impl Runtime {
                 }
             }
             Method::PageEvaluate => {
-                if !self.config.evaluate_enabled {
-                    return Err(ErrorBody::new(
-                        ErrorCode::EvaluateDisabled,
-                        Phase::Evaluate,
-                        "page.evaluate is turned off in this runtime (evaluate_enabled = false)",
-                    ));
-                }
+                self.evaluate_allowed(Phase::Evaluate)?;
                 let p: EvaluateParams = parse_params(params)?;
                 let session = session.unwrap();
                 let action = match (p.expression, p.function) {
@@ -464,6 +461,19 @@ impl Runtime {
                 }
             }
         }
+    }
+
+    /// `evaluate_disabled` when the configuration turned in-page JavaScript off (`page.evaluate`,
+    /// `page.wait_for {function}`).
+    fn evaluate_allowed(&self, phase: Phase) -> Result<(), ErrorBody> {
+        if self.config.evaluate_enabled {
+            return Ok(());
+        }
+        Err(ErrorBody::new(
+            ErrorCode::EvaluateDisabled,
+            phase,
+            "in-page JavaScript is turned off in this runtime (evaluate_enabled = false)",
+        ))
     }
 
     fn session(&self, id: &str) -> Result<Arc<SessionEntry>, ErrorBody> {
