@@ -374,3 +374,43 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
     let r = call("page.evaluate", json!({"expression": "1", "selector": "h1"})).await;
     assert_eq!(r.error.unwrap().code, ErrorCode::BadRequest);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drag_with_the_mouse_and_with_html5_drag_and_drop() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    form(&c, &pages, "g").await;
+    js(&c, "g", r#"document.body.insertAdjacentHTML('beforeend', `
+      <div id="handle" style="position:absolute;left:20px;top:300px;width:40px;height:40px;background:#c00"></div>
+      <div id="slot" style="position:absolute;left:400px;top:300px;width:80px;height:80px;background:#0c0"></div>
+      <div id="src" draggable="true" style="position:absolute;left:20px;top:450px;width:60px;height:30px;background:#00c">drag me</div>
+      <div id="dst" style="position:absolute;left:400px;top:450px;width:120px;height:60px;background:#cc0">drop here</div>`);
+      window.events = [];
+      const h = document.querySelector('#handle');
+      h.addEventListener('mousedown', () => window.events.push('down'));
+      document.addEventListener('mousemove', (e) => { if (e.buttons & 1 && !window.events.includes('move')) window.events.push('move'); });
+      document.addEventListener('mouseup', (e) => window.events.push('up:' + document.elementsFromPoint(e.clientX, e.clientY).map((x) => x.id).find((id) => id)));
+      document.querySelector('#src').addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', 'payload'));
+      const d = document.querySelector('#dst');
+      d.addEventListener('dragover', (e) => e.preventDefault());
+      d.addEventListener('drop', (e) => { e.preventDefault(); window.dropped = e.dataTransfer.getData('text/plain'); });
+      1"#).await;
+    let drag = |from: &str, to: &str| {
+        let c = c.clone();
+        let params = json!({"from": {"selector": from}, "to": {"selector": to}});
+        async move { c.call("page.drag", Some("g"), params, Some(5_000)).await.unwrap() }
+    };
+    let r = drag("#handle", "#slot").await;
+    assert!(r.ok, "{r:?}");
+    assert_eq!(js(&c, "g", "window.events").await, json!(["down", "move", "up:slot"]));
+    let r = drag("#src", "#dst").await;
+    assert!(r.ok, "{r:?}");
+    assert_eq!(
+        js(&c, "g", "window.dropped").await,
+        json!("payload"),
+        "the HTML5 drop received the drag's data"
+    );
+    let r = drag("#handle", "#nowhere").await;
+    assert_eq!(r.error.unwrap().code, ErrorCode::Timeout, "a drop target that never appears");
+}

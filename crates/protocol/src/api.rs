@@ -127,11 +127,13 @@ pub enum Method {
     PageCheck,
     /// `page.scroll {ref | selector}` -> [`InputResult`], or `{dx?, dy?}` -> [`ScrollResult`].
     PageScroll,
+    /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`].
+    PageDrag,
 }
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 19] = [
+    pub const ALL: [Method; 20] = [
         Method::RuntimeHealth,
         Method::SessionStart,
         Method::SessionClose,
@@ -151,6 +153,7 @@ impl Method {
         Method::PageSelect,
         Method::PageCheck,
         Method::PageScroll,
+        Method::PageDrag,
     ];
 
     /// Parses a wire name such as `"page.goto"`.
@@ -180,6 +183,7 @@ impl Method {
             Method::PageSelect => "page.select",
             Method::PageCheck => "page.check",
             Method::PageScroll => "page.scroll",
+            Method::PageDrag => "page.drag",
         }
     }
 
@@ -203,6 +207,7 @@ impl Method {
                 | Method::PageSelect
                 | Method::PageCheck
                 | Method::PageScroll
+                | Method::PageDrag
         )
     }
 
@@ -492,6 +497,15 @@ pub struct ScrollParams {
     pub dx: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dy: Option<f64>,
+}
+
+/// `page.drag` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DragParams {
+    /// The element to press on.
+    pub from: ElementParams,
+    /// The element to release over.
+    pub to: ElementParams,
 }
 
 /// `page.scroll {dx, dy}` result: the page's scroll position after it, CSS px.

@@ -173,6 +173,10 @@ pub enum InputAction {
     },
     /// Scroll the element into view.
     ScrollIntoView,
+    /// Press on the element, move to `to`'s center, release (HTML5 drag and drop included).
+    DragTo {
+        to: Locator,
+    },
 }
 
 /// What `page.wait_for` waits for.

@@ -13,12 +13,12 @@ use std::time::{Duration, Instant};
 use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{
-    CheckParams, ClickParams, DialogInfo, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
-    ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult,
-    InputResult, Method, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
-    ScrollParams, ScrollResult, SelectParams, SelectResult, SessionCloseResult, SessionInfo,
-    SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams,
-    WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    CheckParams, ClickParams, DialogInfo, DragParams, ElementParams, EvaluateParams, EvaluateResult,
+    ExtractParams, ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
+    HealthResult, InputResult, Method, PressParams, Request, RequestId, Response, ScreenshotParams,
+    ScreenshotResult, ScrollParams, ScrollResult, SelectParams, SelectResult, SessionCloseResult,
+    SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult,
+    TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
     DEFAULT_SNAPSHOT_MAX_CHARS,
 };
 use sb_protocol::ipc::{Action, InputAction, Locator, Output, RefRecord, SnapshotOptions, WaitCondition};
@@ -438,6 +438,25 @@ impl Runtime {
                 let input = InputAction::Select { values: p.values, labels: p.labels, indexes: p.indexes };
                 match self.run(&session, method, Action::Input { target, input }, budget, cancel).await? {
                     Output::Selected { element, values } => to_json(SelectResult { element, values }),
+                    other => Err(unexpected(other)),
+                }
+            }
+            Method::PageDrag => {
+                let p: DragParams = parse_params(params)?;
+                let session = session.unwrap();
+                let target = session.locator(p.from, false)?;
+                let to = session.locator(p.to, false)?.expect("a required locator");
+                match self
+                    .run(
+                        &session,
+                        method,
+                        Action::Input { target, input: InputAction::DragTo { to } },
+                        budget,
+                        cancel,
+                    )
+                    .await?
+                {
+                    Output::Input { element } => to_json(InputResult { element }),
                     other => Err(unexpected(other)),
                 }
             }

@@ -277,7 +277,18 @@ async fn check_round(
     let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
         return unmet(ErrorCode::NotVisible, "has no visible area");
     };
-    if matches!(input, InputAction::Click { .. } | InputAction::Hover | InputAction::Check { .. }) {
+    if matches!(
+        input,
+        InputAction::Click { .. }
+            | InputAction::Hover
+            | InputAction::Check { .. }
+            | InputAction::DragTo { .. }
+    ) {
+        if !inside_viewport(&c, x, y) {
+            // Off screen after all: center it for the next round.
+            let _ = call_on(page, &el.object_id, CENTER, json!([]), budget).await;
+            return unmet(ErrorCode::NotVisible, "is outside the viewport");
+        }
         let hit = page
             .session
             .call_raw(
@@ -290,12 +301,12 @@ async fn check_round(
                 }),
                 budget.capped(STEP),
             )
-            .await
-            .ok();
-        let Some(hit) = hit.filter(|_| inside_viewport(&c, x, y)) else {
-            // Off screen after all: center it for the next round.
-            let _ = call_on(page, &el.object_id, CENTER, json!([]), budget).await;
-            return unmet(ErrorCode::NotVisible, "is outside the viewport");
+            .await;
+        let hit = match hit {
+            Ok(hit) => hit,
+            // A slow answer is a failed round, not a finding about the element.
+            Err(e) if e.is_timeout() => return Err(cdp_failure(Phase::Actionability, e)),
+            Err(_) => return unmet(ErrorCode::NotVisible, "has nothing at its click point"),
         };
         let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
         if hit_backend != el.backend {
@@ -505,8 +516,77 @@ pub(crate) async fn act(
             }
         }
         InputAction::ScrollIntoView => {}
+        InputAction::DragTo { to } => {
+            let target = drag(page, x, y, to, budget).await?;
+            return Ok(Output::Input { element: format!("{} onto {target}", el.label) });
+        }
     }
     Ok(Output::Input { element: el.label })
+}
+
+/// Steps of the pointer's way from the source to the target.
+const DRAG_STEPS: u32 = 5;
+
+/// Presses at (`x`, `y`), moves to the center of `to` in [`DRAG_STEPS`] and releases there. HTML5 drag
+/// and drop is intercepted (`Input.setInterceptDrags`): when a drag starts, its data goes to the target
+/// as `dragEnter`, `dragOver` and `drop` (`Input.dispatchDragEvent`). Returns the target's label.
+async fn drag(page: &Page, x: f64, y: f64, to: &Locator, budget: Budget) -> Result<String, WorkerError> {
+    let cdp = |e| cdp_failure(Phase::Actionability, e);
+    let mut events = page.session.events();
+    page.session
+        .call_raw("Input.setInterceptDrags", json!({"enabled": true}), dispatch_time(budget))
+        .await
+        .map_err(cdp)?;
+    let outcome = async {
+        mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?;
+        mouse(page, "mousePressed", x, y, "left", 1, 0, budget).await.map_err(cdp)?;
+        // The target, checked like a hover (this also scrolls it into view).
+        let (label, tx, ty) = loop {
+            let Some(target) = resolve(page, to, budget).await? else {
+                return Err(err(
+                    ErrorCode::Timeout,
+                    format!("no drop target matches {}", describe_locator(to)),
+                ));
+            };
+            match check_round(page, &target, &InputAction::Hover, budget).await? {
+                Round::Ready { x, y } => break (target.label, x, y),
+                Round::Unmet(e) if budget.remaining() <= RETRY => return Err(e),
+                Round::Unmet(_) => tokio::time::sleep(RETRY).await,
+            }
+        };
+        let mut intercepted = None;
+        for step in 1..=DRAG_STEPS {
+            let f = f64::from(step) / f64::from(DRAG_STEPS);
+            mouse(page, "mouseMoved", x + (tx - x) * f, y + (ty - y) * f, "left", 0, 0, budget)
+                .await
+                .map_err(cdp)?;
+            while let Some(ev) = events.try_recv() {
+                if ev.method == "Input.dragIntercepted" {
+                    intercepted = Some(ev.params["data"].clone());
+                }
+            }
+        }
+        if let Some(data) = intercepted {
+            for kind in ["dragEnter", "dragOver", "drop"] {
+                page.session
+                    .call_raw(
+                        "Input.dispatchDragEvent",
+                        json!({"type": kind, "x": tx, "y": ty, "data": data}),
+                        dispatch_time(budget),
+                    )
+                    .await
+                    .map_err(cdp)?;
+            }
+        }
+        mouse(page, "mouseReleased", tx, ty, "left", 1, 0, budget).await.map_err(cdp)?;
+        Ok(label)
+    }
+    .await;
+    let _ = page
+        .session
+        .call_raw("Input.setInterceptDrags", json!({"enabled": false}), dispatch_time(budget))
+        .await;
+    outcome
 }
 
 /// Whether a checkbox, radio or ARIA checkable is checked.
@@ -551,7 +631,8 @@ async fn mouse(
     budget: Budget,
 ) -> Result<(), CdpError> {
     let buttons = match (kind, button) {
-        ("mousePressed", "left") => 1,
+        // A move with the left button named is a drag: the button is held.
+        ("mousePressed" | "mouseMoved", "left") => 1,
         ("mousePressed", "right") => 2,
         ("mousePressed", "middle") => 4,
         _ => 0,
