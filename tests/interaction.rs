@@ -364,6 +364,8 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
     call("page.scroll", json!({"selector": "#bottom"})).await;
     let visible = js(&c, "m", "(() => { const r = document.querySelector('#bottom').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()").await;
     assert_eq!(visible, json!(true));
+    let r = call("page.scroll", json!({"selector": "#off"})).await;
+    assert!(r.ok, "scrolling to a disabled element is fine: {r:?}");
     assert_eq!(call("page.scroll", json!({})).await.error.unwrap().code, ErrorCode::BadRequest);
 
     let r =

@@ -262,7 +262,8 @@ async fn check_round(
     if c["stable"] != json!(true) {
         return unmet(ErrorCode::NotStable, "is still moving");
     }
-    let needs_enabled = !matches!(input, InputAction::Hover);
+    // Looking at an element (hover, scroll) does not need it enabled; acting on it does.
+    let needs_enabled = !matches!(input, InputAction::Hover | InputAction::ScrollIntoView);
     if needs_enabled && c["enabled"] != json!(true) {
         return unmet(ErrorCode::NotEnabled, "is disabled");
     }

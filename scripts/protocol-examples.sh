@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Regenerates docs/protocol.md: every method of the harness API with a request and its response, taken
+# from a real run against the local test pages. Needs the debug binaries (scripts/test.sh builds them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+ensure_cargo
+ensure_chromium
+ensure_packages jq
+cargo build --workspace --bins --locked -q
+bin=target/debug
+work=$(mktemp -d)
+socket="$work/browser.sock"
+"$bin/sandbox-browser" serve --socket "$socket" --artifacts "$work/artifacts" 2>"$work/log" &
+sup=$!
+"$bin/sb-pages" >"$work/url" &
+pages=$!
+trap 'kill "$pages" 2>/dev/null || true; kill -TERM "$sup" 2>/dev/null || true; wait "$sup" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 600); do [ -S "$socket" ] && [ -s "$work/url" ] && break; sleep 0.05; done
+base=$(head -n1 "$work/url")
+
+out=docs/protocol.md
+id=0
+# example TITLE METHOD [SESSION] PARAMS_JSON [TIMEOUT_MS]: one request line and its response line.
+example() {
+    local title=$1 method=$2 session=$3 params=$4 timeout=${5:-}
+    id=$((id + 1))
+    local req
+    req=$(jq -cn --argjson id "$id" --arg m "$method" --arg s "$session" --argjson p "$params" --arg t "$timeout" \
+        '{id: $id, method: $m} + (if $s == "" then {} else {session_id: $s} end)
+         + (if $t == "" then {} else {timeout_ms: ($t | tonumber)} end) + (if $p == {} then {} else {params: $p} end)')
+    local shown=${req//$base/http:\/\/127.0.0.1:PORT}
+    local args=("$method")
+    [ -n "$session" ] && args+=(--session "$session")
+    [ -n "$timeout" ] && args+=(--timeout-ms "$timeout")
+    [ "$params" != "{}" ] && args+=(--params "$params")
+    local res
+    res=$("$bin/browserctl" --socket "$socket" "${args[@]}" || true)
+    res=$(jq -c --argjson id "$id" '.id = $id | if .result.data then .result.data = "<base64 elided>" else . end' <<<"$res" \
+        | sed "s|$base|http://127.0.0.1:PORT|g; s|$work|/run/sandbox-browser|g")
+    local fence='```'
+    printf '### %s\n\n%sjson\n%s\n%s\n%s\n\n' "$title" "$fence" "$shown" "$res" "$fence" >>"$out"
+}
+
+cat >"$out" <<'MD'
+# Protocol
+
+Newline-delimited JSON on the supervisor's Unix socket (mode 0600). One request a line, one response a
+line; several requests may be in flight on one connection and responses come back as they complete,
+paired by `id` (a number or a string, echoed back). A line that could not be read is answered with
+`"id": null`.
+
+- Request: `{"id", "method", "session_id"?, "timeout_ms"?, "params"?}`. `session_id` names the session a
+  `page.*` method (and `session.close`) acts on.
+- Response: `{"id", "ok": true, "result": {..., "elapsed_ms"}}` or
+  `{"id", "ok": false, "error": {"code", "message", "phase", "retryable", "hint"?}}`; the codes and phases are
+  in [errors.md](errors.md).
+- Budget: `timeout_ms` is the one end-to-end deadline of the request, clamped to 1000..120000 ms (both
+  configurable); absent, the method's default applies (`page.goto` 15000, `page.wait_for` 20000, others
+  8000). The answer comes within it: an action that overruns answers `timeout` (or `page_reset`) and the
+  session's next action works. See the budget rules and the escalation ladder in
+  [architecture.md](architecture.md).
+- Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none).
+
+Every example below is a real request and its response (regenerate with `scripts/protocol-examples.sh`;
+URLs and paths are shortened, screenshot data elided).
+
+MD
+
+example "runtime.health" runtime.health "" '{}'
+example "session.start" session.start "" '{"session_id": "s1"}'
+example "session.list" session.list "" '{}'
+example "page.goto" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
+example "page.goto to a server that never answers" page.goto s1 "{\"url\": \"$base/test/never\"}" 2000
+example "page.snapshot" page.snapshot s1 '{}'
+example "page.snapshot, interactive" page.snapshot s1 '{"interactive": true}'
+example "page.type by ref" page.type s1 '{"ref": "e2", "text": "Ann"}'
+example "page.click by ref" page.click s1 '{"ref": "e5"}'
+example "page.click on a disabled button" page.click s1 '{"ref": "e6"}' 1000
+example "page.fill" page.fill s1 '{"selector": "#name", "value": "Zoë"}'
+example "page.press" page.press s1 '{"selector": "#name", "key": "Control+A"}'
+example "page.hover" page.hover s1 '{"ref": "e4"}'
+example "page.check" page.check s1 '{"ref": "e3", "checked": true}'
+example "page.evaluate" page.evaluate s1 '{"expression": "({title: document.title, n: NaN, big: 2n ** 64n, at: new Date(0)})"}'
+example "page.evaluate, a function on an element" page.evaluate s1 '{"function": "(el) => el.textContent", "selector": "h1"}'
+example "page.evaluate that throws" page.evaluate s1 '{"expression": "null.x"}'
+example "page.evaluate that never ends" page.evaluate s1 '{"expression": "(async () => { await 0; while (true) {} })()"}' 2000
+example "page.handle_dialog" page.handle_dialog s1 '{"accept": true, "prompt_text": "yes"}'
+example "page.evaluate raising a dialog" page.evaluate s1 "{\"expression\": \"prompt('Name?')\"}"
+example "page.wait_for" page.wait_for s1 '{"selector": "h1", "state": "visible"}'
+example "page.wait_for that is never met" page.wait_for s1 '{"text": "never there"}' 1500
+example "page.extract" page.extract s1 '{"format": "text", "max_chars": 60}'
+example "page.screenshot" page.screenshot s1 '{"full_page": true, "inline": true}'
+example "page.scroll into view" page.scroll s1 '{"selector": "#off"}'
+example "page.scroll by a wheel" page.scroll s1 '{"dy": 200}'
+example "page.evaluate (a select for the next example)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<select id=s><option value=a>A</option><option value=b>B</option></select>'), 1\"}"
+example "page.select" page.select s1 '{"selector": "#s", "labels": ["B"]}'
+example "page.drag" page.drag s1 '{"from": {"selector": "#save"}, "to": {"selector": "#name"}}'
+example "page.goto after the snapshot: refs are stale" page.goto s1 "{\"url\": \"$base/test/index.html\"}"
+example "stale ref" page.click s1 '{"ref": "e5"}'
+example "unknown ref" page.click s1 '{"ref": "e999"}'
+example "unknown method" page.fly s1 '{}'
+example "unknown session" page.extract nobody '{}'
+example "session.close" session.close s1 '{}'
+echo "wrote $out" >&2
