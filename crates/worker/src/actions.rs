@@ -139,7 +139,10 @@ async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output,
 
 /// `location.href`, `document.title`, `document.readyState`, each `None` when the page does not answer
 /// in time (a page busy in a script still has a committed URL worth reporting).
-async fn url_and_title(page: &Page, budget: Budget) -> (Option<String>, Option<String>, Option<String>) {
+pub(crate) async fn url_and_title(
+    page: &Page,
+    budget: Budget,
+) -> (Option<String>, Option<String>, Option<String>) {
     let expr = "[location.href, document.title, document.readyState]";
     let timeout = budget.capped(SMALL_CALL).max(Duration::from_millis(50));
     let r: Result<EvaluateResult, _> = page
@@ -464,37 +467,6 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, budget: Budget) -> Res
     Ok(Output::Scrolled { x: after[0].as_f64().unwrap_or(0.0), y: after[1].as_f64().unwrap_or(0.0) })
 }
 
-/// One `Runtime.evaluate`; the outer error is the CDP call's, the inner one a JS exception.
-async fn run_evaluate(
-    page: &Page,
-    expression: &str,
-    by_value: bool,
-    phase: Phase,
-    budget: Budget,
-) -> Result<Result<RemoteObject, WorkerError>, CdpError> {
-    let timeout = budget.remaining();
-    let r: EvaluateResult = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({
-                "expression": expression,
-                "returnByValue": by_value,
-                "awaitPromise": true,
-                "userGesture": true,
-                "timeout": timeout.as_millis() as u64,
-            }),
-            timeout,
-        )
-        .await?;
-    Ok(match r.exception_details {
-        Some(details) => {
-            Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() })
-        }
-        None => Ok(r.result),
-    })
-}
-
 /// Evaluates an expression of the runtime's own (not the caller's) and returns its JSON value.
 async fn eval_by_value(
     page: &Page,
@@ -502,7 +474,24 @@ async fn eval_by_value(
     phase: Phase,
     budget: Budget,
 ) -> Result<Value, WorkerError> {
-    let obj =
-        run_evaluate(page, expression, true, phase, budget).await.map_err(|e| cdp_failure(phase, e))??;
-    Ok(obj.value.unwrap_or(Value::Null))
+    let timeout = budget.remaining();
+    let r: EvaluateResult = page
+        .session
+        .call(
+            "Runtime.evaluate",
+            json!({
+                "expression": expression,
+                "returnByValue": true,
+                "awaitPromise": true,
+                "userGesture": true,
+                "timeout": timeout.as_millis() as u64,
+            }),
+            timeout,
+        )
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    if let Some(details) = r.exception_details {
+        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+    }
+    Ok(r.result.value.unwrap_or(Value::Null))
 }

@@ -411,31 +411,18 @@ fn cut(lines: &[String], max_chars: usize) -> (String, usize, bool) {
 }
 
 /// The main frame's `loaderId` (its document), URL and title.
-pub(crate) async fn document_identity(
-    page: &Page,
-    budget: Budget,
-) -> Result<(String, String, String), WorkerError> {
+async fn document_identity(page: &Page, budget: Budget) -> Result<(String, String, String), WorkerError> {
     let tree = page
         .session
         .call_raw("Page.getFrameTree", json!({}), budget.remaining())
         .await
         .map_err(|e| cdp_failure(Phase::Cdp, e))?;
     let frame = &tree["frameTree"]["frame"];
-    let title = page
-        .session
-        .call_raw(
-            "Runtime.evaluate",
-            json!({"expression": "document.title", "returnByValue": true}),
-            budget.remaining(),
-        )
-        .await
-        .ok()
-        .and_then(|r| r["result"]["value"].as_str().map(str::to_string))
-        .unwrap_or_default();
+    let (_, title, _) = crate::actions::url_and_title(page, budget).await;
     Ok((
         frame["loaderId"].as_str().unwrap_or_default().to_string(),
         frame["url"].as_str().unwrap_or_default().to_string(),
-        title,
+        title.unwrap_or_default(),
     ))
 }
 

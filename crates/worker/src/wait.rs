@@ -107,7 +107,7 @@ pub(crate) async fn wait_for(
             }
         }
     }
-    let url = current_url(page, budget).await;
+    let url = crate::actions::url_and_title(page, budget).await.0.unwrap_or_default();
     Ok(Output::WaitFor { matched: what, url })
 }
 
@@ -143,18 +143,6 @@ async fn truthy(
         });
     }
     Ok(r.result.value.as_ref().is_some_and(|v| v.as_bool() == Some(true)))
-}
-
-async fn current_url(page: &Page, budget: Budget) -> String {
-    let r: Result<EvaluateResult, _> = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({"expression": "location.href", "returnByValue": true}),
-            budget.capped(CHECK),
-        )
-        .await;
-    r.ok().and_then(|r| r.result.value).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
 /// A human description of the condition, for results and errors.
