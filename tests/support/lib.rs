@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use axum::response::Html;
@@ -37,7 +37,7 @@ pub struct Supervisor {
     pub socket: PathBuf,
     /// The temp dir holding socket, runtime dir and artifacts.
     pub dir: tempfile::TempDir,
-    log: Arc<Mutex<Vec<String>>>,
+    log: Arc<(Mutex<Vec<String>>, Condvar)>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -47,7 +47,12 @@ impl Supervisor {
     /// # Panics
     /// When it exits before listening.
     pub fn start(extra: &[&str]) -> Supervisor {
-        let dir = tempfile::Builder::new().prefix("sbtest-").tempdir().expect("temp dir");
+        Supervisor::start_in(temp_dir(), extra)
+    }
+
+    /// [`Supervisor::start`] in a given dir (the socket is `<dir>/browser.sock`, the runtime dir is
+    /// `dir`): a second supervisor on the same dir finds the first one's session store.
+    pub fn start_in(dir: tempfile::TempDir, extra: &[&str]) -> Supervisor {
         let socket = dir.path().join("browser.sock");
         let mut child = Command::new(bin_path("sandbox-browser"))
             .arg("serve")
@@ -60,7 +65,7 @@ impl Supervisor {
             .spawn()
             .expect("spawn sandbox-browser");
         let stderr = child.stderr.take().unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
         let (ready_tx, ready_rx) = mpsc::channel::<bool>();
         let log_sink = log.clone();
         let reader = std::thread::spawn(move || {
@@ -71,7 +76,8 @@ impl Supervisor {
                         let _ = tx.send(true);
                     }
                 }
-                log_sink.lock().unwrap().push(line);
+                log_sink.0.lock().unwrap().push(line);
+                log_sink.1.notify_all();
             }
             if let Some(tx) = ready_tx.take() {
                 let _ = tx.send(false);
@@ -81,7 +87,10 @@ impl Supervisor {
         if !ready {
             let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
             let _ = reader.join();
-            panic!("supervisor did not start listening ({status}); log:\n{}", log.lock().unwrap().join("\n"));
+            panic!(
+                "supervisor did not start listening ({status}); log:\n{}",
+                log.0.lock().unwrap().join("\n")
+            );
         }
         Supervisor { child: Some(child), socket, dir, log, reader: Some(reader) }
     }
@@ -93,12 +102,60 @@ impl Supervisor {
 
     /// Everything it logged so far (JSON lines).
     pub fn log_text(&self) -> String {
-        self.log.lock().unwrap().join("\n")
+        self.log.0.lock().unwrap().join("\n")
+    }
+
+    /// Makes the log current: sends `session.list` and waits for its `browser_action_succeeded` line
+    /// (the `n`th such line: pass how many `session.list` calls this supervisor has answered so far,
+    /// plus one).
+    pub async fn settle_log(&self, client: &sb_client::Client) {
+        let before = self.log_events().iter().filter(|e| is_list_done(e)).count();
+        client.session_list().await.expect("session.list");
+        let log = self.log.clone();
+        let want = before + 1;
+        tokio::task::spawn_blocking(move || {
+            let (lines, arrived) = &*log;
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            let mut seen = lines.lock().unwrap();
+            loop {
+                let n = seen.iter().filter_map(|l| serde_json::from_str(l).ok()).filter(is_list_done).count();
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                if n >= want || left.is_zero() {
+                    return;
+                }
+                seen = arrived.wait_timeout(seen, left).unwrap().0;
+            }
+        })
+        .await
+        .unwrap();
     }
 
     /// A client connected to its socket.
     pub async fn client(&self) -> sb_client::Client {
         sb_client::Client::connect(&self.socket).await.expect("connect")
+    }
+
+    /// SIGKILL (no clean-up at all), then the dir, kept for a supervisor started after it.
+    pub fn kill_keep_dir(mut self) -> tempfile::TempDir {
+        self.signal_and_wait(nix::sys::signal::Signal::SIGKILL);
+        std::mem::replace(&mut self.dir, temp_dir())
+    }
+
+    /// How many log lines are the event `name`.
+    pub fn count_events(&self, name: &str) -> usize {
+        self.log_events().iter().filter(|e| e["message"] == name).count()
+    }
+
+    /// The JSON log lines so far, parsed (lines that are not JSON are skipped).
+    pub fn log_events(&self) -> Vec<serde_json::Value> {
+        self.log.0.lock().unwrap().iter().filter_map(|l| serde_json::from_str(l).ok()).collect()
+    }
+
+    /// Writes `toml` to `<dir>/config.toml` and returns the `--config` arguments for it.
+    pub fn config_args(dir: &tempfile::TempDir, toml: &str) -> Vec<String> {
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, toml).expect("write config");
+        vec!["--config".into(), path.display().to_string()]
     }
 
     /// SIGTERM, then wait for the exit status.
@@ -124,6 +181,29 @@ impl Drop for Supervisor {
             let _ = self.terminate();
         }
     }
+}
+
+fn is_list_done(e: &serde_json::Value) -> bool {
+    e["message"] == "browser_action_succeeded" && e["browser.action"] == "session.list"
+}
+
+/// A fresh temp dir for a supervisor (`sbtest-*`).
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("sbtest-").tempdir().expect("temp dir")
+}
+
+/// Processes (not zombies) whose command line contains `needle`.
+pub fn processes_naming(needle: &str) -> Vec<u32> {
+    let all: Vec<u32> = std::fs::read_dir("/proc")
+        .map(|d| d.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect())
+        .unwrap_or_default();
+    all.into_iter()
+        .filter(|p| {
+            std::fs::read(format!("/proc/{p}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
+                && alive(*p)
+        })
+        .collect()
 }
 
 /// All descendants of `pid` (children, grandchildren, ...), from `/proc`.

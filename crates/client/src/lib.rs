@@ -22,9 +22,9 @@ use std::time::Duration;
 use sb_protocol::api::{
     ClickParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams,
     GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method,
-    PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, SessionCloseResult,
-    SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult, TypeParams,
-    WaitForParams, WaitForResult,
+    MetricsResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams,
+    SnapshotResult, StatsResult, TypeParams, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{clamp_timeout_ms, MAX_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -185,6 +185,22 @@ impl Client {
     /// As [`Client::request`].
     pub async fn health(&self) -> Result<HealthResult, ClientError> {
         self.request(Method::RuntimeHealth, None, Value::Null, None).await
+    }
+
+    /// `runtime.stats`: the runtime's counters.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn stats(&self) -> Result<StatsResult, ClientError> {
+        self.request(Method::RuntimeStats, None, Value::Null, None).await
+    }
+
+    /// `runtime.metrics`: the counters in Prometheus text format.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn metrics(&self) -> Result<MetricsResult, ClientError> {
+        self.request(Method::RuntimeMetrics, None, Value::Null, None).await
     }
 
     /// `session.start`; `session_id` is generated when `None`.

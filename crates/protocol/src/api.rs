@@ -88,8 +88,12 @@ impl Response {
 /// Every method of the API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// `runtime.health` -> [`HealthResult`].
+    /// `runtime.health` -> [`HealthResult`]; `browser_unavailable` when the browser is down.
     RuntimeHealth,
+    /// `runtime.stats` -> [`StatsResult`]: the runtime's counters since start.
+    RuntimeStats,
+    /// `runtime.metrics` -> [`MetricsResult`]: the same counters in Prometheus text format.
+    RuntimeMetrics,
     /// `session.start {session_id?}` -> [`SessionStartResult`].
     SessionStart,
     /// `session.close` -> [`SessionCloseResult`].
@@ -133,8 +137,10 @@ pub enum Method {
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 20] = [
+    pub const ALL: [Method; 22] = [
         Method::RuntimeHealth,
+        Method::RuntimeStats,
+        Method::RuntimeMetrics,
         Method::SessionStart,
         Method::SessionClose,
         Method::SessionList,
@@ -165,6 +171,8 @@ impl Method {
     pub fn name(self) -> &'static str {
         match self {
             Method::RuntimeHealth => "runtime.health",
+            Method::RuntimeStats => "runtime.stats",
+            Method::RuntimeMetrics => "runtime.metrics",
             Method::SessionStart => "session.start",
             Method::SessionClose => "session.close",
             Method::SessionList => "session.list",
@@ -553,6 +561,69 @@ pub struct HealthResult {
     pub uptime_ms: u64,
     /// Open sessions.
     pub sessions: usize,
+    /// Browser restarts since the supervisor started.
+    pub restarts: u64,
+    /// How long ago the browser last passed both probes, in ms.
+    pub last_probe_ms: u64,
+}
+
+/// Calls, failures and timeouts of one method (`runtime.stats`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionStats {
+    pub count: u64,
+    pub failures: u64,
+    /// Failures with code `timeout` (also counted in `failures`).
+    pub timeouts: u64,
+}
+
+/// A histogram: `counts[i]` observations were at most `bounds_ms[i]` (cumulative, the last bound is
+/// `+Inf`, written `null`); `sum_ms` and `count` over all of them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Histogram {
+    pub bounds_ms: Vec<Option<f64>>,
+    pub counts: Vec<u64>,
+    pub sum_ms: f64,
+    pub count: u64,
+}
+
+/// `runtime.stats` result: counters since the supervisor started.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatsResult {
+    /// Browser restarts attempted (each recovery cycle makes at most `runtime_restart_attempts`).
+    pub restarts: u64,
+    /// Restarts that failed (the runtime then answers `browser_unavailable`).
+    pub restart_failures: u64,
+    /// Health checks that found the browser unhealthy (each starts a recovery cycle).
+    pub unhealthy_checks: u64,
+    /// Recovery cycles that ended with a working browser.
+    pub recoveries: u64,
+    /// Health probe rounds run (HTTP `/json/version` + CDP `Browser.getVersion`).
+    pub probes: u64,
+    /// Actions that skipped the probes because one passed recently.
+    pub probes_skipped: u64,
+    /// Sessions given a new page after a browser or supervisor restart.
+    pub sessions_rehydrated: u64,
+    /// Worker processes killed past their deadline.
+    pub worker_kills: u64,
+    /// `Runtime.terminateExecution` calls that stopped a script.
+    pub terminate_executions: u64,
+    /// Tabs closed and reopened at their last URL (stuck page or renderer crash).
+    pub page_resets: u64,
+    /// Renderer crashes seen (`Inspector.targetCrashed`).
+    pub renderer_crashes: u64,
+    /// Per method (`page.goto`, ...): calls, failures, timeouts.
+    pub actions: std::collections::BTreeMap<String, ActionStats>,
+    /// Durations of `page.evaluate` calls, ms.
+    pub evaluate_ms: Histogram,
+}
+
+/// `runtime.metrics` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricsResult {
+    /// `text/plain; version=0.0.4`.
+    pub content_type: String,
+    /// The Prometheus text exposition.
+    pub text: String,
 }
 
 /// `session.start` result.

@@ -212,8 +212,21 @@ pub enum FromWorker {
     Dialog { seq: u64, kind: String, message: String, accepted: bool },
     /// The session's page was replaced (page reset): the session's target is now `target_id`.
     TargetChanged { target_id: String },
+    /// The main frame committed a new URL since the last report (sent before `Done`).
+    Navigated { url: String },
+    /// Something worth counting happened during the run (`runtime.stats`).
+    Tally { counter: Counter },
     /// Run `seq` finished.
     Done { seq: u64, outcome: Result<Output, WorkerError> },
+}
+
+/// What a worker reports for the runtime's counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Counter {
+    /// `Runtime.terminateExecution` was answered (a script was stopped).
+    TerminateExecution,
+    /// The renderer crashed (`Inspector.targetCrashed`).
+    RendererCrash,
 }
 
 /// A failed action, as the worker classifies it.

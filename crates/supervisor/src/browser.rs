@@ -29,6 +29,8 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_millis(800);
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// Time between SIGTERM and SIGKILL of the browser's process group.
 pub const KILL_GRACE: Duration = Duration::from_millis(2_500);
+/// How long a failed launch waits for Chromium's stderr to be read to its end.
+const STDERR_DRAIN: Duration = Duration::from_millis(500);
 /// How much of Chromium's stderr is kept for error reports, in chars.
 const STDERR_KEEP: usize = 2_000;
 
@@ -126,6 +128,8 @@ pub struct BrowserProcess {
     child: Child,
     pid: u32,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// The task that reads stderr; it ends at EOF (every process holding the pipe has exited).
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
     user_data_dir: Option<tempfile::TempDir>,
 }
 
@@ -133,6 +137,18 @@ impl BrowserProcess {
     /// The browser's pid (also its process group id).
     pub fn pid(&self) -> u32 {
         self.pid
+    }
+
+    /// Whether the browser process is running: not exited, not a zombie, not stopped (SIGSTOP), from
+    /// `/proc/<pid>/stat`.
+    pub fn running(&self) -> bool {
+        match std::fs::read_to_string(format!("/proc/{}/stat", self.pid)) {
+            Ok(stat) => stat
+                .rfind(')')
+                .and_then(|i| stat.get(i + 2..)?.chars().next())
+                .is_some_and(|s| !matches!(s, 'Z' | 'X' | 'T' | 't')),
+            Err(_) => false,
+        }
     }
 
     /// The last lines Chromium wrote to stderr (at most 2000 chars).
@@ -154,6 +170,23 @@ impl BrowserProcess {
         reaper::unmanage(self.pid);
         if let Some(dir) = self.user_data_dir.take() {
             let _ = dir.close();
+        }
+    }
+
+    /// SIGKILL to the browser's process group at once (a frozen browser would not act on SIGTERM), reap
+    /// it, end helpers that escaped the group (they name its profile dir), remove the profile dir.
+    pub async fn kill(&mut self) {
+        let pgid = Pid::from_raw(self.pid as i32);
+        let _ = killpg(pgid, Signal::SIGKILL);
+        let _ = tokio::time::timeout(KILL_GRACE, self.child.wait()).await;
+        reaper::unmanage(self.pid);
+        if let Some(dir) = self.user_data_dir.take() {
+            let path = dir.path().to_path_buf();
+            let _ = tokio::task::spawn_blocking(move || {
+                reaper::end_naming(&path);
+                drop(dir);
+            })
+            .await;
         }
     }
 
@@ -238,7 +271,7 @@ impl Browser {
             fail(Phase::Launch, format!("cannot create {}: {e}", config.runtime_dir.display()))
         })?;
         let udd = tempfile::Builder::new()
-            .prefix("chromium-profile-")
+            .prefix(reaper::PROFILE_PREFIX)
             .tempdir_in(&config.runtime_dir)
             .map_err(|e| fail(Phase::Launch, format!("cannot create a user-data-dir: {e}")))?;
         let mut cmd = Command::new(&binary);
@@ -252,10 +285,11 @@ impl Browser {
 
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let listening = Arc::new(Notify::new());
+        let mut stderr_reader = None;
         if let Some(stderr) = child.stderr.take() {
             let tail = stderr_tail.clone();
             let listening = listening.clone();
-            tokio::spawn(async move {
+            stderr_reader = Some(tokio::spawn(async move {
                 let mut lines = BufReader::new(stderr).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
                     if line.starts_with("DevTools listening on ") {
@@ -267,9 +301,9 @@ impl Browser {
                         t.pop_front();
                     }
                 }
-            });
+            }));
         }
-        let mut process = BrowserProcess { child, pid, stderr_tail, user_data_dir: Some(udd) };
+        let mut process = BrowserProcess { child, pid, stderr_tail, stderr_reader, user_data_dir: Some(udd) };
         match probe_new(&mut process, &listening, started).await {
             Ok((port, endpoint, ws_url, client, version, timings)) => Ok(Browser {
                 process,
@@ -283,9 +317,12 @@ impl Browser {
                 timings,
             }),
             Err((phase, message)) => {
-                let stderr_tail = process.stderr_tail();
                 process.stop().await;
-                Err(LaunchError { phase, message, stderr_tail })
+                // Stopped: the pipe reaches EOF soon, and the tail then holds the last words.
+                if let Some(reader) = process.stderr_reader.take() {
+                    let _ = tokio::time::timeout(STDERR_DRAIN, reader).await;
+                }
+                Err(LaunchError { phase, message, stderr_tail: process.stderr_tail() })
             }
         }
     }
@@ -294,6 +331,12 @@ impl Browser {
     pub async fn stop(&mut self) {
         self.client.close();
         self.process.stop().await;
+    }
+
+    /// Closes the supervisor's connection and kills the process group at once ([`BrowserProcess::kill`]).
+    pub async fn kill(&mut self) {
+        self.client.close();
+        self.process.kill().await;
     }
 }
 

@@ -95,6 +95,9 @@ pub struct SandboxSection {
     pub runtime_healthcheck_interval_seconds: u64,
     /// Browser restarts per recovery cycle.
     pub runtime_restart_attempts: u32,
+    /// After a recovery cycle failed, seconds during which every request answers
+    /// `browser_unavailable` before a new cycle may start.
+    pub runtime_recovery_cooldown_seconds: u64,
 }
 
 impl Default for SandboxSection {
@@ -104,6 +107,7 @@ impl Default for SandboxSection {
             runtime_warmup_on_start: true,
             runtime_healthcheck_interval_seconds: 1,
             runtime_restart_attempts: 1,
+            runtime_recovery_cooldown_seconds: 30,
         }
     }
 }

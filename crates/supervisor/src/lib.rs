@@ -17,18 +17,23 @@ pub mod browser;
 pub mod config;
 pub mod logging;
 pub mod reaper;
+pub mod recovery;
 pub mod runtime;
 pub mod server;
 pub mod spawner;
+pub mod stats;
+pub mod store;
 pub mod worker;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::signal::unix::{signal, SignalKind};
 
-use crate::browser::{Browser, BrowserConfig};
-use crate::runtime::{Runtime, RuntimeConfig, PROVIDER};
+use crate::browser::BrowserConfig;
+use crate::recovery::HealthPolicy;
+use crate::runtime::{Runtime, RuntimeConfig};
 use crate::spawner::Spawner;
 
 /// Everything `serve` needs: the paths resolved from flags, file and defaults, and the file's settings.
@@ -61,41 +66,21 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let mut sigchld = signal(SignalKind::child())?;
     let spawner = Spawner::start();
 
-    tracing::info!(browser.provider = PROVIDER, "browser_runtime_starting");
-    let b = &config.settings.browser;
-    let browser_config = BrowserConfig {
-        path: b.path.clone(),
-        no_sandbox: b.no_sandbox,
-        runtime_dir: config.runtime_dir.clone(),
-        window: (b.viewport.width, b.viewport.height),
-        extra_flags: b.extra_flags.clone(),
-        headless: b.headless,
-    };
-    let browser = match Browser::launch(&browser_config, &spawner).await {
-        Ok(b) => b,
+    std::fs::create_dir_all(&config.runtime_dir)?;
+    let runtime_dir = config.runtime_dir.canonicalize()?;
+    let swept = reaper::sweep_leftovers(&runtime_dir);
+    if !swept.is_empty() {
+        tracing::warn!(count = swept.len(), runtime_dir = %runtime_dir.display(), "leftover_browser_processes_ended");
+    }
+    let (store, restored) = match store::SessionStore::open(&runtime_dir) {
+        Ok((store, restored)) => (Some(store), restored),
         Err(e) => {
-            tracing::error!(
-                browser.provider = PROVIDER,
-                error.phase = e.phase.as_str(),
-                error.message = %e.message,
-                browser.stderr = %e.stderr_tail,
-                "browser_runtime_restart_failed"
-            );
-            reaper::kill_adopted();
-            anyhow::bail!("browser did not start ({}): {}", e.phase.as_str(), e.message);
+            tracing::warn!(error.message = %e, runtime_dir = %runtime_dir.display(), "session_store_unavailable");
+            (None, Vec::new())
         }
     };
-    tracing::info!(
-        browser.provider = PROVIDER,
-        browser.version = %browser.version.product,
-        browser.pid = browser.process.pid(),
-        cdp.port = browser.port,
-        duration_ms = browser.ready_after.as_millis() as u64,
-        port_ms = browser.timings.port_ms,
-        http_probe_ms = browser.timings.http_probe_ms,
-        handshake_ms = browser.timings.handshake_ms,
-        "browser_runtime_ready"
-    );
+    let b = &config.settings.browser;
+    let sandbox = &b.sandbox;
     let worker_exe = std::env::current_exe()?;
     let runtime = Arc::new(Runtime::new(
         RuntimeConfig {
@@ -105,10 +90,33 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             evaluate_enabled: config.settings.evaluate_enabled,
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
+            browser: BrowserConfig {
+                path: b.path.clone(),
+                no_sandbox: b.no_sandbox,
+                runtime_dir: runtime_dir.clone(),
+                window: (b.viewport.width, b.viewport.height),
+                extra_flags: b.extra_flags.clone(),
+                headless: b.headless,
+            },
+            health: HealthPolicy {
+                interval: Duration::from_secs(sandbox.runtime_healthcheck_interval_seconds),
+                restart_attempts: sandbox.runtime_restart_attempts,
+                cooldown: Duration::from_secs(sandbox.runtime_recovery_cooldown_seconds),
+            },
         },
         spawner,
-        browser,
+        store,
+        restored,
     ));
+    if sandbox.runtime_warmup_on_start {
+        if let Err(e) = runtime.start().await {
+            if sandbox.runtime_required {
+                runtime.shutdown().await;
+                reaper::kill_adopted();
+                anyhow::bail!("browser did not start ({}): {}", e.phase.as_str(), e.message);
+            }
+        }
+    }
     let listener = match server::bind(&config.socket) {
         Ok(l) => l,
         Err(e) => {

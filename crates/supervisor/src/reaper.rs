@@ -75,3 +75,66 @@ pub fn kill_adopted() {
         let _ = waitpid(pid, None);
     }
 }
+
+/// Prefix of the browser profile dirs the supervisor creates in its runtime dir.
+pub const PROFILE_PREFIX: &str = "chromium-profile-";
+
+/// Ends what an earlier supervisor on the same runtime dir left behind (it was SIGKILLed, or its
+/// container was frozen): every process whose command line names a profile dir under `runtime_dir`
+/// (the browser, its helpers, crashpad handlers that escaped its group) gets SIGKILL and is waited for
+/// (at most 3 s); then the old profile dirs are removed. Returns the pids ended.
+///
+/// Call it before this supervisor launches its own browser.
+pub fn sweep_leftovers(runtime_dir: &std::path::Path) -> Vec<i32> {
+    let mut needles = vec![format!("{}/{PROFILE_PREFIX}", runtime_dir.display())];
+    if let Ok(canonical) = runtime_dir.canonicalize() {
+        needles.push(format!("{}/{PROFILE_PREFIX}", canonical.display()));
+    }
+    let pids = end_naming_any(&needles);
+    if let Ok(entries) = std::fs::read_dir(runtime_dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(PROFILE_PREFIX) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    pids
+}
+
+/// Whether `pid` exists and is not a zombie.
+pub fn running(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat.rfind(')').and_then(|i| stat[i + 2..].chars().next()).is_some_and(|s| s != 'Z'),
+        Err(_) => false,
+    }
+}
+
+/// SIGKILL to every process (not this one) whose command line contains `path`, then waits until they
+/// are gone (at most 3 s). Returns their pids.
+pub fn end_naming(path: &std::path::Path) -> Vec<i32> {
+    end_naming_any(&[path.display().to_string()])
+}
+
+fn end_naming_any(needles: &[String]) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let pids: Vec<i32> = dir
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| pid != me)
+        .filter(|pid| {
+            let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            needles.iter().any(|n| cmdline.contains(n.as_str()))
+        })
+        .collect();
+    for &pid in &pids {
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while std::time::Instant::now() < deadline && pids.iter().any(|&p| running(p)) {
+        // The kernel tears the processes down asynchronously; reap those that were adopted.
+        reap_adopted();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    pids
+}

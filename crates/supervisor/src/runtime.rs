@@ -6,28 +6,32 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{
     CheckParams, ClickParams, DialogInfo, DragParams, ElementParams, EvaluateParams, EvaluateResult,
     ExtractParams, ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
-    HealthResult, InputResult, Method, PressParams, Request, RequestId, Response, ScreenshotParams,
-    ScreenshotResult, ScrollParams, ScrollResult, SelectParams, SelectResult, SessionCloseResult,
-    SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams, SnapshotResult,
-    TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
-    DEFAULT_SNAPSHOT_MAX_CHARS,
+    HealthResult, InputResult, Method, MetricsResult, PressParams, Request, RequestId, Response,
+    ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult, SelectParams, SelectResult,
+    SessionCloseResult, SessionInfo, SessionListResult, SessionStartParams, SessionStartResult,
+    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
 };
-use sb_protocol::ipc::{Action, InputAction, Locator, Output, RefRecord, SnapshotOptions, WaitCondition};
+use sb_protocol::ipc::{
+    Action, Counter, InputAction, Locator, Output, RefRecord, SnapshotOptions, WaitCondition,
+};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use crate::browser::Browser;
+use crate::browser::BrowserConfig;
+use crate::recovery::{Cycle, HealthPolicy, Slot};
 use crate::spawner::Spawner;
+use crate::stats::Stats;
+use crate::store::{SessionStore, StoreEvent, StoredSession};
 use crate::worker::{WorkerHandle, WorkerLauncher};
 use tokio_util::sync::CancellationToken;
 
@@ -51,6 +55,10 @@ pub struct RuntimeConfig {
     pub timeouts: crate::config::Timeouts,
     /// Open sessions at once.
     pub max_sessions: usize,
+    /// How to launch the browser.
+    pub browser: BrowserConfig,
+    /// Probes and the recovery cycle.
+    pub health: HealthPolicy,
 }
 
 /// One harness session: a target and the worker that drives it.
@@ -70,12 +78,53 @@ pub struct SessionEntry {
     snapshotting: tokio::sync::Mutex<()>,
     /// Dialogs answered during the current action, for its result.
     dialogs: Mutex<Vec<DialogInfo>>,
+    /// Why the session's page was replaced, until its next result reports it (`session_reset`).
+    reset: Mutex<Option<String>>,
 }
 
 impl SessionEntry {
-    /// The session's current target.
+    fn new(id: String, target_id: String, last_url: Option<String>) -> SessionEntry {
+        SessionEntry {
+            id,
+            target_id: Mutex::new(target_id),
+            worker: tokio::sync::Mutex::new(None),
+            last_url: Mutex::new(last_url),
+            shots: AtomicU64::new(0),
+            refs: Mutex::new(HashMap::new()),
+            next_ref: AtomicU64::new(1),
+            snapshotting: tokio::sync::Mutex::new(()),
+            dialogs: Mutex::new(Vec::new()),
+            reset: Mutex::new(None),
+        }
+    }
+
+    /// The session's current target (empty while it has none: a rehydration that failed).
     pub fn target(&self) -> String {
         self.target_id.lock().unwrap().clone()
+    }
+
+    pub(crate) fn set_target(&self, target_id: String) {
+        *self.target_id.lock().unwrap() = target_id;
+    }
+
+    /// The main frame's last known URL.
+    pub(crate) fn last_url(&self) -> Option<String> {
+        self.last_url.lock().unwrap().clone()
+    }
+
+    /// Records the main frame's URL; whether it changed.
+    fn set_url(&self, url: &str) -> bool {
+        let mut last = self.last_url.lock().unwrap();
+        if last.as_deref() == Some(url) {
+            return false;
+        }
+        *last = Some(url.to_string());
+        true
+    }
+
+    /// Notes that the session's page was replaced (a reason already pending is kept).
+    pub(crate) fn mark_reset(&self, reason: &str) {
+        self.reset.lock().unwrap().get_or_insert_with(|| reason.to_string());
     }
 
     /// A ref this session issued.
@@ -124,17 +173,41 @@ const WORKER_START: Duration = Duration::from_secs(10);
 
 /// The browser, its sessions, and the request handler.
 pub struct Runtime {
-    config: RuntimeConfig,
-    launcher: WorkerLauncher,
-    browser: tokio::sync::RwLock<Browser>,
-    sessions: Mutex<HashMap<String, Arc<SessionEntry>>>,
+    pub(crate) config: RuntimeConfig,
+    pub(crate) launcher: WorkerLauncher,
+    /// The current browser (none before the first launch and while a cycle has failed).
+    pub(crate) slot: tokio::sync::RwLock<Slot>,
+    /// Serializes health checks and restarts.
+    pub(crate) cycle: tokio::sync::Mutex<Cycle>,
+    pub(crate) sessions: Mutex<HashMap<String, Arc<SessionEntry>>>,
     started: Instant,
     generated: AtomicU64,
+    /// Counters for `runtime.stats` / `runtime.metrics`.
+    pub(crate) stats: Stats,
+    /// The session store; `None` when the runtime dir is not writable.
+    store: Option<SessionStore>,
+    /// Set by [`Runtime::shutdown`]: a closing browser connection is then no fault.
+    pub(crate) closing: AtomicBool,
 }
 
 impl Runtime {
-    /// A runtime around a ready browser.
-    pub fn new(config: RuntimeConfig, spawner: Spawner, browser: Browser) -> Runtime {
+    /// A runtime without a browser yet ([`Runtime::start`] launches it, else the first request does).
+    /// `restored` are the sessions the store kept from an earlier supervisor: they get new pages when
+    /// the browser comes up, and `session_reset` (`supervisor_restarted`) on their next result.
+    pub fn new(
+        config: RuntimeConfig,
+        spawner: Spawner,
+        store: Option<SessionStore>,
+        restored: Vec<StoredSession>,
+    ) -> Runtime {
+        let sessions = restored
+            .into_iter()
+            .map(|s| {
+                let entry = SessionEntry::new(s.session_id.clone(), String::new(), s.url);
+                entry.mark_reset("supervisor_restarted");
+                (s.session_id, Arc::new(entry))
+            })
+            .collect();
         Runtime {
             launcher: WorkerLauncher {
                 spawner,
@@ -142,16 +215,27 @@ impl Runtime {
                 log_format: config.log_format.clone(),
             },
             config,
-            browser: tokio::sync::RwLock::new(browser),
-            sessions: Mutex::new(HashMap::new()),
+            slot: tokio::sync::RwLock::new(Slot::default()),
+            cycle: tokio::sync::Mutex::new(Cycle::default()),
+            sessions: Mutex::new(sessions),
             started: Instant::now(),
             generated: AtomicU64::new(0),
+            stats: Stats::default(),
+            store,
+            closing: AtomicBool::new(false),
+        }
+    }
+
+    /// Appends to the session store (when there is one); durable before it returns.
+    pub(crate) async fn record(&self, event: StoreEvent) {
+        if let Some(store) = &self.store {
+            store.append(event).await;
         }
     }
 
     /// Reads one request line and answers it. Bad input is answered with `bad_request`,
     /// `unknown_method` or `unknown_session`; nothing here panics on what a client sends.
-    pub async fn handle_line(&self, line: &str, cancel: &CancellationToken) -> Response {
+    pub async fn handle_line(self: &Arc<Self>, line: &str, cancel: &CancellationToken) -> Response {
         let started = Instant::now();
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
@@ -181,6 +265,10 @@ impl Runtime {
         log_action("browser_action_started", method, &span_session, None, None);
         let result = self.execute(method, request, budget, cancel).await;
         let elapsed_ms = started.elapsed().as_millis() as u64;
+        self.stats.record_action(method, result.as_ref().err().map(|e| e.code));
+        if method == Method::PageEvaluate {
+            self.stats.record_evaluate(started.elapsed().as_secs_f64() * 1000.0);
+        }
         match result {
             Ok(value) => {
                 log_action("browser_action_succeeded", method, &span_session, Some(elapsed_ms), None);
@@ -193,28 +281,47 @@ impl Runtime {
         }
     }
 
-    /// [`Runtime::execute_method`], then the dialogs answered meanwhile go into the result.
+    /// [`Runtime::execute_method`], then the dialogs answered meanwhile go into the result, and a
+    /// page replaced since the session's last result is reported: `session_reset: true` and
+    /// `reset_reason` in a result, a sentence at the end of an error's message.
     async fn execute(
-        &self,
+        self: &Arc<Self>,
         method: Method,
         request: Request,
         budget: Budget,
         cancel: &CancellationToken,
     ) -> Result<Value, ErrorBody> {
         let session_id = request.session_id.clone();
-        let mut value = self.execute_method(method, request, budget, cancel).await?;
+        let outcome = self.execute_method(method, request, budget, cancel).await;
         let session = session_id.and_then(|id| self.sessions.lock().unwrap().get(&id).cloned());
-        if let Some(session) = session {
-            let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
-            if !dialogs.is_empty() {
-                value["dialogs"] = to_json(dialogs)?;
+        let Some(session) = session.filter(|_| method.needs_session()) else { return outcome };
+        let reset = if method == Method::SessionClose { None } else { session.reset.lock().unwrap().take() };
+        match outcome {
+            Ok(mut value) => {
+                let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
+                if !dialogs.is_empty() {
+                    value["dialogs"] = to_json(dialogs)?;
+                }
+                if let Some(reason) = reset {
+                    value["session_reset"] = true.into();
+                    value["reset_reason"] = reason.into();
+                }
+                Ok(value)
+            }
+            Err(mut e) => {
+                if let Some(reason) = reset {
+                    e.message = format!(
+                        "{} (the session was reset before this action: {reason}; its page was reopened at its last URL)",
+                        e.message
+                    );
+                }
+                Err(e)
             }
         }
-        Ok(value)
     }
 
     async fn execute_method(
-        &self,
+        self: &Arc<Self>,
         method: Method,
         request: Request,
         budget: Budget,
@@ -230,7 +337,12 @@ impl Runtime {
         };
         let params = request.params;
         match method {
-            Method::RuntimeHealth => to_json(self.health().await),
+            Method::RuntimeHealth => to_json(self.health(budget).await?),
+            Method::RuntimeStats => to_json(self.stats.snapshot()),
+            Method::RuntimeMetrics => to_json(MetricsResult {
+                content_type: "text/plain; version=0.0.4".into(),
+                text: crate::stats::prometheus(&self.stats.snapshot(), self.sessions.lock().unwrap().len()),
+            }),
             Method::SessionList => to_json(self.list()),
             Method::SessionStart => {
                 let mut p: SessionStartParams = parse_params(params)?;
@@ -245,7 +357,7 @@ impl Runtime {
                 let session = session.unwrap();
                 match self.run(&session, method, Action::Goto { url: p.url }, budget, cancel).await? {
                     Output::Goto { url, title, status, load_state, timed_out } => {
-                        *session.last_url.lock().unwrap() = Some(url.clone());
+                        self.url_seen(&session, &url).await;
                         to_json(GotoResult { url, title, status, load_state, timed_out })
                     }
                     other => Err(unexpected(other)),
@@ -505,21 +617,30 @@ impl Runtime {
         })
     }
 
-    /// The browser connection and ws URL, without holding the lock.
-    async fn browser_link(&self) -> (CdpClient, String) {
-        let b = self.browser.read().await;
-        (b.client.clone(), b.ws_url.clone())
+    /// Records the session's main frame URL (in the store when it changed).
+    async fn url_seen(&self, session: &SessionEntry, url: &str) {
+        if session.set_url(url) {
+            self.record(StoreEvent::UrlChanged { session_id: session.id.clone(), url: url.to_string() })
+                .await;
+        }
     }
 
-    async fn health(&self) -> HealthResult {
-        let b = self.browser.read().await;
-        HealthResult {
+    /// `runtime.health`: the health check (probes unless fresh), then what the browser is.
+    async fn health(self: &Arc<Self>, budget: Budget) -> Result<HealthResult, ErrorBody> {
+        self.browser(budget).await?;
+        let slot = self.slot.read().await;
+        let b = slot.browser.as_ref().ok_or_else(|| {
+            ErrorBody::new(ErrorCode::Timeout, Phase::Launch, "the browser is being restarted; retry")
+        })?;
+        Ok(HealthResult {
             browser_version: b.version.product.clone(),
             browser_pid: b.process.pid(),
             cdp_port: b.port,
             uptime_ms: self.started.elapsed().as_millis() as u64,
             sessions: self.sessions.lock().unwrap().len(),
-        }
+            restarts: self.stats.restarts.get(),
+            last_probe_ms: slot.last_ok.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0),
+        })
     }
 
     fn list(&self) -> SessionListResult {
@@ -539,7 +660,7 @@ impl Runtime {
     }
 
     async fn start_session(
-        &self,
+        self: &Arc<Self>,
         requested: Option<String>,
         budget: Budget,
     ) -> Result<SessionStartResult, ErrorBody> {
@@ -565,36 +686,20 @@ impl Runtime {
                 format!("session '{id}' is already open; close it or use another id"),
             ));
         }
-        let (client, ws_url) = self.browser_link().await;
-        let target: CreateTargetResult = client
-            // A window of its own keeps every session's page visible: a background tab gets no animation
-            // frames, and actionability waits on them.
-            .call(
-                "Target.createTarget",
-                None,
-                json!({"url": "about:blank", "newWindow": true}),
-                budget.remaining(),
-            )
-            .await
-            .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
-        let worker = match WorkerHandle::spawn(&self.launcher, &ws_url, &target.target_id, budget).await {
+        let link = self.browser(budget).await?;
+        // A window of its own keeps every session's page visible: a background tab gets no animation
+        // frames, and actionability waits on them.
+        let entry = Arc::new(SessionEntry::new(id.clone(), String::new(), None));
+        self.open_target(&entry, &link, budget).await?;
+        let target_id = entry.target();
+        let worker = match WorkerHandle::spawn(&self.launcher, &link.ws_url, &target_id, budget).await {
             Ok(w) => w,
             Err(e) => {
-                close_target(&client, &target.target_id).await;
+                close_target(&link.client, &target_id).await;
                 return Err(e);
             }
         };
-        let entry = Arc::new(SessionEntry {
-            id: id.clone(),
-            target_id: Mutex::new(target.target_id.clone()),
-            worker: tokio::sync::Mutex::new(Some(worker)),
-            last_url: Mutex::new(None),
-            shots: AtomicU64::new(0),
-            refs: Mutex::new(HashMap::new()),
-            next_ref: AtomicU64::new(1),
-            snapshotting: tokio::sync::Mutex::new(()),
-            dialogs: Mutex::new(Vec::new()),
-        });
+        *entry.worker.try_lock().expect("a new session's queue is free") = Some(worker);
         let raced = {
             let mut sessions = self.sessions.lock().unwrap();
             let raced = sessions.contains_key(&id);
@@ -604,14 +709,17 @@ impl Runtime {
             raced
         };
         if raced {
-            close_target(&client, &target.target_id).await;
+            close_target(&link.client, &target_id).await;
             return Err(ErrorBody::new(
                 ErrorCode::SessionExists,
                 Phase::Session,
                 format!("session '{id}' is already open"),
             ));
         }
-        Ok(SessionStartResult { session_id: id, target_id: target.target_id })
+        self.record(StoreEvent::SessionStarted { session_id: id.clone(), at_ms: crate::store::now_ms() })
+            .await;
+        self.record(StoreEvent::TargetBound { session_id: id.clone(), target_id: target_id.clone() }).await;
+        Ok(SessionStartResult { session_id: id, target_id })
     }
 
     async fn close_session(&self, session: &Arc<SessionEntry>, budget: Budget) -> SessionCloseResult {
@@ -622,15 +730,18 @@ impl Runtime {
                 w.shutdown(budget.capped(Duration::from_millis(500))).await;
             }
         }
-        let (client, _) = self.browser_link().await;
-        close_target(&client, &session.target()).await;
+        if let Some(link) = self.current_link().await {
+            close_target(&link.client, &session.target()).await;
+        }
+        self.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }
     }
 
-    /// Runs one action on the session's worker, in the session's queue; starts a fresh worker on the
-    /// session's target first when the last one was killed or died.
+    /// Runs one action on the session's worker, in the session's queue, after the health check; starts
+    /// a fresh worker on the session's target first when the last one was killed or died, or belongs
+    /// to a browser that has been replaced.
     async fn run(
-        &self,
+        self: &Arc<Self>,
         session: &Arc<SessionEntry>,
         method: Method,
         action: Action,
@@ -645,18 +756,41 @@ impl Runtime {
                 format!("{} waited its whole budget behind the session's earlier actions", method.name()),
             )
         })?;
-        if slot.as_mut().is_none_or(|w| w.is_spent()) {
-            let (_, ws_url) = self.browser_link().await;
+        let link = self.browser(budget).await?;
+        if session.target().is_empty() {
+            self.open_target(session, &link, budget).await?;
+        }
+        if slot.as_mut().is_none_or(|w| w.is_spent() || w.ws_url() != link.ws_url) {
             *slot = None;
-            let fresh = WorkerHandle::spawn(&self.launcher, &ws_url, &session.target(), budget).await?;
+            let fresh = WorkerHandle::spawn(&self.launcher, &link.ws_url, &session.target(), budget).await?;
             tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
             *slot = Some(fresh);
         }
         let worker = slot.as_mut().expect("worker present");
         let result = worker.run(method.name(), action, budget, cancel).await;
         session.dialogs.lock().unwrap().extend(worker.take_dialogs());
+        for counter in worker.take_tallies() {
+            match counter {
+                Counter::TerminateExecution => self.stats.terminate_executions.inc(),
+                Counter::RendererCrash => self.stats.renderer_crashes.inc(),
+            }
+        }
+        if worker.overran() {
+            self.stats.worker_kills.inc();
+        }
         if worker.target_id() != session.target() {
-            *session.target_id.lock().unwrap() = worker.target_id().to_string();
+            let target_id = worker.target_id().to_string();
+            session.set_target(target_id.clone());
+            self.stats.page_resets.inc();
+            self.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
+        }
+        if let Some(url) = worker.take_navigated() {
+            self.url_seen(session, &url).await;
+        }
+        if let Err(e) = &result {
+            if matches!(e.code, ErrorCode::Timeout | ErrorCode::WorkerCrashed | ErrorCode::CdpError) {
+                self.mark_suspect().await;
+            }
         }
         if worker.is_spent() {
             *slot = None;
@@ -669,7 +803,8 @@ impl Runtime {
     /// Starts a fresh worker for `session` in the background (the answer that reported the old one's
     /// end is not held up); the session's next action waits for it in the queue.
     async fn replace_worker_soon(&self, session: Arc<SessionEntry>) {
-        let (_, ws_url) = self.browser_link().await;
+        let Some(link) = self.current_link().await else { return };
+        let ws_url = link.ws_url;
         let launcher = self.launcher.clone();
         tokio::spawn(async move {
             let mut slot = session.worker.lock().await;
@@ -689,8 +824,10 @@ impl Runtime {
         });
     }
 
-    /// Closes every session and stops the browser.
+    /// Closes every session's worker and target and stops the browser. The store keeps the sessions:
+    /// a supervisor started on the same runtime dir reopens them.
     pub async fn shutdown(&self) {
+        self.closing.store(true, Ordering::SeqCst);
         let sessions: Vec<Arc<SessionEntry>> =
             self.sessions.lock().unwrap().drain().map(|(_, s)| s).collect();
         for s in &sessions {
@@ -703,11 +840,14 @@ impl Runtime {
                 w.shutdown(Duration::from_millis(500)).await;
             }
         }
-        let mut browser = self.browser.write().await;
-        for s in &sessions {
-            close_target(&browser.client, &s.target()).await;
+        let mut slot = self.slot.write().await;
+        if let Some(browser) = slot.browser.as_mut() {
+            for s in &sessions {
+                close_target(&browser.client, &s.target()).await;
+            }
+            browser.stop().await;
         }
-        browser.stop().await;
+        slot.browser = None;
         drop(sessions);
     }
 }
@@ -812,9 +952,4 @@ fn unexpected(output: Output) -> ErrorBody {
         Phase::Worker,
         format!("worker answered with the wrong result kind: {output:?}"),
     )
-}
-
-fn cdp_error(phase: Phase, method: &str, e: sb_cdp::CdpError) -> ErrorBody {
-    let code = if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::CdpError };
-    ErrorBody::new(code, phase, format!("{method}: {e}"))
 }

@@ -14,7 +14,7 @@ use futures_util::{SinkExt, StreamExt};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use sb_protocol::api::DialogInfo;
-use sb_protocol::ipc::{self, Action, FromWorker, Output, ToWorker};
+use sb_protocol::ipc::{self, Action, Counter, FromWorker, Output, ToWorker};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::process::{Child, Command};
@@ -53,6 +53,14 @@ pub struct WorkerHandle {
     killed: bool,
     /// Dialogs the worker answered during the last run.
     dialogs: Vec<DialogInfo>,
+    /// The browser WebSocket it is connected to (a browser restart makes it obsolete).
+    ws_url: String,
+    /// Counted events reported during the last run.
+    tallies: Vec<Counter>,
+    /// The main frame's URL, when it changed during the last run.
+    navigated: Option<String>,
+    /// Set when the supervisor killed it for overrunning a deadline.
+    overran: bool,
 }
 
 impl WorkerHandle {
@@ -107,6 +115,10 @@ impl WorkerHandle {
             target_id: target_id.to_string(),
             killed: false,
             dialogs: Vec::new(),
+            ws_url: ws_url.to_string(),
+            tallies: Vec::new(),
+            navigated: None,
+            overran: false,
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
             Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
@@ -139,6 +151,26 @@ impl WorkerHandle {
     /// The dialogs answered during the last run.
     pub fn take_dialogs(&mut self) -> Vec<DialogInfo> {
         std::mem::take(&mut self.dialogs)
+    }
+
+    /// The counted events of the last run.
+    pub fn take_tallies(&mut self) -> Vec<Counter> {
+        std::mem::take(&mut self.tallies)
+    }
+
+    /// The main frame's new URL, when it changed during the last run.
+    pub fn take_navigated(&mut self) -> Option<String> {
+        self.navigated.take()
+    }
+
+    /// Whether the last run overran its deadline and the worker was killed for it.
+    pub fn overran(&self) -> bool {
+        self.overran
+    }
+
+    /// The browser WebSocket URL the worker is connected to.
+    pub fn ws_url(&self) -> &str {
+        &self.ws_url
     }
 
     /// The worker's pid (also its process group id).
@@ -196,6 +228,7 @@ impl WorkerHandle {
             let frame = match next {
                 Err(_) => {
                     self.kill();
+                    self.overran = true;
                     return Err(ErrorBody::new(
                         ErrorCode::Timeout,
                         phase,
@@ -214,6 +247,8 @@ impl WorkerHandle {
             match ipc::decode::<FromWorker>(&frame) {
                 Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
                 Ok(FromWorker::TargetChanged { target_id }) => self.target_id = target_id,
+                Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
+                Ok(FromWorker::Navigated { url }) => self.navigated = Some(url),
                 Ok(FromWorker::Dialog { seq: s, kind, message, accepted }) if s == seq => {
                     self.dialogs.push(DialogInfo { kind, message, accepted })
                 }

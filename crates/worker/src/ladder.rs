@@ -75,7 +75,7 @@ pub(crate) async fn after_timeout(page: &mut Page, error: WorkerError, budget: B
 const RESET_TIME: Duration = Duration::from_millis(400);
 /// How far past the worker's budget the reset may run: the supervisor waits 50 ms of headroom plus a
 /// 200 ms grace before it kills the worker, so an answer within this still arrives.
-const RESET_OVERRUN: Duration = Duration::from_millis(150);
+pub(crate) const RESET_OVERRUN: Duration = Duration::from_millis(150);
 /// Longest the second connection may take in all (connect, attach, terminate).
 const SECOND: Duration = Duration::from_millis(250);
 
@@ -86,8 +86,11 @@ pub(crate) async fn free(page: &mut Page, budget: Budget) -> Freed {
         return Freed::Responsive;
     }
     let answered = terminate(&page.session, early).await;
-    if answered && responsive(&page.session, early).await {
-        return Freed::Terminated;
+    if answered {
+        page.tallies.push(sb_protocol::ipc::Counter::TerminateExecution);
+        if responsive(&page.session, early).await {
+            return Freed::Terminated;
+        }
     }
     if !answered && !early.expired() {
         let second = Budget::new(early.capped(SECOND));
@@ -101,10 +104,11 @@ pub(crate) async fn free(page: &mut Page, budget: Budget) -> Freed {
             client.close();
             Some(answered)
         };
-        if tokio::time::timeout(second.remaining(), attempt).await.ok().flatten() == Some(true)
-            && responsive(&page.session, early).await
-        {
-            return Freed::Terminated;
+        if tokio::time::timeout(second.remaining(), attempt).await.ok().flatten() == Some(true) {
+            page.tallies.push(sb_protocol::ipc::Counter::TerminateExecution);
+            if responsive(&page.session, early).await {
+                return Freed::Terminated;
+            }
         }
     }
     if reset(page, Budget::until(budget.deadline() + RESET_OVERRUN)).await {
@@ -130,8 +134,9 @@ async fn responsive(session: &Session, budget: Budget) -> bool {
     r.is_ok_and(|r| r.exception_details.is_none())
 }
 
-/// Step 3: a new target at the old one's URL replaces it; the page's session moves to it.
-async fn reset(page: &mut Page, budget: Budget) -> bool {
+/// Step 3 (and the answer to a renderer crash): a new target at the old one's URL replaces it; the
+/// page's session moves to it. Whether it worked within `budget`.
+pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
     let browser = page.browser.clone();
     let info = browser
         .call_raw("Target.getTargetInfo", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
@@ -157,24 +162,24 @@ async fn reset(page: &mut Page, budget: Budget) -> bool {
             return false;
         }
     };
-    let (session, lifecycle) =
-        match crate::attach_session(&browser, &created.target_id, &page.dialogs, budget).await {
-            Ok(attached) => attached,
-            Err(e) => {
-                tracing::warn!(error.message = %e, "page_reset_failed");
-                return false;
-            }
-        };
+    let attached = match crate::attach_session(&browser, &created.target_id, &page.dialogs, budget).await {
+        Ok(attached) => attached,
+        Err(e) => {
+            tracing::warn!(error.message = %e, "page_reset_failed");
+            return false;
+        }
+    };
     // The new page loads its URL; wait for its DOMContentLoaded with what is left of the time.
-    let mut loading = lifecycle.clone();
+    let mut loading = attached.lifecycle.clone();
     let _ = tokio::time::timeout(
         budget.remaining(),
         loading.wait_for(|l| l.events.iter().any(|e| e == "DOMContentLoaded")),
     )
     .await;
     tracing::warn!(old = %page.target_id, new = %created.target_id, %url, "page_reset");
-    page.session = session;
-    page.lifecycle = lifecycle;
+    page.session = attached.session;
+    page.lifecycle = attached.lifecycle;
+    page.crashed = attached.crashed;
     page.target_id = created.target_id;
     page.target_changed = true;
     true

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use sb_cdp::{CdpClient, CdpError, Session};
-use sb_protocol::ipc::{self, Action, FromWorker, Output, ToWorker, WorkerError};
+use sb_protocol::ipc::{self, Action, Counter, FromWorker, Output, ToWorker, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::sync::mpsc;
@@ -42,6 +42,9 @@ pub struct WorkerConfig {
 /// Time the worker takes to stop a cancelled action's script (nobody waits on the answer, but the
 /// session's next action does).
 const CANCEL_TIME: Duration = Duration::from_millis(1_500);
+
+/// How long a failed CDP call waits for an `Inspector.targetCrashed` that may explain it.
+const CRASH_EVENT_WAIT: Duration = Duration::from_millis(100);
 
 /// Time allowed to connect and attach before `Ready`.
 const ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -118,6 +121,12 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         if let Some(target_id) = page.take_target_change() {
             let _ = out_tx.send(FromWorker::TargetChanged { target_id });
         }
+        for counter in std::mem::take(&mut page.tallies) {
+            let _ = out_tx.send(FromWorker::Tally { counter });
+        }
+        if let Some(url) = page.take_url_change() {
+            let _ = out_tx.send(FromWorker::Navigated { url });
+        }
         let _ = out_tx.send(FromWorker::Done { seq, outcome });
         if let Some(exit) = exit {
             break exit;
@@ -154,28 +163,79 @@ pub(crate) struct Page {
     pub(crate) dialogs: dialogs::Dialogs,
     /// Set when a page reset replaced the target; reported to the supervisor.
     target_changed: bool,
+    /// Becomes true when the page's renderer crashes (`Inspector.targetCrashed`).
+    pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
+    /// Counted events of the current run, reported to the supervisor after it.
+    pub(crate) tallies: Vec<Counter>,
+    /// The main frame URL last reported to the supervisor.
+    reported_url: String,
 }
 
 impl Page {
     async fn attach(ws_url: &str, target_id: &str) -> Result<Page, CdpError> {
         let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
         let dialogs = dialogs::Dialogs::default();
-        let (session, lifecycle) =
-            attach_session(&browser, target_id, &dialogs, Budget::new(ATTACH_TIMEOUT)).await?;
+        let attached = attach_session(&browser, target_id, &dialogs, Budget::new(ATTACH_TIMEOUT)).await?;
         Ok(Page {
             ws_url: ws_url.to_string(),
             browser,
             target_id: target_id.to_string(),
-            session,
+            session: attached.session,
             dialogs,
-            lifecycle,
+            lifecycle: attached.lifecycle,
             target_changed: false,
+            crashed: attached.crashed,
+            tallies: Vec::new(),
+            reported_url: String::new(),
         })
     }
 
     /// Runs one action. The action gets its budget less a reserve for the escalation ladder; when it
     /// times out, the ladder makes sure the tab is free (or replaced) before the answer goes out.
     async fn run(&mut self, action: Action, budget: Budget) -> Result<Output, WorkerError> {
+        if *self.crashed.borrow() {
+            return Err(self.after_crash(action.phase(), budget).await);
+        }
+        let mut crashed = self.crashed.clone();
+        let phase = action.phase();
+        let outcome = {
+            let running = self.act(action, budget);
+            tokio::select! {
+                outcome = running => Some(outcome),
+                _ = crashed.wait_for(|c| *c) => None,
+            }
+        };
+        match outcome {
+            // A call on a crashed target can fail before the crash event is read: give it a moment.
+            Some(Err(e)) if e.code == ErrorCode::CdpError => {
+                let crash = tokio::time::timeout(CRASH_EVENT_WAIT, crashed.wait_for(|c| *c)).await;
+                if crash.is_ok_and(|r| r.is_ok()) {
+                    Err(self.after_crash(phase, budget).await)
+                } else {
+                    Err(e)
+                }
+            }
+            Some(outcome) => outcome,
+            None => Err(self.after_crash(phase, budget).await),
+        }
+    }
+
+    /// The renderer crashed (before or during an action): reopen the tab at its last URL and answer
+    /// `page_reset`. The action is not run again: its effects on the old page are unknown.
+    async fn after_crash(&mut self, phase: Phase, budget: Budget) -> WorkerError {
+        self.tallies.push(Counter::RendererCrash);
+        tracing::warn!(target_id = %self.target_id, "renderer_crashed");
+        let reset = ladder::reset(self, Budget::until(budget.deadline() + ladder::RESET_OVERRUN)).await;
+        let message = if reset {
+            "the page's renderer crashed; the tab was reopened at its last URL (page state is lost); take a new snapshot"
+        } else {
+            "the page's renderer crashed and the tab could not be reopened yet; the next action tries again"
+        };
+        WorkerError { code: ErrorCode::PageReset, phase, message: message.into() }
+    }
+
+    /// The action itself, with the escalation ladder after a timeout.
+    async fn act(&mut self, action: Action, budget: Budget) -> Result<Output, WorkerError> {
         let inner = budget.child(ladder::reserve(budget));
         let outcome = match action {
             Action::Goto { url } => actions::goto(self, &url, inner).await,
@@ -213,20 +273,37 @@ impl Page {
     fn take_target_change(&mut self) -> Option<String> {
         std::mem::take(&mut self.target_changed).then(|| self.target_id.clone())
     }
+
+    /// The main frame's URL when it changed since the last report.
+    fn take_url_change(&mut self) -> Option<String> {
+        let url = self.lifecycle.borrow().url.clone();
+        (!url.is_empty() && url != self.reported_url).then(|| {
+            self.reported_url = url.clone();
+            url
+        })
+    }
+}
+
+/// A flat session on a page target, with what the worker follows on it.
+pub(crate) struct Attached {
+    pub(crate) session: Session,
+    pub(crate) lifecycle: tokio::sync::watch::Receiver<wait::Lifecycle>,
+    pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
 }
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
-/// followed by [`wait::track_lifecycle`]).
+/// followed by [`wait::track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`).
 pub(crate) async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
     dialogs: &dialogs::Dialogs,
     budget: Budget,
-) -> Result<(Session, tokio::sync::watch::Receiver<wait::Lifecycle>), CdpError> {
+) -> Result<Attached, CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
     let lifecycle = wait::track_lifecycle(&session, target_id);
+    let crashed = watch_crash(&session);
     dialogs.watch(&session);
-    let (a, b, c) = tokio::join!(
+    let (a, b, c, d) = tokio::join!(
         session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
         session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),
         session.call_raw(
@@ -234,11 +311,29 @@ pub(crate) async fn attach_session(
             serde_json::json!({"enabled": true}),
             budget.remaining()
         ),
+        session.call_raw("Inspector.enable", serde_json::json!({}), budget.remaining()),
     );
     a?;
     b?;
     c?;
-    Ok((session, lifecycle))
+    d?;
+    Ok(Attached { session, lifecycle, crashed })
+}
+
+/// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: `Page.crash`,
+/// out of memory, a renderer bug).
+fn watch_crash(session: &Session) -> tokio::sync::watch::Receiver<bool> {
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let mut events = session.events();
+    tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            if ev.method == "Inspector.targetCrashed" {
+                let _ = tx.send(true);
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// Maps a CDP failure in `phase` to the worker's error: a CDP timeout is the action's [`ErrorCode::Timeout`].

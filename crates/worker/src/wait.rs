@@ -27,6 +27,9 @@ const CHECK: Duration = Duration::from_millis(1_000);
 pub(crate) struct Lifecycle {
     pub loader_id: String,
     pub events: Vec<String>,
+    /// The main frame's URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`); empty until the
+    /// first navigation after attaching.
+    pub url: String,
 }
 
 /// Follows `Page.lifecycleEvent` of the main frame (its `frameId` is the target's id) on `session`.
@@ -37,6 +40,19 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
     let main_frame = target_id.to_string();
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
+            match ev.method.as_str() {
+                "Page.frameNavigated" if ev.params["frame"]["id"] == main_frame.as_str() => {
+                    let url = ev.params["frame"]["url"].as_str().unwrap_or_default().to_string();
+                    tx.send_modify(|l| l.url = url);
+                    continue;
+                }
+                "Page.navigatedWithinDocument" if ev.params["frameId"] == main_frame.as_str() => {
+                    let url = ev.params["url"].as_str().unwrap_or_default().to_string();
+                    tx.send_modify(|l| l.url = url);
+                    continue;
+                }
+                _ => {}
+            }
             if ev.method != "Page.lifecycleEvent" || ev.params["frameId"] != main_frame.as_str() {
                 continue;
             }

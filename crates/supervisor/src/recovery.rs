@@ -1,0 +1,384 @@
+//! Health and the recovery cycle (docs/architecture.md, "Health and recovery").
+//!
+//! - **Health** before an action: the HTTP probe `GET /json/version` (at most
+//!   [`HTTP_PROBE_TIMEOUT`]) and the CDP probe `Browser.getVersion` on the supervisor's connection (at
+//!   most [`HANDSHAKE_TIMEOUT`]), run together. Skipped while the connection is live and a probe
+//!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
+//!   (an action that timed out or lost its worker). A closed browser connection (the process died) is
+//!   noticed as it happens and starts the cycle at once, before any request asks.
+//! - **The cycle**: unhealthy -> `browser_runtime_unhealthy` -> `browser_runtime_restarting` (kill the
+//!   old process group, launch, both probes) -> `browser_runtime_ready`, and every open session gets a
+//!   new target at its last URL (its next result carries `session_reset: true`). When the restart
+//!   attempts (`runtime_restart_attempts`, default 1) are used up: `browser_runtime_restart_failed`,
+//!   and every request that needs the browser answers `browser_unavailable` (not retryable) until the
+//!   cool-down (`runtime_recovery_cooldown_seconds`) has passed; only then may a new cycle start.
+//!   Action payloads are never re-sent.
+//!
+//! The cycle runs in a task of its own, so a request whose budget runs out (or whose client goes
+//! away) never leaves a half-restarted browser: the request answers `timeout`, the cycle finishes.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sb_cdp::types::{BrowserVersion, CreateTargetResult};
+use sb_cdp::{discovery, CdpClient};
+use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
+use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use serde_json::json;
+
+use crate::browser::{Browser, LaunchError, HANDSHAKE_TIMEOUT, HTTP_PROBE_TIMEOUT};
+use crate::runtime::{Runtime, SessionEntry, PROVIDER};
+use crate::store::StoreEvent;
+
+/// How the runtime watches and restarts the browser (`[browser.sandbox]` of the configuration).
+#[derive(Debug, Clone, Copy)]
+pub struct HealthPolicy {
+    /// Skip the probes while one passed this recently (0: probe before every action).
+    pub interval: Duration,
+    /// Restarts per recovery cycle.
+    pub restart_attempts: u32,
+    /// After a failed cycle, how long every request answers `browser_unavailable` before a new cycle
+    /// may start.
+    pub cooldown: Duration,
+}
+
+/// Longest `Target.createTarget` may take for one session during rehydration.
+const REHYDRATE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The browser connection sessions use.
+#[derive(Clone)]
+pub(crate) struct Link {
+    pub(crate) client: CdpClient,
+    pub(crate) ws_url: String,
+}
+
+impl Link {
+    fn of(b: &Browser) -> Link {
+        Link { client: b.client.clone(), ws_url: b.ws_url.clone() }
+    }
+}
+
+/// The current browser and what is known of its health.
+#[derive(Default)]
+pub(crate) struct Slot {
+    pub(crate) browser: Option<Browser>,
+    /// When both probes last passed.
+    pub(crate) last_ok: Option<Instant>,
+    /// Probe before the next action, however recent the last probe.
+    pub(crate) suspect: bool,
+    /// Browsers launched so far (0: none yet).
+    pub(crate) generation: u64,
+}
+
+/// The recovery cycle's state; its mutex serializes checks and restarts.
+#[derive(Default)]
+pub(crate) struct Cycle {
+    /// Set when the last cycle ended without a browser.
+    down: Option<Down>,
+}
+
+struct Down {
+    at: Instant,
+    phase: Phase,
+    message: String,
+}
+
+impl Down {
+    fn error(&self) -> ErrorBody {
+        unavailable(self.phase, &self.message)
+    }
+}
+
+/// `browser_unavailable`: one line ending with [`DO_NOT_RETRY`], the phase that failed, the hint.
+pub(crate) fn unavailable(phase: Phase, what: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::BrowserUnavailable,
+        phase,
+        format!("The browser could not be restarted ({}: {what}). {DO_NOT_RETRY}", phase.as_str()),
+    )
+    .with_hint(RUNTIME_HINT)
+}
+
+impl Runtime {
+    /// Launches the browser at start-up (`runtime_warmup_on_start`); a failed launch starts the
+    /// recovery cycle like any other fault.
+    ///
+    /// # Errors
+    /// `browser_unavailable` when the cycle could not bring a browser up.
+    pub async fn start(self: &Arc<Self>) -> Result<(), ErrorBody> {
+        let mut cycle = self.cycle.lock().await;
+        self.launch_first(&mut cycle).await.map(|_| ())
+    }
+
+    /// The browser connection for an action, after the health check (skipped while fresh), within
+    /// `budget`.
+    ///
+    /// # Errors
+    /// `browser_unavailable` when the browser is down and could not be restarted; `timeout` (phase
+    /// `launch`) when a check or restart still runs at the end of the budget.
+    pub(crate) async fn browser(self: &Arc<Self>, budget: Budget) -> Result<Link, ErrorBody> {
+        if let Some(link) = self.fresh_link().await {
+            self.stats.probes_skipped.inc();
+            return Ok(link);
+        }
+        let this = self.clone();
+        let check = tokio::spawn(async move { this.check().await });
+        match tokio::time::timeout(budget.remaining(), check).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => {
+                Err(ErrorBody::new(ErrorCode::Internal, Phase::Launch, format!("health check: {e}")))
+            }
+            Err(_) => Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                Phase::Launch,
+                "the browser is being checked or restarted and was not ready within the budget; retry",
+            )),
+        }
+    }
+
+    /// The current connection without any check (closing targets, background worker starts).
+    pub(crate) async fn current_link(&self) -> Option<Link> {
+        let slot = self.slot.read().await;
+        slot.browser.as_ref().filter(|b| b.client.closed_reason().is_none()).map(Link::of)
+    }
+
+    /// Makes the next action probe first (an action timed out or lost its worker).
+    pub(crate) async fn mark_suspect(&self) {
+        self.slot.write().await.suspect = true;
+    }
+
+    /// The connection, when it is live and a probe passed within the interval.
+    async fn fresh_link(&self) -> Option<Link> {
+        let slot = self.slot.read().await;
+        let b = slot.browser.as_ref()?;
+        let recent = slot.last_ok.is_some_and(|t| t.elapsed() < self.config.health.interval);
+        // The process's state costs one read of /proc: a browser that died (or was stopped) a moment
+        // ago is noticed even before its connection reports the close.
+        let fresh = recent && !slot.suspect && b.client.closed_reason().is_none() && b.process.running();
+        fresh.then(|| Link::of(b))
+    }
+
+    /// The health check and, when it fails, the recovery cycle. One at a time. (Boxed: the cycle's
+    /// connection watcher calls it again, and a recursive `async fn` has no nameable `Send` type.)
+    fn check(self: Arc<Self>) -> futures_util::future::BoxFuture<'static, Result<Link, ErrorBody>> {
+        Box::pin(async move { self.check_now().await })
+    }
+
+    async fn check_now(self: &Arc<Self>) -> Result<Link, ErrorBody> {
+        let mut cycle = self.cycle.lock().await;
+        if let Some(link) = self.fresh_link().await {
+            return Ok(link);
+        }
+        if let Some(down) = &cycle.down {
+            if down.at.elapsed() < self.config.health.cooldown {
+                return Err(down.error());
+            }
+            cycle.down = None;
+        }
+        if self.slot.read().await.generation == 0 {
+            return self.launch_first(&mut cycle).await;
+        }
+        match self.probe().await {
+            Ok(link) => Ok(link),
+            Err((phase, message)) => {
+                self.stats.unhealthy_checks.inc();
+                tracing::warn!(
+                    browser.provider = PROVIDER,
+                    error.phase = phase.as_str(),
+                    error.message = %message,
+                    "browser_runtime_unhealthy"
+                );
+                self.restart(&mut cycle).await
+            }
+        }
+    }
+
+    /// Both probes on the current browser, at once. Marks it fresh when they pass.
+    async fn probe(&self) -> Result<Link, (Phase, String)> {
+        self.stats.probes.inc();
+        let (link, endpoint) = {
+            let slot = self.slot.read().await;
+            match &slot.browser {
+                Some(b) => (Link::of(b), b.endpoint.clone()),
+                None => return Err((Phase::Launch, "the browser is not running".into())),
+            }
+        };
+        if let Some(reason) = link.client.closed_reason() {
+            return Err((Phase::Handshake, format!("the browser connection closed ({reason})")));
+        }
+        let (http, cdp) = tokio::join!(
+            discovery::version(&endpoint, HTTP_PROBE_TIMEOUT),
+            link.client.call::<BrowserVersion>("Browser.getVersion", None, json!({}), HANDSHAKE_TIMEOUT),
+        );
+        if let Err(e) = http {
+            return Err((Phase::HttpProbe, format!("GET /json/version: {e}")));
+        }
+        if let Err(e) = cdp {
+            return Err((Phase::Handshake, format!("Browser.getVersion: {e}")));
+        }
+        let mut slot = self.slot.write().await;
+        slot.last_ok = Some(Instant::now());
+        slot.suspect = false;
+        Ok(link)
+    }
+
+    /// The first launch (at start-up, or at the first request without warm-up).
+    async fn launch_first(self: &Arc<Self>, cycle: &mut Cycle) -> Result<Link, ErrorBody> {
+        tracing::info!(browser.provider = PROVIDER, "browser_runtime_starting");
+        match Browser::launch(&self.config.browser, &self.launcher.spawner).await {
+            Ok(b) => Ok(self.install(b).await),
+            Err(e) => {
+                self.stats.unhealthy_checks.inc();
+                tracing::warn!(
+                    browser.provider = PROVIDER,
+                    error.phase = e.phase.as_str(),
+                    error.message = %e.message,
+                    browser.stderr = stderr_field(&e),
+                    "browser_runtime_unhealthy"
+                );
+                self.restart(cycle).await
+            }
+        }
+    }
+
+    /// Kill and relaunch, at most `restart_attempts` times; then the cycle ends, up or down.
+    async fn restart(self: &Arc<Self>, cycle: &mut Cycle) -> Result<Link, ErrorBody> {
+        let mut failure = LaunchError {
+            phase: Phase::Launch,
+            message: "restarts are turned off (runtime_restart_attempts = 0)".into(),
+            stderr_tail: String::new(),
+        };
+        for attempt in 1..=self.config.health.restart_attempts {
+            self.stats.restarts.inc();
+            tracing::warn!(browser.provider = PROVIDER, attempt, "browser_runtime_restarting");
+            let old = self.slot.write().await.browser.take();
+            if let Some(mut old) = old {
+                old.kill().await;
+            }
+            match Browser::launch(&self.config.browser, &self.launcher.spawner).await {
+                Ok(b) => {
+                    self.stats.recoveries.inc();
+                    return Ok(self.install(b).await);
+                }
+                Err(e) => failure = e,
+            }
+        }
+        self.stats.restart_failures.inc();
+        tracing::error!(
+            browser.provider = PROVIDER,
+            error.phase = failure.phase.as_str(),
+            error.message = %failure.message,
+            browser.stderr = stderr_field(&failure),
+            "browser_runtime_restart_failed"
+        );
+        let down = Down { at: Instant::now(), phase: failure.phase, message: failure.message };
+        let error = down.error();
+        cycle.down = Some(down);
+        Err(error)
+    }
+
+    /// Makes `b` the current browser, watches its connection, and gives every open session a page on
+    /// it.
+    async fn install(self: &Arc<Self>, b: Browser) -> Link {
+        tracing::info!(
+            browser.provider = PROVIDER,
+            browser.version = %b.version.product,
+            browser.pid = b.process.pid(),
+            cdp.port = b.port,
+            duration_ms = b.ready_after.as_millis() as u64,
+            port_ms = b.timings.port_ms,
+            http_probe_ms = b.timings.http_probe_ms,
+            handshake_ms = b.timings.handshake_ms,
+            "browser_runtime_ready"
+        );
+        let link = Link::of(&b);
+        let generation = {
+            let mut slot = self.slot.write().await;
+            slot.generation += 1;
+            slot.browser = Some(b);
+            slot.last_ok = Some(Instant::now());
+            slot.suspect = false;
+            slot.generation
+        };
+        // The browser's death closes this connection: start the cycle then, not at the next request.
+        let this = Arc::downgrade(self);
+        let client = link.client.clone();
+        tokio::spawn(async move {
+            client.closed().await;
+            let Some(this) = this.upgrade() else { return };
+            if this.closing.load(Ordering::SeqCst) {
+                return;
+            }
+            {
+                let mut slot = this.slot.write().await;
+                if slot.generation != generation {
+                    return;
+                }
+                slot.suspect = true;
+            }
+            let _ = this.check().await;
+        });
+        self.rehydrate(&link).await;
+        link
+    }
+
+    /// Gives every open session a new target on `link`, at its last URL. Sessions restored from the
+    /// store keep their reason (`supervisor_restarted`); the others get `browser_restarted`.
+    async fn rehydrate(&self, link: &Link) {
+        let sessions: Vec<Arc<SessionEntry>> = self.sessions.lock().unwrap().values().cloned().collect();
+        let reopen = sessions.iter().map(|s| async move {
+            let result = self.open_target(s, link, Budget::new(REHYDRATE_TIMEOUT)).await;
+            s.mark_reset("browser_restarted");
+            match result {
+                Ok(()) => self.stats.sessions_rehydrated.inc(),
+                Err(e) => tracing::warn!(
+                    browser.session_id = %s.id,
+                    error.message = %e.message,
+                    "session_rehydrate_failed"
+                ),
+            }
+        });
+        futures_util::future::join_all(reopen).await;
+    }
+
+    /// A new target for `session` at its last URL (`about:blank` when none), in a window of its own;
+    /// recorded in the store.
+    ///
+    /// # Errors
+    /// `cdp_error` / `timeout` (phase `session`) from `Target.createTarget`; the session then has no
+    /// target and the next action tries again.
+    pub(crate) async fn open_target(
+        &self,
+        session: &SessionEntry,
+        link: &Link,
+        budget: Budget,
+    ) -> Result<(), ErrorBody> {
+        let url = session.last_url().unwrap_or_else(|| "about:blank".into());
+        let created: Result<CreateTargetResult, _> = link
+            .client
+            .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+            .await;
+        match created {
+            Ok(t) => {
+                session.set_target(t.target_id.clone());
+                self.record(StoreEvent::TargetBound {
+                    session_id: session.id.clone(),
+                    target_id: t.target_id,
+                })
+                .await;
+                Ok(())
+            }
+            Err(e) => {
+                session.set_target(String::new());
+                let code = if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::CdpError };
+                Err(ErrorBody::new(code, Phase::Session, format!("Target.createTarget: {e}")))
+            }
+        }
+    }
+}
+
+/// Chromium's stderr tail for the log, left out when empty.
+fn stderr_field(e: &LaunchError) -> Option<&str> {
+    (!e.stderr_tail.is_empty()).then_some(e.stderr_tail.as_str())
+}

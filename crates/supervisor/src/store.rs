@@ -1,0 +1,244 @@
+//! The session store: an append-only JSONL file, `<runtime_dir>/sessions.jsonl`, so that open sessions
+//! survive a restart of the supervisor itself.
+//!
+//! One event a line, each written whole (one `write` of the complete line, `O_APPEND`) and fsynced
+//! before the request that caused it is answered:
+//!
+//! ```text
+//! {"event":"session_started","session_id":"s1","at_ms":1763760000000}
+//! {"event":"target_bound","session_id":"s1","target_id":"6F1C..."}
+//! {"event":"url_changed","session_id":"s1","url":"https://example.com/"}
+//! {"event":"session_closed","session_id":"s1"}
+//! ```
+//!
+//! Reading folds the events into the open sessions ([`StoredSession`]); a line that does not parse (a
+//! torn last line after a crash mid-write) is skipped. At start the file is compacted: rewritten to a
+//! temp file with only the open sessions' events, fsynced, and renamed over the old one.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+/// The file's name in the runtime dir.
+pub const FILE_NAME: &str = "sessions.jsonl";
+
+/// One line of the store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum StoreEvent {
+    /// `session.start` succeeded; `at_ms` is Unix time in ms.
+    SessionStarted { session_id: String, at_ms: u64 },
+    /// The session's page is the CDP target `target_id` (after start, page reset, rehydration).
+    TargetBound { session_id: String, target_id: String },
+    /// The session's main frame is at `url`.
+    UrlChanged { session_id: String, url: String },
+    /// `session.close`.
+    SessionClosed { session_id: String },
+}
+
+/// An open session as the store remembers it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StoredSession {
+    pub session_id: String,
+    /// The last target bound (gone after a supervisor restart: the browser died with it).
+    pub target_id: Option<String>,
+    /// The last URL, when any.
+    pub url: Option<String>,
+}
+
+/// Folds `text` (the file's content) into the open sessions, in start order. Lines that do not parse
+/// are skipped.
+pub fn fold(text: &str) -> Vec<StoredSession> {
+    let mut open: BTreeMap<String, (u64, StoredSession)> = BTreeMap::new();
+    let mut order = 0;
+    for event in text.lines().filter_map(|l| serde_json::from_str::<StoreEvent>(l).ok()) {
+        match event {
+            StoreEvent::SessionStarted { session_id, .. } => {
+                order += 1;
+                let s = StoredSession { session_id: session_id.clone(), ..Default::default() };
+                open.insert(session_id, (order, s));
+            }
+            StoreEvent::TargetBound { session_id, target_id } => {
+                if let Some((_, s)) = open.get_mut(&session_id) {
+                    s.target_id = Some(target_id);
+                }
+            }
+            StoreEvent::UrlChanged { session_id, url } => {
+                if let Some((_, s)) = open.get_mut(&session_id) {
+                    s.url = Some(url);
+                }
+            }
+            StoreEvent::SessionClosed { session_id } => {
+                open.remove(&session_id);
+            }
+        }
+    }
+    let mut sessions: Vec<(u64, StoredSession)> = open.into_values().collect();
+    sessions.sort_by_key(|(n, _)| *n);
+    sessions.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The events that describe `sessions` (what compaction writes).
+fn events_of(sessions: &[StoredSession]) -> Vec<StoreEvent> {
+    let mut events = Vec::new();
+    for s in sessions {
+        events.push(StoreEvent::SessionStarted { session_id: s.session_id.clone(), at_ms: now_ms() });
+        if let Some(t) = &s.target_id {
+            events.push(StoreEvent::TargetBound { session_id: s.session_id.clone(), target_id: t.clone() });
+        }
+        if let Some(u) = &s.url {
+            events.push(StoreEvent::UrlChanged { session_id: s.session_id.clone(), url: u.clone() });
+        }
+    }
+    events
+}
+
+/// Unix time in ms.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn line_of(event: &StoreEvent) -> Vec<u8> {
+    let mut line = serde_json::to_vec(event).expect("store events serialize");
+    line.push(b'\n');
+    line
+}
+
+/// The open store: appends events to the file.
+#[derive(Clone)]
+pub struct SessionStore {
+    path: PathBuf,
+    file: Arc<Mutex<File>>,
+}
+
+impl SessionStore {
+    /// Opens (or creates) the store in `runtime_dir`, compacts it, and returns it with the sessions
+    /// that were open.
+    ///
+    /// # Errors
+    /// When the file cannot be read, written or renamed (a read-only runtime dir).
+    pub fn open(runtime_dir: &Path) -> std::io::Result<(SessionStore, Vec<StoredSession>)> {
+        std::fs::create_dir_all(runtime_dir)?;
+        let path = runtime_dir.join(FILE_NAME);
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e),
+        };
+        let sessions = fold(&text);
+        let tmp = runtime_dir.join(format!("{FILE_NAME}.tmp"));
+        {
+            let mut f = File::create(&tmp)?;
+            for event in events_of(&sessions) {
+                f.write_all(&line_of(&event))?;
+            }
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, &path)?;
+        if let Ok(dir) = File::open(runtime_dir) {
+            let _ = dir.sync_all();
+        }
+        let file = OpenOptions::new().append(true).open(&path)?;
+        Ok((SessionStore { path, file: Arc::new(Mutex::new(file)) }, sessions))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `event` (one write of the whole line) and fsyncs, on a blocking thread. A failure is
+    /// logged, never returned: the store is best effort and never fails a request.
+    pub async fn append(&self, event: StoreEvent) {
+        let file = self.file.clone();
+        let line = line_of(&event);
+        let written = tokio::task::spawn_blocking(move || {
+            let mut f = file.lock().unwrap();
+            f.write_all(&line)?;
+            f.sync_data()
+        })
+        .await;
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                tracing::warn!(error.message = %e, path = %self.path.display(), "session_store_write_failed")
+            }
+            Err(e) => tracing::warn!(error.message = %e, "session_store_write_failed"),
+        }
+    }
+}
+
+/// Reads the store at `path` without changing it (for tests and `doctor`).
+///
+/// # Errors
+/// When the file cannot be read.
+pub fn read(path: &Path) -> std::io::Result<Vec<StoredSession>> {
+    let mut text = String::new();
+    for line in BufReader::new(File::open(path)?).lines() {
+        text.push_str(&line?);
+        text.push('\n');
+    }
+    Ok(fold(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(id: &str, target: Option<&str>, url: Option<&str>) -> StoredSession {
+        StoredSession { session_id: id.into(), target_id: target.map(Into::into), url: url.map(Into::into) }
+    }
+
+    #[test]
+    fn events_fold_into_open_sessions_and_a_torn_line_is_skipped() {
+        let text = concat!(
+            "{\"event\":\"session_started\",\"session_id\":\"a\",\"at_ms\":1}\n",
+            "{\"event\":\"target_bound\",\"session_id\":\"a\",\"target_id\":\"T1\"}\n",
+            "{\"event\":\"session_started\",\"session_id\":\"b\",\"at_ms\":2}\n",
+            "{\"event\":\"url_changed\",\"session_id\":\"a\",\"url\":\"http://x/1\"}\n",
+            "{\"event\":\"session_closed\",\"session_id\":\"b\"}\n",
+            "{\"event\":\"url_changed\",\"session_id\":\"a\",\"url\":\"http://x/2\"}\n",
+            "{\"event\":\"url_changed\",\"session_id\":\"a\",\"ur",
+        );
+        assert_eq!(fold(text), vec![s("a", Some("T1"), Some("http://x/2"))]);
+    }
+
+    #[tokio::test]
+    async fn the_store_survives_reopening_and_is_compacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, open) = SessionStore::open(dir.path()).unwrap();
+        assert!(open.is_empty());
+        for id in ["a", "b", "c"] {
+            store.append(StoreEvent::SessionStarted { session_id: id.into(), at_ms: 1 }).await;
+            store
+                .append(StoreEvent::TargetBound { session_id: id.into(), target_id: format!("T-{id}") })
+                .await;
+        }
+        for n in 0..20 {
+            store
+                .append(StoreEvent::UrlChanged { session_id: "a".into(), url: format!("http://x/{n}") })
+                .await;
+        }
+        store.append(StoreEvent::SessionClosed { session_id: "b".into() }).await;
+        drop(store);
+        // A crash mid-write leaves half a line.
+        let path = dir.path().join(FILE_NAME);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"event\":\"session_clo").unwrap();
+        drop(f);
+        let before = std::fs::read_to_string(&path).unwrap().lines().count();
+
+        let (_store, open) = SessionStore::open(dir.path()).unwrap();
+        assert_eq!(open, vec![s("a", Some("T-a"), Some("http://x/19")), s("c", Some("T-c"), None)]);
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(after.lines().count(), 5, "compacted from {before} lines:\n{after}");
+        assert_eq!(read(&path).unwrap(), open);
+    }
+}

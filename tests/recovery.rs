@@ -1,0 +1,399 @@
+//! Health, the recovery cycle and sessions that survive (issue 5), with a real Chromium: a killed, a
+//! frozen and an unrestartable browser, a crashed renderer, a killed supervisor, and the log lines.
+
+use std::os::unix::process::CommandExt;
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use sb_protocol::api::Response;
+use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
+use sb_protocol::ErrorCode;
+use sb_tests::{processes_naming, temp_dir, PageServer, Supervisor};
+use serde_json::{json, Value};
+
+/// A child process group that is killed when the test ends, however it ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = killpg(Pid::from_raw(self.0.id() as i32), Signal::SIGKILL);
+        let _ = self.0.wait();
+    }
+}
+
+/// One request, the whole response.
+async fn call(c: &sb_client::Client, method: &str, session: Option<&str>, params: Value) -> Response {
+    c.call(method, session, params, Some(10_000)).await.expect("an answer")
+}
+
+fn result(r: &Response) -> &Value {
+    assert!(r.ok, "expected success, got {:?}", r.error);
+    r.result.as_ref().unwrap()
+}
+
+fn error(r: &Response) -> &sb_protocol::ErrorBody {
+    r.error.as_ref().unwrap_or_else(|| panic!("expected an error, got {:?}", r.result))
+}
+
+/// Starts a session at the test index page; returns its id.
+async fn session_at_index(c: &sb_client::Client, pages: &PageServer, id: &str) -> String {
+    c.session_start(Some(id)).await.unwrap();
+    c.goto(id, &pages.url("/test/index.html"), None).await.unwrap();
+    id.to_string()
+}
+
+/// Returns once the kernel has ended `pid` (gone or a zombie): "between actions" means after the
+/// browser is dead, not while the signal is still on its way.
+fn wait_until_dead(pid: u32) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while sb_tests::alive(pid) {
+        assert!(std::time::Instant::now() < deadline, "pid {pid} survived SIGKILL");
+        std::thread::yield_now();
+    }
+}
+
+/// The next action after a reset: wait until the reopened page shows its text.
+async fn wait_for_index(c: &sb_client::Client, sid: &str) -> Response {
+    call(c, "page.wait_for", Some(sid), json!({"text": "Hello from the test server"})).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn probes_pass_and_are_skipped_while_fresh() {
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let args =
+        Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 3600\n");
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "fresh").await;
+    c.extract(&sid, Default::default()).await.unwrap();
+    let stats = c.stats().await.unwrap();
+    assert_eq!(stats.probes, 0, "the launch's probes are recent: {stats:?}");
+    assert!(stats.probes_skipped >= 3, "session.start, goto, extract skip them: {stats:?}");
+    assert_eq!(stats.restarts, 0);
+
+    let dir = temp_dir();
+    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 0\n");
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "always").await;
+    c.extract(&sid, Default::default()).await.unwrap();
+    let health = c.health().await.unwrap();
+    let stats = c.stats().await.unwrap();
+    assert!(stats.probes >= 4, "every action probes, and each passes: {stats:?}");
+    assert_eq!(stats.unhealthy_checks, 0);
+    assert_eq!(stats.probes_skipped, 0);
+    assert!(health.last_probe_ms < 5_000, "{health:?}");
+    assert_eq!(stats.actions["page.goto"].count, 1);
+    let metrics = c.metrics().await.unwrap();
+    assert!(
+        metrics.text.contains("sandbox_browser_actions_total{method=\"page.goto\"} 1\n"),
+        "{}",
+        metrics.text
+    );
+    let probes = format!("sandbox_browser_probes_total {}\n", stats.probes);
+    assert!(metrics.text.contains(&probes), "stats and metrics agree: {}", metrics.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_browser_costs_no_error_and_one_restart() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "k").await;
+    let snap = call(&c, "page.snapshot", Some(&sid), json!({"interactive": true})).await;
+    assert!(result(&snap)["snapshot"].as_str().unwrap().contains("button \"Go\" [ref=e"), "{snap:?}");
+    let before = c.health().await.unwrap();
+    killpg(Pid::from_raw(before.browser_pid as i32), Signal::SIGKILL).unwrap();
+    wait_until_dead(before.browser_pid);
+
+    let next = wait_for_index(&c, &sid).await;
+    let value = result(&next);
+    assert_eq!(value["session_reset"], true, "{value}");
+    assert_eq!(value["reset_reason"], "browser_restarted");
+    // The result after that reports nothing more.
+    let again = call(&c, "page.extract", Some(&sid), json!({})).await;
+    assert!(result(&again).get("session_reset").is_none(), "{again:?}");
+    assert!(result(&again)["content"].as_str().unwrap().contains("Hello from the test server"));
+    // A ref from the old page is stale: it never clicks on the new one.
+    let old_ref = call(&c, "page.click", Some(&sid), json!({"ref": "e1"})).await;
+    assert_eq!(error(&old_ref).code, ErrorCode::StaleRef, "{old_ref:?}");
+
+    let after = c.health().await.unwrap();
+    assert_ne!(after.browser_pid, before.browser_pid);
+    let stats = c.stats().await.unwrap();
+    assert_eq!(stats.restarts, 1, "{stats:?}");
+    assert_eq!(stats.recoveries, 1);
+    assert_eq!(stats.sessions_rehydrated, 1);
+    sup.settle_log(&c).await;
+    assert_eq!(sup.count_events("browser_runtime_restarting"), 1);
+    assert_eq!(sup.count_events("browser_runtime_unhealthy"), 1);
+    assert_eq!(sup.count_events("browser_runtime_ready"), 2);
+    assert_eq!(sup.count_events("browser_runtime_restart_failed"), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_that_cannot_come_back_answers_browser_unavailable_without_a_loop() {
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let base = dir.path().to_path_buf();
+    let wrapper = base.join("chromium-wrapper");
+    let install = |script: &str| {
+        let tmp = base.join("wrapper.tmp");
+        std::fs::write(&tmp, script).unwrap();
+        std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        std::fs::rename(&tmp, &wrapper).unwrap();
+    };
+    let real = sb_supervisor::browser::find_binary(None).expect("chromium");
+    install(&format!("#!/bin/sh\nexec {} \"$@\"\n", real.display()));
+    let args = Supervisor::config_args(&dir, &format!("[browser]\npath = \"{}\"\n", wrapper.display()));
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "gone").await;
+    let pid = c.health().await.unwrap().browser_pid;
+    install("#!/bin/sh\necho 'this browser exits at once' >&2\nexit 1\n");
+    killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+    wait_until_dead(pid);
+
+    let r = call(&c, "page.extract", Some(&sid), json!({})).await;
+    let e = error(&r);
+    assert_eq!(e.code, ErrorCode::BrowserUnavailable, "{e:?}");
+    assert!(!e.retryable);
+    assert!(e.message.ends_with(DO_NOT_RETRY), "{}", e.message);
+    assert!(!e.message.contains('\n'));
+    assert!(!e.message.contains("this browser exits at once"), "stderr goes to the log: {}", e.message);
+    assert_eq!(e.hint.as_deref(), Some(RUNTIME_HINT));
+    assert_eq!(e.phase.as_str(), "launch");
+
+    // Later requests answer the same at once and start no new cycle.
+    for (method, session) in
+        [("page.goto", Some(sid.as_str())), ("runtime.health", None), ("session.start", None)]
+    {
+        let r = call(&c, method, session, json!({"url": pages.url("/test/index.html")})).await;
+        assert_eq!(error(&r).code, ErrorCode::BrowserUnavailable, "{method}: {r:?}");
+    }
+    let stats = c.stats().await.unwrap();
+    assert_eq!(stats.restarts, 1, "{stats:?}");
+    assert_eq!(stats.restart_failures, 1);
+    sup.settle_log(&c).await;
+    assert_eq!(sup.count_events("browser_runtime_restarting"), 1);
+    let failed: Vec<Value> =
+        sup.log_events().into_iter().filter(|e| e["message"] == "browser_runtime_restart_failed").collect();
+    assert_eq!(failed.len(), 1, "{}", sup.log_text());
+    assert_eq!(failed[0]["error.phase"], "launch");
+    assert!(failed[0]["browser.stderr"].as_str().unwrap_or_default().contains("this browser exits at once"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frozen_browser_is_replaced() {
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 0\n");
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "frozen").await;
+    let pid = c.health().await.unwrap().browser_pid;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGSTOP).unwrap();
+
+    let next = wait_for_index(&c, &sid).await;
+    assert_eq!(result(&next)["session_reset"], true, "{next:?}");
+    let stats = c.stats().await.unwrap();
+    assert_eq!(stats.restarts, 1, "{stats:?}");
+    sup.settle_log(&c).await;
+    let unhealthy: Vec<Value> =
+        sup.log_events().into_iter().filter(|e| e["message"] == "browser_runtime_unhealthy").collect();
+    assert_eq!(unhealthy.len(), 1, "{}", sup.log_text());
+    assert!(
+        ["http_probe", "handshake"].contains(&unhealthy[0]["error.phase"].as_str().unwrap()),
+        "{unhealthy:?}"
+    );
+    assert!(!sb_tests::alive(pid), "the frozen browser was killed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renderer_crash_resets_only_its_session() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let a = session_at_index(&c, &pages, "a").await;
+    let b = session_at_index(&c, &pages, "b").await;
+    let port = c.health().await.unwrap().cdp_port;
+    let target =
+        c.session_list().await.unwrap().sessions.into_iter().find(|s| s.session_id == a).unwrap().target_id;
+
+    // Crash a's renderer from outside, and see the crash happen before acting.
+    let endpoint = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+    let info = sb_cdp::discovery::version(&endpoint, Duration::from_secs(2)).await.unwrap();
+    let cdp =
+        sb_cdp::CdpClient::connect(&info.web_socket_debugger_url, Duration::from_secs(2)).await.unwrap();
+    let session = cdp.attach(&target, Duration::from_secs(2)).await.unwrap();
+    let mut events = session.events();
+    session.call_raw("Inspector.enable", json!({}), Duration::from_secs(2)).await.unwrap();
+    let _ = session.call_raw("Page.crash", json!({}), Duration::from_millis(300)).await;
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(5), events.recv()).await.expect("crash event");
+        if ev.expect("event").method == "Inspector.targetCrashed" {
+            break;
+        }
+    }
+    cdp.close();
+
+    let r = call(&c, "page.extract", Some(&a), json!({})).await;
+    let e = error(&r);
+    assert_eq!(e.code, ErrorCode::PageReset, "{e:?}");
+    assert!(e.retryable);
+    assert!(e.message.contains("crashed"), "{}", e.message);
+    let again = wait_for_index(&c, &a).await;
+    assert!(result(&again).get("session_reset").is_none(), "page_reset already said it: {again:?}");
+
+    let other = call(&c, "page.extract", Some(&b), json!({})).await;
+    assert!(result(&other).get("session_reset").is_none(), "{other:?}");
+    let stats = c.stats().await.unwrap();
+    assert_eq!(stats.renderer_crashes, 1, "{stats:?}");
+    assert_eq!(stats.page_resets, 1);
+    assert_eq!(stats.restarts, 0, "the browser itself was not restarted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_survive_a_killed_supervisor() {
+    let pages = PageServer::start(None).await;
+    let first = Supervisor::start(&[]);
+    let c = first.client().await;
+    let sid = session_at_index(&c, &pages, "keep").await;
+    c.session_start(Some("closed")).await.unwrap();
+    c.session_close("closed").await.unwrap();
+    let pid = c.health().await.unwrap().browser_pid;
+    let cmdline = String::from_utf8(std::fs::read(format!("/proc/{pid}/cmdline")).unwrap()).unwrap();
+    let profile = cmdline
+        .split('\0')
+        .find_map(|a| a.strip_prefix("--user-data-dir="))
+        .expect("a profile dir")
+        .to_string();
+    drop(c);
+    let dir = first.kill_keep_dir();
+
+    // A browser that outlived its supervisor (its parent-death signal lost): a real Chromium on a
+    // profile under the runtime dir, in a session of its own.
+    let leftover_profile = dir.path().join("chromium-profile-leftover");
+    let mut leftover = KillOnDrop(
+        std::process::Command::new(sb_supervisor::browser::find_binary(None).unwrap())
+            .args(["--headless", "--remote-debugging-port=0", "--no-sandbox"])
+            .arg(format!("--user-data-dir={}", leftover_profile.display()))
+            .arg("about:blank")
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap(),
+    );
+
+    let second = Supervisor::start_in(dir, &[]);
+    assert_eq!(processes_naming(&profile), Vec::<u32>::new(), "the first supervisor's browser is gone");
+    assert!(!std::path::Path::new(&profile).exists(), "its profile dir was removed");
+    assert!(!sb_tests::alive(leftover.0.id()), "the leftover browser was ended by the sweep");
+    assert_eq!(processes_naming(&leftover_profile.display().to_string()), Vec::<u32>::new());
+    leftover.0.wait().unwrap();
+    assert!(!leftover_profile.exists());
+    let c = second.client().await;
+    let list = c.session_list().await.unwrap().sessions;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0].session_id, sid);
+    assert_eq!(list[0].url.as_deref(), Some(pages.url("/test/index.html").as_str()));
+    let next = wait_for_index(&c, &sid).await;
+    assert_eq!(result(&next)["session_reset"], true, "{next:?}");
+    assert_eq!(result(&next)["reset_reason"], "supervisor_restarted");
+    let stats = c.stats().await.unwrap();
+    assert_eq!(stats.restarts, 0);
+    assert_eq!(stats.sessions_rehydrated, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn log_lines_carry_the_named_events_and_fields() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "logged").await;
+    let bad = call(&c, "page.click", Some(&sid), json!({"selector": "#go", "click_count": "x"})).await;
+    assert_eq!(error(&bad).code, ErrorCode::BadRequest);
+    c.health().await.unwrap();
+
+    sup.settle_log(&c).await;
+
+    let events = sup.log_events();
+    let named = |name: &str| events.iter().filter(|e| e["message"] == name).cloned().collect::<Vec<Value>>();
+    for e in named("browser_runtime_starting").iter().chain(&named("browser_runtime_ready")) {
+        assert_eq!(e["browser.provider"], "chromium", "{e}");
+    }
+    assert_eq!(named("browser_runtime_starting").len(), 1);
+    assert!(named("browser_runtime_ready")[0]["duration_ms"].is_u64());
+    let started = named("browser_action_started");
+    let goto = started.iter().find(|e| e["browser.action"] == "page.goto").expect("goto started");
+    assert_eq!(goto["browser.session_id"], "logged");
+    assert_eq!(goto["browser.provider"], "chromium");
+    let ok = named("browser_action_succeeded");
+    let goto_ok = ok.iter().find(|e| e["browser.action"] == "page.goto").expect("goto succeeded");
+    assert!(goto_ok["duration_ms"].is_u64());
+    let health = ok.iter().find(|e| e["browser.action"] == "runtime.health").expect("health");
+    assert!(health.get("browser.session_id").is_none(), "no session: the field is left out: {health}");
+    let failed = named("browser_action_failed");
+    let click = failed.iter().find(|e| e["browser.action"] == "page.click").expect("click failed");
+    assert!(click["error.message"].as_str().unwrap().contains("bad params"), "{click}");
+    assert_eq!(click["browser.session_id"], "logged");
+    for e in &events {
+        for (k, v) in e.as_object().unwrap() {
+            assert_ne!(v, "", "field {k} is written empty in {e}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_warm_up_the_first_request_starts_the_browser() {
+    let dir = temp_dir();
+    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_warmup_on_start = false\n");
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    sup.settle_log(&c).await;
+    assert_eq!(sup.count_events("browser_runtime_ready"), 0, "listening before any browser");
+    let health = c.health().await.unwrap();
+    assert!(health.browser_pid > 0);
+    sup.settle_log(&c).await;
+    assert_eq!(sup.count_events("browser_runtime_starting"), 1);
+    assert_eq!(sup.count_events("browser_runtime_ready"), 1);
+    assert_eq!(c.stats().await.unwrap().restarts, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runtime_not_required_serves_and_answers_browser_unavailable() {
+    let dir = temp_dir();
+    let toml = "[browser]\npath = \"/nonexistent/chromium\"\n[browser.sandbox]\nruntime_required = false\n";
+    let args = Supervisor::config_args(&dir, toml);
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    let r = call(&c, "session.start", None, json!({})).await;
+    let e = error(&r);
+    assert_eq!(e.code, ErrorCode::BrowserUnavailable, "{e:?}");
+    assert!(e.message.contains("/nonexistent/chromium"), "names what failed: {}", e.message);
+    sup.settle_log(&c).await;
+    assert_eq!(sup.count_events("browser_runtime_restarting"), 1, "one restart in the start-up cycle");
+    assert_eq!(sup.count_events("browser_runtime_restart_failed"), 1);
+    // Requests that need no browser still work.
+    assert!(c.session_list().await.unwrap().sessions.is_empty());
+}
+
+#[test]
+fn a_required_runtime_that_cannot_start_exits_with_the_reason() {
+    let dir = temp_dir();
+    let args = Supervisor::config_args(&dir, "[browser]\npath = \"/nonexistent/chromium\"\n");
+    let out = std::process::Command::new(sb_tests::bin_path("sandbox-browser"))
+        .arg("serve")
+        .arg("--socket")
+        .arg(dir.path().join("browser.sock"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("browser_runtime_restart_failed"), "{stderr}");
+    assert!(stderr.contains("/nonexistent/chromium does not exist"), "{stderr}");
+    assert!(!dir.path().join("browser.sock").exists());
+}
