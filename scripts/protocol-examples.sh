@@ -62,6 +62,9 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   session's next action works. See the budget rules and the escalation ladder in
   [architecture.md](architecture.md).
 - Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none).
+- A session whose page the runtime had to replace (browser or supervisor restarted) says so once, in its
+  next result: `"session_reset": true, "reset_reason": "browser_restarted"` (see
+  [errors.md](errors.md)).
 
 Every example below is a real request and its response (regenerate with `scripts/protocol-examples.sh`;
 URLs and paths are shortened, screenshot data elided).
@@ -102,5 +105,12 @@ example "stale ref" page.click s1 '{"ref": "e5"}'
 example "unknown ref" page.click s1 '{"ref": "e999"}'
 example "unknown method" page.fly s1 '{}'
 example "unknown session" page.extract nobody '{}'
+# A browser that dies between actions: the next action still works and says the page was reset.
+browser_pid=$("$bin/browserctl" --socket "$socket" runtime.health | jq -r .result.browser_pid)
+kill -KILL -- "-$browser_pid"
+while kill -0 "$browser_pid" 2>/dev/null && [ "$(awk '{print $3}' "/proc/$browser_pid/stat" 2>/dev/null)" != Z ]; do sleep 0.01; done
+example "page.wait_for after the browser was killed (session_reset)" page.wait_for s1 '{"text": "Hello"}'
+example "runtime.stats" runtime.stats "" '{}'
+example "runtime.metrics" runtime.metrics "" '{}'
 example "session.close" session.close s1 '{}'
 echo "wrote $out" >&2
