@@ -90,6 +90,14 @@ async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
     let e = expect_err(c.evaluate("never", "new Promise(() => {})", Some(BUDGET)).await);
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate));
     assert_session_works(&c, &pages, "never", &e).await;
+
+    // The counters saw it: at least the timer loop needed Runtime.terminateExecution (or a reset).
+    let stats = c.stats().await.unwrap();
+    assert!(stats.terminate_executions + stats.page_resets >= 1, "{stats:?}");
+    let evaluate = &stats.actions["page.evaluate"];
+    assert!(evaluate.timeouts >= 2 && evaluate.failures >= 4, "{evaluate:?}");
+    assert_eq!(stats.evaluate_ms.count, evaluate.count);
+    assert_eq!(stats.worker_kills, 0, "the ladder freed every tab in time");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -128,6 +136,7 @@ async fn a_stopped_worker_is_killed_and_replaced() {
     assert!(e.message.contains("worker was stopped"), "{e:?}");
     assert_session_works(&c, &pages, "stopped", &e).await;
     assert!(!sb_tests::alive(worker), "the stopped worker was killed");
+    assert_eq!(c.stats().await.unwrap().worker_kills, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -279,4 +288,5 @@ async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url() {
     assert_session_works(&c, &pages, "blocked", &e).await;
     let after = c.session_list().await.unwrap().sessions[0].target_id.clone();
     assert_ne!(after, before, "the session moved to a new target");
+    assert_eq!(c.stats().await.unwrap().page_resets, 1);
 }

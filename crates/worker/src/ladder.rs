@@ -148,6 +148,7 @@ pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
     // The stuck renderer must go first: a new page at the same site would share its process (and
     // its blocked main thread). `Page.crash` runs on the renderer's IO thread, so it works even then.
     // It never answers (the renderer is gone): a short wait is enough to send it.
+    page.crash_expected.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = page.session.call_raw("Page.crash", json!({}), budget.capped(Duration::from_millis(50))).await;
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))

@@ -20,6 +20,8 @@ mod ladder;
 mod snapshot;
 mod wait;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -165,6 +167,9 @@ pub(crate) struct Page {
     target_changed: bool,
     /// Becomes true when the page's renderer crashes (`Inspector.targetCrashed`).
     pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
+    /// Set before the worker ends the renderer itself (`Page.crash` in a page reset): that crash is
+    /// not a fault to answer.
+    pub(crate) crash_expected: Arc<AtomicBool>,
     /// Counted events of the current run, reported to the supervisor after it.
     pub(crate) tallies: Vec<Counter>,
     /// The main frame URL last reported to the supervisor.
@@ -185,6 +190,7 @@ impl Page {
             lifecycle: attached.lifecycle,
             target_changed: false,
             crashed: attached.crashed,
+            crash_expected: attached.crash_expected,
             tallies: Vec::new(),
             reported_url: String::new(),
         })
@@ -289,6 +295,7 @@ pub(crate) struct Attached {
     pub(crate) session: Session,
     pub(crate) lifecycle: tokio::sync::watch::Receiver<wait::Lifecycle>,
     pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
+    pub(crate) crash_expected: Arc<AtomicBool>,
 }
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
@@ -301,7 +308,8 @@ pub(crate) async fn attach_session(
 ) -> Result<Attached, CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
     let lifecycle = wait::track_lifecycle(&session, target_id);
-    let crashed = watch_crash(&session);
+    let crash_expected = Arc::new(AtomicBool::new(false));
+    let crashed = watch_crash(&session, crash_expected.clone());
     dialogs.watch(&session);
     let (a, b, c, d) = tokio::join!(
         session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
@@ -317,17 +325,17 @@ pub(crate) async fn attach_session(
     b?;
     c?;
     d?;
-    Ok(Attached { session, lifecycle, crashed })
+    Ok(Attached { session, lifecycle, crashed, crash_expected })
 }
 
-/// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: `Page.crash`,
-/// out of memory, a renderer bug).
-fn watch_crash(session: &Session) -> tokio::sync::watch::Receiver<bool> {
+/// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,
+/// a renderer bug, `Page.crash` from elsewhere), unless `expected` says the worker ended it itself.
+fn watch_crash(session: &Session, expected: Arc<AtomicBool>) -> tokio::sync::watch::Receiver<bool> {
     let (tx, rx) = tokio::sync::watch::channel(false);
     let mut events = session.events();
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
-            if ev.method == "Inspector.targetCrashed" {
+            if ev.method == "Inspector.targetCrashed" && !expected.load(Ordering::SeqCst) {
                 let _ = tx.send(true);
                 break;
             }
