@@ -15,6 +15,7 @@
 
 pub mod browser;
 pub mod config;
+pub mod doctor;
 pub mod logging;
 pub mod reaper;
 pub mod recovery;

@@ -6,7 +6,28 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use sb_supervisor::config::Config;
 use sb_supervisor::worker::WORKER_FD_ENV;
-use sb_supervisor::{logging, ServeConfig};
+use sb_supervisor::{doctor, logging, ServeConfig};
+
+/// Socket, runtime dir and artifacts dir: flag, else configuration file, else default (the runtime
+/// dir defaults to the socket's directory, artifacts to `<runtime_dir>/artifacts`).
+fn paths(
+    settings: &Config,
+    socket: Option<PathBuf>,
+    runtime_dir: Option<PathBuf>,
+    artifacts: Option<PathBuf>,
+) -> (PathBuf, PathBuf, PathBuf) {
+    let socket = socket
+        .or_else(|| settings.paths.socket.clone())
+        .unwrap_or_else(sb_protocol::api::default_socket_path);
+    let runtime_dir = runtime_dir
+        .or_else(|| settings.paths.runtime_dir.clone())
+        .or_else(|| socket.parent().map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let artifacts = artifacts
+        .or_else(|| settings.paths.artifacts.clone())
+        .unwrap_or_else(|| runtime_dir.join("artifacts"));
+    (socket, runtime_dir, artifacts)
+}
 
 #[derive(Parser)]
 #[command(name = "sandbox-browser", version, about = "A browser runtime for AI agents that cannot hang")]
@@ -49,6 +70,41 @@ enum Cmd {
         /// Turn off `page.evaluate` (it answers `evaluate_disabled`).
         #[arg(long)]
         disable_evaluate: bool,
+    },
+    /// Check every prerequisite of `serve` and say how to fix each (exit 0 when nothing failed).
+    ///
+    /// Reads the same configuration and flags as `serve`. With `--socket`, also asks a running
+    /// supervisor for `runtime.health`.
+    Doctor {
+        /// Configuration file (TOML; see docs/configuration.md).
+        #[arg(long, env = "SANDBOX_BROWSER_CONFIG")]
+        config: Option<PathBuf>,
+        /// A running supervisor's socket to ask (with --probe: the default socket when absent).
+        #[arg(long)]
+        socket: Option<PathBuf>,
+        /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+        #[arg(long)]
+        browser: Option<PathBuf>,
+        /// Directory for the browser profile [default: the socket's directory].
+        #[arg(long)]
+        runtime_dir: Option<PathBuf>,
+        /// Directory for screenshots [default: <runtime-dir>/artifacts].
+        #[arg(long)]
+        artifacts: Option<PathBuf>,
+        /// Check as if --no-sandbox were given to serve.
+        #[arg(long)]
+        no_sandbox: bool,
+        /// Print JSON (`{"ok", "checks": [{"name", "status", "detail", "fix"?, "duration_ms"}]}`).
+        #[arg(long)]
+        json: bool,
+        /// Only ask the running supervisor for runtime.health, in under a second (for HEALTHCHECK and
+        /// liveness/readiness probes).
+        #[arg(long)]
+        probe: bool,
+        /// Static checks only: no browser launch, no worker, no supervisor asked (the container
+        /// entrypoint's pass before serve).
+        #[arg(long)]
+        quick: bool,
     },
     /// One session's worker (started by the supervisor; not for direct use).
     #[command(hide = true)]
@@ -94,16 +150,7 @@ fn main() -> std::process::ExitCode {
             if disable_evaluate {
                 settings.evaluate_enabled = false;
             }
-            let socket = socket
-                .or_else(|| settings.paths.socket.clone())
-                .unwrap_or_else(sb_protocol::api::default_socket_path);
-            let runtime_dir = runtime_dir
-                .or_else(|| settings.paths.runtime_dir.clone())
-                .or_else(|| socket.parent().map(PathBuf::from))
-                .unwrap_or_else(|| PathBuf::from("."));
-            let artifacts_dir = artifacts
-                .or_else(|| settings.paths.artifacts.clone())
-                .unwrap_or_else(|| runtime_dir.join("artifacts"));
+            let (socket, runtime_dir, artifacts_dir) = paths(&settings, socket, runtime_dir, artifacts);
             let config = ServeConfig { socket, runtime_dir, artifacts_dir, log_format, settings };
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
             let result =
@@ -114,6 +161,57 @@ fn main() -> std::process::ExitCode {
                     eprintln!("sandbox-browser: {e:#}");
                     std::process::ExitCode::FAILURE
                 }
+            }
+        }
+        Cmd::Doctor { config, socket, browser, runtime_dir, artifacts, no_sandbox, json, probe, quick } => {
+            let (mut settings, config_error) = match config.as_deref().map(Config::load).transpose() {
+                Ok(c) => (c.unwrap_or_default(), None),
+                Err(e) => (Config::default(), Some(e.to_string())),
+            };
+            if browser.is_some() {
+                settings.browser.path = browser;
+            }
+            settings.browser.no_sandbox |= no_sandbox;
+            let check_supervisor = socket.is_some() && !quick;
+            let (socket, runtime_dir, artifacts_dir) = paths(&settings, socket, runtime_dir, artifacts);
+            let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("sandbox-browser doctor: {e}");
+                    return std::process::ExitCode::FAILURE;
+                }
+            };
+            let report = if probe {
+                let check = rt.block_on(doctor::probe(&socket));
+                doctor::Report { ok: check.status != doctor::Status::Fail, checks: vec![check] }
+            } else {
+                let d = doctor::DoctorConfig {
+                    config_file: config,
+                    settings,
+                    config_error,
+                    socket,
+                    runtime_dir,
+                    artifacts_dir,
+                    check_supervisor,
+                    quick,
+                };
+                rt.block_on(doctor::run(&d))
+            };
+            // Nothing of the runtime may outlive the answer (a probe must not wait on a stuck socket).
+            rt.shutdown_timeout(std::time::Duration::from_millis(100));
+            if json {
+                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            } else if probe {
+                let c = &report.checks[0];
+                println!("{}: {}", if report.ok { "ok" } else { "fail" }, c.detail);
+            } else {
+                print!("{}", doctor::table(&report));
+            }
+            if report.ok {
+                std::process::ExitCode::SUCCESS
+            } else {
+                std::process::ExitCode::FAILURE
             }
         }
         Cmd::Worker { ws_url, target_id, log_format } => {

@@ -1,0 +1,224 @@
+//! Operators (issue 6): `sandbox-browser doctor` (table, `--json`, `--probe`) and the container
+//! entrypoint, run directly on the host with environment variables (no Docker engine needed).
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use sb_tests::{bin_path, temp_dir, Supervisor};
+use serde_json::Value;
+
+fn doctor(args: &[&str]) -> Output {
+    Command::new(bin_path("sandbox-browser"))
+        .arg("doctor")
+        .args(args)
+        .env_remove("SANDBOX_BROWSER_CONFIG")
+        .output()
+        .expect("run doctor")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A config file that keeps every path of the doctor inside `dir`.
+fn local_config(dir: &tempfile::TempDir, extra: &str) -> String {
+    let path = dir.path().join("doctor.toml");
+    let toml = format!("{extra}\n[paths]\nsocket = \"{}/sock/browser.sock\"\n", dir.path().display());
+    std::fs::write(&path, toml).unwrap();
+    path.display().to_string()
+}
+
+fn checks(o: &Output) -> Vec<Value> {
+    let report: Value = serde_json::from_str(stdout(o).trim()).expect("doctor --json prints one JSON object");
+    report["checks"].as_array().expect("checks").clone()
+}
+
+fn check<'a>(checks: &'a [Value], name: &str) -> &'a Value {
+    checks.iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("no check {name}: {checks:?}"))
+}
+
+#[test]
+fn doctor_passes_on_a_healthy_machine() {
+    let dir = temp_dir();
+    let config = local_config(&dir, "");
+    let out = doctor(&["--config", &config, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let checks = checks(&out);
+    for name in [
+        "config",
+        "browser_binary",
+        "sandbox",
+        "dev_shm",
+        "fonts",
+        "runtime_dir",
+        "socket_dir",
+        "artifacts_dir",
+        "browser_launch",
+        "worker",
+    ] {
+        let c = check(&checks, name);
+        assert!(c["status"] == "pass" || c["status"] == "warn", "{c}");
+        assert!(c["duration_ms"].is_u64());
+        if c["status"] == "warn" {
+            assert!(!c["fix"].as_str().unwrap_or_default().is_empty(), "a warning says how to fix it: {c}");
+        }
+    }
+    assert!(check(&checks, "browser_binary")["detail"].as_str().unwrap().contains("Chromium"));
+    let launch = check(&checks, "browser_launch")["detail"].as_str().unwrap().to_string();
+    assert!(launch.contains("HTTP probe") && launch.contains("CDP handshake"), "{launch}");
+    assert_eq!(check(&checks, "browser_launch")["status"], "pass");
+    assert_eq!(check(&checks, "worker")["status"], "pass");
+    assert!(checks.iter().all(|c| c["name"] != "supervisor"), "no --socket: no supervisor is asked");
+    // The table form of the same run.
+    let table = doctor(&["--config", &config]);
+    assert_eq!(table.status.code(), Some(0));
+    let text = stdout(&table);
+    assert!(text.starts_with("CHECK"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("browser_launch") && l.contains("pass")), "{text}");
+    assert!(text.trim_end().lines().last().unwrap().starts_with("ok ("), "{text}");
+}
+
+#[test]
+fn doctor_with_a_missing_browser_fails_with_the_fix() {
+    let dir = temp_dir();
+    let config = local_config(&dir, "");
+    let out = doctor(&["--config", &config, "--browser", "/nonexistent/chromium"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let row = text.lines().find(|l| l.starts_with("browser_binary")).expect("a browser_binary row");
+    assert!(row.contains("fail") && row.contains("/nonexistent/chromium"), "{text}");
+    assert!(text.contains("fix: apt-get install chromium"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("browser_launch") && l.contains("skip")), "{text}");
+    assert!(text.trim_end().lines().last().unwrap().starts_with("1 failed"), "{text}");
+
+    let json = doctor(&["--config", &config, "--browser", "/nonexistent/chromium", "--json"]);
+    assert_eq!(json.status.code(), Some(1));
+    let report: Value = serde_json::from_str(stdout(&json).trim()).unwrap();
+    assert_eq!(report["ok"], false);
+}
+
+#[test]
+fn doctor_names_the_bad_key_of_a_config_file() {
+    let dir = temp_dir();
+    let config = local_config(&dir, "[browser]\nheadles = true\n");
+    let out = doctor(&["--config", &config, "--json", "--quick"]);
+    assert_eq!(out.status.code(), Some(1));
+    let checks = checks(&out);
+    let c = check(&checks, "config");
+    assert_eq!(c["status"], "fail");
+    let detail = c["detail"].as_str().unwrap();
+    assert!(detail.contains("headles") && detail.contains("doctor.toml"), "{detail}");
+    assert!(checks.iter().all(|c| c["name"] != "browser_launch"), "--quick launches nothing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_probe_against_a_supervisor_and_against_none() {
+    let sup = Supervisor::start(&[]);
+    let socket = sup.socket.display().to_string();
+    let out = doctor(&["--probe", "--socket", &socket]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let line = stdout(&out);
+    assert!(line.starts_with("ok: ") && line.contains("Chrome/") && line.contains("0 sessions"), "{line}");
+    let json = doctor(&["--probe", "--socket", &socket, "--json"]);
+    assert_eq!(check(&checks(&json), "supervisor")["status"], "pass");
+
+    // The full doctor with --socket asks the supervisor too.
+    let dir = temp_dir();
+    let config = local_config(&dir, "");
+    let full = doctor(&["--config", &config, "--socket", &socket, "--json"]);
+    assert_eq!(full.status.code(), Some(0), "{}", stdout(&full));
+    let supervisor = check(&checks(&full), "supervisor").clone();
+    assert_eq!(supervisor["status"], "pass", "{supervisor}");
+    assert!(supervisor["detail"].as_str().unwrap().contains(&socket));
+
+    // No supervisor at all.
+    let none = dir.path().join("none.sock").display().to_string();
+    let out = doctor(&["--probe", "--socket", &none]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("fail: no supervisor answers on"), "{}", stdout(&out));
+
+    // A socket that accepts and never answers: the probe gives up by itself.
+    let silent = dir.path().join("silent.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&silent).unwrap();
+    let out = doctor(&["--probe", "--socket", &silent.display().to_string()]);
+    drop(listener);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("did not answer within 900 ms"), "{}", stdout(&out));
+}
+
+fn entrypoint() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/sandbox-browser-entrypoint.sh")
+}
+
+fn entrypoint_command(dir: &tempfile::TempDir) -> Command {
+    let mut cmd = Command::new(entrypoint());
+    cmd.env("SANDBOX_BROWSER_BIN", bin_path("sandbox-browser"))
+        .env("SANDBOX_BROWSER_SOCKET", dir.path().join("run/browser.sock"))
+        .env_remove("SANDBOX_BROWSER_CONFIG")
+        .env_remove("SANDBOX_BROWSER_NO_SANDBOX")
+        .env_remove("SANDBOX_BROWSER_DOCTOR")
+        .env_remove("SANDBOX_BROWSER_LOG_FORMAT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_entrypoint_prints_the_summary_and_execs_serve() {
+    let dir = temp_dir();
+    let mut child = entrypoint_command(&dir).spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let listening = line.contains("\"listening\"");
+        seen.push(line);
+        if listening {
+            break;
+        }
+    }
+    let summary: Value = serde_json::from_str(&seen[0]).unwrap_or_else(|_| panic!("{seen:?}"));
+    assert_eq!(summary["ok"], true, "the doctor's summary comes first, as one JSON line: {summary}");
+    assert!(seen.last().unwrap().contains("\"listening\""), "{seen:?}");
+    // exec: the process we started *is* the supervisor now (so it gets the container's signals).
+    let exe = std::fs::read_link(format!("/proc/{}/exe", child.id())).unwrap();
+    assert_eq!(exe.file_name().unwrap(), "sandbox-browser", "{exe:?}");
+
+    let client = sb_client::Client::connect(dir.path().join("run/browser.sock")).await.unwrap();
+    assert!(client.health().await.unwrap().browser_version.contains("Chrome/"));
+    drop(client);
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM)
+        .unwrap();
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("\"stopped\"")), "{rest:?}");
+}
+
+#[test]
+fn the_entrypoint_refuses_a_bad_environment_naming_the_variable() {
+    let dir = temp_dir();
+    for (var, value) in [
+        ("SANDBOX_BROWSER_LOG_FORMAT", "xml"),
+        ("SANDBOX_BROWSER_NO_SANDBOX", "maybe"),
+        ("SANDBOX_BROWSER_SOCKET", "relative/browser.sock"),
+        ("SANDBOX_BROWSER_BIN", "/nonexistent/sandbox-browser"),
+        ("SANDBOX_BROWSER_CONFIG", "/nonexistent/config.toml"),
+    ] {
+        let out = entrypoint_command(&dir).env(var, value).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(64), "{var}={value}: {stderr}");
+        assert!(stderr.contains(var), "{var}={value}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    }
+    // A config file with a bad key: the doctor's summary says which, and serve is never started.
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[limits]\nmax_sesions = 3\n").unwrap();
+    let out = entrypoint_command(&dir).env("SANDBOX_BROWSER_CONFIG", &bad).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(64), "{stderr}");
+    assert!(stderr.contains("max_sesions") && stderr.contains("the doctor found a failed check"), "{stderr}");
+    assert!(!dir.path().join("run/browser.sock").exists());
+}
