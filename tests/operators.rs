@@ -13,6 +13,7 @@ fn doctor(args: &[&str]) -> Output {
         .arg("doctor")
         .args(args)
         .env_remove("SANDBOX_BROWSER_CONFIG")
+        .env_remove("SANDBOX_BROWSER_CHROMIUM")
         .output()
         .expect("run doctor")
 }
@@ -156,6 +157,7 @@ fn entrypoint_command(dir: &tempfile::TempDir) -> Command {
     cmd.env("SANDBOX_BROWSER_BIN", bin_path("sandbox-browser"))
         .env("SANDBOX_BROWSER_SOCKET", dir.path().join("run/browser.sock"))
         .env_remove("SANDBOX_BROWSER_CONFIG")
+        .env_remove("SANDBOX_BROWSER_CHROMIUM")
         .env_remove("SANDBOX_BROWSER_NO_SANDBOX")
         .env_remove("SANDBOX_BROWSER_DOCTOR")
         .env_remove("SANDBOX_BROWSER_LOG_FORMAT")

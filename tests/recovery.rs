@@ -389,6 +389,7 @@ fn a_required_runtime_that_cannot_start_exits_with_the_reason() {
         .arg("--socket")
         .arg(dir.path().join("browser.sock"))
         .args(&args)
+        .env_remove("SANDBOX_BROWSER_CHROMIUM")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -52,13 +52,25 @@ impl Supervisor {
 
     /// [`Supervisor::start`] in a given dir (the socket is `<dir>/browser.sock`, the runtime dir is
     /// `dir`): a second supervisor on the same dir finds the first one's session store.
+    ///
+    /// `SB_TEST_CHROMIUM=<binary>` runs the supervisors of tests without a `--config` of their own on
+    /// that browser (e.g. `/usr/lib/chromium/chromium-headless-shell`, the image's).
     pub fn start_in(dir: tempfile::TempDir, extra: &[&str]) -> Supervisor {
         let socket = dir.path().join("browser.sock");
+        let mut extra: Vec<std::ffi::OsString> = extra.iter().map(Into::into).collect();
+        if let Some(browser) = std::env::var_os("SB_TEST_CHROMIUM") {
+            if !extra.iter().any(|a| a == "--config") {
+                extra.extend(["--browser".into(), browser]);
+            }
+        }
         let mut child = Command::new(bin_path("sandbox-browser"))
             .arg("serve")
             .arg("--socket")
             .arg(&socket)
             .args(extra)
+            // Each test chooses its configuration: none leaks in from the environment.
+            .env_remove("SANDBOX_BROWSER_CONFIG")
+            .env_remove("SANDBOX_BROWSER_CHROMIUM")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

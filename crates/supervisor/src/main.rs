@@ -50,7 +50,7 @@ enum Cmd {
         #[arg(long)]
         socket: Option<PathBuf>,
         /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
-        #[arg(long)]
+        #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
         browser: Option<PathBuf>,
         /// Directory for the browser profile [default: the socket's directory].
         #[arg(long)]
@@ -83,7 +83,7 @@ enum Cmd {
         #[arg(long)]
         socket: Option<PathBuf>,
         /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
-        #[arg(long)]
+        #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
         browser: Option<PathBuf>,
         /// Directory for the browser profile [default: the socket's directory].
         #[arg(long)]
