@@ -100,6 +100,15 @@ example "page.scroll by a wheel" page.scroll s1 '{"dy": 200}'
 example "page.evaluate (a select for the next example)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<select id=s><option value=a>A</option><option value=b>B</option></select>'), 1\"}"
 example "page.select" page.select s1 '{"selector": "#s", "labels": ["B"]}'
 example "page.drag" page.drag s1 '{"from": {"selector": "#save"}, "to": {"selector": "#name"}}'
+example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
+example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'
+example "tabs.list" tabs.list s1 '{}'
+example "tabs.focus with a prefix that matches every tab" tabs.focus s1 '{"target_id": ""}'
+example "tabs.focus on no tab" tabs.focus s1 '{"target_id": "ZZZZ"}'
+first_tab=$("$bin/browserctl" --socket "$socket" tabs.list --session s1 | jq -r '.result.tabs[0].target_id')
+example "tabs.focus by a prefix" tabs.focus s1 "{\"target_id\": \"${first_tab:0:8}\"}"
+popup_tab=$("$bin/browserctl" --socket "$socket" tabs.list --session s1 | jq -r '.result.tabs[2].target_id')
+example "tabs.close" tabs.close s1 "{\"target_id\": \"$popup_tab\"}"
 example "page.goto after the snapshot: refs are stale" page.goto s1 "{\"url\": \"$base/test/index.html\"}"
 example "stale ref" page.click s1 '{"ref": "e5"}'
 example "unknown ref" page.click s1 '{"ref": "e999"}'

@@ -416,3 +416,119 @@ async fn drag_with_the_mouse_and_with_html5_drag_and_drop() {
     let r = drag("#handle", "#nowhere").await;
     assert_eq!(r.error.unwrap().code, ErrorCode::Timeout, "a drop target that never appears");
 }
+
+/// `method` with `params` on session `sid`: the result, or the runtime's error.
+async fn raw(
+    c: &Client,
+    sid: &str,
+    method: &str,
+    params: serde_json::Value,
+) -> Result<serde_json::Value, (ErrorCode, String)> {
+    let r = c.call(method, Some(sid), params, Some(8_000)).await.expect("an answer");
+    match (r.result, r.error) {
+        (Some(v), _) if r.ok => Ok(v),
+        (_, Some(e)) => Err((e.code, e.message)),
+        _ => panic!("neither result nor error"),
+    }
+}
+
+/// The shortest prefix of `id` that no other id shares.
+fn unique_prefix(id: &str, others: &[String]) -> String {
+    (1..=id.len())
+        .map(|n| &id[..n])
+        .find(|p| others.iter().filter(|o| o.as_str() != id).all(|o| !o.starts_with(p)))
+        .unwrap_or(id)
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("t")).await.unwrap();
+    c.goto("t", &pages.url("/test/popup.html"), None).await.unwrap();
+    let snap = c.snapshot("t", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let opener_ref = snap
+        .snapshot
+        .lines()
+        .find(|l| l.contains("Open a window"))
+        .unwrap()
+        .split("[ref=")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(']')
+        .to_string();
+    // A window.open popup, then a target=_blank link: the second click works although the popup's
+    // window took the focus.
+    c.click("t", ClickParams { element: by_css("#open"), ..Default::default() }, None).await.unwrap();
+    c.click("t", ClickParams { element: by_css("#blank"), ..Default::default() }, None).await.unwrap();
+    let tabs = raw(&c, "t", "tabs.list", json!({})).await.unwrap()["tabs"].as_array().unwrap().clone();
+    assert_eq!(tabs.len(), 3, "{tabs:?}");
+    let opener = tabs[0]["target_id"].as_str().unwrap().to_string();
+    assert_eq!(tabs[0]["active"], true);
+    for popup in &tabs[1..] {
+        assert_eq!(popup["opener_id"], opener.as_str(), "{popup}");
+        assert_eq!(popup["active"], false);
+    }
+    let ids: Vec<String> = tabs.iter().map(|t| t["target_id"].as_str().unwrap().to_string()).collect();
+
+    // Focus the window.open popup by a unique prefix; page actions now go there.
+    let window = tabs.iter().find(|t| t["url"].as_str().unwrap().ends_with("/test/index.html")).unwrap();
+    let window_id = window["target_id"].as_str().unwrap().to_string();
+    let focused =
+        raw(&c, "t", "tabs.focus", json!({"target_id": unique_prefix(&window_id, &ids)})).await.unwrap();
+    assert_eq!(focused["target_id"], window_id.as_str());
+    assert_eq!(focused["active"], true);
+    assert_eq!(focused["opener_id"], opener.as_str());
+    let text = c.extract("t", Default::default()).await.unwrap();
+    assert!(text.content.contains("Hello from the test server"), "{}", text.content);
+    // A ref from the opener's snapshot does not act on this tab.
+    let (code_, _) =
+        code(c.click("t", ClickParams { element: by_ref(&opener_ref), ..Default::default() }, None).await);
+    assert_eq!(code_, ErrorCode::StaleRef);
+
+    assert_eq!(
+        raw(&c, "t", "tabs.focus", json!({"target_id": ""})).await.unwrap_err().0,
+        ErrorCode::AmbiguousTarget
+    );
+    assert_eq!(
+        raw(&c, "t", "tabs.focus", json!({"target_id": "zz"})).await.unwrap_err().0,
+        ErrorCode::TabNotFound
+    );
+
+    // A tab of its own, active at once.
+    let opened = raw(&c, "t", "tabs.open", json!({"url": pages.url("/test/form.html")})).await.unwrap();
+    let opened_id = opened["target_id"].as_str().unwrap().to_string();
+    c.wait_for(
+        "t",
+        sb_protocol::api::WaitForParams { text: Some("Sign up".into()), ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(raw(&c, "t", "tabs.list", json!({})).await.unwrap()["tabs"].as_array().unwrap().len(), 4);
+
+    // Closing the active tab makes the newest remaining one active.
+    let closed = raw(&c, "t", "tabs.close", json!({"target_id": opened_id})).await.unwrap();
+    assert_eq!(closed["closed"], opened_id.as_str());
+    let tabs = raw(&c, "t", "tabs.list", json!({})).await.unwrap()["tabs"].as_array().unwrap().clone();
+    assert_eq!(tabs.len(), 3);
+    let active: Vec<&serde_json::Value> = tabs.iter().filter(|t| t["active"] == true).collect();
+    assert_eq!(active.len(), 1);
+    assert_eq!(active[0]["target_id"], closed["active"]);
+    assert!(c.extract("t", Default::default()).await.is_ok(), "the session works on its new active tab");
+
+    // A popup that closes itself leaves the list; the last tab cannot be closed.
+    raw(&c, "t", "tabs.focus", json!({"target_id": window_id})).await.unwrap();
+    let _ = c.evaluate("t", "window.close(), 1", None).await;
+    raw(&c, "t", "tabs.focus", json!({"target_id": opener})).await.unwrap();
+    let tabs = raw(&c, "t", "tabs.list", json!({})).await.unwrap()["tabs"].as_array().unwrap().clone();
+    assert!(tabs.iter().all(|t| t["target_id"] != window_id.as_str()), "{tabs:?}");
+    for t in &tabs[1..] {
+        raw(&c, "t", "tabs.close", json!({"target_id": t["target_id"]})).await.unwrap();
+    }
+    let (code_, message) = raw(&c, "t", "tabs.close", json!({"target_id": opener})).await.unwrap_err();
+    assert_eq!(code_, ErrorCode::BadRequest, "{message}");
+    assert!(message.contains("last tab"), "{message}");
+}

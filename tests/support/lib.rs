@@ -273,6 +273,12 @@ pub mod pages {
   for (const t of ['click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#save').addEventListener(t, log);
 </script></body></html>"#;
 
+    /// `/test/popup.html`: opens popups, by `window.open` and by a `target=_blank` link.
+    pub const POPUP: &str = r#"<!doctype html><html><head><title>Opener</title></head><body>
+<button id="open" onclick="window.open('/test/index.html')">Open a window</button>
+<a id="blank" href="/test/form.html" target="_blank">Form in a new tab</a>
+</body></html>"#;
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -302,6 +308,7 @@ impl PageServer {
             .route("/test/index.html", get(|| async { Html(pages::INDEX) }))
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
+            .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             // Accepts the request and never answers: a server that hangs.
             .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {

@@ -133,11 +133,19 @@ pub enum Method {
     PageScroll,
     /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`].
     PageDrag,
+    /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
+    TabsList,
+    /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, which becomes the active one.
+    TabsOpen,
+    /// `tabs.focus {target_id}` -> [`TabInfo`]: page actions go to this tab from now on.
+    TabsFocus,
+    /// `tabs.close {target_id}` -> [`TabsCloseResult`].
+    TabsClose,
 }
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 22] = [
+    pub const ALL: [Method; 26] = [
         Method::RuntimeHealth,
         Method::RuntimeStats,
         Method::RuntimeMetrics,
@@ -160,6 +168,10 @@ impl Method {
         Method::PageCheck,
         Method::PageScroll,
         Method::PageDrag,
+        Method::TabsList,
+        Method::TabsOpen,
+        Method::TabsFocus,
+        Method::TabsClose,
     ];
 
     /// Parses a wire name such as `"page.goto"`.
@@ -192,6 +204,10 @@ impl Method {
             Method::PageCheck => "page.check",
             Method::PageScroll => "page.scroll",
             Method::PageDrag => "page.drag",
+            Method::TabsList => "tabs.list",
+            Method::TabsOpen => "tabs.open",
+            Method::TabsFocus => "tabs.focus",
+            Method::TabsClose => "tabs.close",
         }
     }
 
@@ -216,6 +232,10 @@ impl Method {
                 | Method::PageCheck
                 | Method::PageScroll
                 | Method::PageDrag
+                | Method::TabsList
+                | Method::TabsOpen
+                | Method::TabsFocus
+                | Method::TabsClose
         )
     }
 
@@ -655,6 +675,51 @@ pub struct SessionInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionListResult {
     pub sessions: Vec<SessionInfo>,
+}
+
+/// One tab of a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TabInfo {
+    /// CDP `targetId`.
+    pub target_id: String,
+    pub url: String,
+    pub title: String,
+    /// Whether page actions go to this tab.
+    pub active: bool,
+    /// The tab that opened it (`window.open`, `target=_blank`), when it is a popup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opener_id: Option<String>,
+}
+
+/// `tabs.list` result, in the order the tabs were opened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TabsListResult {
+    pub tabs: Vec<TabInfo>,
+}
+
+/// `tabs.open` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TabsOpenParams {
+    /// Where the new tab goes (`about:blank` when absent); it is not waited for: use `page.wait_for`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// `tabs.focus` and `tabs.close` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TabTargetParams {
+    /// A tab's `target_id`, whole or a unique prefix (`ambiguous_target` when several tabs match,
+    /// `tab_not_found` when none does).
+    pub target_id: String,
+}
+
+/// `tabs.close` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TabsCloseResult {
+    /// The closed tab.
+    pub closed: String,
+    /// The session's active tab afterwards.
+    pub active: String,
 }
 
 /// `page.goto` result.

@@ -59,6 +59,10 @@ pub enum ErrorCode {
     NotEnabled,
     /// The element kept moving (its box changed between two animation frames).
     NotStable,
+    /// A `target_id` prefix matches several of the session's tabs; the message lists them.
+    AmbiguousTarget,
+    /// No tab of the session has that `target_id` (or prefix).
+    TabNotFound,
     /// A code from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -90,6 +94,8 @@ impl ErrorCode {
             ErrorCode::NotVisible => "not_visible",
             ErrorCode::NotEnabled => "not_enabled",
             ErrorCode::NotStable => "not_stable",
+            ErrorCode::AmbiguousTarget => "ambiguous_target",
+            ErrorCode::TabNotFound => "tab_not_found",
             ErrorCode::Unknown => "unknown",
         }
     }

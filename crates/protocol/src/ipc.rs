@@ -83,6 +83,8 @@ pub enum Action {
     HandleDialog { accept: bool, prompt_text: Option<String> },
     /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
     Input { target: Option<Locator>, input: InputAction },
+    /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
+    Attach { target_id: String },
 }
 
 impl Action {
@@ -98,6 +100,7 @@ impl Action {
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
             Action::HandleDialog { .. } => Phase::Cdp,
+            Action::Attach { .. } => Phase::Session,
         }
     }
 }
@@ -286,6 +289,11 @@ pub enum Output {
     Scrolled {
         x: f64,
         y: f64,
+    },
+    /// Attached to another tab: its URL and title.
+    Attached {
+        url: String,
+        title: String,
     },
     /// The element acted on, described (`button "Submit"`).
     Input {

@@ -102,6 +102,11 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         "--disable-component-update",
         "--disable-sync",
         "--disable-breakpad",
+        // Every session's page stays live whatever window has focus: no throttled timers, no
+        // backgrounded renderer (input to it would stall), as Playwright launches Chromium.
+        "--disable-background-timer-throttling",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
         "--password-store=basic",
         "--use-mock-keychain",
         "--remote-debugging-address=127.0.0.1",

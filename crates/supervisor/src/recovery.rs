@@ -361,7 +361,7 @@ impl Runtime {
             .await;
         match created {
             Ok(t) => {
-                session.set_target(t.target_id.clone());
+                session.bind_fresh(t.target_id.clone());
                 self.record(StoreEvent::TargetBound {
                     session_id: session.id.clone(),
                     target_id: t.target_id,
@@ -370,7 +370,7 @@ impl Runtime {
                 Ok(())
             }
             Err(e) => {
-                session.set_target(String::new());
+                session.bind_fresh(String::new());
                 let code = if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::CdpError };
                 Err(ErrorBody::new(code, Phase::Session, format!("Target.createTarget: {e}")))
             }

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{
     CheckParams, ClickParams, DialogInfo, DragParams, ElementParams, EvaluateParams, EvaluateResult,
@@ -17,7 +18,8 @@ use sb_protocol::api::{
     HealthResult, InputResult, Method, MetricsResult, PressParams, Request, RequestId, Response,
     ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult, SelectParams, SelectResult,
     SessionCloseResult, SessionInfo, SessionListResult, SessionStartParams, SessionStartResult,
-    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    SnapshotParams, SnapshotResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult,
+    TabsOpenParams, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
     DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
 };
 use sb_protocol::ipc::{
@@ -80,6 +82,19 @@ pub struct SessionEntry {
     dialogs: Mutex<Vec<DialogInfo>>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
     reset: Mutex<Option<String>>,
+    /// The session's tabs in the order they were opened; the active one is `target_id`.
+    tabs: Mutex<Vec<Tab>>,
+    /// Tabs that left the session (closed): a target lingers in `Target.getTargets` for a moment after
+    /// `Target.closeTarget`, and must not join again as a popup.
+    gone_tabs: Mutex<std::collections::HashSet<String>>,
+}
+
+/// One tab of a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tab {
+    pub(crate) target_id: String,
+    /// The tab that opened it (a popup).
+    pub(crate) opener_id: Option<String>,
 }
 
 impl SessionEntry {
@@ -95,6 +110,62 @@ impl SessionEntry {
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
             reset: Mutex::new(None),
+            tabs: Mutex::new(Vec::new()),
+            gone_tabs: Mutex::new(std::collections::HashSet::new()),
+        }
+    }
+
+    /// The session's page is a new target, its only tab (session start, rehydration).
+    pub(crate) fn bind_fresh(&self, target_id: String) {
+        *self.tabs.lock().unwrap() = if target_id.is_empty() {
+            Vec::new()
+        } else {
+            vec![Tab { target_id: target_id.clone(), opener_id: None }]
+        };
+        self.set_target(target_id);
+    }
+
+    /// The tab `old` was replaced by `new` (a page reset).
+    fn replace_tab(&self, old: &str, new: &str) {
+        for t in self.tabs.lock().unwrap().iter_mut().filter(|t| t.target_id == old) {
+            t.target_id = new.to_string();
+        }
+        self.set_target(new.to_string());
+    }
+
+    /// The session's tabs, oldest first.
+    pub(crate) fn tabs(&self) -> Vec<Tab> {
+        self.tabs.lock().unwrap().clone()
+    }
+
+    /// A tab by its whole `target_id` or a unique prefix of it (case-insensitive).
+    ///
+    /// # Errors
+    /// `tab_not_found` when none matches, `ambiguous_target` when several do.
+    fn find_tab(&self, wanted: &str) -> Result<String, ErrorBody> {
+        let tabs = self.tabs();
+        if let Some(t) = tabs.iter().find(|t| t.target_id == wanted) {
+            return Ok(t.target_id.clone());
+        }
+        let upper = wanted.to_ascii_uppercase();
+        let matches: Vec<&Tab> =
+            tabs.iter().filter(|t| t.target_id.to_ascii_uppercase().starts_with(&upper)).collect();
+        match matches.as_slice() {
+            [one] => Ok(one.target_id.clone()),
+            [] => Err(ErrorBody::new(
+                ErrorCode::TabNotFound,
+                Phase::Session,
+                format!("no tab of session '{}' has target_id '{wanted}'; tabs.list shows them", self.id),
+            )),
+            many => Err(ErrorBody::new(
+                ErrorCode::AmbiguousTarget,
+                Phase::Session,
+                format!(
+                    "'{wanted}' matches {} tabs ({}); give more of the target_id",
+                    many.len(),
+                    many.iter().map(|t| t.target_id.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )),
         }
     }
 
@@ -572,6 +643,64 @@ impl Runtime {
                     other => Err(unexpected(other)),
                 }
             }
+            Method::TabsList => {
+                let session = session.unwrap();
+                let link = self.browser(budget).await?;
+                let infos = self.refresh_tabs(&session, &link, budget).await?;
+                to_json(TabsListResult { tabs: tab_infos(&session, &infos) })
+            }
+            Method::TabsOpen => {
+                let p: TabsOpenParams = parse_params(params)?;
+                let session = session.unwrap();
+                let link = self.browser(budget).await?;
+                let url = p.url.unwrap_or_else(|| "about:blank".into());
+                let created: CreateTargetResult = link
+                    .client
+                    .call(
+                        "Target.createTarget",
+                        None,
+                        json!({"url": url, "newWindow": true}),
+                        budget.remaining(),
+                    )
+                    .await
+                    .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
+                session
+                    .tabs
+                    .lock()
+                    .unwrap()
+                    .push(Tab { target_id: created.target_id.clone(), opener_id: None });
+                to_json(self.focus_tab(&session, created.target_id, method, budget, cancel).await?)
+            }
+            Method::TabsFocus => {
+                let p: TabTargetParams = parse_params(params)?;
+                let session = session.unwrap();
+                let link = self.browser(budget).await?;
+                self.refresh_tabs(&session, &link, budget).await?;
+                let target_id = session.find_tab(&p.target_id)?;
+                to_json(self.focus_tab(&session, target_id, method, budget, cancel).await?)
+            }
+            Method::TabsClose => {
+                let p: TabTargetParams = parse_params(params)?;
+                let session = session.unwrap();
+                let link = self.browser(budget).await?;
+                self.refresh_tabs(&session, &link, budget).await?;
+                let target_id = session.find_tab(&p.target_id)?;
+                let tabs = session.tabs();
+                if tabs.len() == 1 {
+                    return Err(bad_request(format!(
+                        "{target_id} is the session's last tab; close the session instead (session.close)"
+                    )));
+                }
+                close_target(&link.client, &target_id).await;
+                session.tabs.lock().unwrap().retain(|t| t.target_id != target_id);
+                session.gone_tabs.lock().unwrap().insert(target_id.clone());
+                let mut active = session.target();
+                if active == target_id {
+                    let next = session.tabs().last().map(|t| t.target_id.clone()).unwrap_or_default();
+                    active = self.focus_tab(&session, next, method, budget, cancel).await?.target_id;
+                }
+                to_json(TabsCloseResult { closed: target_id, active })
+            }
             Method::PageScroll => {
                 let p: ScrollParams = parse_params(params)?;
                 let session = session.unwrap();
@@ -615,6 +744,83 @@ impl Runtime {
                 format!("no open session '{id}'; start one with session.start"),
             )
         })
+    }
+
+    /// Makes `target_id` (one of the session's tabs) the one its page actions go to.
+    async fn focus_tab(
+        self: &Arc<Self>,
+        session: &Arc<SessionEntry>,
+        target_id: String,
+        method: Method,
+        budget: Budget,
+        cancel: &CancellationToken,
+    ) -> Result<TabInfo, ErrorBody> {
+        let opener_id =
+            session.tabs().into_iter().find(|t| t.target_id == target_id).and_then(|t| t.opener_id);
+        let action = Action::Attach { target_id: target_id.clone() };
+        match self.run(session, method, action, budget, cancel).await? {
+            Output::Attached { url, title } => {
+                self.url_seen(session, &url).await;
+                Ok(TabInfo { target_id, url, title, active: true, opener_id })
+            }
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Brings the session's tab list up to date with the browser (`Target.getTargets`): popups
+    /// opened by any of its tabs (`window.open`, `target=_blank`) join it, closed tabs leave it.
+    /// Returns `(url, title)` of every page target by id.
+    async fn refresh_tabs(
+        &self,
+        session: &SessionEntry,
+        link: &crate::recovery::Link,
+        budget: Budget,
+    ) -> Result<HashMap<String, (String, String)>, ErrorBody> {
+        let targets = link
+            .client
+            .call_raw("Target.getTargets", None, json!({}), budget.remaining())
+            .await
+            .map_err(|e| cdp_error(Phase::Session, "Target.getTargets", e))?;
+        let pages: Vec<&Value> = targets["targetInfos"]
+            .as_array()
+            .map(|t| t.iter().filter(|t| t["type"] == "page").collect())
+            .unwrap_or_default();
+        let mut tabs = session.tabs.lock().unwrap();
+        let mut gone = session.gone_tabs.lock().unwrap();
+        tabs.retain(|t| {
+            let open = pages.iter().any(|p| p["targetId"] == t.target_id.as_str());
+            if !open {
+                gone.insert(t.target_id.clone());
+            }
+            open
+        });
+        // Popups of popups too: repeat until nothing joins.
+        loop {
+            let joining: Vec<Tab> = pages
+                .iter()
+                .filter(|p| !tabs.iter().any(|t| p["targetId"] == t.target_id.as_str()))
+                .filter(|p| !gone.contains(p["targetId"].as_str().unwrap_or_default()))
+                .filter_map(|p| {
+                    let opener = p["openerId"].as_str()?;
+                    tabs.iter().any(|t| t.target_id == opener).then(|| Tab {
+                        target_id: p["targetId"].as_str().unwrap_or_default().to_string(),
+                        opener_id: Some(opener.to_string()),
+                    })
+                })
+                .collect();
+            if joining.is_empty() {
+                break;
+            }
+            tabs.extend(joining);
+        }
+        Ok(pages
+            .iter()
+            .filter_map(|p| {
+                let id = p["targetId"].as_str()?.to_string();
+                let url = p["url"].as_str().unwrap_or_default().to_string();
+                Some((id, (url, p["title"].as_str().unwrap_or_default().to_string())))
+            })
+            .collect())
     }
 
     /// Records the session's main frame URL (in the store when it changed).
@@ -731,6 +937,9 @@ impl Runtime {
             }
         }
         if let Some(link) = self.current_link().await {
+            for tab in session.tabs() {
+                close_target(&link.client, &tab.target_id).await;
+            }
             close_target(&link.client, &session.target()).await;
         }
         self.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
@@ -760,13 +969,18 @@ impl Runtime {
         if session.target().is_empty() {
             self.open_target(session, &link, budget).await?;
         }
-        if slot.as_mut().is_none_or(|w| w.is_spent() || w.ws_url() != link.ws_url) {
+        // A worker on another tab than the session's active one (that tab closed) is replaced too.
+        if slot
+            .as_mut()
+            .is_none_or(|w| w.is_spent() || w.ws_url() != link.ws_url || w.target_id() != session.target())
+        {
             *slot = None;
             let fresh = WorkerHandle::spawn(&self.launcher, &link.ws_url, &session.target(), budget).await?;
             tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
             *slot = Some(fresh);
         }
         let worker = slot.as_mut().expect("worker present");
+        let attaching = matches!(action, Action::Attach { .. });
         let result = worker.run(method.name(), action, budget, cancel).await;
         session.dialogs.lock().unwrap().extend(worker.take_dialogs());
         for counter in worker.take_tallies() {
@@ -780,8 +994,12 @@ impl Runtime {
         }
         if worker.target_id() != session.target() {
             let target_id = worker.target_id().to_string();
-            session.set_target(target_id.clone());
-            self.stats.page_resets.inc();
+            if attaching {
+                session.set_target(target_id.clone());
+            } else {
+                session.replace_tab(&session.target(), &target_id);
+                self.stats.page_resets.inc();
+            }
             self.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
         }
         if let Some(url) = worker.take_navigated() {
@@ -891,6 +1109,30 @@ async fn close_target(client: &CdpClient, target_id: &str) {
     let _ = client
         .call_raw("Target.closeTarget", None, json!({"targetId": target_id}), Duration::from_millis(1_000))
         .await;
+}
+
+/// The session's tabs as the API shows them.
+fn tab_infos(session: &SessionEntry, infos: &HashMap<String, (String, String)>) -> Vec<TabInfo> {
+    let active = session.target();
+    session
+        .tabs()
+        .into_iter()
+        .map(|t| {
+            let (url, title) = infos.get(&t.target_id).cloned().unwrap_or_default();
+            TabInfo {
+                active: t.target_id == active,
+                target_id: t.target_id,
+                url,
+                title,
+                opener_id: t.opener_id,
+            }
+        })
+        .collect()
+}
+
+fn cdp_error(phase: Phase, method: &str, e: sb_cdp::CdpError) -> ErrorBody {
+    let code = if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::CdpError };
+    ErrorBody::new(code, phase, format!("{method}: {e}"))
 }
 
 /// The one condition of `page.wait_for`.

@@ -264,11 +264,29 @@ impl Page {
                 self.dialogs.set_next(accept, prompt_text);
                 Ok(Output::DialogPolicy)
             }
+            Action::Attach { target_id } => self.switch_to(&target_id, inner).await,
         };
         match outcome {
             Err(e) if e.code == ErrorCode::Timeout => Err(ladder::after_timeout(self, e, budget).await),
             other => other,
         }
+    }
+
+    /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
+    async fn switch_to(&mut self, target_id: &str, budget: Budget) -> Result<Output, WorkerError> {
+        let attached = attach_session(&self.browser, target_id, &self.dialogs, budget)
+            .await
+            .map_err(|e| cdp_failure(Phase::Session, e))?;
+        self.session = attached.session;
+        self.lifecycle = attached.lifecycle;
+        self.crashed = attached.crashed;
+        self.crash_expected = attached.crash_expected;
+        self.target_id = target_id.to_string();
+        self.target_changed = true;
+        let (url, title, _) = actions::url_and_title(self, budget).await;
+        let url = url.unwrap_or_default();
+        self.reported_url = url.clone();
+        Ok(Output::Attached { url, title: title.unwrap_or_default() })
     }
 
     /// Stops whatever script runs in the page (`Runtime.terminateExecution`), within `budget`.
@@ -311,8 +329,15 @@ pub(crate) async fn attach_session(
     let crash_expected = Arc::new(AtomicBool::new(false));
     let crashed = watch_crash(&session, crash_expected.clone());
     dialogs.watch(&session);
-    let (a, b, c, d) = tokio::join!(
+    // Focus emulation keeps every tab "focused": without it, once a popup's window takes the focus,
+    // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
+    let (a, b, c, d, e) = tokio::join!(
         session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
+        session.call_raw(
+            "Emulation.setFocusEmulationEnabled",
+            serde_json::json!({"enabled": true}),
+            budget.remaining()
+        ),
         session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),
         session.call_raw(
             "Page.setLifecycleEventsEnabled",
@@ -325,6 +350,7 @@ pub(crate) async fn attach_session(
     b?;
     c?;
     d?;
+    e?;
     Ok(Attached { session, lifecycle, crashed, crash_expected })
 }
 
