@@ -279,6 +279,27 @@ pub mod pages {
 <a id="blank" href="/test/form.html" target="_blank">Form in a new tab</a>
 </body></html>"#;
 
+    /// `/test/frames.html`: an open shadow root, a same-site iframe, and a cross-site iframe (the page
+    /// is served on 127.0.0.1; the iframe comes from `localhost`, another site: an out-of-process iframe).
+    pub const FRAMES: &str = r#"<!doctype html><html><head><title>Frames</title></head><body>
+<h1>Outer heading</h1>
+<div id="host"></div>
+<iframe id="same" title="Same site" srcdoc="<button onclick=&quot;document.title='inner clicked'&quot;>Inner button</button><input id=inner-input aria-label='Inner field'>"></iframe>
+<iframe id="remote" title="Cross site"></iframe>
+<script>
+  const root = document.querySelector('#host').attachShadow({mode: 'open'});
+  root.innerHTML = '<button onclick="document.title = `shadow clicked`">Shadow button</button>';
+  // The cross-site child says when it has loaded: the title becomes "Frames ready".
+  addEventListener('message', (e) => { if (e.data === 'child ready') document.title = 'Frames ready'; });
+  document.querySelector('#remote').src = 'http://localhost:' + location.port + '/test/child.html';
+</script></body></html>"#;
+
+    /// `/test/child.html`: the cross-site iframe's document.
+    pub const CHILD: &str = r#"<!doctype html><html><head><title>Child</title></head><body>
+<p>Remote text</p><button onclick="document.body.dataset.clicked = 'yes'; document.querySelector('p').textContent = 'Remote clicked'">Remote button</button>
+<script>parent.postMessage('child ready', '*');</script>
+</body></html>"#;
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -309,6 +330,8 @@ impl PageServer {
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
+            .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
+            .route("/test/child.html", get(|| async { Html(pages::CHILD) }))
             // Accepts the request and never answers: a server that hangs.
             .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {

@@ -359,7 +359,7 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> R
     if let Some(details) = r.exception_details {
         return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
     }
-    typed(page, r.result, budget).await
+    typed(&page.session, r.result, budget).await
 }
 
 /// `function` called with the element named by `target` (or nothing) as its argument
@@ -387,11 +387,14 @@ pub(crate) async fn call_function(
                 object_id: global["result"]["objectId"].as_str().unwrap_or_default().to_string(),
                 backend: 0,
                 label: "page".into(),
+                session: page.session.clone(),
+                offset: (0.0, 0.0),
             }
         }
     };
     let args = if target.is_some() { json!([{"objectId": this.object_id}]) } else { json!([]) };
-    let r: EvaluateResult = page
+    // In the element's own session: an element of an out-of-process iframe lives there.
+    let r: EvaluateResult = this
         .session
         .call(
             "Runtime.callFunctionOn",
@@ -404,11 +407,11 @@ pub(crate) async fn call_function(
     if let Some(details) = r.exception_details {
         return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
     }
-    typed(page, r.result, budget).await
+    typed(&this.session, r.result, budget).await
 }
 
 /// A result as [`Output::Evaluate`]: primitives as they are, objects through [`TO_JSON`].
-async fn typed(page: &Page, obj: RemoteObject, budget: Budget) -> Result<Output, WorkerError> {
+async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> Result<Output, WorkerError> {
     let phase = Phase::Evaluate;
     let Some(object_id) = obj.object_id else {
         return Ok(Output::Evaluate {
@@ -418,16 +421,14 @@ async fn typed(page: &Page, obj: RemoteObject, budget: Budget) -> Result<Output,
             description: None,
         });
     };
-    let converted: Result<EvaluateResult, CdpError> = page
-        .session
+    let converted: Result<EvaluateResult, CdpError> = session
         .call(
             "Runtime.callFunctionOn",
             json!({"objectId": object_id, "functionDeclaration": TO_JSON, "returnByValue": true}),
             budget.remaining(),
         )
         .await;
-    let _ = page
-        .session
+    let _ = session
         .call_raw("Runtime.releaseObjectGroup", json!({"objectGroup": EVAL_GROUP}), budget.capped(SMALL_CALL))
         .await;
     let converted = converted.map_err(|e| cdp_failure(phase, e))?;

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use sb_cdp::CdpError;
+use sb_cdp::{CdpError, Session};
 use sb_protocol::ipc::{InputAction, Locator, Output, RefRecord, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -35,6 +35,11 @@ pub(crate) struct Element {
     pub object_id: String,
     pub backend: i64,
     pub label: String,
+    /// The CDP session of the element's document: the page's, or an out-of-process iframe's.
+    pub session: Session,
+    /// Where that session's viewport lies in the page's viewport, CSS px: (0, 0) but for an
+    /// out-of-process iframe, whose content box starts there.
+    pub offset: (f64, f64),
 }
 
 fn err(code: ErrorCode, message: String) -> WorkerError {
@@ -45,26 +50,15 @@ fn stale(r: &RefRecord) -> WorkerError {
     err(ErrorCode::StaleRef, format!("Ref {} belongs to an earlier page; take a new snapshot.", r.id))
 }
 
-/// The main frame's current document (`loaderId`).
-async fn current_loader(page: &Page, budget: Budget) -> Result<String, WorkerError> {
-    let tree = page
-        .session
-        .call_raw("Page.getFrameTree", json!({}), budget.capped(STEP))
-        .await
-        .map_err(|e| cdp_failure(Phase::Actionability, e))?;
-    Ok(tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string())
-}
-
 /// Calls `function` on the element (`Runtime.callFunctionOn`, by value, promises awaited).
 async fn call_on(
-    page: &Page,
+    session: &Session,
     object_id: &str,
     function: &str,
     args: Value,
     budget: Budget,
 ) -> Result<Value, CdpError> {
-    let r = page
-        .session
+    let r = session
         .call_raw(
             "Runtime.callFunctionOn",
             json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
@@ -75,11 +69,8 @@ async fn call_on(
     Ok(r["result"]["value"].clone())
 }
 
-async fn resolve_backend(page: &Page, backend: i64, budget: Budget) -> Option<String> {
-    let r = page
-        .session
-        .call_raw("DOM.resolveNode", json!({"backendNodeId": backend}), budget.capped(STEP))
-        .await;
+async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Option<String> {
+    let r = session.call_raw("DOM.resolveNode", json!({"backendNodeId": backend}), budget.capped(STEP)).await;
     r.ok().and_then(|v| v["object"]["objectId"].as_str().map(str::to_string))
 }
 
@@ -95,26 +86,43 @@ pub(crate) async fn resolve(
 ) -> Result<Option<Element>, WorkerError> {
     match locator {
         Locator::Ref(r) => {
-            if current_loader(page, budget).await? != r.loader_id {
+            let frame = crate::frames::context(page, &r.frame_id, budget).await?;
+            let Some((session, offset, loader)) = frame else { return Err(stale(r)) };
+            if loader != r.loader_id {
                 return Err(stale(r));
             }
             let label = if r.name.is_empty() { r.role.clone() } else { format!("{} {:?}", r.role, r.name) };
-            if let Some(object_id) = resolve_backend(page, r.backend_node_id, budget).await {
-                let connected =
-                    call_on(page, &object_id, "function() { return this.isConnected; }", json!([]), budget)
-                        .await;
+            if let Some(object_id) = resolve_backend(&session, r.backend_node_id, budget).await {
+                let connected = call_on(
+                    &session,
+                    &object_id,
+                    "function() { return this.isConnected; }",
+                    json!([]),
+                    budget,
+                )
+                .await;
                 if connected.is_ok_and(|v| v == json!(true)) {
-                    return Ok(Some(Element { object_id, backend: r.backend_node_id, label }));
+                    return Ok(Some(Element {
+                        object_id,
+                        backend: r.backend_node_id,
+                        label,
+                        session,
+                        offset,
+                    }));
                 }
             }
-            let doc = page
-                .session
+            // Found again by role and name in its document: the main frame's or an out-of-process
+            // iframe's (a same-process iframe's document is not the session's `document`).
+            let own_document = r.frame_id == page.target_id || session.id() != page.session.id();
+            if !own_document {
+                return Err(stale(r));
+            }
+            let doc = session
                 .call_raw("Runtime.evaluate", json!({"expression": "document"}), budget.capped(STEP))
                 .await
                 .map_err(|e| cdp_failure(Phase::Actionability, e))?;
             let doc_id = doc["result"]["objectId"].as_str().unwrap_or_default();
-            let found = page
-                .session
+            let found = session
                 .call_raw(
                     "Accessibility.queryAXTree",
                     json!({"objectId": doc_id, "accessibleName": r.name, "role": r.role}),
@@ -132,8 +140,8 @@ pub(crate) async fn resolve(
                 })
                 .unwrap_or_default();
             let Some(&backend) = backends.get(r.nth as usize) else { return Err(stale(r)) };
-            let object_id = resolve_backend(page, backend, budget).await.ok_or_else(|| stale(r))?;
-            Ok(Some(Element { object_id, backend, label }))
+            let object_id = resolve_backend(&session, backend, budget).await.ok_or_else(|| stale(r))?;
+            Ok(Some(Element { object_id, backend, label, session, offset }))
         }
         Locator::Selector(css) => {
             let expr = format!("document.querySelector({})", Value::String(css.clone()));
@@ -158,11 +166,17 @@ pub(crate) async fn resolve(
                 .call_raw("DOM.describeNode", json!({"objectId": object_id}), budget.capped(STEP))
                 .await;
             let backend = described.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0);
-            let label = call_on(page, &object_id, DESCRIBE, json!([]), budget)
+            let label = call_on(&page.session, &object_id, DESCRIBE, json!([]), budget)
                 .await
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string));
-            Ok(Some(Element { object_id, backend, label: label.unwrap_or_else(|| css.clone()) }))
+            Ok(Some(Element {
+                object_id,
+                backend,
+                label: label.unwrap_or_else(|| css.clone()),
+                session: page.session.clone(),
+                offset: (0.0, 0.0),
+            }))
         }
     }
 }
@@ -236,20 +250,15 @@ enum Round {
 }
 
 /// One round of checks on `el` for `input`; scrolls it into view first.
-async fn check_round(
-    page: &Page,
-    el: &Element,
-    input: &InputAction,
-    budget: Budget,
-) -> Result<Round, WorkerError> {
-    let scrolled = page
+async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Result<Round, WorkerError> {
+    let scrolled = el
         .session
         .call_raw("DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id}), budget.capped(STEP))
         .await;
     if scrolled.is_err() {
-        let _ = call_on(page, &el.object_id, CENTER, json!([]), budget).await;
+        let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
     }
-    let c = call_on(page, &el.object_id, CHECKS, json!([]), budget)
+    let c = call_on(&el.session, &el.object_id, CHECKS, json!([]), budget)
         .await
         .map_err(|e| cdp_failure(Phase::Actionability, e))?;
     let unmet = |code, what: &str| Ok(Round::Unmet(err(code, format!("{} {what}", el.label))));
@@ -270,7 +279,7 @@ async fn check_round(
     if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && c["editable"] != json!(true) {
         return unmet(ErrorCode::NotEnabled, "is not editable");
     }
-    let quads = page
+    let quads = el
         .session
         .call_raw("DOM.getContentQuads", json!({"objectId": el.object_id}), budget.capped(STEP))
         .await
@@ -287,10 +296,11 @@ async fn check_round(
     ) {
         if !inside_viewport(&c, x, y) {
             // Off screen after all: center it for the next round.
-            let _ = call_on(page, &el.object_id, CENTER, json!([]), budget).await;
+            let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
             return unmet(ErrorCode::NotVisible, "is outside the viewport");
         }
-        let hit = page
+        // In the element's own document (an out-of-process iframe hit-tests in its own coordinates).
+        let hit = el
             .session
             .call_raw(
                 "DOM.getNodeForLocation",
@@ -312,14 +322,14 @@ async fn check_round(
         let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
         if hit_backend != el.backend {
             // Not resolvable, or not known to be inside: not a click on this element.
-            let Some(hit_obj) = resolve_backend(page, hit_backend, budget).await else {
+            let Some(hit_obj) = resolve_backend(&el.session, hit_backend, budget).await else {
                 return unmet(
                     ErrorCode::ElementCovered,
                     "is covered by an element that could not be inspected",
                 );
             };
             let inside = call_on(
-                page,
+                &el.session,
                 &el.object_id,
                 "function(o) { return this === o || this.contains(o) || (!!o.getRootNode && o.getRootNode().host === this); }",
                 json!([{"objectId": hit_obj}]),
@@ -329,7 +339,7 @@ async fn check_round(
             if !inside.is_ok_and(|v| v == json!(true)) {
                 // Naming the blocker is the point of this answer: it gets time even at the very end.
                 let naming = Budget::new(budget.remaining().max(Duration::from_millis(200)));
-                let blocker = call_on(page, &hit_obj, DESCRIBE, json!([]), naming)
+                let blocker = call_on(&el.session, &hit_obj, DESCRIBE, json!([]), naming)
                     .await
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
@@ -341,7 +351,7 @@ async fn check_round(
             }
         }
     }
-    Ok(Round::Ready { x, y })
+    Ok(Round::Ready { x: x + el.offset.0, y: y + el.offset.1 })
 }
 
 /// The center of a quad (`[x1, y1, ..., x4, y4]`) with a non-zero area.
@@ -388,7 +398,7 @@ pub(crate) async fn act(
         let round = async {
             match resolve(page, locator, budget).await? {
                 None => Ok(None),
-                Some(el) => check_round(page, &el, input, budget).await.map(|r| Some((el, r))),
+                Some(el) => check_round(&el, input, budget).await.map(|r| Some((el, r))),
             }
         };
         match round.await {
@@ -438,12 +448,12 @@ pub(crate) async fn act(
         }
         InputAction::Hover => mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?,
         InputAction::Type { text, clear, submit } => {
-            call_on(page, &el.object_id, "function() { this.focus(); }", json!([]), budget)
+            call_on(&el.session, &el.object_id, "function() { this.focus(); }", json!([]), budget)
                 .await
                 .map_err(cdp)?;
             if *clear {
                 call_on(
-                    page,
+                    &el.session,
                     &el.object_id,
                     "function() { if (this.select) this.select(); else { const r = document.createRange(); r.selectNodeContents(this); const s = getSelection(); s.removeAllRanges(); s.addRange(r); } }",
                     json!([]),
@@ -476,21 +486,22 @@ pub(crate) async fn act(
             }
         }
         InputAction::Fill { value } => {
-            let r =
-                call_on(page, &el.object_id, FILL, json!([{"value": value}]), budget).await.map_err(cdp)?;
+            let r = call_on(&el.session, &el.object_id, FILL, json!([{"value": value}]), budget)
+                .await
+                .map_err(cdp)?;
             if r != json!("ok") {
                 return Err(err(ErrorCode::NotEnabled, format!("{} cannot be filled", el.label)));
             }
         }
         InputAction::Press { key } => {
-            call_on(page, &el.object_id, "function() { this.focus(); }", json!([]), budget)
+            call_on(&el.session, &el.object_id, "function() { this.focus(); }", json!([]), budget)
                 .await
                 .map_err(cdp)?;
             press(page, key, budget).await?;
         }
         InputAction::Select { values, labels, indexes } => {
             let wanted = json!({"values": values, "labels": labels, "indexes": indexes});
-            let r = call_on(page, &el.object_id, SELECT, json!([{"value": wanted}]), budget)
+            let r = call_on(&el.session, &el.object_id, SELECT, json!([{"value": wanted}]), budget)
                 .await
                 .map_err(cdp)?;
             if let Some(problem) = r["error"].as_str() {
@@ -502,7 +513,7 @@ pub(crate) async fn act(
             return Ok(Output::Selected { element: el.label, values: values.unwrap_or_default() });
         }
         InputAction::Check { checked } => {
-            let state = || call_on(page, &el.object_id, CHECKED, json!([]), budget);
+            let state = || call_on(&el.session, &el.object_id, CHECKED, json!([]), budget);
             if state().await.map_err(cdp)? != json!(*checked) {
                 mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?;
                 mouse(page, "mousePressed", x, y, "left", 1, 0, budget).await.map_err(cdp)?;
@@ -549,7 +560,7 @@ async fn drag(page: &Page, x: f64, y: f64, to: &Locator, budget: Budget) -> Resu
                     format!("no drop target matches {}", describe_locator(to)),
                 ));
             };
-            match check_round(page, &target, &InputAction::Hover, budget).await? {
+            match check_round(&target, &InputAction::Hover, budget).await? {
                 Round::Ready { x, y } => break (target.label, x, y),
                 Round::Unmet(e) if budget.remaining() <= RETRY => return Err(e),
                 Round::Unmet(_) => tokio::time::sleep(RETRY).await,

@@ -181,6 +181,8 @@ pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
     page.session = attached.session;
     page.lifecycle = attached.lifecycle;
     page.crashed = attached.crashed;
+    page.crash_expected = attached.crash_expected;
+    page.oopifs = attached.oopifs;
     page.target_id = created.target_id;
     page.target_changed = true;
     true

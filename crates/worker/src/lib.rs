@@ -14,6 +14,7 @@
 
 mod actions;
 mod dialogs;
+mod frames;
 mod input;
 mod keys;
 mod ladder;
@@ -170,6 +171,8 @@ pub(crate) struct Page {
     /// Set before the worker ends the renderer itself (`Page.crash` in a page reset): that crash is
     /// not a fault to answer.
     pub(crate) crash_expected: Arc<AtomicBool>,
+    /// The page's out-of-process iframes, by frame id.
+    pub(crate) oopifs: frames::Oopifs,
     /// Counted events of the current run, reported to the supervisor after it.
     pub(crate) tallies: Vec<Counter>,
     /// The main frame URL last reported to the supervisor.
@@ -191,6 +194,7 @@ impl Page {
             target_changed: false,
             crashed: attached.crashed,
             crash_expected: attached.crash_expected,
+            oopifs: attached.oopifs,
             tallies: Vec::new(),
             reported_url: String::new(),
         })
@@ -281,6 +285,7 @@ impl Page {
         self.lifecycle = attached.lifecycle;
         self.crashed = attached.crashed;
         self.crash_expected = attached.crash_expected;
+        self.oopifs = attached.oopifs;
         self.target_id = target_id.to_string();
         self.target_changed = true;
         let (url, title, _) = actions::url_and_title(self, budget).await;
@@ -314,6 +319,7 @@ pub(crate) struct Attached {
     pub(crate) lifecycle: tokio::sync::watch::Receiver<wait::Lifecycle>,
     pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
     pub(crate) crash_expected: Arc<AtomicBool>,
+    pub(crate) oopifs: frames::Oopifs,
 }
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
@@ -328,10 +334,17 @@ pub(crate) async fn attach_session(
     let lifecycle = wait::track_lifecycle(&session, target_id);
     let crash_expected = Arc::new(AtomicBool::new(false));
     let crashed = watch_crash(&session, crash_expected.clone());
+    let oopifs = frames::track_oopifs(browser, &session);
     dialogs.watch(&session);
     // Focus emulation keeps every tab "focused": without it, once a popup's window takes the focus,
     // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
-    let (a, b, c, d, e) = tokio::join!(
+    let (a, b, c, d, e, f) = tokio::join!(
+        // Cross-site iframes are targets of their own: attach to them as they appear.
+        session.call_raw(
+            "Target.setAutoAttach",
+            serde_json::json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+            budget.remaining()
+        ),
         session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
         session.call_raw(
             "Emulation.setFocusEmulationEnabled",
@@ -351,7 +364,8 @@ pub(crate) async fn attach_session(
     c?;
     d?;
     e?;
-    Ok(Attached { session, lifecycle, crashed, crash_expected })
+    f?;
+    Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs })
 }
 
 /// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,

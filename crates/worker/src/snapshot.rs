@@ -73,6 +73,8 @@ struct AxNode {
     props: HashMap<String, Value>,
     children: Vec<String>,
     backend: Option<i64>,
+    /// Index of the frame's tree it comes from (0: the main frame).
+    frame: usize,
 }
 
 /// The tree between AX nodes and text.
@@ -92,6 +94,7 @@ enum Item {
 fn aria_role(role: &str) -> &str {
     match role {
         "image" => "img",
+        "Iframe" => "iframe",
         "DisclosureTriangle" => "button",
         "StaticText" => "text",
         other => other,
@@ -102,7 +105,13 @@ struct Builder<'a> {
     nodes: &'a HashMap<String, AxNode>,
     options: &'a SnapshotOptions,
     hrefs: &'a HashMap<i64, String>,
-    refs: Vec<(String, String, i64)>,
+    /// `(role, name, backendDOMNodeId, frame index)` of each ref, in order.
+    refs: Vec<(String, String, i64, usize)>,
+    /// The root node of each child frame's tree, by its `<iframe>`'s `backendDOMNodeId`.
+    child_roots: &'a HashMap<i64, String>,
+    /// Per frame index: whether its tree comes from an out-of-process iframe (its backend ids are
+    /// another renderer's and never name an `<iframe>` of the page's).
+    oopif: &'a [bool],
 }
 
 impl Builder<'_> {
@@ -131,7 +140,7 @@ impl Builder<'_> {
             || (!node.name.is_empty() && NAMED_CONTENT.contains(&role.as_str()));
         let reference = match (wants_ref, node.backend) {
             (true, Some(backend)) => {
-                self.refs.push((role.clone(), node.name.clone(), backend));
+                self.refs.push((role.clone(), node.name.clone(), backend, node.frame));
                 Some(self.refs.len() - 1)
             }
             _ => None,
@@ -139,6 +148,11 @@ impl Builder<'_> {
         let mut children = Vec::new();
         for c in &node.children {
             self.collect(c, depth + 1, &mut children);
+        }
+        if role == "iframe" && !self.oopif.get(node.frame).copied().unwrap_or(false) {
+            if let Some(root) = node.backend.and_then(|b| self.child_roots.get(&b)) {
+                self.collect(root, depth + 1, &mut children);
+            }
         }
         let url = if role == "link" { node.backend.and_then(|b| self.hrefs.get(&b).cloned()) } else { None };
         if url.is_some() {
@@ -259,6 +273,52 @@ fn render(items: &[Item], indent: usize, ids: &[String], interactive: bool, line
     }
 }
 
+/// Adds one frame's `Accessibility.getFullAXTree` nodes to `nodes` under ids `"{frame}:{nodeId}"`
+/// (node ids repeat across documents); returns the root's id.
+fn parse_tree(
+    raw: &[Value],
+    frame: usize,
+    nodes: &mut HashMap<String, AxNode>,
+    by_backend: &mut HashMap<i64, String>,
+) -> Option<String> {
+    let key = |id: &str| format!("{frame}:{id}");
+    let mut root = None;
+    for n in raw {
+        let id = key(n["nodeId"].as_str().unwrap_or_default());
+        if root.is_none() {
+            root = Some(id.clone());
+        }
+        let props = n["properties"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .filter_map(|p| Some((p["name"].as_str()?.to_string(), p["value"]["value"].clone())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let backend = n["backendDOMNodeId"].as_i64();
+        if let Some(b) = backend {
+            by_backend.entry(b).or_insert_with(|| id.clone());
+        }
+        nodes.insert(
+            id,
+            AxNode {
+                role: n["role"]["value"].as_str().unwrap_or("none").to_string(),
+                name: n["name"]["value"].as_str().unwrap_or_default().to_string(),
+                ignored: n["ignored"].as_bool().unwrap_or(false),
+                props,
+                children: n["childIds"]
+                    .as_array()
+                    .map(|c| c.iter().filter_map(|x| x.as_str().map(key)).collect())
+                    .unwrap_or_default(),
+                backend,
+                frame,
+            },
+        );
+    }
+    root
+}
+
 /// Takes the snapshot; new refs are `e{next_ref}`, `e{next_ref+1}`, ...
 pub(crate) async fn snapshot(
     page: &Page,
@@ -296,38 +356,21 @@ pub(crate) async fn snapshot(
     })?;
     let mut nodes = HashMap::new();
     let mut by_backend = HashMap::new();
-    let mut root = None;
-    for n in tree["nodes"].as_array().map(Vec::as_slice).unwrap_or_default() {
-        let id = n["nodeId"].as_str().unwrap_or_default().to_string();
-        if root.is_none() {
-            root = Some(id.clone());
+    let main_nodes = tree["nodes"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let root = parse_tree(main_nodes, 0, &mut nodes, &mut by_backend);
+    // Iframes (same-site and out-of-process) are part of a whole-page snapshot.
+    let children =
+        if scope_backend.is_none() { crate::frames::child_trees(page, fetch).await } else { Vec::new() };
+    let mut child_roots = HashMap::new();
+    let mut oopif = vec![false];
+    for (i, child) in children.iter().enumerate() {
+        let mut ignored = HashMap::new();
+        if let (Some(root), Some(owner)) =
+            (parse_tree(&child.nodes, i + 1, &mut nodes, &mut ignored), child.owner)
+        {
+            child_roots.insert(owner, root);
         }
-        let props = n["properties"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .filter_map(|p| Some((p["name"].as_str()?.to_string(), p["value"]["value"].clone())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let backend = n["backendDOMNodeId"].as_i64();
-        if let Some(b) = backend {
-            by_backend.entry(b).or_insert_with(|| id.clone());
-        }
-        nodes.insert(
-            id,
-            AxNode {
-                role: n["role"]["value"].as_str().unwrap_or("none").to_string(),
-                name: n["name"]["value"].as_str().unwrap_or_default().to_string(),
-                ignored: n["ignored"].as_bool().unwrap_or(false),
-                props,
-                children: n["childIds"]
-                    .as_array()
-                    .map(|c| c.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
-                    .unwrap_or_default(),
-                backend,
-            },
-        );
+        oopif.push(child.oopif);
     }
     let start = match scope_backend {
         None => root,
@@ -345,25 +388,37 @@ pub(crate) async fn snapshot(
     };
     let has_links = nodes.values().any(|n| n.role == "link");
     let hrefs = if has_links { link_hrefs(page, budget).await } else { HashMap::new() };
-    let mut builder = Builder { nodes: &nodes, options, hrefs: &hrefs, refs: Vec::new() };
+    let mut builder = Builder {
+        nodes: &nodes,
+        options,
+        hrefs: &hrefs,
+        refs: Vec::new(),
+        child_roots: &child_roots,
+        oopif: &oopif,
+    };
     let mut items = Vec::new();
     if let Some(start) = start {
         builder.collect(&start, 0, &mut items);
     }
 
     let (loader_id, url, title) = document_identity(page, budget).await?;
-    let mut counts: HashMap<(String, String), u32> = HashMap::new();
+    // nth counts within each frame: a ref is found again in its own document.
+    let mut counts: HashMap<(usize, String, String), u32> = HashMap::new();
     let mut refs = Vec::with_capacity(builder.refs.len());
-    for (i, (role, name, backend)) in builder.refs.iter().enumerate() {
-        let nth = counts.entry((role.clone(), name.clone())).or_insert(0);
+    for (i, (role, name, backend, frame)) in builder.refs.iter().enumerate() {
+        let nth = counts.entry((*frame, role.clone(), name.clone())).or_insert(0);
+        let (frame_id, loader) = match frame.checked_sub(1).and_then(|c| children.get(c)) {
+            Some(child) => (child.frame_id.clone(), child.loader_id.clone()),
+            None => (page.target_id.clone(), loader_id.clone()),
+        };
         refs.push(RefRecord {
             id: format!("e{}", next_ref + i as u64),
             role: role.clone(),
             name: name.clone(),
             nth: *nth,
             backend_node_id: *backend,
-            frame_id: page.target_id.clone(),
-            loader_id: loader_id.clone(),
+            frame_id,
+            loader_id: loader,
         });
         *nth += 1;
     }
