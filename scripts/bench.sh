@@ -13,5 +13,7 @@ if [ ! -d target/bench-js/node_modules/playwright-core ]; then
     npm install --silent --no-audit --no-fund --prefix target/bench-js playwright-core >&2
 fi
 cargo build --release --locked --workspace --bins -q
-SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" NODE_PATH="$PWD/target/bench-js/node_modules" \
+SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" \
+    SB_BENCH_PLAYWRIGHT_INTERACTION="$PWD/scripts/bench/playwright-interaction.cjs" \
+    NODE_PATH="$PWD/target/bench-js/node_modules" \
     exec target/release/sb-bench

@@ -607,3 +607,47 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
     assert_eq!(stale, ErrorCode::StaleRef, "{message}");
     c.click("f", ClickParams { element: by_ref(&remote_button), ..Default::default() }, None).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("big")).await.unwrap();
+    let without_refs = |s: &str| -> Vec<String> {
+        s.lines().take(60).map(|l| l.split(" [ref=").next().unwrap().to_string()).collect()
+    };
+    // 500 elements: Chromium's accessibility tree; 50 000: the in-page walker. Same markup, same text.
+    c.goto("big", &pages.url("/test/big/100"), None).await.unwrap();
+    let small = c.snapshot("big", SnapshotParams::default()).await.unwrap();
+    assert!(!small.truncated);
+    c.goto("big", &pages.url("/test/big/10000"), None).await.unwrap();
+    let large = c.snapshot("big", SnapshotParams::default()).await.unwrap();
+    assert_eq!(without_refs(&large.snapshot), without_refs(&small.snapshot));
+    assert!(large.truncated);
+    assert!(large.chars <= 40_000 + 120, "{}", large.chars);
+    assert!(
+        large.snapshot.ends_with("narrow with scope, max_depth or interactive"),
+        "{}",
+        &large.snapshot[large.snapshot.len() - 200..]
+    );
+    assert!(large.refs > 500, "{}", large.refs);
+    assert!(large.snapshot.starts_with("- heading \"Item 0\" [level=3] [ref="));
+
+    // Its refs act like any other.
+    let go3 = large.snapshot.lines().find(|l| l.starts_with("- button \"Go 3\"")).unwrap();
+    let go3 = go3.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    c.click("big", ClickParams { element: by_ref(&go3), ..Default::default() }, None).await.unwrap();
+    assert_eq!(js(&c, "big", "document.title").await, json!("go 3"));
+
+    let small_cut = c
+        .snapshot("big", SnapshotParams { interactive: true, max_chars: Some(2_000), ..Default::default() })
+        .await
+        .unwrap();
+    assert!(small_cut.truncated && small_cut.chars <= 2_000 + 120, "{}", small_cut.chars);
+    assert!(
+        small_cut.snapshot.lines().filter(|l| !l.starts_with("- ...")).all(|l| l.contains("[ref=e")),
+        "{}",
+        small_cut.snapshot
+    );
+}

@@ -300,6 +300,18 @@ pub mod pages {
 <script>parent.postMessage('child ready', '*');</script>
 </body></html>"#;
 
+    /// `/test/big/<blocks>`: a generated page of `blocks` blocks of five elements each
+    /// (`<div><h3>Item i</h3><p>Text <a>link i</a></p><button>Go i</button></div>`), plus a few.
+    pub fn big(blocks: usize) -> String {
+        let mut body = String::with_capacity(blocks * 110);
+        for i in 0..blocks {
+            body.push_str(&format!(
+                "<div><h3>Item {i}</h3><p>Text <a href=\"/x{i}\">link {i}</a></p><button onclick=\"document.title='go {i}'\">Go {i}</button></div>"
+            ));
+        }
+        format!("<!doctype html><html><head><title>Big {blocks}</title></head><body>{body}</body></html>")
+    }
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -332,6 +344,12 @@ impl PageServer {
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
             .route("/test/child.html", get(|| async { Html(pages::CHILD) }))
+            .route(
+                "/test/big/{blocks}",
+                get(|axum::extract::Path(blocks): axum::extract::Path<usize>| async move {
+                    Html(pages::big(blocks.min(50_000)))
+                }),
+            )
             // Accepts the request and never answers: a server that hangs.
             .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {

@@ -469,7 +469,7 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, budget: Budget) -> Res
 }
 
 /// Evaluates an expression of the runtime's own (not the caller's) and returns its JSON value.
-async fn eval_by_value(
+pub(crate) async fn eval_by_value(
     page: &Page,
     expression: &str,
     phase: Phase,

@@ -222,8 +222,14 @@ fn inside_viewport(checks: &Value, x: f64, y: f64) -> bool {
 const CHECKS: &str = r#"async function() {
   if (!this.isConnected) return { attached: false };
   const a = this.getBoundingClientRect();
-  // Two animation frames; a page that gets none (hidden) falls back to 100 ms.
-  await new Promise((r) => { const t = setTimeout(r, 100); requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); r(); })); });
+  // Stable: the same box across animation frames: one frame for a still element (a page script that
+  // moves it from its own animation-frame callback runs first), two when a CSS or Web animation runs on
+  // it or an ancestor (Playwright's definition). A page that gets no frame within 200 ms (hidden, or a
+  // loaded machine) is compared after that time, and then a running animation counts as movement.
+  const animated = document.getAnimations().some((an) => an.playState === 'running'
+    && an.effect && an.effect.target && (an.effect.target === this || an.effect.target.contains(this)));
+  const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
+  const framed = (await frame()) && (!animated || (await frame()));
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();
   const style = getComputedStyle(this);
@@ -235,7 +241,7 @@ const CHECKS: &str = r#"async function() {
   return {
     attached: true,
     visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
-    stable: a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
+    stable: !(animated && !framed) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
     enabled: !disabled,
     editable,
     viewport: [innerWidth, innerHeight],
@@ -642,6 +648,11 @@ async fn mouse(
     modifiers: u32,
     budget: Budget,
 ) -> Result<(), CdpError> {
+    // The pointer is already there: a plain move would only cost a frame (moves are frame-aligned).
+    let here = *page.mouse_at.lock().unwrap() == Some((x, y));
+    if kind == "mouseMoved" && button == "none" && here {
+        return Ok(());
+    }
     let buttons = match (kind, button) {
         // A move with the left button named is a drag: the button is held.
         ("mousePressed" | "mouseMoved", "left") => 1,
@@ -655,8 +666,9 @@ async fn mouse(
             json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "clickCount": clicks, "modifiers": modifiers}),
             dispatch_time(budget),
         )
-        .await
-        .map(|_| ())
+        .await?;
+    *page.mouse_at.lock().unwrap() = Some((x, y));
+    Ok(())
 }
 
 /// A key or combo (`Enter`, `Control+A`, `Shift+Tab`) on the focused element.

@@ -183,6 +183,7 @@ pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
     page.crashed = attached.crashed;
     page.crash_expected = attached.crash_expected;
     page.oopifs = attached.oopifs;
+    *page.mouse_at.lock().unwrap() = None;
     page.target_id = created.target_id;
     page.target_changed = true;
     true

@@ -173,6 +173,8 @@ pub(crate) struct Page {
     pub(crate) crash_expected: Arc<AtomicBool>,
     /// The page's out-of-process iframes, by frame id.
     pub(crate) oopifs: frames::Oopifs,
+    /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
+    pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
     /// Counted events of the current run, reported to the supervisor after it.
     pub(crate) tallies: Vec<Counter>,
     /// The main frame URL last reported to the supervisor.
@@ -195,6 +197,7 @@ impl Page {
             crashed: attached.crashed,
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
+            mouse_at: std::sync::Mutex::new(None),
             tallies: Vec::new(),
             reported_url: String::new(),
         })
@@ -286,6 +289,7 @@ impl Page {
         self.crashed = attached.crashed;
         self.crash_expected = attached.crash_expected;
         self.oopifs = attached.oopifs;
+        *self.mouse_at.lock().unwrap() = None;
         self.target_id = target_id.to_string();
         self.target_changed = true;
         let (url, title, _) = actions::url_and_title(self, budget).await;

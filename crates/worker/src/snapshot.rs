@@ -11,6 +11,11 @@
 //! - checkbox "Agree" [checked] [ref=e3]
 //! ```
 //!
+//! Iframes (same-site through the page's session, cross-site through their auto-attached sessions:
+//! [`crate::frames`]) are nested under their `- iframe` line; shadow roots come with the tree. Pages of
+//! more than [`LARGE_PAGE`] elements are walked in the page instead ([`WALKER`]), stopping at
+//! `max_chars`.
+//!
 //! Generic containers (`generic`, `none`, ignored nodes) are flattened; adjacent text is merged. Refs go
 //! to interactive roles and to named content roles; the supervisor keeps them (`RefRecord`), so they
 //! stay unique for the session whatever happens to the worker.
@@ -327,6 +332,14 @@ pub(crate) async fn snapshot(
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
+    if options.scope.is_none() {
+        let count =
+            crate::actions::eval_by_value(page, "document.getElementsByTagName('*').length", phase, budget)
+                .await?;
+        if count.as_u64().is_some_and(|n| n > LARGE_PAGE) {
+            return walk_snapshot(page, options, next_ref, budget).await;
+        }
+    }
     // The scope's subtree alone (`Accessibility.queryAXTree`) is cheap on any page; the whole tree
     // (`Accessibility.getFullAXTree`) costs about 1 KB of JSON a node, seconds on very large pages.
     let scope_backend = match &options.scope {
@@ -439,6 +452,210 @@ pub(crate) async fn snapshot(
         url,
         title,
     })
+}
+
+/// Pages with more elements than this are snapshotted by the in-page walker ([`WALKER`]): reading
+/// Chromium's whole accessibility tree costs about 1 KB of JSON a node (seconds past a few thousand
+/// elements), while the walker stops at `max_chars`.
+const LARGE_PAGE: u64 = 2_500;
+
+/// The in-page walker (an expression: a function of the options).
+const WALKER: &str = include_str!("walker.js");
+
+/// Object group of the walker's results, released after each snapshot.
+const WALK_GROUP: &str = "sandbox-browser-snapshot";
+
+/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`), the ref'd
+/// elements' `backendNodeId`s from `DOM.describeNode` (sent together), then the same rendering and cut
+/// as the accessibility-tree path. Iframes show as `- iframe "title"` without their content here.
+async fn walk_snapshot(
+    page: &Page,
+    options: &SnapshotOptions,
+    next_ref: u64,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Cdp;
+    let fail = |e| cdp_failure(phase, e);
+    let world = page
+        .session
+        .call_raw(
+            "Page.createIsolatedWorld",
+            json!({"frameId": page.target_id, "worldName": "sandbox-browser"}),
+            budget.remaining(),
+        )
+        .await
+        .map_err(fail)?;
+    let context = world["executionContextId"].as_i64().unwrap_or_default();
+    // Time kept back for the refs, the identity and the rendering.
+    let walk_time = budget.child(std::time::Duration::from_millis(400));
+    let opts = json!({
+        "maxChars": options.max_chars,
+        "interactive": options.interactive,
+        "compact": options.compact,
+        "maxDepth": options.max_depth,
+    });
+    let walked = page
+        .session
+        .call_raw(
+            "Runtime.evaluate",
+            json!({"expression": format!("({WALKER})({opts})"), "contextId": context, "objectGroup": WALK_GROUP,
+                   "timeout": walk_time.remaining_ms(), "returnByValue": false}),
+            walk_time.remaining(),
+        )
+        .await
+        .map_err(|e| match e {
+            sb_cdp::CdpError::Timeout { .. } => WorkerError {
+                code: ErrorCode::Timeout,
+                phase,
+                message: "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms".into(),
+            },
+            other => cdp_failure(phase, other),
+        })?;
+    if let Some(details) = walked.get("exceptionDetails") {
+        let _ = release(page, budget).await;
+        return Err(WorkerError {
+            code: ErrorCode::Timeout,
+            phase,
+            message: format!(
+                "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
+                details["exception"]["description"].as_str().unwrap_or("stopped").lines().next().unwrap_or_default()
+            ),
+        });
+    }
+    let object = walked["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let field = |name: &'static str, by_value: bool| {
+        page.session.call_raw(
+            "Runtime.callFunctionOn",
+            json!({"objectId": object, "functionDeclaration": format!("function() {{ return this.{name}; }}"),
+                   "returnByValue": by_value, "objectGroup": WALK_GROUP}),
+            budget.remaining(),
+        )
+    };
+    let (text, els) = tokio::join!(field("json", true), field("els", false));
+    let walked: Value = serde_json::from_str(text.map_err(fail)?["result"]["value"].as_str().unwrap_or("{}"))
+        .unwrap_or_default();
+    let els_id = els.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let props = page
+        .session
+        .call_raw(
+            "Runtime.getProperties",
+            json!({"objectId": els_id, "ownProperties": true}),
+            budget.remaining(),
+        )
+        .await
+        .map_err(fail)?;
+    let mut element_ids: Vec<(usize, String)> = props["result"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| {
+            Some((p["name"].as_str()?.parse().ok()?, p["value"]["objectId"].as_str()?.to_string()))
+        })
+        .collect();
+    element_ids.sort_by_key(|(i, _)| *i);
+    let described = futures_util::future::join_all(element_ids.iter().map(|(_, id)| {
+        page.session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
+    }))
+    .await;
+    let _ = release(page, budget).await;
+    let backends: Vec<i64> = described
+        .into_iter()
+        .map(|d| d.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0))
+        .collect();
+
+    let mut refs_meta = Vec::new();
+    let items =
+        walked_items(walked["items"].as_array().map(Vec::as_slice).unwrap_or_default(), &mut refs_meta);
+    let (loader_id, url, title) = document_identity(page, budget).await?;
+    let mut counts: HashMap<(String, String), u32> = HashMap::new();
+    let mut refs = Vec::new();
+    let mut ids = Vec::new();
+    for (i, (role, name, index)) in refs_meta.iter().enumerate() {
+        let id = format!("e{}", next_ref + i as u64);
+        ids.push(id.clone());
+        let nth = counts.entry((role.clone(), name.clone())).or_insert(0);
+        let backend = backends.get(*index).copied().unwrap_or(0);
+        if backend != 0 {
+            refs.push(RefRecord {
+                id,
+                role: role.clone(),
+                name: name.clone(),
+                nth: *nth,
+                backend_node_id: backend,
+                frame_id: page.target_id.clone(),
+                loader_id: loader_id.clone(),
+            });
+        }
+        *nth += 1;
+    }
+    let mut lines = Vec::new();
+    render(&items, 0, &ids, options.interactive, &mut lines);
+    let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize);
+    if !truncated && walked["complete"] == json!(false) {
+        // The walker stopped early but the lines fit after all: say so all the same.
+        text.push_str(
+            "\n- ... more of the page cut at max_chars; narrow with scope, max_depth or interactive",
+        );
+        shown += 1;
+        truncated = true;
+    }
+    let refs: Vec<RefRecord> =
+        refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
+    Ok(Output::Snapshot {
+        chars: text.chars().count() as u64,
+        text,
+        lines: shown as u64,
+        truncated,
+        refs,
+        url,
+        title,
+    })
+}
+
+async fn release(page: &Page, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
+    page.session
+        .call_raw(
+            "Runtime.releaseObjectGroup",
+            json!({"objectGroup": WALK_GROUP}),
+            budget.capped(std::time::Duration::from_millis(200)),
+        )
+        .await
+}
+
+/// The walker's items as [`Item`]s; each ref'd node gets the next index into `refs` (role, name, the
+/// walker's element index).
+fn walked_items(raw: &[Value], refs: &mut Vec<(String, String, usize)>) -> Vec<Item> {
+    let mut out = Vec::new();
+    for v in raw {
+        match v {
+            Value::String(t) => push_text(&mut out, t),
+            Value::Array(a) => {
+                let role = a.first().and_then(Value::as_str).unwrap_or("generic").to_string();
+                let name = a.get(1).and_then(Value::as_str).unwrap_or_default().to_string();
+                let attrs = a
+                    .get(2)
+                    .and_then(Value::as_array)
+                    .map(|x| x.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default();
+                let reference = a.get(3).and_then(Value::as_i64).filter(|i| *i >= 0).map(|i| {
+                    refs.push((role.clone(), name.clone(), i as usize));
+                    refs.len() - 1
+                });
+                let url = a.get(4).and_then(Value::as_str).map(str::to_string);
+                let mut children = walked_items(
+                    a.get(5).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default(),
+                    refs,
+                );
+                if url.is_some() {
+                    children.retain(|c| !matches!(c, Item::Text(t) if same_text(t, &name)));
+                }
+                out.push(Item::Node { role, name, attrs, reference, url, children });
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Joins lines up to `max_chars`; when cut, a marker line says so.

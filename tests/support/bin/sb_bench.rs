@@ -6,6 +6,9 @@
 //! 2. `page.evaluate` of `1+1` through the socket, against `Runtime.evaluate` on a raw CDP WebSocket
 //!    (tokio-tungstenite, no client library) to an attached page.
 //! 3. Resident memory (VmRSS) of the supervisor and of one worker.
+//! 4. The hang variants, beside Playwright.
+//! 5. `page.snapshot` of generated pages (5k / 20k / 50k elements) beside Playwright's `ariaSnapshot()`,
+//!    and a click by ref (p50/p95) beside Playwright's locator click.
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -299,6 +302,110 @@ async fn main() {
         (sup_rss + worker_rss) as f64 / 1024.0
     );
     hang_table(&sup).await;
+    interaction_table(&sup).await;
+}
+
+/// Page sizes of the snapshot figures, in blocks of five elements.
+const SNAPSHOT_BLOCKS: [usize; 3] = [1_000, 4_000, 10_000];
+/// Clicks measured per side.
+const CLICKS: usize = 60;
+
+fn pct(v: &[f64], p: f64) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[((v.len() as f64 * p) as usize).min(v.len() - 1)]
+}
+
+async fn interaction_table(sup: &Supervisor) {
+    use sb_protocol::api::{ClickParams, ElementParams, SnapshotParams};
+    let pages = sb_tests::PageServer::start(None).await;
+    let c = sup.client().await;
+    let theirs = playwright_interaction(&pages.base);
+    let sid = c.session_start(None).await.unwrap().session_id;
+    println!();
+    println!("snapshot (ours: default max_chars 40000, cut; Playwright: whole page), 3 runs each, medians");
+    println!(
+        "{:<22} {:>10} {:>8} {:>12} {:>10} {:>8}   target",
+        "page", "ours", "chars", "playwright", "chars", "ratio"
+    );
+    for blocks in SNAPSHOT_BLOCKS {
+        c.goto(&sid, &pages.url(&format!("/test/big/{blocks}")), None).await.unwrap();
+        let mut ms = Vec::new();
+        let mut chars = 0;
+        for _ in 0..3 {
+            let t = Instant::now();
+            chars = c.snapshot(&sid, SnapshotParams::default()).await.unwrap().chars;
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let pw = theirs.iter().find(|v| v["kind"] == "snapshot" && v["blocks"] == blocks);
+        let pw_ms =
+            pw.and_then(|v| v["ms"].as_array()).map(|a| median(a.iter().filter_map(Value::as_f64).collect()));
+        let ours = median(ms);
+        println!(
+            "{:<22} {:>8.0}ms {:>8} {:>12} {:>10} {:>8}   <= 0.5x",
+            format!("{} elements", blocks * 5 + 3),
+            ours,
+            chars,
+            pw_ms.map(|m| format!("{m:.0}ms")).unwrap_or_else(|| "-".into()),
+            pw.map(|v| v["chars"].to_string()).unwrap_or_else(|| "-".into()),
+            pw_ms.map(|m| format!("{:.3}x", ours / m)).unwrap_or_else(|| "-".into()),
+        );
+    }
+    c.goto(&sid, &pages.url("/test/form.html"), None).await.unwrap();
+    let snap = c.snapshot(&sid, SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let line = snap.snapshot.lines().find(|l| l.contains("button \"Save\"")).unwrap();
+    let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let click = || ClickParams {
+        element: ElementParams { reference: Some(reference.clone()), selector: None },
+        ..Default::default()
+    };
+    c.click(&sid, click(), None).await.unwrap();
+    let mut ms = Vec::new();
+    for _ in 0..CLICKS {
+        let t = Instant::now();
+        c.click(&sid, click(), None).await.unwrap();
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let pw = theirs.iter().find(|v| v["kind"] == "click");
+    for (label, p, key) in [("p50", 0.5, "p50"), ("p95", 0.95, "p95")] {
+        let ours = pct(&ms, p);
+        let pw_ms = pw.and_then(|v| v[key].as_f64());
+        println!(
+            "{:<22} {:>8.1}ms {:>8} {:>12} {:>10} {:>8}   <= 0.3x",
+            format!("click by ref, {label}"),
+            ours,
+            "",
+            pw_ms.map(|m| format!("{m:.1}ms")).unwrap_or_else(|| "-".into()),
+            "",
+            pw_ms.map(|m| format!("{:.2}x", ours / m)).unwrap_or_else(|| "-".into()),
+        );
+    }
+    c.session_close(&sid).await.unwrap();
+}
+
+/// The Playwright snapshot and click figures, when scripts/bench.sh set it up.
+fn playwright_interaction(base: &str) -> Vec<Value> {
+    let Ok(script) = std::env::var("SB_BENCH_PLAYWRIGHT_INTERACTION") else { return Vec::new() };
+    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let blocks: Vec<String> = SNAPSHOT_BLOCKS.iter().map(ToString::to_string).collect();
+    let out = Command::new("node")
+        .arg(script)
+        .arg(binary)
+        .arg(base)
+        .arg(blocks.join(","))
+        .arg(CLICKS.to_string())
+        .stderr(Stdio::inherit())
+        .output();
+    match out {
+        Ok(out) => String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+        Err(e) => {
+            eprintln!("playwright run failed: {e}");
+            Vec::new()
+        }
+    }
 }
 
 async fn hang_table(sup: &Supervisor) {
