@@ -57,7 +57,7 @@ pub enum ErrorCode {
     NotVisible,
     /// The element is disabled.
     NotEnabled,
-    /// The element kept moving (its box changed between two animation frames).
+    /// The element kept moving (its box changed across an animation frame).
     NotStable,
     /// A `target_id` prefix matches several of the session's tabs; the message lists them.
     AmbiguousTarget,

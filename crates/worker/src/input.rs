@@ -2,7 +2,7 @@
 //!
 //! An element is named by a ref (from a snapshot) or a CSS selector ([`Locator`]). Before pointer
 //! input it must be attached, visible (non-empty box, not `visibility: hidden`), stable (same box over
-//! two animation frames), enabled, and receive events: the hit test at the click point
+//! the next animation frame; two under a running animation), enabled, and receive events: the hit test at the click point
 //! (`DOM.getNodeForLocation`) must be the element or inside it. The checks retry until the action's
 //! time is up, then fail with the unmet check (`element_covered` names the element in the way).
 //! Input goes through `Input.dispatchMouseEvent`, `Input.dispatchKeyEvent` and `Input.insertText`.
@@ -218,7 +218,8 @@ fn inside_viewport(checks: &Value, x: f64, y: f64) -> bool {
     x >= 0.0 && y >= 0.0 && x < w && y < h
 }
 
-/// One round of checks: attached, visible, stable over two animation frames, enabled, editable.
+/// One round of checks: attached, visible, stable across an animation frame (two under a running
+/// animation), enabled, editable.
 const CHECKS: &str = r#"async function() {
   if (!this.isConnected) return { attached: false };
   const a = this.getBoundingClientRect();
