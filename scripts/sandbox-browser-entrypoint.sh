@@ -8,7 +8,9 @@
 #   SANDBOX_BROWSER_RUNTIME_DIR  browser profiles, session store     [the socket's directory]
 #   SANDBOX_BROWSER_ARTIFACTS    screenshots                         [<runtime dir>/artifacts]
 #   SANDBOX_BROWSER_CONFIG       a TOML configuration file (docs/configuration.md; read by serve)
-#   SANDBOX_BROWSER_NO_SANDBOX   true|false: run Chromium with --no-sandbox (always as root) [false]
+#   SANDBOX_BROWSER_NO_SANDBOX   true|false|auto: run Chromium with --no-sandbox (always as root); auto:
+#                                only when the kernel denies user namespaces (Docker's default seccomp
+#                                profile on many hosts), with a note on stderr [auto]
 #   SANDBOX_BROWSER_LOG_FORMAT   json|text                           [json]
 #   SANDBOX_BROWSER_DOCTOR       true|false: run the doctor's quick pass first [true]
 # Extra arguments are passed on to `serve`.
@@ -19,11 +21,13 @@ fail() {
     exit 64
 }
 
-bool() { # NAME VALUE: prints true or false, or fails naming the variable.
+bool() { # NAME VALUE [DEFAULT]: prints true or false (or auto, when allowed), or fails naming the variable.
     case "${2,,}" in
         1 | true | yes | on) echo true ;;
-        0 | false | no | off | "") echo false ;;
-        *) fail "$1 must be true or false, not '$2'" ;;
+        0 | false | no | off) echo false ;;
+        "") echo "${3:-false}" ;;
+        auto) if [ "${3:-}" = auto ]; then echo auto; else fail "$1 must be true or false, not '$2'"; fi ;;
+        *) fail "$1 must be true or false${3:+ or auto}, not '$2'" ;;
     esac
 }
 
@@ -41,7 +45,14 @@ case "$log_format" in
     json | text) ;;
     *) fail "SANDBOX_BROWSER_LOG_FORMAT must be json or text, not '$log_format'" ;;
 esac
-no_sandbox=$(bool SANDBOX_BROWSER_NO_SANDBOX "${SANDBOX_BROWSER_NO_SANDBOX:-false}")
+no_sandbox=$(bool SANDBOX_BROWSER_NO_SANDBOX "${SANDBOX_BROWSER_NO_SANDBOX:-}" auto)
+if [ "$no_sandbox" = auto ]; then
+    no_sandbox=false
+    if [ "$(id -u)" -ne 0 ] && ! unshare --user true 2>/dev/null; then
+        no_sandbox=true
+        echo "sandbox-browser-entrypoint: user namespaces are denied here: Chromium runs with --no-sandbox (the container is the sandbox); set SANDBOX_BROWSER_NO_SANDBOX=false to refuse instead" >&2
+    fi
+fi
 doctor=$(bool SANDBOX_BROWSER_DOCTOR "${SANDBOX_BROWSER_DOCTOR:-true}")
 if [ -n "${SANDBOX_BROWSER_CONFIG:-}" ] && [ ! -r "$SANDBOX_BROWSER_CONFIG" ]; then
     fail "SANDBOX_BROWSER_CONFIG: cannot read '$SANDBOX_BROWSER_CONFIG'"

@@ -195,14 +195,9 @@ fn sandbox_check(settings: &Config) -> Check {
             Some("enable unprivileged user namespaces and set browser.no_sandbox = false"),
         );
     }
-    let userns = std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .unwrap_or(0);
-    let cloned = std::fs::read_to_string("/proc/sys/kernel/unprivileged_userns_clone")
-        .map(|s| s.trim() != "0")
-        .unwrap_or(true);
-    if userns > 0 && cloned {
+    // The real question, asked of the kernel: sysctls show the host's values inside a container
+    // whose seccomp profile still denies the call.
+    if user_namespaces_allowed() {
         outcome(
             "sandbox",
             t,
@@ -215,10 +210,30 @@ fn sandbox_check(settings: &Config) -> Check {
             "sandbox",
             t,
             Status::Fail,
-            "non-root without unprivileged user namespaces: Chromium's sandbox cannot start".into(),
+            "non-root, and creating a user namespace is denied (seccomp or sysctl): Chromium's sandbox cannot start".into(),
             Some("set browser.no_sandbox = true (SANDBOX_BROWSER_NO_SANDBOX=true), or allow user namespaces"),
         )
     }
+}
+
+/// Whether this process may create a user namespace (`unshare(CLONE_NEWUSER)` in a child about to run
+/// `true`), which Chromium's sandbox needs when not root.
+pub fn user_namespaces_allowed() -> bool {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new("true");
+    cmd.stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: only the unshare syscall runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::unshare(libc::CLONE_NEWUSER) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.status().is_ok_and(|s| s.success())
 }
 
 /// `/dev/shm` size: Chromium is launched with `--disable-dev-shm-usage`, so a small one is slower,
