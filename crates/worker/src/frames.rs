@@ -61,6 +61,13 @@ pub(crate) async fn context(
     budget: Budget,
 ) -> Result<Option<FrameContext>, WorkerError> {
     let fail = |e| cdp_failure(Phase::Actionability, e);
+    if frame_id == page.target_id {
+        // The main frame's document is followed from its lifecycle events: no call needed.
+        let loader = page.lifecycle.borrow().loader_id.clone();
+        if !loader.is_empty() {
+            return Ok(Some((page.session.clone(), (0.0, 0.0), loader)));
+        }
+    }
     let oopif = page.oopifs.lock().unwrap().get(frame_id).cloned();
     if let Some(session) = oopif {
         let tree =

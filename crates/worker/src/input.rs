@@ -250,6 +250,10 @@ const CHECKS: &str = r#"async function() {
   };
 }"#;
 
+/// The element's window: its viewport size and scroll position, CSS px.
+const VIEW: &str =
+    "function() { return { viewport: [innerWidth, innerHeight], scroll: [scrollX, scrollY] }; }";
+
 /// What one round found.
 enum Round {
     Ready { x: f64, y: f64 },
@@ -265,9 +269,47 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
     if scrolled.is_err() {
         let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
     }
-    let c = call_on(&el.session, &el.object_id, CHECKS, json!([]), budget)
-        .await
-        .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    let pointer = matches!(
+        input,
+        InputAction::Click { .. }
+            | InputAction::Hover
+            | InputAction::Check { .. }
+            | InputAction::DragTo { .. }
+    );
+    // The click point and the hit test need no frame: they run while the checks wait for one.
+    let geometry = async {
+        let quads = el
+            .session
+            .call_raw("DOM.getContentQuads", json!({"objectId": el.object_id}), budget.capped(STEP))
+            .await?;
+        let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
+            return Ok::<_, CdpError>(None);
+        };
+        if !pointer {
+            return Ok(Some((x, y, Value::Null, None)));
+        }
+        let view = call_on(&el.session, &el.object_id, VIEW, json!([]), budget).await?;
+        if !inside_viewport(&view, x, y) {
+            return Ok(Some((x, y, view, None)));
+        }
+        let hit = el
+            .session
+            .call_raw(
+                "DOM.getNodeForLocation",
+                // getNodeForLocation takes document coordinates; quads and mouse events are viewport ones.
+                json!({
+                    "x": (x + view["scroll"][0].as_f64().unwrap_or(0.0)).round() as i64,
+                    "y": (y + view["scroll"][1].as_f64().unwrap_or(0.0)).round() as i64,
+                    "includeUserAgentShadowDOM": false,
+                }),
+                budget.capped(STEP),
+            )
+            .await;
+        Ok(Some((x, y, view, Some(hit))))
+    };
+    let checks = call_on(&el.session, &el.object_id, CHECKS, json!([]), budget);
+    let (c, geometry) = tokio::join!(checks, geometry);
+    let c = c.map_err(|e| cdp_failure(Phase::Actionability, e))?;
     let unmet = |code, what: &str| Ok(Round::Unmet(err(code, format!("{} {what}", el.label))));
     if c["attached"] != json!(true) {
         return unmet(ErrorCode::StaleRef, "is no longer attached to the page; take a new snapshot.");
@@ -286,40 +328,15 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
     if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && c["editable"] != json!(true) {
         return unmet(ErrorCode::NotEnabled, "is not editable");
     }
-    let quads = el
-        .session
-        .call_raw("DOM.getContentQuads", json!({"objectId": el.object_id}), budget.capped(STEP))
-        .await
-        .map_err(|e| cdp_failure(Phase::Actionability, e))?;
-    let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
+    let Some((x, y, _view, hit)) = geometry.map_err(|e| cdp_failure(Phase::Actionability, e))? else {
         return unmet(ErrorCode::NotVisible, "has no visible area");
     };
-    if matches!(
-        input,
-        InputAction::Click { .. }
-            | InputAction::Hover
-            | InputAction::Check { .. }
-            | InputAction::DragTo { .. }
-    ) {
-        if !inside_viewport(&c, x, y) {
+    if pointer {
+        let Some(hit) = hit else {
             // Off screen after all: center it for the next round.
             let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
             return unmet(ErrorCode::NotVisible, "is outside the viewport");
-        }
-        // In the element's own document (an out-of-process iframe hit-tests in its own coordinates).
-        let hit = el
-            .session
-            .call_raw(
-                "DOM.getNodeForLocation",
-                // getNodeForLocation takes document coordinates; quads and mouse events are viewport ones.
-                json!({
-                    "x": (x + c["scroll"][0].as_f64().unwrap_or(0.0)).round() as i64,
-                    "y": (y + c["scroll"][1].as_f64().unwrap_or(0.0)).round() as i64,
-                    "includeUserAgentShadowDOM": false,
-                }),
-                budget.capped(STEP),
-            )
-            .await;
+        };
         let hit = match hit {
             Ok(hit) => hit,
             // A slow answer is a failed round, not a finding about the element.
@@ -449,8 +466,13 @@ pub(crate) async fn act(
             }
             mouse(page, "mouseMoved", x, y, "none", 0, mods, budget).await.map_err(cdp)?;
             for n in 1..=(*click_count).max(1) {
-                mouse(page, "mousePressed", x, y, button, n, mods, budget).await.map_err(cdp)?;
-                mouse(page, "mouseReleased", x, y, button, n, mods, budget).await.map_err(cdp)?;
+                // Sent together, in order: the release does not wait for the press's answer.
+                let (pressed, released) = tokio::join!(
+                    mouse(page, "mousePressed", x, y, button, n, mods, budget),
+                    mouse(page, "mouseReleased", x, y, button, n, mods, budget),
+                );
+                pressed.map_err(cdp)?;
+                released.map_err(cdp)?;
             }
         }
         InputAction::Hover => mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?,
