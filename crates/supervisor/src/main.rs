@@ -3,30 +3,80 @@
 use std::os::fd::FromRawFd;
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use sb_supervisor::config::Config;
 use sb_supervisor::worker::WORKER_FD_ENV;
 use sb_supervisor::{doctor, logging, ServeConfig};
 
-/// Socket, runtime dir and artifacts dir: flag, else configuration file, else default (the runtime
-/// dir defaults to the socket's directory, artifacts to `<runtime_dir>/artifacts`).
-fn paths(
-    settings: &Config,
+/// What `serve` and `doctor` both read: the configuration file, the paths and the browser.
+#[derive(Args)]
+struct Common {
+    /// Configuration file (TOML; see docs/configuration.md).
+    #[arg(long, env = "SANDBOX_BROWSER_CONFIG")]
+    config: Option<PathBuf>,
+    /// Socket path [default: $XDG_RUNTIME_DIR/sandbox-browser/browser.sock, else
+    /// /tmp/sandbox-browser-$UID/browser.sock]. `doctor` asks the supervisor there when given.
+    #[arg(long)]
     socket: Option<PathBuf>,
+    /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+    #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
+    browser: Option<PathBuf>,
+    /// Directory for the browser profile and the session store [default: the socket's directory].
+    #[arg(long)]
     runtime_dir: Option<PathBuf>,
+    /// Directory for screenshots [default: <runtime-dir>/artifacts].
+    #[arg(long)]
     artifacts: Option<PathBuf>,
-) -> (PathBuf, PathBuf, PathBuf) {
-    let socket = socket
-        .or_else(|| settings.paths.socket.clone())
-        .unwrap_or_else(sb_protocol::api::default_socket_path);
-    let runtime_dir = runtime_dir
-        .or_else(|| settings.paths.runtime_dir.clone())
-        .or_else(|| socket.parent().map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("."));
-    let artifacts = artifacts
-        .or_else(|| settings.paths.artifacts.clone())
-        .unwrap_or_else(|| runtime_dir.join("artifacts"));
-    (socket, runtime_dir, artifacts)
+    /// Pass --no-sandbox to Chromium (always done as root).
+    #[arg(long)]
+    no_sandbox: bool,
+}
+
+impl Common {
+    /// The configuration file's settings (defaults without one) with the flags applied.
+    ///
+    /// # Errors
+    /// The file's error, naming the file and the key.
+    fn settings(&self) -> Result<Config, String> {
+        let mut settings = self
+            .config
+            .as_deref()
+            .map(Config::load)
+            .transpose()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        self.apply(&mut settings);
+        Ok(settings)
+    }
+
+    fn apply(&self, settings: &mut Config) {
+        if self.browser.is_some() {
+            settings.browser.path = self.browser.clone();
+        }
+        settings.browser.no_sandbox |= self.no_sandbox;
+    }
+
+    /// Socket, runtime dir and artifacts dir: flag, else configuration file, else default (the runtime
+    /// dir defaults to the socket's directory, artifacts to `<runtime_dir>/artifacts`).
+    fn paths(&self, settings: &Config) -> (PathBuf, PathBuf, PathBuf) {
+        let socket = self
+            .socket
+            .clone()
+            .or_else(|| settings.paths.socket.clone())
+            .unwrap_or_else(sb_protocol::api::default_socket_path);
+        let runtime_dir = self
+            .runtime_dir
+            .clone()
+            .or_else(|| settings.paths.runtime_dir.clone())
+            .or_else(|| socket.parent().map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let artifacts = self
+            .artifacts
+            .clone()
+            .or_else(|| settings.paths.artifacts.clone())
+            .unwrap_or_else(|| runtime_dir.join("artifacts"));
+        (socket, runtime_dir, artifacts)
+    }
 }
 
 #[derive(Parser)]
@@ -42,25 +92,8 @@ enum Cmd {
     ///
     /// Flags override the configuration file; the file overrides the defaults.
     Serve {
-        /// Configuration file (TOML; see docs/configuration.md).
-        #[arg(long, env = "SANDBOX_BROWSER_CONFIG")]
-        config: Option<PathBuf>,
-        /// Socket path [default: $XDG_RUNTIME_DIR/sandbox-browser/browser.sock, else
-        /// /tmp/sandbox-browser-$UID/browser.sock].
-        #[arg(long)]
-        socket: Option<PathBuf>,
-        /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
-        #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
-        browser: Option<PathBuf>,
-        /// Directory for the browser profile [default: the socket's directory].
-        #[arg(long)]
-        runtime_dir: Option<PathBuf>,
-        /// Directory for screenshots [default: <runtime-dir>/artifacts].
-        #[arg(long)]
-        artifacts: Option<PathBuf>,
-        /// Pass --no-sandbox to Chromium (always done as root).
-        #[arg(long)]
-        no_sandbox: bool,
+        #[command(flatten)]
+        common: Common,
         /// Longest request line in bytes [default: 1048576].
         #[arg(long)]
         max_request_bytes: Option<usize>,
@@ -76,24 +109,8 @@ enum Cmd {
     /// Reads the same configuration and flags as `serve`. With `--socket`, also asks a running
     /// supervisor for `runtime.health`.
     Doctor {
-        /// Configuration file (TOML; see docs/configuration.md).
-        #[arg(long, env = "SANDBOX_BROWSER_CONFIG")]
-        config: Option<PathBuf>,
-        /// A running supervisor's socket to ask (with --probe: the default socket when absent).
-        #[arg(long)]
-        socket: Option<PathBuf>,
-        /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
-        #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
-        browser: Option<PathBuf>,
-        /// Directory for the browser profile [default: the socket's directory].
-        #[arg(long)]
-        runtime_dir: Option<PathBuf>,
-        /// Directory for screenshots [default: <runtime-dir>/artifacts].
-        #[arg(long)]
-        artifacts: Option<PathBuf>,
-        /// Check as if --no-sandbox were given to serve.
-        #[arg(long)]
-        no_sandbox: bool,
+        #[command(flatten)]
+        common: Common,
         /// Print JSON (`{"ok", "checks": [{"name", "status", "detail", "fix"?, "duration_ms"}]}`).
         #[arg(long)]
         json: bool,
@@ -121,36 +138,22 @@ enum Cmd {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Cmd::Serve {
-            config,
-            socket,
-            browser,
-            runtime_dir,
-            artifacts,
-            no_sandbox,
-            max_request_bytes,
-            log_format,
-            disable_evaluate,
-        } => {
+        Cmd::Serve { common, max_request_bytes, log_format, disable_evaluate } => {
             logging::init(&log_format);
-            let mut settings = match config.as_deref().map(Config::load).transpose() {
-                Ok(c) => c.unwrap_or_default(),
+            let mut settings = match common.settings() {
+                Ok(settings) => settings,
                 Err(e) => {
                     eprintln!("sandbox-browser: {e}");
                     return std::process::ExitCode::from(2);
                 }
             };
-            if browser.is_some() {
-                settings.browser.path = browser;
-            }
-            settings.browser.no_sandbox |= no_sandbox;
             if let Some(bytes) = max_request_bytes {
                 settings.limits.max_request_bytes = bytes;
             }
             if disable_evaluate {
                 settings.evaluate_enabled = false;
             }
-            let (socket, runtime_dir, artifacts_dir) = paths(&settings, socket, runtime_dir, artifacts);
+            let (socket, runtime_dir, artifacts_dir) = common.paths(&settings);
             let config = ServeConfig { socket, runtime_dir, artifacts_dir, log_format, settings };
             let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
             let result =
@@ -163,17 +166,17 @@ fn main() -> std::process::ExitCode {
                 }
             }
         }
-        Cmd::Doctor { config, socket, browser, runtime_dir, artifacts, no_sandbox, json, probe, quick } => {
-            let (mut settings, config_error) = match config.as_deref().map(Config::load).transpose() {
-                Ok(c) => (c.unwrap_or_default(), None),
-                Err(e) => (Config::default(), Some(e.to_string())),
+        Cmd::Doctor { common, json, probe, quick } => {
+            let (settings, config_error) = match common.settings() {
+                Ok(settings) => (settings, None),
+                Err(e) => {
+                    let mut defaults = Config::default();
+                    common.apply(&mut defaults);
+                    (defaults, Some(e))
+                }
             };
-            if browser.is_some() {
-                settings.browser.path = browser;
-            }
-            settings.browser.no_sandbox |= no_sandbox;
-            let check_supervisor = socket.is_some() && !quick;
-            let (socket, runtime_dir, artifacts_dir) = paths(&settings, socket, runtime_dir, artifacts);
+            let check_supervisor = common.socket.is_some() && !quick;
+            let (socket, runtime_dir, artifacts_dir) = common.paths(&settings);
             let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()
             {
                 Ok(rt) => rt,
@@ -187,7 +190,7 @@ fn main() -> std::process::ExitCode {
                 doctor::Report { ok: check.status != doctor::Status::Fail, checks: vec![check] }
             } else {
                 let d = doctor::DoctorConfig {
-                    config_file: config,
+                    config_file: common.config.clone(),
                     settings,
                     config_error,
                     socket,

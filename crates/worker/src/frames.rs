@@ -124,6 +124,14 @@ pub(crate) struct FrameTree {
     pub(crate) oopif: bool,
 }
 
+impl FrameTree {
+    /// From `DOM.getFrameOwner`'s and `Accessibility.getFullAXTree`'s answers.
+    fn of(frame_id: String, loader_id: String, owner: &Value, ax: &Value, oopif: bool) -> FrameTree {
+        let nodes = ax["nodes"].as_array().cloned().unwrap_or_default();
+        FrameTree { frame_id, loader_id, owner: owner["backendNodeId"].as_i64(), nodes, oopif }
+    }
+}
+
 /// The child frames' trees: same-process ones through the page's session (`frameId`), out-of-process
 /// ones through their own sessions. A frame that cannot be read in time is left out.
 pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
@@ -143,14 +151,7 @@ pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
             .call_raw("DOM.getFrameOwner", json!({"frameId": frame_id}), budget.capped(STEP))
             .await;
         if let (Ok(ax), Ok(owner)) = (ax, owner) {
-            let nodes = ax["nodes"].as_array().cloned().unwrap_or_default();
-            out.push(FrameTree {
-                frame_id,
-                loader_id,
-                owner: owner["backendNodeId"].as_i64(),
-                nodes,
-                oopif: false,
-            });
+            out.push(FrameTree::of(frame_id, loader_id, &owner, &ax, false));
         }
     }
     let oopifs: Vec<(String, Session)> =
@@ -164,14 +165,7 @@ pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
             .await;
         if let (Ok(ax), Ok(tree), Ok(owner)) = (ax, tree, owner) {
             let loader_id = tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string();
-            let nodes = ax["nodes"].as_array().cloned().unwrap_or_default();
-            out.push(FrameTree {
-                frame_id,
-                loader_id,
-                owner: owner["backendNodeId"].as_i64(),
-                nodes,
-                oopif: true,
-            });
+            out.push(FrameTree::of(frame_id, loader_id, &owner, &ax, true));
         }
     }
     out

@@ -440,18 +440,7 @@ pub(crate) async fn snapshot(
     render(&items, 0, &ids, options.interactive, &mut lines);
 
     let (text, shown, truncated) = cut(&lines, options.max_chars as usize);
-    // Only refs that made it into the text are kept.
-    let refs: Vec<RefRecord> =
-        refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
-    Ok(Output::Snapshot {
-        chars: text.chars().count() as u64,
-        text,
-        lines: shown as u64,
-        truncated,
-        refs,
-        url,
-        title,
-    })
+    Ok(output(text, shown, truncated, refs, url, title))
 }
 
 /// Pages with more elements than this are snapshotted by the in-page walker ([`WALKER`]): reading
@@ -600,17 +589,7 @@ async fn walk_snapshot(
         shown += 1;
         truncated = true;
     }
-    let refs: Vec<RefRecord> =
-        refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
-    Ok(Output::Snapshot {
-        chars: text.chars().count() as u64,
-        text,
-        lines: shown as u64,
-        truncated,
-        refs,
-        url,
-        title,
-    })
+    Ok(output(text, shown, truncated, refs, url, title))
 }
 
 async fn release(page: &Page, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
@@ -656,6 +635,28 @@ fn walked_items(raw: &[Value], refs: &mut Vec<(String, String, usize)>) -> Vec<I
         }
     }
     out
+}
+
+/// The result: only refs that made it into the text are kept.
+fn output(
+    text: String,
+    shown: usize,
+    truncated: bool,
+    refs: Vec<RefRecord>,
+    url: String,
+    title: String,
+) -> Output {
+    let refs: Vec<RefRecord> =
+        refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
+    Output::Snapshot {
+        chars: text.chars().count() as u64,
+        text,
+        lines: shown as u64,
+        truncated,
+        refs,
+        url,
+        title,
+    }
 }
 
 /// Joins lines up to `max_chars`; when cut, a marker line says so.

@@ -229,16 +229,15 @@ async fn hang_variant(c: &sb_client::Client, url: &str, name: &str, expr: &str) 
 
 /// The Playwright figures, one JSON object per variant, when scripts/bench.sh set it up.
 fn playwright_hangs(url: &str) -> Vec<Value> {
-    let Ok(script) = std::env::var("SB_BENCH_PLAYWRIGHT") else { return Vec::new() };
+    node_json_lines("SB_BENCH_PLAYWRIGHT", &[url, &HANG_BUDGET.to_string(), &PLAYWRIGHT_CAP.to_string()])
+}
+
+/// Runs the Node script named by the environment variable `script_var` with the browser binary and
+/// `args`; its stdout's JSON lines (none when the variable is unset or the run fails).
+fn node_json_lines(script_var: &str, args: &[&str]) -> Vec<Value> {
+    let Ok(script) = std::env::var(script_var) else { return Vec::new() };
     let binary = sb_supervisor::browser::find_binary(None).unwrap();
-    let out = Command::new("node")
-        .arg(script)
-        .arg(binary)
-        .arg(url)
-        .arg(HANG_BUDGET.to_string())
-        .arg(PLAYWRIGHT_CAP.to_string())
-        .stderr(Stdio::inherit())
-        .output();
+    let out = Command::new("node").arg(script).arg(binary).args(args).stderr(Stdio::inherit()).output();
     match out {
         Ok(out) => String::from_utf8_lossy(&out.stdout)
             .lines()
@@ -385,27 +384,8 @@ async fn interaction_table(sup: &Supervisor) {
 
 /// The Playwright snapshot and click figures, when scripts/bench.sh set it up.
 fn playwright_interaction(base: &str) -> Vec<Value> {
-    let Ok(script) = std::env::var("SB_BENCH_PLAYWRIGHT_INTERACTION") else { return Vec::new() };
-    let binary = sb_supervisor::browser::find_binary(None).unwrap();
     let blocks: Vec<String> = SNAPSHOT_BLOCKS.iter().map(ToString::to_string).collect();
-    let out = Command::new("node")
-        .arg(script)
-        .arg(binary)
-        .arg(base)
-        .arg(blocks.join(","))
-        .arg(CLICKS.to_string())
-        .stderr(Stdio::inherit())
-        .output();
-    match out {
-        Ok(out) => String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect(),
-        Err(e) => {
-            eprintln!("playwright run failed: {e}");
-            Vec::new()
-        }
-    }
+    node_json_lines("SB_BENCH_PLAYWRIGHT_INTERACTION", &[base, &blocks.join(","), &CLICKS.to_string()])
 }
 
 async fn hang_table(sup: &Supervisor) {
