@@ -175,7 +175,7 @@ impl SessionStore {
     }
 }
 
-/// Reads the store at `path` without changing it (for tests and `doctor`).
+/// Reads the store at `path` without changing it (what a new supervisor would restore).
 ///
 /// # Errors
 /// When the file cannot be read.
