@@ -290,3 +290,28 @@ async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url() {
     assert_ne!(after, before, "the session moved to a new target");
     assert_eq!(c.stats().await.unwrap().page_resets, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_whose_handler_never_returns_answers_in_the_input_phase() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "busy").await;
+    // The button passes every check; pressing it starts a loop in the page.
+    c.evaluate("busy", "document.querySelector('#go').onmousedown = () => { while (true) {} }, 1", None)
+        .await
+        .unwrap();
+    let click = ClickParams {
+        element: ElementParams { reference: None, selector: Some("#go".into()) },
+        ..Default::default()
+    };
+    let e = match c.click("busy", click, Some(BUDGET)).await {
+        Err(ClientError::Api(e)) => e,
+        other => panic!("expected an error, got {other:?}"),
+    };
+    assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");
+    assert_eq!(e.phase, Phase::Cdp, "the checks had passed; the input hung: {e:?}");
+    // The tab is free again (the loop was stopped): the handler can be taken away and the page used.
+    c.evaluate("busy", "document.querySelector('#go').onmousedown = null, 1", None).await.unwrap();
+    assert_session_works(&c, &pages, "busy", &e).await;
+}

@@ -208,7 +208,8 @@ pub enum FromWorker {
     /// Attached to the target (`Target.attachToTarget`, flat session `cdp_session_id`).
     Ready { target_id: String, cdp_session_id: String },
     /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one. The first
-    /// step is implied by the action ([`Action::phase`]) and not sent.
+    /// step is implied by the action ([`Action::phase`]) and not sent; input sends `cdp` once its
+    /// actionability checks passed.
     Phase { seq: u64, phase: Phase },
     /// A JavaScript dialog opened during run `seq` and was answered (`kind`: alert, confirm, prompt,
     /// beforeunload).

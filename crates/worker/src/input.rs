@@ -454,7 +454,9 @@ pub(crate) async fn act(
         }
         tokio::time::sleep(RETRY).await;
     };
-    let cdp = |e| cdp_failure(Phase::Actionability, e);
+    // Checks passed: what follows is input, not actionability.
+    page.enter(Phase::Cdp);
+    let cdp = |e| cdp_failure(Phase::Cdp, e);
     match input {
         InputAction::Click { button, click_count, modifiers } => {
             let mods = keys::modifier_mask(modifiers).map_err(|m| err(ErrorCode::BadRequest, m))?;

@@ -90,6 +90,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             Ok(ToWorker::Run { seq, budget_ms, action }) => (seq, budget_ms, *action),
         };
         let budget = Budget::new(Duration::from_millis(budget_ms));
+        page.progress = Some((seq, out_tx.clone()));
         // The action runs while the stream is still read, so that a Cancel can stop it.
         let mut exit = None;
         let finished = {
@@ -130,6 +131,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         if let Some(url) = page.take_url_change() {
             let _ = out_tx.send(FromWorker::Navigated { url });
         }
+        page.progress = None;
         let _ = out_tx.send(FromWorker::Done { seq, outcome });
         if let Some(exit) = exit {
             break exit;
@@ -175,6 +177,8 @@ pub(crate) struct Page {
     pub(crate) oopifs: frames::Oopifs,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
     pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
+    /// The run in progress and where its [`FromWorker::Phase`] reports go.
+    progress: Option<(u64, mpsc::UnboundedSender<FromWorker>)>,
     /// Counted events of the current run, reported to the supervisor after it.
     pub(crate) tallies: Vec<Counter>,
     /// The main frame URL last reported to the supervisor.
@@ -198,6 +202,7 @@ impl Page {
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
             mouse_at: std::sync::Mutex::new(None),
+            progress: None,
             tallies: Vec::new(),
             reported_url: String::new(),
         })
@@ -296,6 +301,13 @@ impl Page {
         let url = url.unwrap_or_default();
         self.reported_url = url.clone();
         Ok(Output::Attached { url, title: title.unwrap_or_default() })
+    }
+
+    /// Tells the supervisor the run entered `phase` (a hard timeout then names it).
+    pub(crate) fn enter(&self, phase: Phase) {
+        if let Some((seq, tx)) = &self.progress {
+            let _ = tx.send(FromWorker::Phase { seq: *seq, phase });
+        }
     }
 
     /// Stops whatever script runs in the page (`Runtime.terminateExecution`), within `budget`.

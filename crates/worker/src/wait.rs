@@ -113,8 +113,12 @@ pub(crate) async fn wait_for(
         _ => {
             let check = check_expression(condition)?;
             loop {
-                if truthy(page, &check, condition, budget).await? {
-                    break;
+                match truthy(page, &check, condition, budget).await {
+                    Ok(true) => break,
+                    Ok(false) => {}
+                    // A check that ran out of time (a busy page, the end of the budget) found the same.
+                    Err(e) if e.code == ErrorCode::Timeout => return Err(not_met()),
+                    Err(e) => return Err(e),
                 }
                 if budget.remaining() <= POLL {
                     return Err(not_met());
