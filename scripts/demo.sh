@@ -18,17 +18,7 @@ cargo build --release --locked --bins -q
 bin=target/release
 
 work=$(mktemp -d /tmp/sandbox-browser-demo.XXXXXX)
-socket="$work/browser.sock"
-supervisor_pid=""
-pages_pid=""
-cleanup() {
-    if [ -n "$pages_pid" ]; then kill "$pages_pid" 2>/dev/null || true; fi
-    if [ -n "$supervisor_pid" ] && kill -0 "$supervisor_pid" 2>/dev/null; then
-        kill -TERM "$supervisor_pid" 2>/dev/null || true
-        wait "$supervisor_pid" 2>/dev/null || true
-    fi
-}
-trap cleanup EXIT
+trap stop_runtime EXIT
 
 # DEMO_DOCS picks the site to serve (default: the toolchain's Rust docs).
 docs="${DEMO_DOCS:-$(rustc --print sysroot 2>/dev/null)/share/doc/rust/html}"
@@ -38,20 +28,7 @@ if [ ! -f "$docs/std/index.html" ]; then
 fi
 
 echo "==> starting sandbox-browser serve (log: $work/supervisor.log)" >&2
-"$bin/sandbox-browser" serve --socket "$socket" --artifacts "$work/artifacts" 2>"$work/supervisor.log" &
-supervisor_pid=$!
-# The socket appears only once Chromium passed both probes.
-for _ in $(seq 600); do
-    [ -S "$socket" ] && break
-    kill -0 "$supervisor_pid" 2>/dev/null || { cat "$work/supervisor.log" >&2; exit 1; }
-    sleep 0.05
-done
-[ -S "$socket" ] || { echo "error: the runtime did not become ready" >&2; exit 1; }
-
-"$bin/sb-pages" "$docs" >"$work/pages.url" &
-pages_pid=$!
-for _ in $(seq 200); do [ -s "$work/pages.url" ] && break; sleep 0.05; done
-base=$(head -n1 "$work/pages.url")
+start_runtime "$bin" "$work" "$docs"
 echo "==> serving $docs at $base" >&2
 
 # ctl METHOD [args...]: one request; prints nothing, leaves the response in $out.

@@ -41,3 +41,34 @@ ensure_cargo() {
         exit 2
     fi
 }
+
+# start_runtime BIN WORK [SITE]: starts `BIN/sandbox-browser serve` on WORK/browser.sock (log in
+# WORK/supervisor.log, screenshots in WORK/artifacts) and `BIN/sb-pages [SITE]`; returns once the socket
+# exists (both probes passed) and the page server printed its URL. Sets supervisor_pid, pages_pid,
+# socket and base. Fails with the supervisor's log when it exits first. The caller stops both.
+start_runtime() {
+    local bin=$1 work=$2 site=${3:-}
+    socket="$work/browser.sock"
+    "$bin/sandbox-browser" serve --socket "$socket" --artifacts "$work/artifacts" 2>"$work/supervisor.log" &
+    supervisor_pid=$!
+    if [ -n "$site" ]; then "$bin/sb-pages" "$site" >"$work/pages.url" & else "$bin/sb-pages" >"$work/pages.url" & fi
+    pages_pid=$!
+    local _
+    for _ in $(seq 600); do
+        [ -S "$socket" ] && [ -s "$work/pages.url" ] && break
+        kill -0 "$supervisor_pid" 2>/dev/null || { cat "$work/supervisor.log" >&2; return 1; }
+        sleep 0.05
+    done
+    [ -S "$socket" ] || { echo "error: the runtime did not become ready" >&2; return 1; }
+    # shellcheck disable=SC2034 # for the caller
+    base=$(head -n1 "$work/pages.url")
+}
+
+# stop_runtime: stops what start_runtime started (SIGTERM to the supervisor, which stops Chromium).
+stop_runtime() {
+    if [ -n "${pages_pid:-}" ]; then kill "$pages_pid" 2>/dev/null || true; fi
+    if [ -n "${supervisor_pid:-}" ] && kill -0 "$supervisor_pid" 2>/dev/null; then
+        kill -TERM "$supervisor_pid" 2>/dev/null || true
+        wait "$supervisor_pid" 2>/dev/null || true
+    fi
+}

@@ -11,14 +11,8 @@ ensure_packages jq
 cargo build --workspace --bins --locked -q
 bin=target/debug
 work=$(mktemp -d)
-socket="$work/browser.sock"
-"$bin/sandbox-browser" serve --socket "$socket" --artifacts "$work/artifacts" 2>"$work/log" &
-sup=$!
-"$bin/sb-pages" >"$work/url" &
-pages=$!
-trap 'kill "$pages" 2>/dev/null || true; kill -TERM "$sup" 2>/dev/null || true; wait "$sup" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 600); do [ -S "$socket" ] && [ -s "$work/url" ] && break; sleep 0.05; done
-base=$(head -n1 "$work/url")
+trap 'stop_runtime; rm -rf "$work"' EXIT
+start_runtime "$bin" "$work"
 
 out=docs/protocol.md
 id=0
