@@ -645,6 +645,17 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         .await
         .unwrap();
     assert!(small_cut.truncated && small_cut.chars <= 2_000 + 120, "{}", small_cut.chars);
+
+    // A same-origin iframe is walked too, and its refs act inside it.
+    c.goto("big", &pages.url("/test/bigframe/2000"), None).await.unwrap();
+    let framed = c.snapshot("big", SnapshotParams::default()).await.unwrap().snapshot;
+    let mut lines = framed.lines();
+    assert_eq!(lines.next(), Some("- iframe \"Inner\":"), "{}", &framed[..300]);
+    let inner = lines.next().unwrap();
+    assert!(inner.starts_with("  - button \"Framed button\" [ref="), "{inner}");
+    let inner_ref = inner.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    c.click("big", ClickParams { element: by_ref(&inner_ref), ..Default::default() }, None).await.unwrap();
+    assert_eq!(js(&c, "big", "document.title").await, json!("framed"));
     assert!(
         small_cut.snapshot.lines().filter(|l| !l.starts_with("- ...")).all(|l| l.contains("[ref=e")),
         "{}",

@@ -312,6 +312,13 @@ pub mod pages {
         format!("<!doctype html><html><head><title>Big {blocks}</title></head><body>{body}</body></html>")
     }
 
+    /// `/test/bigframe/<blocks>`: [`big`] with a same-origin iframe first, holding a button that sets
+    /// the page's title to `framed`.
+    pub fn big_framed(blocks: usize) -> String {
+        let frame = "<iframe title=\"Inner\" srcdoc=\"<button onclick=&quot;parent.document.title='framed'&quot;>Framed button</button>\"></iframe>";
+        big(blocks).replacen("<body>", &format!("<body>{frame}"), 1)
+    }
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -344,6 +351,12 @@ impl PageServer {
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
             .route("/test/child.html", get(|| async { Html(pages::CHILD) }))
+            .route(
+                "/test/bigframe/{blocks}",
+                get(|axum::extract::Path(blocks): axum::extract::Path<usize>| async move {
+                    Html(pages::big_framed(blocks.min(50_000)))
+                }),
+            )
             .route(
                 "/test/big/{blocks}",
                 get(|axum::extract::Path(blocks): axum::extract::Path<usize>| async move {

@@ -82,7 +82,7 @@ pub(crate) async fn context(
 }
 
 /// The `loaderId` of `frame_id` in a `Page.getFrameTree` subtree.
-fn find_loader(node: &Value, frame_id: &str) -> Option<String> {
+pub(crate) fn find_loader(node: &Value, frame_id: &str) -> Option<String> {
     if node["frame"]["id"] == frame_id {
         return node["frame"]["loaderId"].as_str().map(str::to_string);
     }

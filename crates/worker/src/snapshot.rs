@@ -456,7 +456,8 @@ const WALK_GROUP: &str = "sandbox-browser-snapshot";
 
 /// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`), the ref'd
 /// elements' `backendNodeId`s from `DOM.describeNode` (sent together), then the same rendering and cut
-/// as the accessibility-tree path. Iframes show as `- iframe "title"` without their content here.
+/// as the accessibility-tree path. Same-origin iframes are walked too; cross-origin ones show as
+/// `- iframe "title"` without their content here.
 async fn walk_snapshot(
     page: &Page,
     options: &SnapshotOptions,
@@ -520,39 +521,28 @@ async fn walk_snapshot(
             budget.remaining(),
         )
     };
-    let (text, els) = tokio::join!(field("json", true), field("els", false));
+    let (text, els, frames) = tokio::join!(field("json", true), field("els", false), field("frames", false));
     let walked: Value = serde_json::from_str(text.map_err(fail)?["result"]["value"].as_str().unwrap_or("{}"))
         .unwrap_or_default();
     let els_id = els.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
-    let props = page
-        .session
-        .call_raw(
-            "Runtime.getProperties",
-            json!({"objectId": els_id, "ownProperties": true}),
-            budget.remaining(),
-        )
-        .await
-        .map_err(fail)?;
-    let mut element_ids: Vec<(usize, String)> = props["result"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|p| {
-            Some((p["name"].as_str()?.parse().ok()?, p["value"]["objectId"].as_str()?.to_string()))
-        })
-        .collect();
-    element_ids.sort_by_key(|(i, _)| *i);
-    let described = futures_util::future::join_all(element_ids.iter().map(|(_, id)| {
-        page.session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
-    }))
-    .await;
+    let frames_id = frames.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let (elements, owners) =
+        tokio::join!(describe_all(page, &els_id, budget), describe_all(page, &frames_id, budget));
     let _ = release(page, budget).await;
-    let backends: Vec<i64> = described
-        .into_iter()
-        .map(|d| d.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0))
-        .collect();
-
+    let backends: Vec<i64> =
+        elements.map_err(fail)?.iter().map(|d| d["backendNodeId"].as_i64().unwrap_or(0)).collect();
+    // The walked iframes' frames (`frameId` of a frame owner) and their documents.
+    let frame_ids: Vec<String> =
+        owners.map_err(fail)?.iter().map(|d| d["frameId"].as_str().unwrap_or_default().to_string()).collect();
+    let tree = if frame_ids.is_empty() {
+        Value::Null
+    } else {
+        page.session.call_raw("Page.getFrameTree", json!({}), budget.remaining()).await.map_err(fail)?
+    };
+    let ref_frames: Vec<i64> = walked["refFrames"]
+        .as_array()
+        .map(|a| a.iter().map(|f| f.as_i64().unwrap_or(-1)).collect())
+        .unwrap_or_default();
     let mut refs_meta = Vec::new();
     let items =
         walked_items(walked["items"].as_array().map(Vec::as_slice).unwrap_or_default(), &mut refs_meta);
@@ -565,15 +555,21 @@ async fn walk_snapshot(
         ids.push(id.clone());
         let nth = counts.entry((role.clone(), name.clone())).or_insert(0);
         let backend = backends.get(*index).copied().unwrap_or(0);
-        if backend != 0 {
+        let frame =
+            ref_frames.get(*index).and_then(|f| usize::try_from(*f).ok()).and_then(|f| frame_ids.get(f));
+        let (frame_id, loader) = match frame {
+            Some(f) => (f.clone(), crate::frames::find_loader(&tree["frameTree"], f).unwrap_or_default()),
+            None => (page.target_id.clone(), loader_id.clone()),
+        };
+        if backend != 0 && !frame_id.is_empty() {
             refs.push(RefRecord {
                 id,
                 role: role.clone(),
                 name: name.clone(),
                 nth: *nth,
                 backend_node_id: backend,
-                frame_id: page.target_id.clone(),
-                loader_id: loader_id.clone(),
+                frame_id,
+                loader_id: loader,
             });
         }
         *nth += 1;
@@ -590,6 +586,34 @@ async fn walk_snapshot(
         truncated = true;
     }
     Ok(output(text, shown, truncated, refs, url, title))
+}
+
+/// `DOM.describeNode` of every element of the array `array_id` (`Runtime.getProperties`), in order,
+/// sent together; a node that cannot be described is `null`.
+async fn describe_all(page: &Page, array_id: &str, budget: Budget) -> Result<Vec<Value>, sb_cdp::CdpError> {
+    let props = page
+        .session
+        .call_raw(
+            "Runtime.getProperties",
+            json!({"objectId": array_id, "ownProperties": true}),
+            budget.remaining(),
+        )
+        .await?;
+    let mut ids: Vec<(usize, String)> = props["result"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| {
+            Some((p["name"].as_str()?.parse().ok()?, p["value"]["objectId"].as_str()?.to_string()))
+        })
+        .collect();
+    ids.sort_by_key(|(i, _)| *i);
+    let described = futures_util::future::join_all(ids.iter().map(|(_, id)| {
+        page.session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
+    }))
+    .await;
+    Ok(described.into_iter().map(|d| d.map(|d| d["node"].clone()).unwrap_or(Value::Null)).collect())
 }
 
 async fn release(page: &Page, budget: Budget) -> Result<Value, sb_cdp::CdpError> {

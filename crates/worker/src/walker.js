@@ -2,8 +2,10 @@
 // stops once the output would pass max_chars. Runs in an isolated world (page scripts cannot see or
 // change it). Roles are ARIA's (explicit `role`, else the element's implicit role); names follow the
 // accessible name computation for the common cases (aria-labelledby, aria-label, labels, alt, title,
-// placeholder, name from content). Returns {items, complete, els}: items are
-// [role, name, attrs, refIndex (-1: none), url, children] or a text string; els are the ref'd elements.
+// placeholder, name from content). Same-origin iframes are walked too (their `contentDocument`).
+// Returns {json: {items, complete, refFrames}, els, frames}: items are [role, name, attrs, refIndex
+// (-1: none), url, children] or a text string; els are the ref'd elements, refFrames[i] the index in
+// frames (the walked <iframe> elements) of els[i]'s frame, -1 for the main frame.
 (function (opts) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
@@ -21,6 +23,9 @@
   let used = 0;
   let complete = true;
   const els = [];
+  const refFrames = [];
+  const frames = [];
+  let frame = -1;
 
   const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
@@ -204,7 +209,7 @@
       if (opts.maxDepth !== null && depth >= opts.maxDepth) continue;
       const wantsRef = INTERACTIVE.has(role) || (name && NAMED.has(role));
       let ref = -1;
-      if (wantsRef) { ref = els.length; els.push(c); }
+      if (wantsRef) { ref = els.length; els.push(c); refFrames.push(frame); }
       const url = role === 'link' ? c.getAttribute('href') : null;
       const attrs = attrsOf(c, role);
       if (!opts.interactive || ref >= 0) {
@@ -214,6 +219,18 @@
       const children = [];
       const before = used;
       if (role !== 'iframe') walk(c, depth + 1, children);
+      else {
+        // A same-origin frame's document is reachable; a cross-origin one's is not (null).
+        let inner = null;
+        try { inner = c.contentDocument; } catch (e) { inner = null; }
+        if (inner && (inner.body || inner.documentElement)) {
+          const outer = frame;
+          frame = frames.length;
+          frames.push(c);
+          walk(inner.body || inner.documentElement, depth + 1, children);
+          frame = outer;
+        }
+      }
       // Text that only repeats the name is not shown: it does not count.
       if (name && children.length === 1 && typeof children[0] === 'string' && squash(children[0]) === name) {
         used = before;
@@ -224,5 +241,5 @@
 
   const items = [];
   walk(document.body || document.documentElement, 0, items);
-  return { json: JSON.stringify({ items, complete }), els };
+  return { json: JSON.stringify({ items, complete, refFrames }), els, frames };
 })
