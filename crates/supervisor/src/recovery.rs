@@ -319,8 +319,38 @@ impl Runtime {
             }
             let _ = this.check().await;
         });
+        self.watch_targets(&link).await;
         self.rehydrate(&link).await;
         link
+    }
+
+    /// Follows `Target.targetDestroyed` on the browser connection: a session that had the target as one
+    /// of its tabs brings its tab list up to date before its next action.
+    async fn watch_targets(self: &Arc<Self>, link: &Link) {
+        let mut events = link.client.browser_events();
+        let discover = link
+            .client
+            .call_raw("Target.setDiscoverTargets", None, json!({"discover": true}), HANDSHAKE_TIMEOUT)
+            .await;
+        if let Err(e) = discover {
+            tracing::warn!(error.message = %e, "target_discovery_unavailable");
+            return;
+        }
+        let this = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                if ev.method != "Target.targetDestroyed" {
+                    continue;
+                }
+                let Some(this) = this.upgrade() else { return };
+                let target = ev.params["targetId"].as_str().unwrap_or_default();
+                for s in this.sessions.lock().unwrap().values() {
+                    if s.has_tab(target) {
+                        s.tabs_dirty.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+        });
     }
 
     /// Gives every open session a new target on `link`, at its last URL. Sessions restored from the

@@ -87,6 +87,9 @@ pub struct SessionEntry {
     /// Tabs that left the session (closed): a target lingers in `Target.getTargets` for a moment after
     /// `Target.closeTarget`, and must not join again as a popup.
     gone_tabs: Mutex<std::collections::HashSet<String>>,
+    /// Set when one of its tabs' targets was destroyed (`Target.targetDestroyed`): the tab list is
+    /// brought up to date before the next action.
+    pub(crate) tabs_dirty: AtomicBool,
 }
 
 /// One tab of a session.
@@ -112,6 +115,7 @@ impl SessionEntry {
             reset: Mutex::new(None),
             tabs: Mutex::new(Vec::new()),
             gone_tabs: Mutex::new(std::collections::HashSet::new()),
+            tabs_dirty: AtomicBool::new(false),
         }
     }
 
@@ -131,6 +135,11 @@ impl SessionEntry {
             t.target_id = new.to_string();
         }
         self.set_target(new.to_string());
+    }
+
+    /// Whether `target_id` is one of the session's tabs.
+    pub(crate) fn has_tab(&self, target_id: &str) -> bool {
+        self.tabs.lock().unwrap().iter().any(|t| t.target_id == target_id)
     }
 
     /// The session's tabs, oldest first.
@@ -646,7 +655,7 @@ impl Runtime {
             Method::TabsList => {
                 let session = session.unwrap();
                 let link = self.browser(budget).await?;
-                let infos = self.refresh_tabs(&session, &link, budget).await?;
+                let infos = self.current_tabs(&session, &link, budget).await?;
                 to_json(TabsListResult { tabs: tab_infos(&session, &infos) })
             }
             Method::TabsOpen => {
@@ -675,7 +684,7 @@ impl Runtime {
                 let p: TabTargetParams = parse_params(params)?;
                 let session = session.unwrap();
                 let link = self.browser(budget).await?;
-                self.refresh_tabs(&session, &link, budget).await?;
+                self.current_tabs(&session, &link, budget).await?;
                 let target_id = session.find_tab(&p.target_id)?;
                 to_json(self.focus_tab(&session, target_id, method, budget, cancel).await?)
             }
@@ -683,7 +692,7 @@ impl Runtime {
                 let p: TabTargetParams = parse_params(params)?;
                 let session = session.unwrap();
                 let link = self.browser(budget).await?;
-                self.refresh_tabs(&session, &link, budget).await?;
+                self.current_tabs(&session, &link, budget).await?;
                 let target_id = session.find_tab(&p.target_id)?;
                 let tabs = session.tabs();
                 if tabs.len() == 1 {
@@ -765,6 +774,27 @@ impl Runtime {
             }
             other => Err(unexpected(other)),
         }
+    }
+
+    /// [`Runtime::refresh_tabs`], then, when the active tab is gone (a page that closed itself with
+    /// `window.close()`), the newest remaining tab becomes the active one (none left: a new one at the
+    /// last URL, opened by the next action); the session's next result says so (`session_reset`,
+    /// `reset_reason: "active_tab_closed"`).
+    async fn current_tabs(
+        &self,
+        session: &SessionEntry,
+        link: &crate::recovery::Link,
+        budget: Budget,
+    ) -> Result<HashMap<String, (String, String)>, ErrorBody> {
+        let infos = self.refresh_tabs(session, link, budget).await?;
+        let active = session.target();
+        if !active.is_empty() && !session.has_tab(&active) {
+            let next = session.tabs().last().map(|t| t.target_id.clone()).unwrap_or_default();
+            tracing::info!(browser.session_id = %session.id, closed = %active, active = %next, "active_tab_closed");
+            session.set_target(next);
+            session.mark_reset("active_tab_closed");
+        }
+        Ok(infos)
     }
 
     /// Brings the session's tab list up to date with the browser (`Target.getTargets`): popups
@@ -966,6 +996,9 @@ impl Runtime {
             )
         })?;
         let link = self.browser(budget).await?;
+        if session.tabs_dirty.swap(false, Ordering::SeqCst) {
+            self.current_tabs(session, &link, budget).await?;
+        }
         if session.target().is_empty() {
             self.open_target(session, &link, budget).await?;
         }
