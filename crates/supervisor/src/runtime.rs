@@ -391,7 +391,7 @@ impl Runtime {
             Err(mut e) => {
                 if let Some(reason) = reset {
                     e.message = format!(
-                        "{} (the session was reset before this action: {reason}; its page was reopened at its last URL)",
+                        "{} (the session's page changed before this action: {reason}; take a new snapshot)",
                         e.message
                     );
                 }
