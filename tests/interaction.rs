@@ -660,8 +660,11 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         .unwrap();
     assert!(small_cut.truncated && small_cut.chars <= 2_000 + 120, "{}", small_cut.chars);
 
-    // A same-origin iframe is walked too, and its refs act inside it.
+    // A same-origin iframe is walked too, and its refs act inside it; the last page's refs are stale.
     c.goto("big", &pages.url("/test/bigframe/2000"), None).await.unwrap();
+    let (stale, _) =
+        code(c.click("big", ClickParams { element: by_ref(&go3), ..Default::default() }, None).await);
+    assert_eq!(stale, ErrorCode::StaleRef);
     let framed = c.snapshot("big", SnapshotParams::default()).await.unwrap().snapshot;
     let mut lines = framed.lines();
     assert_eq!(lines.next(), Some("- iframe \"Inner\":"), "{}", &framed[..300]);

@@ -114,7 +114,8 @@ pub struct RefRecord {
     pub name: String,
     /// Index among the snapshot's refs with the same role and name (0 when unique).
     pub nth: u32,
-    /// CDP `backendDOMNodeId`.
+    /// CDP `backendDOMNodeId`; 0 for a large-page ref, which the page keeps (the walker's registry in
+    /// the runtime's isolated world) until an action looks it up.
     pub backend_node_id: i64,
     /// CDP `frameId` of the element's frame.
     pub frame_id: String,

@@ -74,6 +74,38 @@ async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Opt
     r.ok().and_then(|v| v["object"]["objectId"].as_str().map(str::to_string))
 }
 
+/// The `backendNodeId` of large-page ref `id` from the walker's registry in the page's isolated world
+/// ([`crate::snapshot::WORLD`]); `None` when the page no longer has it (another document, or collected).
+async fn registered(page: &Page, id: &str, budget: Budget) -> Option<i64> {
+    let world = page
+        .session
+        .call_raw(
+            "Page.createIsolatedWorld",
+            json!({"frameId": page.target_id, "worldName": crate::snapshot::WORLD}),
+            budget.capped(STEP),
+        )
+        .await
+        .ok()?;
+    let expr = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
+    let found = page
+        .session
+        .call_raw(
+            "Runtime.evaluate",
+            json!({"expression": expr, "contextId": world["executionContextId"]}),
+            budget.capped(STEP),
+        )
+        .await
+        .ok()?;
+    let object = found["result"]["objectId"].as_str()?;
+    let node =
+        page.session.call_raw("DOM.describeNode", json!({"objectId": object}), budget.capped(STEP)).await;
+    let _ = page
+        .session
+        .call_raw("Runtime.releaseObject", json!({"objectId": object}), budget.capped(STEP))
+        .await;
+    node.ok()?["node"]["backendNodeId"].as_i64()
+}
+
 /// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
 ///
 /// A ref from another document is `stale_ref`. A ref whose node is gone but whose document is the
@@ -92,7 +124,14 @@ pub(crate) async fn resolve(
                 return Err(stale(r));
             }
             let label = if r.name.is_empty() { r.role.clone() } else { format!("{} {:?}", r.role, r.name) };
-            if let Some(object_id) = resolve_backend(&session, r.backend_node_id, budget).await {
+            // A large-page ref (backend 0) is kept by the page: the walker's registry.
+            let backend = if r.backend_node_id == 0 {
+                registered(page, &r.id, budget).await.unwrap_or(0)
+            } else {
+                r.backend_node_id
+            };
+            if let Some(object_id) = resolve_backend(&session, backend, budget).await.filter(|_| backend != 0)
+            {
                 let connected = call_on(
                     &session,
                     &object_id,
@@ -102,13 +141,7 @@ pub(crate) async fn resolve(
                 )
                 .await;
                 if connected.is_ok_and(|v| v == json!(true)) {
-                    return Ok(Some(Element {
-                        object_id,
-                        backend: r.backend_node_id,
-                        label,
-                        session,
-                        offset,
-                    }));
+                    return Ok(Some(Element { object_id, backend, label, session, offset }));
                 }
             }
             // Found again by role and name in its document: the main frame's or an out-of-process

@@ -451,12 +451,16 @@ const LARGE_PAGE: u64 = 2_500;
 /// The in-page walker (an expression: a function of the options).
 const WALKER: &str = include_str!("walker.js");
 
+/// The isolated world the walker runs in (`Page.createIsolatedWorld` returns the same world for the
+/// same name, so its ref registry is there for the actions that follow).
+pub(crate) const WORLD: &str = "sandbox-browser";
+
 /// Object group of the walker's results, released after each snapshot.
 const WALK_GROUP: &str = "sandbox-browser-snapshot";
 
-/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`), the ref'd
-/// elements' `backendNodeId`s from `DOM.describeNode` (sent together), then the same rendering and cut
-/// as the accessibility-tree path. Same-origin iframes are walked too; cross-origin ones show as
+/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`), which keeps
+/// the ref'd elements in its registry (looked up when an action names one: refs with
+/// `backend_node_id` 0), then the same rendering and cut as the accessibility-tree path. Same-origin iframes are walked too; cross-origin ones show as
 /// `- iframe "title"` without their content here.
 async fn walk_snapshot(
     page: &Page,
@@ -470,7 +474,7 @@ async fn walk_snapshot(
         .session
         .call_raw(
             "Page.createIsolatedWorld",
-            json!({"frameId": page.target_id, "worldName": "sandbox-browser"}),
+            json!({"frameId": page.target_id, "worldName": WORLD}),
             budget.remaining(),
         )
         .await
@@ -483,6 +487,7 @@ async fn walk_snapshot(
         "interactive": options.interactive,
         "compact": options.compact,
         "maxDepth": options.max_depth,
+        "nextRef": next_ref,
     });
     let walked = page
         .session
@@ -521,16 +526,12 @@ async fn walk_snapshot(
             budget.remaining(),
         )
     };
-    let (text, els, frames) = tokio::join!(field("json", true), field("els", false), field("frames", false));
+    let (text, frames) = tokio::join!(field("json", true), field("frames", false));
     let walked: Value = serde_json::from_str(text.map_err(fail)?["result"]["value"].as_str().unwrap_or("{}"))
         .unwrap_or_default();
-    let els_id = els.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
     let frames_id = frames.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
-    let (elements, owners) =
-        tokio::join!(describe_all(page, &els_id, budget), describe_all(page, &frames_id, budget));
+    let owners = describe_all(page, &frames_id, budget).await;
     let _ = release(page, budget).await;
-    let backends: Vec<i64> =
-        elements.map_err(fail)?.iter().map(|d| d["backendNodeId"].as_i64().unwrap_or(0)).collect();
     // The walked iframes' frames (`frameId` of a frame owner) and their documents.
     let frame_ids: Vec<String> =
         owners.map_err(fail)?.iter().map(|d| d["frameId"].as_str().unwrap_or_default().to_string()).collect();
@@ -554,20 +555,20 @@ async fn walk_snapshot(
         let id = format!("e{}", next_ref + i as u64);
         ids.push(id.clone());
         let nth = counts.entry((role.clone(), name.clone())).or_insert(0);
-        let backend = backends.get(*index).copied().unwrap_or(0);
         let frame =
             ref_frames.get(*index).and_then(|f| usize::try_from(*f).ok()).and_then(|f| frame_ids.get(f));
         let (frame_id, loader) = match frame {
             Some(f) => (f.clone(), crate::frames::find_loader(&tree["frameTree"], f).unwrap_or_default()),
             None => (page.target_id.clone(), loader_id.clone()),
         };
-        if backend != 0 && !frame_id.is_empty() {
+        if !frame_id.is_empty() {
             refs.push(RefRecord {
                 id,
                 role: role.clone(),
                 name: name.clone(),
                 nth: *nth,
-                backend_node_id: backend,
+                // Kept by the page: the walker's registry (see `input::resolve`).
+                backend_node_id: 0,
                 frame_id,
                 loader_id: loader,
             });

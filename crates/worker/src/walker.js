@@ -3,9 +3,10 @@
 // change it). Roles are ARIA's (explicit `role`, else the element's implicit role); names follow the
 // accessible name computation for the common cases (aria-labelledby, aria-label, labels, alt, title,
 // placeholder, name from content). Same-origin iframes are walked too (their `contentDocument`).
-// Returns {json: {items, complete, refFrames}, els, frames}: items are [role, name, attrs, refIndex
-// (-1: none), url, children] or a text string; els are the ref'd elements, refFrames[i] the index in
-// frames (the walked <iframe> elements) of els[i]'s frame, -1 for the main frame.
+// Returns {json: {items, complete, refFrames}, frames}: items are [role, name, attrs, refIndex
+// (-1: none), url, children] or a text string; refFrames[i] is the index in frames (the walked <iframe>
+// elements) of ref i's frame, -1 for the main frame. The ref'd elements stay in this world's registry
+// (`__sandboxBrowserRefs`: ref id `e<nextRef + i>` -> element), where an action finds them.
 (function (opts) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
@@ -22,6 +23,7 @@
   const budget = opts.maxChars * 1.05 + 200;
   let used = 0;
   let complete = true;
+  const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
   const els = [];
   const refFrames = [];
   const frames = [];
@@ -241,5 +243,6 @@
 
   const items = [];
   walk(document.body || document.documentElement, 0, items);
-  return { json: JSON.stringify({ items, complete, refFrames }), els, frames };
+  els.forEach((el, i) => registry.set('e' + (opts.nextRef + i), new WeakRef(el)));
+  return { json: JSON.stringify({ items, complete, refFrames }), frames };
 })
