@@ -244,5 +244,10 @@
   const items = [];
   walk(document.body || document.documentElement, 0, items);
   els.forEach((el, i) => registry.set('e' + (opts.nextRef + i), new WeakRef(el)));
+  // Bounded: the oldest refs go first (an action on one then finds its element by role and name).
+  for (const key of registry.keys()) {
+    if (registry.size <= 100000) break;
+    registry.delete(key);
+  }
   return { json: JSON.stringify({ items, complete, refFrames }), frames };
 })
