@@ -284,7 +284,7 @@ pub mod pages {
     pub const FRAMES: &str = r#"<!doctype html><html><head><title>Frames</title></head><body>
 <h1>Outer heading</h1>
 <div id="host"></div>
-<iframe id="same" title="Same site" srcdoc="<button onclick=&quot;document.title='inner clicked'&quot;>Inner button</button><input id=inner-input aria-label='Inner field'>"></iframe>
+<iframe id="same" title="Same site" style="margin-left: 400px" srcdoc="<button onclick=&quot;document.title='inner clicked'&quot;>Inner button</button><input id=inner-input aria-label='Inner field'>"></iframe>
 <iframe id="remote" title="Cross site"></iframe>
 <script>
   const root = document.querySelector('#host').attachShadow({mode: 'open'});

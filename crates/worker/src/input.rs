@@ -283,9 +283,23 @@ const CHECKS: &str = r#"async function() {
   };
 }"#;
 
-/// The element's window: its viewport size and scroll position, CSS px.
+/// The element's window: its viewport size and scroll position, CSS px (the fallback of [`viewport`]).
 const VIEW: &str =
     "function() { return { viewport: [innerWidth, innerHeight], scroll: [scrollX, scrollY] }; }";
+
+/// The viewport the element's click point is in, as `{viewport: [w, h], scroll: [x, y]}`, CSS px: the
+/// session's root frame (`Page.getLayoutMetrics`), which is the page's for an element of a same-process
+/// iframe (whose quads are in the page's coordinates) and the iframe's own for an out-of-process one.
+async fn viewport(el: &Element, budget: Budget) -> Result<Value, CdpError> {
+    match el.session.call_raw("Page.getLayoutMetrics", json!({}), budget.capped(STEP)).await {
+        Ok(m) => {
+            let v = &m["cssLayoutViewport"];
+            Ok(json!({"viewport": [v["clientWidth"], v["clientHeight"]], "scroll": [v["pageX"], v["pageY"]]}))
+        }
+        Err(e) if e.is_timeout() => Err(e),
+        Err(_) => call_on(&el.session, &el.object_id, VIEW, json!([]), budget).await,
+    }
+}
 
 /// What one round found.
 enum Round {
@@ -321,7 +335,7 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
         if !pointer {
             return Ok(Some((x, y, Value::Null, None)));
         }
-        let view = call_on(&el.session, &el.object_id, VIEW, json!([]), budget).await?;
+        let view = viewport(el, budget).await?;
         if !inside_viewport(&view, x, y) {
             return Ok(Some((x, y, view, None)));
         }
