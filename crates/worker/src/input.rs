@@ -394,6 +394,10 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
         if hit_backend != el.backend {
             // Not resolvable, or not known to be inside: not a click on this element.
             let Some(hit_obj) = resolve_backend(&el.session, hit_backend, budget).await else {
+                if budget.remaining() < RETRY {
+                    // Out of time to look, not a finding: the last full round's answer stands.
+                    return Err(err(ErrorCode::Timeout, format!("{} was not checked in time", el.label)));
+                }
                 return unmet(
                     ErrorCode::ElementCovered,
                     "is covered by an element that could not be inspected",
