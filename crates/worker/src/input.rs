@@ -244,10 +244,10 @@ const DESCRIBE: &str = r#"function() {
 const CENTER: &str =
     "function() { this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); }";
 
-/// Whether the point lies inside the viewport the checks saw.
-fn inside_viewport(checks: &Value, x: f64, y: f64) -> bool {
-    let w = checks["viewport"][0].as_f64().unwrap_or(f64::MAX);
-    let h = checks["viewport"][1].as_f64().unwrap_or(f64::MAX);
+/// Whether the point lies inside `view` (a [`viewport`] answer).
+fn inside_viewport(view: &Value, x: f64, y: f64) -> bool {
+    let w = view["viewport"][0].as_f64().unwrap_or(f64::MAX);
+    let h = view["viewport"][1].as_f64().unwrap_or(f64::MAX);
     x >= 0.0 && y >= 0.0 && x < w && y < h
 }
 
@@ -278,8 +278,6 @@ const CHECKS: &str = r#"async function() {
     stable: !(animated && !framed) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
     enabled: !disabled,
     editable,
-    viewport: [innerWidth, innerHeight],
-    scroll: [scrollX, scrollY],
   };
 }"#;
 
@@ -333,11 +331,11 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
             return Ok::<_, CdpError>(None);
         };
         if !pointer {
-            return Ok(Some((x, y, Value::Null, None)));
+            return Ok(Some((x, y, None)));
         }
         let view = viewport(el, budget).await?;
         if !inside_viewport(&view, x, y) {
-            return Ok(Some((x, y, view, None)));
+            return Ok(Some((x, y, None)));
         }
         let hit = el
             .session
@@ -352,7 +350,7 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
                 budget.capped(STEP),
             )
             .await;
-        Ok(Some((x, y, view, Some(hit))))
+        Ok(Some((x, y, Some(hit))))
     };
     let checks = call_on(&el.session, &el.object_id, CHECKS, json!([]), budget);
     let (c, geometry) = tokio::join!(checks, geometry);
@@ -375,7 +373,7 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
     if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && c["editable"] != json!(true) {
         return unmet(ErrorCode::NotEnabled, "is not editable");
     }
-    let Some((x, y, _view, hit)) = geometry.map_err(|e| cdp_failure(Phase::Actionability, e))? else {
+    let Some((x, y, hit)) = geometry.map_err(|e| cdp_failure(Phase::Actionability, e))? else {
         return unmet(ErrorCode::NotVisible, "has no visible area");
     };
     if pointer {
