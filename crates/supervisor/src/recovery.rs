@@ -372,18 +372,33 @@ impl Runtime {
         futures_util::future::join_all(reopen).await;
     }
 
-    /// A new target for `session` at its last URL (`about:blank` when none), in a window of its own;
-    /// recorded in the store.
+    /// [`Runtime::new_target`], recorded in the store.
     ///
     /// # Errors
-    /// `cdp_error` / `timeout` (phase `session`) from `Target.createTarget`; the session then has no
-    /// target and the next action tries again.
+    /// As [`Runtime::new_target`].
     pub(crate) async fn open_target(
         &self,
         session: &SessionEntry,
         link: &Link,
         budget: Budget,
     ) -> Result<(), ErrorBody> {
+        let target_id = self.new_target(session, link, budget).await?;
+        self.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
+        Ok(())
+    }
+
+    /// A new target for `session` at its last URL (`about:blank` when none), in a window of its own,
+    /// now its only tab; its id. (`session.start` records it itself, after `session_started`.)
+    ///
+    /// # Errors
+    /// `cdp_error` / `timeout` (phase `session`) from `Target.createTarget`; the session then has no
+    /// target and the next action tries again.
+    pub(crate) async fn new_target(
+        &self,
+        session: &SessionEntry,
+        link: &Link,
+        budget: Budget,
+    ) -> Result<String, ErrorBody> {
         let url = session.last_url().unwrap_or_else(|| "about:blank".into());
         let created: Result<CreateTargetResult, _> = link
             .client
@@ -392,12 +407,7 @@ impl Runtime {
         match created {
             Ok(t) => {
                 session.bind_fresh(t.target_id.clone());
-                self.record(StoreEvent::TargetBound {
-                    session_id: session.id.clone(),
-                    target_id: t.target_id,
-                })
-                .await;
-                Ok(())
+                Ok(t.target_id)
             }
             Err(e) => {
                 session.bind_fresh(String::new());

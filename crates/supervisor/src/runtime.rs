@@ -926,8 +926,7 @@ impl Runtime {
         // A window of its own keeps every session's page visible: a background tab gets no animation
         // frames, and actionability waits on them.
         let entry = Arc::new(SessionEntry::new(id.clone(), String::new(), None));
-        self.open_target(&entry, &link, budget).await?;
-        let target_id = entry.target();
+        let target_id = self.new_target(&entry, &link, budget).await?;
         let worker = match WorkerHandle::spawn(&self.launcher, &link.ws_url, &target_id, budget).await {
             Ok(w) => w,
             Err(e) => {
@@ -967,10 +966,10 @@ impl Runtime {
             }
         }
         if let Some(link) = self.current_link().await {
+            // The active target is one of the tabs (none when a rehydration failed: then it is empty).
             for tab in session.tabs() {
                 close_target(&link.client, &tab.target_id).await;
             }
-            close_target(&link.client, &session.target()).await;
         }
         self.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }
