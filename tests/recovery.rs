@@ -211,6 +211,47 @@ async fn a_frozen_browser_is_replaced() {
     assert!(!sb_tests::alive(pid), "the frozen browser was killed");
 }
 
+/// Polls `runtime.stats` until `done` holds of it (at most 30 s); the stats it held of.
+async fn stats_until(
+    c: &sb_client::Client,
+    what: &str,
+    done: impl Fn(&sb_protocol::api::StatsResult) -> bool,
+) -> sb_protocol::api::StatsResult {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let stats = c.stats().await.unwrap();
+        if done(&stats) {
+            return stats;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}: {stats:?}");
+        // A polling pace, not a synchronisation: the condition above is what the test waits for.
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn probes_run_between_actions_and_a_browser_frozen_meanwhile_is_replaced_before_the_next() {
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 1\n");
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    let sid = session_at_index(&c, &pages, "between").await;
+    // With a session open and no action coming, the probes keep running (runtime.stats does not
+    // probe): an action after a pause finds them fresh.
+    let before = c.stats().await.unwrap();
+    stats_until(&c, "probes run in the background", |s| s.probes >= before.probes + 2).await;
+
+    // Frozen between actions: replaced before anyone asks, and the next action just works.
+    let pid = c.health().await.unwrap().browser_pid;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGSTOP).unwrap();
+    let stats = stats_until(&c, "the frozen browser was replaced", |s| s.restarts == 1).await;
+    assert_eq!(stats.unhealthy_checks, 1, "{stats:?}");
+    assert!(!sb_tests::alive(pid), "the frozen browser was killed");
+    let next = wait_for_index(&c, &sid).await;
+    assert_eq!(result(&next)["session_reset"], true, "{next:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_renderer_crash_resets_only_its_session() {
     let pages = PageServer::start(None).await;

@@ -1,11 +1,13 @@
 // Snapshot and click in Playwright, for side-by-side figures with sb-bench (scripts/bench.sh).
 // Usage: NODE_PATH=<dir>/node_modules node playwright-interaction.cjs <chromium> <base-url> <blocks,...> <clicks>
+//        <idle-clicks> <pause-ms>
 // Prints JSON lines: {kind: "snapshot", blocks, elements, ms: [first, second, third], chars} per page size
 // (`locator('body').ariaSnapshot()`, the whole page: Playwright has no cut), and
-// {kind: "click", p50, p95} for `getByRole('button', {name: 'Save'}).click()` on /test/form.html.
+// {kind: "click", p50, p95} for `getByRole('button', {name: 'Save'}).click()` on /test/form.html, clicks in a
+// row, and {kind: "click_idle", p50, p95} for the same click after the page sat idle for <pause-ms>.
 const { chromium } = require('playwright-core');
 
-const [executablePath, base, blocksArg, clicksArg] = process.argv.slice(2);
+const [executablePath, base, blocksArg, clicksArg, idleClicksArg, pauseArg] = process.argv.slice(2);
 const pct = (v, p) => v.slice().sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * p))];
 
 (async () => {
@@ -33,6 +35,15 @@ const pct = (v, p) => v.slice().sort((a, b) => a - b)[Math.min(v.length - 1, Mat
     t.push(performance.now() - s);
   }
   console.log(JSON.stringify({ kind: 'click', p50: pct(t, 0.5), p95: pct(t, 0.95) }));
+  // At an agent's cadence: the page sits idle for `pauseMs` before each click (not timed).
+  const idle = [];
+  for (let i = 0; i < Number(idleClicksArg); i++) {
+    await new Promise((r) => setTimeout(r, Number(pauseArg)));
+    const s = performance.now();
+    await save.click();
+    idle.push(performance.now() - s);
+  }
+  console.log(JSON.stringify({ kind: 'click_idle', p50: pct(idle, 0.5), p95: pct(idle, 0.95) }));
   await browser.close();
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });

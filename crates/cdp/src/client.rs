@@ -156,12 +156,12 @@ impl Shared {
 
 /// Removes a call's pending entry when the caller's future ends or is dropped, so that cancelled and
 /// timed-out calls do not pile up until the connection closes.
-struct PendingGuard<'a> {
-    shared: &'a Shared,
+struct PendingGuard {
+    shared: Arc<Shared>,
     id: u64,
 }
 
-impl Drop for PendingGuard<'_> {
+impl Drop for PendingGuard {
     fn drop(&mut self) {
         self.shared.pending.lock().unwrap().calls.remove(&self.id);
     }
@@ -291,27 +291,54 @@ impl CdpClient {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, CdpError> {
+        self.send_raw(method, session_id, params, timeout).await
+    }
+
+    /// Sends `method` now and returns its answer's future: calls sent one after another reach
+    /// Chromium in that order (a renderer runs one session's DOM and Runtime commands in the order they
+    /// arrive), so a caller can pipeline them without waiting for each answer. The answer is the raw
+    /// `result`, within `timeout` counted from now. Dropping the future forgets the call.
+    ///
+    /// # Errors
+    /// As [`CdpClient::call`], but never [`CdpError::Decode`].
+    pub fn send_raw(
+        &self,
+        method: &str,
+        session_id: Option<&str>,
+        params: Value,
+        timeout: Duration,
+    ) -> impl std::future::Future<Output = Result<Value, CdpError>> + Send + 'static {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        {
+        let shared = self.shared.clone();
+        let method = method.to_string();
+        let sent = {
             let mut p = self.shared.pending.lock().unwrap();
-            if let Some(reason) = &p.closed {
-                return Err(CdpError::Closed { reason: reason.clone() });
+            match &p.closed {
+                Some(reason) => Err(CdpError::Closed { reason: reason.clone() }),
+                None => {
+                    p.calls.insert(id, (method.clone(), tx));
+                    Ok(())
+                }
             }
-            p.calls.insert(id, (method.to_string(), tx));
-        }
-        let _guard = PendingGuard { shared: &self.shared, id };
-        let mut msg = serde_json::json!({"id": id, "method": method, "params": params});
-        if let Some(sid) = session_id {
-            msg["sessionId"] = Value::String(sid.to_string());
-        }
-        if self.out.send(Message::Text(msg.to_string().into())).is_err() {
-            return Err(self.shared.closed_error());
-        }
-        match tokio::time::timeout(timeout, rx).await {
-            Err(_) => Err(CdpError::Timeout { method: method.to_string(), timeout }),
-            Ok(Err(_)) => Err(self.shared.closed_error()),
-            Ok(Ok(reply)) => reply,
+        };
+        let guard = sent.is_ok().then(|| PendingGuard { shared: shared.clone(), id });
+        let sent = sent.and_then(|()| {
+            let mut msg = serde_json::json!({"id": id, "method": method, "params": params});
+            if let Some(sid) = session_id {
+                msg["sessionId"] = Value::String(sid.to_string());
+            }
+            self.out.send(Message::Text(msg.to_string().into())).map_err(|_| shared.closed_error())
+        });
+        let deadline = tokio::time::Instant::now() + timeout;
+        async move {
+            let _guard = guard;
+            sent?;
+            match tokio::time::timeout_at(deadline, rx).await {
+                Err(_) => Err(CdpError::Timeout { method, timeout }),
+                Ok(Err(_)) => Err(shared.closed_error()),
+                Ok(Ok(reply)) => reply,
+            }
         }
     }
 
@@ -423,6 +450,17 @@ impl Session {
     /// As [`CdpClient::call_raw`].
     pub async fn call_raw(&self, method: &str, params: Value, timeout: Duration) -> Result<Value, CdpError> {
         self.client.call_raw(method, Some(&self.session_id), params, timeout).await
+    }
+
+    /// [`CdpClient::send_raw`] within this session: sent now, in order with this session's other
+    /// calls; the answer's future.
+    pub fn send_raw(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> impl std::future::Future<Output = Result<Value, CdpError>> + Send + 'static {
+        self.client.send_raw(method, Some(&self.session_id), params, timeout)
     }
 
     /// This session's events.

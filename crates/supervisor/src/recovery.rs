@@ -4,8 +4,9 @@
 //!   [`HTTP_PROBE_TIMEOUT`]) and the CDP probe `Browser.getVersion` on the supervisor's connection (at
 //!   most [`HANDSHAKE_TIMEOUT`]), run together. Skipped while the connection is live and a probe
 //!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
-//!   (an action that timed out or lost its worker). A closed browser connection (the process died) is
-//!   noticed as it happens and starts the cycle at once, before any request asks.
+//!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
+//!   background before they go stale ([`Runtime::keep_fresh`]). A closed browser connection (the
+//!   process died) is noticed as it happens and starts the cycle at once, before any request asks.
 //! - **The cycle**: unhealthy -> `browser_runtime_unhealthy` -> `browser_runtime_restarting` (kill the
 //!   old process group, launch, both probes) -> `browser_runtime_ready`, and every open session gets a
 //!   new target at its last URL (its next result carries `session_reset: true`). When the restart
@@ -179,6 +180,11 @@ impl Runtime {
         if self.slot.read().await.generation == 0 {
             return self.launch_first(&mut cycle).await;
         }
+        self.probe_or_restart(&mut cycle).await
+    }
+
+    /// Both probes; when they fail, the restart (`cycle` held).
+    async fn probe_or_restart(self: &Arc<Self>, cycle: &mut Cycle) -> Result<Link, ErrorBody> {
         match self.probe().await {
             Ok(link) => Ok(link),
             Err((phase, message)) => {
@@ -189,7 +195,7 @@ impl Runtime {
                     error.message = %message,
                     "browser_runtime_unhealthy"
                 );
-                self.restart(&mut cycle).await
+                self.restart(cycle).await
             }
         }
     }
@@ -319,9 +325,60 @@ impl Runtime {
             }
             let _ = this.check().await;
         });
+        self.keep_fresh(generation);
         self.watch_targets(&link).await;
         self.rehydrate(&link).await;
         link
+    }
+
+    /// While sessions are open, probes browser `generation` in the background shortly before its
+    /// last probe goes stale (at three quarters of `runtime_healthcheck_interval_seconds`), so that an
+    /// action after a pause finds it fresh and does not wait for the probes, and a browser that froze
+    /// between actions starts the cycle before the next action asks. Stops with that browser, at
+    /// shutdown, and at a failed check (the cycle's outcome; a runtime that is down is left to the
+    /// next request). Off when the interval is 0 (every action probes).
+    fn keep_fresh(self: &Arc<Self>, generation: u64) {
+        let every = self.config.health.interval * 3 / 4;
+        if every.is_zero() {
+            return;
+        }
+        let this = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                let due = {
+                    let Some(this) = this.upgrade() else { return };
+                    let slot = this.slot.read().await;
+                    if slot.generation != generation || this.closing.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    slot.last_ok.map_or_else(Instant::now, |t| t + every)
+                };
+                tokio::time::sleep_until(due.into()).await;
+                let Some(this) = this.upgrade() else { return };
+                let stale = this.slot.read().await.last_ok.is_none_or(|t| t.elapsed() >= every);
+                if !stale || this.sessions.lock().unwrap().is_empty() {
+                    if !stale {
+                        continue;
+                    }
+                    drop(this);
+                    tokio::time::sleep(every).await;
+                    continue;
+                }
+                if this.check_in_background().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// The background probe of [`Runtime::keep_fresh`]: both probes now (after any check or cycle in
+    /// progress), and the restart when they fail; an error when the runtime is down.
+    async fn check_in_background(self: &Arc<Self>) -> Result<Link, ErrorBody> {
+        let mut cycle = self.cycle.lock().await;
+        if let Some(down) = &cycle.down {
+            return Err(down.error());
+        }
+        self.probe_or_restart(&mut cycle).await
     }
 
     /// Follows `Target.targetDestroyed` on the browser connection: a session that had the target as one

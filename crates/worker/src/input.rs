@@ -58,15 +58,24 @@ async fn call_on(
     args: Value,
     budget: Budget,
 ) -> Result<Value, CdpError> {
-    let r = session
-        .call_raw(
-            "Runtime.callFunctionOn",
-            json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
-                   "returnByValue": true, "awaitPromise": true}),
-            budget.capped(STEP),
-        )
-        .await?;
-    Ok(r["result"]["value"].clone())
+    send_on(session, object_id, function, args, budget).await
+}
+
+/// [`call_on`], sent now (in order with the session's other calls); the answer's future.
+fn send_on(
+    session: &Session,
+    object_id: &str,
+    function: &str,
+    args: Value,
+    budget: Budget,
+) -> impl std::future::Future<Output = Result<Value, CdpError>> {
+    let sent = session.send_raw(
+        "Runtime.callFunctionOn",
+        json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
+               "returnByValue": true, "awaitPromise": true}),
+        budget.capped(STEP),
+    );
+    async move { Ok(sent.await?["result"]["value"].clone()) }
 }
 
 async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Option<String> {
@@ -116,6 +125,17 @@ pub(crate) async fn resolve(
     locator: &Locator,
     budget: Budget,
 ) -> Result<Option<Element>, WorkerError> {
+    resolve_as(page, locator, budget, true).await
+}
+
+/// [`resolve`]; with `confirm` false a ref's node is taken as it is, without asking whether it is
+/// still connected (for a caller whose next call checks that).
+async fn resolve_as(
+    page: &Page,
+    locator: &Locator,
+    budget: Budget,
+    confirm: bool,
+) -> Result<Option<Element>, WorkerError> {
     match locator {
         Locator::Ref(r) => {
             let frame = crate::frames::context(page, &r.frame_id, budget).await?;
@@ -132,6 +152,9 @@ pub(crate) async fn resolve(
             };
             if let Some(object_id) = resolve_backend(&session, backend, budget).await.filter(|_| backend != 0)
             {
+                if !confirm {
+                    return Ok(Some(Element { object_id, backend, label, session, offset }));
+                }
                 let connected = call_on(
                     &session,
                     &object_id,
@@ -285,11 +308,12 @@ const CHECKS: &str = r#"async function() {
 const VIEW: &str =
     "function() { return { viewport: [innerWidth, innerHeight], scroll: [scrollX, scrollY] }; }";
 
-/// The viewport the element's click point is in, as `{viewport: [w, h], scroll: [x, y]}`, CSS px: the
-/// session's root frame (`Page.getLayoutMetrics`), which is the page's for an element of a same-process
-/// iframe (whose quads are in the page's coordinates) and the iframe's own for an out-of-process one.
-async fn viewport(el: &Element, budget: Budget) -> Result<Value, CdpError> {
-    match el.session.call_raw("Page.getLayoutMetrics", json!({}), budget.capped(STEP)).await {
+/// The viewport the element's click point is in, as `{viewport: [w, h], scroll: [x, y]}`, CSS px, from
+/// `metrics` (`Page.getLayoutMetrics` of the element's session: its root frame, which is the page's for
+/// an element of a same-process iframe, whose quads are in the page's coordinates, and the iframe's own
+/// for an out-of-process one); the element's own window when that call failed.
+async fn viewport(metrics: Result<Value, CdpError>, el: &Element, budget: Budget) -> Result<Value, CdpError> {
+    match metrics {
         Ok(m) => {
             let v = &m["cssLayoutViewport"];
             Ok(json!({"viewport": [v["clientWidth"], v["clientHeight"]], "scroll": [v["pageX"], v["pageY"]]}))
@@ -299,41 +323,101 @@ async fn viewport(el: &Element, budget: Budget) -> Result<Value, CdpError> {
     }
 }
 
-/// What one round found.
-enum Round {
-    Ready { x: f64, y: f64 },
-    Unmet(WorkerError),
+/// A CDP answer on its way.
+type Answer = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, CdpError>> + Send>>;
+
+/// A round's first calls, sent together and in this order (one session runs them in order):
+/// `DOM.scrollIntoViewIfNeeded`, `DOM.getContentQuads`, and for pointer input `Page.getLayoutMetrics`.
+/// The checks, sent after them, take their first box after the scroll.
+struct Sent {
+    scrolled: Answer,
+    quads: Answer,
+    metrics: Option<Answer>,
 }
 
-/// One round of checks on `el` for `input`; scrolls it into view first.
-async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Result<Round, WorkerError> {
-    let scrolled = el
-        .session
-        .call_raw("DOM.scrollIntoViewIfNeeded", json!({"objectId": el.object_id}), budget.capped(STEP))
-        .await;
-    if scrolled.is_err() {
-        let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
+impl Sent {
+    /// Sends the calls for the node named by `node` (`{"objectId"}` or `{"backendNodeId"}`).
+    fn send(session: &Session, node: Value, pointer: bool, budget: Budget) -> Sent {
+        let step = budget.capped(STEP);
+        Sent {
+            scrolled: Box::pin(session.send_raw("DOM.scrollIntoViewIfNeeded", node.clone(), step)),
+            quads: Box::pin(session.send_raw("DOM.getContentQuads", node, step)),
+            metrics: pointer
+                .then(|| -> Answer { Box::pin(session.send_raw("Page.getLayoutMetrics", json!({}), step)) }),
+        }
     }
-    let pointer = matches!(
+}
+
+/// Whether `input` goes through the pointer (and so needs the click point's hit test).
+fn is_pointer(input: &InputAction) -> bool {
+    matches!(
         input,
         InputAction::Click { .. }
             | InputAction::Hover
             | InputAction::Check { .. }
             | InputAction::DragTo { .. }
-    );
-    // The click point and the hit test need no frame: they run while the checks wait for one.
+    )
+}
+
+/// For a ref of the page's own current document whose node is known: the round's first calls
+/// ([`Sent`]), sent by `backendNodeId` before the node is resolved, so that `DOM.resolveNode` costs no
+/// round trip of its own. A ref of another document, a frame or the walker's registry gets `None`.
+fn send_early(page: &Page, locator: &Locator, input: &InputAction, budget: Budget) -> Option<Sent> {
+    let Locator::Ref(r) = locator else { return None };
+    let current = r.frame_id == page.target_id && page.lifecycle.borrow().loader_id == r.loader_id;
+    (current && r.backend_node_id != 0).then(|| {
+        Sent::send(&page.session, json!({"backendNodeId": r.backend_node_id}), is_pointer(input), budget)
+    })
+}
+
+/// What one round found.
+enum Round {
+    Ready {
+        x: f64,
+        y: f64,
+    },
+    /// The node is no longer in its document (a ref's is found again by role and name).
+    Detached,
+    Unmet(WorkerError),
+}
+
+/// One round of checks on `el` for `input`; scrolls it into view first.
+///
+/// The scroll, the checks, the quads and the viewport are sent together, in that order: the element's
+/// session runs them in order, so the checks' first box and the click point are taken after the
+/// scroll, and the round costs one round trip and the checks' frame, not one round trip a step.
+async fn check_round(
+    el: &Element,
+    input: &InputAction,
+    sent: Option<Sent>,
+    budget: Budget,
+) -> Result<Round, WorkerError> {
+    let pointer = is_pointer(input);
+    let Sent { scrolled, quads, metrics } =
+        sent.unwrap_or_else(|| Sent::send(&el.session, json!({"objectId": el.object_id}), pointer, budget));
+    let checks = send_on(&el.session, &el.object_id, CHECKS, json!([]), budget);
+    let scrolled = async {
+        if scrolled.await.is_err() {
+            // Not scrollable by CDP (no layout yet, say): by script. Should that move the element,
+            // the checks (already waiting for their frame) see it as not stable.
+            let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
+        }
+    };
+    // The hit test needs the click point: it runs while the checks wait for their frame.
     let geometry = async {
-        let quads = el
-            .session
-            .call_raw("DOM.getContentQuads", json!({"objectId": el.object_id}), budget.capped(STEP))
-            .await?;
+        let (quads, view) = match metrics {
+            Some(metrics) => {
+                let (quads, metrics) = tokio::join!(quads, metrics);
+                (quads?, Some(viewport(metrics, el, budget).await?))
+            }
+            None => (quads.await?, None),
+        };
         let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
             return Ok::<_, CdpError>(None);
         };
-        if !pointer {
+        let Some(view) = view else {
             return Ok(Some((x, y, None)));
-        }
-        let view = viewport(el, budget).await?;
+        };
         if !inside_viewport(&view, x, y) {
             return Ok(Some((x, y, None)));
         }
@@ -352,12 +436,11 @@ async fn check_round(el: &Element, input: &InputAction, budget: Budget) -> Resul
             .await;
         Ok(Some((x, y, Some(hit))))
     };
-    let checks = call_on(&el.session, &el.object_id, CHECKS, json!([]), budget);
-    let (c, geometry) = tokio::join!(checks, geometry);
+    let (c, geometry, ()) = tokio::join!(checks, geometry, scrolled);
     let c = c.map_err(|e| cdp_failure(Phase::Actionability, e))?;
     let unmet = |code, what: &str| Ok(Round::Unmet(err(code, format!("{} {what}", el.label))));
     if c["attached"] != json!(true) {
-        return unmet(ErrorCode::StaleRef, "is no longer attached to the page; take a new snapshot.");
+        return Ok(Round::Detached);
     }
     if c["visible"] != json!(true) {
         return unmet(ErrorCode::NotVisible, "is not visible");
@@ -469,10 +552,18 @@ pub(crate) async fn act(
             return Err(last);
         }
         let round = async {
-            match resolve(page, locator, budget).await? {
-                None => Ok(None),
-                Some(el) => check_round(&el, input, budget).await.map(|r| Some((el, r))),
+            // The node's `isConnected` is one of the checks: a ref's node is looked at once.
+            let early = send_early(page, locator, input, budget);
+            let Some(el) = resolve_as(page, locator, budget, false).await? else {
+                return Ok::<_, WorkerError>(None);
+            };
+            match check_round(&el, input, early, budget).await? {
+                Round::Detached => {}
+                found => return Ok(Some((el, found))),
             }
+            // Gone from its document: a ref's node is found again by role and name (or is stale).
+            let Some(el) = resolve(page, locator, budget).await? else { return Ok(None) };
+            check_round(&el, input, None, budget).await.map(|r| Some((el, r)))
         };
         match round.await {
             // A round cut short by the deadline: the answer is what the last full round found.
@@ -488,6 +579,18 @@ pub(crate) async fn act(
                 last_is_real = true;
             }
             Ok(Some((el, Round::Ready { x, y }))) => break (el, x, y),
+            Ok(Some((el, Round::Detached))) => {
+                let gone = err(
+                    ErrorCode::StaleRef,
+                    format!("{} is no longer attached to the page; take a new snapshot.", el.label),
+                );
+                if matches!(locator, Locator::Ref(_)) {
+                    return Err(gone);
+                }
+                // A selector is asked again next round.
+                last = gone;
+                last_is_real = true;
+            }
             Ok(Some((_, Round::Unmet(e))))
                 if e.code == ErrorCode::StaleRef && matches!(locator, Locator::Ref(_)) =>
             {
@@ -640,8 +743,14 @@ async fn drag(page: &Page, x: f64, y: f64, to: &Locator, budget: Budget) -> Resu
                     format!("no drop target matches {}", describe_locator(to)),
                 ));
             };
-            match check_round(&target, &InputAction::Hover, budget).await? {
+            match check_round(&target, &InputAction::Hover, None, budget).await? {
                 Round::Ready { x, y } => break (target.label, x, y),
+                Round::Detached => {
+                    return Err(err(
+                        ErrorCode::StaleRef,
+                        format!("{} is no longer attached to the page; take a new snapshot.", target.label),
+                    ))
+                }
                 Round::Unmet(e) if budget.remaining() <= RETRY => return Err(e),
                 Round::Unmet(_) => tokio::time::sleep(RETRY).await,
             }
