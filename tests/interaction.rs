@@ -665,6 +665,11 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     let (stale, _) =
         code(c.click("big", ClickParams { element: by_ref(&go3), ..Default::default() }, None).await);
     assert_eq!(stale, ErrorCode::StaleRef);
+    let child_ready = sb_protocol::api::WaitForParams {
+        function: Some("document.body.dataset.child === 'ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for("big", child_ready, None).await.unwrap();
     let framed = c.snapshot("big", SnapshotParams::default()).await.unwrap().snapshot;
     let mut lines = framed.lines();
     assert_eq!(lines.next(), Some("- iframe \"Inner\":"), "{}", &framed[..300]);
@@ -673,6 +678,25 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     let inner_ref = inner.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
     c.click("big", ClickParams { element: by_ref(&inner_ref), ..Default::default() }, None).await.unwrap();
     assert_eq!(js(&c, "big", "document.title").await, json!("framed"));
+    // A cross-site (out-of-process) iframe is walked in its own frame, its content under it, and its
+    // refs act inside it.
+    assert_eq!(lines.next(), Some("- iframe \"Remote\":"), "{}", &framed[..400]);
+    let remote: Vec<&str> = lines.by_ref().take_while(|l| l.starts_with("  ")).collect();
+    assert!(remote.iter().any(|l| l.contains("Remote text")), "{remote:?}");
+    let remote_button =
+        remote.iter().find(|l| l.starts_with("  - button \"Remote button\" [ref=")).expect(&framed[..400]);
+    let remote_ref = remote_button.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    c.click("big", ClickParams { element: by_ref(&remote_ref), ..Default::default() }, None).await.unwrap();
+    let seen = c
+        .request::<sb_protocol::api::EvaluateResult>(
+            sb_protocol::api::Method::PageEvaluate,
+            Some("big"),
+            json!({"function": "(el) => document.body.dataset.clicked", "ref": remote_ref}),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(seen.value, Some(json!("yes")), "the click landed in the cross-site frame");
     assert!(
         small_cut.snapshot.lines().filter(|l| !l.starts_with("- ...")).all(|l| l.contains("[ref=e")),
         "{}",

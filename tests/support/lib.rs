@@ -313,10 +313,16 @@ pub mod pages {
     }
 
     /// `/test/bigframe/<blocks>`: [`big`] with a same-origin iframe first, holding a button that sets
-    /// the page's title to `framed`.
+    /// the page's title to `framed`, then a cross-site one ([`CHILD`], from `localhost`: out of
+    /// process); the body gets `data-child="ready"` once that one has loaded.
     pub fn big_framed(blocks: usize) -> String {
-        let frame = "<iframe title=\"Inner\" srcdoc=\"<button onclick=&quot;parent.document.title='framed'&quot;>Framed button</button>\"></iframe>";
-        big(blocks).replacen("<body>", &format!("<body>{frame}"), 1)
+        let frames = r#"<iframe title="Inner" srcdoc="<button onclick=&quot;parent.document.title='framed'&quot;>Framed button</button>"></iframe>
+<iframe title="Remote" id="remote"></iframe>
+<script>
+  addEventListener('message', (e) => { if (e.data === 'child ready') document.body.dataset.child = 'ready'; });
+  document.querySelector('#remote').src = 'http://localhost:' + location.port + '/test/child.html';
+</script>"#;
+        big(blocks).replacen("<body>", &format!("<body>{frames}"), 1)
     }
 
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).

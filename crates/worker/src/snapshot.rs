@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 
+use sb_cdp::Session;
 use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -458,10 +459,32 @@ pub(crate) const WORLD: &str = "sandbox-browser";
 /// Object group of the walker's results, released after each snapshot.
 const WALK_GROUP: &str = "sandbox-browser-snapshot";
 
-/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`), which keeps
-/// the ref'd elements in its registry (looked up when an action names one: refs with
-/// `backend_node_id` 0), then the same rendering and cut as the accessibility-tree path. Same-origin iframes are walked too; cross-origin ones show as
-/// `- iframe "title"` without their content here.
+/// One walk of [`WALKER`] in one frame's isolated world.
+struct Run {
+    /// The session of the frame's document (the page's, or an out-of-process iframe's).
+    session: Session,
+    /// The walker's result (in [`WALK_GROUP`]): `els`, the elements its refs name.
+    object: String,
+    /// `{items, complete, refFrames}`.
+    walked: Value,
+    /// The frame the walk ran in, then the same-origin iframes it walked into, by index (`frameId`).
+    frame_id: String,
+    frame_ids: Vec<String>,
+    /// The cross-origin iframes it left as holes: `(hole index, frameId)`, until they are walked.
+    holes_pending: Vec<(usize, String)>,
+    /// The run that filled each hole, by hole index.
+    filled: HashMap<usize, usize>,
+}
+
+/// At most this many cross-origin frames are walked for one snapshot (ads can nest many).
+const MAX_FRAME_WALKS: usize = 20;
+
+/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`) of the main
+/// frame, then one walk in each cross-origin iframe it found (in the iframe's own session when it is
+/// out of process), spliced in where the iframe is; then the same rendering and cut as the
+/// accessibility-tree path. The refs shown are kept by the page: the main frame's in its world's
+/// registry (`backend_node_id` 0, looked up when an action names one), a cross-origin frame's by
+/// `backendNodeId` (`DOM.describeNode`).
 async fn walk_snapshot(
     page: &Page,
     options: &SnapshotOptions,
@@ -470,27 +493,119 @@ async fn walk_snapshot(
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
     let fail = |e| cdp_failure(phase, e);
-    let world = page
-        .session
+    // Time kept back for the refs, the identity and the rendering.
+    let walk_time = budget.child(std::time::Duration::from_millis(400));
+    let mut runs = vec![walk_in(&page.session, &page.target_id, options, walk_time).await?];
+    // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
+    let mut next = 0;
+    while next < runs.len() && runs.len() <= MAX_FRAME_WALKS {
+        let holes = std::mem::take(&mut runs[next].holes_pending);
+        for (h, frame_id) in holes {
+            if runs.len() > MAX_FRAME_WALKS || walk_time.expired() {
+                break;
+            }
+            let session = page.oopifs.lock().unwrap().get(&frame_id).cloned();
+            let session = session.unwrap_or_else(|| page.session.clone());
+            if let Ok(run) = walk_in(&session, &frame_id, options, walk_time).await {
+                runs.push(run);
+                let filled = runs.len() - 1;
+                runs[next].filled.insert(h, filled);
+            }
+        }
+        next += 1;
+    }
+    let mut refs_meta = Vec::new();
+    let raw = runs[0].walked["items"].as_array().cloned().unwrap_or_default();
+    let items = walked_items(&runs, 0, &raw, &mut refs_meta);
+    let (loader_id, url, title) = document_identity(page, budget).await?;
+    // Each frame's document, from its session's frame tree.
+    let mut trees: HashMap<String, Value> = HashMap::new();
+    let mut counts: HashMap<(String, String, String), u32> = HashMap::new();
+    let mut refs = Vec::new();
+    let mut ids = Vec::new();
+    let mut origin = HashMap::new();
+    for (i, (role, name, run, index)) in refs_meta.iter().enumerate() {
+        let id = format!("e{}", next_ref + i as u64);
+        ids.push(id.clone());
+        let r = &runs[*run];
+        let frame = r.walked["refFrames"][*index].as_i64().and_then(|f| usize::try_from(f).ok());
+        let frame_id = match frame {
+            Some(f) => r.frame_ids.get(f).cloned().unwrap_or_default(),
+            None => r.frame_id.clone(),
+        };
+        let loader = if frame_id == page.target_id {
+            loader_id.clone()
+        } else {
+            let key = r.session.id().to_string();
+            if !trees.contains_key(&key) {
+                let tree = r.session.call_raw("Page.getFrameTree", json!({}), budget.remaining()).await;
+                trees.insert(key.clone(), tree.map_err(fail)?);
+            }
+            crate::frames::find_loader(&trees[&key]["frameTree"], &frame_id).unwrap_or_default()
+        };
+        let nth = counts.entry((frame_id.clone(), role.clone(), name.clone())).or_insert(0);
+        if !frame_id.is_empty() {
+            origin.insert(id.clone(), (*run, *index));
+            refs.push(RefRecord {
+                id,
+                role: role.clone(),
+                name: name.clone(),
+                nth: *nth,
+                backend_node_id: 0,
+                frame_id,
+                loader_id: loader,
+            });
+        }
+        *nth += 1;
+    }
+    let mut lines = Vec::new();
+    render(&items, 0, &ids, options.interactive, &mut lines);
+    let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize);
+    if !truncated && runs.iter().any(|r| r.walked["complete"] == json!(false)) {
+        // The walker stopped early but the lines fit after all: say so all the same.
+        text.push_str(
+            "\n- ... more of the page cut at max_chars; narrow with scope, max_depth or interactive",
+        );
+        shown += 1;
+        truncated = true;
+    }
+    let mut result = output(text, shown, truncated, refs, url, title);
+    if let Output::Snapshot { refs, .. } = &mut result {
+        keep_refs(&runs, &origin, refs, budget).await;
+    }
+    let sessions: HashMap<String, Session> =
+        runs.iter().map(|r| (r.session.id().to_string(), r.session.clone())).collect();
+    for session in sessions.values() {
+        let _ = release(session, budget).await;
+    }
+    Ok(result)
+}
+
+/// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`.
+async fn walk_in(
+    session: &Session,
+    frame_id: &str,
+    options: &SnapshotOptions,
+    walk_time: Budget,
+) -> Result<Run, WorkerError> {
+    let phase = Phase::Cdp;
+    let fail = |e| cdp_failure(phase, e);
+    let world = session
         .call_raw(
             "Page.createIsolatedWorld",
-            json!({"frameId": page.target_id, "worldName": WORLD}),
-            budget.remaining(),
+            json!({"frameId": frame_id, "worldName": WORLD}),
+            walk_time.remaining(),
         )
         .await
         .map_err(fail)?;
     let context = world["executionContextId"].as_i64().unwrap_or_default();
-    // Time kept back for the refs, the identity and the rendering.
-    let walk_time = budget.child(std::time::Duration::from_millis(400));
     let opts = json!({
         "maxChars": options.max_chars,
         "interactive": options.interactive,
         "compact": options.compact,
         "maxDepth": options.max_depth,
-        "nextRef": next_ref,
     });
-    let walked = page
-        .session
+    let walked = session
         .call_raw(
             "Runtime.evaluate",
             json!({"expression": format!("({WALKER})({opts})"), "contextId": context, "objectGroup": WALK_GROUP,
@@ -507,7 +622,7 @@ async fn walk_snapshot(
             other => cdp_failure(phase, other),
         })?;
     if let Some(details) = walked.get("exceptionDetails") {
-        let _ = release(page, budget).await;
+        let _ = release(session, walk_time).await;
         return Err(WorkerError {
             code: ErrorCode::Timeout,
             phase,
@@ -519,81 +634,113 @@ async fn walk_snapshot(
     }
     let object = walked["result"]["objectId"].as_str().unwrap_or_default().to_string();
     let field = |name: &'static str, by_value: bool| {
-        page.session.call_raw(
+        session.call_raw(
             "Runtime.callFunctionOn",
             json!({"objectId": object, "functionDeclaration": format!("function() {{ return this.{name}; }}"),
                    "returnByValue": by_value, "objectGroup": WALK_GROUP}),
-            budget.remaining(),
+            walk_time.remaining(),
         )
     };
-    let (text, frames) = tokio::join!(field("json", true), field("frames", false));
+    let (text, frames, holes) =
+        tokio::join!(field("json", true), field("frames", false), field("holes", false));
     let walked: Value = serde_json::from_str(text.map_err(fail)?["result"]["value"].as_str().unwrap_or("{}"))
         .unwrap_or_default();
     let frames_id = frames.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
-    let owners = describe_all(page, &frames_id, budget).await;
-    let _ = release(page, budget).await;
-    // The walked iframes' frames (`frameId` of a frame owner) and their documents.
-    let frame_ids: Vec<String> =
-        owners.map_err(fail)?.iter().map(|d| d["frameId"].as_str().unwrap_or_default().to_string()).collect();
-    let tree = if frame_ids.is_empty() {
-        Value::Null
-    } else {
-        page.session.call_raw("Page.getFrameTree", json!({}), budget.remaining()).await.map_err(fail)?
-    };
-    let ref_frames: Vec<i64> = walked["refFrames"]
-        .as_array()
-        .map(|a| a.iter().map(|f| f.as_i64().unwrap_or(-1)).collect())
-        .unwrap_or_default();
-    let mut refs_meta = Vec::new();
-    let items =
-        walked_items(walked["items"].as_array().map(Vec::as_slice).unwrap_or_default(), &mut refs_meta);
-    let (loader_id, url, title) = document_identity(page, budget).await?;
-    let mut counts: HashMap<(String, String), u32> = HashMap::new();
-    let mut refs = Vec::new();
-    let mut ids = Vec::new();
-    for (i, (role, name, index)) in refs_meta.iter().enumerate() {
-        let id = format!("e{}", next_ref + i as u64);
-        ids.push(id.clone());
-        let nth = counts.entry((role.clone(), name.clone())).or_insert(0);
-        let frame =
-            ref_frames.get(*index).and_then(|f| usize::try_from(*f).ok()).and_then(|f| frame_ids.get(f));
-        let (frame_id, loader) = match frame {
-            Some(f) => (f.clone(), crate::frames::find_loader(&tree["frameTree"], f).unwrap_or_default()),
-            None => (page.target_id.clone(), loader_id.clone()),
-        };
-        if !frame_id.is_empty() {
-            refs.push(RefRecord {
-                id,
-                role: role.clone(),
-                name: name.clone(),
-                nth: *nth,
-                // Kept by the page: the walker's registry (see `input::resolve`).
-                backend_node_id: 0,
-                frame_id,
-                loader_id: loader,
-            });
-        }
-        *nth += 1;
-    }
-    let mut lines = Vec::new();
-    render(&items, 0, &ids, options.interactive, &mut lines);
-    let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize);
-    if !truncated && walked["complete"] == json!(false) {
-        // The walker stopped early but the lines fit after all: say so all the same.
-        text.push_str(
-            "\n- ... more of the page cut at max_chars; narrow with scope, max_depth or interactive",
-        );
-        shown += 1;
-        truncated = true;
-    }
-    Ok(output(text, shown, truncated, refs, url, title))
+    let holes_id = holes.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let (frames, holes) = tokio::join!(
+        describe_all(session, &frames_id, walk_time),
+        describe_all(session, &holes_id, walk_time)
+    );
+    let frame_of = |d: &Value| d["frameId"].as_str().unwrap_or_default().to_string();
+    let frame_ids = frames.map_err(fail)?.iter().map(frame_of).collect();
+    let holes_pending = holes
+        .map_err(fail)?
+        .iter()
+        .enumerate()
+        .map(|(h, d)| (h, frame_of(d)))
+        .filter(|(_, f)| !f.is_empty())
+        .collect();
+    Ok(Run {
+        session: session.clone(),
+        object,
+        walked,
+        frame_id: frame_id.to_string(),
+        frame_ids,
+        filled: HashMap::new(),
+        holes_pending,
+    })
 }
+
+/// Keeps the refs `shown` for the actions that name them: the main frame's walk registers its
+/// elements under their ids in its world's registry (`__sandboxBrowserRefs`, at most 100 000 entries,
+/// the oldest dropped first); a cross-origin frame's refs get their `backendNodeId`
+/// (`DOM.describeNode`). A ref that cannot be kept is found again by role and name when used.
+async fn keep_refs(
+    runs: &[Run],
+    origin: &HashMap<String, (usize, usize)>,
+    shown: &mut [RefRecord],
+    budget: Budget,
+) {
+    let mut by_run: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+    for (k, r) in shown.iter().enumerate() {
+        if let Some(&(run, index)) = origin.get(&r.id) {
+            by_run.entry(run).or_default().push((k, index));
+        }
+    }
+    for (run, wanted) in by_run {
+        let r = &runs[run];
+        if run == 0 {
+            let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
+            let _ = r
+                .session
+                .call_raw(
+                    "Runtime.callFunctionOn",
+                    json!({"objectId": r.object, "functionDeclaration": REGISTER, "arguments": [{"value": pairs}]}),
+                    budget.remaining(),
+                )
+                .await;
+            continue;
+        }
+        let picked = r
+            .session
+            .call_raw(
+                "Runtime.callFunctionOn",
+                json!({"objectId": r.object, "functionDeclaration": "function(idx) { return idx.map((i) => this.els[i]); }",
+                       "arguments": [{"value": wanted.iter().map(|w| w.1).collect::<Vec<_>>()}], "objectGroup": WALK_GROUP}),
+                budget.remaining(),
+            )
+            .await;
+        let Some(array) = picked.ok().and_then(|p| p["result"]["objectId"].as_str().map(str::to_string))
+        else {
+            continue;
+        };
+        if let Ok(nodes) = describe_all(&r.session, &array, budget).await {
+            for ((k, _), node) in wanted.iter().zip(nodes) {
+                shown[*k].backend_node_id = node["backendNodeId"].as_i64().unwrap_or(0);
+            }
+        }
+    }
+}
+
+/// Registers the main frame walk's shown elements: `pairs` of `[els index, ref id]`.
+const REGISTER: &str = r#"function(pairs) {
+  const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
+  for (const [i, id] of pairs) registry.set(id, new WeakRef(this.els[i]));
+  // Bounded: the oldest refs go first (an action on one then finds its element by role and name).
+  for (const key of registry.keys()) {
+    if (registry.size <= 100000) break;
+    registry.delete(key);
+  }
+}"#;
 
 /// `DOM.describeNode` of every element of the array `array_id` (`Runtime.getProperties`), in order,
 /// sent together; a node that cannot be described is `null`.
-async fn describe_all(page: &Page, array_id: &str, budget: Budget) -> Result<Vec<Value>, sb_cdp::CdpError> {
-    let props = page
-        .session
+async fn describe_all(
+    session: &Session,
+    array_id: &str,
+    budget: Budget,
+) -> Result<Vec<Value>, sb_cdp::CdpError> {
+    let props = session
         .call_raw(
             "Runtime.getProperties",
             json!({"objectId": array_id, "ownProperties": true}),
@@ -610,15 +757,16 @@ async fn describe_all(page: &Page, array_id: &str, budget: Budget) -> Result<Vec
         })
         .collect();
     ids.sort_by_key(|(i, _)| *i);
-    let described = futures_util::future::join_all(ids.iter().map(|(_, id)| {
-        page.session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
-    }))
-    .await;
+    let described =
+        futures_util::future::join_all(ids.iter().map(|(_, id)| {
+            session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
+        }))
+        .await;
     Ok(described.into_iter().map(|d| d.map(|d| d["node"].clone()).unwrap_or(Value::Null)).collect())
 }
 
-async fn release(page: &Page, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
-    page.session
+async fn release(session: &Session, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
+    session
         .call_raw(
             "Runtime.releaseObjectGroup",
             json!({"objectGroup": WALK_GROUP}),
@@ -627,9 +775,14 @@ async fn release(page: &Page, budget: Budget) -> Result<Value, sb_cdp::CdpError>
         .await
 }
 
-/// The walker's items as [`Item`]s; each ref'd node gets the next index into `refs` (role, name, the
-/// walker's element index).
-fn walked_items(raw: &[Value], refs: &mut Vec<(String, String, usize)>) -> Vec<Item> {
+/// The walker's items of run `run` as [`Item`]s, with the frames that filled its holes spliced in;
+/// each ref'd node gets the next index into `refs` (role, name, run, the walk's element index).
+fn walked_items(
+    runs: &[Run],
+    run: usize,
+    raw: &[Value],
+    refs: &mut Vec<(String, String, usize, usize)>,
+) -> Vec<Item> {
     let mut out = Vec::new();
     for v in raw {
         match v {
@@ -643,14 +796,27 @@ fn walked_items(raw: &[Value], refs: &mut Vec<(String, String, usize)>) -> Vec<I
                     .map(|x| x.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
                     .unwrap_or_default();
                 let reference = a.get(3).and_then(Value::as_i64).filter(|i| *i >= 0).map(|i| {
-                    refs.push((role.clone(), name.clone(), i as usize));
+                    refs.push((role.clone(), name.clone(), run, i as usize));
                     refs.len() - 1
                 });
                 let url = a.get(4).and_then(Value::as_str).map(str::to_string);
-                let mut children = walked_items(
-                    a.get(5).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default(),
-                    refs,
-                );
+                let filled = a
+                    .get(6)
+                    .and_then(Value::as_i64)
+                    .and_then(|h| usize::try_from(h).ok())
+                    .and_then(|h| runs[run].filled.get(&h).copied());
+                let mut children = match filled {
+                    Some(inner) => {
+                        let raw = runs[inner].walked["items"].as_array().cloned().unwrap_or_default();
+                        walked_items(runs, inner, &raw, refs)
+                    }
+                    None => walked_items(
+                        runs,
+                        run,
+                        a.get(5).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default(),
+                        refs,
+                    ),
+                };
                 if url.is_some() {
                     children.retain(|c| !matches!(c, Item::Text(t) if same_text(t, &name)));
                 }

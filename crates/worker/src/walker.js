@@ -2,11 +2,12 @@
 // stops once the output would pass max_chars. Runs in an isolated world (page scripts cannot see or
 // change it). Roles are ARIA's (explicit `role`, else the element's implicit role); names follow the
 // accessible name computation for the common cases (aria-labelledby, aria-label, labels, alt, title,
-// placeholder, name from content). Same-origin iframes are walked too (their `contentDocument`).
-// Returns {json: {items, complete, refFrames}, frames}: items are [role, name, attrs, refIndex
-// (-1: none), url, children] or a text string; refFrames[i] is the index in frames (the walked <iframe>
-// elements) of ref i's frame, -1 for the main frame. The ref'd elements stay in this world's registry
-// (`__sandboxBrowserRefs`: ref id `e<nextRef + i>` -> element), where an action finds them.
+// placeholder, name from content). Same-origin iframes are walked too (their `contentDocument`); a
+// cross-origin one is a hole the caller fills with a walk of its own in that frame.
+// Returns {json: {items, complete, refFrames}, frames, holes, els}: items are [role, name, attrs, refIndex
+// (-1: none), url, children, hole (-1: none)] or a text string; refFrames[i] is the index in frames (the
+// walked <iframe> elements) of ref i's frame (els[i]), -1 for the walk's own frame; hole h is the
+// cross-origin <iframe> holes[h]. The caller keeps the refs it shows (see `register` in snapshot.rs).
 (function (opts) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
@@ -23,8 +24,8 @@
   const budget = opts.maxChars * 1.05 + 200;
   let used = 0;
   let complete = true;
-  const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
   const els = [];
+  const holes = [];
   const refFrames = [];
   const frames = [];
   let frame = -1;
@@ -220,6 +221,7 @@
       }
       const children = [];
       const before = used;
+      let hole = -1;
       if (role !== 'iframe') walk(c, depth + 1, children);
       else {
         // A same-origin frame's document is reachable; a cross-origin one's is not (null).
@@ -231,23 +233,20 @@
           frames.push(c);
           walk(inner.body || inner.documentElement, depth + 1, children);
           frame = outer;
+        } else {
+          hole = holes.length;
+          holes.push(c);
         }
       }
       // Text that only repeats the name is not shown: it does not count.
       if (name && children.length === 1 && typeof children[0] === 'string' && squash(children[0]) === name) {
         used = before;
       }
-      out.push([role, name, attrs, ref, url, children]);
+      out.push([role, name, attrs, ref, url, children, hole]);
     }
   }
 
   const items = [];
   walk(document.body || document.documentElement, 0, items);
-  els.forEach((el, i) => registry.set('e' + (opts.nextRef + i), new WeakRef(el)));
-  // Bounded: the oldest refs go first (an action on one then finds its element by role and name).
-  for (const key of registry.keys()) {
-    if (registry.size <= 100000) break;
-    registry.delete(key);
-  }
-  return { json: JSON.stringify({ items, complete, refFrames }), frames };
+  return { json: JSON.stringify({ items, complete, refFrames }), frames, holes, els };
 })
