@@ -623,6 +623,48 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
+    let pages = PageServer::start(None).await;
+    let dir = sb_tests::temp_dir();
+    let args = Supervisor::config_args(&dir, sb_tests::pages::NESTED_FLAGS);
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let c = sup.client().await;
+    c.session_start(Some("n")).await.unwrap();
+    let ready = || sb_protocol::api::WaitForParams {
+        function: Some("document.title === 'Nested ready'".into()),
+        ..Default::default()
+    };
+    // The accessibility-tree path (a small page), then the walker (a large one): the same nesting.
+    for path in ["/test/nested.html", "/test/bignested/1000"] {
+        c.goto("n", &pages.url(path), None).await.unwrap();
+        c.wait_for("n", ready(), None).await.unwrap();
+        let snap = c.snapshot("n", SnapshotParams::default()).await.unwrap().snapshot;
+        let lines: Vec<&str> = snap.lines().collect();
+        let middle = lines.iter().position(|l| *l == "- iframe \"Middle\":").expect(&snap);
+        let deep = lines[middle..].iter().position(|l| *l == "  - iframe \"Deep\":").expect(&snap) + middle;
+        assert!(lines[middle..deep].iter().any(|l| l.contains("Middle text")), "{path}:\n{snap}");
+        let button = lines[deep + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("    "))
+            .find(|l| l.starts_with("    - button \"Remote button\" [ref="))
+            .unwrap_or_else(|| panic!("{path}:\n{}", &snap[..snap.len().min(800)]));
+        let reference = button.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+        // The click point is offset by both iframes' positions: it lands on the button.
+        c.click("n", ClickParams { element: by_ref(&reference), ..Default::default() }, None).await.unwrap();
+        let seen = c
+            .request::<sb_protocol::api::EvaluateResult>(
+                sb_protocol::api::Method::PageEvaluate,
+                Some("n"),
+                json!({"function": "(el) => document.body.dataset.clicked", "ref": reference}),
+                None,
+            )
+            .await
+            .unwrap();
+        assert_eq!(seen.value, Some(json!("yes")), "{path}: the click landed in the innermost frame");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     let pages = PageServer::start(None).await;
     let sup = Supervisor::start(&[]);

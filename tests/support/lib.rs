@@ -325,6 +325,34 @@ pub mod pages {
         big(blocks).replacen("<body>", &format!("<body>{frames}"), 1)
     }
 
+    /// `/test/nested.html`: an out-of-process iframe (`a.test`) holding another (`b.test`, [`CHILD`]):
+    /// three sites, so three renderers. Needs the browser to resolve `*.test` to the loopback
+    /// ([`NESTED_FLAGS`]). The title becomes "Nested ready" once the innermost document has loaded.
+    pub const NESTED: &str = r#"<!doctype html><html><head><title>Nested</title></head><body>
+<h1>Top</h1><iframe title="Middle" id="middle" style="margin-left: 30px"></iframe>
+<script>
+  addEventListener('message', (e) => { if (e.data === 'child ready') document.title = 'Nested ready'; });
+  document.querySelector('#middle').src = 'http://a.test:' + location.port + '/test/middle.html';
+</script></body></html>"#;
+
+    /// `/test/middle.html`: the middle frame of [`NESTED`]; passes the innermost frame's message up.
+    pub const MIDDLE: &str = r#"<!doctype html><html><head><title>Middle</title></head><body>
+<p>Middle text</p><iframe title="Deep" id="deep" style="margin-top: 20px"></iframe>
+<script>
+  addEventListener('message', (e) => parent.postMessage(e.data, '*'));
+  document.querySelector('#deep').src = 'http://b.test:' + location.port + '/test/child.html';
+</script></body></html>"#;
+
+    /// The configuration [`NESTED`] needs: Chromium resolves `a.test` and `b.test` to 127.0.0.1.
+    pub const NESTED_FLAGS: &str =
+        "[browser]\nextra_flags = [\"--host-resolver-rules=MAP *.test 127.0.0.1\"]\n";
+
+    /// `/test/bignested/<blocks>`: [`big`] with [`NESTED`]'s frames first.
+    pub fn big_nested(blocks: usize) -> String {
+        let body = &NESTED[NESTED.find("<body>").unwrap() + 6..NESTED.find("</body>").unwrap()];
+        big(blocks).replacen("<body>", &format!("<body>{body}"), 1)
+    }
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -357,6 +385,14 @@ impl PageServer {
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
             .route("/test/child.html", get(|| async { Html(pages::CHILD) }))
+            .route("/test/nested.html", get(|| async { Html(pages::NESTED) }))
+            .route("/test/middle.html", get(|| async { Html(pages::MIDDLE) }))
+            .route(
+                "/test/bignested/{blocks}",
+                get(|axum::extract::Path(blocks): axum::extract::Path<usize>| async move {
+                    Html(pages::big_nested(blocks.min(50_000)))
+                }),
+            )
             .route(
                 "/test/bigframe/{blocks}",
                 get(|axum::extract::Path(blocks): axum::extract::Path<usize>| async move {

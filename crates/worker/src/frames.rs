@@ -20,32 +20,57 @@ use crate::{cdp_failure, Page};
 /// Longest one frame-related CDP call may take.
 const STEP: Duration = Duration::from_millis(1_000);
 
-/// The out-of-process iframes attached under a page, by frame id (= their target id).
-pub(crate) type Oopifs = Arc<Mutex<HashMap<String, Session>>>;
+/// An out-of-process iframe attached under a page: its session, and the out-of-process frame its
+/// `<iframe>` element lives in (`None`: the page's own renderer; else that frame's id).
+#[derive(Clone)]
+pub(crate) struct Oopif {
+    pub(crate) session: Session,
+    pub(crate) parent: Option<String>,
+}
+
+/// The out-of-process iframes attached under a page, at any depth, by frame id (= their target id).
+pub(crate) type Oopifs = Arc<Mutex<HashMap<String, Oopif>>>;
 
 /// Follows `Target.attachedToTarget` / `Target.detachedFromTarget` of iframe targets on `session`
-/// (subscribe before `Target.setAutoAttach`, which attaches the existing ones at once).
+/// (subscribe before `Target.setAutoAttach`, which attaches the existing ones at once). Each iframe
+/// attached gets auto-attach too, so an out-of-process iframe inside one is followed as well.
 pub(crate) fn track_oopifs(browser: &CdpClient, session: &Session) -> Oopifs {
     let oopifs: Oopifs = Arc::default();
+    follow(browser.clone(), session, None, oopifs.clone());
+    oopifs
+}
+
+/// Follows the iframe targets attached to `session` (the frame `parent`, `None` for the page).
+fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: Oopifs) {
     let mut events = session.events();
-    let (found, browser) = (oopifs.clone(), browser.clone());
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             match ev.method.as_str() {
                 "Target.attachedToTarget" if ev.params["targetInfo"]["type"] == "iframe" => {
                     let target = ev.params["targetInfo"]["targetId"].as_str().unwrap_or_default().to_string();
                     let id = ev.params["sessionId"].as_str().unwrap_or_default().to_string();
-                    found.lock().unwrap().insert(target, browser.session(id));
+                    let child = browser.session(id);
+                    found
+                        .lock()
+                        .unwrap()
+                        .insert(target.clone(), Oopif { session: child.clone(), parent: parent.clone() });
+                    // Its own out-of-process iframes: followed before auto-attach reports them.
+                    follow(browser.clone(), &child, Some(target), found.clone());
+                    let auto = child.send_raw(
+                        "Target.setAutoAttach",
+                        json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+                        STEP,
+                    );
+                    tokio::spawn(auto);
                 }
                 "Target.detachedFromTarget" => {
                     let id = ev.params["sessionId"].as_str().unwrap_or_default();
-                    found.lock().unwrap().retain(|_, s| s.id() != id);
+                    found.lock().unwrap().retain(|_, o| o.session.id() != id);
                 }
                 _ => {}
             }
         }
     });
-    oopifs
 }
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
@@ -69,16 +94,36 @@ pub(crate) async fn context(
         }
     }
     let oopif = page.oopifs.lock().unwrap().get(frame_id).cloned();
-    if let Some(session) = oopif {
-        let tree =
-            session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await.map_err(fail)?;
+    if let Some(oopif) = oopif {
+        let tree = oopif
+            .session
+            .call_raw("Page.getFrameTree", json!({}), budget.capped(STEP))
+            .await
+            .map_err(fail)?;
         let loader = tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string();
         let Some(offset) = owner_offset(page, frame_id, budget).await? else { return Ok(None) };
-        return Ok(Some((session, offset, loader)));
+        return Ok(Some((oopif.session, offset, loader)));
     }
+    // A same-process frame: of the page's renderer, or of an out-of-process iframe's (whose
+    // coordinates its quads are in).
     let tree =
         page.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await.map_err(fail)?;
-    Ok(find_loader(&tree["frameTree"], frame_id).map(|loader| (page.session.clone(), (0.0, 0.0), loader)))
+    if let Some(loader) = find_loader(&tree["frameTree"], frame_id) {
+        return Ok(Some((page.session.clone(), (0.0, 0.0), loader)));
+    }
+    let oopifs: Vec<(String, Oopif)> =
+        page.oopifs.lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    for (oopif_frame, oopif) in oopifs {
+        let Ok(tree) = oopif.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await
+        else {
+            continue;
+        };
+        if let Some(loader) = find_loader(&tree["frameTree"], frame_id) {
+            let Some(offset) = owner_offset(page, &oopif_frame, budget).await? else { return Ok(None) };
+            return Ok(Some((oopif.session, offset, loader)));
+        }
+    }
+    Ok(None)
 }
 
 /// The `loaderId` of `frame_id` in a `Page.getFrameTree` subtree.
@@ -89,83 +134,132 @@ pub(crate) fn find_loader(node: &Value, frame_id: &str) -> Option<String> {
     node["childFrames"].as_array()?.iter().find_map(|c| find_loader(c, frame_id))
 }
 
-/// The top-left corner of the content box of `frame_id`'s `<iframe>` in the page's viewport
-/// (`DOM.getFrameOwner`, `DOM.getBoxModel`); `Ok(None)` when it has none (gone, or not rendered).
+/// The top-left corner of the content box of out-of-process frame `frame_id`'s `<iframe>` in the
+/// page's viewport (`DOM.getFrameOwner`, `DOM.getBoxModel` in the renderer the `<iframe>` lives in,
+/// plus that frame's own offset when it is out of process too); `Ok(None)` when it has none (gone,
+/// or not rendered).
 async fn owner_offset(
     page: &Page,
     frame_id: &str,
     budget: Budget,
 ) -> Result<Option<(f64, f64)>, WorkerError> {
-    let call = |method: &'static str, params: Value| async move {
-        match page.session.call_raw(method, params, budget.capped(STEP)).await {
-            Ok(v) => Ok(Some(v)),
-            Err(e) if e.is_timeout() => Err(cdp_failure(Phase::Actionability, e)),
-            Err(_) => Ok(None),
+    let mut offset = (0.0, 0.0);
+    let mut frame = frame_id.to_string();
+    // Up the chain of out-of-process frames (bounded: a chain never loops, but a map may change).
+    for _ in 0..16 {
+        let parent = page.oopifs.lock().unwrap().get(&frame).map(|o| o.parent.clone());
+        let Some(parent) = parent else { return Ok(None) };
+        let session = match &parent {
+            None => page.session.clone(),
+            Some(p) => match page.oopifs.lock().unwrap().get(p) {
+                Some(o) => o.session.clone(),
+                None => return Ok(None),
+            },
+        };
+        let call = |method: &'static str, params: Value| {
+            let session = session.clone();
+            async move {
+                match session.call_raw(method, params, budget.capped(STEP)).await {
+                    Ok(v) => Ok(Some(v)),
+                    Err(e) if e.is_timeout() => Err(cdp_failure(Phase::Actionability, e)),
+                    Err(_) => Ok(None),
+                }
+            }
+        };
+        let Some(owner) = call("DOM.getFrameOwner", json!({"frameId": frame})).await? else {
+            return Ok(None);
+        };
+        let Some(backend) = owner["backendNodeId"].as_i64() else { return Ok(None) };
+        let Some(model) = call("DOM.getBoxModel", json!({"backendNodeId": backend})).await? else {
+            return Ok(None);
+        };
+        let content = model["model"]["content"].as_array();
+        let Some((x, y)) = content.and_then(|c| Some((c.first()?.as_f64()?, c.get(1)?.as_f64()?))) else {
+            return Ok(None);
+        };
+        offset = (offset.0 + x, offset.1 + y);
+        match parent {
+            None => return Ok(Some(offset)),
+            Some(p) => frame = p,
         }
-    };
-    let Some(owner) = call("DOM.getFrameOwner", json!({"frameId": frame_id})).await? else { return Ok(None) };
-    let Some(backend) = owner["backendNodeId"].as_i64() else { return Ok(None) };
-    let Some(model) = call("DOM.getBoxModel", json!({"backendNodeId": backend})).await? else {
-        return Ok(None);
-    };
-    let content = model["model"]["content"].as_array();
-    Ok(content.and_then(|c| Some((c.first()?.as_f64()?, c.get(1)?.as_f64()?))))
+    }
+    Ok(None)
 }
 
 /// One frame's accessibility tree for the snapshot.
 pub(crate) struct FrameTree {
     pub(crate) frame_id: String,
     pub(crate) loader_id: String,
-    /// `backendDOMNodeId` of its `<iframe>` in the page's renderer; `None` for the main frame.
+    /// `backendDOMNodeId` of its `<iframe>`, in the renderer of session `owner_session`.
     pub(crate) owner: Option<i64>,
+    /// The session (id) of the renderer its `<iframe>` element lives in.
+    pub(crate) owner_session: String,
+    /// The session (id) its nodes were read through (their backend ids are that renderer's).
+    pub(crate) session: String,
     /// `Accessibility.getFullAXTree`'s `nodes`.
     pub(crate) nodes: Vec<Value>,
-    /// Read through an out-of-process iframe's session (its backend ids are another renderer's).
-    pub(crate) oopif: bool,
 }
 
-impl FrameTree {
-    /// From `DOM.getFrameOwner`'s and `Accessibility.getFullAXTree`'s answers.
-    fn of(frame_id: String, loader_id: String, owner: &Value, ax: &Value, oopif: bool) -> FrameTree {
-        let nodes = ax["nodes"].as_array().cloned().unwrap_or_default();
-        FrameTree { frame_id, loader_id, owner: owner["backendNodeId"].as_i64(), nodes, oopif }
-    }
-}
-
-/// The child frames' trees: same-process ones through the page's session (`frameId`), out-of-process
-/// ones through their own sessions. A frame that cannot be read in time is left out.
+/// The child frames' trees, at any depth: same-process ones through their renderer's session
+/// (`frameId`), out-of-process ones through their own sessions. A frame that cannot be read in time is
+/// left out.
 pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
     let mut out = Vec::new();
-    let Ok(tree) = page.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await else {
-        return out;
+    let oopifs: HashMap<String, Oopif> = page.oopifs.lock().unwrap().clone();
+    let read = |session: Session, frame_id: Option<String>| async move {
+        let params = match &frame_id {
+            Some(f) => json!({"frameId": f}),
+            None => json!({}),
+        };
+        session.call_raw("Accessibility.getFullAXTree", params, budget.remaining()).await
     };
-    let mut same_process = Vec::new();
-    collect_children(&tree["frameTree"], &mut same_process);
-    for (frame_id, loader_id) in same_process {
-        let ax = page
-            .session
-            .call_raw("Accessibility.getFullAXTree", json!({"frameId": frame_id}), budget.remaining())
-            .await;
-        let owner = page
-            .session
-            .call_raw("DOM.getFrameOwner", json!({"frameId": frame_id}), budget.capped(STEP))
-            .await;
-        if let (Ok(ax), Ok(owner)) = (ax, owner) {
-            out.push(FrameTree::of(frame_id, loader_id, &owner, &ax, false));
+    let owner_of = |session: Session, frame_id: String| async move {
+        let owner = session.call_raw("DOM.getFrameOwner", json!({"frameId": frame_id}), budget.capped(STEP));
+        owner.await.ok().and_then(|o| o["backendNodeId"].as_i64())
+    };
+    // Same-process frames of each renderer: the page's, then each out-of-process frame's.
+    let renderers = std::iter::once(page.session.clone()).chain(oopifs.values().map(|o| o.session.clone()));
+    for session in renderers {
+        let Ok(tree) = session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await else {
+            continue;
+        };
+        let mut same_process = Vec::new();
+        collect_children(&tree["frameTree"], &mut same_process);
+        for (frame_id, loader_id) in same_process.into_iter().filter(|(f, _)| !oopifs.contains_key(f)) {
+            let ax = read(session.clone(), Some(frame_id.clone())).await;
+            let owner = owner_of(session.clone(), frame_id.clone()).await;
+            if let Ok(ax) = ax {
+                out.push(FrameTree {
+                    frame_id,
+                    loader_id,
+                    owner,
+                    owner_session: session.id().to_string(),
+                    session: session.id().to_string(),
+                    nodes: ax["nodes"].as_array().cloned().unwrap_or_default(),
+                });
+            }
         }
     }
-    let oopifs: Vec<(String, Session)> =
-        page.oopifs.lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    for (frame_id, session) in oopifs {
-        let ax = session.call_raw("Accessibility.getFullAXTree", json!({}), budget.remaining()).await;
-        let tree = session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await;
-        let owner = page
-            .session
-            .call_raw("DOM.getFrameOwner", json!({"frameId": frame_id}), budget.capped(STEP))
-            .await;
-        if let (Ok(ax), Ok(tree), Ok(owner)) = (ax, tree, owner) {
-            let loader_id = tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string();
-            out.push(FrameTree::of(frame_id, loader_id, &owner, &ax, true));
+    for (frame_id, oopif) in &oopifs {
+        let owner_session = match &oopif.parent {
+            None => page.session.clone(),
+            Some(p) => match oopifs.get(p) {
+                Some(o) => o.session.clone(),
+                None => continue,
+            },
+        };
+        let ax = read(oopif.session.clone(), None).await;
+        let tree = oopif.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await;
+        let owner = owner_of(owner_session.clone(), frame_id.clone()).await;
+        if let (Ok(ax), Ok(tree)) = (ax, tree) {
+            out.push(FrameTree {
+                frame_id: frame_id.clone(),
+                loader_id: tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string(),
+                owner,
+                owner_session: owner_session.id().to_string(),
+                session: oopif.session.id().to_string(),
+                nodes: ax["nodes"].as_array().cloned().unwrap_or_default(),
+            });
         }
     }
     out

@@ -113,11 +113,11 @@ struct Builder<'a> {
     hrefs: &'a HashMap<i64, String>,
     /// `(role, name, backendDOMNodeId, frame index)` of each ref, in order.
     refs: Vec<(String, String, i64, usize)>,
-    /// The root node of each child frame's tree, by its `<iframe>`'s `backendDOMNodeId`.
-    child_roots: &'a HashMap<i64, String>,
-    /// Per frame index: whether its tree comes from an out-of-process iframe (its backend ids are
-    /// another renderer's and never name an `<iframe>` of the page's).
-    oopif: &'a [bool],
+    /// The root node of each child frame's tree, by its `<iframe>`: the session (id) of the renderer
+    /// the element lives in and its `backendDOMNodeId` there (backend ids are per renderer).
+    child_roots: &'a HashMap<(String, i64), String>,
+    /// Per frame index: the session (id) its tree was read through.
+    sessions: &'a [String],
 }
 
 impl Builder<'_> {
@@ -155,8 +155,9 @@ impl Builder<'_> {
         for c in &node.children {
             self.collect(c, depth + 1, &mut children);
         }
-        if role == "iframe" && !self.oopif.get(node.frame).copied().unwrap_or(false) {
-            if let Some(root) = node.backend.and_then(|b| self.child_roots.get(&b)) {
+        if role == "iframe" {
+            let session = self.sessions.get(node.frame).cloned().unwrap_or_default();
+            if let Some(root) = node.backend.and_then(|b| self.child_roots.get(&(session, b))) {
                 self.collect(root, depth + 1, &mut children);
             }
         }
@@ -376,15 +377,15 @@ pub(crate) async fn snapshot(
     let children =
         if scope_backend.is_none() { crate::frames::child_trees(page, fetch).await } else { Vec::new() };
     let mut child_roots = HashMap::new();
-    let mut oopif = vec![false];
+    let mut sessions = vec![page.session.id().to_string()];
     for (i, child) in children.iter().enumerate() {
         let mut ignored = HashMap::new();
         if let (Some(root), Some(owner)) =
             (parse_tree(&child.nodes, i + 1, &mut nodes, &mut ignored), child.owner)
         {
-            child_roots.insert(owner, root);
+            child_roots.insert((child.owner_session.clone(), owner), root);
         }
-        oopif.push(child.oopif);
+        sessions.push(child.session.clone());
     }
     let start = match scope_backend {
         None => root,
@@ -408,7 +409,7 @@ pub(crate) async fn snapshot(
         hrefs: &hrefs,
         refs: Vec::new(),
         child_roots: &child_roots,
-        oopif: &oopif,
+        sessions: &sessions,
     };
     let mut items = Vec::new();
     if let Some(start) = start {
@@ -504,8 +505,9 @@ async fn walk_snapshot(
             if runs.len() > MAX_FRAME_WALKS || walk_time.expired() {
                 break;
             }
-            let session = page.oopifs.lock().unwrap().get(&frame_id).cloned();
-            let session = session.unwrap_or_else(|| page.session.clone());
+            // Out of process: its own session; else the renderer of the walk that found it.
+            let session = page.oopifs.lock().unwrap().get(&frame_id).map(|o| o.session.clone());
+            let session = session.unwrap_or_else(|| runs[next].session.clone());
             if let Ok(run) = walk_in(&session, &frame_id, options, walk_time).await {
                 runs.push(run);
                 let filled = runs.len() - 1;
