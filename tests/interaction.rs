@@ -26,6 +26,24 @@ async fn js(c: &Client, sid: &str, expr: &str) -> serde_json::Value {
     c.evaluate(sid, expr, None).await.unwrap().value.unwrap_or(json!(null))
 }
 
+/// `page.evaluate {function, ref}`: `function` called with the ref's element, in its frame.
+async fn js_on(c: &Client, sid: &str, function: &str, reference: &str) -> Option<serde_json::Value> {
+    c.request::<sb_protocol::api::EvaluateResult>(
+        sb_protocol::api::Method::PageEvaluate,
+        Some(sid),
+        json!({"function": function, "ref": reference}),
+        None,
+    )
+    .await
+    .unwrap()
+    .value
+}
+
+/// The ref at the end of a snapshot line (`... [ref=e12]`).
+fn line_ref(line: &str) -> String {
+    line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string()
+}
+
 async fn form(c: &Client, pages: &PageServer, sid: &str) {
     c.session_start(Some(sid)).await.unwrap();
     c.goto(sid, &pages.url("/test/form.html"), None).await.unwrap();
@@ -595,16 +613,14 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
     );
     let remote_button = ref_of("Remote button");
     c.click("f", ClickParams { element: by_ref(&remote_button), ..Default::default() }, None).await.unwrap();
-    let seen = c
-        .request::<sb_protocol::api::EvaluateResult>(
-            sb_protocol::api::Method::PageEvaluate,
-            Some("f"),
-            json!({"function": "(el) => document.body.dataset.clicked + ' / ' + document.querySelector('p').textContent", "ref": remote_button}),
-            None,
-        )
-        .await
-        .unwrap();
-    assert_eq!(seen.value, Some(json!("yes / Remote clicked")), "the click landed in the cross-site frame");
+    let seen = js_on(
+        &c,
+        "f",
+        "(el) => document.body.dataset.clicked + ' / ' + document.querySelector('p').textContent",
+        &remote_button,
+    )
+    .await;
+    assert_eq!(seen, Some(json!("yes / Remote clicked")), "the click landed in the cross-site frame");
     c.click("f", ClickParams { element: by_ref(&ref_of("Shadow button")), ..Default::default() }, None)
         .await
         .unwrap();
@@ -625,9 +641,7 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
     let pages = PageServer::start(None).await;
-    let dir = sb_tests::temp_dir();
-    let args = Supervisor::config_args(&dir, sb_tests::pages::NESTED_FLAGS);
-    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let sup = Supervisor::with_config(sb_tests::pages::NESTED_FLAGS);
     let c = sup.client().await;
     c.session_start(Some("n")).await.unwrap();
     let ready = || sb_protocol::api::WaitForParams {
@@ -648,19 +662,11 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
             .take_while(|l| l.starts_with("    "))
             .find(|l| l.starts_with("    - button \"Remote button\" [ref="))
             .unwrap_or_else(|| panic!("{path}:\n{}", &snap[..snap.len().min(800)]));
-        let reference = button.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+        let reference = line_ref(button);
         // The click point is offset by both iframes' positions: it lands on the button.
         c.click("n", ClickParams { element: by_ref(&reference), ..Default::default() }, None).await.unwrap();
-        let seen = c
-            .request::<sb_protocol::api::EvaluateResult>(
-                sb_protocol::api::Method::PageEvaluate,
-                Some("n"),
-                json!({"function": "(el) => document.body.dataset.clicked", "ref": reference}),
-                None,
-            )
-            .await
-            .unwrap();
-        assert_eq!(seen.value, Some(json!("yes")), "{path}: the click landed in the innermost frame");
+        let seen = js_on(&c, "n", "(el) => document.body.dataset.clicked", &reference).await;
+        assert_eq!(seen, Some(json!("yes")), "{path}: the click landed in the innermost frame");
     }
 }
 
@@ -727,18 +733,10 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     assert!(remote.iter().any(|l| l.contains("Remote text")), "{remote:?}");
     let remote_button =
         remote.iter().find(|l| l.starts_with("  - button \"Remote button\" [ref=")).expect(&framed[..400]);
-    let remote_ref = remote_button.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let remote_ref = line_ref(remote_button);
     c.click("big", ClickParams { element: by_ref(&remote_ref), ..Default::default() }, None).await.unwrap();
-    let seen = c
-        .request::<sb_protocol::api::EvaluateResult>(
-            sb_protocol::api::Method::PageEvaluate,
-            Some("big"),
-            json!({"function": "(el) => document.body.dataset.clicked", "ref": remote_ref}),
-            None,
-        )
-        .await
-        .unwrap();
-    assert_eq!(seen.value, Some(json!("yes")), "the click landed in the cross-site frame");
+    let seen = js_on(&c, "big", "(el) => document.body.dataset.clicked", &remote_ref).await;
+    assert_eq!(seen, Some(json!("yes")), "the click landed in the cross-site frame");
     assert!(
         small_cut.snapshot.lines().filter(|l| !l.starts_with("- ...")).all(|l| l.contains("[ref=e")),
         "{}",

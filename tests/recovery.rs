@@ -61,10 +61,7 @@ async fn wait_for_index(c: &sb_client::Client, sid: &str) -> Response {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probes_pass_and_are_skipped_while_fresh() {
     let pages = PageServer::start(None).await;
-    let dir = temp_dir();
-    let args =
-        Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 3600\n");
-    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let sup = Supervisor::with_config("[browser.sandbox]\nruntime_healthcheck_interval_seconds = 3600\n");
     let c = sup.client().await;
     let sid = session_at_index(&c, &pages, "fresh").await;
     c.extract(&sid, Default::default()).await.unwrap();
@@ -73,9 +70,7 @@ async fn probes_pass_and_are_skipped_while_fresh() {
     assert!(stats.probes_skipped >= 3, "session.start, goto, extract skip them: {stats:?}");
     assert_eq!(stats.restarts, 0);
 
-    let dir = temp_dir();
-    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 0\n");
-    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let sup = Supervisor::with_config("[browser.sandbox]\nruntime_healthcheck_interval_seconds = 0\n");
     let c = sup.client().await;
     let sid = session_at_index(&c, &pages, "always").await;
     c.extract(&sid, Default::default()).await.unwrap();
@@ -188,9 +183,7 @@ async fn a_browser_that_cannot_come_back_answers_browser_unavailable_without_a_l
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frozen_browser_is_replaced() {
     let pages = PageServer::start(None).await;
-    let dir = temp_dir();
-    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 0\n");
-    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let sup = Supervisor::with_config("[browser.sandbox]\nruntime_healthcheck_interval_seconds = 0\n");
     let c = sup.client().await;
     let sid = session_at_index(&c, &pages, "frozen").await;
     let pid = c.health().await.unwrap().browser_pid;
@@ -232,9 +225,7 @@ async fn stats_until(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probes_run_between_actions_and_a_browser_frozen_meanwhile_is_replaced_before_the_next() {
     let pages = PageServer::start(None).await;
-    let dir = temp_dir();
-    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_healthcheck_interval_seconds = 1\n");
-    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let sup = Supervisor::with_config("[browser.sandbox]\nruntime_healthcheck_interval_seconds = 1\n");
     let c = sup.client().await;
     let sid = session_at_index(&c, &pages, "between").await;
     // With a session open and no action coming, the probes keep running (runtime.stats does not
@@ -389,9 +380,7 @@ async fn log_lines_carry_the_named_events_and_fields() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_warm_up_the_first_request_starts_the_browser() {
-    let dir = temp_dir();
-    let args = Supervisor::config_args(&dir, "[browser.sandbox]\nruntime_warmup_on_start = false\n");
-    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let sup = Supervisor::with_config("[browser.sandbox]\nruntime_warmup_on_start = false\n");
     let c = sup.client().await;
     sup.settle_log(&c).await;
     assert_eq!(sup.count_events("browser_runtime_ready"), 0, "listening before any browser");

@@ -163,6 +163,13 @@ impl Supervisor {
         self.log.0.lock().unwrap().iter().filter_map(|l| serde_json::from_str(l).ok()).collect()
     }
 
+    /// Starts the supervisor in a fresh directory with the configuration file `toml`.
+    pub fn with_config(toml: &str) -> Supervisor {
+        let dir = temp_dir();
+        let args = Supervisor::config_args(&dir, toml);
+        Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
     /// Writes `toml` to `<dir>/config.toml` and returns the `--config` arguments for it.
     pub fn config_args(dir: &tempfile::TempDir, toml: &str) -> Vec<String> {
         let path = dir.path().join("config.toml");
