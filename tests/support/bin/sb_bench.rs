@@ -261,7 +261,7 @@ async fn main() {
     println!("machine: {} cores, {}; {}", num_cpus(), kernel(), chromium_version());
     println!();
 
-    // SB_BENCH_ONLY=evaluate skips the start-up part (for quick iterations on the request path);
+    // SB_BENCH_ONLY=evaluate runs only the request path's figures (evaluate and RSS);
     // SB_BENCH_ONLY=interaction runs only the snapshot and click tables.
     let only = std::env::var("SB_BENCH_ONLY").unwrap_or_default();
     if only == "interaction" {
@@ -307,6 +307,9 @@ async fn main() {
         worker_rss as f64 / 1024.0,
         (sup_rss + worker_rss) as f64 / 1024.0
     );
+    if only_evaluate {
+        return;
+    }
     hang_table(&sup).await;
     interaction_table(&sup).await;
 }
