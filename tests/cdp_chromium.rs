@@ -67,6 +67,16 @@ async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
     }
     assert!(browser_events.try_recv().is_none_or(|e| e.session_id.is_none()));
 
+    // A session forgotten (it detached): its streams end, the browser's does not.
+    let mut gone = session.events();
+    client.forget_session(session.id());
+    assert!(tokio::time::timeout(T, gone.recv()).await.expect("the stream ends at once").is_none());
+    // The older stream ends too, once the events it already holds are read.
+    let ended = async { while events.recv().await.is_some() {} };
+    tokio::time::timeout(T, ended).await.expect("every stream of the session ended");
+    session.call_raw("Runtime.evaluate", json!({"expression": "1"}), T).await.unwrap();
+    assert!(browser_events.try_recv().is_none_or(|e| e.session_id.is_none()));
+
     // A 2500 x 2500 canvas of noise: the PNG's base64 is far over 16 MiB and arrives as one frame.
     let draw = "(() => { const c = document.createElement('canvas'); c.width = c.height = 2500; \
         c.style.display = 'block'; document.body.style.margin = '0'; document.body.appendChild(c); \

@@ -348,9 +348,20 @@ impl CdpClient {
     }
 
     /// Subscribes to the events of flat session `session_id`. Subscribe before sending the command
-    /// whose events you wait for.
+    /// whose events you wait for. The stream ends when the connection closes or
+    /// [`CdpClient::forget_session`] is called.
     pub fn session_events(&self, session_id: &str) -> EventStream {
         self.subscribe(Filter::Session(session_id.to_string()))
+    }
+
+    /// Ends every event stream of flat session `session_id` (their `recv` answers `None`): for a
+    /// session that is gone (`Target.detachedFromTarget`), whose streams would otherwise wait forever.
+    pub fn forget_session(&self, session_id: &str) {
+        self.shared
+            .subscribers
+            .lock()
+            .unwrap()
+            .retain(|s| !matches!(&s.filter, Filter::Session(id) if id == session_id));
     }
 
     fn subscribe(&self, filter: Filter) -> EventStream {

@@ -65,12 +65,33 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                 }
                 "Target.detachedFromTarget" => {
                     let id = ev.params["sessionId"].as_str().unwrap_or_default();
-                    found.lock().unwrap().retain(|_, o| o.session.id() != id);
+                    // The frame and the out-of-process frames inside it go; their events end, so
+                    // the tasks following them stop.
+                    for session in forget(&found, id) {
+                        browser.forget_session(&session);
+                    }
                 }
                 _ => {}
             }
         }
     });
+}
+
+/// Removes the frame of session `session_id` and every out-of-process frame inside it from `found`;
+/// their session ids.
+fn forget(found: &Oopifs, session_id: &str) -> Vec<String> {
+    let mut found = found.lock().unwrap();
+    let mut frames: Vec<String> =
+        found.iter().filter(|(_, o)| o.session.id() == session_id).map(|(f, _)| f.clone()).collect();
+    let mut sessions = Vec::new();
+    while let Some(frame) = frames.pop() {
+        if let Some(o) = found.remove(&frame) {
+            sessions.push(o.session.id().to_string());
+        }
+        frames
+            .extend(found.iter().filter(|(_, o)| o.parent.as_ref() == Some(&frame)).map(|(f, _)| f.clone()));
+    }
+    sessions
 }
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
