@@ -618,6 +618,9 @@ pub(crate) async fn act(
                     format!("button must be left, right or middle, not {button:?}"),
                 ));
             }
+            // The move is answered before the press is sent: sent together, the press to a button in
+            // an out-of-process iframe inside another did not reach it (Chromium routes input to a
+            // frame's renderer by hit test; tried and measured).
             mouse(page, "mouseMoved", x, y, "none", 0, mods, budget).await.map_err(cdp)?;
             for n in 1..=(*click_count).max(1) {
                 // Sent together, in order: the release does not wait for the press's answer.
