@@ -24,7 +24,7 @@ struct Common {
     /// Directory for the browser profile and the session store [default: the socket's directory].
     #[arg(long)]
     runtime_dir: Option<PathBuf>,
-    /// Directory for screenshots [default: <runtime-dir>/artifacts].
+    /// Directory for screenshots [default: the runtime dir's artifacts/ subdirectory].
     #[arg(long)]
     artifacts: Option<PathBuf>,
     /// Pass --no-sandbox to Chromium (always done as root).

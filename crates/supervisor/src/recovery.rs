@@ -5,7 +5,7 @@
 //!   most [`HANDSHAKE_TIMEOUT`]), run together. Skipped while the connection is live and a probe
 //!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
 //!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
-//!   background before they go stale ([`Runtime::keep_fresh`]). A closed browser connection (the
+//!   background before they go stale (`Runtime::keep_fresh`). A closed browser connection (the
 //!   process died) is noticed as it happens and starts the cycle at once, before any request asks.
 //! - **The cycle**: unhealthy -> `browser_runtime_unhealthy` -> `browser_runtime_restarting` (kill the
 //!   old process group, launch, both probes) -> `browser_runtime_ready`, and every open session gets a

@@ -8,7 +8,7 @@
 //! The worker opens its *own* CDP WebSocket to the browser, attaches to its session's target
 //! (`Target.attachToTarget {flatten: true}`), answers [`sb_protocol::ipc::FromWorker::Ready`], then
 //! runs [`sb_protocol::ipc::ToWorker::Run`] requests one at a time, each within the `budget_ms` it is
-//! given. Each action keeps part of its budget back for the escalation ladder ([`ladder`]), which
+//! given. Each action keeps part of its budget back for the escalation ladder (`ladder`), which
 //! frees a stuck tab before the worker answers. It must not touch the harness API, other sessions, or
 //! the browser process.
 
