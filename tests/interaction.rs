@@ -205,6 +205,17 @@ async fn click_type_fill_press_hover_with_exact_events() {
     .unwrap();
     assert_eq!(log(&c).await, json!("click:0:1+shift "));
 
+    // A click on an element the pointer is not over: the move reaches it before the press, in
+    // order (the events are sent together), and a hover handler runs before the press.
+    c.hover("i", by_css("#name"), None).await.unwrap();
+    js(&c, "i", "window.seen = ''; const s = document.querySelector('#save'); \
+        for (const t of ['mouseover', 'mousemove', 'mousedown', 'mouseup', 'click']) s.addEventListener(t, (e) => seen += e.type + ' '); \
+        s.addEventListener('mouseover', () => s.dataset.hovered = 'yes'); \
+        s.addEventListener('mousedown', () => seen += 'hovered:' + s.dataset.hovered + ' '); 1").await;
+    c.click("i", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await.unwrap();
+    assert_eq!(js(&c, "i", "seen").await, json!("mouseover mousemove mousedown hovered:yes mouseup click "));
+    log(&c).await;
+
     c.fill("i", FillParams { element: by_ref("e2"), value: "Zoë".into() }, None).await.unwrap();
     assert_eq!(js(&c, "i", "document.querySelector('#name').value").await, json!("Zoë"));
     c.hover("i", by_ref("e5"), None).await.unwrap();

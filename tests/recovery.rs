@@ -223,7 +223,7 @@ async fn stats_until(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn probes_run_between_actions_and_a_browser_frozen_meanwhile_is_replaced_before_the_next() {
+async fn probes_run_between_actions_and_one_that_fails_makes_the_next_action_check() {
     let pages = PageServer::start(None).await;
     let sup = Supervisor::with_config("[browser.sandbox]\nruntime_healthcheck_interval_seconds = 1\n");
     let c = sup.client().await;
@@ -233,14 +233,21 @@ async fn probes_run_between_actions_and_a_browser_frozen_meanwhile_is_replaced_b
     let before = c.stats().await.unwrap();
     stats_until(&c, "probes run in the background", |s| s.probes >= before.probes + 2).await;
 
-    // Frozen between actions: replaced before anyone asks, and the next action just works.
+    // Frozen between actions: a background probe fails and restarts nothing (a slow moment is not a
+    // frozen browser); the browser is suspect, so the next action probes, restarts it, and works.
     let pid = c.health().await.unwrap().browser_pid;
     killpg(Pid::from_raw(pid as i32), Signal::SIGSTOP).unwrap();
-    let stats = stats_until(&c, "the frozen browser was replaced", |s| s.restarts == 1).await;
-    assert_eq!(stats.unhealthy_checks, 1, "{stats:?}");
-    assert!(!sb_tests::alive(pid), "the frozen browser was killed");
+    let frozen = c.stats().await.unwrap().probes;
+    // The loop is sequential: the second probe counted from now starts after the first one failed.
+    let stats = stats_until(&c, "a background probe failed", |s| s.probes >= frozen + 2).await;
+    assert_eq!((stats.restarts, stats.unhealthy_checks), (0, 0), "{stats:?}");
     let next = wait_for_index(&c, &sid).await;
     assert_eq!(result(&next)["session_reset"], true, "{next:?}");
+    let stats = c.stats().await.unwrap();
+    assert_eq!((stats.restarts, stats.unhealthy_checks), (1, 1), "{stats:?}");
+    assert!(!sb_tests::alive(pid), "the frozen browser was killed");
+    sup.settle_log(&c).await;
+    assert!(sup.count_events("browser_probe_failed") >= 1, "{}", sup.log_text());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,8 +5,9 @@
 //!   most [`HANDSHAKE_TIMEOUT`]), run together. Skipped while the connection is live and a probe
 //!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
 //!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
-//!   background before they go stale (`Runtime::keep_fresh`). A closed browser connection (the
-//!   process died) is noticed as it happens and starts the cycle at once, before any request asks.
+//!   background before they go stale (`Runtime::keep_fresh`; one that fails only makes the next
+//!   action probe). A closed browser connection (the process died) is noticed as it happens and
+//!   starts the cycle at once, before any request asks.
 //! - **The cycle**: unhealthy -> `browser_runtime_unhealthy` -> `browser_runtime_restarting` (kill the
 //!   old process group, launch, both probes) -> `browser_runtime_ready`, and every open session gets a
 //!   new target at its last URL (its next result carries `session_reset: true`). When the restart
@@ -333,10 +334,12 @@ impl Runtime {
 
     /// While sessions are open, probes browser `generation` in the background shortly before its
     /// last probe goes stale (at three quarters of `runtime_healthcheck_interval_seconds`), so that an
-    /// action after a pause finds it fresh and does not wait for the probes, and a browser that froze
-    /// between actions starts the cycle before the next action asks. Stops with that browser, at
-    /// shutdown, and at a failed check (the cycle's outcome; a runtime that is down is left to the
-    /// next request). Off when the interval is 0 (every action probes).
+    /// action after a pause finds it fresh and does not wait for the probes. A background probe that
+    /// fails restarts nothing: a probe that timed out may be a browser that is slow for a moment (a
+    /// loaded machine), not a frozen one, so it only makes the browser suspect and the next action
+    /// probes it itself, as it would have without this loop (`browser_probe_failed` in the log); a
+    /// later background probe that passes clears that. Stops with that browser, at shutdown, and when
+    /// the runtime is down. Off when the interval is 0 (every action probes).
     fn keep_fresh(self: &Arc<Self>, generation: u64) {
         let every = self.config.health.interval * 3 / 4;
         if every.is_zero() {
@@ -364,21 +367,40 @@ impl Runtime {
                     tokio::time::sleep(every).await;
                     continue;
                 }
-                if this.check_in_background().await.is_err() {
-                    return;
+                match this.check_in_background().await {
+                    Some(true) => {}
+                    // Suspect: the next action decides; the next background probe is not rushed.
+                    Some(false) => {
+                        drop(this);
+                        tokio::time::sleep(every).await;
+                    }
+                    None => return,
                 }
             }
         });
     }
 
     /// The background probe of [`Runtime::keep_fresh`]: both probes now (after any check or cycle in
-    /// progress), and the restart when they fail; an error when the runtime is down.
-    async fn check_in_background(self: &Arc<Self>) -> Result<Link, ErrorBody> {
-        let mut cycle = self.cycle.lock().await;
-        if let Some(down) = &cycle.down {
-            return Err(down.error());
+    /// progress). Whether they passed (a failure marks the browser suspect); `None` when the runtime
+    /// is down.
+    async fn check_in_background(self: &Arc<Self>) -> Option<bool> {
+        let cycle = self.cycle.lock().await;
+        if cycle.down.is_some() {
+            return None;
         }
-        self.probe_or_restart(&mut cycle).await
+        match self.probe().await {
+            Ok(_) => Some(true),
+            Err((phase, message)) => {
+                tracing::info!(
+                    browser.provider = PROVIDER,
+                    error.phase = phase.as_str(),
+                    error.message = %message,
+                    "browser_probe_failed"
+                );
+                self.slot.write().await.suspect = true;
+                Some(false)
+            }
+        }
     }
 
     /// Follows `Target.targetDestroyed` on the browser connection: a session that had the target as one

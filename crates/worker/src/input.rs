@@ -618,18 +618,24 @@ pub(crate) async fn act(
                     format!("button must be left, right or middle, not {button:?}"),
                 ));
             }
-            // The move is answered before the press is sent: sent together, the press to a button in
-            // an out-of-process iframe inside another did not reach it (Chromium routes input to a
-            // frame's renderer by hit test; tried and measured).
-            mouse(page, "mouseMoved", x, y, "none", 0, mods, budget).await.map_err(cdp)?;
+            // For an element of the page's own renderer, the move, the presses and the releases are
+            // sent together, in order (the renderer runs a queued move before a press): a move alone
+            // is answered at the next frame. For one in an out-of-process iframe the move is answered
+            // first: sent together, the press to a button in an iframe inside another did not reach
+            // it (Chromium routes input to a frame's renderer by hit test; tried and measured).
+            let together = el.session.id() == page.session.id();
+            let mut events = vec![mouse(page, "mouseMoved", x, y, "none", 0, mods, budget)];
             for n in 1..=(*click_count).max(1) {
-                // Sent together, in order: the release does not wait for the press's answer.
-                let (pressed, released) = tokio::join!(
-                    mouse(page, "mousePressed", x, y, button, n, mods, budget),
-                    mouse(page, "mouseReleased", x, y, button, n, mods, budget),
-                );
-                pressed.map_err(cdp)?;
-                released.map_err(cdp)?;
+                if !together {
+                    for answered in futures_util::future::join_all(events.drain(..)).await {
+                        answered.map_err(cdp)?;
+                    }
+                }
+                events.push(mouse(page, "mousePressed", x, y, button, n, mods, budget));
+                events.push(mouse(page, "mouseReleased", x, y, button, n, mods, budget));
+            }
+            for answered in futures_util::future::join_all(events).await {
+                answered.map_err(cdp)?;
             }
         }
         InputAction::Hover => mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?,
@@ -823,9 +829,13 @@ const FILL: &str = r#"function(value) {
   return 'ok';
 }"#;
 
+/// One `Input.dispatchMouseEvent` of type `kind` at (`x`, `y`), CSS px in the viewport, sent now (in
+/// order with the events sent before it: the browser queues them for the renderer in that order);
+/// the answer's future. A plain move to where the pointer already is is not sent (moves are
+/// frame-aligned: it would only cost a frame).
 #[allow(clippy::too_many_arguments)]
-async fn mouse(
-    page: &Page,
+fn mouse<'a>(
+    page: &'a Page,
     kind: &str,
     x: f64,
     y: f64,
@@ -833,12 +843,8 @@ async fn mouse(
     clicks: u32,
     modifiers: u32,
     budget: Budget,
-) -> Result<(), CdpError> {
-    // The pointer is already there: a plain move would only cost a frame (moves are frame-aligned).
+) -> impl std::future::Future<Output = Result<(), CdpError>> + 'a {
     let here = *page.mouse_at.lock().unwrap() == Some((x, y));
-    if kind == "mouseMoved" && button == "none" && here {
-        return Ok(());
-    }
     let buttons = match (kind, button) {
         // A move with the left button named is a drag: the button is held.
         ("mousePressed" | "mouseMoved", "left") => 1,
@@ -846,15 +852,20 @@ async fn mouse(
         ("mousePressed", "middle") => 4,
         _ => 0,
     };
-    page.session
-        .call_raw(
+    let sent = (!(kind == "mouseMoved" && button == "none" && here)).then(|| {
+        page.session.send_raw(
             "Input.dispatchMouseEvent",
             json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "clickCount": clicks, "modifiers": modifiers}),
             dispatch_time(budget),
         )
-        .await?;
-    *page.mouse_at.lock().unwrap() = Some((x, y));
-    Ok(())
+    });
+    async move {
+        if let Some(sent) = sent {
+            sent.await?;
+            *page.mouse_at.lock().unwrap() = Some((x, y));
+        }
+        Ok(())
+    }
 }
 
 /// A key or combo (`Enter`, `Control+A`, `Shift+Tab`) on the focused element.
