@@ -283,10 +283,14 @@ const CHECKS: &str = r#"async function() {
   // moves it from its own animation-frame callback runs first), two when a CSS or Web animation runs on
   // it or an ancestor (Playwright's definition). A page that gets no frame within 200 ms (hidden, or a
   // loaded machine) is compared after that time, and then a running animation counts as movement.
-  const animated = document.getAnimations().some((an) => an.playState === 'running'
+  const running = document.getAnimations().filter((an) => an.playState === 'running'
     && an.effect && an.effect.target && (an.effect.target === this || an.effect.target.contains(this)));
+  const animated = running.length > 0;
   const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
   const framed = (await frame()) && (!animated || (await frame()));
+  // An animation still waiting to start (pending: its clock not yet running, on a busy page) has not
+  // moved the element yet, but will: not stable this round.
+  const starting = running.some((an) => an.pending);
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();
   const style = getComputedStyle(this);
@@ -298,7 +302,7 @@ const CHECKS: &str = r#"async function() {
   return {
     attached: true,
     visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
-    stable: !(animated && !framed) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
+    stable: !starting && !(animated && !framed) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
     enabled: !disabled,
     editable,
   };
