@@ -753,4 +753,25 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         "{}",
         small_cut.snapshot
     );
+
+    // A small page holding a large iframe (same-origin, or cross-site) is walked too: the frame's
+    // content is there, cut at max_chars, within the default budget (its accessibility tree would not
+    // be read in time).
+    for page in ["/test/smallbig.html", "/test/smallbigremote.html"] {
+        c.goto("big", &pages.url(page), None).await.unwrap();
+        let loaded = sb_protocol::api::WaitForParams {
+            function: Some("document.body.dataset.loaded === 'yes'".into()),
+            ..Default::default()
+        };
+        c.wait_for("big", loaded, None).await.unwrap();
+        let held = c.snapshot("big", SnapshotParams::default()).await.unwrap();
+        let lines: Vec<&str> = held.snapshot.lines().collect();
+        let frame = lines
+            .iter()
+            .position(|l| *l == "- iframe \"Big\":")
+            .unwrap_or_else(|| panic!("{page}: {}", &held.snapshot[..held.snapshot.len().min(300)]));
+        let first = lines[frame + 1];
+        assert!(first.starts_with("  - heading \"Item 0\" [level=3] [ref="), "{page}: {first}");
+        assert!(held.truncated && held.chars <= 40_000 + 120, "{page}: {} chars", held.chars);
+    }
 }

@@ -360,6 +360,18 @@ pub mod pages {
         big(blocks).replacen("<body>", &format!("<body>{body}"), 1)
     }
 
+    /// `/test/smallbig.html`: a small page whose same-origin iframe is [`big`] with 10 000 blocks; the
+    /// body gets `data-loaded="yes"` when the iframe has loaded.
+    pub const SMALL_BIG: &str = r#"<!doctype html><html><head><title>Small</title></head><body>
+<h1>Small</h1><iframe title="Big" src="/test/big/10000" onload="document.body.dataset.loaded = 'yes'"></iframe></body></html>"#;
+
+    /// `/test/smallbigremote.html`: [`SMALL_BIG`] with the iframe from `localhost` (cross-site: out of
+    /// process in Chromium, in process but unreachable by script in headless shell).
+    pub const SMALL_BIG_REMOTE: &str = r#"<!doctype html><html><head><title>Small</title></head><body>
+<h1>Small</h1><iframe title="Big" id="big" onload="document.body.dataset.loaded = 'yes'"></iframe>
+<script>document.querySelector('#big').src = 'http://localhost:' + location.port + '/test/big/10000';</script>
+</body></html>"#;
+
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).
     pub fn long() -> String {
         let rows: String =
@@ -393,6 +405,8 @@ impl PageServer {
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
             .route("/test/child.html", get(|| async { Html(pages::CHILD) }))
             .route("/test/nested.html", get(|| async { Html(pages::NESTED) }))
+            .route("/test/smallbig.html", get(|| async { Html(pages::SMALL_BIG) }))
+            .route("/test/smallbigremote.html", get(|| async { Html(pages::SMALL_BIG_REMOTE) }))
             .route("/test/middle.html", get(|| async { Html(pages::MIDDLE) }))
             .route(
                 "/test/bignested/{blocks}",

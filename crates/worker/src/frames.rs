@@ -286,6 +286,31 @@ pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
     out
 }
 
+/// Every frame of the page but its main frame, at any depth and in any renderer, with the session to
+/// reach it through: the same-process frames of the page's renderer and of each out-of-process
+/// iframe's (`frameId` on that session), and each out-of-process iframe itself. A renderer whose frame
+/// tree cannot be read in time adds none.
+pub(crate) async fn child_frames(page: &Page, budget: Budget) -> Vec<(Session, String)> {
+    let oopifs: HashMap<String, Oopif> = page.oopifs.lock().unwrap().clone();
+    let renderers = std::iter::once(page.session.clone()).chain(oopifs.values().map(|o| o.session.clone()));
+    let trees = futures_util::future::join_all(renderers.map(|session| async move {
+        let tree = session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await;
+        (session, tree)
+    }))
+    .await;
+    let mut out: Vec<(Session, String)> =
+        oopifs.iter().map(|(f, o)| (o.session.clone(), f.clone())).collect();
+    for (session, tree) in trees {
+        let Ok(tree) = tree else { continue };
+        let mut frames = Vec::new();
+        collect_children(&tree["frameTree"], &mut frames);
+        out.extend(
+            frames.into_iter().filter(|(f, _)| !oopifs.contains_key(f)).map(|(f, _)| (session.clone(), f)),
+        );
+    }
+    out
+}
+
 /// Every frame below `node` of a `Page.getFrameTree`: `(frameId, loaderId)`.
 fn collect_children(node: &Value, out: &mut Vec<(String, String)>) {
     for c in node["childFrames"].as_array().map(Vec::as_slice).unwrap_or_default() {

@@ -334,13 +334,8 @@ pub(crate) async fn snapshot(
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
-    if options.scope.is_none() {
-        let count =
-            crate::actions::eval_by_value(page, "document.getElementsByTagName('*').length", phase, budget)
-                .await?;
-        if count.as_u64().is_some_and(|n| n > LARGE_PAGE) {
-            return walk_snapshot(page, options, next_ref, budget).await;
-        }
+    if options.scope.is_none() && element_count(page, budget).await? > LARGE_PAGE {
+        return walk_snapshot(page, options, next_ref, budget).await;
     }
     // The scope's subtree alone (`Accessibility.queryAXTree`) is cheap on any page; the whole tree
     // (`Accessibility.getFullAXTree`) costs about 1 KB of JSON a node, seconds on very large pages.
@@ -402,7 +397,7 @@ pub(crate) async fn snapshot(
         },
     };
     let has_links = nodes.values().any(|n| n.role == "link");
-    let hrefs = if has_links { link_hrefs(page, budget).await } else { HashMap::new() };
+    let hrefs = if has_links { link_hrefs(page, fetch).await } else { HashMap::new() };
     let mut builder = Builder {
         nodes: &nodes,
         options,
@@ -445,10 +440,47 @@ pub(crate) async fn snapshot(
     Ok(output(text, shown, truncated, refs, url, title))
 }
 
-/// Pages with more elements than this are snapshotted by the in-page walker ([`WALKER`]): reading
+/// Pages with more elements than this (their iframes' included) are snapshotted by the in-page walker
+/// ([`WALKER`]): reading
 /// Chromium's whole accessibility tree costs about 1 KB of JSON a node (seconds past a few thousand
 /// elements), while the walker stops at `max_chars`.
 const LARGE_PAGE: u64 = 2_500;
+
+/// The elements of all the page's documents: the main frame's and every iframe's, at any depth and in
+/// any renderer (a small page can hold a large iframe, whose accessibility tree would not be read in
+/// time). Each iframe is counted in its own isolated world ([`WORLD`]): a cross-origin one's document is
+/// not reachable from the page's script. A frame that cannot be counted in time counts as large.
+async fn element_count(page: &Page, budget: Budget) -> Result<u64, WorkerError> {
+    let phase = Phase::Cdp;
+    let own = "[document.getElementsByTagName('*').length, window.frames.length]";
+    let v = crate::actions::eval_by_value(page, own, phase, budget).await?;
+    let main = v[0].as_u64().unwrap_or(0);
+    if v[1].as_u64() == Some(0) && page.oopifs.lock().unwrap().is_empty() {
+        return Ok(main);
+    }
+    let step = budget.capped(std::time::Duration::from_millis(1_000));
+    let frames = crate::frames::child_frames(page, budget).await;
+    let counts = futures_util::future::join_all(frames.iter().map(|(session, frame_id)| async move {
+        let world = session
+            .call_raw("Page.createIsolatedWorld", json!({"frameId": frame_id, "worldName": WORLD}), step)
+            .await
+            .ok()?;
+        let counted = session
+            .call_raw(
+                "Runtime.evaluate",
+                json!({"expression": "document.getElementsByTagName('*').length",
+                       "contextId": world["executionContextId"], "returnByValue": true}),
+                step,
+            )
+            .await
+            .ok()?;
+        counted["result"]["value"].as_u64()
+    }))
+    .await;
+    // A frame too busy to count in time is likely a large one: the walker, whose walk is bounded,
+    // suits it better than an accessibility tree that would not come in time.
+    Ok(main + counts.into_iter().map(|n| n.unwrap_or(LARGE_PAGE + 1)).sum::<u64>())
+}
 
 /// The in-page walker (an expression: a function of the options).
 const WALKER: &str = include_str!("walker.js");
