@@ -763,7 +763,8 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
             function: Some("document.body.dataset.loaded === 'yes'".into()),
             ..Default::default()
         };
-        c.wait_for("big", loaded, None).await.unwrap();
+        // A 50 000-element document laid out in a renderer shared with other tests: time to spare.
+        c.wait_for("big", loaded, Some(60_000)).await.unwrap();
         let held = c.snapshot("big", SnapshotParams::default()).await.unwrap();
         let lines: Vec<&str> = held.snapshot.lines().collect();
         let frame = lines

@@ -368,8 +368,13 @@ pub mod pages {
     /// `/test/smallbigremote.html`: [`SMALL_BIG`] with the iframe from `localhost` (cross-site: out of
     /// process in Chromium, in process but unreachable by script in headless shell).
     pub const SMALL_BIG_REMOTE: &str = r#"<!doctype html><html><head><title>Small</title></head><body>
-<h1>Small</h1><iframe title="Big" id="big" onload="document.body.dataset.loaded = 'yes'"></iframe>
-<script>document.querySelector('#big').src = 'http://localhost:' + location.port + '/test/big/10000';</script>
+<h1>Small</h1><iframe title="Big" id="big"></iframe>
+<script>
+  // Set after the initial about:blank has loaded (at insertion): only the cross-site document's load counts.
+  const big = document.querySelector('#big');
+  big.onload = () => { document.body.dataset.loaded = 'yes'; };
+  big.src = 'http://localhost:' + location.port + '/test/big/10000';
+</script>
 </body></html>"#;
 
     /// `/long`: a page much taller than the viewport (about 6000 CSS px).

@@ -540,10 +540,16 @@ async fn walk_snapshot(
             // Out of process: its own session; else the renderer of the walk that found it.
             let session = page.oopifs.lock().unwrap().get(&frame_id).map(|o| o.session.clone());
             let session = session.unwrap_or_else(|| runs[next].session.clone());
-            if let Ok(run) = walk_in(&session, &frame_id, options, walk_time).await {
-                runs.push(run);
-                let filled = runs.len() - 1;
-                runs[next].filled.insert(h, filled);
+            match walk_in(&session, &frame_id, options, walk_time).await {
+                Ok(run) => {
+                    runs.push(run);
+                    let filled = runs.len() - 1;
+                    runs[next].filled.insert(h, filled);
+                }
+                Err(e) => {
+                    let oopif = session.id() != runs[next].session.id();
+                    tracing::warn!(frame.id = %frame_id, frame.oopif = oopif, error.message = %e.message, "snapshot_frame_skipped");
+                }
             }
         }
         next += 1;
