@@ -763,8 +763,10 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
             function: Some("document.body.dataset.loaded === 'yes'".into()),
             ..Default::default()
         };
-        // A 50 000-element document laid out in a renderer shared with other tests: time to spare.
+        // A 20 000-element document laid out in a renderer shared with other tests: time to spare.
         c.wait_for("big", loaded, Some(60_000)).await.unwrap();
+        sup.settle_log(&c).await;
+        let before = sup.count_events("snapshot_walked");
         let held = c.snapshot("big", SnapshotParams::default()).await.unwrap();
         let lines: Vec<&str> = held.snapshot.lines().collect();
         let frame = lines
@@ -774,5 +776,10 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         let first = lines[frame + 1];
         assert!(first.starts_with("  - heading \"Item 0\" [level=3] [ref="), "{page}: {first}");
         assert!(held.truncated && held.chars <= 40_000 + 120, "{page}: {} chars", held.chars);
+        // Walked, as a large page (the frame's elements counted), not read as an accessibility tree.
+        sup.settle_log(&c).await;
+        let walked = sup.log_events().into_iter().filter(|e| e["message"] == "snapshot_walked").nth(before);
+        let elements = walked.as_ref().and_then(|e| e["elements"].as_u64()).unwrap_or(0);
+        assert!(elements > 20_000, "{page}: {walked:?}");
     }
 }

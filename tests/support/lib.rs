@@ -360,10 +360,10 @@ pub mod pages {
         big(blocks).replacen("<body>", &format!("<body>{body}"), 1)
     }
 
-    /// `/test/smallbig.html`: a small page whose same-origin iframe is [`big`] with 10 000 blocks; the
+    /// `/test/smallbig.html`: a small page whose same-origin iframe is [`big`] with 4000 blocks; the
     /// body gets `data-loaded="yes"` when the iframe has loaded.
     pub const SMALL_BIG: &str = r#"<!doctype html><html><head><title>Small</title></head><body>
-<h1>Small</h1><iframe title="Big" src="/test/big/10000" onload="document.body.dataset.loaded = 'yes'"></iframe></body></html>"#;
+<h1>Small</h1><iframe title="Big" src="/test/big/4000" onload="document.body.dataset.loaded = 'yes'"></iframe></body></html>"#;
 
     /// `/test/smallbigremote.html`: [`SMALL_BIG`] with the iframe from `localhost` (cross-site: out of
     /// process in Chromium, in process but unreachable by script in headless shell).
@@ -373,7 +373,7 @@ pub mod pages {
   // Set after the initial about:blank has loaded (at insertion): only the cross-site document's load counts.
   const big = document.querySelector('#big');
   big.onload = () => { document.body.dataset.loaded = 'yes'; };
-  big.src = 'http://localhost:' + location.port + '/test/big/10000';
+  big.src = 'http://localhost:' + location.port + '/test/big/4000';
 </script>
 </body></html>"#;
 

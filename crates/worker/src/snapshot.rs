@@ -334,8 +334,12 @@ pub(crate) async fn snapshot(
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
-    if options.scope.is_none() && element_count(page, budget).await? > LARGE_PAGE {
-        return walk_snapshot(page, options, next_ref, budget).await;
+    if options.scope.is_none() {
+        let elements = element_count(page, budget).await?;
+        if elements > LARGE_PAGE {
+            tracing::info!(elements, "snapshot_walked");
+            return walk_snapshot(page, options, next_ref, budget).await;
+        }
     }
     // The scope's subtree alone (`Accessibility.queryAXTree`) is cheap on any page; the whole tree
     // (`Accessibility.getFullAXTree`) costs about 1 KB of JSON a node, seconds on very large pages.
