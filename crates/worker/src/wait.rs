@@ -116,8 +116,10 @@ pub(crate) async fn wait_for(
                 match truthy(page, &check, condition, budget).await {
                     Ok(true) => break,
                     Ok(false) => {}
-                    // A check that ran out of time (a busy page, the end of the budget) found the same.
-                    Err(e) if e.code == ErrorCode::Timeout => return Err(not_met()),
+                    // A check that ran out of time found nothing: the page is busy (laying out a large
+                    // document, say) or stuck; the next check tries again while the budget lasts (the
+                    // ladder frees a stuck page once it is spent).
+                    Err(e) if e.code == ErrorCode::Timeout => {}
                     Err(e) => return Err(e),
                 }
                 if budget.remaining() <= POLL {
