@@ -39,9 +39,9 @@ async fn js_on(c: &Client, sid: &str, function: &str, reference: &str) -> Option
     .value
 }
 
-/// The ref at the end of a snapshot line (`... [ref=e12]`).
+/// The ref of a snapshot line (`... [ref=e12]`, or `... [ref=e12]:` with children).
 fn line_ref(line: &str) -> String {
-    line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string()
+    line.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string()
 }
 
 async fn form(c: &Client, pages: &PageServer, sid: &str) {
@@ -380,7 +380,7 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
 
     let snap = c.snapshot("m", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
     let agree = snap.snapshot.lines().find(|l| l.contains("checkbox \"Agree\"")).unwrap().to_string();
-    let agree_ref = agree.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let agree_ref = line_ref(&agree);
     for want in [true, true, false] {
         let r = call("page.check", json!({"ref": agree_ref, "checked": want})).await;
         assert!(r.ok, "{r:?}");
@@ -479,16 +479,7 @@ async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed()
     c.session_start(Some("t")).await.unwrap();
     c.goto("t", &pages.url("/test/popup.html"), None).await.unwrap();
     let snap = c.snapshot("t", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
-    let opener_ref = snap
-        .snapshot
-        .lines()
-        .find(|l| l.contains("Open a window"))
-        .unwrap()
-        .split("[ref=")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches(']')
-        .to_string();
+    let opener_ref = snap.snapshot.lines().find(|l| l.contains("Open a window")).map(line_ref).unwrap();
     // A window.open popup, then a target=_blank link: the second click works although the popup's
     // window took the focus.
     c.click("t", ClickParams { element: by_css("#open"), ..Default::default() }, None).await.unwrap();
@@ -592,7 +583,7 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
     let snap = c.snapshot("f", SnapshotParams::default()).await.unwrap().snapshot;
     let ref_of = |text: &str| -> String {
         let line = snap.lines().find(|l| l.contains(text)).unwrap_or_else(|| panic!("{text} in:\n{snap}"));
-        line.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string()
+        line_ref(line)
     };
     // The shadow root's button, and each iframe's content nested under it.
     assert!(snap.contains("- button \"Shadow button\" [ref="), "{snap}");
@@ -709,7 +700,7 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
 
     // Its refs act like any other.
     let go3 = large.snapshot.lines().find(|l| l.starts_with("- button \"Go 3\"")).unwrap();
-    let go3 = go3.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let go3 = line_ref(go3);
     c.click("big", ClickParams { element: by_ref(&go3), ..Default::default() }, None).await.unwrap();
     assert_eq!(js(&c, "big", "document.title").await, json!("go 3"));
 
@@ -734,7 +725,7 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     assert_eq!(lines.next(), Some("- iframe \"Inner\":"), "{}", &framed[..300]);
     let inner = lines.next().unwrap();
     assert!(inner.starts_with("  - button \"Framed button\" [ref="), "{inner}");
-    let inner_ref = inner.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    let inner_ref = line_ref(inner);
     c.click("big", ClickParams { element: by_ref(&inner_ref), ..Default::default() }, None).await.unwrap();
     assert_eq!(js(&c, "big", "document.title").await, json!("framed"));
     // A cross-site (out-of-process) iframe is walked in its own frame, its content under it, and its
