@@ -181,11 +181,6 @@ impl Runtime {
         if self.slot.read().await.generation == 0 {
             return self.launch_first(&mut cycle).await;
         }
-        self.probe_or_restart(&mut cycle).await
-    }
-
-    /// Both probes; when they fail, the restart (`cycle` held).
-    async fn probe_or_restart(self: &Arc<Self>, cycle: &mut Cycle) -> Result<Link, ErrorBody> {
         match self.probe().await {
             Ok(link) => Ok(link),
             Err((phase, message)) => {
@@ -196,7 +191,7 @@ impl Runtime {
                     error.message = %message,
                     "browser_runtime_unhealthy"
                 );
-                self.restart(cycle).await
+                self.restart(&mut cycle).await
             }
         }
     }
@@ -359,10 +354,11 @@ impl Runtime {
                 tokio::time::sleep_until(due.into()).await;
                 let Some(this) = this.upgrade() else { return };
                 let stale = this.slot.read().await.last_ok.is_none_or(|t| t.elapsed() >= every);
-                if !stale || this.sessions.lock().unwrap().is_empty() {
-                    if !stale {
-                        continue;
-                    }
+                if !stale {
+                    continue;
+                }
+                let idle = this.sessions.lock().unwrap().is_empty();
+                if idle {
                     drop(this);
                     tokio::time::sleep(every).await;
                     continue;
