@@ -221,64 +221,27 @@ pub(crate) struct FrameTree {
     pub(crate) nodes: Vec<Value>,
 }
 
-/// The child frames' trees, at any depth: same-process ones through their renderer's session
-/// (`frameId`), out-of-process ones through their own sessions. A frame that cannot be read in time is
-/// left out.
-pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
+/// The trees of `frames` ([`child_frames`]): a same-process frame's through its renderer's session
+/// (`frameId`), an out-of-process one's through its own. A frame that cannot be read in time, or whose
+/// document or `<iframe>`'s renderer is not known, is left out.
+pub(crate) async fn child_trees(frames: &[ChildFrame], budget: Budget) -> Vec<FrameTree> {
     let mut out = Vec::new();
-    let oopifs: HashMap<String, Oopif> = page.oopifs.lock().unwrap().clone();
-    let read = |session: Session, frame_id: Option<String>| async move {
-        let params = match &frame_id {
-            Some(f) => json!({"frameId": f}),
-            None => json!({}),
-        };
-        session.call_raw("Accessibility.getFullAXTree", params, budget.remaining()).await
-    };
-    let owner_of = |session: Session, frame_id: String| async move {
-        let owner = session.call_raw("DOM.getFrameOwner", json!({"frameId": frame_id}), budget.capped(STEP));
-        owner.await.ok().and_then(|o| o["backendNodeId"].as_i64())
-    };
-    // Same-process frames of each renderer: the page's, then each out-of-process frame's.
-    let renderers = std::iter::once(page.session.clone()).chain(oopifs.values().map(|o| o.session.clone()));
-    for session in renderers {
-        let Ok(tree) = session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await else {
+    for frame in frames {
+        let Some(owner_session) = frame.owner_session.as_ref().filter(|_| !frame.loader_id.is_empty()) else {
             continue;
         };
-        let mut same_process = Vec::new();
-        collect_children(&tree["frameTree"], &mut same_process);
-        for (frame_id, loader_id) in same_process.into_iter().filter(|(f, _)| !oopifs.contains_key(f)) {
-            let ax = read(session.clone(), Some(frame_id.clone())).await;
-            let owner = owner_of(session.clone(), frame_id.clone()).await;
-            if let Ok(ax) = ax {
-                out.push(FrameTree {
-                    frame_id,
-                    loader_id,
-                    owner,
-                    owner_session: session.id().to_string(),
-                    session: session.id().to_string(),
-                    nodes: ax["nodes"].as_array().cloned().unwrap_or_default(),
-                });
-            }
-        }
-    }
-    for (frame_id, oopif) in &oopifs {
-        let owner_session = match &oopif.parent {
-            None => page.session.clone(),
-            Some(p) => match oopifs.get(p) {
-                Some(o) => o.session.clone(),
-                None => continue,
-            },
-        };
-        let ax = read(oopif.session.clone(), None).await;
-        let tree = oopif.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await;
-        let owner = owner_of(owner_session.clone(), frame_id.clone()).await;
-        if let (Ok(ax), Ok(tree)) = (ax, tree) {
+        let params = if frame.oopif { json!({}) } else { json!({"frameId": frame.frame_id}) };
+        let ax = frame.session.call_raw("Accessibility.getFullAXTree", params, budget.remaining()).await;
+        let owner = owner_session
+            .call_raw("DOM.getFrameOwner", json!({"frameId": frame.frame_id}), budget.capped(STEP))
+            .await;
+        if let Ok(ax) = ax {
             out.push(FrameTree {
-                frame_id: frame_id.clone(),
-                loader_id: tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string(),
-                owner,
+                frame_id: frame.frame_id.clone(),
+                loader_id: frame.loader_id.clone(),
+                owner: owner.ok().and_then(|o| o["backendNodeId"].as_i64()),
                 owner_session: owner_session.id().to_string(),
-                session: oopif.session.id().to_string(),
+                session: frame.session.id().to_string(),
                 nodes: ax["nodes"].as_array().cloned().unwrap_or_default(),
             });
         }
@@ -286,27 +249,62 @@ pub(crate) async fn child_trees(page: &Page, budget: Budget) -> Vec<FrameTree> {
     out
 }
 
-/// Every frame of the page but its main frame, at any depth and in any renderer, with the session to
-/// reach it through: the same-process frames of the page's renderer and of each out-of-process
-/// iframe's (`frameId` on that session), and each out-of-process iframe itself. A renderer whose frame
-/// tree cannot be read in time adds none.
-pub(crate) async fn child_frames(page: &Page, budget: Budget) -> Vec<(Session, String)> {
+/// A frame of the page other than its main frame.
+pub(crate) struct ChildFrame {
+    /// The session to reach it through: its renderer's (with `frameId`), or its own when out of process.
+    pub(crate) session: Session,
+    pub(crate) frame_id: String,
+    /// Its current document (empty: not known).
+    pub(crate) loader_id: String,
+    /// Whether it is an out-of-process iframe (the root of `session`).
+    pub(crate) oopif: bool,
+    /// The session of the renderer its `<iframe>` element lives in (`None`: not known, its parent
+    /// frame having gone).
+    pub(crate) owner_session: Option<Session>,
+}
+
+/// Every frame of the page but its main frame, at any depth and in any renderer: the same-process
+/// frames of the page's renderer and of each out-of-process iframe's, and each out-of-process iframe
+/// itself (one `Page.getFrameTree` a renderer, sent together). A renderer whose frame tree cannot be
+/// read in time adds none of its same-process frames.
+pub(crate) async fn child_frames(page: &Page, budget: Budget) -> Vec<ChildFrame> {
     let oopifs: HashMap<String, Oopif> = page.oopifs.lock().unwrap().clone();
-    let renderers = std::iter::once(page.session.clone()).chain(oopifs.values().map(|o| o.session.clone()));
-    let trees = futures_util::future::join_all(renderers.map(|session| async move {
+    let renderers: Vec<(Option<&String>, Session)> = std::iter::once((None, page.session.clone()))
+        .chain(oopifs.iter().map(|(f, o)| (Some(f), o.session.clone())))
+        .collect();
+    let trees = futures_util::future::join_all(renderers.into_iter().map(|(root, session)| async move {
         let tree = session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await;
-        (session, tree)
+        (root, session, tree)
     }))
     .await;
-    let mut out: Vec<(Session, String)> =
-        oopifs.iter().map(|(f, o)| (o.session.clone(), f.clone())).collect();
-    for (session, tree) in trees {
-        let Ok(tree) = tree else { continue };
+    let mut out = Vec::new();
+    for (root, session, tree) in trees {
+        // An out-of-process iframe is one even when its tree does not come (its document unknown).
+        let tree = tree.unwrap_or(Value::Null);
+        if let Some(frame_id) = root {
+            let owner_session = match &oopifs[frame_id].parent {
+                None => Some(page.session.clone()),
+                Some(p) => oopifs.get(p).map(|o| o.session.clone()),
+            };
+            out.push(ChildFrame {
+                session: session.clone(),
+                frame_id: frame_id.clone(),
+                loader_id: tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string(),
+                oopif: true,
+                owner_session,
+            });
+        }
         let mut frames = Vec::new();
         collect_children(&tree["frameTree"], &mut frames);
-        out.extend(
-            frames.into_iter().filter(|(f, _)| !oopifs.contains_key(f)).map(|(f, _)| (session.clone(), f)),
-        );
+        for (frame_id, loader_id) in frames.into_iter().filter(|(f, _)| !oopifs.contains_key(f)) {
+            out.push(ChildFrame {
+                session: session.clone(),
+                frame_id,
+                loader_id,
+                oopif: false,
+                owner_session: Some(session.clone()),
+            });
+        }
     }
     out
 }

@@ -334,8 +334,11 @@ pub(crate) async fn snapshot(
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
+    // A whole-page snapshot includes the iframes (same-site and out-of-process).
+    let mut frames = Vec::new();
     if options.scope.is_none() {
-        let elements = element_count(page, budget).await?;
+        let elements;
+        (elements, frames) = element_count(page, budget).await?;
         if elements > LARGE_PAGE {
             tracing::info!(elements, "snapshot_walked");
             return walk_snapshot(page, options, next_ref, budget).await;
@@ -372,9 +375,7 @@ pub(crate) async fn snapshot(
     let mut by_backend = HashMap::new();
     let main_nodes = tree["nodes"].as_array().map(Vec::as_slice).unwrap_or_default();
     let root = parse_tree(main_nodes, 0, &mut nodes, &mut by_backend);
-    // Iframes (same-site and out-of-process) are part of a whole-page snapshot.
-    let children =
-        if scope_backend.is_none() { crate::frames::child_trees(page, fetch).await } else { Vec::new() };
+    let children = crate::frames::child_trees(&frames, fetch).await;
     let mut child_roots = HashMap::new();
     let mut sessions = vec![page.session.id().to_string()];
     for (i, child) in children.iter().enumerate() {
@@ -453,18 +454,23 @@ const LARGE_PAGE: u64 = 2_500;
 /// The elements of all the page's documents: the main frame's and every iframe's, at any depth and in
 /// any renderer (a small page can hold a large iframe, whose accessibility tree would not be read in
 /// time). Each iframe is counted in its own isolated world ([`WORLD`]): a cross-origin one's document is
-/// not reachable from the page's script. A frame that cannot be counted in time counts as large.
-async fn element_count(page: &Page, budget: Budget) -> Result<u64, WorkerError> {
+/// not reachable from the page's script. A frame that cannot be counted in time counts as large. With
+/// the count, the frames ([`crate::frames::child_frames`]; none listed when the page has none).
+async fn element_count(
+    page: &Page,
+    budget: Budget,
+) -> Result<(u64, Vec<crate::frames::ChildFrame>), WorkerError> {
     let phase = Phase::Cdp;
     let own = "[document.getElementsByTagName('*').length, window.frames.length]";
     let v = crate::actions::eval_by_value(page, own, phase, budget).await?;
     let main = v[0].as_u64().unwrap_or(0);
     if v[1].as_u64() == Some(0) && page.oopifs.lock().unwrap().is_empty() {
-        return Ok(main);
+        return Ok((main, Vec::new()));
     }
     let step = budget.capped(std::time::Duration::from_millis(1_000));
     let frames = crate::frames::child_frames(page, budget).await;
-    let counts = futures_util::future::join_all(frames.iter().map(|(session, frame_id)| async move {
+    let counts = futures_util::future::join_all(frames.iter().map(|f| async move {
+        let (session, frame_id) = (&f.session, &f.frame_id);
         let world = session
             .call_raw("Page.createIsolatedWorld", json!({"frameId": frame_id, "worldName": WORLD}), step)
             .await
@@ -483,7 +489,8 @@ async fn element_count(page: &Page, budget: Budget) -> Result<u64, WorkerError> 
     .await;
     // A frame too busy to count in time is likely a large one: the walker, whose walk is bounded,
     // suits it better than an accessibility tree that would not come in time.
-    Ok(main + counts.into_iter().map(|n| n.unwrap_or(LARGE_PAGE + 1)).sum::<u64>())
+    let elements = main + counts.into_iter().map(|n| n.unwrap_or(LARGE_PAGE + 1)).sum::<u64>();
+    Ok((elements, frames))
 }
 
 /// The in-page walker (an expression: a function of the options).
