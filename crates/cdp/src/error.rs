@@ -31,9 +31,4 @@ impl CdpError {
     pub fn is_timeout(&self) -> bool {
         matches!(self, CdpError::Timeout { .. })
     }
-
-    /// Whether the connection is gone (no further call on it can succeed).
-    pub fn is_closed(&self) -> bool {
-        matches!(self, CdpError::Closed { .. })
-    }
 }

@@ -26,7 +26,7 @@ use sb_protocol::api::{
     SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams,
     SnapshotResult, StatsResult, TypeParams, WaitForParams, WaitForResult,
 };
-use sb_protocol::budget::{clamp_timeout_ms, MAX_TIMEOUT_MS};
+use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -66,6 +66,22 @@ pub struct Client {
     writer: Arc<tokio::sync::Mutex<OwnedWriteHalf>>,
     pending: Pending,
     next_id: Arc<AtomicU64>,
+    /// The largest budget the runtime honours, ms: [`MAX_TIMEOUT_MS`] until a `runtime.health`
+    /// answer says the runtime's own clamp (`max_timeout_ms`).
+    server_max_ms: Arc<AtomicU64>,
+}
+
+/// How long the client waits for an answer, ms: the budget the runtime will use, plus [`CLIENT_SLACK`].
+///
+/// A requested budget is not clamped from above here: the runtime's clamp is configurable
+/// (`timeouts.max_ms`), and a runtime that clamps lower answers sooner anyway. Without one the runtime
+/// uses its configured default, which the client cannot know: it waits for `server_max_ms`.
+pub fn wait_ms(timeout_ms: Option<u64>, server_max_ms: u64) -> u64 {
+    let budget = match timeout_ms {
+        Some(ms) => ms.max(MIN_TIMEOUT_MS),
+        None => server_max_ms.max(MIN_TIMEOUT_MS),
+    };
+    budget.saturating_add(CLIENT_SLACK.as_millis() as u64)
 }
 
 impl Client {
@@ -98,14 +114,15 @@ impl Client {
             writer: Arc::new(tokio::sync::Mutex::new(writer)),
             pending,
             next_id: Arc::new(AtomicU64::new(1)),
+            server_max_ms: Arc::new(AtomicU64::new(MAX_TIMEOUT_MS)),
         })
     }
 
     /// Sends one request and returns the whole response (`ok` true or false).
     ///
-    /// `timeout_ms` is the request's budget (clamped by the runtime to 1000..=120000; absent means the
-    /// runtime's default for the method). The client waits that long plus [`CLIENT_SLACK`] (without a
-    /// budget, the largest one plus the slack).
+    /// `timeout_ms` is the request's budget (clamped by the runtime, by default to 1000..=120000;
+    /// absent means the runtime's default for the method). The client waits [`wait_ms`]: that long
+    /// plus [`CLIENT_SLACK`] (without a budget, the runtime's largest one plus the slack).
     ///
     /// # Errors
     /// [`ClientError::Closed`] or [`ClientError::NoAnswer`]; an `ok: false` answer is not an error here.
@@ -136,10 +153,7 @@ impl Client {
             self.forget(&id);
             return Err(ClientError::Closed(e.to_string()));
         }
-        // Without a budget the runtime's configured default applies, which the client cannot know: it
-        // waits for the largest budget there is.
-        let wait_ms =
-            timeout_ms.map(clamp_timeout_ms).unwrap_or(MAX_TIMEOUT_MS) + CLIENT_SLACK.as_millis() as u64;
+        let wait_ms = wait_ms(timeout_ms, self.server_max_ms.load(Ordering::Relaxed));
         match tokio::time::timeout(Duration::from_millis(wait_ms), rx).await {
             Ok(Ok(response)) => Ok(response),
             Ok(Err(_)) => Err(ClientError::Closed("connection closed by the runtime".into())),
@@ -184,7 +198,9 @@ impl Client {
     /// # Errors
     /// As [`Client::request`].
     pub async fn health(&self) -> Result<HealthResult, ClientError> {
-        self.request(Method::RuntimeHealth, None, Value::Null, None).await
+        let health: HealthResult = self.request(Method::RuntimeHealth, None, Value::Null, None).await?;
+        self.server_max_ms.store(health.max_timeout_ms, Ordering::Relaxed);
+        Ok(health)
     }
 
     /// `runtime.stats`: the runtime's counters.
@@ -380,5 +396,20 @@ impl Client {
     ) -> Result<EvaluateResult, ClientError> {
         let params = EvaluateParams { expression: Some(expression.into()), ..Default::default() };
         self.request(Method::PageEvaluate, Some(session_id), params, timeout_ms).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_client_waits_for_what_the_server_will_use() {
+        let slack = CLIENT_SLACK.as_millis() as u64;
+        // A runtime configured with timeouts.max_ms above the protocol's default clamp works that long.
+        assert_eq!(wait_ms(Some(125_000), MAX_TIMEOUT_MS), 125_000 + slack);
+        assert_eq!(wait_ms(Some(10), MAX_TIMEOUT_MS), MIN_TIMEOUT_MS + slack);
+        assert_eq!(wait_ms(None, 300_000), 300_000 + slack);
+        assert_eq!(wait_ms(Some(u64::MAX), MAX_TIMEOUT_MS), u64::MAX);
     }
 }

@@ -585,6 +585,14 @@ pub struct HealthResult {
     pub restarts: u64,
     /// How long ago the browser last passed both probes, in ms.
     pub last_probe_ms: u64,
+    /// The largest `timeout_ms` this runtime honours (its clamp, `timeouts.max_ms`): a client waits
+    /// for up to this long (plus its slack) on a request without `timeout_ms`.
+    #[serde(default = "default_max_timeout_ms")]
+    pub max_timeout_ms: u64,
+}
+
+fn default_max_timeout_ms() -> u64 {
+    crate::budget::MAX_TIMEOUT_MS
 }
 
 /// Calls, failures and timeouts of one method (`runtime.stats`).

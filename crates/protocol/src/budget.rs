@@ -8,7 +8,7 @@
 //! ```
 //! use std::time::Duration;
 //! use sb_protocol::Budget;
-//! let budget = Budget::from_timeout_ms(Some(50), 8000); // clamped up to 1000 ms
+//! let budget = Budget::new(Duration::from_millis(sb_protocol::budget::clamp_timeout_ms(50))); // 1000 ms
 //! assert!(budget.remaining() <= Duration::from_millis(1000));
 //! let inner = budget.child(Duration::from_millis(100));
 //! assert!(inner.remaining() <= budget.remaining());
@@ -36,11 +36,6 @@ impl Budget {
     /// A budget that ends `timeout` from now (not clamped).
     pub fn new(timeout: Duration) -> Self {
         Budget { deadline: Instant::now() + timeout }
-    }
-
-    /// The budget of a request: `requested_ms` (or `default_ms` when absent), clamped, from now.
-    pub fn from_timeout_ms(requested_ms: Option<u64>, default_ms: u64) -> Self {
-        Budget::new(Duration::from_millis(clamp_timeout_ms(requested_ms.unwrap_or(default_ms))))
     }
 
     /// A budget that ends at `deadline`.
@@ -92,17 +87,6 @@ mod tests {
         assert_eq!(clamp_timeout_ms(999), 1_000);
         assert_eq!(clamp_timeout_ms(5_000), 5_000);
         assert_eq!(clamp_timeout_ms(10_000_000), 120_000);
-    }
-
-    #[test]
-    fn default_applies_when_absent_and_is_clamped() {
-        let b = Budget::from_timeout_ms(None, 8_000);
-        assert!(
-            b.remaining() > Duration::from_millis(7_000) && b.remaining() <= Duration::from_millis(8_000)
-        );
-        let b = Budget::from_timeout_ms(Some(500_000), 8_000);
-        assert!(b.remaining() <= Duration::from_millis(120_000));
-        assert!(b.remaining() > Duration::from_millis(119_000));
     }
 
     #[test]

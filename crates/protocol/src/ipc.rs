@@ -242,72 +242,176 @@ pub struct WorkerError {
     pub message: String,
 }
 
-/// A successful action's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Output {
-    Goto {
-        url: String,
-        title: String,
-        status: Option<u16>,
-        load_state: String,
-        timed_out: bool,
-    },
-    Extract {
-        content: String,
-        chars: u64,
-        truncated: bool,
-        url: String,
-        title: String,
-    },
-    Screenshot {
-        path: String,
-        width: u32,
-        height: u32,
-        bytes: u64,
-        truncated: bool,
-        data: Option<String>,
-    },
-    WaitFor {
-        matched: String,
-        url: String,
-    },
-    Snapshot {
-        text: String,
-        lines: u64,
-        chars: u64,
-        truncated: bool,
-        refs: Vec<RefRecord>,
-        url: String,
-        title: String,
-    },
+/// Declares [`Output`] with one typed payload per kind, and the conversions both ways: the worker
+/// builds a payload and `.into()`s it; the supervisor takes it back with `TryFrom`, which hands the
+/// whole [`Output`] back when it is of another kind (one place answers that case, not every method).
+macro_rules! outputs {
+    ($($(#[$doc:meta])* $variant:ident($ty:ident)),* $(,)?) => {
+        /// A successful action's result: one payload per kind of action.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        pub enum Output {
+            $($(#[$doc])* $variant($ty)),*
+        }
+
+        impl Output {
+            /// The kind's name, for messages (`Goto`, `Snapshot`, ...).
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Output::$variant(_) => stringify!($variant)),*
+                }
+            }
+        }
+
+        $(
+            impl From<$ty> for Output {
+                fn from(o: $ty) -> Output {
+                    Output::$variant(o)
+                }
+            }
+
+            impl TryFrom<Output> for $ty {
+                type Error = Output;
+                fn try_from(o: Output) -> Result<$ty, Output> {
+                    match o {
+                        Output::$variant(x) => Ok(x),
+                        other => Err(other),
+                    }
+                }
+            }
+        )*
+    };
+}
+
+outputs! {
+    /// `page.goto`.
+    Goto(GotoOutput),
+    /// `page.extract`.
+    Extract(ExtractOutput),
+    /// `page.screenshot`.
+    Screenshot(ScreenshotOutput),
+    /// `page.wait_for`.
+    WaitFor(WaitForOutput),
+    /// `page.snapshot`.
+    Snapshot(SnapshotOutput),
     /// `HandleDialog` was stored.
-    DialogPolicy,
-    /// The options a select now has selected (their values).
-    Selected {
-        element: String,
-        values: Vec<String>,
-    },
-    /// The page's scroll position after a scroll, CSS px.
-    Scrolled {
-        x: f64,
-        y: f64,
-    },
-    /// Attached to another tab: its URL and title.
-    Attached {
-        url: String,
-        title: String,
-    },
-    /// The element acted on, described (`button "Submit"`).
-    Input {
-        element: String,
-    },
-    /// `value_json` is the value as JSON text when it has one.
-    Evaluate {
-        kind: String,
-        value_json: Option<String>,
-        unserializable: Option<String>,
-        description: Option<String>,
-    },
+    DialogPolicy(DialogPolicyOutput),
+    /// `page.select`.
+    Selected(SelectedOutput),
+    /// `page.scroll` by deltas.
+    Scrolled(ScrolledOutput),
+    /// `tabs.focus` / `tabs.open`: attached to another tab.
+    Attached(AttachedOutput),
+    /// Input on an element.
+    Input(InputOutput),
+    /// `page.evaluate`.
+    Evaluate(EvaluateOutput),
+}
+
+/// Where a navigation got.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GotoOutput {
+    /// The main frame's URL at the answer.
+    pub url: String,
+    pub title: String,
+    /// The main document's HTTP status, when it had one.
+    pub status: Option<u16>,
+    /// `none`, `commit`, `domcontentloaded` or `load`.
+    pub load_state: String,
+    /// The budget ran out before `domcontentloaded`.
+    pub timed_out: bool,
+}
+
+/// The page's text or HTML.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExtractOutput {
+    pub format: ExtractFormat,
+    pub content: String,
+    /// Characters (not bytes) of `content`.
+    pub chars: u64,
+    pub truncated: bool,
+    pub url: String,
+    pub title: String,
+}
+
+/// A written screenshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScreenshotOutput {
+    pub path: String,
+    pub format: ImageFormat,
+    /// Image size in device px.
+    pub width: u32,
+    pub height: u32,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// A full page cut at `max_height`.
+    pub truncated: bool,
+    /// Base64 image, when asked inline.
+    pub data: Option<String>,
+}
+
+/// What a wait matched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitForOutput {
+    pub matched: String,
+    pub url: String,
+}
+
+/// An aria snapshot and the refs its text shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnapshotOutput {
+    pub text: String,
+    pub lines: u64,
+    pub chars: u64,
+    pub truncated: bool,
+    pub refs: Vec<RefRecord>,
+    pub url: String,
+    pub title: String,
+}
+
+/// How the next dialog will be answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DialogPolicyOutput {
+    pub accept: bool,
+}
+
+/// The options a select now has selected (their values).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SelectedOutput {
+    pub element: String,
+    pub values: Vec<String>,
+}
+
+/// The page's scroll position after a scroll, CSS px.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScrolledOutput {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// The tab now driven: its URL and title.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttachedOutput {
+    pub url: String,
+    pub title: String,
+}
+
+/// The element acted on, described (`button "Submit"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputOutput {
+    pub element: String,
+}
+
+/// A script's value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvaluateOutput {
+    /// JavaScript's `typeof`-like kind (`string`, `number`, `object`, ...).
+    pub kind: String,
+    /// The value as JSON text when it has one.
+    pub value_json: Option<String>,
+    /// `NaN`, `-0`, `Infinity`, bigints.
+    pub unserializable: Option<String>,
+    /// For values without JSON (functions, symbols).
+    pub description: Option<String>,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //!   [`LengthDelimitedCodec`](tokio_util::codec::LengthDelimitedCodec) (see [`ipc::codec`]).
 //!
 //! Shared by both: the stable [`ErrorCode`]s and [`Phase`]s ([`error`]) and the one end-to-end
-//! deadline, [`Budget`] ([`budget`]).
+//! deadline, [`Budget`] ([`budget`]), with its timing margins ([`margins`]).
 //!
 //! It must not touch sockets, processes or CDP: it is plain data that every other crate agrees on.
 //!
@@ -25,6 +25,7 @@ pub mod api;
 pub mod budget;
 pub mod error;
 pub mod ipc;
+pub mod margins;
 
 pub use budget::Budget;
 pub use error::{ErrorBody, ErrorCode, Phase};

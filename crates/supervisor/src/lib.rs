@@ -7,23 +7,33 @@
 //!          Unix socket     (this crate)   socketpair        own process group       WebSocket
 //! ```
 //!
-//! This crate owns Chromium's lifecycle ([`browser`]: find, launch, both probes, stop), the process
-//! plumbing ([`spawner`]: `PR_SET_PDEATHSIG` from a long-lived thread; [`reaper`]: subreaper and
-//! orphan sweep), the socket server ([`server`]), sessions and the request handler ([`runtime`]), and
-//! the worker handles with their hard deadlines ([`worker`]). It never runs page actions itself: a hung
-//! page can only hang a worker, which is killed.
+//! This crate owns Chromium's lifecycle ([`browser`]: find, launch, both probes, stop) and its health
+//! ([`health`]: the link, its generation, the recovery cycle), the process plumbing ([`spawner`]:
+//! `PR_SET_PDEATHSIG` from a long-lived thread; [`reaper`]: subreaper and orphan sweep), the socket
+//! server ([`server`]), sessions ([`sessions`]: tabs, refs, the store), the request handler
+//! ([`runtime`]) over the method table ([`dispatch`]), the session's queue ([`queue`]), `tabs.*`
+//! ([`tabs`]), and the worker handles with their hard deadlines ([`worker`]). `main.rs` only parses
+//! the command line and calls an entry point of [`commands`]. It never runs page actions itself: a
+//! hung page can only hang a worker, which is killed.
+//!
+//! Arrows run one way: runtime -> dispatch, tabs -> queue -> sessions -> health -> browser.
 
 pub mod browser;
+pub mod commands;
 pub mod config;
+pub mod dispatch;
 pub mod doctor;
+pub mod health;
 pub mod logging;
+pub mod queue;
 pub mod reaper;
-pub mod recovery;
 pub mod runtime;
 pub mod server;
+pub mod sessions;
 pub mod spawner;
 pub mod stats;
 pub mod store;
+pub mod tabs;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -33,7 +43,7 @@ use std::time::Duration;
 use tokio::signal::unix::{signal, SignalKind};
 
 use crate::browser::BrowserConfig;
-use crate::recovery::HealthPolicy;
+use crate::health::HealthPolicy;
 use crate::runtime::{Runtime, RuntimeConfig};
 use crate::spawner::Spawner;
 

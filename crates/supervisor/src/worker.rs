@@ -26,10 +26,7 @@ use crate::spawner::Spawner;
 
 /// Env var naming the worker's IPC fd.
 pub const WORKER_FD_ENV: &str = "SANDBOX_BROWSER_WORKER_FD";
-/// How long past the request's deadline the supervisor waits for a worker before killing it.
-pub const GRACE: Duration = Duration::from_millis(200);
-/// What the worker's budget leaves for the answer to travel back (serialization, IPC).
-pub const HEADROOM: Duration = Duration::from_millis(50);
+pub use sb_protocol::margins::{GRACE, HEADROOM};
 
 /// What starting a worker takes: the spawner, the executable (`<exe> worker ...`), the log format.
 #[derive(Clone)]

@@ -6,7 +6,9 @@ use base64::Engine;
 use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult, LayoutMetrics, NavigateResult, RemoteObject};
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
-use sb_protocol::ipc::{Locator, Output, WorkerError};
+use sb_protocol::ipc::{
+    EvaluateOutput, ExtractOutput, GotoOutput, Locator, Output, ScreenshotOutput, ScrolledOutput, WorkerError,
+};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
@@ -105,13 +107,13 @@ pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Outpu
             _ => load_state,
         };
     }
-    Ok(Output::Goto {
+    Ok(Output::Goto(GotoOutput {
         url: final_url.unwrap_or_else(|| url.to_string()),
         title: title.unwrap_or_default(),
         status,
         load_state: load_state.to_string(),
         timed_out,
-    })
+    }))
 }
 
 /// The answer of a navigation that did not commit within the budget: the load is stopped
@@ -128,13 +130,13 @@ async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output,
             message: format!("navigation to {url} did not commit within the budget"),
         });
     };
-    Ok(Output::Goto {
+    Ok(Output::Goto(GotoOutput {
         url: shown,
         title: title.unwrap_or_default(),
         status: None,
         load_state: "none".into(),
         timed_out: true,
-    })
+    }))
 }
 
 /// `location.href`, `document.title`, `document.readyState`, each `None` when the page does not answer
@@ -189,13 +191,14 @@ pub(crate) async fn extract(
         Some((at, _)) => (text[..at].to_string(), true),
         None => (text.to_string(), false),
     };
-    Ok(Output::Extract {
+    Ok(Output::Extract(ExtractOutput {
+        format,
         chars: content.chars().count() as u64,
         content,
         truncated: cut_in_page || cut_here,
         url: arr.get(2).and_then(Value::as_str).unwrap_or("").to_string(),
         title: arr.get(3).and_then(Value::as_str).unwrap_or("").to_string(),
-    })
+    }))
 }
 
 /// What `page.screenshot` asked for.
@@ -253,14 +256,15 @@ pub(crate) async fn screenshot(
         std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
     }
     std::fs::write(path, &bytes).map_err(|e| fail(format!("cannot write {path}: {e}")))?;
-    Ok(Output::Screenshot {
+    Ok(Output::Screenshot(ScreenshotOutput {
         path: path.to_string(),
+        format: shot.format,
         width: dims.width as u32,
         height: dims.height as u32,
         bytes: bytes.len() as u64,
         truncated,
         data: shot.inline.then_some(captured.data),
-    })
+    }))
 }
 
 /// The object group of `page.evaluate`'s results, released after each call.
@@ -414,12 +418,12 @@ pub(crate) async fn call_function(
 async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> Result<Output, WorkerError> {
     let phase = Phase::Evaluate;
     let Some(object_id) = obj.object_id else {
-        return Ok(Output::Evaluate {
+        return Ok(Output::Evaluate(EvaluateOutput {
             kind: obj.kind,
             value_json: obj.value.as_ref().map(Value::to_string),
             unserializable: obj.unserializable_value,
             description: None,
-        });
+        }));
     };
     let converted: Result<EvaluateResult, CdpError> = session
         .call(
@@ -435,12 +439,12 @@ async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> 
     if let Some(details) = converted.exception_details {
         return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
     }
-    Ok(Output::Evaluate {
+    Ok(Output::Evaluate(EvaluateOutput {
         kind: obj.kind,
         value_json: converted.result.value.as_ref().map(Value::to_string),
         unserializable: None,
         description: obj.description.filter(|_| converted.result.value.is_none()),
-    })
+    }))
 }
 
 /// Scrolls the page by (`dx`, `dy`) CSS px with a mouse wheel at the viewport's center
@@ -465,7 +469,10 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, budget: Budget) -> Res
         budget,
     )
     .await?;
-    Ok(Output::Scrolled { x: after[0].as_f64().unwrap_or(0.0), y: after[1].as_f64().unwrap_or(0.0) })
+    Ok(Output::Scrolled(ScrolledOutput {
+        x: after[0].as_f64().unwrap_or(0.0),
+        y: after[1].as_f64().unwrap_or(0.0),
+    }))
 }
 
 /// Evaluates an expression of the runtime's own (not the caller's) and returns its JSON value.

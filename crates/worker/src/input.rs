@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use sb_cdp::{CdpError, Session};
-use sb_protocol::ipc::{InputAction, Locator, Output, RefRecord, WorkerError};
+use sb_protocol::ipc::{InputAction, InputOutput, Locator, Output, RefRecord, SelectedOutput, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
@@ -50,18 +50,8 @@ fn stale(r: &RefRecord) -> WorkerError {
     err(ErrorCode::StaleRef, format!("Ref {} belongs to an earlier page; take a new snapshot.", r.id))
 }
 
-/// Calls `function` on the element (`Runtime.callFunctionOn`, by value, promises awaited).
-async fn call_on(
-    session: &Session,
-    object_id: &str,
-    function: &str,
-    args: Value,
-    budget: Budget,
-) -> Result<Value, CdpError> {
-    send_on(session, object_id, function, args, budget).await
-}
-
-/// [`call_on`], sent now (in order with the session's other calls); the answer's future.
+/// Calls `function` on the element (`Runtime.callFunctionOn`, by value, promises awaited), sent now
+/// (in order with the session's other calls); the answer's future.
 fn send_on(
     session: &Session,
     object_id: &str,
@@ -155,7 +145,7 @@ async fn resolve_as(
                 if !confirm {
                     return Ok(Some(Element { object_id, backend, label, session, offset }));
                 }
-                let connected = call_on(
+                let connected = send_on(
                     &session,
                     &object_id,
                     "function() { return this.isConnected; }",
@@ -222,7 +212,7 @@ async fn resolve_as(
                 .call_raw("DOM.describeNode", json!({"objectId": object_id}), budget.capped(STEP))
                 .await;
             let backend = described.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0);
-            let label = call_on(&page.session, &object_id, DESCRIBE, json!([]), budget)
+            let label = send_on(&page.session, &object_id, DESCRIBE, json!([]), budget)
                 .await
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string));
@@ -323,7 +313,7 @@ async fn viewport(metrics: Result<Value, CdpError>, el: &Element, budget: Budget
             Ok(json!({"viewport": [v["clientWidth"], v["clientHeight"]], "scroll": [v["pageX"], v["pageY"]]}))
         }
         Err(e) if e.is_timeout() => Err(e),
-        Err(_) => call_on(&el.session, &el.object_id, VIEW, json!([]), budget).await,
+        Err(_) => send_on(&el.session, &el.object_id, VIEW, json!([]), budget).await,
     }
 }
 
@@ -404,7 +394,7 @@ async fn check_round(
         if scrolled.await.is_err() {
             // Not scrollable by CDP (no layout yet, say): by script. Should that move the element,
             // the checks (already waiting for their frame) see it as not stable.
-            let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
+            let _ = send_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
         }
     };
     // The hit test needs the click point: it runs while the checks wait for their frame.
@@ -466,7 +456,7 @@ async fn check_round(
     if pointer {
         let Some(hit) = hit else {
             // Off screen after all: center it for the next round.
-            let _ = call_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
+            let _ = send_on(&el.session, &el.object_id, CENTER, json!([]), budget).await;
             return unmet(ErrorCode::NotVisible, "is outside the viewport");
         };
         let hit = match hit {
@@ -488,7 +478,7 @@ async fn check_round(
                     "is covered by an element that could not be inspected",
                 );
             };
-            let inside = call_on(
+            let inside = send_on(
                 &el.session,
                 &el.object_id,
                 "function(o) { return this === o || this.contains(o) || (!!o.getRootNode && o.getRootNode().host === this); }",
@@ -499,7 +489,7 @@ async fn check_round(
             if !inside.is_ok_and(|v| v == json!(true)) {
                 // Naming the blocker is the point of this answer: it gets time even at the very end.
                 let naming = Budget::new(budget.remaining().max(Duration::from_millis(200)));
-                let blocker = call_on(&el.session, &hit_obj, DESCRIBE, json!([]), naming)
+                let blocker = send_on(&el.session, &hit_obj, DESCRIBE, json!([]), naming)
                     .await
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
@@ -540,7 +530,7 @@ pub(crate) async fn act(
         return match input {
             InputAction::Press { key } => {
                 press(page, key, budget).await?;
-                Ok(Output::Input { element: "the focused element".into() })
+                Ok(Output::Input(InputOutput { element: "the focused element".into() }))
             }
             _ => Err(WorkerError {
                 code: ErrorCode::BadRequest,
@@ -644,11 +634,11 @@ pub(crate) async fn act(
         }
         InputAction::Hover => mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?,
         InputAction::Type { text, clear, submit } => {
-            call_on(&el.session, &el.object_id, "function() { this.focus(); }", json!([]), budget)
+            send_on(&el.session, &el.object_id, "function() { this.focus(); }", json!([]), budget)
                 .await
                 .map_err(cdp)?;
             if *clear {
-                call_on(
+                send_on(
                     &el.session,
                     &el.object_id,
                     "function() { if (this.select) this.select(); else { const r = document.createRange(); r.selectNodeContents(this); const s = getSelection(); s.removeAllRanges(); s.addRange(r); } }",
@@ -682,7 +672,7 @@ pub(crate) async fn act(
             }
         }
         InputAction::Fill { value } => {
-            let r = call_on(&el.session, &el.object_id, FILL, json!([{"value": value}]), budget)
+            let r = send_on(&el.session, &el.object_id, FILL, json!([{"value": value}]), budget)
                 .await
                 .map_err(cdp)?;
             if r != json!("ok") {
@@ -690,14 +680,14 @@ pub(crate) async fn act(
             }
         }
         InputAction::Press { key } => {
-            call_on(&el.session, &el.object_id, "function() { this.focus(); }", json!([]), budget)
+            send_on(&el.session, &el.object_id, "function() { this.focus(); }", json!([]), budget)
                 .await
                 .map_err(cdp)?;
             press(page, key, budget).await?;
         }
         InputAction::Select { values, labels, indexes } => {
             let wanted = json!({"values": values, "labels": labels, "indexes": indexes});
-            let r = call_on(&el.session, &el.object_id, SELECT, json!([{"value": wanted}]), budget)
+            let r = send_on(&el.session, &el.object_id, SELECT, json!([{"value": wanted}]), budget)
                 .await
                 .map_err(cdp)?;
             if let Some(problem) = r["error"].as_str() {
@@ -706,10 +696,13 @@ pub(crate) async fn act(
             let values = r["values"]
                 .as_array()
                 .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect());
-            return Ok(Output::Selected { element: el.label, values: values.unwrap_or_default() });
+            return Ok(Output::Selected(SelectedOutput {
+                element: el.label,
+                values: values.unwrap_or_default(),
+            }));
         }
         InputAction::Check { checked } => {
-            let state = || call_on(&el.session, &el.object_id, CHECKED, json!([]), budget);
+            let state = || send_on(&el.session, &el.object_id, CHECKED, json!([]), budget);
             if state().await.map_err(cdp)? != json!(*checked) {
                 mouse(page, "mouseMoved", x, y, "none", 0, 0, budget).await.map_err(cdp)?;
                 mouse(page, "mousePressed", x, y, "left", 1, 0, budget).await.map_err(cdp)?;
@@ -726,10 +719,10 @@ pub(crate) async fn act(
         InputAction::ScrollIntoView => {}
         InputAction::DragTo { to } => {
             let target = drag(page, x, y, to, budget).await?;
-            return Ok(Output::Input { element: format!("{} onto {target}", el.label) });
+            return Ok(Output::Input(InputOutput { element: format!("{} onto {target}", el.label) }));
         }
     }
-    Ok(Output::Input { element: el.label })
+    Ok(Output::Input(InputOutput { element: el.label }))
 }
 
 /// Steps of the pointer's way from the source to the target.
@@ -739,7 +732,8 @@ const DRAG_STEPS: u32 = 5;
 /// and drop is intercepted (`Input.setInterceptDrags`): when a drag starts, its data goes to the target
 /// as `dragEnter`, `dragOver` and `drop` (`Input.dispatchDragEvent`). Returns the target's label.
 async fn drag(page: &Page, x: f64, y: f64, to: &Locator, budget: Budget) -> Result<String, WorkerError> {
-    let cdp = |e| cdp_failure(Phase::Actionability, e);
+    // The source passed its checks: what fails from here is input (`cdp`), as for every action.
+    let cdp = |e| cdp_failure(Phase::Cdp, e);
     let mut events = page.session.events();
     page.session
         .call_raw("Input.setInterceptDrags", json!({"enabled": true}), dispatch_time(budget))
@@ -931,5 +925,5 @@ async fn key_event(
         .call_raw("Input.dispatchKeyEvent", p, dispatch_time(budget))
         .await
         .map(|_| ())
-        .map_err(|e| cdp_failure(Phase::Actionability, e))
+        .map_err(|e| cdp_failure(Phase::Cdp, e))
 }

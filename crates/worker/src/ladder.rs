@@ -20,6 +20,7 @@ use std::time::Duration;
 use sb_cdp::types::{CreateTargetResult, EvaluateResult};
 use sb_cdp::{CdpClient, Session};
 use sb_protocol::ipc::WorkerError;
+use sb_protocol::margins::{self, RESET_OVERRUN, RESET_TIME};
 use sb_protocol::{Budget, ErrorCode};
 use serde_json::json;
 
@@ -30,11 +31,9 @@ const PROBE: Duration = Duration::from_millis(150);
 /// Longest a `Runtime.terminateExecution` call may take.
 const TERMINATE: Duration = Duration::from_millis(200);
 
-/// How much of an action's budget is kept back for the ladder: a third, at least 800 ms (two probes,
-/// a terminate and a page reset fit), at most 3 s, never more than the budget.
+/// How much of an action's budget is kept back for the ladder ([`margins::ladder_reserve`]).
 pub(crate) fn reserve(budget: Budget) -> Duration {
-    let total = budget.remaining();
-    (total / 3).clamp(Duration::from_millis(800), Duration::from_secs(3)).min(total)
+    margins::ladder_reserve(budget.remaining())
 }
 
 /// How the ladder ended.
@@ -71,11 +70,6 @@ pub(crate) async fn after_timeout(page: &mut Page, error: WorkerError, budget: B
     }
 }
 
-/// Time kept for the page reset: the earlier steps never use it.
-const RESET_TIME: Duration = Duration::from_millis(400);
-/// How far past the worker's budget the reset may run: the supervisor waits 50 ms of headroom plus a
-/// 200 ms grace before it kills the worker, so an answer within this still arrives.
-pub(crate) const RESET_OVERRUN: Duration = Duration::from_millis(150);
 /// Longest the second connection may take in all (connect, attach, terminate).
 const SECOND: Duration = Duration::from_millis(250);
 

@@ -27,7 +27,9 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use sb_cdp::{CdpClient, CdpError, Session};
-use sb_protocol::ipc::{self, Action, Counter, FromWorker, Output, ToWorker, WorkerError};
+use sb_protocol::ipc::{
+    self, Action, AttachedOutput, Counter, DialogPolicyOutput, FromWorker, Output, ToWorker, WorkerError,
+};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::sync::mpsc;
@@ -243,7 +245,8 @@ impl Page {
     async fn after_crash(&mut self, phase: Phase, budget: Budget) -> WorkerError {
         self.tallies.push(Counter::RendererCrash);
         tracing::warn!(target_id = %self.target_id, "renderer_crashed");
-        let reset = ladder::reset(self, Budget::until(budget.deadline() + ladder::RESET_OVERRUN)).await;
+        let reset =
+            ladder::reset(self, Budget::until(budget.deadline() + sb_protocol::margins::RESET_OVERRUN)).await;
         let message = if reset {
             "the page's renderer crashed; the tab was reopened at its last URL (page state is lost); take a new snapshot"
         } else {
@@ -274,7 +277,7 @@ impl Page {
             Action::Input { target, input } => input::act(self, target.as_ref(), &input, inner).await,
             Action::HandleDialog { accept, prompt_text } => {
                 self.dialogs.set_next(accept, prompt_text);
-                Ok(Output::DialogPolicy)
+                Ok(Output::DialogPolicy(DialogPolicyOutput { accept }))
             }
             Action::Attach { target_id } => self.switch_to(&target_id, inner).await,
         };
@@ -300,7 +303,7 @@ impl Page {
         let (url, title, _) = actions::url_and_title(self, budget).await;
         let url = url.unwrap_or_default();
         self.reported_url = url.clone();
-        Ok(Output::Attached { url, title: title.unwrap_or_default() })
+        Ok(Output::Attached(AttachedOutput { url, title: title.unwrap_or_default() }))
     }
 
     /// Tells the supervisor the run entered `phase` (a hard timeout then names it).

@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 
 use sb_cdp::Session;
-use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, WorkerError};
+use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, SnapshotOutput, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
@@ -621,7 +621,7 @@ async fn walk_snapshot(
         truncated = true;
     }
     let mut result = output(text, shown, truncated, refs, url, title);
-    if let Output::Snapshot { refs, .. } = &mut result {
+    if let Output::Snapshot(SnapshotOutput { refs, .. }) = &mut result {
         keep_refs(&runs, &origin, refs, budget).await;
     }
     let sessions: HashMap<String, Session> =
@@ -890,7 +890,7 @@ fn output(
 ) -> Output {
     let refs: Vec<RefRecord> =
         refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
-    Output::Snapshot {
+    Output::Snapshot(SnapshotOutput {
         chars: text.chars().count() as u64,
         text,
         lines: shown as u64,
@@ -898,7 +898,7 @@ fn output(
         refs,
         url,
         title,
-    }
+    })
 }
 
 /// Joins lines up to `max_chars`; when cut, a marker line says so.

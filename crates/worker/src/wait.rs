@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpError, Session};
-use sb_protocol::ipc::{Output, WaitCondition, WorkerError};
+use sb_protocol::ipc::{Output, WaitCondition, WaitForOutput, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 use tokio::sync::watch;
@@ -130,7 +130,7 @@ pub(crate) async fn wait_for(
         }
     }
     let url = crate::actions::url_and_title(page, budget).await.0.unwrap_or_default();
-    Ok(Output::WaitFor { matched: what, url })
+    Ok(Output::WaitFor(WaitForOutput { matched: what, url }))
 }
 
 /// One check: whether `check` is truthy now.

@@ -1,11 +1,16 @@
-//! Health and the recovery cycle (docs/architecture.md, "Health and recovery").
+//! Browser health: the browser link, its generation, and the recovery cycle (docs/architecture.md,
+//! "Health and recovery").
+//!
+//! [`BrowserHealth`] owns the current [`Browser`] and everything known of its health. Sessions observe
+//! it ([`BrowserObserver`]): when a new browser comes up they are told before the link is handed out,
+//! so the arrows run one way (sessions -> health -> browser); this module knows nothing of sessions.
 //!
 //! - **Health** before an action: the HTTP probe `GET /json/version` (at most
 //!   [`HTTP_PROBE_TIMEOUT`]) and the CDP probe `Browser.getVersion` on the supervisor's connection (at
 //!   most [`HANDSHAKE_TIMEOUT`]), run together. Skipped while the connection is live and a probe
 //!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
 //!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
-//!   background before they go stale (`Runtime::keep_fresh`; one that fails only makes the next
+//!   background before they go stale (`BrowserHealth::keep_fresh`; one that fails only makes the next
 //!   action probe). A closed browser connection (the process died) is noticed as it happens and
 //!   starts the cycle at once, before any request asks.
 //! - **The cycle**: unhealthy -> `browser_runtime_unhealthy` -> `browser_runtime_restarting` (kill the
@@ -19,19 +24,23 @@
 //! The cycle runs in a task of its own, so a request whose budget runs out (or whose client goes
 //! away) never leaves a half-restarted browser: the request answers `timeout`, the cycle finishes.
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
-use sb_cdp::types::{BrowserVersion, CreateTargetResult};
+use futures_util::future::BoxFuture;
+use sb_cdp::types::BrowserVersion;
 use sb_cdp::{discovery, CdpClient};
 use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::json;
 
-use crate::browser::{Browser, LaunchError, HANDSHAKE_TIMEOUT, HTTP_PROBE_TIMEOUT};
-use crate::runtime::{Runtime, SessionEntry, PROVIDER};
-use crate::store::StoreEvent;
+use crate::browser::{Browser, BrowserConfig, LaunchError, HANDSHAKE_TIMEOUT, HTTP_PROBE_TIMEOUT};
+use crate::spawner::Spawner;
+use crate::stats::Stats;
+
+/// Name of the browser provider in logs (`browser.provider`).
+pub const PROVIDER: &str = "chromium";
 
 /// How the runtime watches and restarts the browser (`[browser.sandbox]` of the configuration).
 #[derive(Debug, Clone, Copy)]
@@ -45,14 +54,14 @@ pub struct HealthPolicy {
     pub cooldown: Duration,
 }
 
-/// Longest `Target.createTarget` may take for one session during rehydration.
-const REHYDRATE_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The browser connection sessions use.
+/// The browser connection sessions use: the supervisor's own CDP client and the WebSocket URL a
+/// worker connects to.
 #[derive(Clone)]
-pub(crate) struct Link {
-    pub(crate) client: CdpClient,
-    pub(crate) ws_url: String,
+pub struct Link {
+    /// The supervisor's browser-level connection (targets are created and closed on it).
+    pub client: CdpClient,
+    /// `ws://127.0.0.1:<port>/devtools/browser/<id>`.
+    pub ws_url: String,
 }
 
 impl Link {
@@ -63,19 +72,19 @@ impl Link {
 
 /// The current browser and what is known of its health.
 #[derive(Default)]
-pub(crate) struct Slot {
-    pub(crate) browser: Option<Browser>,
+struct Slot {
+    browser: Option<Browser>,
     /// When both probes last passed.
-    pub(crate) last_ok: Option<Instant>,
+    last_ok: Option<Instant>,
     /// Probe before the next action, however recent the last probe.
-    pub(crate) suspect: bool,
+    suspect: bool,
     /// Browsers launched so far (0: none yet).
-    pub(crate) generation: u64,
+    generation: u64,
 }
 
 /// The recovery cycle's state; its mutex serializes checks and restarts.
 #[derive(Default)]
-pub(crate) struct Cycle {
+struct Cycle {
     /// Set when the last cycle ended without a browser.
     down: Option<Down>,
 }
@@ -93,7 +102,7 @@ impl Down {
 }
 
 /// `browser_unavailable`: one line ending with [`DO_NOT_RETRY`], the phase that failed, the hint.
-pub(crate) fn unavailable(phase: Phase, what: &str) -> ErrorBody {
+pub fn unavailable(phase: Phase, what: &str) -> ErrorBody {
     ErrorBody::new(
         ErrorCode::BrowserUnavailable,
         phase,
@@ -102,7 +111,74 @@ pub(crate) fn unavailable(phase: Phase, what: &str) -> ErrorBody {
     .with_hint(RUNTIME_HINT)
 }
 
-impl Runtime {
+/// What watches the browser's life from above: the sessions. [`BrowserHealth`] calls it; it never
+/// calls back into health while one of these runs (the cycle's lock is held).
+pub trait BrowserObserver: Send + Sync {
+    /// A new browser is up on `link` (first launch or restart): reopen pages and watch its targets.
+    /// Awaited before the link is handed to the action that asked for it.
+    fn browser_ready<'a>(&'a self, link: &'a Link) -> BoxFuture<'a, ()>;
+    /// Whether anything is open that wants the probes kept fresh in the background.
+    fn busy(&self) -> bool;
+}
+
+/// What the browser is, for `runtime.health`.
+#[derive(Debug, Clone)]
+pub struct BrowserFacts {
+    /// `Browser.getVersion`'s `product` (`Chrome/156.0...`).
+    pub version: String,
+    /// The browser's pid (also its process group).
+    pub pid: u32,
+    /// The DevTools port.
+    pub port: u16,
+    /// Time since both probes last passed, ms (0 when never).
+    pub last_probe_ms: u64,
+}
+
+/// The browser, its generation and health, and the recovery cycle: one per runtime.
+pub struct BrowserHealth {
+    config: BrowserConfig,
+    policy: HealthPolicy,
+    spawner: Spawner,
+    stats: Arc<Stats>,
+    /// The current browser (none before the first launch and while a cycle has failed).
+    slot: tokio::sync::RwLock<Slot>,
+    /// Serializes health checks and restarts.
+    cycle: tokio::sync::Mutex<Cycle>,
+    /// Set by [`BrowserHealth::shutdown`]: a closing browser connection is then no fault.
+    closing: AtomicBool,
+    /// The sessions, told of each new browser.
+    observer: OnceLock<Weak<dyn BrowserObserver>>,
+}
+
+impl BrowserHealth {
+    /// Health for a browser launched with `config` through `spawner` (not launched yet).
+    pub fn new(config: BrowserConfig, policy: HealthPolicy, spawner: Spawner, stats: Arc<Stats>) -> Self {
+        BrowserHealth {
+            config,
+            policy,
+            spawner,
+            stats,
+            slot: tokio::sync::RwLock::new(Slot::default()),
+            cycle: tokio::sync::Mutex::new(Cycle::default()),
+            closing: AtomicBool::new(false),
+            observer: OnceLock::new(),
+        }
+    }
+
+    /// Sets who is told of each new browser (once; later calls are ignored).
+    pub fn observe(&self, observer: Weak<dyn BrowserObserver>) {
+        let _ = self.observer.set(observer);
+    }
+
+    fn observer(&self) -> Option<Arc<dyn BrowserObserver>> {
+        self.observer.get().and_then(Weak::upgrade)
+    }
+
+    /// The spawner every child of the runtime is started by.
+    pub fn spawner(&self) -> &Spawner {
+        &self.spawner
+    }
+
     /// Launches the browser at start-up (`runtime_warmup_on_start`); a failed launch starts the
     /// recovery cycle like any other fault.
     ///
@@ -119,7 +195,7 @@ impl Runtime {
     /// # Errors
     /// `browser_unavailable` when the browser is down and could not be restarted; `timeout` (phase
     /// `launch`) when a check or restart still runs at the end of the budget.
-    pub(crate) async fn browser(self: &Arc<Self>, budget: Budget) -> Result<Link, ErrorBody> {
+    pub async fn link(self: &Arc<Self>, budget: Budget) -> Result<Link, ErrorBody> {
         if let Some(link) = self.fresh_link().await {
             self.stats.probes_skipped.inc();
             return Ok(link);
@@ -140,13 +216,13 @@ impl Runtime {
     }
 
     /// The current connection without any check (closing targets, background worker starts).
-    pub(crate) async fn current_link(&self) -> Option<Link> {
+    pub async fn current_link(&self) -> Option<Link> {
         let slot = self.slot.read().await;
         slot.browser.as_ref().filter(|b| b.client.closed_reason().is_none()).map(Link::of)
     }
 
     /// Makes the next action probe first (an action timed out or lost its worker).
-    pub(crate) async fn mark_suspect(&self) {
+    pub async fn mark_suspect(&self) {
         self.slot.write().await.suspect = true;
     }
 
@@ -154,7 +230,7 @@ impl Runtime {
     async fn fresh_link(&self) -> Option<Link> {
         let slot = self.slot.read().await;
         let b = slot.browser.as_ref()?;
-        let recent = slot.last_ok.is_some_and(|t| t.elapsed() < self.config.health.interval);
+        let recent = slot.last_ok.is_some_and(|t| t.elapsed() < self.policy.interval);
         // The process's state costs one read of /proc: a browser that died (or was stopped) a moment
         // ago is noticed even before its connection reports the close.
         let fresh = recent && !slot.suspect && b.client.closed_reason().is_none() && b.process.running();
@@ -173,7 +249,7 @@ impl Runtime {
             return Ok(link);
         }
         if let Some(down) = &cycle.down {
-            if down.at.elapsed() < self.config.health.cooldown {
+            if down.at.elapsed() < self.policy.cooldown {
                 return Err(down.error());
             }
             cycle.down = None;
@@ -228,7 +304,7 @@ impl Runtime {
     /// The first launch (at start-up, or at the first request without warm-up).
     async fn launch_first(self: &Arc<Self>, cycle: &mut Cycle) -> Result<Link, ErrorBody> {
         tracing::info!(browser.provider = PROVIDER, "browser_runtime_starting");
-        match Browser::launch(&self.config.browser, &self.launcher.spawner).await {
+        match Browser::launch(&self.config, &self.spawner).await {
             Ok(b) => Ok(self.install(b).await),
             Err(e) => {
                 self.stats.unhealthy_checks.inc();
@@ -251,14 +327,14 @@ impl Runtime {
             message: "restarts are turned off (runtime_restart_attempts = 0)".into(),
             stderr_tail: String::new(),
         };
-        for attempt in 1..=self.config.health.restart_attempts {
+        for attempt in 1..=self.policy.restart_attempts {
             self.stats.restarts.inc();
             tracing::warn!(browser.provider = PROVIDER, attempt, "browser_runtime_restarting");
             let old = self.slot.write().await.browser.take();
             if let Some(mut old) = old {
                 old.kill().await;
             }
-            match Browser::launch(&self.config.browser, &self.launcher.spawner).await {
+            match Browser::launch(&self.config, &self.spawner).await {
                 Ok(b) => {
                     self.stats.recoveries.inc();
                     return Ok(self.install(b).await);
@@ -322,8 +398,9 @@ impl Runtime {
             let _ = this.check().await;
         });
         self.keep_fresh(generation);
-        self.watch_targets(&link).await;
-        self.rehydrate(&link).await;
+        if let Some(observer) = self.observer() {
+            observer.browser_ready(&link).await;
+        }
         link
     }
 
@@ -336,7 +413,7 @@ impl Runtime {
     /// later background probe that passes clears that. Stops with that browser, at shutdown, and when
     /// the runtime is down. Off when the interval is 0 (every action probes).
     fn keep_fresh(self: &Arc<Self>, generation: u64) {
-        let every = self.config.health.interval * 3 / 4;
+        let every = self.policy.interval * 3 / 4;
         if every.is_zero() {
             return;
         }
@@ -357,7 +434,7 @@ impl Runtime {
                 if !stale {
                     continue;
                 }
-                let idle = this.sessions.lock().unwrap().is_empty();
+                let idle = !this.observer().is_some_and(|o| o.busy());
                 if idle {
                     drop(this);
                     tokio::time::sleep(every).await;
@@ -376,7 +453,7 @@ impl Runtime {
         });
     }
 
-    /// The background probe of [`Runtime::keep_fresh`]: both probes now (after any check or cycle in
+    /// The background probe of [`BrowserHealth::keep_fresh`]: both probes now (after any check or cycle in
     /// progress). Whether they passed (a failure marks the browser suspect); `None` when the runtime
     /// is down.
     async fn check_in_background(self: &Arc<Self>) -> Option<bool> {
@@ -399,97 +476,33 @@ impl Runtime {
         }
     }
 
-    /// Follows `Target.targetDestroyed` on the browser connection: a session that had the target as one
-    /// of its tabs brings its tab list up to date before its next action.
-    async fn watch_targets(self: &Arc<Self>, link: &Link) {
-        let mut events = link.client.browser_events();
-        let discover = link
-            .client
-            .call_raw("Target.setDiscoverTargets", None, json!({"discover": true}), HANDSHAKE_TIMEOUT)
-            .await;
-        if let Err(e) = discover {
-            tracing::warn!(error.message = %e, "target_discovery_unavailable");
-            return;
+    /// What the current browser is (after [`BrowserHealth::link`] for a checked answer); `None` while
+    /// none runs.
+    pub async fn facts(&self) -> Option<BrowserFacts> {
+        let slot = self.slot.read().await;
+        let b = slot.browser.as_ref()?;
+        Some(BrowserFacts {
+            version: b.version.product.clone(),
+            pid: b.process.pid(),
+            port: b.port,
+            last_probe_ms: slot.last_ok.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0),
+        })
+    }
+
+    /// Stops the browser for good: `before` runs with its connection first (closing the sessions'
+    /// targets), then the process group is stopped.
+    pub async fn shutdown<F, Fut>(&self, before: F)
+    where
+        F: FnOnce(CdpClient) -> Fut,
+        Fut: std::future::Future<Output = ()>,
+    {
+        self.closing.store(true, Ordering::SeqCst);
+        let mut slot = self.slot.write().await;
+        if let Some(browser) = slot.browser.as_mut() {
+            before(browser.client.clone()).await;
+            browser.stop().await;
         }
-        let this = Arc::downgrade(self);
-        tokio::spawn(async move {
-            while let Some(ev) = events.recv().await {
-                if ev.method != "Target.targetDestroyed" {
-                    continue;
-                }
-                let Some(this) = this.upgrade() else { return };
-                let target = ev.params["targetId"].as_str().unwrap_or_default();
-                for s in this.sessions.lock().unwrap().values() {
-                    if s.has_tab(target) {
-                        s.tabs_dirty.store(true, Ordering::SeqCst);
-                    }
-                }
-            }
-        });
-    }
-
-    /// Gives every open session a new target on `link`, at its last URL. Sessions restored from the
-    /// store keep their reason (`supervisor_restarted`); the others get `browser_restarted`.
-    async fn rehydrate(&self, link: &Link) {
-        let sessions: Vec<Arc<SessionEntry>> = self.sessions.lock().unwrap().values().cloned().collect();
-        let reopen = sessions.iter().map(|s| async move {
-            let result = self.open_target(s, link, Budget::new(REHYDRATE_TIMEOUT)).await;
-            s.mark_reset("browser_restarted");
-            match result {
-                Ok(()) => self.stats.sessions_rehydrated.inc(),
-                Err(e) => tracing::warn!(
-                    browser.session_id = %s.id,
-                    error.message = %e.message,
-                    "session_rehydrate_failed"
-                ),
-            }
-        });
-        futures_util::future::join_all(reopen).await;
-    }
-
-    /// [`Runtime::new_target`], recorded in the store.
-    ///
-    /// # Errors
-    /// As [`Runtime::new_target`].
-    pub(crate) async fn open_target(
-        &self,
-        session: &SessionEntry,
-        link: &Link,
-        budget: Budget,
-    ) -> Result<(), ErrorBody> {
-        let target_id = self.new_target(session, link, budget).await?;
-        self.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
-        Ok(())
-    }
-
-    /// A new target for `session` at its last URL (`about:blank` when none), in a window of its own,
-    /// now its only tab; its id. (`session.start` records it itself, after `session_started`.)
-    ///
-    /// # Errors
-    /// `cdp_error` / `timeout` (phase `session`) from `Target.createTarget`; the session then has no
-    /// target and the next action tries again.
-    pub(crate) async fn new_target(
-        &self,
-        session: &SessionEntry,
-        link: &Link,
-        budget: Budget,
-    ) -> Result<String, ErrorBody> {
-        let url = session.last_url().unwrap_or_else(|| "about:blank".into());
-        let created: Result<CreateTargetResult, _> = link
-            .client
-            .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
-            .await;
-        match created {
-            Ok(t) => {
-                session.bind_fresh(t.target_id.clone());
-                Ok(t.target_id)
-            }
-            Err(e) => {
-                session.bind_fresh(String::new());
-                let code = if e.is_timeout() { ErrorCode::Timeout } else { ErrorCode::CdpError };
-                Err(ErrorBody::new(code, Phase::Session, format!("Target.createTarget: {e}")))
-            }
-        }
+        slot.browser = None;
     }
 }
 

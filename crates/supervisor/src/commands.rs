@@ -1,0 +1,207 @@
+//! The per-command entry points of `sandbox-browser`: `serve`, `doctor` and the hidden `worker`.
+//!
+//! `main.rs` parses the command line and calls one of these; each sets up what its command needs
+//! (logging, a tokio runtime, the configuration) and returns the process's exit code.
+
+use std::os::fd::FromRawFd;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::config::Config;
+use crate::worker::WORKER_FD_ENV;
+use crate::{doctor, logging, ServeConfig};
+
+/// What `serve` and `doctor` both read: the configuration file, the paths and the browser.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Configuration file (TOML; see docs/configuration.md).
+    #[arg(long, env = "SANDBOX_BROWSER_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Socket path [default: $XDG_RUNTIME_DIR/sandbox-browser/browser.sock, else
+    /// /tmp/sandbox-browser-$UID/browser.sock]. `doctor` asks the supervisor there when given.
+    #[arg(long)]
+    pub socket: Option<PathBuf>,
+    /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+    #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
+    pub browser: Option<PathBuf>,
+    /// Directory for the browser profile and the session store [default: the socket's directory].
+    #[arg(long)]
+    pub runtime_dir: Option<PathBuf>,
+    /// Directory for screenshots [default: the runtime dir's artifacts/ subdirectory].
+    #[arg(long)]
+    pub artifacts: Option<PathBuf>,
+    /// Pass --no-sandbox to Chromium (always done as root).
+    #[arg(long)]
+    pub no_sandbox: bool,
+}
+
+impl Common {
+    /// The configuration file's settings (defaults without one) with the flags applied.
+    ///
+    /// # Errors
+    /// The file's error, naming the file and the key.
+    pub fn settings(&self) -> Result<Config, String> {
+        let mut settings = self
+            .config
+            .as_deref()
+            .map(Config::load)
+            .transpose()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        self.apply(&mut settings);
+        Ok(settings)
+    }
+
+    pub fn apply(&self, settings: &mut Config) {
+        if self.browser.is_some() {
+            settings.browser.path = self.browser.clone();
+        }
+        settings.browser.no_sandbox |= self.no_sandbox;
+    }
+
+    /// Socket, runtime dir and artifacts dir: flag, else configuration file, else default (the runtime
+    /// dir defaults to the socket's directory, artifacts to `<runtime_dir>/artifacts`).
+    pub fn paths(&self, settings: &Config) -> (PathBuf, PathBuf, PathBuf) {
+        let socket = self
+            .socket
+            .clone()
+            .or_else(|| settings.paths.socket.clone())
+            .unwrap_or_else(sb_protocol::api::default_socket_path);
+        let runtime_dir = self
+            .runtime_dir
+            .clone()
+            .or_else(|| settings.paths.runtime_dir.clone())
+            .or_else(|| socket.parent().map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("."));
+        let artifacts = self
+            .artifacts
+            .clone()
+            .or_else(|| settings.paths.artifacts.clone())
+            .unwrap_or_else(|| runtime_dir.join("artifacts"));
+        (socket, runtime_dir, artifacts)
+    }
+}
+
+/// `serve`: boots Chromium and serves the socket until SIGTERM/SIGINT. Exit 2 for a bad
+/// configuration, 1 when the runtime could not start.
+pub fn serve(
+    common: Common,
+    max_request_bytes: Option<usize>,
+    log_format: String,
+    disable_evaluate: bool,
+) -> ExitCode {
+    logging::init(&log_format);
+    let mut settings = match common.settings() {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("sandbox-browser: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(bytes) = max_request_bytes {
+        settings.limits.max_request_bytes = bytes;
+    }
+    if disable_evaluate {
+        settings.evaluate_enabled = false;
+    }
+    let (socket, runtime_dir, artifacts_dir) = common.paths(&settings);
+    let config = ServeConfig { socket, runtime_dir, artifacts_dir, log_format, settings };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    let result = rt.map_err(anyhow::Error::from).and_then(|rt| rt.block_on(crate::serve(config)));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sandbox-browser: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `doctor`: checks every prerequisite of `serve` (or, with `probe`, only asks the running supervisor)
+/// and prints a table or JSON. Exit 0 when nothing failed.
+pub fn doctor(common: Common, json: bool, probe: bool, quick: bool) -> ExitCode {
+    let (settings, config_error) = match common.settings() {
+        Ok(settings) => (settings, None),
+        Err(e) => {
+            let mut defaults = Config::default();
+            common.apply(&mut defaults);
+            (defaults, Some(e))
+        }
+    };
+    let check_supervisor = common.socket.is_some() && !quick;
+    let (socket, runtime_dir, artifacts_dir) = common.paths(&settings);
+    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("sandbox-browser doctor: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = if probe {
+        let check = rt.block_on(doctor::probe(&socket));
+        doctor::Report { ok: check.status != doctor::Status::Fail, checks: vec![check] }
+    } else {
+        let d = doctor::DoctorConfig {
+            config_file: common.config.clone(),
+            settings,
+            config_error,
+            socket,
+            runtime_dir,
+            artifacts_dir,
+            check_supervisor,
+            quick,
+        };
+        rt.block_on(doctor::run(&d))
+    };
+    // Nothing of the runtime may outlive the answer (a probe must not wait on a stuck socket).
+    rt.shutdown_timeout(std::time::Duration::from_millis(100));
+    if json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else if probe {
+        let c = &report.checks[0];
+        println!("{}: {}", if report.ok { "ok" } else { "fail" }, c.detail);
+    } else {
+        print!("{}", doctor::table(&report));
+    }
+    if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `worker`: one session's worker on the IPC fd named by [`WORKER_FD_ENV`] (started by `serve`).
+/// Exit 2 when started by hand, 1 when it could not attach or the IPC broke.
+pub fn worker(ws_url: String, target_id: String, log_format: String) -> ExitCode {
+    logging::init(&log_format);
+    let fd: i32 = match std::env::var(WORKER_FD_ENV).ok().and_then(|v| v.parse().ok()) {
+        Some(fd) => fd,
+        None => {
+            eprintln!("sandbox-browser worker: {WORKER_FD_ENV} is not set; the worker is started by `serve`");
+            return ExitCode::from(2);
+        }
+    };
+    // SAFETY: the supervisor passed this fd, open and owned by nobody else in this process.
+    let std_stream = unsafe { std::os::unix::net::UnixStream::from_raw_fd(fd) };
+    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("sandbox-browser worker: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = rt.block_on(async move {
+        std_stream.set_nonblocking(true).map_err(|e| e.to_string())?;
+        let stream = tokio::net::UnixStream::from_std(std_stream).map_err(|e| e.to_string())?;
+        sb_worker::run(stream, sb_worker::WorkerConfig { ws_url, target_id }).await
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::warn!(error.message = %e, "worker_exiting");
+            ExitCode::FAILURE
+        }
+    }
+}

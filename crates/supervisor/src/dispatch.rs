@@ -1,0 +1,679 @@
+//! Dispatch as data: what each API method does, one entry a method.
+//!
+//! A page method is a [`PageMethod`]: a pure `params -> Action` ([`PageMethod::prepare`], given what it
+//! needs of its session through [`Context`]) and a pure `Output -> result` ([`PageMethod::finish`]).
+//! Neither touches a browser, so both are unit-tested here without Chromium; the runtime runs the
+//! action in the session's queue between them. Methods that are not page actions (`runtime.*`,
+//! `session.*`, `tabs.*`) are [`Route::Runtime`]: the runtime answers them itself.
+//!
+//! Adding a page method is adding one entry to [`route`] (and its `Action` and `Output` kinds to
+//! `sb_protocol::ipc`). Every parameter is checked in `prepare`, so a bad request answers
+//! `bad_request` before it waits in the session's queue or triggers a health check.
+
+use sb_protocol::api::{
+    CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
+    ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, ImageFormat,
+    InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult,
+    SelectParams, SelectResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult,
+    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
+};
+use sb_protocol::ipc::{
+    Action, DialogPolicyOutput, EvaluateOutput, ExtractOutput, GotoOutput, InputAction, InputOutput, Locator,
+    Output, RefRecord, ScreenshotOutput, ScrolledOutput, SelectedOutput, SnapshotOptions, SnapshotOutput,
+    WaitCondition, WaitForOutput,
+};
+use sb_protocol::{ErrorBody, ErrorCode, Phase};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+/// What a page method may ask of its session while it builds its action.
+pub trait Context {
+    /// A ref the session issued.
+    ///
+    /// # Errors
+    /// `unknown_ref` / `stale_ref`.
+    fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody>;
+    /// Whether in-page JavaScript of the caller's may run (`evaluate_enabled`).
+    fn evaluate_enabled(&self) -> bool;
+    /// Where the session's next screenshot in `format` is written.
+    fn screenshot_path(&self, format: ImageFormat) -> String;
+    /// The number the session's next new ref gets (held steady while a snapshot runs).
+    fn next_ref(&self) -> u64;
+}
+
+/// A finished page action: its result, and what the session keeps of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Done {
+    /// The method's result object (the API's `*Result` type as JSON).
+    pub result: Value,
+    /// Refs a snapshot issued, for the session's ref table.
+    pub refs: Vec<RefRecord>,
+    /// The main frame's URL the action reports (goto), for the session store.
+    pub url: Option<String>,
+}
+
+impl Done {
+    fn of<T: serde::Serialize>(result: T) -> Done {
+        // The API's result types are plain structs: they always serialize.
+        Done { result: serde_json::to_value(result).unwrap_or(Value::Null), refs: Vec::new(), url: None }
+    }
+}
+
+/// One page method.
+pub struct PageMethod {
+    /// Params -> the worker's action. Checks every parameter.
+    pub prepare: fn(Value, &dyn Context) -> Result<Action, ErrorBody>,
+    /// The worker's output -> the result. An output of another kind is answered `internal`.
+    pub finish: fn(Output) -> Result<Done, ErrorBody>,
+    /// Holds the session's ref numbering from `prepare` to storing the refs (snapshots), so two
+    /// snapshots never share numbers.
+    pub numbers_refs: bool,
+}
+
+/// Where a method is answered.
+pub enum Route {
+    /// By the runtime itself: `runtime.*`, `session.*`, `tabs.*`.
+    Runtime,
+    /// By a page action in the session's worker.
+    Page(&'static PageMethod),
+}
+
+/// The route of `method`: the dispatch table.
+pub fn route(method: Method) -> Route {
+    use Method::*;
+    let entry: &'static PageMethod = match method {
+        RuntimeHealth | RuntimeStats | RuntimeMetrics | SessionStart | SessionClose | SessionList
+        | TabsList | TabsOpen | TabsFocus | TabsClose => return Route::Runtime,
+        PageGoto => &GOTO,
+        PageExtract => &EXTRACT,
+        PageScreenshot => &SCREENSHOT,
+        PageEvaluate => &EVALUATE,
+        PageWaitFor => &WAIT_FOR,
+        PageSnapshot => &SNAPSHOT,
+        PageClick => &CLICK,
+        PageType => &TYPE,
+        PageFill => &FILL,
+        PagePress => &PRESS,
+        PageHover => &HOVER,
+        PageHandleDialog => &HANDLE_DIALOG,
+        PageSelect => &SELECT,
+        PageCheck => &CHECK,
+        PageScroll => &SCROLL,
+        PageDrag => &DRAG,
+    };
+    Route::Page(entry)
+}
+
+static GOTO: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: GotoParams = params(v)?;
+        Ok(Action::Goto { url: p.url })
+    },
+    finish: |o| {
+        finish_as(o, |g: GotoOutput| {
+            let url = g.url.clone();
+            let result = GotoResult {
+                url: g.url,
+                title: g.title,
+                status: g.status,
+                load_state: g.load_state,
+                timed_out: g.timed_out,
+            };
+            Done { url: Some(url), ..Done::of(result) }
+        })
+    },
+    numbers_refs: false,
+};
+
+static EXTRACT: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: ExtractParams = params(v)?;
+        Ok(Action::Extract { format: p.format, max_chars: p.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS) })
+    },
+    finish: |o| {
+        finish_as(o, |e: ExtractOutput| {
+            Done::of(ExtractResult {
+                format: e.format,
+                content: e.content,
+                chars: e.chars,
+                truncated: e.truncated,
+                url: e.url,
+                title: e.title,
+            })
+        })
+    },
+    numbers_refs: false,
+};
+
+static SCREENSHOT: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: ScreenshotParams = params(v)?;
+        Ok(Action::Screenshot {
+            full_page: p.full_page,
+            format: p.format,
+            quality: p.quality,
+            inline: p.inline,
+            max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
+            path: cx.screenshot_path(p.format),
+        })
+    },
+    finish: |o| {
+        finish_as(o, |s: ScreenshotOutput| {
+            Done::of(ScreenshotResult {
+                path: s.path,
+                format: s.format,
+                width: s.width,
+                height: s.height,
+                bytes: s.bytes,
+                truncated: s.truncated,
+                data: s.data,
+            })
+        })
+    },
+    numbers_refs: false,
+};
+
+static EVALUATE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        evaluate_allowed(cx, Phase::Evaluate)?;
+        let p: EvaluateParams = params(v)?;
+        match (p.expression, p.function) {
+            (Some(expression), None) if p.element == ElementParams::default() => {
+                Ok(Action::Evaluate { expression })
+            }
+            (None, Some(function)) => {
+                Ok(Action::CallFunction { function, target: locator(cx, p.element, true)? })
+            }
+            _ => Err(bad_request(
+                "page.evaluate takes an expression, or a function (with ref or selector for its element)",
+            )),
+        }
+    },
+    finish: |o| {
+        finish_as(o, |e: EvaluateOutput| {
+            let value = e.value_json.and_then(|v| serde_json::from_str(&v).ok());
+            Done::of(EvaluateResult {
+                kind: e.kind,
+                value,
+                unserializable: e.unserializable,
+                description: e.description,
+            })
+        })
+    },
+    numbers_refs: false,
+};
+
+static WAIT_FOR: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let condition = wait_condition(params(v)?)?;
+        if matches!(condition, WaitCondition::Function(_)) {
+            evaluate_allowed(cx, Phase::Wait)?;
+        }
+        Ok(Action::WaitFor { condition })
+    },
+    finish: |o| finish_as(o, |w: WaitForOutput| Done::of(WaitForResult { matched: w.matched, url: w.url })),
+    numbers_refs: false,
+};
+
+static SNAPSHOT: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: SnapshotParams = params(v)?;
+        let scope = match p.scope {
+            None => None,
+            Some(s) if looks_like_ref(&s) => Some(Locator::Ref(cx.reference(&s)?)),
+            Some(css) => Some(Locator::Selector(css)),
+        };
+        let options = SnapshotOptions {
+            interactive: p.interactive,
+            compact: p.compact,
+            max_depth: p.max_depth,
+            scope,
+            max_chars: p.max_chars.unwrap_or(DEFAULT_SNAPSHOT_MAX_CHARS),
+        };
+        Ok(Action::Snapshot { options, next_ref: cx.next_ref() })
+    },
+    finish: |o| {
+        finish_as(o, |s: SnapshotOutput| {
+            let result = SnapshotResult {
+                snapshot: s.text,
+                lines: s.lines,
+                chars: s.chars,
+                refs: s.refs.len() as u64,
+                truncated: s.truncated,
+                url: s.url,
+                title: s.title,
+            };
+            Done { refs: s.refs, ..Done::of(result) }
+        })
+    },
+    numbers_refs: true,
+};
+
+/// An input action on one element (`optional`: on the focused element when none is named).
+fn input(
+    cx: &dyn Context,
+    element: ElementParams,
+    optional: bool,
+    input: InputAction,
+) -> Result<Action, ErrorBody> {
+    Ok(Action::Input { target: locator(cx, element, optional)?, input })
+}
+
+/// The result of the input actions: the element acted on.
+fn input_done(o: Output) -> Result<Done, ErrorBody> {
+    finish_as(o, |i: InputOutput| Done::of(InputResult { element: i.element }))
+}
+
+static CLICK: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: ClickParams = params(v)?;
+        let click = InputAction::Click {
+            button: p.button.unwrap_or_else(|| "left".into()),
+            click_count: p.click_count.unwrap_or(1),
+            modifiers: p.modifiers,
+        };
+        input(cx, p.element, false, click)
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static TYPE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: TypeParams = params(v)?;
+        input(cx, p.element, false, InputAction::Type { text: p.text, clear: p.clear, submit: p.submit })
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static FILL: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: FillParams = params(v)?;
+        input(cx, p.element, false, InputAction::Fill { value: p.value })
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static PRESS: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: PressParams = params(v)?;
+        input(cx, p.element, true, InputAction::Press { key: p.key })
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static HOVER: PageMethod = PageMethod {
+    prepare: |v, cx| input(cx, params(v)?, false, InputAction::Hover),
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static CHECK: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: CheckParams = params(v)?;
+        input(cx, p.element, false, InputAction::Check { checked: p.checked.unwrap_or(true) })
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static SELECT: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: SelectParams = params(v)?;
+        if p.values.is_empty() && p.labels.is_empty() && p.indexes.is_empty() {
+            return Err(bad_request("page.select needs values, labels or indexes"));
+        }
+        let select = InputAction::Select { values: p.values, labels: p.labels, indexes: p.indexes };
+        input(cx, p.element, false, select)
+    },
+    finish: |o| {
+        finish_as(o, |s: SelectedOutput| Done::of(SelectResult { element: s.element, values: s.values }))
+    },
+    numbers_refs: false,
+};
+
+static DRAG: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: DragParams = params(v)?;
+        let to = match locator(cx, p.to, false)? {
+            Some(to) => to,
+            None => return Err(bad_request("page.drag needs `to` with ref or selector")),
+        };
+        input(cx, p.from, false, InputAction::DragTo { to })
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+static SCROLL: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: ScrollParams = params(v)?;
+        match (locator(cx, p.element, true)?, p.dx, p.dy) {
+            (Some(target), None, None) => {
+                Ok(Action::Input { target: Some(target), input: InputAction::ScrollIntoView })
+            }
+            (None, dx, dy) if dx.is_some() || dy.is_some() => {
+                Ok(Action::Scroll { dx: dx.unwrap_or(0.0), dy: dy.unwrap_or(0.0) })
+            }
+            _ => Err(bad_request("page.scroll takes ref or selector, or dx and dy")),
+        }
+    },
+    finish: |o| match InputOutput::try_from(o) {
+        Ok(i) => Ok(Done::of(InputResult { element: i.element })),
+        Err(o) => finish_as(o, |s: ScrolledOutput| Done::of(ScrollResult { scroll_x: s.x, scroll_y: s.y })),
+    },
+    numbers_refs: false,
+};
+
+static HANDLE_DIALOG: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: HandleDialogParams = params(v)?;
+        Ok(Action::HandleDialog { accept: p.accept, prompt_text: p.prompt_text })
+    },
+    finish: |o| {
+        finish_as(o, |d: DialogPolicyOutput| {
+            Done::of(HandleDialogResult { next_dialog: if d.accept { "accept" } else { "dismiss" }.into() })
+        })
+    },
+    numbers_refs: false,
+};
+
+/// The output as kind `O`, finished by `f`; another kind is the worker's bug, answered `internal`.
+fn finish_as<O: TryFrom<Output, Error = Output>>(
+    o: Output,
+    f: impl FnOnce(O) -> Done,
+) -> Result<Done, ErrorBody> {
+    O::try_from(o).map(f).map_err(|other| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            Phase::Worker,
+            format!("worker answered with the wrong result kind: {}", other.kind()),
+        )
+    })
+}
+
+/// Decodes `params`; absent params are `{}`, so a missing required field is named in the error.
+///
+/// # Errors
+/// `bad_request` naming the field.
+pub fn params<T: DeserializeOwned>(params: Value) -> Result<T, ErrorBody> {
+    let params = if params.is_null() { json!({}) } else { params };
+    serde_json::from_value(params).map_err(|e| bad_request(format!("bad params: {e}")))
+}
+
+/// `bad_request` (phase `request`) with `message`.
+pub fn bad_request(message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(ErrorCode::BadRequest, Phase::Request, message)
+}
+
+/// `evaluate_disabled` when the configuration turned in-page JavaScript off (`page.evaluate`,
+/// `page.wait_for {function}`).
+fn evaluate_allowed(cx: &dyn Context, phase: Phase) -> Result<(), ErrorBody> {
+    if cx.evaluate_enabled() {
+        return Ok(());
+    }
+    Err(ErrorBody::new(
+        ErrorCode::EvaluateDisabled,
+        phase,
+        "in-page JavaScript is turned off in this runtime (evaluate_enabled = false)",
+    ))
+}
+
+/// The element an input names: a ref or a selector, exactly one (`optional`: neither is fine).
+fn locator(cx: &dyn Context, e: ElementParams, optional: bool) -> Result<Option<Locator>, ErrorBody> {
+    match (e.reference, e.selector) {
+        (Some(r), None) => Ok(Some(Locator::Ref(cx.reference(&r)?))),
+        (None, Some(css)) => Ok(Some(Locator::Selector(css))),
+        (None, None) if optional => Ok(None),
+        _ => Err(bad_request("name the element with exactly one of ref or selector")),
+    }
+}
+
+/// Whether a scope string is a ref (`e12`) rather than a CSS selector.
+fn looks_like_ref(s: &str) -> bool {
+    s.strip_prefix('e').is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// The one condition of `page.wait_for`.
+fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
+    let state = p.state.clone();
+    let mut found: Vec<WaitCondition> = Vec::new();
+    if let Some(selector) = p.selector {
+        found.push(WaitCondition::Selector { selector, state: state.unwrap_or_else(|| "visible".into()) });
+    } else if state.is_some() {
+        return Err(bad_request("state goes with selector"));
+    }
+    found.extend(p.text.map(WaitCondition::Text));
+    found.extend(p.text_gone.map(WaitCondition::TextGone));
+    found.extend(p.url.map(WaitCondition::Url));
+    found.extend(p.load_state.map(WaitCondition::LoadState));
+    found.extend(p.function.map(WaitCondition::Function));
+    found.extend(p.time_ms.map(WaitCondition::Time));
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        n => Err(bad_request(format!(
+            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms (got {n})"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sb_protocol::api::ExtractFormat;
+
+    /// A session with one ref (`e1`) and evaluate on or off.
+    struct Fake {
+        evaluate: bool,
+    }
+
+    impl Context for Fake {
+        fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody> {
+            if id == "e1" {
+                Ok(RefRecord {
+                    id: "e1".into(),
+                    role: "button".into(),
+                    name: "Go".into(),
+                    nth: 0,
+                    backend_node_id: 7,
+                    frame_id: "F".into(),
+                    loader_id: "L".into(),
+                })
+            } else {
+                Err(ErrorBody::new(ErrorCode::UnknownRef, Phase::Request, format!("Ref {id}")))
+            }
+        }
+        fn evaluate_enabled(&self) -> bool {
+            self.evaluate
+        }
+        fn screenshot_path(&self, format: ImageFormat) -> String {
+            format!("/shots/s-1.{}", format.as_str())
+        }
+        fn next_ref(&self) -> u64 {
+            5
+        }
+    }
+
+    const ON: Fake = Fake { evaluate: true };
+
+    fn prepare(method: Method, params: Value, cx: &Fake) -> Result<Action, ErrorBody> {
+        match route(method) {
+            Route::Page(m) => (m.prepare)(params, cx),
+            Route::Runtime => panic!("{} is not a page method", method.name()),
+        }
+    }
+
+    fn finish(method: Method, output: impl Into<Output>) -> Result<Done, ErrorBody> {
+        match route(method) {
+            Route::Page(m) => (m.finish)(output.into()),
+            Route::Runtime => panic!("{} is not a page method", method.name()),
+        }
+    }
+
+    fn code(r: Result<Action, ErrorBody>) -> ErrorCode {
+        r.expect_err("an error").code
+    }
+
+    #[test]
+    fn every_method_has_a_route() {
+        let pages = Method::ALL.iter().filter(|m| matches!(route(**m), Route::Page(_))).count();
+        assert_eq!(pages, 16);
+        assert!(matches!(route(Method::TabsOpen), Route::Runtime));
+        let numbering: Vec<_> =
+            Method::ALL.iter().filter(|m| matches!(route(**m), Route::Page(p) if p.numbers_refs)).collect();
+        assert_eq!(numbering, [&Method::PageSnapshot]);
+    }
+
+    #[test]
+    fn goto_takes_its_url_and_reports_it_for_the_store() {
+        let a = prepare(Method::PageGoto, json!({"url": "http://x/"}), &ON).unwrap();
+        assert_eq!(a, Action::Goto { url: "http://x/".into() });
+        assert_eq!(code(prepare(Method::PageGoto, Value::Null, &ON)), ErrorCode::BadRequest);
+        let out = GotoOutput {
+            url: "http://x/a".into(),
+            title: "A".into(),
+            status: Some(200),
+            load_state: "load".into(),
+            timed_out: false,
+        };
+        let done = finish(Method::PageGoto, out).unwrap();
+        assert_eq!(done.url.as_deref(), Some("http://x/a"));
+        assert_eq!(done.result["status"], 200);
+        assert_eq!(done.result["load_state"], "load");
+    }
+
+    #[test]
+    fn an_output_of_another_kind_is_internal() {
+        let e = finish(Method::PageGoto, InputOutput { element: "x".into() }).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Internal);
+        assert!(e.message.contains("Input"), "{}", e.message);
+    }
+
+    #[test]
+    fn inputs_need_exactly_one_element() {
+        let a = prepare(Method::PageClick, json!({"ref": "e1"}), &ON).unwrap();
+        let Action::Input {
+            target: Some(Locator::Ref(r)),
+            input: InputAction::Click { button, click_count, .. },
+        } = a
+        else {
+            panic!("{a:?}")
+        };
+        assert_eq!((r.backend_node_id, button.as_str(), click_count), (7, "left", 1));
+        assert_eq!(code(prepare(Method::PageClick, json!({}), &ON)), ErrorCode::BadRequest);
+        assert_eq!(
+            code(prepare(Method::PageClick, json!({"ref": "e1", "selector": "b"}), &ON)),
+            ErrorCode::BadRequest
+        );
+        assert_eq!(code(prepare(Method::PageClick, json!({"ref": "e9"}), &ON)), ErrorCode::UnknownRef);
+        // press may go to the focused element.
+        let a = prepare(Method::PagePress, json!({"key": "Enter"}), &ON).unwrap();
+        assert!(matches!(a, Action::Input { target: None, .. }));
+        assert_eq!(
+            code(prepare(Method::PageDrag, json!({"from": {"ref": "e1"}, "to": {}}), &ON)),
+            ErrorCode::BadRequest
+        );
+    }
+
+    #[test]
+    fn evaluate_is_refused_when_turned_off_before_anything_runs() {
+        let off = Fake { evaluate: false };
+        let e = prepare(Method::PageEvaluate, json!({"expression": "1"}), &off).unwrap_err();
+        assert_eq!((e.code, e.phase), (ErrorCode::EvaluateDisabled, Phase::Evaluate));
+        let e = prepare(Method::PageWaitFor, json!({"function": "true"}), &off).unwrap_err();
+        assert_eq!((e.code, e.phase), (ErrorCode::EvaluateDisabled, Phase::Wait));
+        assert!(prepare(Method::PageWaitFor, json!({"text": "x"}), &off).is_ok());
+        assert_eq!(
+            code(prepare(Method::PageEvaluate, json!({"expression": "1", "ref": "e1"}), &ON)),
+            ErrorCode::BadRequest
+        );
+        let out = EvaluateOutput {
+            kind: "number".into(),
+            value_json: Some("3".into()),
+            unserializable: None,
+            description: None,
+        };
+        assert_eq!(finish(Method::PageEvaluate, out).unwrap().result["value"], 3);
+    }
+
+    #[test]
+    fn wait_for_takes_exactly_one_condition() {
+        assert_eq!(
+            prepare(Method::PageWaitFor, json!({"selector": "#a"}), &ON).unwrap(),
+            Action::WaitFor {
+                condition: WaitCondition::Selector { selector: "#a".into(), state: "visible".into() }
+            }
+        );
+        assert_eq!(
+            code(prepare(Method::PageWaitFor, json!({"text": "a", "url": "b"}), &ON)),
+            ErrorCode::BadRequest
+        );
+        assert_eq!(
+            code(prepare(Method::PageWaitFor, json!({"state": "visible"}), &ON)),
+            ErrorCode::BadRequest
+        );
+    }
+
+    #[test]
+    fn snapshot_numbers_from_the_session_and_hands_its_refs_back() {
+        let a = prepare(Method::PageSnapshot, json!({"scope": "e1", "interactive": true}), &ON).unwrap();
+        let Action::Snapshot { options, next_ref } = a else { panic!() };
+        assert_eq!(next_ref, 5);
+        assert!(options.interactive && matches!(options.scope, Some(Locator::Ref(_))));
+        assert_eq!(options.max_chars, DEFAULT_SNAPSHOT_MAX_CHARS);
+        let a = prepare(Method::PageSnapshot, json!({"scope": "main"}), &ON).unwrap();
+        assert!(matches!(
+            a,
+            Action::Snapshot { options: SnapshotOptions { scope: Some(Locator::Selector(_)), .. }, .. }
+        ));
+        let r = ON.reference("e1").unwrap();
+        let out = SnapshotOutput {
+            text: "- button \"Go\" [ref=e1]".into(),
+            lines: 1,
+            chars: 22,
+            truncated: false,
+            refs: vec![r.clone()],
+            url: "u".into(),
+            title: "t".into(),
+        };
+        let done = finish(Method::PageSnapshot, out).unwrap();
+        assert_eq!((done.result["refs"].as_u64(), done.refs), (Some(1), vec![r]));
+    }
+
+    #[test]
+    fn scroll_takes_an_element_or_deltas_and_answers_either() {
+        assert!(matches!(
+            prepare(Method::PageScroll, json!({"ref": "e1"}), &ON).unwrap(),
+            Action::Input { input: InputAction::ScrollIntoView, .. }
+        ));
+        assert_eq!(
+            prepare(Method::PageScroll, json!({"dy": 10.0}), &ON).unwrap(),
+            Action::Scroll { dx: 0.0, dy: 10.0 }
+        );
+        assert_eq!(code(prepare(Method::PageScroll, json!({}), &ON)), ErrorCode::BadRequest);
+        assert_eq!(
+            finish(Method::PageScroll, ScrolledOutput { x: 0.0, y: 9.0 }).unwrap().result["scroll_y"],
+            9.0
+        );
+        assert_eq!(
+            finish(Method::PageScroll, InputOutput { element: "b".into() }).unwrap().result["element"],
+            "b"
+        );
+    }
+
+    #[test]
+    fn extract_screenshot_select_and_dialogs_map_their_params() {
+        let a = prepare(Method::PageExtract, json!({"format": "html"}), &ON).unwrap();
+        assert_eq!(a, Action::Extract { format: ExtractFormat::Html, max_chars: DEFAULT_EXTRACT_MAX_CHARS });
+        let a = prepare(Method::PageScreenshot, json!({"format": "jpeg"}), &ON).unwrap();
+        assert!(
+            matches!(a, Action::Screenshot { ref path, max_height: DEFAULT_SCREENSHOT_MAX_HEIGHT, .. } if path == "/shots/s-1.jpeg")
+        );
+        assert_eq!(code(prepare(Method::PageSelect, json!({"ref": "e1"}), &ON)), ErrorCode::BadRequest);
+        let done = finish(Method::PageHandleDialog, DialogPolicyOutput { accept: true }).unwrap();
+        assert_eq!(done.result["next_dialog"], "accept");
+    }
+}

@@ -1,0 +1,144 @@
+//! The session's queue and `run`: one page action at a time per session, on the session's worker,
+//! after the browser's health check.
+//!
+//! [`Queue::run`] waits for the session's turn (a fair async mutex around its worker) within the
+//! request's budget, gets a checked browser link ([`BrowserHealth::link`]), brings the tab list up
+//! to date when a tab closed, starts a fresh worker when the last one was killed, died, belongs to a
+//! replaced browser or drives another tab, runs the action, then applies what the worker reported
+//! (dialogs, a page reset, the main frame's URL, counters). Other sessions never wait on it.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sb_protocol::api::Method;
+use sb_protocol::ipc::{Action, Counter, Output};
+use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use tokio_util::sync::CancellationToken;
+
+use crate::health::BrowserHealth;
+use crate::sessions::{SessionEntry, Sessions};
+use crate::stats::Stats;
+use crate::store::StoreEvent;
+use crate::worker::{WorkerHandle, WorkerLauncher};
+
+/// Longest a background worker replacement may take to attach.
+const WORKER_START: Duration = Duration::from_secs(10);
+
+/// What running a page action takes: the browser's health, the sessions, workers, counters.
+pub struct Queue {
+    pub(crate) health: Arc<BrowserHealth>,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) launcher: WorkerLauncher,
+    pub(crate) stats: Arc<Stats>,
+}
+
+impl Queue {
+    /// Runs one action on the session's worker, in the session's queue, after the health check; starts
+    /// a fresh worker on the session's target first when the last one was killed or died, belongs to a
+    /// browser that has been replaced, or drives another tab than the active one.
+    ///
+    /// # Errors
+    /// `timeout` (phase `worker`) when the budget ran out in the queue; the health check's errors
+    /// (`browser_unavailable`, `timeout` in `launch`); the worker's.
+    pub async fn run(
+        &self,
+        session: &Arc<SessionEntry>,
+        method: Method,
+        action: Action,
+        budget: Budget,
+        cancel: &CancellationToken,
+    ) -> Result<Output, ErrorBody> {
+        let queued = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
+        let mut slot = queued.map_err(|_| {
+            ErrorBody::new(
+                ErrorCode::Timeout,
+                Phase::Worker,
+                format!("{} waited its whole budget behind the session's earlier actions", method.name()),
+            )
+        })?;
+        let link = self.health.link(budget).await?;
+        if session.tabs_dirty.swap(false, Ordering::SeqCst) {
+            Sessions::current_tabs(session, &link, budget).await?;
+        }
+        if session.target().is_empty() {
+            self.sessions.open_target(session, &link, budget).await?;
+        }
+        // A worker on another tab than the session's active one (that tab closed) is replaced too.
+        let stale = match slot.as_mut() {
+            None => true,
+            Some(w) => w.is_spent() || w.ws_url() != link.ws_url || w.target_id() != session.target(),
+        };
+        let worker = if stale {
+            *slot = None;
+            let fresh = WorkerHandle::spawn(&self.launcher, &link.ws_url, &session.target(), budget).await?;
+            tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
+            slot.insert(fresh)
+        } else {
+            match slot.as_mut() {
+                Some(w) => w,
+                None => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Worker, "no worker")),
+            }
+        };
+        let attaching = matches!(action, Action::Attach { .. });
+        let result = worker.run(method.name(), action, budget, cancel).await;
+        session.dialogs.lock().unwrap().extend(worker.take_dialogs());
+        for counter in worker.take_tallies() {
+            match counter {
+                Counter::TerminateExecution => self.stats.terminate_executions.inc(),
+                Counter::RendererCrash => self.stats.renderer_crashes.inc(),
+            }
+        }
+        if worker.overran() {
+            self.stats.worker_kills.inc();
+        }
+        if worker.target_id() != session.target() {
+            let target_id = worker.target_id().to_string();
+            if attaching {
+                session.set_target(target_id.clone());
+            } else {
+                session.replace_tab(&session.target(), &target_id);
+                self.stats.page_resets.inc();
+            }
+            self.sessions.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
+        }
+        if let Some(url) = worker.take_navigated() {
+            self.sessions.url_seen(session, &url).await;
+        }
+        if let Err(e) = &result {
+            if matches!(e.code, ErrorCode::Timeout | ErrorCode::WorkerCrashed | ErrorCode::CdpError) {
+                self.health.mark_suspect().await;
+            }
+        }
+        if worker.is_spent() {
+            *slot = None;
+            drop(slot);
+            self.replace_worker_soon(session.clone()).await;
+        }
+        result
+    }
+
+    /// Starts a fresh worker for `session` in the background (the answer that reported the old one's
+    /// end is not held up); the session's next action waits for it in the queue.
+    async fn replace_worker_soon(&self, session: Arc<SessionEntry>) {
+        let Some(link) = self.health.current_link().await else { return };
+        let ws_url = link.ws_url;
+        let launcher = self.launcher.clone();
+        tokio::spawn(async move {
+            let mut slot = session.worker.lock().await;
+            if slot.is_some() {
+                return;
+            }
+            match WorkerHandle::spawn(&launcher, &ws_url, &session.target(), Budget::new(WORKER_START)).await
+            {
+                Ok(fresh) => {
+                    tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
+                    *slot = Some(fresh);
+                }
+                Err(e) => {
+                    tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_replace_failed")
+                }
+            }
+        });
+    }
+}

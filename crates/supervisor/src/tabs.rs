@@ -1,0 +1,121 @@
+//! `tabs.*`: a session's tabs, as the harness sees them.
+//!
+//! A session's tab list lives in its entry ([`SessionEntry::tabs`]) and is brought up to date from
+//! `Target.getTargets` when it is read ([`Sessions::current_tabs`]): popups join it, closed tabs leave
+//! it. Focusing a tab runs `Action::Attach` in the session's queue, so the worker drives that tab from
+//! then on; the tab it leaves keeps its flat session (its dialogs are still answered).
+
+use std::sync::Arc;
+
+use sb_cdp::types::CreateTargetResult;
+use sb_protocol::api::{Method, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams};
+use sb_protocol::ipc::{Action, AttachedOutput};
+use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::dispatch::bad_request;
+use crate::queue::Queue;
+use crate::sessions::{cdp_error, close_target, tab_infos, SessionEntry, Sessions};
+
+/// `tabs.list`: the session's tabs, popups included.
+///
+/// # Errors
+/// The health check's; `Target.getTargets`'s (phase `session`).
+pub async fn list(q: &Queue, session: &SessionEntry, budget: Budget) -> Result<TabsListResult, ErrorBody> {
+    let link = q.health.link(budget).await?;
+    let infos = Sessions::current_tabs(session, &link, budget).await?;
+    Ok(TabsListResult { tabs: tab_infos(session, &infos) })
+}
+
+/// `tabs.open {url?}`: a new tab in a window of its own, which becomes the active one.
+///
+/// # Errors
+/// The health check's; `Target.createTarget`'s (phase `session`); the attach's.
+pub async fn open(
+    q: &Queue,
+    session: &Arc<SessionEntry>,
+    p: TabsOpenParams,
+    budget: Budget,
+    cancel: &CancellationToken,
+) -> Result<TabInfo, ErrorBody> {
+    let link = q.health.link(budget).await?;
+    let url = p.url.unwrap_or_else(|| "about:blank".into());
+    let created: CreateTargetResult = link
+        .client
+        .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+        .await
+        .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
+    session.add_tab(created.target_id.clone());
+    focus_tab(q, session, created.target_id, Method::TabsOpen, budget, cancel).await
+}
+
+/// `tabs.focus {target_id}`: page actions go to that tab from now on.
+///
+/// # Errors
+/// `tab_not_found`, `ambiguous_target`; the attach's.
+pub async fn focus(
+    q: &Queue,
+    session: &Arc<SessionEntry>,
+    p: TabTargetParams,
+    budget: Budget,
+    cancel: &CancellationToken,
+) -> Result<TabInfo, ErrorBody> {
+    let link = q.health.link(budget).await?;
+    Sessions::current_tabs(session, &link, budget).await?;
+    let target_id = session.find_tab(&p.target_id)?;
+    focus_tab(q, session, target_id, Method::TabsFocus, budget, cancel).await
+}
+
+/// `tabs.close {target_id}`: closes a tab (not the last: close the session); closing the active one
+/// makes the newest remaining tab active.
+///
+/// # Errors
+/// `tab_not_found`, `ambiguous_target`, `bad_request` for the last tab; the attach's.
+pub async fn close(
+    q: &Queue,
+    session: &Arc<SessionEntry>,
+    p: TabTargetParams,
+    budget: Budget,
+    cancel: &CancellationToken,
+) -> Result<TabsCloseResult, ErrorBody> {
+    let link = q.health.link(budget).await?;
+    Sessions::current_tabs(session, &link, budget).await?;
+    let target_id = session.find_tab(&p.target_id)?;
+    if session.tabs().len() == 1 {
+        return Err(bad_request(format!(
+            "{target_id} is the session's last tab; close the session instead (session.close)"
+        )));
+    }
+    close_target(&link.client, &target_id, budget.remaining()).await;
+    session.remove_tab(&target_id);
+    let mut active = session.target();
+    if active == target_id {
+        let next = session.tabs().last().map(|t| t.target_id.clone()).unwrap_or_default();
+        active = focus_tab(q, session, next, Method::TabsClose, budget, cancel).await?.target_id;
+    }
+    Ok(TabsCloseResult { closed: target_id, active })
+}
+
+/// Makes `target_id` (one of the session's tabs) the one its page actions go to.
+async fn focus_tab(
+    q: &Queue,
+    session: &Arc<SessionEntry>,
+    target_id: String,
+    method: Method,
+    budget: Budget,
+    cancel: &CancellationToken,
+) -> Result<TabInfo, ErrorBody> {
+    let opener_id = session.tabs().into_iter().find(|t| t.target_id == target_id).and_then(|t| t.opener_id);
+    let action = Action::Attach { target_id: target_id.clone() };
+    let output = q.run(session, method, action, budget, cancel).await?;
+    let attached = AttachedOutput::try_from(output).map_err(|other| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            Phase::Worker,
+            format!("worker answered an attach with {}", other.kind()),
+        )
+    })?;
+    q.sessions.url_seen(session, &attached.url).await;
+    Ok(TabInfo { target_id, url: attached.url, title: attached.title, active: true, opener_id })
+}
