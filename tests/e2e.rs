@@ -462,3 +462,48 @@ async fn the_config_file_sets_limits_and_gates_and_bad_files_are_refused() {
     assert!(stderr.contains("bad.toml line 2") && stderr.contains("navigate_ms"), "{stderr}");
     assert!(!dir.path().join("s.sock").exists(), "nothing was started");
 }
+
+/// `max_sessions` is a limit on sessions open *or starting*: concurrent starts reserve their slot
+/// before the target is created, so no burst can pass it (before: checked first, counted after, and
+/// 60 concurrent starts with a limit of 32 all succeeded).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_session_starts_never_pass_max_sessions() {
+    let sup = Supervisor::with_config("[limits]\nmax_sessions = 3\n");
+    let c = sup.client().await;
+    let starts = (0..10).map(|_| {
+        let c = c.clone();
+        async move { c.session_start(None).await }
+    });
+    let results = futures_util::future::join_all(starts).await;
+    let opened = results.iter().filter(|r| r.is_ok()).count();
+    let refused: Vec<ErrorCode> =
+        results.into_iter().filter_map(|r| r.err()).map(|e| api_code::<()>(Err(e))).collect();
+    assert_eq!(opened, 3, "refused: {refused:?}");
+    assert!(refused.iter().all(|c| *c == ErrorCode::TooManySessions), "{refused:?}");
+    assert_eq!(c.session_list().await.unwrap().sessions.len(), 3);
+    assert_eq!(c.health().await.unwrap().sessions, 3);
+}
+
+/// `session.close` keeps to the request's budget: its tabs close together within it (before: one after
+/// another, 1 s each, whatever the budget), here with the browser frozen so that no close answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_close_answers_within_its_budget_with_a_frozen_browser() {
+    use nix::sys::signal::{killpg, Signal};
+    use nix::unistd::Pid;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("many")).await.unwrap();
+    for _ in 0..3 {
+        c.call("tabs.open", Some("many"), json!({}), None).await.unwrap();
+    }
+    let pid = c.health().await.unwrap().browser_pid;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGSTOP).unwrap();
+    let budget = 1_500;
+    let started = std::time::Instant::now();
+    let r = c.call("session.close", Some("many"), Value::Null, Some(budget)).await.unwrap();
+    let took = started.elapsed().as_millis() as u64;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGCONT).unwrap();
+    assert!(r.ok, "{r:?}");
+    assert!(took <= budget + sb_protocol::margins::GRACE.as_millis() as u64, "session.close took {took} ms");
+    assert!(c.session_list().await.unwrap().sessions.is_empty());
+}

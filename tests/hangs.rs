@@ -2,7 +2,7 @@
 //! at budget + 2 s, so a runtime that hangs fails these tests), and the session works afterwards.
 
 use sb_client::{Client, ClientError};
-use sb_protocol::api::{ClickParams, ElementParams, EvaluateResult, TypeParams, WaitForParams};
+use sb_protocol::api::{ClickParams, ElementParams, EvaluateResult, PressParams, TypeParams, WaitForParams};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use sb_tests::{descendants, PageServer, Supervisor};
 use serde_json::json;
@@ -16,6 +16,20 @@ async fn page_with_input(c: &Client, pages: &PageServer, sid: &str) {
     c.session_start(Some(sid)).await.unwrap();
     c.goto(sid, &pages.url("/test/index.html"), None).await.unwrap();
     c.evaluate(sid, "document.querySelector('#name').value = 'kept'", None).await.unwrap();
+}
+
+/// The latest a hang may answer past its budget: the supervisor's last resort (the worker killed at
+/// budget + GRACE) plus 300 ms for the answer to reach the test on a loaded machine. Timed here, not
+/// left to the client's own slack (2 s), so an answer that comes late fails the test.
+const LATE_MS: u64 = sb_protocol::margins::GRACE.as_millis() as u64 + 300;
+
+/// Runs `call` and checks that it answered within `budget` ms plus [`LATE_MS`].
+async fn timed<T>(budget: u64, call: impl std::future::Future<Output = T>) -> T {
+    let started = std::time::Instant::now();
+    let out = call.await;
+    let took = started.elapsed().as_millis() as u64;
+    assert!(took <= budget + LATE_MS, "answered after {took} ms with a budget of {budget} ms");
+    out
 }
 
 fn expect_err(r: Result<EvaluateResult, ClientError>) -> ErrorBody {
@@ -66,14 +80,14 @@ async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
 
     // 1. A synchronous loop: V8's own evaluate timeout stops it.
     page_with_input(&c, &pages, "sync").await;
-    let e = expect_err(c.evaluate("sync", "while (true) {}", Some(BUDGET)).await);
+    let e = expect_err(timed(BUDGET, c.evaluate("sync", "while (true) {}", Some(BUDGET))).await);
     assert_eq!(e.phase, Phase::Evaluate);
     assert_session_works(&c, &pages, "sync", &e).await;
 
     // 2. A loop after an await: whichever ladder step frees the tab (V8's timeout, terminateExecution).
     page_with_input(&c, &pages, "await").await;
-    let e =
-        expect_err(c.evaluate("await", "(async () => { await 0; while (true) {} })()", Some(BUDGET)).await);
+    let hang = c.evaluate("await", "(async () => { await 0; while (true) {} })()", Some(BUDGET));
+    let e = expect_err(timed(BUDGET, hang).await);
     assert_eq!(e.phase, Phase::Evaluate);
     assert_session_works(&c, &pages, "await", &e).await;
 
@@ -81,13 +95,13 @@ async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
     page_with_input(&c, &pages, "timer").await;
     let armed = c.evaluate("timer", "setTimeout(() => { while (true) {} }, 0), 'armed'", Some(BUDGET)).await;
     assert_eq!(armed.unwrap().value, Some(json!("armed")));
-    let e = expect_err(c.evaluate("timer", "1 + 1", Some(BUDGET)).await);
+    let e = expect_err(timed(BUDGET, c.evaluate("timer", "1 + 1", Some(BUDGET))).await);
     assert!(e.code == ErrorCode::PageReset || e.message.contains("terminateExecution"), "{e:?}");
     assert_session_works(&c, &pages, "timer", &e).await;
 
     // 4. A promise that never resolves: the tab is not stuck at all.
     page_with_input(&c, &pages, "never").await;
-    let e = expect_err(c.evaluate("never", "new Promise(() => {})", Some(BUDGET)).await);
+    let e = expect_err(timed(BUDGET, c.evaluate("never", "new Promise(() => {})", Some(BUDGET))).await);
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate));
     assert_session_works(&c, &pages, "never", &e).await;
 
@@ -168,17 +182,63 @@ async fn a_client_that_disconnects_mid_evaluate_stops_the_loop() {
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
     page_with_input(&c, &pages, "gone").await;
+    let started_before = evaluate_events(&sup, "browser_action_started");
     {
         use std::io::Write;
         let mut raw = std::os::unix::net::UnixStream::connect(&sup.socket).unwrap();
         let req = json!({"id": 1, "method": "page.evaluate", "session_id": "gone", "timeout_ms": 60_000,
             "params": {"expression": "(async () => { await 0; while (true) {} })()"}});
         raw.write_all(format!("{req}\n").as_bytes()).unwrap();
+        // The request must really run before its client goes: wait for the runtime to take it up.
+        sup.wait_for_log("the evaluate started", |events| {
+            events.iter().filter(|e| is_evaluate(e, "browser_action_started")).count() > started_before
+        });
         // Dropping the connection cancels the request.
     }
     // With the loop still running, this would wait for the 60 s evaluate or time out.
     let r = c.evaluate("gone", "document.querySelector('#name').value", Some(5_000)).await.unwrap();
     assert_eq!(r.value, Some(json!("kept")));
+    // The cancel is what freed the tab: the abandoned request answered `cancelled`.
+    sup.settle_log(&c).await;
+    let cancelled = sup
+        .log_events()
+        .into_iter()
+        .filter(|e| is_evaluate(e, "browser_action_failed") && e["error.code"] == "cancelled")
+        .count();
+    assert_eq!(cancelled, 1, "{}", sup.log_text());
+}
+
+fn is_evaluate(e: &serde_json::Value, event: &str) -> bool {
+    e["message"] == event && e["browser.action"] == "page.evaluate"
+}
+
+fn evaluate_events(sup: &Supervisor, event: &str) -> usize {
+    sup.log_events().iter().filter(|e| is_evaluate(e, event)).count()
+}
+
+/// A key event that fails after the element passed its checks is input, phase `cdp` (it said
+/// `actionability`): here the page's keydown handler never returns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_press_stuck_after_its_checks_fails_in_phase_cdp() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    page_with_input(&c, &pages, "keys").await;
+    c.evaluate(
+        "keys",
+        "document.querySelector('#name').addEventListener('keydown', () => { while (true) {} })",
+        None,
+    )
+    .await
+    .unwrap();
+    let name = ElementParams { reference: None, selector: Some("#name".into()) };
+    let press = PressParams { element: name, key: "a".into() };
+    let e = match timed(BUDGET, c.press("keys", press, Some(BUDGET))).await {
+        Err(ClientError::Api(e)) => e,
+        other => panic!("expected the runtime's error, got {other:?}"),
+    };
+    assert_eq!(e.phase, Phase::Cdp, "{e:?}");
+    assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

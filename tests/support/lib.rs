@@ -142,6 +142,24 @@ impl Supervisor {
         .unwrap();
     }
 
+    /// Waits (at most 30 s, woken by each new log line) until `ready` holds for the parsed log
+    /// events; panics naming `what` otherwise.
+    pub fn wait_for_log(&self, what: &str, ready: impl Fn(&[serde_json::Value]) -> bool) {
+        let (lines, arrived) = &*self.log;
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let mut seen = lines.lock().unwrap();
+        loop {
+            let events: Vec<serde_json::Value> =
+                seen.iter().filter_map(|l| serde_json::from_str(l).ok()).collect();
+            if ready(&events) {
+                return;
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            assert!(!left.is_zero(), "waited 30 s for {what}; log:\n{}", seen.join("\n"));
+            seen = arrived.wait_timeout(seen, left).unwrap().0;
+        }
+    }
+
     /// A client connected to its socket.
     pub async fn client(&self) -> sb_client::Client {
         sb_client::Client::connect(&self.socket).await.expect("connect")
