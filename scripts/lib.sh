@@ -42,6 +42,14 @@ ensure_cargo() {
     fi
 }
 
+# cargo-machete (lists dependencies a crate declares but never uses), built once into ~/.cargo/bin.
+ensure_machete() {
+    if ! command -v cargo-machete >/dev/null 2>&1; then
+        echo "==> installing cargo-machete" >&2
+        cargo install --locked --quiet cargo-machete
+    fi
+}
+
 # start_runtime BIN WORK [SITE]: starts `BIN/sandbox-browser serve` on WORK/browser.sock (log in
 # WORK/supervisor.log, screenshots in WORK/artifacts) and `BIN/sb-pages [SITE]`; returns once the socket
 # exists (both probes passed) and the page server printed its URL. Sets supervisor_pid, pages_pid,

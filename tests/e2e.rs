@@ -18,8 +18,7 @@ fn api_code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
 }
 
 fn decode_png(path: &str) -> (u32, u32) {
-    let decoder =
-        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("screenshot file")));
+    let decoder = png::Decoder::new(BufReader::new(std::fs::File::open(path).expect("screenshot file")));
     let mut reader = decoder.read_info().expect("a valid PNG");
     let mut buf = vec![0; reader.output_buffer_size().expect("size")];
     let info = reader.next_frame(&mut buf).expect("PNG pixels decode");

@@ -239,7 +239,7 @@ impl BrowserHealth {
 
     /// The health check and, when it fails, the recovery cycle. One at a time. (Boxed: the cycle's
     /// connection watcher calls it again, and a recursive `async fn` has no nameable `Send` type.)
-    fn check(self: Arc<Self>) -> futures_util::future::BoxFuture<'static, Result<Link, ErrorBody>> {
+    fn check(self: Arc<Self>) -> BoxFuture<'static, Result<Link, ErrorBody>> {
         Box::pin(async move { self.check_now().await })
     }
 
