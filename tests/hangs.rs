@@ -2,7 +2,10 @@
 //! at budget + 2 s, so a runtime that hangs fails these tests), and the session works afterwards.
 
 use sb_client::{Client, ClientError};
-use sb_protocol::api::{ClickParams, ElementParams, EvaluateResult, PressParams, TypeParams, WaitForParams};
+use sb_protocol::api::{
+    ClickParams, ElementParams, ElementState, EvaluateResult, LoadState, PressParams, TypeParams,
+    WaitForParams,
+};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use sb_tests::{descendants, PageServer, Supervisor};
 use serde_json::json;
@@ -48,7 +51,7 @@ async fn assert_session_works(c: &Client, pages: &PageServer, sid: &str, error: 
     assert!(error.retryable);
     if error.code == ErrorCode::PageReset {
         // The tab was reopened at its URL and may still be loading it.
-        let load = WaitForParams { load_state: Some("load".into()), ..Default::default() };
+        let load = WaitForParams { load_state: Some(LoadState::Load), ..Default::default() };
         c.wait_for(sid, load, Some(NEXT)).await.unwrap();
     }
     let r = c.evaluate(sid, "[location.href, document.querySelector('#name').value]", Some(NEXT)).await;
@@ -270,7 +273,7 @@ async fn wait_for_each_condition_and_a_wait_that_never_ends() {
         .unwrap();
     wait(WaitForParams {
         selector: Some("#late".into()),
-        state: Some("hidden".into()),
+        state: Some(ElementState::Hidden),
         ..Default::default()
     })
     .await
@@ -278,7 +281,7 @@ async fn wait_for_each_condition_and_a_wait_that_never_ends() {
     c.evaluate("w", &later("document.querySelector('#late').remove()"), None).await.unwrap();
     wait(WaitForParams {
         selector: Some("#late".into()),
-        state: Some("detached".into()),
+        state: Some(ElementState::Detached),
         ..Default::default()
     })
     .await
@@ -293,9 +296,9 @@ async fn wait_for_each_condition_and_a_wait_that_never_ends() {
     wait(WaitForParams { function: Some("() => window.ready === 42".into()), ..Default::default() })
         .await
         .unwrap();
-    wait(WaitForParams { load_state: Some("load".into()), ..Default::default() }).await.unwrap();
+    wait(WaitForParams { load_state: Some(LoadState::Load), ..Default::default() }).await.unwrap();
     c.goto("w", &pages.url("/test/long.html"), None).await.unwrap();
-    wait(WaitForParams { load_state: Some("networkidle".into()), ..Default::default() }).await.unwrap();
+    wait(WaitForParams { load_state: Some(LoadState::NetworkIdle), ..Default::default() }).await.unwrap();
     wait(WaitForParams { time_ms: Some(10), ..Default::default() }).await.unwrap();
 
     // Never satisfied: timeout in phase wait, then the session works.
@@ -310,18 +313,17 @@ async fn wait_for_each_condition_and_a_wait_that_never_ends() {
     assert!(e.message.contains("#never"), "{e:?}");
     assert_eq!(c.evaluate("w", "1 + 1", Some(BUDGET)).await.unwrap().value, Some(json!(2)));
 
-    // Bad input.
+    // Bad input (values the typed params cannot hold go as raw JSON).
     for bad in [
-        WaitForParams::default(),
-        WaitForParams { text: Some("a".into()), url: Some("b".into()), ..Default::default() },
-        WaitForParams { selector: Some("#x".into()), state: Some("shiny".into()), ..Default::default() },
-        WaitForParams { selector: Some("##".into()), ..Default::default() },
-        WaitForParams { load_state: Some("idle".into()), ..Default::default() },
+        json!({}),
+        json!({"text": "a", "url": "b"}),
+        json!({"selector": "#x", "state": "shiny"}),
+        json!({"selector": "##"}),
+        json!({"load_state": "idle"}),
     ] {
-        match c.wait_for("w", bad.clone(), Some(BUDGET)).await {
-            Err(ClientError::Api(e)) => assert_eq!(e.code, ErrorCode::BadRequest, "{bad:?}: {e:?}"),
-            other => panic!("{bad:?}: {other:?}"),
-        }
+        let answer = c.call("page.wait_for", Some("w"), bad.clone(), Some(BUDGET)).await.unwrap();
+        let e = answer.error.unwrap_or_else(|| panic!("{bad}: answered ok"));
+        assert_eq!(e.code, ErrorCode::BadRequest, "{bad}: {e:?}");
     }
 }
 

@@ -2,7 +2,9 @@
 //! outcomes, and the exact event sequences of clicks and keys.
 
 use sb_client::{Client, ClientError};
-use sb_protocol::api::{ClickParams, ElementParams, FillParams, PressParams, SnapshotParams, TypeParams};
+use sb_protocol::api::{
+    ClickParams, ElementParams, FillParams, Modifier, MouseButton, PressParams, SnapshotParams, TypeParams,
+};
 use sb_protocol::ErrorCode;
 use sb_tests::{PageServer, Supervisor};
 use serde_json::json;
@@ -190,7 +192,7 @@ async fn click_type_fill_press_hover_with_exact_events() {
     assert_eq!(log(&c).await, json!("click:0:1 click:0:2 dblclick:0:2 "));
     c.click(
         "i",
-        ClickParams { element: by_ref("e5"), button: Some("right".into()), ..Default::default() },
+        ClickParams { element: by_ref("e5"), button: Some(MouseButton::Right), ..Default::default() },
         None,
     )
     .await
@@ -198,7 +200,7 @@ async fn click_type_fill_press_hover_with_exact_events() {
     assert_eq!(log(&c).await, json!("contextmenu:2:0 auxclick:2:1 "));
     c.click(
         "i",
-        ClickParams { element: by_ref("e5"), modifiers: vec!["Shift".into()], ..Default::default() },
+        ClickParams { element: by_ref("e5"), modifiers: vec![Modifier::Shift], ..Default::default() },
         None,
     )
     .await

@@ -30,6 +30,117 @@ pub fn default_socket_path() -> std::path::PathBuf {
     }
 }
 
+/// A mouse button (`Input.dispatchMouseEvent`'s `button`): `left`, `right` or `middle`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MouseButton {
+    /// The primary button.
+    #[default]
+    Left,
+    /// The secondary button (context menu).
+    Right,
+    /// The wheel button.
+    Middle,
+}
+
+impl MouseButton {
+    /// The CDP name (`Input.MouseButton`): `left`, `right`, `middle`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MouseButton::Left => "left",
+            MouseButton::Right => "right",
+            MouseButton::Middle => "middle",
+        }
+    }
+
+    /// The bit of this button in `Input.dispatchMouseEvent`'s `buttons` (left 1, right 2, middle 4).
+    pub fn bit(self) -> u32 {
+        match self {
+            MouseButton::Left => 1,
+            MouseButton::Right => 2,
+            MouseButton::Middle => 4,
+        }
+    }
+}
+
+/// A modifier key held during an input: `Alt`, `Control`, `Meta`, `Shift`, or `ControlOrMeta`
+/// (Playwright's name for the platform's command key: `Control` on Linux, where the runtime runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Modifier {
+    /// Alt (CDP modifier bit 1).
+    Alt,
+    /// Control (bit 2).
+    Control,
+    /// Meta (bit 4).
+    Meta,
+    /// Shift (bit 8).
+    Shift,
+    /// Control on Linux.
+    ControlOrMeta,
+}
+
+impl Modifier {
+    /// The key's name as `Input.dispatchKeyEvent` knows it (`ControlOrMeta` is `Control`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Modifier::Alt => "Alt",
+            Modifier::Control | Modifier::ControlOrMeta => "Control",
+            Modifier::Meta => "Meta",
+            Modifier::Shift => "Shift",
+        }
+    }
+}
+
+/// The state `page.wait_for {selector}` waits for (Playwright's `waitForSelector` states).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElementState {
+    /// In the DOM.
+    Attached,
+    /// Not in the DOM.
+    Detached,
+    /// In the DOM with a non-empty box and not `visibility: hidden` (the default).
+    #[default]
+    Visible,
+    /// Not in the DOM, or in it but not visible.
+    Hidden,
+}
+
+impl ElementState {
+    /// The wire name: `attached`, `detached`, `visible`, `hidden`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ElementState::Attached => "attached",
+            ElementState::Detached => "detached",
+            ElementState::Visible => "visible",
+            ElementState::Hidden => "hidden",
+        }
+    }
+}
+
+/// A document load state `page.wait_for {load_state}` waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LoadState {
+    /// `DOMContentLoaded` fired (`document.readyState` is `interactive` or `complete`).
+    DomContentLoaded,
+    /// `load` fired (`document.readyState` is `complete`).
+    Load,
+    /// Chromium's `networkIdle` lifecycle event of the main frame: no request for 500 ms.
+    NetworkIdle,
+}
+
+impl LoadState {
+    /// The wire name: `domcontentloaded`, `load`, `networkidle`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoadState::DomContentLoaded => "domcontentloaded",
+            LoadState::Load => "load",
+            LoadState::NetworkIdle => "networkidle",
+        }
+    }
+}
+
 /// A request id: a JSON number or string, echoed back unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -354,7 +465,7 @@ pub struct WaitForParams {
     pub selector: Option<String>,
     /// For `selector`: `attached`, `detached`, `visible` (default) or `hidden`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
+    pub state: Option<ElementState>,
     /// Text that must appear in the page (`document.body.innerText`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -366,7 +477,7 @@ pub struct WaitForParams {
     pub url: Option<String>,
     /// `load`, `domcontentloaded` or `networkidle` (Chromium's lifecycle event: no request for 500 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub load_state: Option<String>,
+    pub load_state: Option<LoadState>,
     /// A JavaScript expression polled until truthy (a promise is awaited).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
@@ -437,13 +548,13 @@ pub struct ClickParams {
     pub element: ElementParams,
     /// `left` (default), `right` or `middle`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub button: Option<String>,
+    pub button: Option<MouseButton>,
     /// 2 for a double click.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub click_count: Option<u32>,
-    /// `Alt`, `Control`, `Meta`, `Shift` held during the click.
+    /// `Alt`, `Control`, `Meta`, `Shift` (or `ControlOrMeta`) held during the click.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub modifiers: Vec<String>,
+    pub modifiers: Vec<Modifier>,
 }
 
 /// `page.type` params.

@@ -15,7 +15,7 @@ use bytes::Bytes;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
-use crate::api::{ExtractFormat, ImageFormat};
+use crate::api::{ElementState, ExtractFormat, ImageFormat, LoadState, Modifier, MouseButton};
 use crate::error::{ErrorCode, Phase};
 
 /// Largest frame either side accepts, in bytes (256 MiB: an inline full-page screenshot fits).
@@ -144,11 +144,11 @@ pub struct SnapshotOptions {
 /// Pointer and keyboard actions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum InputAction {
-    /// `button` is `left`, `right` or `middle`; `modifiers` are `Alt`, `Control`, `Meta`, `Shift`.
+    /// `button` pressed `click_count` times with `modifiers` held.
     Click {
-        button: String,
+        button: MouseButton,
         click_count: u32,
-        modifiers: Vec<String>,
+        modifiers: Vec<Modifier>,
     },
     Hover,
     /// Key events per character; `clear` empties the field first, `submit` presses Enter after.
@@ -186,17 +186,17 @@ pub enum InputAction {
 /// What `page.wait_for` waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WaitCondition {
-    /// `state` is `attached`, `detached`, `visible` or `hidden`.
+    /// A CSS selector in `state`.
     Selector {
         selector: String,
-        state: String,
+        state: ElementState,
     },
     Text(String),
     TextGone(String),
     /// A URL glob.
     Url(String),
-    /// `load`, `domcontentloaded` or `networkidle`.
-    LoadState(String),
+    /// A load state of the main frame's document.
+    LoadState(LoadState),
     /// A JS expression polled until truthy.
     Function(String),
     /// ms.

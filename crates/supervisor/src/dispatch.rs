@@ -268,7 +268,7 @@ static CLICK: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: ClickParams = params(v)?;
         let click = InputAction::Click {
-            button: p.button.unwrap_or_else(|| "left".into()),
+            button: p.button.unwrap_or_default(),
             click_count: p.click_count.unwrap_or(1),
             modifiers: p.modifiers,
         };
@@ -439,10 +439,10 @@ fn looks_like_ref(s: &str) -> bool {
 
 /// The one condition of `page.wait_for`.
 fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
-    let state = p.state.clone();
+    let state = p.state;
     let mut found: Vec<WaitCondition> = Vec::new();
     if let Some(selector) = p.selector {
-        found.push(WaitCondition::Selector { selector, state: state.unwrap_or_else(|| "visible".into()) });
+        found.push(WaitCondition::Selector { selector, state: state.unwrap_or_default() });
     } else if state.is_some() {
         return Err(bad_request("state goes with selector"));
     }
@@ -463,7 +463,7 @@ fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sb_protocol::api::ExtractFormat;
+    use sb_protocol::api::{ElementState, ExtractFormat, Modifier, MouseButton};
 
     /// A session with one ref (`e1`) and evaluate on or off.
     struct Fake {
@@ -562,7 +562,7 @@ mod tests {
         else {
             panic!("{a:?}")
         };
-        assert_eq!((r.backend_node_id, button.as_str(), click_count), (7, "left", 1));
+        assert_eq!((r.backend_node_id, button, click_count), (7, MouseButton::Left, 1));
         assert_eq!(code(prepare(Method::PageClick, json!({}), &ON)), ErrorCode::BadRequest);
         assert_eq!(
             code(prepare(Method::PageClick, json!({"ref": "e1", "selector": "b"}), &ON)),
@@ -604,7 +604,7 @@ mod tests {
         assert_eq!(
             prepare(Method::PageWaitFor, json!({"selector": "#a"}), &ON).unwrap(),
             Action::WaitFor {
-                condition: WaitCondition::Selector { selector: "#a".into(), state: "visible".into() }
+                condition: WaitCondition::Selector { selector: "#a".into(), state: ElementState::Visible }
             }
         );
         assert_eq!(
@@ -615,6 +615,27 @@ mod tests {
             code(prepare(Method::PageWaitFor, json!({"state": "visible"}), &ON)),
             ErrorCode::BadRequest
         );
+    }
+
+    #[test]
+    fn string_typed_fields_are_checked_when_the_request_is_parsed() {
+        // A bad button, modifier, state or load state is bad_request before the action is queued.
+        for (method, params) in [
+            (Method::PageClick, json!({"ref": "e1", "button": "fourth"})),
+            (Method::PageClick, json!({"ref": "e1", "modifiers": ["Hyper"]})),
+            (Method::PageWaitFor, json!({"selector": "#a", "state": "shown"})),
+            (Method::PageWaitFor, json!({"load_state": "idle"})),
+        ] {
+            let e = prepare(method, params.clone(), &ON).unwrap_err();
+            assert_eq!(e.code, ErrorCode::BadRequest, "{params}");
+            assert!(e.message.contains("unknown variant"), "{params}: {}", e.message);
+        }
+        let a =
+            prepare(Method::PageClick, json!({"ref": "e1", "button": "right", "modifiers": ["Shift"]}), &ON);
+        let Ok(Action::Input { input: InputAction::Click { button, modifiers, .. }, .. }) = a else {
+            panic!()
+        };
+        assert_eq!((button, modifiers), (MouseButton::Right, vec![Modifier::Shift]));
     }
 
     #[test]

@@ -605,13 +605,8 @@ pub(crate) async fn act(
     let cdp = |e| cdp_failure(Phase::Cdp, e);
     match input {
         InputAction::Click { button, click_count, modifiers } => {
-            let mods = keys::modifier_mask(modifiers).map_err(|m| err(ErrorCode::BadRequest, m))?;
-            if !matches!(button.as_str(), "left" | "right" | "middle") {
-                return Err(err(
-                    ErrorCode::BadRequest,
-                    format!("button must be left, right or middle, not {button:?}"),
-                ));
-            }
+            let mods = keys::modifier_mask(modifiers);
+            let button = button.as_str();
             // For an element of the page's own renderer, the move, the presses and the releases are
             // sent together, in order (the renderer runs a queued move before a press): a move alone
             // is answered at the next frame. For one in an out-of-process iframe the move is answered

@@ -1,6 +1,8 @@
 //! The US keyboard layout: for a key name or a character, the `key`, `code`, `keyCode` and text a real
 //! keyboard sends (as `Input.dispatchKeyEvent` wants them).
 
+use sb_protocol::api::Modifier;
+
 /// `Input.dispatchKeyEvent` modifier bits.
 pub(crate) const ALT: u32 = 1;
 pub(crate) const CONTROL: u32 = 2;
@@ -170,13 +172,14 @@ pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), String> 
     Ok((held, key))
 }
 
-/// The modifier bitmask of names like `["Control", "Shift"]`.
-pub(crate) fn modifier_mask(names: &[String]) -> Result<u32, String> {
-    names.iter().try_fold(0, |mask, n| {
-        let n = if n == "ControlOrMeta" { "Control" } else { n.as_str() };
-        match named(n).map(|d| d.modifier_bit()) {
-            Some(bit) if bit != 0 => Ok(mask | bit),
-            _ => Err(format!("unknown modifier {n:?}; use Alt, Control, Meta, Shift")),
+/// The `Input.dispatchMouseEvent` modifier bitmask of `modifiers` (Alt 1, Control 2, Meta 4, Shift 8).
+pub(crate) fn modifier_mask(modifiers: &[Modifier]) -> u32 {
+    modifiers.iter().fold(0, |mask, m| {
+        mask | match m {
+            Modifier::Alt => ALT,
+            Modifier::Control | Modifier::ControlOrMeta => CONTROL,
+            Modifier::Meta => META,
+            Modifier::Shift => SHIFT,
         }
     })
 }
@@ -211,7 +214,7 @@ mod tests {
         assert_eq!((enter.key_code, enter.text.as_deref()), (13, Some("\r")));
         assert!(parse_combo("Hyper+A").is_err());
         assert!(parse_combo("Control+Nope").is_err());
-        assert_eq!(modifier_mask(&["Alt".into(), "Shift".into()]).unwrap(), ALT | SHIFT);
+        assert_eq!(modifier_mask(&[Modifier::Alt, Modifier::Shift]), ALT | SHIFT);
         assert_eq!(named("F5").unwrap().key_code, 116);
     }
 }
