@@ -250,12 +250,14 @@ async fn actionability_outcomes_name_what_is_wrong() {
         async move { c.click("a", ClickParams { element: target, ..Default::default() }, Some(t)).await }
     };
 
-    // Covered for good: the blocker is named.
+    // Covered for good: the blocker is named, and the answer says what the rounds found.
     js(&c, "a", "document.body.insertAdjacentHTML('beforeend', '<div id=\"cover\"></div>'), 1").await;
     let (code_, message) = code(click(by_ref("e5"), 3_000).await);
-    assert_eq!(
-        (code_, message.as_str()),
-        (ErrorCode::ElementCovered, "<div id=\"cover\"> intercepts pointer events over button \"Save\"")
+    assert_eq!(code_, ErrorCode::ElementCovered, "{message}");
+    assert!(
+        message.starts_with("<div id=\"cover\"> intercepts pointer events over button \"Save\" (")
+            && message.contains(" rounds: is covered x"),
+        "{message}"
     );
     // Covered, then uncovered in time: the click waits and lands.
     js(&c, "a", "setTimeout(() => document.querySelector('#cover').remove(), 300), 1").await;

@@ -12,7 +12,10 @@ use sb_protocol::ipc::{
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
-use crate::{cdp_failure, Page};
+use crate::error::{cdp_failure, fail};
+use crate::page::{eval_by_value, url_and_title, Page};
+use crate::progress::Progress;
+use crate::resolve::{resolve, Element};
 
 /// Time kept back from a navigation's wait to read the URL and title afterwards.
 const AFTER_NAV_RESERVE: Duration = Duration::from_millis(300);
@@ -25,7 +28,8 @@ const SMALL_CALL: Duration = Duration::from_millis(1_000);
 ///
 /// Errors: `navigation_failed` with Chromium's net error (`errorText`). A navigation that does not
 /// even commit within the budget is not an error: see [`not_committed`].
-pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Output, WorkerError> {
+pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Navigate;
     let mut events = page.session.events();
     // Keep time back to stop the load and read the URL and title when the budget runs out.
@@ -38,20 +42,16 @@ pub(crate) async fn goto(page: &Page, url: &str, budget: Budget) -> Result<Outpu
         // server that accepts and never answers, say.
         Err(CdpError::Timeout { .. }) => return not_committed(page, url, budget).await,
         Err(CdpError::Protocol { message, .. }) => {
-            return Err(WorkerError {
-                code: ErrorCode::NavigationFailed,
+            return Err(fail(
+                ErrorCode::NavigationFailed,
                 phase,
-                message: format!("cannot navigate to {url}: {message}"),
-            })
+                format!("cannot navigate to {url}: {message}"),
+            ))
         }
         Err(other) => return Err(cdp_failure(phase, other)),
     };
     if let Some(err) = nav.error_text.filter(|t| !t.is_empty()) {
-        return Err(WorkerError {
-            code: ErrorCode::NavigationFailed,
-            phase,
-            message: format!("navigation to {url} failed: {err}"),
-        });
+        return Err(fail(ErrorCode::NavigationFailed, phase, format!("navigation to {url} failed: {err}")));
     }
 
     let mut status = None;
@@ -124,11 +124,11 @@ async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output,
     let (shown, title, _) = url_and_title(page, budget).await;
     let Some(shown) = shown else {
         // The page does not answer either: let the ladder look at it.
-        return Err(WorkerError {
-            code: ErrorCode::Timeout,
-            phase: Phase::Navigate,
-            message: format!("navigation to {url} did not commit within the budget"),
-        });
+        return Err(fail(
+            ErrorCode::Timeout,
+            Phase::Navigate,
+            format!("navigation to {url} did not commit within the budget"),
+        ));
     };
     Ok(Output::Goto(GotoOutput {
         url: shown,
@@ -139,39 +139,15 @@ async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output,
     }))
 }
 
-/// `location.href`, `document.title`, `document.readyState`, each `None` when the page does not answer
-/// in time (a page busy in a script still has a committed URL worth reporting).
-pub(crate) async fn url_and_title(
-    page: &Page,
-    budget: Budget,
-) -> (Option<String>, Option<String>, Option<String>) {
-    let expr = "[location.href, document.title, document.readyState]";
-    let timeout = budget.capped(SMALL_CALL).max(Duration::from_millis(50));
-    let r: Result<EvaluateResult, _> = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({"expression": expr, "returnByValue": true, "timeout": timeout.as_millis() as u64}),
-            timeout,
-        )
-        .await;
-    match r.ok().and_then(|r| r.result.value) {
-        Some(Value::Array(v)) => {
-            let s = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
-            (s(0), s(1), s(2))
-        }
-        _ => (None, None, None),
-    }
-}
-
 /// The page's text (`document.body.innerText`) or HTML (`document.documentElement.outerHTML`), cut at
 /// `max_chars` Unicode scalar values.
 pub(crate) async fn extract(
     page: &Page,
     format: ExtractFormat,
     max_chars: u64,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Extract;
     let source = match format {
         ExtractFormat::Text => "document.body ? document.body.innerText : (document.documentElement ? document.documentElement.innerText : '')",
@@ -218,8 +194,9 @@ pub(crate) async fn screenshot(
     page: &Page,
     shot: Shot,
     path: &str,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Screenshot;
     let mut params =
         json!({"format": shot.format.as_str(), "fromSurface": true, "captureBeyondViewport": shot.full_page});
@@ -245,7 +222,7 @@ pub(crate) async fn screenshot(
         .call("Page.captureScreenshot", params, budget.remaining())
         .await
         .map_err(|e| cdp_failure(phase, e))?;
-    let fail = |message: String| WorkerError { code: ErrorCode::Internal, phase, message };
+    let fail = |message: String| fail(ErrorCode::Internal, phase, message);
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(captured.data.as_bytes())
         .map_err(|e| fail(format!("screenshot data is not base64: {e}")))?;
@@ -323,7 +300,8 @@ const TO_JSON: &str = r#"function() {
 /// loop; anything else that runs past the budget is the ladder's.
 ///
 /// Errors: `evaluate_error` with the JS message; `timeout`.
-pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> Result<Output, WorkerError> {
+pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Evaluate;
     let timeout = budget.remaining();
     let v8_timeout_ms = timeout.as_millis().saturating_sub(20).max(1) as u64;
@@ -350,18 +328,16 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, budget: Budget) -> R
                 if message.contains("Execution was terminated")
                     || (code == -32603 && started.elapsed().as_millis() as u64 >= v8_timeout_ms) =>
             {
-                WorkerError {
-                    code: ErrorCode::Timeout,
+                fail(
+                    ErrorCode::Timeout,
                     phase,
-                    message: format!(
-                        "the script ran past its budget of {v8_timeout_ms} ms and was terminated"
-                    ),
-                }
+                    format!("the script ran past its budget of {v8_timeout_ms} ms and was terminated"),
+                )
             }
             other => cdp_failure(phase, other),
         })?;
     if let Some(details) = r.exception_details {
-        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+        return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
     typed(&page.session, r.result, budget).await
 }
@@ -372,22 +348,21 @@ pub(crate) async fn call_function(
     page: &Page,
     function: &str,
     target: Option<&Locator>,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Evaluate;
     let this = match target {
-        Some(locator) => crate::input::resolve(page, locator, budget).await?.ok_or_else(|| WorkerError {
-            code: ErrorCode::BadRequest,
-            phase,
-            message: "the selector matches no element".into(),
-        })?,
+        Some(locator) => resolve(page, locator, budget)
+            .await?
+            .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the selector matches no element"))?,
         None => {
             let global = page
                 .session
                 .call_raw("Runtime.evaluate", json!({"expression": "globalThis"}), budget.capped(SMALL_CALL))
                 .await
                 .map_err(|e| cdp_failure(phase, e))?;
-            crate::input::Element {
+            Element {
                 object_id: global["result"]["objectId"].as_str().unwrap_or_default().to_string(),
                 backend: 0,
                 label: "page".into(),
@@ -409,7 +384,7 @@ pub(crate) async fn call_function(
         .await
         .map_err(|e| cdp_failure(phase, e))?;
     if let Some(details) = r.exception_details {
-        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+        return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
     typed(&this.session, r.result, budget).await
 }
@@ -437,7 +412,7 @@ async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> 
         .await;
     let converted = converted.map_err(|e| cdp_failure(phase, e))?;
     if let Some(details) = converted.exception_details {
-        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
+        return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
     Ok(Output::Evaluate(EvaluateOutput {
         kind: obj.kind,
@@ -449,7 +424,8 @@ async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> 
 
 /// Scrolls the page by (`dx`, `dy`) CSS px with a mouse wheel at the viewport's center
 /// (`Input.dispatchMouseEvent` `mouseWheel`) and answers the new scroll position.
-pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, budget: Budget) -> Result<Output, WorkerError> {
+pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Cdp;
     let size = eval_by_value(page, "[innerWidth, innerHeight]", phase, budget).await?;
     let n = |i: usize| size[i].as_f64().unwrap_or(0.0);
@@ -473,33 +449,4 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, budget: Budget) -> Res
         x: after[0].as_f64().unwrap_or(0.0),
         y: after[1].as_f64().unwrap_or(0.0),
     }))
-}
-
-/// Evaluates an expression of the runtime's own (not the caller's) and returns its JSON value.
-pub(crate) async fn eval_by_value(
-    page: &Page,
-    expression: &str,
-    phase: Phase,
-    budget: Budget,
-) -> Result<Value, WorkerError> {
-    let timeout = budget.remaining();
-    let r: EvaluateResult = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({
-                "expression": expression,
-                "returnByValue": true,
-                "awaitPromise": true,
-                "userGesture": true,
-                "timeout": timeout.as_millis() as u64,
-            }),
-            timeout,
-        )
-        .await
-        .map_err(|e| cdp_failure(phase, e))?;
-    if let Some(details) = r.exception_details {
-        return Err(WorkerError { code: ErrorCode::EvaluateError, phase, message: details.message() });
-    }
-    Ok(r.result.value.unwrap_or(Value::Null))
 }

@@ -2,97 +2,25 @@
 //! iframes (OOPIFs: a cross-site iframe runs in a renderer of its own and is a CDP target of type
 //! `iframe`, reached through auto-attach: `Target.setAutoAttach {flatten: true}` on the page session).
 //!
-//! For a frame the worker needs: the session its document lives in, where that session's viewport lies
+//! Out-of-process iframes are followed by `oopifs`; this module answers for one frame. For a frame the
+//! worker needs: the session its document lives in, where that session's viewport lies
 //! in the page's (an OOPIF's coordinates start at its `<iframe>`'s content box), and its current
 //! document (`loaderId`, to tell a stale ref).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sb_cdp::{CdpClient, Session};
+use sb_cdp::Session;
 use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, Phase};
 use serde_json::{json, Value};
 
-use crate::{cdp_failure, Page};
+use crate::error::cdp_failure;
+use crate::oopifs::Oopif;
+use crate::page::Page;
 
 /// Longest one frame-related CDP call may take.
 const STEP: Duration = Duration::from_millis(1_000);
-
-/// An out-of-process iframe attached under a page: its session, and the out-of-process frame its
-/// `<iframe>` element lives in (`None`: the page's own renderer; else that frame's id).
-#[derive(Clone)]
-pub(crate) struct Oopif {
-    pub(crate) session: Session,
-    pub(crate) parent: Option<String>,
-}
-
-/// The out-of-process iframes attached under a page, at any depth, by frame id (= their target id).
-pub(crate) type Oopifs = Arc<Mutex<HashMap<String, Oopif>>>;
-
-/// Follows `Target.attachedToTarget` / `Target.detachedFromTarget` of iframe targets on `session`
-/// (subscribe before `Target.setAutoAttach`, which attaches the existing ones at once). Each iframe
-/// attached gets auto-attach too, so an out-of-process iframe inside one is followed as well.
-pub(crate) fn track_oopifs(browser: &CdpClient, session: &Session) -> Oopifs {
-    let oopifs: Oopifs = Arc::default();
-    follow(browser.clone(), session, None, oopifs.clone());
-    oopifs
-}
-
-/// Follows the iframe targets attached to `session` (the frame `parent`, `None` for the page).
-fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: Oopifs) {
-    let mut events = session.events();
-    tokio::spawn(async move {
-        while let Some(ev) = events.recv().await {
-            match ev.method.as_str() {
-                "Target.attachedToTarget" if ev.params["targetInfo"]["type"] == "iframe" => {
-                    let target = ev.params["targetInfo"]["targetId"].as_str().unwrap_or_default().to_string();
-                    let id = ev.params["sessionId"].as_str().unwrap_or_default().to_string();
-                    let child = browser.session(id);
-                    found
-                        .lock()
-                        .unwrap()
-                        .insert(target.clone(), Oopif { session: child.clone(), parent: parent.clone() });
-                    // Its own out-of-process iframes: followed before auto-attach reports them.
-                    follow(browser.clone(), &child, Some(target), found.clone());
-                    let auto = child.send_raw(
-                        "Target.setAutoAttach",
-                        json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
-                        STEP,
-                    );
-                    tokio::spawn(auto);
-                }
-                "Target.detachedFromTarget" => {
-                    let id = ev.params["sessionId"].as_str().unwrap_or_default();
-                    // The frame and the out-of-process frames inside it go; their events end, so
-                    // the tasks following them stop.
-                    for session in forget(&found, id) {
-                        browser.forget_session(&session);
-                    }
-                }
-                _ => {}
-            }
-        }
-    });
-}
-
-/// Removes the frame of session `session_id` and every out-of-process frame inside it from `found`;
-/// their session ids.
-fn forget(found: &Oopifs, session_id: &str) -> Vec<String> {
-    let mut found = found.lock().unwrap();
-    let mut frames: Vec<String> =
-        found.iter().filter(|(_, o)| o.session.id() == session_id).map(|(f, _)| f.clone()).collect();
-    let mut sessions = Vec::new();
-    while let Some(frame) = frames.pop() {
-        if let Some(o) = found.remove(&frame) {
-            sessions.push(o.session.id().to_string());
-        }
-        frames
-            .extend(found.iter().filter(|(_, o)| o.parent.as_ref() == Some(&frame)).map(|(f, _)| f.clone()));
-    }
-    sessions
-}
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
 pub(crate) type FrameContext = (Session, (f64, f64), String);

@@ -24,7 +24,8 @@ use sb_protocol::margins::{self, RESET_OVERRUN, RESET_TIME};
 use sb_protocol::{Budget, ErrorCode};
 use serde_json::json;
 
-use crate::Page;
+use crate::error::fail;
+use crate::page::{attach_session, Page};
 
 /// Longest the responsiveness probe may take (a free page answers in a few ms).
 const PROBE: Duration = Duration::from_millis(150);
@@ -58,14 +59,14 @@ pub(crate) async fn after_timeout(page: &mut Page, error: WorkerError, budget: B
             message: format!("{}; the page's script was stopped (Runtime.terminateExecution)", error.message),
             ..error
         },
-        Freed::Reset => WorkerError {
-            code: ErrorCode::PageReset,
-            phase: error.phase,
-            message: format!(
+        Freed::Reset => fail(
+            ErrorCode::PageReset,
+            error.phase,
+            format!(
                 "{}; the tab was stuck and was reopened at its last URL (page state is lost)",
                 error.message
             ),
-        },
+        ),
         Freed::Stuck => WorkerError { message: format!("{}; the tab is still busy", error.message), ..error },
     }
 }
@@ -157,7 +158,7 @@ pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
             return false;
         }
     };
-    let attached = match crate::attach_session(&browser, &created.target_id, &page.dialogs, budget).await {
+    let attached = match attach_session(&browser, &created.target_id, &page.dialogs, budget).await {
         Ok(attached) => attached,
         Err(e) => {
             tracing::warn!(error.message = %e, "page_reset_failed");

@@ -27,7 +27,11 @@ use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, SnapshotOutput, Worke
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
-use crate::{cdp_failure, Page};
+use crate::error::{cdp_failure, fail};
+use crate::frames;
+use crate::page::{eval_by_value, url_and_title, Page, WORLD};
+use crate::progress::Progress;
+use crate::resolve::backend_of;
 
 /// Roles that get a ref whatever their name.
 const INTERACTIVE: &[&str] = &[
@@ -331,8 +335,9 @@ pub(crate) async fn snapshot(
     page: &Page,
     options: &SnapshotOptions,
     next_ref: u64,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Cdp;
     // A whole-page snapshot includes the iframes (same-site and out-of-process).
     let mut frames = Vec::new();
@@ -347,7 +352,7 @@ pub(crate) async fn snapshot(
     // The scope's subtree alone (`Accessibility.queryAXTree`) is cheap on any page; the whole tree
     // (`Accessibility.getFullAXTree`) costs about 1 KB of JSON a node, seconds on very large pages.
     let scope_backend = match &options.scope {
-        Some(scope) => Some(crate::input::backend_of(page, scope, budget).await?),
+        Some(scope) => Some(backend_of(page, scope, budget).await?),
         None => None,
     };
     // Time kept back to build and render the text once the tree is here.
@@ -361,21 +366,19 @@ pub(crate) async fn snapshot(
         None => page.session.call_raw("Accessibility.getFullAXTree", json!({}), fetch.remaining()).await,
     };
     let tree = fetched.map_err(|e| match e {
-        sb_cdp::CdpError::Timeout { .. } => WorkerError {
-            code: ErrorCode::Timeout,
+        sb_cdp::CdpError::Timeout { .. } => fail(
+            ErrorCode::Timeout,
             phase,
-            message:
-                "the page's accessibility tree is too large to read within the budget; narrow the snapshot \
-                      with scope (a ref or CSS selector) or raise timeout_ms"
-                    .into(),
-        },
+            "the page's accessibility tree is too large to read within the budget; narrow the snapshot \
+                  with scope (a ref or CSS selector) or raise timeout_ms",
+        ),
         other => cdp_failure(phase, other),
     })?;
     let mut nodes = HashMap::new();
     let mut by_backend = HashMap::new();
     let main_nodes = tree["nodes"].as_array().map(Vec::as_slice).unwrap_or_default();
     let root = parse_tree(main_nodes, 0, &mut nodes, &mut by_backend);
-    let children = crate::frames::child_trees(&frames, fetch).await;
+    let children = frames::child_trees(&frames, fetch).await;
     let mut child_roots = HashMap::new();
     let mut sessions = vec![page.session.id().to_string()];
     for (i, child) in children.iter().enumerate() {
@@ -392,12 +395,11 @@ pub(crate) async fn snapshot(
         Some(backend) => match by_backend.get(&backend) {
             Some(id) => Some(id.clone()),
             None => {
-                return Err(WorkerError {
-                    code: ErrorCode::BadRequest,
+                return Err(fail(
+                    ErrorCode::BadRequest,
                     phase,
-                    message: "the scope element is not in the accessibility tree (hidden or aria-hidden)"
-                        .into(),
-                })
+                    "the scope element is not in the accessibility tree (hidden or aria-hidden)",
+                ))
             }
         },
     };
@@ -455,20 +457,17 @@ const LARGE_PAGE: u64 = 2_500;
 /// any renderer (a small page can hold a large iframe, whose accessibility tree would not be read in
 /// time). Each iframe is counted in its own isolated world ([`WORLD`]): a cross-origin one's document is
 /// not reachable from the page's script. A frame that cannot be counted in time counts as large. With
-/// the count, the frames ([`crate::frames::child_frames`]; none listed when the page has none).
-async fn element_count(
-    page: &Page,
-    budget: Budget,
-) -> Result<(u64, Vec<crate::frames::ChildFrame>), WorkerError> {
+/// the count, the frames ([`frames::child_frames`]; none listed when the page has none).
+async fn element_count(page: &Page, budget: Budget) -> Result<(u64, Vec<frames::ChildFrame>), WorkerError> {
     let phase = Phase::Cdp;
     let own = "[document.getElementsByTagName('*').length, window.frames.length]";
-    let v = crate::actions::eval_by_value(page, own, phase, budget).await?;
+    let v = eval_by_value(page, own, phase, budget).await?;
     let main = v[0].as_u64().unwrap_or(0);
     if v[1].as_u64() == Some(0) && page.oopifs.lock().unwrap().is_empty() {
         return Ok((main, Vec::new()));
     }
     let step = budget.capped(std::time::Duration::from_millis(1_000));
-    let frames = crate::frames::child_frames(page, budget).await;
+    let frames = frames::child_frames(page, budget).await;
     let counts = futures_util::future::join_all(frames.iter().map(|f| async move {
         let (session, frame_id) = (&f.session, &f.frame_id);
         let world = session
@@ -495,10 +494,6 @@ async fn element_count(
 
 /// The in-page walker (an expression: a function of the options).
 const WALKER: &str = include_str!("walker.js");
-
-/// The isolated world the walker runs in (`Page.createIsolatedWorld` returns the same world for the
-/// same name, so its ref registry is there for the actions that follow).
-pub(crate) const WORLD: &str = "sandbox-browser";
 
 /// Object group of the walker's results, released after each snapshot.
 const WALK_GROUP: &str = "sandbox-browser-snapshot";
@@ -536,7 +531,7 @@ async fn walk_snapshot(
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
-    let fail = |e| cdp_failure(phase, e);
+    let cdp = |e| cdp_failure(phase, e);
     // Time kept back for the refs, the identity and the rendering.
     let walk_time = budget.child(std::time::Duration::from_millis(400));
     let mut runs = vec![walk_in(&page.session, &page.target_id, options, walk_time).await?];
@@ -590,9 +585,9 @@ async fn walk_snapshot(
             let key = r.session.id().to_string();
             if !trees.contains_key(&key) {
                 let tree = r.session.call_raw("Page.getFrameTree", json!({}), budget.remaining()).await;
-                trees.insert(key.clone(), tree.map_err(fail)?);
+                trees.insert(key.clone(), tree.map_err(cdp)?);
             }
-            crate::frames::find_loader(&trees[&key]["frameTree"], &frame_id).unwrap_or_default()
+            frames::find_loader(&trees[&key]["frameTree"], &frame_id).unwrap_or_default()
         };
         let nth = counts.entry((frame_id.clone(), role.clone(), name.clone())).or_insert(0);
         if !frame_id.is_empty() {
@@ -640,7 +635,7 @@ async fn walk_in(
     walk_time: Budget,
 ) -> Result<Run, WorkerError> {
     let phase = Phase::Cdp;
-    let fail = |e| cdp_failure(phase, e);
+    let cdp = |e| cdp_failure(phase, e);
     let world = session
         .call_raw(
             "Page.createIsolatedWorld",
@@ -648,7 +643,7 @@ async fn walk_in(
             walk_time.remaining(),
         )
         .await
-        .map_err(fail)?;
+        .map_err(cdp)?;
     let context = world["executionContextId"].as_i64().unwrap_or_default();
     let opts = json!({
         "maxChars": options.max_chars,
@@ -665,23 +660,15 @@ async fn walk_in(
         )
         .await
         .map_err(|e| match e {
-            sb_cdp::CdpError::Timeout { .. } => WorkerError {
-                code: ErrorCode::Timeout,
-                phase,
-                message: "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms".into(),
-            },
+            sb_cdp::CdpError::Timeout { .. } => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
             other => cdp_failure(phase, other),
         })?;
     if let Some(details) = walked.get("exceptionDetails") {
         let _ = release(session, walk_time).await;
-        return Err(WorkerError {
-            code: ErrorCode::Timeout,
-            phase,
-            message: format!(
+        return Err(fail(ErrorCode::Timeout, phase, format!(
                 "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
                 details["exception"]["description"].as_str().unwrap_or("stopped").lines().next().unwrap_or_default()
-            ),
-        });
+            )));
     }
     let object = walked["result"]["objectId"].as_str().unwrap_or_default().to_string();
     let field = |name: &'static str, by_value: bool| {
@@ -694,18 +681,18 @@ async fn walk_in(
     };
     let (text, frames, holes) =
         tokio::join!(field("json", true), field("frames", false), field("holes", false));
-    let walked: Value = serde_json::from_str(text.map_err(fail)?["result"]["value"].as_str().unwrap_or("{}"))
+    let walked: Value = serde_json::from_str(text.map_err(cdp)?["result"]["value"].as_str().unwrap_or("{}"))
         .unwrap_or_default();
-    let frames_id = frames.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
-    let holes_id = holes.map_err(fail)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let frames_id = frames.map_err(cdp)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let holes_id = holes.map_err(cdp)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
     let (frames, holes) = tokio::join!(
         describe_all(session, &frames_id, walk_time),
         describe_all(session, &holes_id, walk_time)
     );
     let frame_of = |d: &Value| d["frameId"].as_str().unwrap_or_default().to_string();
-    let frame_ids = frames.map_err(fail)?.iter().map(frame_of).collect();
+    let frame_ids = frames.map_err(cdp)?.iter().map(frame_of).collect();
     let holes_pending = holes
-        .map_err(fail)?
+        .map_err(cdp)?
         .iter()
         .enumerate()
         .map(|(h, d)| (h, frame_of(d)))
@@ -933,7 +920,7 @@ async fn document_identity(page: &Page, budget: Budget) -> Result<(String, Strin
         .await
         .map_err(|e| cdp_failure(Phase::Cdp, e))?;
     let frame = &tree["frameTree"]["frame"];
-    let (_, title, _) = crate::actions::url_and_title(page, budget).await;
+    let (_, title, _) = url_and_title(page, budget).await;
     Ok((
         frame["loaderId"].as_str().unwrap_or_default().to_string(),
         frame["url"].as_str().unwrap_or_default().to_string(),

@@ -3,73 +3,25 @@
 //! Every condition but `networkidle` and `time_ms` is a small check expression evaluated every
 //! [`POLL`] (`Runtime.evaluate`, each call bounded), so a navigation during the wait is harmless and
 //! nothing keeps running in the page after a timeout. `networkidle` is Chromium's own lifecycle event
-//! for the main frame (`Page.lifecycleEvent` `networkIdle`), tracked by [`Lifecycle`].
+//! for the main frame (`Page.lifecycleEvent` `networkIdle`), tracked by `lifecycle`.
 
 use std::time::Duration;
 
 use sb_cdp::types::EvaluateResult;
-use sb_cdp::{CdpError, Session};
+use sb_cdp::CdpError;
 use sb_protocol::api::{ElementState, LoadState};
 use sb_protocol::ipc::{Output, WaitCondition, WaitForOutput, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
-use tokio::sync::watch;
 
-use crate::{cdp_failure, Page};
+use crate::error::{cdp_failure, fail};
+use crate::page::{url_and_title, Page};
+use crate::progress::Progress;
 
 /// Time between two checks.
 const POLL: Duration = Duration::from_millis(50);
 /// Longest one check may take.
 const CHECK: Duration = Duration::from_millis(1_000);
-
-/// The main frame's lifecycle: the current document's `loaderId` and the events it has seen
-/// (`init`, `commit`, `DOMContentLoaded`, `load`, `networkIdle`, ...).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Lifecycle {
-    pub loader_id: String,
-    pub events: Vec<String>,
-    /// The main frame's URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`); empty until the
-    /// first navigation after attaching.
-    pub url: String,
-}
-
-/// Follows `Page.lifecycleEvent` of the main frame (its `frameId` is the target's id) on `session`.
-/// Subscribe before `Page.setLifecycleEventsEnabled`: enabling replays the current document's events.
-pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Receiver<Lifecycle> {
-    let (tx, rx) = watch::channel(Lifecycle::default());
-    let mut events = session.events();
-    let main_frame = target_id.to_string();
-    tokio::spawn(async move {
-        while let Some(ev) = events.recv().await {
-            match ev.method.as_str() {
-                "Page.frameNavigated" if ev.params["frame"]["id"] == main_frame.as_str() => {
-                    let url = ev.params["frame"]["url"].as_str().unwrap_or_default().to_string();
-                    tx.send_modify(|l| l.url = url);
-                    continue;
-                }
-                "Page.navigatedWithinDocument" if ev.params["frameId"] == main_frame.as_str() => {
-                    let url = ev.params["url"].as_str().unwrap_or_default().to_string();
-                    tx.send_modify(|l| l.url = url);
-                    continue;
-                }
-                _ => {}
-            }
-            if ev.method != "Page.lifecycleEvent" || ev.params["frameId"] != main_frame.as_str() {
-                continue;
-            }
-            let loader = ev.params["loaderId"].as_str().unwrap_or_default().to_string();
-            let name = ev.params["name"].as_str().unwrap_or_default().to_string();
-            tx.send_modify(|l| {
-                if l.loader_id != loader || name == "init" {
-                    l.loader_id = loader;
-                    l.events.clear();
-                }
-                l.events.push(name);
-            });
-        }
-    });
-    rx
-}
 
 /// Waits for `condition` within `budget`.
 ///
@@ -78,24 +30,21 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
 pub(crate) async fn wait_for(
     page: &Page,
     condition: &WaitCondition,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Wait;
     let what = describe(condition);
-    let not_met = || WorkerError {
-        code: ErrorCode::Timeout,
-        phase,
-        message: format!("wait_for {what}: not met within the budget"),
-    };
+    let not_met = || fail(ErrorCode::Timeout, phase, format!("wait_for {what}: not met within the budget"));
     match condition {
         WaitCondition::Time(ms) => {
             let wanted = Duration::from_millis(*ms);
             if wanted > budget.remaining() {
-                return Err(WorkerError {
-                    code: ErrorCode::Timeout,
+                return Err(fail(
+                    ErrorCode::Timeout,
                     phase,
-                    message: format!("wait_for {ms} ms is longer than the budget; raise timeout_ms"),
-                });
+                    format!("wait_for {ms} ms is longer than the budget; raise timeout_ms"),
+                ));
             }
             tokio::time::sleep(wanted).await;
         }
@@ -130,7 +79,7 @@ pub(crate) async fn wait_for(
             }
         }
     }
-    let url = crate::actions::url_and_title(page, budget).await.0.unwrap_or_default();
+    let url = url_and_title(page, budget).await.0.unwrap_or_default();
     Ok(Output::WaitFor(WaitForOutput { matched: what, url }))
 }
 
@@ -159,11 +108,11 @@ async fn truthy(
             WaitCondition::Function(_) => ErrorCode::EvaluateError,
             _ => ErrorCode::BadRequest,
         };
-        return Err(WorkerError {
+        return Err(fail(
             code,
-            phase: Phase::Wait,
-            message: format!("wait_for {}: {}", describe(condition), details.message()),
-        });
+            Phase::Wait,
+            format!("wait_for {}: {}", describe(condition), details.message()),
+        ));
     }
     Ok(r.result.value.as_ref().is_some_and(|v| v.as_bool() == Some(true)))
 }
@@ -184,7 +133,7 @@ fn describe(condition: &WaitCondition) -> String {
 /// The JS expression that is `true` once `condition` holds.
 fn check_expression(condition: &WaitCondition) -> Result<String, WorkerError> {
     let q = |s: &str| Value::String(s.to_string()).to_string();
-    let bad = |message: String| WorkerError { code: ErrorCode::BadRequest, phase: Phase::Wait, message };
+    let bad = |message: String| fail(ErrorCode::BadRequest, Phase::Wait, message);
     Ok(match condition {
         WaitCondition::Selector { selector, state } => {
             let test = match state {

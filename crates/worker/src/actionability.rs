@@ -1,0 +1,391 @@
+//! Actionability, as Playwright defines it (`server/dom.ts`, `_retryPointerAction` and
+//! `injected/injectedScript.ts` `elementState`/`expectHitTarget`): before input an element must be
+//! attached, visible (non-empty box, not `visibility: hidden`), stable (the same box over the next
+//! animation frame; two under a running animation), enabled, editable for typing, and, for pointer
+//! input, receive events: the hit test at the click point (`DOM.getNodeForLocation`) must be the
+//! element or inside it.
+//!
+//! [`ready`] is the one retry loop (click, hover, type and the source and target of a drag all use
+//! it): resolve, check, wait [`RETRY`], again, until the checks pass or the action's time is up. Then
+//! it fails with the last unmet check (`element_covered` names the element in the way) and says what
+//! the rounds found ("4 rounds: is still moving x3, is covered x1").
+
+use std::time::Duration;
+
+use sb_cdp::{CdpError, Session};
+use sb_protocol::ipc::{InputAction, Locator, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+
+use crate::error::{cdp_failure, fail};
+use crate::page::{call_function_on, Page};
+use crate::progress::Progress;
+use crate::resolve::{describe_locator, resolve, resolve_as, resolve_backend, Element, DESCRIBE};
+
+/// Time between two rounds of actionability checks.
+pub(crate) const RETRY: Duration = Duration::from_millis(50);
+/// Longest one CDP call of a round may take.
+const STEP: Duration = Duration::from_millis(2_000);
+
+/// An actionability finding.
+fn err(code: ErrorCode, message: String) -> WorkerError {
+    fail(code, Phase::Actionability, message)
+}
+
+/// Scrolls the element to the middle of the viewport.
+const CENTER: &str =
+    "function() { this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); }";
+
+/// Whether the point lies inside `view` (a [`viewport`] answer).
+fn inside_viewport(view: &Value, x: f64, y: f64) -> bool {
+    let w = view["viewport"][0].as_f64().unwrap_or(f64::MAX);
+    let h = view["viewport"][1].as_f64().unwrap_or(f64::MAX);
+    x >= 0.0 && y >= 0.0 && x < w && y < h
+}
+
+/// One round of checks: attached, visible, stable across an animation frame (two under a running
+/// animation), enabled, editable.
+const CHECKS: &str = include_str!("checks.js");
+
+/// The element's window: its viewport size and scroll position, CSS px (the fallback of [`viewport`]).
+const VIEW: &str =
+    "function() { return { viewport: [innerWidth, innerHeight], scroll: [scrollX, scrollY] }; }";
+
+/// The viewport the element's click point is in, as `{viewport: [w, h], scroll: [x, y]}`, CSS px, from
+/// `metrics` (`Page.getLayoutMetrics` of the element's session: its root frame, which is the page's for
+/// an element of a same-process iframe, whose quads are in the page's coordinates, and the iframe's own
+/// for an out-of-process one); the element's own window when that call failed.
+async fn viewport(metrics: Result<Value, CdpError>, el: &Element, budget: Budget) -> Result<Value, CdpError> {
+    match metrics {
+        Ok(m) => {
+            let v = &m["cssLayoutViewport"];
+            Ok(json!({"viewport": [v["clientWidth"], v["clientHeight"]], "scroll": [v["pageX"], v["pageY"]]}))
+        }
+        Err(e) if e.is_timeout() => Err(e),
+        Err(_) => call_function_on(&el.session, &el.object_id, VIEW, json!([]), budget.capped(STEP)).await,
+    }
+}
+
+/// A CDP answer on its way.
+type Answer = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, CdpError>> + Send>>;
+
+/// A round's first calls, sent together and in this order (one session runs them in order):
+/// `DOM.scrollIntoViewIfNeeded`, `DOM.getContentQuads`, and for pointer input `Page.getLayoutMetrics`.
+/// The checks, sent after them, take their first box after the scroll.
+struct Sent {
+    scrolled: Answer,
+    quads: Answer,
+    metrics: Option<Answer>,
+}
+
+impl Sent {
+    /// Sends the calls for the node named by `node` (`{"objectId"}` or `{"backendNodeId"}`).
+    fn send(session: &Session, node: Value, pointer: bool, budget: Budget) -> Sent {
+        let step = budget.capped(STEP);
+        Sent {
+            scrolled: Box::pin(session.send_raw("DOM.scrollIntoViewIfNeeded", node.clone(), step)),
+            quads: Box::pin(session.send_raw("DOM.getContentQuads", node, step)),
+            metrics: pointer
+                .then(|| -> Answer { Box::pin(session.send_raw("Page.getLayoutMetrics", json!({}), step)) }),
+        }
+    }
+}
+
+/// Whether `input` goes through the pointer (and so needs the click point's hit test).
+fn is_pointer(input: &InputAction) -> bool {
+    matches!(
+        input,
+        InputAction::Click { .. }
+            | InputAction::Hover
+            | InputAction::Check { .. }
+            | InputAction::DragTo { .. }
+    )
+}
+
+/// For a ref of the page's own current document whose node is known: the round's first calls
+/// ([`Sent`]), sent by `backendNodeId` before the node is resolved, so that `DOM.resolveNode` costs no
+/// round trip of its own. A ref of another document, a frame or the walker's registry gets `None`.
+fn send_early(page: &Page, locator: &Locator, input: &InputAction, budget: Budget) -> Option<Sent> {
+    let Locator::Ref(r) = locator else { return None };
+    let current = r.frame_id == page.target_id && page.lifecycle.borrow().loader_id == r.loader_id;
+    (current && r.backend_node_id != 0).then(|| {
+        Sent::send(&page.session, json!({"backendNodeId": r.backend_node_id}), is_pointer(input), budget)
+    })
+}
+
+/// What one round found.
+enum Round {
+    Ready {
+        x: f64,
+        y: f64,
+    },
+    /// The node is no longer in its document (a ref's is found again by role and name).
+    Detached,
+    /// A check not met: what (`is not visible`, for the round summary) and the error it would be.
+    Unmet(&'static str, WorkerError),
+}
+
+/// One round of checks on `el` for `input`; scrolls it into view first.
+///
+/// The scroll, the checks, the quads and the viewport are sent together, in that order: the element's
+/// session runs them in order, so the checks' first box and the click point are taken after the
+/// scroll, and the round costs one round trip and the checks' frame, not one round trip a step.
+async fn check_round(
+    el: &Element,
+    input: &InputAction,
+    sent: Option<Sent>,
+    budget: Budget,
+) -> Result<Round, WorkerError> {
+    let pointer = is_pointer(input);
+    let Sent { scrolled, quads, metrics } =
+        sent.unwrap_or_else(|| Sent::send(&el.session, json!({"objectId": el.object_id}), pointer, budget));
+    let checks = call_function_on(&el.session, &el.object_id, CHECKS, json!([]), budget.capped(STEP));
+    let scrolled = async {
+        if scrolled.await.is_err() {
+            // Not scrollable by CDP (no layout yet, say): by script. Should that move the element,
+            // the checks (already waiting for their frame) see it as not stable.
+            let _ =
+                call_function_on(&el.session, &el.object_id, CENTER, json!([]), budget.capped(STEP)).await;
+        }
+    };
+    // The hit test needs the click point: it runs while the checks wait for their frame.
+    let geometry = async {
+        let (quads, view) = match metrics {
+            Some(metrics) => {
+                let (quads, metrics) = tokio::join!(quads, metrics);
+                (quads?, Some(viewport(metrics, el, budget).await?))
+            }
+            None => (quads.await?, None),
+        };
+        let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
+            return Ok::<_, CdpError>(None);
+        };
+        let Some(view) = view else {
+            return Ok(Some((x, y, None)));
+        };
+        if !inside_viewport(&view, x, y) {
+            return Ok(Some((x, y, None)));
+        }
+        let hit = el
+            .session
+            .call_raw(
+                "DOM.getNodeForLocation",
+                // getNodeForLocation takes document coordinates; quads and mouse events are viewport ones.
+                json!({
+                    "x": (x + view["scroll"][0].as_f64().unwrap_or(0.0)).round() as i64,
+                    "y": (y + view["scroll"][1].as_f64().unwrap_or(0.0)).round() as i64,
+                    "includeUserAgentShadowDOM": false,
+                }),
+                budget.capped(STEP),
+            )
+            .await;
+        Ok(Some((x, y, Some(hit))))
+    };
+    let (c, geometry, ()) = tokio::join!(checks, geometry, scrolled);
+    let c = c.map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    let unmet = |code, what: &'static str| Ok(Round::Unmet(what, err(code, format!("{} {what}", el.label))));
+    if c["attached"] != json!(true) {
+        return Ok(Round::Detached);
+    }
+    if c["visible"] != json!(true) {
+        return unmet(ErrorCode::NotVisible, "is not visible");
+    }
+    if c["stable"] != json!(true) {
+        return unmet(ErrorCode::NotStable, "is still moving");
+    }
+    // Looking at an element (hover, scroll) does not need it enabled; acting on it does.
+    let needs_enabled = !matches!(input, InputAction::Hover | InputAction::ScrollIntoView);
+    if needs_enabled && c["enabled"] != json!(true) {
+        return unmet(ErrorCode::NotEnabled, "is disabled");
+    }
+    if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && c["editable"] != json!(true) {
+        return unmet(ErrorCode::NotEnabled, "is not editable");
+    }
+    let Some((x, y, hit)) = geometry.map_err(|e| cdp_failure(Phase::Actionability, e))? else {
+        return unmet(ErrorCode::NotVisible, "has no visible area");
+    };
+    if pointer {
+        let Some(hit) = hit else {
+            // Off screen after all: center it for the next round.
+            let _ =
+                call_function_on(&el.session, &el.object_id, CENTER, json!([]), budget.capped(STEP)).await;
+            return unmet(ErrorCode::NotVisible, "is outside the viewport");
+        };
+        let hit = match hit {
+            Ok(hit) => hit,
+            // A slow answer is a failed round, not a finding about the element.
+            Err(e) if e.is_timeout() => return Err(cdp_failure(Phase::Actionability, e)),
+            Err(_) => return unmet(ErrorCode::NotVisible, "has nothing at its click point"),
+        };
+        let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
+        if hit_backend != el.backend {
+            // Not resolvable, or not known to be inside: not a click on this element.
+            let Some(hit_obj) = resolve_backend(&el.session, hit_backend, budget).await else {
+                if budget.remaining() < RETRY {
+                    // Out of time to look, not a finding: the last full round's answer stands.
+                    return Err(err(ErrorCode::Timeout, format!("{} was not checked in time", el.label)));
+                }
+                return unmet(
+                    ErrorCode::ElementCovered,
+                    "is covered by an element that could not be inspected",
+                );
+            };
+            let inside = call_function_on(
+                &el.session,
+                &el.object_id,
+                "function(o) { return this === o || this.contains(o) || (!!o.getRootNode && o.getRootNode().host === this); }",
+                json!([{"objectId": hit_obj}]),
+                budget.capped(STEP),
+            )
+            .await;
+            if !inside.is_ok_and(|v| v == json!(true)) {
+                // Naming the blocker is the point of this answer: it gets time even at the very end.
+                let naming = Budget::new(budget.remaining().max(Duration::from_millis(200)));
+                let blocker =
+                    call_function_on(&el.session, &hit_obj, DESCRIBE, json!([]), naming.remaining())
+                        .await
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_else(|| "another element".into());
+                return Ok(Round::Unmet(
+                    "is covered",
+                    err(
+                        ErrorCode::ElementCovered,
+                        format!("{blocker} intercepts pointer events over {}", el.label),
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Round::Ready { x: x + el.offset.0, y: y + el.offset.1 })
+}
+
+/// The center of a quad (`[x1, y1, ..., x4, y4]`) with a non-zero area.
+fn center(q: &Value) -> Option<(f64, f64)> {
+    let p: Vec<f64> = q.as_array()?.iter().filter_map(Value::as_f64).collect();
+    if p.len() != 8 {
+        return None;
+    }
+    let area = ((p[0] * p[3] - p[2] * p[1])
+        + (p[2] * p[5] - p[4] * p[3])
+        + (p[4] * p[7] - p[6] * p[5])
+        + (p[6] * p[1] - p[0] * p[7]))
+        .abs()
+        / 2.0;
+    (area > 0.99).then(|| ((p[0] + p[2] + p[4] + p[6]) / 4.0, (p[1] + p[3] + p[5] + p[7]) / 4.0))
+}
+
+/// An element that passed its checks, and its click point (CSS px in the page's viewport).
+pub(crate) struct Ready {
+    pub(crate) el: Element,
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+}
+
+/// What the rounds found, for the answer when time runs out: the number of rounds and how often each
+/// check was unmet, in the order first seen.
+#[derive(Default)]
+struct Rounds {
+    count: u32,
+    unmet: Vec<(&'static str, u32)>,
+}
+
+impl Rounds {
+    fn note(&mut self, what: &'static str) {
+        self.count += 1;
+        match self.unmet.iter_mut().find(|(w, _)| *w == what) {
+            Some((_, n)) => *n += 1,
+            None => self.unmet.push((what, 1)),
+        }
+    }
+
+    /// `4 rounds: is still moving x3, is covered x1`.
+    fn summary(&self) -> String {
+        let found: Vec<String> = self.unmet.iter().map(|(w, n)| format!("{w} x{n}")).collect();
+        let rounds = if self.count == 1 { "1 round".to_string() } else { format!("{} rounds", self.count) };
+        format!("{rounds}: {}", found.join(", "))
+    }
+}
+
+/// Waits until the element `locator` names passes the checks `input` needs, one round every [`RETRY`]
+/// within `p`'s budget (Playwright's retry loop in `server/dom.ts`: a round resolves the element again,
+/// so a selector that matches later, or a node re-rendered under a ref, is found).
+///
+/// # Errors
+/// The last round's finding when time runs out (`not_visible`, `not_stable`, `not_enabled`,
+/// `element_covered`; `timeout` when nothing matched), with the rounds' summary; `stale_ref` at once for
+/// a ref whose node is gone from its document; `bad_request` for an invalid selector; a round cut short
+/// by a failed CDP call answers that failure.
+pub(crate) async fn ready(
+    page: &Page,
+    locator: &Locator,
+    input: &InputAction,
+    p: &Progress,
+) -> Result<Ready, WorkerError> {
+    let budget = p.budget();
+    let is_ref = matches!(locator, Locator::Ref(_));
+    let mut rounds = Rounds::default();
+    // The last round's finding: what the answer says when time runs out.
+    let mut last: Option<WorkerError> = None;
+    let give_up = |last: Option<WorkerError>, rounds: &Rounds| {
+        let Some(mut e) = last else {
+            return p.timeout("the element was not checked before the budget ran out");
+        };
+        p.log(rounds.summary());
+        e.message = format!("{} ({})", e.message, p.steps());
+        e
+    };
+    loop {
+        if budget.expired() {
+            return Err(give_up(last, &rounds));
+        }
+        let round = async {
+            // The node's `isConnected` is one of the checks: a ref's node is looked at once.
+            let early = send_early(page, locator, input, budget);
+            let Some(el) = resolve_as(page, locator, budget, false).await? else {
+                return Ok::<_, WorkerError>(None);
+            };
+            match check_round(&el, input, early, budget).await? {
+                Round::Detached => {}
+                found => return Ok(Some((el, found))),
+            }
+            // Gone from its document: a ref's node is found again by role and name (or is stale).
+            let Some(el) = resolve(page, locator, budget).await? else { return Ok(None) };
+            check_round(&el, input, None, budget).await.map(|r| Some((el, r)))
+        };
+        match round.await {
+            // A round cut short by the deadline: the answer is what the last full round found.
+            Err(e) if e.code == ErrorCode::Timeout && budget.remaining() < RETRY * 2 && last.is_some() => {
+                return Err(give_up(last, &rounds))
+            }
+            Err(e) => return Err(e),
+            Ok(None) => {
+                rounds.note("matched nothing");
+                let message = format!("no element matches {} (waited for it)", describe_locator(locator));
+                last = Some(err(ErrorCode::Timeout, message));
+            }
+            Ok(Some((el, Round::Ready { x, y }))) => return Ok(Ready { el, x, y }),
+            Ok(Some((el, Round::Detached))) => {
+                let gone = err(
+                    ErrorCode::StaleRef,
+                    format!("{} is no longer attached to the page; take a new snapshot.", el.label),
+                );
+                if is_ref {
+                    return Err(gone);
+                }
+                // A selector is asked again next round.
+                rounds.note("was detached");
+                last = Some(gone);
+            }
+            Ok(Some((_, Round::Unmet(_, e)))) if e.code == ErrorCode::StaleRef && is_ref => return Err(e),
+            Ok(Some((_, Round::Unmet(what, e)))) => {
+                rounds.note(what);
+                last = Some(e);
+            }
+        }
+        if budget.remaining() <= RETRY {
+            return Err(give_up(last, &rounds));
+        }
+        tokio::time::sleep(RETRY).await;
+    }
+}

@@ -1,0 +1,31 @@
+async function() {
+  if (!this.isConnected) return { attached: false };
+  const a = this.getBoundingClientRect();
+  // Stable: the same box across animation frames: one frame for a still element (a page script that
+  // moves it from its own animation-frame callback runs first), two when a CSS or Web animation runs on
+  // it or an ancestor (Playwright's definition). A page that gets no frame within 200 ms (hidden, or a
+  // loaded machine) is compared after that time, and then a running animation counts as movement.
+  const running = document.getAnimations().filter((an) => an.playState === 'running'
+    && an.effect && an.effect.target && (an.effect.target === this || an.effect.target.contains(this)));
+  const animated = running.length > 0;
+  const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
+  const framed = (await frame()) && (!animated || (await frame()));
+  // An animation still waiting to start (pending: its clock not yet running, on a busy page) has not
+  // moved the element yet, but will: not stable this round.
+  const starting = running.some((an) => an.pending);
+  if (!this.isConnected) return { attached: false };
+  const b = this.getBoundingClientRect();
+  const style = getComputedStyle(this);
+  const disabled = this.disabled === true || this.getAttribute('aria-disabled') === 'true'
+    || (!!this.closest && !!this.closest('fieldset[disabled]') && 'disabled' in this);
+  const textual = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week'];
+  const editable = this.isContentEditable || ((this.localName === 'textarea'
+    || (this.localName === 'input' && textual.includes((this.getAttribute('type') || '').toLowerCase()))) && !this.readOnly);
+  return {
+    attached: true,
+    visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
+    stable: !starting && !(animated && !framed) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
+    enabled: !disabled,
+    editable,
+  };
+}

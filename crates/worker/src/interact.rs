@@ -1,0 +1,266 @@
+//! Input on elements: resolve the target, wait until it is actionable ([`actionability::ready`]), then
+//! click, hover, type, fill, press, select, check or drag, following Playwright's element actions
+//! (`server/dom.ts`: `fill` sets the value with the element's own setter and fires `input` and
+//! `change`; `selectOption` picks by value, label or index; `check` clicks until the state is right).
+
+use std::time::Duration;
+
+use sb_protocol::api::MouseButton;
+use sb_protocol::ipc::{InputAction, InputOutput, Locator, Output, SelectedOutput, WorkerError};
+use sb_protocol::{ErrorCode, Phase};
+use serde_json::json;
+
+use crate::actionability::{self, Ready};
+use crate::error::{cdp_failure, fail};
+use crate::input::{dispatch_time, insert_text, key_stroke, mouse, press};
+use crate::keys;
+use crate::page::{call_function_on, Page};
+use crate::progress::Progress;
+
+/// Longest one in-page call of an action may take.
+const STEP: Duration = Duration::from_millis(2_000);
+
+/// Runs `input` on `target` (or, for a press without target, on the focused element): waits until the
+/// element is ready ([`actionability::ready`]), then sends the input; failures after the checks are in
+/// phase `cdp`.
+pub(crate) async fn act(
+    page: &Page,
+    target: Option<&Locator>,
+    input: &InputAction,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let Some(locator) = target else {
+        return match input {
+            InputAction::Press { key } => {
+                p.enter(Phase::Cdp);
+                press(page, key, p.budget()).await?;
+                Ok(Output::Input(InputOutput { element: "the focused element".into() }))
+            }
+            _ => Err(p.fail(ErrorCode::BadRequest, "give a ref or a selector")),
+        };
+    };
+    let ready = actionability::ready(page, locator, input, p).await?;
+    // An element's own answer (no such option, not fillable) is still a finding about it.
+    let finding = |code, message: String| fail(code, Phase::Actionability, message);
+    // Checks passed: what follows is input, not actionability.
+    p.enter(Phase::Cdp);
+    let budget = p.budget();
+    let Ready { el, x, y } = ready;
+    let cdp = |e| cdp_failure(Phase::Cdp, e);
+    match input {
+        InputAction::Click { button, click_count, modifiers } => {
+            let mods = keys::modifier_mask(modifiers);
+            let button = Some(*button);
+            // For an element of the page's own renderer, the move, the presses and the releases are
+            // sent together, in order (the renderer runs a queued move before a press): a move alone
+            // is answered at the next frame. For one in an out-of-process iframe the move is answered
+            // first: sent together, the press to a button in an iframe inside another did not reach
+            // it (Chromium routes input to a frame's renderer by hit test; tried and measured).
+            let together = el.session.id() == page.session.id();
+            let mut events = vec![mouse(page, "mouseMoved", x, y, None, 0, mods, budget)];
+            for n in 1..=(*click_count).max(1) {
+                if !together {
+                    for answered in futures_util::future::join_all(events.drain(..)).await {
+                        answered.map_err(cdp)?;
+                    }
+                }
+                events.push(mouse(page, "mousePressed", x, y, button, n, mods, budget));
+                events.push(mouse(page, "mouseReleased", x, y, button, n, mods, budget));
+            }
+            for answered in futures_util::future::join_all(events).await {
+                answered.map_err(cdp)?;
+            }
+        }
+        InputAction::Hover => mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?,
+        InputAction::Type { text, clear, submit } => {
+            call_function_on(
+                &el.session,
+                &el.object_id,
+                "function() { this.focus(); }",
+                json!([]),
+                budget.capped(STEP),
+            )
+            .await
+            .map_err(cdp)?;
+            if *clear {
+                call_function_on(
+                    &el.session,
+                    &el.object_id,
+                    "function() { if (this.select) this.select(); else { const r = document.createRange(); r.selectNodeContents(this); const s = getSelection(); s.removeAllRanges(); s.addRange(r); } }",
+                    json!([]),
+                    budget.capped(STEP),
+                )
+                .await
+                .map_err(cdp)?;
+                press(page, "Backspace", budget).await?;
+            }
+            for ch in text.chars() {
+                match keys::for_char(ch) {
+                    Some(def) => {
+                        key_stroke(page, &def, if def.shifted { keys::SHIFT } else { 0 }, true, budget)
+                            .await?
+                    }
+                    None => insert_text(page, ch, budget).await?,
+                }
+            }
+            if *submit {
+                press(page, "Enter", budget).await?;
+            }
+        }
+        InputAction::Fill { value } => {
+            let r = call_function_on(
+                &el.session,
+                &el.object_id,
+                FILL,
+                json!([{"value": value}]),
+                budget.capped(STEP),
+            )
+            .await
+            .map_err(cdp)?;
+            if r != json!("ok") {
+                return Err(finding(ErrorCode::NotEnabled, format!("{} cannot be filled", el.label)));
+            }
+        }
+        InputAction::Press { key } => {
+            call_function_on(
+                &el.session,
+                &el.object_id,
+                "function() { this.focus(); }",
+                json!([]),
+                budget.capped(STEP),
+            )
+            .await
+            .map_err(cdp)?;
+            press(page, key, budget).await?;
+        }
+        InputAction::Select { values, labels, indexes } => {
+            let wanted = json!({"values": values, "labels": labels, "indexes": indexes});
+            let r = call_function_on(
+                &el.session,
+                &el.object_id,
+                SELECT,
+                json!([{"value": wanted}]),
+                budget.capped(STEP),
+            )
+            .await
+            .map_err(cdp)?;
+            if let Some(problem) = r["error"].as_str() {
+                return Err(finding(ErrorCode::BadRequest, format!("{}: {problem}", el.label)));
+            }
+            let values = r["values"]
+                .as_array()
+                .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect());
+            return Ok(Output::Selected(SelectedOutput {
+                element: el.label,
+                values: values.unwrap_or_default(),
+            }));
+        }
+        InputAction::Check { checked } => {
+            let state =
+                || call_function_on(&el.session, &el.object_id, CHECKED, json!([]), budget.capped(STEP));
+            if state().await.map_err(cdp)? != json!(*checked) {
+                mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?;
+                mouse(page, "mousePressed", x, y, Some(MouseButton::Left), 1, 0, budget)
+                    .await
+                    .map_err(cdp)?;
+                mouse(page, "mouseReleased", x, y, Some(MouseButton::Left), 1, 0, budget)
+                    .await
+                    .map_err(cdp)?;
+                if state().await.map_err(cdp)? != json!(*checked) {
+                    let want = if *checked { "checked" } else { "unchecked" };
+                    let message = format!("clicking {} did not make it {want}", el.label);
+                    return Err(finding(ErrorCode::NotEnabled, message));
+                }
+            }
+        }
+        InputAction::ScrollIntoView => {}
+        InputAction::DragTo { to } => {
+            let target = drag(page, x, y, to, p).await?;
+            return Ok(Output::Input(InputOutput { element: format!("{} onto {target}", el.label) }));
+        }
+    }
+    Ok(Output::Input(InputOutput { element: el.label }))
+}
+
+/// Steps of the pointer's way from the source to the target.
+const DRAG_STEPS: u32 = 5;
+
+/// Presses at (`x`, `y`), moves to the center of `to` in [`DRAG_STEPS`] and releases there. HTML5 drag
+/// and drop is intercepted (`Input.setInterceptDrags`): when a drag starts, its data goes to the target
+/// as `dragEnter`, `dragOver` and `drop` (`Input.dispatchDragEvent`). Returns the target's label.
+async fn drag(page: &Page, x: f64, y: f64, to: &Locator, p: &Progress) -> Result<String, WorkerError> {
+    let budget = p.budget();
+    // The source passed its checks: what fails from here is input (`cdp`), as for every action.
+    let cdp = |e| cdp_failure(Phase::Cdp, e);
+    let mut events = page.session.events();
+    page.session
+        .call_raw("Input.setInterceptDrags", json!({"enabled": true}), dispatch_time(budget))
+        .await
+        .map_err(cdp)?;
+    p.on_abort(&page.session, "Input.setInterceptDrags", json!({"enabled": false}));
+    let outcome = async {
+        mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?;
+        mouse(page, "mousePressed", x, y, Some(MouseButton::Left), 1, 0, budget).await.map_err(cdp)?;
+        // Until the button is released, a drag cut short releases it (and stops intercepting drags).
+        p.on_abort(&page.session, "Input.dispatchMouseEvent", release(x, y));
+        // The target, checked like a hover (this also scrolls it into view), by the same retry loop.
+        let target = actionability::ready(page, to, &InputAction::Hover, p).await?;
+        let (label, tx, ty) = (target.el.label, target.x, target.y);
+        let mut intercepted = None;
+        for step in 1..=DRAG_STEPS {
+            let f = f64::from(step) / f64::from(DRAG_STEPS);
+            mouse(
+                page,
+                "mouseMoved",
+                x + (tx - x) * f,
+                y + (ty - y) * f,
+                Some(MouseButton::Left),
+                0,
+                0,
+                budget,
+            )
+            .await
+            .map_err(cdp)?;
+            while let Some(ev) = events.try_recv() {
+                if ev.method == "Input.dragIntercepted" {
+                    intercepted = Some(ev.params["data"].clone());
+                }
+            }
+        }
+        if let Some(data) = intercepted {
+            for kind in ["dragEnter", "dragOver", "drop"] {
+                page.session
+                    .call_raw(
+                        "Input.dispatchDragEvent",
+                        json!({"type": kind, "x": tx, "y": ty, "data": data}),
+                        dispatch_time(budget),
+                    )
+                    .await
+                    .map_err(cdp)?;
+            }
+        }
+        mouse(page, "mouseReleased", tx, ty, Some(MouseButton::Left), 1, 0, budget).await.map_err(cdp)?;
+        p.forget_cleanups();
+        Ok(label)
+    }
+    .await;
+    let _ = page
+        .session
+        .call_raw("Input.setInterceptDrags", json!({"enabled": false}), dispatch_time(budget))
+        .await;
+    outcome
+}
+
+/// `Input.dispatchMouseEvent` params that release the left button at (`x`, `y`).
+fn release(x: f64, y: f64) -> serde_json::Value {
+    json!({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": 1})
+}
+
+/// Whether a checkbox, radio or ARIA checkable is checked.
+const CHECKED: &str = "function() { if (this.type === 'checkbox' || this.type === 'radio') return this.checked; return this.getAttribute('aria-checked') === 'true'; }";
+
+/// Selects options of a `<select>` by value, label or index; fires `input` and `change`.
+const SELECT: &str = include_str!("select.js");
+
+/// Sets the value with the element's own setter (so frameworks see it), firing `input` and `change`.
+const FILL: &str = include_str!("fill.js");

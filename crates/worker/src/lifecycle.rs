@@ -1,0 +1,55 @@
+//! The main frame's lifecycle as the worker follows it: the current document (`loaderId`), the
+//! lifecycle events it has seen (`Page.lifecycleEvent`: `init`, `commit`, `DOMContentLoaded`, `load`,
+//! `networkIdle`) and its URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`).
+
+use sb_cdp::Session;
+use tokio::sync::watch;
+
+/// The main frame's lifecycle: the current document's `loaderId` and the events it has seen
+/// (`init`, `commit`, `DOMContentLoaded`, `load`, `networkIdle`, ...).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Lifecycle {
+    pub loader_id: String,
+    pub events: Vec<String>,
+    /// The main frame's URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`); empty until the
+    /// first navigation after attaching.
+    pub url: String,
+}
+
+/// Follows `Page.lifecycleEvent` of the main frame (its `frameId` is the target's id) on `session`.
+/// Subscribe before `Page.setLifecycleEventsEnabled`: enabling replays the current document's events.
+pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Receiver<Lifecycle> {
+    let (tx, rx) = watch::channel(Lifecycle::default());
+    let mut events = session.events();
+    let main_frame = target_id.to_string();
+    tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            match ev.method.as_str() {
+                "Page.frameNavigated" if ev.params["frame"]["id"] == main_frame.as_str() => {
+                    let url = ev.params["frame"]["url"].as_str().unwrap_or_default().to_string();
+                    tx.send_modify(|l| l.url = url);
+                    continue;
+                }
+                "Page.navigatedWithinDocument" if ev.params["frameId"] == main_frame.as_str() => {
+                    let url = ev.params["url"].as_str().unwrap_or_default().to_string();
+                    tx.send_modify(|l| l.url = url);
+                    continue;
+                }
+                _ => {}
+            }
+            if ev.method != "Page.lifecycleEvent" || ev.params["frameId"] != main_frame.as_str() {
+                continue;
+            }
+            let loader = ev.params["loaderId"].as_str().unwrap_or_default().to_string();
+            let name = ev.params["name"].as_str().unwrap_or_default().to_string();
+            tx.send_modify(|l| {
+                if l.loader_id != loader || name == "init" {
+                    l.loader_id = loader;
+                    l.events.clear();
+                }
+                l.events.push(name);
+            });
+        }
+    });
+    rx
+}

@@ -1,0 +1,256 @@
+//! The page: the worker's browser connection, the flat CDP session on the session's target, and what
+//! the worker follows on it (lifecycle, crashes, dialogs, out-of-process iframes); attaching to a target
+//! (`Target.attachToTarget {flatten: true}`) and adopting another; the isolated world the runtime's own
+//! scripts run in; and the small evaluate helpers every action uses.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sb_cdp::types::EvaluateResult;
+use sb_cdp::{CdpClient, CdpError, Session};
+use sb_protocol::ipc::{Counter, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+
+use crate::dialogs::Dialogs;
+use crate::error::{cdp_failure, fail};
+use crate::lifecycle::{track_lifecycle, Lifecycle};
+use crate::oopifs::{track_oopifs, Oopifs};
+
+/// Time allowed to connect and attach before `Ready`.
+pub(crate) const ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest a small call of the runtime's own (URL and title) may take.
+const SMALL_CALL: Duration = Duration::from_millis(1_000);
+
+/// The isolated world (`Page.createIsolatedWorld`) the runtime's own page scripts run in: the walker's
+/// registry of large-page refs lives there, out of the page's reach.
+pub(crate) const WORLD: &str = "sandbox-browser";
+
+/// The attached page and what the worker remembers of it.
+pub(crate) struct Page {
+    /// The browser's WebSocket URL (for a second connection).
+    pub(crate) ws_url: String,
+    /// The worker's browser-level connection.
+    pub(crate) browser: CdpClient,
+    /// The page's current target.
+    pub(crate) target_id: String,
+    /// The flat session on the page's target.
+    pub(crate) session: Session,
+    /// The main frame's lifecycle events (for `networkidle`).
+    pub(crate) lifecycle: tokio::sync::watch::Receiver<Lifecycle>,
+    /// Dialogs answered, and how to answer the next one.
+    pub(crate) dialogs: Dialogs,
+    /// Set when a page reset replaced the target; reported to the supervisor.
+    pub(crate) target_changed: bool,
+    /// Becomes true when the page's renderer crashes (`Inspector.targetCrashed`).
+    pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
+    /// Set before the worker ends the renderer itself (`Page.crash` in a page reset): that crash is
+    /// not a fault to answer.
+    pub(crate) crash_expected: Arc<AtomicBool>,
+    /// The page's out-of-process iframes, by frame id.
+    pub(crate) oopifs: Oopifs,
+    /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
+    pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
+    /// Counted events of the current run, reported to the supervisor after it.
+    pub(crate) tallies: Vec<Counter>,
+    /// The main frame URL last reported to the supervisor.
+    pub(crate) reported_url: String,
+}
+
+impl Page {
+    /// Connects to the browser at `ws_url` (a connection of the worker's own) and attaches to `target_id`
+    /// ([`attach_session`]), within [`ATTACH_TIMEOUT`].
+    pub(crate) async fn attach(ws_url: &str, target_id: &str) -> Result<Page, CdpError> {
+        let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
+        let dialogs = Dialogs::default();
+        let attached = attach_session(&browser, target_id, &dialogs, Budget::new(ATTACH_TIMEOUT)).await?;
+        Ok(Page {
+            ws_url: ws_url.to_string(),
+            browser,
+            target_id: target_id.to_string(),
+            session: attached.session,
+            dialogs,
+            lifecycle: attached.lifecycle,
+            target_changed: false,
+            crashed: attached.crashed,
+            crash_expected: attached.crash_expected,
+            oopifs: attached.oopifs,
+            mouse_at: std::sync::Mutex::new(None),
+            tallies: Vec::new(),
+            reported_url: String::new(),
+        })
+    }
+
+    /// Drives `target_id` through `attached` from now on (another tab, or the target that replaced a
+    /// stuck one); the supervisor hears of the change after the run.
+    pub(crate) fn adopt(&mut self, target_id: &str, attached: Attached) {
+        self.session = attached.session;
+        self.lifecycle = attached.lifecycle;
+        self.crashed = attached.crashed;
+        self.crash_expected = attached.crash_expected;
+        self.oopifs = attached.oopifs;
+        *self.mouse_at.lock().unwrap() = None;
+        self.target_id = target_id.to_string();
+        self.target_changed = true;
+    }
+
+    /// The target id when the run changed it (reported once).
+    pub(crate) fn take_target_change(&mut self) -> Option<String> {
+        std::mem::take(&mut self.target_changed).then(|| self.target_id.clone())
+    }
+
+    /// The main frame's URL when it changed since the last report.
+    pub(crate) fn take_url_change(&mut self) -> Option<String> {
+        let url = self.lifecycle.borrow().url.clone();
+        (!url.is_empty() && url != self.reported_url).then(|| {
+            self.reported_url = url.clone();
+            url
+        })
+    }
+}
+
+/// A flat session on a page target, with what the worker follows on it.
+pub(crate) struct Attached {
+    pub(crate) session: Session,
+    pub(crate) lifecycle: tokio::sync::watch::Receiver<Lifecycle>,
+    pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
+    pub(crate) crash_expected: Arc<AtomicBool>,
+    pub(crate) oopifs: Oopifs,
+}
+
+/// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
+/// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`).
+pub(crate) async fn attach_session(
+    browser: &CdpClient,
+    target_id: &str,
+    dialogs: &Dialogs,
+    budget: Budget,
+) -> Result<Attached, CdpError> {
+    let session = browser.attach(target_id, budget.remaining()).await?;
+    let lifecycle = track_lifecycle(&session, target_id);
+    let crash_expected = Arc::new(AtomicBool::new(false));
+    let crashed = watch_crash(&session, crash_expected.clone());
+    let oopifs = track_oopifs(browser, &session);
+    dialogs.watch(&session);
+    // Focus emulation keeps every tab "focused": without it, once a popup's window takes the focus,
+    // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
+    let (a, b, c, d, e, f) = tokio::join!(
+        // Cross-site iframes are targets of their own: attach to them as they appear.
+        session.call_raw(
+            "Target.setAutoAttach",
+            serde_json::json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
+            budget.remaining()
+        ),
+        session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
+        session.call_raw(
+            "Emulation.setFocusEmulationEnabled",
+            serde_json::json!({"enabled": true}),
+            budget.remaining()
+        ),
+        session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),
+        session.call_raw(
+            "Page.setLifecycleEventsEnabled",
+            serde_json::json!({"enabled": true}),
+            budget.remaining()
+        ),
+        session.call_raw("Inspector.enable", serde_json::json!({}), budget.remaining()),
+    );
+    a?;
+    b?;
+    c?;
+    d?;
+    e?;
+    f?;
+    Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs })
+}
+
+/// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,
+/// a renderer bug, `Page.crash` from elsewhere), unless `expected` says the worker ended it itself.
+fn watch_crash(session: &Session, expected: Arc<AtomicBool>) -> tokio::sync::watch::Receiver<bool> {
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let mut events = session.events();
+    tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            if ev.method == "Inspector.targetCrashed" && !expected.load(Ordering::SeqCst) {
+                let _ = tx.send(true);
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Calls `function` on the remote object `object_id` (`Runtime.callFunctionOn`, by value, promises
+/// awaited) with `args` (CDP `CallArgument`s), sent now (in order with the session's other calls);
+/// the answer's future yields the returned value (JSON `null` for `undefined`).
+pub(crate) fn call_function_on(
+    session: &Session,
+    object_id: &str,
+    function: &str,
+    args: Value,
+    timeout: Duration,
+) -> impl std::future::Future<Output = Result<Value, CdpError>> {
+    let sent = session.send_raw(
+        "Runtime.callFunctionOn",
+        json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
+               "returnByValue": true, "awaitPromise": true}),
+        timeout,
+    );
+    async move { Ok(sent.await?["result"]["value"].clone()) }
+}
+
+/// `location.href`, `document.title`, `document.readyState`, each `None` when the page does not answer
+/// in time (a page busy in a script still has a committed URL worth reporting).
+pub(crate) async fn url_and_title(
+    page: &Page,
+    budget: Budget,
+) -> (Option<String>, Option<String>, Option<String>) {
+    let expr = "[location.href, document.title, document.readyState]";
+    let timeout = budget.capped(SMALL_CALL).max(Duration::from_millis(50));
+    let r: Result<EvaluateResult, _> = page
+        .session
+        .call(
+            "Runtime.evaluate",
+            json!({"expression": expr, "returnByValue": true, "timeout": timeout.as_millis() as u64}),
+            timeout,
+        )
+        .await;
+    match r.ok().and_then(|r| r.result.value) {
+        Some(Value::Array(v)) => {
+            let s = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
+            (s(0), s(1), s(2))
+        }
+        _ => (None, None, None),
+    }
+}
+
+/// Evaluates an expression of the runtime's own (not the caller's) and returns its JSON value.
+pub(crate) async fn eval_by_value(
+    page: &Page,
+    expression: &str,
+    phase: Phase,
+    budget: Budget,
+) -> Result<Value, WorkerError> {
+    let timeout = budget.remaining();
+    let r: EvaluateResult = page
+        .session
+        .call(
+            "Runtime.evaluate",
+            json!({
+                "expression": expression,
+                "returnByValue": true,
+                "awaitPromise": true,
+                "userGesture": true,
+                "timeout": timeout.as_millis() as u64,
+            }),
+            timeout,
+        )
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    if let Some(details) = r.exception_details {
+        return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
+    }
+    Ok(r.result.value.unwrap_or(Value::Null))
+}

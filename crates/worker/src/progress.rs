@@ -1,0 +1,133 @@
+//! A [`Progress`] per action, modelled on Playwright's `server/progress.ts`: the action's budget, the
+//! phase it is in (reported to the supervisor, whose hard timeout names it), a log of the steps taken
+//! (a timeout error says what was tried), and cleanups to run when the action is cut short (Playwright's
+//! `cleanupWhenAborted`).
+//!
+//! Like Playwright's, a progress belongs to one action: it is made when the action starts and dropped
+//! when it answers. Unlike Playwright's, it does not abort anything itself: the action's futures are
+//! dropped by the worker (cancel) or end at their own deadline (every CDP call takes its time from
+//! [`Progress::budget`]).
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use sb_cdp::Session;
+use sb_protocol::ipc::{FromWorker, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::error::fail;
+
+/// Where [`FromWorker::Phase`] reports go: the run's `seq` and the worker's outgoing channel.
+pub(crate) type Reporter = (u64, mpsc::UnboundedSender<FromWorker>);
+
+/// A CDP call that undoes a step (`Input.setInterceptDrags {enabled: false}`, a mouse button left
+/// pressed), sent when the action is cut short.
+struct Cleanup {
+    session: Session,
+    method: &'static str,
+    params: Value,
+}
+
+/// One action's budget, phase, step log and cleanups.
+pub(crate) struct Progress {
+    budget: Budget,
+    phase: Mutex<Phase>,
+    steps: Mutex<Vec<String>>,
+    cleanups: Mutex<Vec<Cleanup>>,
+    reporter: Option<Reporter>,
+}
+
+impl Progress {
+    /// A progress for an action that starts in `phase` with `budget`.
+    pub(crate) fn new(budget: Budget, phase: Phase, reporter: Option<Reporter>) -> Progress {
+        Progress {
+            budget,
+            phase: Mutex::new(phase),
+            steps: Mutex::default(),
+            cleanups: Mutex::default(),
+            reporter,
+        }
+    }
+
+    /// The action's budget (the escalation ladder's reserve is already taken out).
+    pub(crate) fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The phase the action is in.
+    pub(crate) fn phase(&self) -> Phase {
+        *self.phase.lock().unwrap()
+    }
+
+    /// Enters `phase` and tells the supervisor (a hard timeout then names it).
+    pub(crate) fn enter(&self, phase: Phase) {
+        *self.phase.lock().unwrap() = phase;
+        if let Some((seq, tx)) = &self.reporter {
+            let _ = tx.send(FromWorker::Phase { seq: *seq, phase });
+        }
+    }
+
+    /// Logs a step taken ("waited for visible: ok").
+    pub(crate) fn log(&self, step: impl Into<String>) {
+        self.steps.lock().unwrap().push(step.into());
+    }
+
+    /// The steps logged so far, `; `-joined (empty when none).
+    pub(crate) fn steps(&self) -> String {
+        self.steps.lock().unwrap().join("; ")
+    }
+
+    /// An error of `code` in the current phase.
+    pub(crate) fn fail(&self, code: ErrorCode, message: impl Into<String>) -> WorkerError {
+        fail(code, self.phase(), message)
+    }
+
+    /// A timeout in the current phase: `message`, then what was tried (the step log).
+    pub(crate) fn timeout(&self, message: impl Into<String>) -> WorkerError {
+        let message = message.into();
+        let steps = self.steps();
+        let message = if steps.is_empty() { message } else { format!("{message} ({steps})") };
+        self.fail(ErrorCode::Timeout, message)
+    }
+
+    /// Registers a CDP call to send should the action be cut short (a timeout or a cancel).
+    pub(crate) fn on_abort(&self, session: &Session, method: &'static str, params: Value) {
+        self.cleanups.lock().unwrap().push(Cleanup { session: session.clone(), method, params });
+    }
+
+    /// The step those cleanups undo is done: they are not needed any more.
+    pub(crate) fn forget_cleanups(&self) {
+        self.cleanups.lock().unwrap().clear();
+    }
+
+    /// Sends the registered cleanups (newest first) and waits for their answers within `time`.
+    pub(crate) async fn abort(&self, time: Duration) {
+        let cleanups = std::mem::take(&mut *self.cleanups.lock().unwrap());
+        let sent: Vec<_> =
+            cleanups.iter().rev().map(|c| c.session.send_raw(c.method, c.params.clone(), time)).collect();
+        let _ = tokio::time::timeout(time, futures_util::future::join_all(sent)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_says_what_was_tried() {
+        let p = Progress::new(Budget::new(Duration::from_secs(1)), Phase::Actionability, None);
+        assert_eq!(p.timeout("button \"Go\" is not visible").message, "button \"Go\" is not visible");
+        p.log("waited for visible: ok");
+        p.log("stable: the box moved 3 times");
+        let e = p.timeout("button \"Go\" is still moving");
+        assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Actionability));
+        assert_eq!(
+            e.message,
+            "button \"Go\" is still moving (waited for visible: ok; stable: the box moved 3 times)"
+        );
+        p.enter(Phase::Cdp);
+        assert_eq!(p.fail(ErrorCode::CdpError, "x").phase, Phase::Cdp);
+    }
+}

@@ -1,0 +1,221 @@
+//! Element resolution: a [`Locator`] (a ref from a snapshot, or a CSS selector) to a node now: its
+//! remote object, `backendNodeId`, the CDP session of its document and that document's offset in the
+//! page's viewport.
+//!
+//! A ref from another document is `stale_ref`. A ref whose node is gone but whose document is the same
+//! is found again by (role, name, nth) (`Accessibility.queryAXTree`), as Playwright's aria refs are
+//! re-resolved; when that finds nothing it is `stale_ref` too: never another element than the snapshot
+//! showed.
+
+use std::time::Duration;
+
+use sb_cdp::Session;
+use sb_protocol::ipc::{Locator, RefRecord, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+
+use crate::error::{cdp_failure, fail};
+use crate::frames;
+use crate::page::{call_function_on, Page, WORLD};
+
+/// Longest one CDP call of a resolution may take.
+const STEP: Duration = Duration::from_millis(2_000);
+
+/// `<tag id="..." class="...">`: how an element found by selector, or one in the way, is named.
+pub(crate) const DESCRIBE: &str = include_str!("describe.js");
+
+/// A resolved element: its remote object, `backendNodeId`, and how errors name it.
+pub(crate) struct Element {
+    pub(crate) object_id: String,
+    pub(crate) backend: i64,
+    pub(crate) label: String,
+    /// The CDP session of the element's document: the page's, or an out-of-process iframe's.
+    pub(crate) session: Session,
+    /// Where that session's viewport lies in the page's viewport, CSS px: (0, 0) but for an
+    /// out-of-process iframe, whose content box starts there.
+    pub(crate) offset: (f64, f64),
+}
+
+/// A ref of an earlier document.
+pub(crate) fn stale(r: &RefRecord) -> WorkerError {
+    fail(
+        ErrorCode::StaleRef,
+        Phase::Actionability,
+        format!("Ref {} belongs to an earlier page; take a new snapshot.", r.id),
+    )
+}
+
+/// The remote object id of node `backend` (`DOM.resolveNode`); `None` when it is gone.
+pub(crate) async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Option<String> {
+    let r = session.call_raw("DOM.resolveNode", json!({"backendNodeId": backend}), budget.capped(STEP)).await;
+    r.ok().and_then(|v| v["object"]["objectId"].as_str().map(str::to_string))
+}
+
+/// The `backendNodeId` of large-page ref `id` from the walker's registry in the page's isolated world
+/// ([`WORLD`]); `None` when the page no longer has it (another document, or collected).
+async fn registered(page: &Page, id: &str, budget: Budget) -> Option<i64> {
+    let world = page
+        .session
+        .call_raw(
+            "Page.createIsolatedWorld",
+            json!({"frameId": page.target_id, "worldName": WORLD}),
+            budget.capped(STEP),
+        )
+        .await
+        .ok()?;
+    let expr = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
+    let found = page
+        .session
+        .call_raw(
+            "Runtime.evaluate",
+            json!({"expression": expr, "contextId": world["executionContextId"]}),
+            budget.capped(STEP),
+        )
+        .await
+        .ok()?;
+    let object = found["result"]["objectId"].as_str()?;
+    let node =
+        page.session.call_raw("DOM.describeNode", json!({"objectId": object}), budget.capped(STEP)).await;
+    let _ = page
+        .session
+        .call_raw("Runtime.releaseObject", json!({"objectId": object}), budget.capped(STEP))
+        .await;
+    node.ok()?["node"]["backendNodeId"].as_i64()
+}
+
+/// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
+///
+/// # Errors
+/// `stale_ref` (see the module doc); `bad_request` for an invalid selector; a CDP failure or timeout.
+pub(crate) async fn resolve(
+    page: &Page,
+    locator: &Locator,
+    budget: Budget,
+) -> Result<Option<Element>, WorkerError> {
+    resolve_as(page, locator, budget, true).await
+}
+
+/// [`resolve`]; with `confirm` false a ref's node is taken as it is, without asking whether it is
+/// still connected (for a caller whose next call checks that).
+pub(crate) async fn resolve_as(
+    page: &Page,
+    locator: &Locator,
+    budget: Budget,
+    confirm: bool,
+) -> Result<Option<Element>, WorkerError> {
+    match locator {
+        Locator::Ref(r) => {
+            let frame = frames::context(page, &r.frame_id, budget).await?;
+            let Some((session, offset, loader)) = frame else { return Err(stale(r)) };
+            if loader != r.loader_id {
+                return Err(stale(r));
+            }
+            let label = if r.name.is_empty() { r.role.clone() } else { format!("{} {:?}", r.role, r.name) };
+            // A large-page ref (backend 0) is kept by the page: the walker's registry.
+            let backend = if r.backend_node_id == 0 {
+                registered(page, &r.id, budget).await.unwrap_or(0)
+            } else {
+                r.backend_node_id
+            };
+            if let Some(object_id) = resolve_backend(&session, backend, budget).await.filter(|_| backend != 0)
+            {
+                if !confirm {
+                    return Ok(Some(Element { object_id, backend, label, session, offset }));
+                }
+                let connected = call_function_on(
+                    &session,
+                    &object_id,
+                    "function() { return this.isConnected; }",
+                    json!([]),
+                    budget.capped(STEP),
+                )
+                .await;
+                if connected.is_ok_and(|v| v == json!(true)) {
+                    return Ok(Some(Element { object_id, backend, label, session, offset }));
+                }
+            }
+            // Found again by role and name in its document: the main frame's or an out-of-process
+            // iframe's (a same-process iframe's document is not the session's `document`).
+            let own_document = r.frame_id == page.target_id || session.id() != page.session.id();
+            if !own_document {
+                return Err(stale(r));
+            }
+            let doc = session
+                .call_raw("Runtime.evaluate", json!({"expression": "document"}), budget.capped(STEP))
+                .await
+                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            let doc_id = doc["result"]["objectId"].as_str().unwrap_or_default();
+            let found = session
+                .call_raw(
+                    "Accessibility.queryAXTree",
+                    json!({"objectId": doc_id, "accessibleName": r.name, "role": r.role}),
+                    budget.capped(STEP),
+                )
+                .await
+                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            let backends: Vec<i64> = found["nodes"]
+                .as_array()
+                .map(|n| {
+                    n.iter()
+                        .filter(|x| x["ignored"] != json!(true))
+                        .filter_map(|x| x["backendDOMNodeId"].as_i64())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let Some(&backend) = backends.get(r.nth as usize) else { return Err(stale(r)) };
+            let object_id = resolve_backend(&session, backend, budget).await.ok_or_else(|| stale(r))?;
+            Ok(Some(Element { object_id, backend, label, session, offset }))
+        }
+        Locator::Selector(css) => {
+            let expr = format!("document.querySelector({})", Value::String(css.clone()));
+            let r = page
+                .session
+                .call_raw("Runtime.evaluate", json!({"expression": expr}), budget.capped(STEP))
+                .await
+                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            if let Some(d) = r.get("exceptionDetails") {
+                let msg = d["exception"]["description"].as_str().unwrap_or("invalid selector");
+                return Err(fail(
+                    ErrorCode::BadRequest,
+                    Phase::Actionability,
+                    msg.lines().next().unwrap_or_default(),
+                ));
+            }
+            let Some(object_id) = r["result"]["objectId"].as_str().map(str::to_string) else {
+                return Ok(None);
+            };
+            let described = page
+                .session
+                .call_raw("DOM.describeNode", json!({"objectId": object_id}), budget.capped(STEP))
+                .await;
+            let backend = described.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0);
+            let label = call_function_on(&page.session, &object_id, DESCRIBE, json!([]), budget.capped(STEP))
+                .await
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string));
+            Ok(Some(Element {
+                object_id,
+                backend,
+                label: label.unwrap_or_else(|| css.clone()),
+                session: page.session.clone(),
+                offset: (0.0, 0.0),
+            }))
+        }
+    }
+}
+
+/// `ref e5` or `selector "#go"`, for messages.
+pub(crate) fn describe_locator(locator: &Locator) -> String {
+    match locator {
+        Locator::Ref(r) => format!("ref {}", r.id),
+        Locator::Selector(css) => format!("selector {css:?}"),
+    }
+}
+
+/// The `backendNodeId` a locator names now (for `scope`).
+pub(crate) async fn backend_of(page: &Page, locator: &Locator, budget: Budget) -> Result<i64, WorkerError> {
+    match resolve(page, locator, budget).await? {
+        Some(el) => Ok(el.backend),
+        None => Err(fail(ErrorCode::BadRequest, Phase::Cdp, "scope matches no element")),
+    }
+}
