@@ -212,8 +212,13 @@ impl BrowserProcess {
                     return Ok((port, path.to_string()));
                 }
             }
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Err((Phase::Launch, format!("browser exited during launch ({status})")));
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    return Err((Phase::Launch, format!("browser exited during launch ({status})")))
+                }
+                // No child to wait for: it exited and was reaped (it is not running, at any rate).
+                Err(e) => return Err((Phase::Launch, format!("browser exited during launch ({e})"))),
+                Ok(None) => {}
             }
             if Instant::now() >= deadline {
                 return Err((
@@ -286,7 +291,6 @@ impl Browser {
             .await
             .map_err(|e| fail(Phase::Launch, format!("cannot start {}: {e}", binary.display())))?;
         let pid = child.id().unwrap_or(0);
-        reaper::manage(pid);
 
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let listening = Arc::new(Notify::new());

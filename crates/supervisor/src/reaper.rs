@@ -27,9 +27,19 @@ pub fn become_subreaper() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Records a child that tokio waits on.
-pub fn manage(pid: u32) {
-    MANAGED.lock().unwrap().get_or_insert_with(HashSet::new).insert(pid as i32);
+/// Forks `cmd` and records the child as managed in one step, under the lock [`reap_adopted`] holds
+/// while it reaps: a child that exits at once (a browser binary that fails to start) is never taken for
+/// an adopted zombie and reaped behind tokio's back (tokio would then never see its exit status).
+///
+/// # Errors
+/// The spawn's own error.
+pub fn spawn_managed(cmd: &mut tokio::process::Command) -> std::io::Result<tokio::process::Child> {
+    let mut managed = MANAGED.lock().unwrap();
+    let child = cmd.spawn()?;
+    if let Some(pid) = child.id() {
+        managed.get_or_insert_with(HashSet::new).insert(pid as i32);
+    }
+    Ok(child)
 }
 
 /// Forgets a child once tokio has reaped it.
@@ -57,11 +67,14 @@ pub fn children() -> Vec<(i32, char)> {
 }
 
 /// Reaps adopted children that have exited (zombies not managed by tokio). Returns how many.
+///
+/// Holds the managed set's lock throughout, so that no child is forked ([`spawn_managed`]) between
+/// the look at the set and the reaping.
 pub fn reap_adopted() -> usize {
-    let managed = MANAGED.lock().unwrap().clone().unwrap_or_default();
+    let managed = MANAGED.lock().unwrap();
     children()
         .into_iter()
-        .filter(|(pid, state)| *state == 'Z' && !managed.contains(pid))
+        .filter(|(pid, state)| *state == 'Z' && !managed.as_ref().is_some_and(|m| m.contains(pid)))
         .filter(|(pid, _)| waitpid(Pid::from_raw(*pid), Some(WaitPidFlag::WNOHANG)).is_ok())
         .count()
 }

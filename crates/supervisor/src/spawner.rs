@@ -33,7 +33,7 @@ impl Spawner {
             .spawn(move || {
                 let _guard = handle.enter();
                 while let Ok((mut cmd, reply)) = rx.recv() {
-                    let _ = reply.send(cmd.spawn());
+                    let _ = reply.send(crate::reaper::spawn_managed(&mut cmd));
                 }
                 // Every handle is gone, but children forked here may still run: if this thread
                 // exited, the kernel would SIGKILL them (PR_SET_PDEATHSIG). So it stays, idle.
@@ -46,8 +46,8 @@ impl Spawner {
     }
 
     /// Spawns `cmd` in its own process group with `PR_SET_PDEATHSIG(SIGKILL)`, so that the child dies
-    /// with the supervisor. `extra` runs in the child after fork, before exec (async-signal-safe code
-    /// only).
+    /// with the supervisor; the child is managed (`reaper::spawn_managed`) from the moment it exists.
+    /// `extra` runs in the child after fork, before exec (async-signal-safe code only).
     ///
     /// # Errors
     /// The spawn's own error (binary missing, not executable, ...).
@@ -70,5 +70,27 @@ impl Spawner {
         let (reply_tx, reply_rx) = oneshot::channel();
         self.tx.send((cmd, reply_tx)).map_err(|_| io::Error::other("spawner thread is gone"))?;
         reply_rx.await.map_err(|_| io::Error::other("spawner thread is gone"))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reaper;
+
+    #[tokio::test]
+    async fn a_child_that_exits_at_once_keeps_its_exit_status_for_tokio() {
+        // A browser binary that fails at once: its SIGCHLD runs the adopted-zombie reaper, possibly
+        // before the spawn's caller has the child. The child must still be tokio's to wait on.
+        let spawner = Spawner::start();
+        let mut cmd = Command::new("/bin/sh");
+        cmd.args(["-c", "exit 3"]);
+        let mut child = spawner.spawn(cmd, || Ok(())).await.unwrap();
+        let pid = child.id().unwrap() as i32;
+        while reaper::children().iter().any(|&(p, state)| p == pid && state != 'Z') {
+            tokio::task::yield_now().await;
+        }
+        reaper::reap_adopted();
+        assert_eq!(child.wait().await.unwrap().code(), Some(3));
     }
 }

@@ -101,7 +101,6 @@ impl WorkerHandle {
             .map_err(|e| fail(format!("cannot start worker {}: {e}", exe.display())))?;
         drop(theirs);
         let pid = child.id().unwrap_or(0);
-        reaper::manage(pid);
         ours.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
         let stream = UnixStream::from_std(ours).map_err(|e| fail(e.to_string()))?;
         let mut handle = WorkerHandle {
