@@ -254,3 +254,22 @@ pub(crate) async fn eval_by_value(
     }
     Ok(r.result.value.unwrap_or(Value::Null))
 }
+
+/// The main frame's `loaderId` (its document), URL and title.
+pub(crate) async fn document_identity(
+    page: &Page,
+    budget: Budget,
+) -> Result<(String, String, String), WorkerError> {
+    let tree = page
+        .session
+        .call_raw("Page.getFrameTree", json!({}), budget.remaining())
+        .await
+        .map_err(|e| cdp_failure(Phase::Cdp, e))?;
+    let frame = &tree["frameTree"]["frame"];
+    let (_, title, _) = url_and_title(page, budget).await;
+    Ok((
+        frame["loaderId"].as_str().unwrap_or_default().to_string(),
+        frame["url"].as_str().unwrap_or_default().to_string(),
+        title.unwrap_or_default(),
+    ))
+}

@@ -1,0 +1,390 @@
+//! The in-page walk for large pages: `walker.js` runs in the page's isolated world, renders the tree
+//! itself and stops at `max_chars`; its refs are kept in the page (a registry in the isolated world)
+//! or described to `backendNodeId`s.
+
+use std::collections::HashMap;
+
+use sb_cdp::Session;
+use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, SnapshotOutput, WorkerError};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use serde_json::{json, Value};
+
+use crate::error::{cdp_failure, fail};
+use crate::frames;
+use crate::page::{document_identity, Page, WORLD};
+
+use super::render::*;
+
+/// The in-page walker (an expression: a function of the options).
+pub(super) const WALKER: &str = include_str!("walker.js");
+
+/// Object group of the walker's results, released after each snapshot.
+pub(super) const WALK_GROUP: &str = "sandbox-browser-snapshot";
+
+/// One walk of [`WALKER`] in one frame's isolated world.
+pub(super) struct Run {
+    /// The session of the frame's document (the page's, or an out-of-process iframe's).
+    pub(super) session: Session,
+    /// The walker's result (in [`WALK_GROUP`]): `els`, the elements its refs name.
+    pub(super) object: String,
+    /// `{items, complete, refFrames}`.
+    pub(super) walked: Value,
+    /// The frame the walk ran in, then the same-origin iframes it walked into, by index (`frameId`).
+    pub(super) frame_id: String,
+    pub(super) frame_ids: Vec<String>,
+    /// The cross-origin iframes it left as holes: `(hole index, frameId)`, until they are walked.
+    pub(super) holes_pending: Vec<(usize, String)>,
+    /// The run that filled each hole, by hole index.
+    pub(super) filled: HashMap<usize, usize>,
+}
+
+/// At most this many cross-origin frames are walked for one snapshot (ads can nest many).
+pub(super) const MAX_FRAME_WALKS: usize = 20;
+
+/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`) of the main
+/// frame, then one walk in each cross-origin iframe it found (in the iframe's own session when it is
+/// out of process), spliced in where the iframe is; then the same rendering and cut as the
+/// accessibility-tree path. The refs shown are kept by the page: the main frame's in its world's
+/// registry (`backend_node_id` 0, looked up when an action names one), a cross-origin frame's by
+/// `backendNodeId` (`DOM.describeNode`).
+pub(super) async fn walk_snapshot(
+    page: &Page,
+    options: &SnapshotOptions,
+    next_ref: u64,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Cdp;
+    let cdp = |e| cdp_failure(phase, e);
+    // Time kept back for the refs, the identity and the rendering.
+    let walk_time = budget.child(std::time::Duration::from_millis(400));
+    let mut runs = vec![walk_in(&page.session, &page.target_id, options, walk_time).await?];
+    // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
+    let mut next = 0;
+    while next < runs.len() && runs.len() <= MAX_FRAME_WALKS {
+        let holes = std::mem::take(&mut runs[next].holes_pending);
+        for (h, frame_id) in holes {
+            if runs.len() > MAX_FRAME_WALKS || walk_time.expired() {
+                break;
+            }
+            // Out of process: its own session; else the renderer of the walk that found it.
+            let session = page.oopifs.lock().unwrap().get(&frame_id).map(|o| o.session.clone());
+            let session = session.unwrap_or_else(|| runs[next].session.clone());
+            match walk_in(&session, &frame_id, options, walk_time).await {
+                Ok(run) => {
+                    runs.push(run);
+                    let filled = runs.len() - 1;
+                    runs[next].filled.insert(h, filled);
+                }
+                Err(e) => {
+                    let oopif = session.id() != runs[next].session.id();
+                    tracing::warn!(frame.id = %frame_id, frame.oopif = oopif, error.message = %e.message, "snapshot_frame_skipped");
+                }
+            }
+        }
+        next += 1;
+    }
+    let mut refs_meta = Vec::new();
+    let raw = runs[0].walked["items"].as_array().cloned().unwrap_or_default();
+    let items = walked_items(&runs, 0, &raw, &mut refs_meta);
+    let (loader_id, url, title) = document_identity(page, budget).await?;
+    // Each frame's document, from its session's frame tree.
+    let mut trees: HashMap<String, Value> = HashMap::new();
+    let mut counts: HashMap<(String, String, String), u32> = HashMap::new();
+    let mut refs = Vec::new();
+    let mut ids = Vec::new();
+    let mut origin = HashMap::new();
+    for (i, (role, name, run, index)) in refs_meta.iter().enumerate() {
+        let id = format!("e{}", next_ref + i as u64);
+        ids.push(id.clone());
+        let r = &runs[*run];
+        let frame = r.walked["refFrames"][*index].as_i64().and_then(|f| usize::try_from(f).ok());
+        let frame_id = match frame {
+            Some(f) => r.frame_ids.get(f).cloned().unwrap_or_default(),
+            None => r.frame_id.clone(),
+        };
+        let loader = if frame_id == page.target_id {
+            loader_id.clone()
+        } else {
+            let key = r.session.id().to_string();
+            if !trees.contains_key(&key) {
+                let tree = r.session.call_raw("Page.getFrameTree", json!({}), budget.remaining()).await;
+                trees.insert(key.clone(), tree.map_err(cdp)?);
+            }
+            frames::find_loader(&trees[&key]["frameTree"], &frame_id).unwrap_or_default()
+        };
+        let nth = counts.entry((frame_id.clone(), role.clone(), name.clone())).or_insert(0);
+        if !frame_id.is_empty() {
+            origin.insert(id.clone(), (*run, *index));
+            refs.push(RefRecord {
+                id,
+                role: role.clone(),
+                name: name.clone(),
+                nth: *nth,
+                backend_node_id: 0,
+                frame_id,
+                loader_id: loader,
+            });
+        }
+        *nth += 1;
+    }
+    let mut lines = Vec::new();
+    render(&items, 0, &ids, options.interactive, &mut lines);
+    let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize);
+    if !truncated && runs.iter().any(|r| r.walked["complete"] == json!(false)) {
+        // The walker stopped early but the lines fit after all: say so all the same.
+        text.push_str(
+            "\n- ... more of the page cut at max_chars; narrow with scope, max_depth or interactive",
+        );
+        shown += 1;
+        truncated = true;
+    }
+    let mut result = output(text, shown, truncated, refs, url, title);
+    if let Output::Snapshot(SnapshotOutput { refs, .. }) = &mut result {
+        keep_refs(&runs, &origin, refs, budget).await;
+    }
+    let sessions: HashMap<String, Session> =
+        runs.iter().map(|r| (r.session.id().to_string(), r.session.clone())).collect();
+    for session in sessions.values() {
+        let _ = release(session, budget).await;
+    }
+    Ok(result)
+}
+
+/// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`.
+pub(super) async fn walk_in(
+    session: &Session,
+    frame_id: &str,
+    options: &SnapshotOptions,
+    walk_time: Budget,
+) -> Result<Run, WorkerError> {
+    let phase = Phase::Cdp;
+    let cdp = |e| cdp_failure(phase, e);
+    let world = session
+        .call_raw(
+            "Page.createIsolatedWorld",
+            json!({"frameId": frame_id, "worldName": WORLD}),
+            walk_time.remaining(),
+        )
+        .await
+        .map_err(cdp)?;
+    let context = world["executionContextId"].as_i64().unwrap_or_default();
+    let opts = json!({
+        "maxChars": options.max_chars,
+        "interactive": options.interactive,
+        "compact": options.compact,
+        "maxDepth": options.max_depth,
+    });
+    let walked = session
+        .call_raw(
+            "Runtime.evaluate",
+            json!({"expression": format!("({WALKER})({opts})"), "contextId": context, "objectGroup": WALK_GROUP,
+                   "timeout": walk_time.remaining_ms(), "returnByValue": false}),
+            walk_time.remaining(),
+        )
+        .await
+        .map_err(|e| match e {
+            sb_cdp::CdpError::Timeout { .. } => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
+            other => cdp_failure(phase, other),
+        })?;
+    if let Some(details) = walked.get("exceptionDetails") {
+        let _ = release(session, walk_time).await;
+        return Err(fail(ErrorCode::Timeout, phase, format!(
+                "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
+                details["exception"]["description"].as_str().unwrap_or("stopped").lines().next().unwrap_or_default()
+            )));
+    }
+    let object = walked["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let field = |name: &'static str, by_value: bool| {
+        session.call_raw(
+            "Runtime.callFunctionOn",
+            json!({"objectId": object, "functionDeclaration": format!("function() {{ return this.{name}; }}"),
+                   "returnByValue": by_value, "objectGroup": WALK_GROUP}),
+            walk_time.remaining(),
+        )
+    };
+    let (text, frames, holes) =
+        tokio::join!(field("json", true), field("frames", false), field("holes", false));
+    let walked: Value = serde_json::from_str(text.map_err(cdp)?["result"]["value"].as_str().unwrap_or("{}"))
+        .unwrap_or_default();
+    let frames_id = frames.map_err(cdp)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let holes_id = holes.map_err(cdp)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let (frames, holes) = tokio::join!(
+        describe_all(session, &frames_id, walk_time),
+        describe_all(session, &holes_id, walk_time)
+    );
+    let frame_of = |d: &Value| d["frameId"].as_str().unwrap_or_default().to_string();
+    let frame_ids = frames.map_err(cdp)?.iter().map(frame_of).collect();
+    let holes_pending = holes
+        .map_err(cdp)?
+        .iter()
+        .enumerate()
+        .map(|(h, d)| (h, frame_of(d)))
+        .filter(|(_, f)| !f.is_empty())
+        .collect();
+    Ok(Run {
+        session: session.clone(),
+        object,
+        walked,
+        frame_id: frame_id.to_string(),
+        frame_ids,
+        filled: HashMap::new(),
+        holes_pending,
+    })
+}
+
+/// Keeps the refs `shown` for the actions that name them: the main frame's walk registers its
+/// elements under their ids in its world's registry (`__sandboxBrowserRefs`, at most 100 000 entries,
+/// the oldest dropped first); a cross-origin frame's refs get their `backendNodeId`
+/// (`DOM.describeNode`). A ref that cannot be kept is found again by role and name when used.
+pub(super) async fn keep_refs(
+    runs: &[Run],
+    origin: &HashMap<String, (usize, usize)>,
+    shown: &mut [RefRecord],
+    budget: Budget,
+) {
+    let mut by_run: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+    for (k, r) in shown.iter().enumerate() {
+        if let Some(&(run, index)) = origin.get(&r.id) {
+            by_run.entry(run).or_default().push((k, index));
+        }
+    }
+    for (run, wanted) in by_run {
+        let r = &runs[run];
+        if run == 0 {
+            let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
+            let _ = r
+                .session
+                .call_raw(
+                    "Runtime.callFunctionOn",
+                    json!({"objectId": r.object, "functionDeclaration": REGISTER, "arguments": [{"value": pairs}]}),
+                    budget.remaining(),
+                )
+                .await;
+            continue;
+        }
+        let picked = r
+            .session
+            .call_raw(
+                "Runtime.callFunctionOn",
+                json!({"objectId": r.object, "functionDeclaration": "function(idx) { return idx.map((i) => this.els[i]); }",
+                       "arguments": [{"value": wanted.iter().map(|w| w.1).collect::<Vec<_>>()}], "objectGroup": WALK_GROUP}),
+                budget.remaining(),
+            )
+            .await;
+        let Some(array) = picked.ok().and_then(|p| p["result"]["objectId"].as_str().map(str::to_string))
+        else {
+            continue;
+        };
+        if let Ok(nodes) = describe_all(&r.session, &array, budget).await {
+            for ((k, _), node) in wanted.iter().zip(nodes) {
+                shown[*k].backend_node_id = node["backendNodeId"].as_i64().unwrap_or(0);
+            }
+        }
+    }
+}
+
+/// Registers the main frame walk's shown elements: `pairs` of `[els index, ref id]`.
+pub(super) const REGISTER: &str = r#"function(pairs) {
+  const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
+  for (const [i, id] of pairs) registry.set(id, new WeakRef(this.els[i]));
+  // Bounded: the oldest refs go first (an action on one then finds its element by role and name).
+  for (const key of registry.keys()) {
+    if (registry.size <= 100000) break;
+    registry.delete(key);
+  }
+}"#;
+
+/// `DOM.describeNode` of every element of the array `array_id` (`Runtime.getProperties`), in order,
+/// sent together; a node that cannot be described is `null`.
+pub(super) async fn describe_all(
+    session: &Session,
+    array_id: &str,
+    budget: Budget,
+) -> Result<Vec<Value>, sb_cdp::CdpError> {
+    let props = session
+        .call_raw(
+            "Runtime.getProperties",
+            json!({"objectId": array_id, "ownProperties": true}),
+            budget.remaining(),
+        )
+        .await?;
+    let mut ids: Vec<(usize, String)> = props["result"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| {
+            Some((p["name"].as_str()?.parse().ok()?, p["value"]["objectId"].as_str()?.to_string()))
+        })
+        .collect();
+    ids.sort_by_key(|(i, _)| *i);
+    let described =
+        futures_util::future::join_all(ids.iter().map(|(_, id)| {
+            session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
+        }))
+        .await;
+    Ok(described.into_iter().map(|d| d.map(|d| d["node"].clone()).unwrap_or(Value::Null)).collect())
+}
+
+pub(super) async fn release(session: &Session, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
+    session
+        .call_raw(
+            "Runtime.releaseObjectGroup",
+            json!({"objectGroup": WALK_GROUP}),
+            budget.capped(std::time::Duration::from_millis(200)),
+        )
+        .await
+}
+
+/// The walker's items of run `run` as [`Item`]s, with the frames that filled its holes spliced in;
+/// each ref'd node gets the next index into `refs` (role, name, run, the walk's element index).
+pub(super) fn walked_items(
+    runs: &[Run],
+    run: usize,
+    raw: &[Value],
+    refs: &mut Vec<(String, String, usize, usize)>,
+) -> Vec<Item> {
+    let mut out = Vec::new();
+    for v in raw {
+        match v {
+            Value::String(t) => push_text(&mut out, t),
+            Value::Array(a) => {
+                let role = a.first().and_then(Value::as_str).unwrap_or("generic").to_string();
+                let name = a.get(1).and_then(Value::as_str).unwrap_or_default().to_string();
+                let attrs = a
+                    .get(2)
+                    .and_then(Value::as_array)
+                    .map(|x| x.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default();
+                let reference = a.get(3).and_then(Value::as_i64).filter(|i| *i >= 0).map(|i| {
+                    refs.push((role.clone(), name.clone(), run, i as usize));
+                    refs.len() - 1
+                });
+                let url = a.get(4).and_then(Value::as_str).map(str::to_string);
+                let filled = a
+                    .get(6)
+                    .and_then(Value::as_i64)
+                    .and_then(|h| usize::try_from(h).ok())
+                    .and_then(|h| runs[run].filled.get(&h).copied());
+                let mut children = match filled {
+                    Some(inner) => {
+                        let raw = runs[inner].walked["items"].as_array().cloned().unwrap_or_default();
+                        walked_items(runs, inner, &raw, refs)
+                    }
+                    None => walked_items(
+                        runs,
+                        run,
+                        a.get(5).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default(),
+                        refs,
+                    ),
+                };
+                if url.is_some() {
+                    children.retain(|c| !matches!(c, Item::Text(t) if same_text(t, &name)));
+                }
+                out.push(Item::Node { role, name, attrs, reference, url, children });
+            }
+            _ => {}
+        }
+    }
+    out
+}
