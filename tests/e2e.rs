@@ -4,18 +4,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 
 use base64::Engine;
-use sb_client::ClientError;
 use sb_protocol::api::{ExtractFormat, ExtractParams, ImageFormat, ScreenshotParams};
 use sb_protocol::ErrorCode;
-use sb_tests::{alive, descendants, PageServer, Supervisor};
+use sb_tests::{alive, api_error, descendants, Fixture, PageServer, Supervisor};
 use serde_json::{json, Value};
-
-fn api_code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
-    match r {
-        Err(ClientError::Api(e)) => e.code,
-        other => panic!("expected an API error, got {other:?}"),
-    }
-}
 
 fn decode_png(path: &str) -> (u32, u32) {
     let decoder = png::Decoder::new(BufReader::new(std::fs::File::open(path).expect("screenshot file")));
@@ -27,9 +19,7 @@ fn decode_png(path: &str) -> (u32, u32) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_goto_extract_screenshot_evaluate_close() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     let health = c.health().await.unwrap();
     assert!(health.browser_version.contains("Chrome/"), "{health:?}");
     assert_eq!(health.sessions, 0);
@@ -103,20 +93,19 @@ async fn start_goto_extract_screenshot_evaluate_close() {
     assert_eq!((undef.kind.as_str(), undef.value), ("undefined", None));
     let nan = c.evaluate(sid, "0/0", None).await.unwrap();
     assert_eq!(nan.unserializable.as_deref(), Some("NaN"));
-    match c.evaluate(sid, "throw new Error('boom')", None).await {
-        Err(ClientError::Api(e)) => {
-            assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Error: boom"));
-            assert_eq!(e.phase, sb_protocol::Phase::Evaluate);
-        }
-        other => panic!("{other:?}"),
-    }
+    let e = api_error(c.evaluate(sid, "throw new Error('boom')", None).await);
+    assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Error: boom"));
+    assert_eq!(e.phase, sb_protocol::Phase::Evaluate);
 
     let listed = c.session_list().await.unwrap();
     assert_eq!(listed.sessions.len(), 1);
     assert_eq!(listed.sessions[0].url.as_deref(), Some(pages.url("/test/long.html").as_str()));
 
     assert!(c.session_close(sid).await.unwrap().closed);
-    assert_eq!(api_code(c.goto(sid, &pages.url("/test/index.html"), None).await), ErrorCode::UnknownSession);
+    assert_eq!(
+        api_error(c.goto(sid, &pages.url("/test/index.html"), None).await).code,
+        ErrorCode::UnknownSession
+    );
     assert!(c.session_list().await.unwrap().sessions.is_empty());
 }
 
@@ -127,16 +116,12 @@ async fn navigation_errors_name_chromiums_net_error() {
     let sid = c.session_start(Some("nav")).await.unwrap().session_id;
     // A port nothing listens on: bind one, note it, close it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    match c.goto(&sid, &format!("http://127.0.0.1:{port}/"), None).await {
-        Err(ClientError::Api(e)) => {
-            assert_eq!(e.code, ErrorCode::NavigationFailed);
-            assert!(e.message.contains("net::ERR_CONNECTION_REFUSED"), "{}", e.message);
-            assert!(e.retryable);
-        }
-        other => panic!("{other:?}"),
-    }
-    assert_eq!(api_code(c.session_start(Some("nav")).await), ErrorCode::SessionExists);
-    assert_eq!(api_code(c.session_start(Some("bad id!")).await), ErrorCode::BadRequest);
+    let e = api_error(c.goto(&sid, &format!("http://127.0.0.1:{port}/"), None).await);
+    assert_eq!(e.code, ErrorCode::NavigationFailed);
+    assert!(e.message.contains("net::ERR_CONNECTION_REFUSED"), "{}", e.message);
+    assert!(e.retryable);
+    assert_eq!(api_error(c.session_start(Some("nav")).await).code, ErrorCode::SessionExists);
+    assert_eq!(api_error(c.session_start(Some("bad id!")).await).code, ErrorCode::BadRequest);
 }
 
 /// Writes `line` (a newline is added) and reads one response line.
@@ -396,12 +381,8 @@ async fn evaluate_results_keep_every_javascript_value() {
     let r = eval("[document.body.firstChild.firstChild, () => 1, new Map([[1, 'a']])]").await;
     assert_eq!(r.value, Some(json!([{"$node": "#text"}, {"$function": "anonymous"}, {"$map": [[1, "a"]]}])));
     // A thrown value that is not an Error.
-    match c.evaluate(&sid, "(() => { throw 'plain' })()", None).await {
-        Err(ClientError::Api(e)) => {
-            assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Uncaught \"plain\""))
-        }
-        other => panic!("{other:?}"),
-    }
+    let e = api_error(c.evaluate(&sid, "(() => { throw 'plain' })()", None).await);
+    assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Uncaught \"plain\""));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -409,15 +390,11 @@ async fn evaluate_can_be_turned_off() {
     let sup = Supervisor::start(&["--disable-evaluate"]);
     let c = sup.client().await;
     let sid = c.session_start(None).await.unwrap().session_id;
-    match c.evaluate(&sid, "1", None).await {
-        Err(ClientError::Api(e)) => {
-            assert_eq!(
-                (e.code, e.phase, e.retryable),
-                (ErrorCode::EvaluateDisabled, sb_protocol::Phase::Evaluate, false)
-            )
-        }
-        other => panic!("{other:?}"),
-    }
+    let e = api_error(c.evaluate(&sid, "1", None).await);
+    assert_eq!(
+        (e.code, e.phase, e.retryable),
+        (ErrorCode::EvaluateDisabled, sb_protocol::Phase::Evaluate, false)
+    );
     // Other actions are unaffected.
     assert!(c.extract(&sid, ExtractParams::default()).await.is_ok());
 }
@@ -434,11 +411,11 @@ async fn the_config_file_sets_limits_and_gates_and_bad_files_are_refused() {
     let sup = Supervisor::start(&["--config", good.to_str().unwrap()]);
     let c = sup.client().await;
     let sid = c.session_start(None).await.unwrap().session_id;
-    assert_eq!(api_code(c.session_start(None).await), ErrorCode::TooManySessions);
-    assert_eq!(api_code(c.evaluate(&sid, "1", None).await), ErrorCode::EvaluateDisabled);
+    assert_eq!(api_error(c.session_start(None).await).code, ErrorCode::TooManySessions);
+    assert_eq!(api_error(c.evaluate(&sid, "1", None).await).code, ErrorCode::EvaluateDisabled);
     let predicate =
         sb_protocol::api::WaitForParams { function: Some("() => true".into()), ..Default::default() };
-    assert_eq!(api_code(c.wait_for(&sid, predicate, None).await), ErrorCode::EvaluateDisabled);
+    assert_eq!(api_error(c.wait_for(&sid, predicate, None).await).code, ErrorCode::EvaluateDisabled);
     let text = sb_protocol::api::WaitForParams { text: Some("".into()), ..Default::default() };
     c.wait_for(&sid, text, None).await.expect("other waits are not JavaScript of the caller's");
     c.session_close(&sid).await.unwrap();
@@ -476,7 +453,7 @@ async fn concurrent_session_starts_never_pass_max_sessions() {
     let results = futures_util::future::join_all(starts).await;
     let opened = results.iter().filter(|r| r.is_ok()).count();
     let refused: Vec<ErrorCode> =
-        results.into_iter().filter_map(|r| r.err()).map(|e| api_code::<()>(Err(e))).collect();
+        results.into_iter().filter_map(|r| r.err()).map(|e| api_error(Err::<(), _>(e)).code).collect();
     assert_eq!(opened, 3, "refused: {refused:?}");
     assert!(refused.iter().all(|c| *c == ErrorCode::TooManySessions), "{refused:?}");
     assert_eq!(c.session_list().await.unwrap().sessions.len(), 3);

@@ -1,13 +1,12 @@
 //! Hangs that cannot block the next action: each hang answers within its budget (the client gives up
 //! at budget + 2 s, so a runtime that hangs fails these tests), and the session works afterwards.
 
-use sb_client::{Client, ClientError};
+use sb_client::Client;
 use sb_protocol::api::{
-    ClickParams, ElementParams, ElementState, EvaluateResult, LoadState, PressParams, TypeParams,
-    WaitForParams,
+    ClickParams, ElementParams, ElementState, LoadState, PressParams, TypeParams, WaitForParams,
 };
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
-use sb_tests::{descendants, PageServer, Supervisor};
+use sb_tests::{api_error, descendants, Fixture, PageServer, Supervisor};
 use serde_json::json;
 
 const BUDGET: u64 = 2_000;
@@ -33,13 +32,6 @@ async fn timed<T>(budget: u64, call: impl std::future::Future<Output = T>) -> T 
     let took = started.elapsed().as_millis() as u64;
     assert!(took <= budget + LATE_MS, "answered after {took} ms with a budget of {budget} ms");
     out
-}
-
-fn expect_err(r: Result<EvaluateResult, ClientError>) -> ErrorBody {
-    match r {
-        Err(ClientError::Api(e)) => e,
-        other => panic!("expected the runtime's error, got {other:?}"),
-    }
 }
 
 /// After a hang: the tab answers; unless the page was reset, URL and the input's value survived.
@@ -77,20 +69,18 @@ async fn assert_session_works(c: &Client, pages: &PageServer, sid: &str, error: 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
 
     // 1. A synchronous loop: V8's own evaluate timeout stops it.
     page_with_input(&c, &pages, "sync").await;
-    let e = expect_err(timed(BUDGET, c.evaluate("sync", "while (true) {}", Some(BUDGET))).await);
+    let e = api_error(timed(BUDGET, c.evaluate("sync", "while (true) {}", Some(BUDGET))).await);
     assert_eq!(e.phase, Phase::Evaluate);
     assert_session_works(&c, &pages, "sync", &e).await;
 
     // 2. A loop after an await: whichever ladder step frees the tab (V8's timeout, terminateExecution).
     page_with_input(&c, &pages, "await").await;
     let hang = c.evaluate("await", "(async () => { await 0; while (true) {} })()", Some(BUDGET));
-    let e = expect_err(timed(BUDGET, hang).await);
+    let e = api_error(timed(BUDGET, hang).await);
     assert_eq!(e.phase, Phase::Evaluate);
     assert_session_works(&c, &pages, "await", &e).await;
 
@@ -98,13 +88,13 @@ async fn four_evaluate_hangs_answer_in_budget_and_leave_the_tab_usable() {
     page_with_input(&c, &pages, "timer").await;
     let armed = c.evaluate("timer", "setTimeout(() => { while (true) {} }, 0), 'armed'", Some(BUDGET)).await;
     assert_eq!(armed.unwrap().value, Some(json!("armed")));
-    let e = expect_err(timed(BUDGET, c.evaluate("timer", "1 + 1", Some(BUDGET))).await);
+    let e = api_error(timed(BUDGET, c.evaluate("timer", "1 + 1", Some(BUDGET))).await);
     assert!(e.code == ErrorCode::PageReset || e.message.contains("terminateExecution"), "{e:?}");
     assert_session_works(&c, &pages, "timer", &e).await;
 
     // 4. A promise that never resolves: the tab is not stuck at all.
     page_with_input(&c, &pages, "never").await;
-    let e = expect_err(timed(BUDGET, c.evaluate("never", "new Promise(() => {})", Some(BUDGET))).await);
+    let e = api_error(timed(BUDGET, c.evaluate("never", "new Promise(() => {})", Some(BUDGET))).await);
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate));
     assert_session_works(&c, &pages, "never", &e).await;
 
@@ -134,9 +124,7 @@ async fn goto_to_a_server_that_never_answers_returns_timed_out() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_worker_is_killed_and_replaced() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     page_with_input(&c, &pages, "stopped").await;
     let browser_pid = c.health().await.unwrap().browser_pid;
     let worker = descendants(sup.pid())
@@ -148,7 +136,7 @@ async fn a_stopped_worker_is_killed_and_replaced() {
         .expect("the session's worker");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGSTOP)
         .unwrap();
-    let e = expect_err(c.evaluate("stopped", "1 + 1", Some(BUDGET)).await);
+    let e = api_error(c.evaluate("stopped", "1 + 1", Some(BUDGET)).await);
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate), "{e:?}");
     assert!(e.message.contains("worker was stopped"), "{e:?}");
     assert_session_works(&c, &pages, "stopped", &e).await;
@@ -158,9 +146,7 @@ async fn a_stopped_worker_is_killed_and_replaced() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_session_does_not_slow_another() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     page_with_input(&c, &pages, "a").await;
     page_with_input(&c, &pages, "b").await;
     let hung = {
@@ -175,15 +161,13 @@ async fn a_hung_session_does_not_slow_another() {
         assert_eq!(r.value, Some(json!(i + 1)));
     }
     assert!(!hung.is_finished(), "a must still be hung while b answered five times");
-    let e = expect_err(hung.await.unwrap());
+    let e = api_error(hung.await.unwrap());
     assert_session_works(&c, &pages, "a", &e).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_disconnects_mid_evaluate_stops_the_loop() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     page_with_input(&c, &pages, "gone").await;
     let started_before = evaluate_events(&sup, "browser_action_started");
     {
@@ -223,9 +207,7 @@ fn evaluate_events(sup: &Supervisor, event: &str) -> usize {
 /// `actionability`): here the page's keydown handler never returns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_press_stuck_after_its_checks_fails_in_phase_cdp() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     page_with_input(&c, &pages, "keys").await;
     c.evaluate(
         "keys",
@@ -236,19 +218,14 @@ async fn a_key_press_stuck_after_its_checks_fails_in_phase_cdp() {
     .unwrap();
     let name = ElementParams { reference: None, selector: Some("#name".into()) };
     let press = PressParams { element: name, key: "a".into() };
-    let e = match timed(BUDGET, c.press("keys", press, Some(BUDGET))).await {
-        Err(ClientError::Api(e)) => e,
-        other => panic!("expected the runtime's error, got {other:?}"),
-    };
+    let e = api_error(timed(BUDGET, c.press("keys", press, Some(BUDGET))).await);
     assert_eq!(e.phase, Phase::Cdp, "{e:?}");
     assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wait_for_each_condition_and_a_wait_that_never_ends() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     page_with_input(&c, &pages, "w").await;
     let later = |js: &str| format!("setTimeout(() => {{ {js} }}, 200), 'scheduled'");
     let wait = |p: WaitForParams| {
@@ -302,13 +279,8 @@ async fn wait_for_each_condition_and_a_wait_that_never_ends() {
     wait(WaitForParams { time_ms: Some(10), ..Default::default() }).await.unwrap();
 
     // Never satisfied: timeout in phase wait, then the session works.
-    let e = match c
-        .wait_for("w", WaitForParams { selector: Some("#never".into()), ..Default::default() }, Some(BUDGET))
-        .await
-    {
-        Err(ClientError::Api(e)) => e,
-        other => panic!("{other:?}"),
-    };
+    let never = WaitForParams { selector: Some("#never".into()), ..Default::default() };
+    let e = api_error(c.wait_for("w", never, Some(BUDGET)).await);
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Wait), "{e:?}");
     assert!(e.message.contains("#never"), "{e:?}");
     assert_eq!(c.evaluate("w", "1 + 1", Some(BUDGET)).await.unwrap().value, Some(json!(2)));
@@ -340,7 +312,7 @@ async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url() {
     let expr = format!("(() => {{ const x = new XMLHttpRequest(); x.open('GET', '{silent_url}', false); x.send(); return 1; }})()");
     // Twice the usual budget: the ladder keeps a third of it (1.3 s), so the reset (close, create,
     // attach, load) fits even on a loaded machine (with 800 ms it ran out under six parallel tests).
-    let e = expect_err(c.evaluate("blocked", &expr, Some(2 * BUDGET)).await);
+    let e = api_error(c.evaluate("blocked", &expr, Some(2 * BUDGET)).await);
     let log: Vec<String> = sup
         .log_text()
         .lines()
@@ -357,9 +329,7 @@ async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_click_whose_handler_never_returns_answers_in_the_input_phase() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     page_with_input(&c, &pages, "busy").await;
     // The button passes every check; pressing it starts a loop in the page.
     c.evaluate("busy", "document.querySelector('#go').onmousedown = () => { while (true) {} }, 1", None)
@@ -369,10 +339,7 @@ async fn a_click_whose_handler_never_returns_answers_in_the_input_phase() {
         element: ElementParams { reference: None, selector: Some("#go".into()) },
         ..Default::default()
     };
-    let e = match c.click("busy", click, Some(BUDGET)).await {
-        Err(ClientError::Api(e)) => e,
-        other => panic!("expected an error, got {other:?}"),
-    };
+    let e = api_error(c.click("busy", click, Some(BUDGET)).await);
     assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");
     assert_eq!(e.phase, Phase::Cdp, "the checks had passed; the input hung: {e:?}");
     // The tab is free again (the loop was stopped): the handler can be taken away and the page used.

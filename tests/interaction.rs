@@ -6,7 +6,7 @@ use sb_protocol::api::{
     ClickParams, ElementParams, FillParams, Modifier, MouseButton, PressParams, SnapshotParams, TypeParams,
 };
 use sb_protocol::ErrorCode;
-use sb_tests::{PageServer, Supervisor};
+use sb_tests::{api_error, Fixture, PageServer, Supervisor};
 use serde_json::json;
 
 fn by_ref(r: &str) -> ElementParams {
@@ -18,10 +18,8 @@ fn by_css(css: &str) -> ElementParams {
 }
 
 fn code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> (ErrorCode, String) {
-    match r {
-        Err(ClientError::Api(e)) => (e.code, e.message),
-        other => panic!("expected the runtime's error, got {other:?}"),
-    }
+    let e = api_error(r);
+    (e.code, e.message)
 }
 
 async fn js(c: &Client, sid: &str, expr: &str) -> serde_json::Value {
@@ -53,9 +51,7 @@ async fn form(c: &Client, pages: &PageServer, sid: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshot_text_refs_and_options() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "s").await;
     let snap = c.snapshot("s", SnapshotParams::default()).await.unwrap();
     assert_eq!(
@@ -116,9 +112,7 @@ async fn snapshot_text_refs_and_options() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refs_go_stale_with_their_document_and_are_found_again_within_it() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "r").await;
     c.snapshot("r", SnapshotParams::default()).await.unwrap();
     // Same document, node replaced by an equal one: found again by role, name and nth.
@@ -143,9 +137,7 @@ async fn refs_go_stale_with_their_document_and_are_found_again_within_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn click_type_fill_press_hover_with_exact_events() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "i").await;
     c.snapshot("i", SnapshotParams::default()).await.unwrap();
     let log = |c: &Client| {
@@ -240,9 +232,7 @@ async fn click_type_fill_press_hover_with_exact_events() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn actionability_outcomes_name_what_is_wrong() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "a").await;
     c.snapshot("a", SnapshotParams::default()).await.unwrap();
     let click = |target: ElementParams, t: u64| {
@@ -288,9 +278,7 @@ async fn actionability_outcomes_name_what_is_wrong() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_session_page_stays_visible_so_input_works_in_any_order() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "first").await;
     form(&c, &pages, "second").await;
     for sid in ["first", "second"] {
@@ -313,9 +301,7 @@ async fn every_session_page_stays_visible_so_input_works_in_any_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dialogs_are_answered_and_reported_never_wedging_the_session() {
     use sb_protocol::api::HandleDialogParams;
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "d").await;
     let raw = |expr: &'static str| {
         let c = c.clone();
@@ -362,9 +348,7 @@ async fn dialogs_are_answered_and_reported_never_wedging_the_session() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn select_check_scroll_and_evaluate_on_an_element() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "m").await;
     js(&c, "m", "document.body.insertAdjacentHTML('afterbegin', '<select id=\"one\"><option value=\"a\">Alpha</option><option value=\"b\">Beta</option></select><select id=\"many\" multiple><option value=\"x\">X</option><option value=\"y\">Y</option><option value=\"z\">Zed</option></select>'); 1").await;
     let call = |method: &'static str, params: serde_json::Value| {
@@ -413,9 +397,7 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn drag_with_the_mouse_and_with_html5_drag_and_drop() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "g").await;
     js(&c, "g", r#"document.body.insertAdjacentHTML('beforeend', `
       <div id="handle" style="position:absolute;left:20px;top:300px;width:40px;height:40px;background:#c00"></div>
@@ -477,9 +459,7 @@ fn unique_prefix(id: &str, others: &[String]) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("t")).await.unwrap();
     c.goto("t", &pages.url("/test/popup.html"), None).await.unwrap();
     let snap = c.snapshot("t", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
@@ -574,9 +554,7 @@ async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("f")).await.unwrap();
     c.goto("f", &pages.url("/test/frames.html"), None).await.unwrap();
     let ready = sb_protocol::api::WaitForParams {
@@ -678,9 +656,7 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     c.session_start(Some("big")).await.unwrap();
     let without_refs = |s: &str| -> Vec<String> {
         s.lines().take(60).map(|l| l.split(" [ref=").next().unwrap().to_string()).collect()

@@ -9,7 +9,7 @@ use nix::unistd::Pid;
 use sb_protocol::api::Response;
 use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
 use sb_protocol::ErrorCode;
-use sb_tests::{processes_naming, temp_dir, PageServer, Supervisor};
+use sb_tests::{api_error, processes_naming, temp_dir, Fixture, PageServer, Supervisor};
 use serde_json::{json, Value};
 
 /// A child process group that is killed when the test ends, however it ends.
@@ -30,10 +30,6 @@ async fn call(c: &sb_client::Client, method: &str, session: Option<&str>, params
 fn result(r: &Response) -> &Value {
     assert!(r.ok, "expected success, got {:?}", r.error);
     r.result.as_ref().unwrap()
-}
-
-fn error(r: &Response) -> &sb_protocol::ErrorBody {
-    r.error.as_ref().unwrap_or_else(|| panic!("expected an error, got {:?}", r.result))
 }
 
 /// Starts a session at the test index page; returns its id.
@@ -93,9 +89,7 @@ async fn probes_pass_and_are_skipped_while_fresh() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_browser_costs_no_error_and_one_restart() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     let sid = session_at_index(&c, &pages, "k").await;
     let snap = call(&c, "page.snapshot", Some(&sid), json!({"interactive": true})).await;
     assert!(result(&snap)["snapshot"].as_str().unwrap().contains("button \"Go\" [ref=e"), "{snap:?}");
@@ -113,7 +107,7 @@ async fn a_killed_browser_costs_no_error_and_one_restart() {
     assert!(result(&again)["content"].as_str().unwrap().contains("Hello from the test server"));
     // A ref from the old page is stale: it never clicks on the new one.
     let old_ref = call(&c, "page.click", Some(&sid), json!({"ref": "e1"})).await;
-    assert_eq!(error(&old_ref).code, ErrorCode::StaleRef, "{old_ref:?}");
+    assert_eq!(api_error(&old_ref).code, ErrorCode::StaleRef, "{old_ref:?}");
 
     let after = c.health().await.unwrap();
     assert_ne!(after.browser_pid, before.browser_pid);
@@ -152,7 +146,7 @@ async fn a_browser_that_cannot_come_back_answers_browser_unavailable_without_a_l
     wait_until_dead(pid);
 
     let r = call(&c, "page.extract", Some(&sid), json!({})).await;
-    let e = error(&r);
+    let e = api_error(&r);
     assert_eq!(e.code, ErrorCode::BrowserUnavailable, "{e:?}");
     assert!(!e.retryable);
     assert!(e.message.ends_with(DO_NOT_RETRY), "{}", e.message);
@@ -166,7 +160,7 @@ async fn a_browser_that_cannot_come_back_answers_browser_unavailable_without_a_l
         [("page.goto", Some(sid.as_str())), ("runtime.health", None), ("session.start", None)]
     {
         let r = call(&c, method, session, json!({"url": pages.url("/test/index.html")})).await;
-        assert_eq!(error(&r).code, ErrorCode::BrowserUnavailable, "{method}: {r:?}");
+        assert_eq!(api_error(&r).code, ErrorCode::BrowserUnavailable, "{method}: {r:?}");
     }
     let stats = c.stats().await.unwrap();
     assert_eq!(stats.restarts, 1, "{stats:?}");
@@ -252,9 +246,7 @@ async fn probes_run_between_actions_and_one_that_fails_makes_the_next_action_che
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_renderer_crash_resets_only_its_session() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     let a = session_at_index(&c, &pages, "a").await;
     let b = session_at_index(&c, &pages, "b").await;
     let port = c.health().await.unwrap().cdp_port;
@@ -279,7 +271,7 @@ async fn a_renderer_crash_resets_only_its_session() {
     cdp.close();
 
     let r = call(&c, "page.extract", Some(&a), json!({})).await;
-    let e = error(&r);
+    let e = api_error(&r);
     assert_eq!(e.code, ErrorCode::PageReset, "{e:?}");
     assert!(e.retryable);
     assert!(e.message.contains("crashed"), "{}", e.message);
@@ -348,12 +340,10 @@ async fn sessions_survive_a_killed_supervisor() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn log_lines_carry_the_named_events_and_fields() {
-    let pages = PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     let sid = session_at_index(&c, &pages, "logged").await;
     let bad = call(&c, "page.click", Some(&sid), json!({"selector": "#go", "click_count": "x"})).await;
-    assert_eq!(error(&bad).code, ErrorCode::BadRequest);
+    assert_eq!(api_error(&bad).code, ErrorCode::BadRequest);
     c.health().await.unwrap();
 
     sup.settle_log(&c).await;
@@ -407,7 +397,7 @@ async fn a_runtime_not_required_serves_and_answers_browser_unavailable() {
     let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
     let c = sup.client().await;
     let r = call(&c, "session.start", None, json!({})).await;
-    let e = error(&r);
+    let e = api_error(&r);
     assert_eq!(e.code, ErrorCode::BrowserUnavailable, "{e:?}");
     assert!(e.message.contains("/nonexistent/chromium"), "names what failed: {}", e.message);
     sup.settle_log(&c).await;

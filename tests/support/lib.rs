@@ -5,6 +5,8 @@
 //!   its stderr: no sleeping.
 //! - [`PageServer`]: an axum server on 127.0.0.1 with the test pages ([`pages`]) and, optionally, a
 //!   static directory (the demo serves the Rust docs with it through `sb-pages`).
+//! - [`Fixture`]: both and a client, the preamble of most tests; [`api_error`]: the runtime's error of a
+//!   call that must fail.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -470,4 +472,55 @@ impl Drop for PageServer {
     fn drop(&mut self) {
         self.task.abort();
     }
+}
+
+/// The page server, a supervisor with `extra` arguments and a client connected to it.
+pub struct Fixture {
+    /// The test pages.
+    pub pages: PageServer,
+    /// The runtime under test.
+    pub sup: Supervisor,
+    /// A client on its socket.
+    pub c: sb_client::Client,
+}
+
+impl Fixture {
+    /// Starts the page server and a supervisor with default settings, and connects a client.
+    pub async fn start() -> Fixture {
+        Fixture::with_args(&[]).await
+    }
+
+    /// [`Fixture::start`] with extra `serve` arguments.
+    pub async fn with_args(extra: &[&str]) -> Fixture {
+        let pages = PageServer::start(None).await;
+        let sup = Supervisor::start(extra);
+        let c = sup.client().await;
+        Fixture { pages, sup, c }
+    }
+}
+
+/// What holds an answer of the runtime: a client call's result, or a raw [`sb_protocol::api::Response`].
+pub trait Answer {
+    /// The runtime's error, or `Err(what came instead)`.
+    fn into_error(self) -> Result<sb_protocol::ErrorBody, String>;
+}
+
+impl<T: std::fmt::Debug> Answer for Result<T, sb_client::ClientError> {
+    fn into_error(self) -> Result<sb_protocol::ErrorBody, String> {
+        match self {
+            Err(sb_client::ClientError::Api(e)) => Ok(e),
+            other => Err(format!("{other:?}")),
+        }
+    }
+}
+
+impl Answer for &sb_protocol::api::Response {
+    fn into_error(self) -> Result<sb_protocol::ErrorBody, String> {
+        self.error.clone().ok_or_else(|| format!("ok: {:?}", self.result))
+    }
+}
+
+/// The runtime's error in `answer`; panics when the call succeeded or failed in the client.
+pub fn api_error(answer: impl Answer) -> sb_protocol::ErrorBody {
+    answer.into_error().unwrap_or_else(|other| panic!("expected the runtime's error, got {other}"))
 }
