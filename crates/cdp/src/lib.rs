@@ -7,6 +7,8 @@
 //!   flight), a timeout on every call, events routed by flat `sessionId`
 //!   (`Target.attachToTarget {flatten: true}`), and every pending call failed at once when the socket
 //!   drops. Frames and messages up to [`MAX_MESSAGE_BYTES`].
+//! - [`calls`]: typed params and helpers for the calls every page action makes (evaluate,
+//!   callFunctionOn, resolveNode, describeNode, getBoxModel).
 //! - [`types`]: hand-written serde types for the methods the runtime uses; unknown fields and enum
 //!   values are tolerated.
 //!
@@ -25,6 +27,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod calls;
 mod client;
 pub mod discovery;
 mod error;

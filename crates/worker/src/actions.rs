@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use base64::Engine;
+use sb_cdp::calls::Evaluate;
 use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult, LayoutMetrics, NavigateResult, RemoteObject};
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
@@ -12,7 +13,7 @@ use sb_protocol::ipc::{
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
-use crate::error::{cdp_failure, fail};
+use crate::error::{cdp_failure, fail, script_failure};
 use crate::page::{eval_by_value, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
@@ -306,36 +307,20 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Res
     let timeout = budget.remaining();
     let v8_timeout_ms = timeout.as_millis().saturating_sub(20).max(1) as u64;
     let started = std::time::Instant::now();
-    let r: EvaluateResult = page
+    let call = Evaluate {
+        expression: expression.to_string(),
+        await_promise: true,
+        user_gesture: true,
+        return_by_value: false,
+        object_group: Some(EVAL_GROUP.into()),
+        timeout: Some(v8_timeout_ms),
+        context_id: None,
+    };
+    let r = page
         .session
-        .call(
-            "Runtime.evaluate",
-            json!({
-                "expression": expression,
-                "awaitPromise": true,
-                "userGesture": true,
-                "returnByValue": false,
-                "objectGroup": EVAL_GROUP,
-                "timeout": v8_timeout_ms,
-            }),
-            timeout,
-        )
+        .evaluate(&call, timeout)
         .await
-        .map_err(|e| match e {
-            // V8's own timeout fired: "Execution was terminated", or, with awaitPromise, -32603
-            // "Internal error" (told apart from a real internal error by the time it took).
-            CdpError::Protocol { code, message, .. }
-                if message.contains("Execution was terminated")
-                    || (code == -32603 && started.elapsed().as_millis() as u64 >= v8_timeout_ms) =>
-            {
-                fail(
-                    ErrorCode::Timeout,
-                    phase,
-                    format!("the script ran past its budget of {v8_timeout_ms} ms and was terminated"),
-                )
-            }
-            other => cdp_failure(phase, other),
-        })?;
+        .map_err(|e| script_failure(phase, e, started, v8_timeout_ms))?;
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }

@@ -2,6 +2,8 @@
 //! nowhere else by hand. A CDP failure becomes [`ErrorCode::Timeout`] when the call ran out of its time
 //! (the action's budget), else [`ErrorCode::CdpError`].
 
+use std::time::Instant;
+
 use sb_cdp::CdpError;
 use sb_protocol::ipc::WorkerError;
 use sb_protocol::{ErrorCode, Phase};
@@ -19,4 +21,24 @@ pub(crate) fn cdp_failure(phase: Phase, e: CdpError) -> WorkerError {
         other => other.to_string(),
     };
     fail(code, phase, message)
+}
+
+/// A failed `Runtime.evaluate` or `callFunctionOn` of a script given `v8_timeout_ms` of V8's own time
+/// (`timeout` param), sent at `started`: when V8's timeout fired (Chromium answers "Execution was
+/// terminated", or, with `awaitPromise`, `-32603` "Internal error", told apart from a real internal
+/// error by the time it took) it is the action's [`ErrorCode::Timeout`]; else [`cdp_failure`].
+pub(crate) fn script_failure(phase: Phase, e: CdpError, started: Instant, v8_timeout_ms: u64) -> WorkerError {
+    match e {
+        CdpError::Protocol { code, message, .. }
+            if message.contains("Execution was terminated")
+                || (code == -32603 && started.elapsed().as_millis() as u64 >= v8_timeout_ms) =>
+        {
+            fail(
+                ErrorCode::Timeout,
+                phase,
+                format!("the script ran past its budget of {v8_timeout_ms} ms and was terminated"),
+            )
+        }
+        other => cdp_failure(phase, other),
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use sb_cdp::types::EvaluateResult;
+use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::ipc::{Counter, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -192,13 +192,16 @@ pub(crate) fn call_function_on(
     args: Value,
     timeout: Duration,
 ) -> impl std::future::Future<Output = Result<Value, CdpError>> {
-    let sent = session.send_raw(
-        "Runtime.callFunctionOn",
-        json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
-               "returnByValue": true, "awaitPromise": true}),
-        timeout,
-    );
-    async move { Ok(sent.await?["result"]["value"].clone()) }
+    let arguments = args.as_array().cloned().unwrap_or_default();
+    let call = CallFunctionOn {
+        function_declaration: function.to_string(),
+        object_id: object_id.to_string(),
+        arguments,
+        return_by_value: true,
+        await_promise: true,
+    };
+    let sent = session.call_function_on(&call, timeout);
+    async move { Ok(sent.await?.result.value.unwrap_or(Value::Null)) }
 }
 
 /// `location.href`, `document.title`, `document.readyState`, each `None` when the page does not answer
@@ -209,14 +212,12 @@ pub(crate) async fn url_and_title(
 ) -> (Option<String>, Option<String>, Option<String>) {
     let expr = "[location.href, document.title, document.readyState]";
     let timeout = budget.capped(SMALL_CALL).max(Duration::from_millis(50));
-    let r: Result<EvaluateResult, _> = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({"expression": expr, "returnByValue": true, "timeout": timeout.as_millis() as u64}),
-            timeout,
-        )
-        .await;
+    let call = Evaluate {
+        await_promise: false,
+        timeout: Some(timeout.as_millis() as u64),
+        ..Evaluate::by_value(expr)
+    };
+    let r = page.session.evaluate(&call, timeout).await;
     match r.ok().and_then(|r| r.result.value) {
         Some(Value::Array(v)) => {
             let s = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
@@ -234,21 +235,12 @@ pub(crate) async fn eval_by_value(
     budget: Budget,
 ) -> Result<Value, WorkerError> {
     let timeout = budget.remaining();
-    let r: EvaluateResult = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({
-                "expression": expression,
-                "returnByValue": true,
-                "awaitPromise": true,
-                "userGesture": true,
-                "timeout": timeout.as_millis() as u64,
-            }),
-            timeout,
-        )
-        .await
-        .map_err(|e| cdp_failure(phase, e))?;
+    let call = Evaluate {
+        user_gesture: true,
+        timeout: Some(timeout.as_millis() as u64),
+        ..Evaluate::by_value(expression)
+    };
+    let r = page.session.evaluate(&call, timeout).await.map_err(|e| cdp_failure(phase, e))?;
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }

@@ -47,8 +47,7 @@ pub(crate) fn stale(r: &RefRecord) -> WorkerError {
 
 /// The remote object id of node `backend` (`DOM.resolveNode`); `None` when it is gone.
 pub(crate) async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Option<String> {
-    let r = session.call_raw("DOM.resolveNode", json!({"backendNodeId": backend}), budget.capped(STEP)).await;
-    r.ok().and_then(|v| v["object"]["objectId"].as_str().map(str::to_string))
+    session.resolve_node(backend, budget.capped(STEP)).await.ok()?.object_id
 }
 
 /// The `backendNodeId` of large-page ref `id` from the walker's registry in the page's isolated world
@@ -74,13 +73,12 @@ async fn registered(page: &Page, id: &str, budget: Budget) -> Option<i64> {
         .await
         .ok()?;
     let object = found["result"]["objectId"].as_str()?;
-    let node =
-        page.session.call_raw("DOM.describeNode", json!({"objectId": object}), budget.capped(STEP)).await;
+    let node = page.session.describe_node(object, budget.capped(STEP)).await;
     let _ = page
         .session
         .call_raw("Runtime.releaseObject", json!({"objectId": object}), budget.capped(STEP))
         .await;
-    node.ok()?["node"]["backendNodeId"].as_i64()
+    node.ok().map(|node| node.backend_node_id)
 }
 
 /// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
@@ -184,11 +182,8 @@ pub(crate) async fn resolve_as(
             let Some(object_id) = r["result"]["objectId"].as_str().map(str::to_string) else {
                 return Ok(None);
             };
-            let described = page
-                .session
-                .call_raw("DOM.describeNode", json!({"objectId": object_id}), budget.capped(STEP))
-                .await;
-            let backend = described.ok().and_then(|d| d["node"]["backendNodeId"].as_i64()).unwrap_or(0);
+            let described = page.session.describe_node(&object_id, budget.capped(STEP)).await;
+            let backend = described.map_or(0, |node| node.backend_node_id);
             let label = call_function_on(&page.session, &object_id, DESCRIBE, json!([]), budget.capped(STEP))
                 .await
                 .ok()

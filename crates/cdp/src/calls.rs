@@ -1,0 +1,197 @@
+//! Typed params and helpers for the calls every page action makes: `Runtime.evaluate`,
+//! `Runtime.callFunctionOn`, `DOM.resolveNode`, `DOM.describeNode`, `DOM.getBoxModel`.
+//!
+//! They return what Chromium answered, typed; a thrown exception is the answer's
+//! [`EvaluateResult::exception_details`], not an error here (the caller decides what it means).
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::types::{EvaluateResult, RemoteObject};
+use crate::{CdpError, Session};
+
+/// `Runtime.evaluate` params (the fields the runtime uses).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluate {
+    /// The JavaScript expression.
+    pub expression: String,
+    /// The execution context (an isolated world's); the page's main world when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_id: Option<i64>,
+    /// Return the value as JSON instead of a remote object.
+    pub return_by_value: bool,
+    /// Await a returned promise.
+    pub await_promise: bool,
+    /// Run as if from a user gesture (so `window.open`, fullscreen and the like are allowed).
+    pub user_gesture: bool,
+    /// V8's own time limit for the script, ms (`-32603` or "Execution was terminated" when it fires).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u64>,
+    /// The object group remote objects of the result belong to (`Runtime.releaseObjectGroup`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object_group: Option<String>,
+}
+
+impl Evaluate {
+    /// `expression`, returned by value, promises awaited.
+    pub fn by_value(expression: impl Into<String>) -> Evaluate {
+        Evaluate {
+            expression: expression.into(),
+            return_by_value: true,
+            await_promise: true,
+            ..Evaluate::default()
+        }
+    }
+}
+
+/// `Runtime.callFunctionOn` params: `function_declaration` called with `this` the remote object
+/// `object_id` and `arguments` (CDP `CallArgument`s: `{"value": ...}` or `{"objectId": ...}`).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallFunctionOn {
+    /// `function() { ... }` source.
+    pub function_declaration: String,
+    /// `this`.
+    pub object_id: String,
+    /// The call's arguments.
+    pub arguments: Vec<Value>,
+    /// Return the value as JSON instead of a remote object.
+    pub return_by_value: bool,
+    /// Await a returned promise.
+    pub await_promise: bool,
+}
+
+/// A DOM node as `DOM.describeNode` gives it (the fields the runtime uses).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    /// The node's `backendNodeId`: stable for the node's life in its renderer.
+    pub backend_node_id: i64,
+    /// `DIV`, `#text`, ...
+    #[serde(default)]
+    pub node_name: String,
+    /// For an `<iframe>`: the frame it owns.
+    #[serde(default)]
+    pub frame_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Described {
+    node: Node,
+}
+
+#[derive(Deserialize)]
+struct Resolved {
+    object: RemoteObject,
+}
+
+/// `DOM.getBoxModel`'s model: quads as `[x1, y1, ..., x4, y4]`, CSS px in the frame's viewport.
+#[derive(Debug, Clone, Deserialize)]
+pub struct BoxModel {
+    /// The content box.
+    pub content: Vec<f64>,
+    /// The border box.
+    pub border: Vec<f64>,
+    /// Width, CSS px.
+    pub width: f64,
+    /// Height, CSS px.
+    pub height: f64,
+}
+
+#[derive(Deserialize)]
+struct Boxed {
+    model: BoxModel,
+}
+
+impl Session {
+    /// `Runtime.evaluate` within `timeout`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`]; a thrown exception is not one (see [`EvaluateResult::exception_details`]).
+    pub async fn evaluate(&self, params: &Evaluate, timeout: Duration) -> Result<EvaluateResult, CdpError> {
+        self.call("Runtime.evaluate", to_value(params), timeout).await
+    }
+
+    /// `Runtime.callFunctionOn`, sent now (in order with this session's other calls); the answer's
+    /// future.
+    pub fn call_function_on(
+        &self,
+        params: &CallFunctionOn,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<EvaluateResult, CdpError>> + Send + 'static {
+        let sent = self.send_raw("Runtime.callFunctionOn", to_value(params), timeout);
+        async move {
+            let v = sent.await?;
+            serde_json::from_value(v).map_err(|e| CdpError::Decode {
+                method: "Runtime.callFunctionOn".into(),
+                reason: e.to_string(),
+            })
+        }
+    }
+
+    /// `DOM.resolveNode {backendNodeId}`: the node's remote object in its document's main world.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (`-32000 No node with given id found` when it is gone).
+    pub async fn resolve_node(
+        &self,
+        backend_node_id: i64,
+        timeout: Duration,
+    ) -> Result<RemoteObject, CdpError> {
+        let r: Resolved = self
+            .call("DOM.resolveNode", serde_json::json!({"backendNodeId": backend_node_id}), timeout)
+            .await?;
+        Ok(r.object)
+    }
+
+    /// `DOM.describeNode {objectId}`: the node behind a remote object.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (the object is not a node, or is gone).
+    pub async fn describe_node(&self, object_id: &str, timeout: Duration) -> Result<Node, CdpError> {
+        let r: Described =
+            self.call("DOM.describeNode", serde_json::json!({"objectId": object_id}), timeout).await?;
+        Ok(r.node)
+    }
+
+    /// `DOM.getBoxModel {backendNodeId}`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (`Could not compute box model` for a node without layout).
+    pub async fn get_box_model(&self, backend_node_id: i64, timeout: Duration) -> Result<BoxModel, CdpError> {
+        let r: Boxed = self
+            .call("DOM.getBoxModel", serde_json::json!({"backendNodeId": backend_node_id}), timeout)
+            .await?;
+        Ok(r.model)
+    }
+}
+
+fn to_value(params: &impl Serialize) -> Value {
+    serde_json::to_value(params).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_serialize_as_cdp_names_them() {
+        let e = Evaluate { context_id: Some(3), timeout: Some(500), ..Evaluate::by_value("1 + 1") };
+        assert_eq!(
+            to_value(&e),
+            serde_json::json!({"expression": "1 + 1", "contextId": 3, "returnByValue": true,
+                               "awaitPromise": true, "userGesture": false, "timeout": 500})
+        );
+        let c = CallFunctionOn {
+            function_declaration: "function() {}".into(),
+            object_id: "o".into(),
+            ..Default::default()
+        };
+        assert_eq!(to_value(&c)["functionDeclaration"], "function() {}");
+        assert_eq!(to_value(&c)["objectId"], "o");
+    }
+}
