@@ -328,12 +328,11 @@ pub(crate) async fn ready(
     // The last round's finding: what the answer says when time runs out.
     let mut last: Option<WorkerError> = None;
     let give_up = |last: Option<WorkerError>, rounds: &Rounds| {
-        let Some(mut e) = last else {
-            return p.timeout("the element was not checked before the budget ran out");
+        let Some(e) = last else {
+            return err(ErrorCode::Timeout, "the element was not checked before the budget ran out".into());
         };
         p.log(rounds.summary());
-        e.message = format!("{} ({})", e.message, p.steps());
-        e
+        p.with_steps(e)
     };
     loop {
         if budget.expired() {

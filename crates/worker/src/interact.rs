@@ -46,6 +46,10 @@ pub(crate) async fn act(
     p.enter(Phase::Cdp);
     let budget = p.budget();
     let Ready { el, x, y } = ready;
+    // `function` called on the element, by value.
+    let on_element = |function: &str, args| {
+        call_function_on(&el.session, &el.object_id, function, args, budget.capped(STEP))
+    };
     let cdp = |e| cdp_failure(Phase::Cdp, e);
     match input {
         InputAction::Click { button, click_count, modifiers } => {
@@ -73,23 +77,9 @@ pub(crate) async fn act(
         }
         InputAction::Hover => mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?,
         InputAction::Type { text, clear, submit } => {
-            call_function_on(
-                &el.session,
-                &el.object_id,
-                "function() { this.focus(); }",
-                json!([]),
-                budget.capped(STEP),
-            )
-            .await
-            .map_err(cdp)?;
+            on_element(FOCUS, json!([])).await.map_err(cdp)?;
             if *clear {
-                call_function_on(
-                    &el.session,
-                    &el.object_id,
-                    "function() { if (this.select) this.select(); else { const r = document.createRange(); r.selectNodeContents(this); const s = getSelection(); s.removeAllRanges(); s.addRange(r); } }",
-                    json!([]),
-                    budget.capped(STEP),
-                )
+                on_element("function() { if (this.select) this.select(); else { const r = document.createRange(); r.selectNodeContents(this); const s = getSelection(); s.removeAllRanges(); s.addRange(r); } }", json!([]))
                 .await
                 .map_err(cdp)?;
                 press(page, "Backspace", budget).await?;
@@ -108,42 +98,18 @@ pub(crate) async fn act(
             }
         }
         InputAction::Fill { value } => {
-            let r = call_function_on(
-                &el.session,
-                &el.object_id,
-                FILL,
-                json!([{"value": value}]),
-                budget.capped(STEP),
-            )
-            .await
-            .map_err(cdp)?;
+            let r = on_element(FILL, json!([{"value": value}])).await.map_err(cdp)?;
             if r != json!("ok") {
                 return Err(finding(ErrorCode::NotEnabled, format!("{} cannot be filled", el.label)));
             }
         }
         InputAction::Press { key } => {
-            call_function_on(
-                &el.session,
-                &el.object_id,
-                "function() { this.focus(); }",
-                json!([]),
-                budget.capped(STEP),
-            )
-            .await
-            .map_err(cdp)?;
+            on_element(FOCUS, json!([])).await.map_err(cdp)?;
             press(page, key, budget).await?;
         }
         InputAction::Select { values, labels, indexes } => {
             let wanted = json!({"values": values, "labels": labels, "indexes": indexes});
-            let r = call_function_on(
-                &el.session,
-                &el.object_id,
-                SELECT,
-                json!([{"value": wanted}]),
-                budget.capped(STEP),
-            )
-            .await
-            .map_err(cdp)?;
+            let r = on_element(SELECT, json!([{"value": wanted}])).await.map_err(cdp)?;
             if let Some(problem) = r["error"].as_str() {
                 return Err(finding(ErrorCode::BadRequest, format!("{}: {problem}", el.label)));
             }
@@ -156,8 +122,7 @@ pub(crate) async fn act(
             }));
         }
         InputAction::Check { checked } => {
-            let state =
-                || call_function_on(&el.session, &el.object_id, CHECKED, json!([]), budget.capped(STEP));
+            let state = || on_element(CHECKED, json!([]));
             if state().await.map_err(cdp)? != json!(*checked) {
                 mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?;
                 mouse(page, "mousePressed", x, y, Some(MouseButton::Left), 1, 0, budget)
@@ -240,21 +205,27 @@ async fn drag(page: &Page, x: f64, y: f64, to: &Locator, p: &Progress) -> Result
             }
         }
         mouse(page, "mouseReleased", tx, ty, Some(MouseButton::Left), 1, 0, budget).await.map_err(cdp)?;
-        p.forget_cleanups();
         Ok(label)
     }
     .await;
+    // A drag that failed is undone by its cleanups (the action's `Progress::abort`); one that ended
+    // released the button itself and only stops intercepting drags.
+    let label = outcome?;
+    p.forget_cleanups();
     let _ = page
         .session
         .call_raw("Input.setInterceptDrags", json!({"enabled": false}), dispatch_time(budget))
         .await;
-    outcome
+    Ok(label)
 }
 
 /// `Input.dispatchMouseEvent` params that release the left button at (`x`, `y`).
 fn release(x: f64, y: f64) -> serde_json::Value {
     json!({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": 1})
 }
+
+/// Focuses the element (before typing or pressing a key on it).
+const FOCUS: &str = "function() { this.focus(); }";
 
 /// Whether a checkbox, radio or ARIA checkable is checked.
 const CHECKED: &str = "function() { if (this.type === 'checkbox' || this.type === 'radio') return this.checked; return this.getAttribute('aria-checked') === 'true'; }";

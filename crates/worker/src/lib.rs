@@ -220,15 +220,9 @@ async fn after_crash(page: &mut Page, phase: Phase, budget: Budget) -> WorkerErr
     fail(ErrorCode::PageReset, phase, message)
 }
 
-/// The action itself within `progress`, with the escalation ladder (within all of `budget`) after a
-/// timeout; the cleanups of an action cut short by its deadline run before the ladder.
-async fn act(
-    page: &mut Page,
-    action: Action,
-    budget: Budget,
-    progress: &Progress,
-) -> Result<Output, WorkerError> {
-    let p = progress;
+/// The action itself within `p`, with the escalation ladder (within all of `budget`) after a timeout.
+/// An action that failed gets its cleanups run first (`Progress::abort`).
+async fn act(page: &mut Page, action: Action, budget: Budget, p: &Progress) -> Result<Output, WorkerError> {
     let outcome = match action {
         Action::Goto { url } => actions::goto(page, &url, p).await,
         Action::Extract { format, max_chars } => actions::extract(page, format, max_chars, p).await,
@@ -250,17 +244,12 @@ async fn act(
         }
         Action::Attach { target_id } => switch_to(page, &target_id, p.budget()).await,
     };
-    match outcome {
-        Err(e) if e.code == ErrorCode::Timeout => {
-            progress.abort(CLEANUP_TIME).await;
-            Err(ladder::after_timeout(page, e, budget).await)
-        }
-        Err(e) => {
-            progress.abort(CLEANUP_TIME).await;
-            Err(e)
-        }
-        ok => ok,
+    let Err(e) = outcome else { return outcome };
+    p.abort(CLEANUP_TIME).await;
+    if e.code == ErrorCode::Timeout {
+        return Err(ladder::after_timeout(page, e, budget).await);
     }
+    Err(e)
 }
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).

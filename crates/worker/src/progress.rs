@@ -74,22 +74,19 @@ impl Progress {
         self.steps.lock().unwrap().push(step.into());
     }
 
-    /// The steps logged so far, `; `-joined (empty when none).
-    pub(crate) fn steps(&self) -> String {
-        self.steps.lock().unwrap().join("; ")
-    }
-
     /// An error of `code` in the current phase.
     pub(crate) fn fail(&self, code: ErrorCode, message: impl Into<String>) -> WorkerError {
         fail(code, self.phase(), message)
     }
 
-    /// A timeout in the current phase: `message`, then what was tried (the step log).
-    pub(crate) fn timeout(&self, message: impl Into<String>) -> WorkerError {
-        let message = message.into();
-        let steps = self.steps();
-        let message = if steps.is_empty() { message } else { format!("{message} ({steps})") };
-        self.fail(ErrorCode::Timeout, message)
+    /// `e` with what was tried appended to its message: ` (step; step)`, the step log (`e` as it is
+    /// when nothing was logged).
+    pub(crate) fn with_steps(&self, mut e: WorkerError) -> WorkerError {
+        let steps = self.steps.lock().unwrap();
+        if !steps.is_empty() {
+            e.message = format!("{} ({})", e.message, steps.join("; "));
+        }
+        e
     }
 
     /// Registers a CDP call to send should the action be cut short (a timeout or a cancel).
@@ -116,12 +113,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_timeout_says_what_was_tried() {
+    fn an_error_says_what_was_tried() {
         let p = Progress::new(Budget::new(Duration::from_secs(1)), Phase::Actionability, None);
-        assert_eq!(p.timeout("button \"Go\" is not visible").message, "button \"Go\" is not visible");
+        let moving = || fail(ErrorCode::Timeout, Phase::Actionability, "button \"Go\" is still moving");
+        assert_eq!(p.with_steps(moving()).message, "button \"Go\" is still moving");
         p.log("waited for visible: ok");
         p.log("stable: the box moved 3 times");
-        let e = p.timeout("button \"Go\" is still moving");
+        let e = p.with_steps(moving());
         assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Actionability));
         assert_eq!(
             e.message,
