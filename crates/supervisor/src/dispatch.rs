@@ -3,8 +3,10 @@
 //! A page method is a [`PageMethod`]: a pure `params -> Action` ([`PageMethod::prepare`], given what it
 //! needs of its session through [`Context`]) and a pure `Output -> result` ([`PageMethod::finish`]).
 //! Neither touches a browser, so both are unit-tested here without Chromium; the runtime runs the
-//! action in the session's queue between them. Methods that are not page actions (`runtime.*`,
-//! `session.*`, `tabs.*`) are [`Route::Runtime`]: the runtime answers them itself.
+//! action in the session's queue between them. Methods that are not page actions the runtime answers
+//! itself: without a session ([`RuntimeOp`]: `runtime.*`, `session.start`, `session.list`) or on one
+//! ([`SessionOp`]: `session.close`, `tabs.*`). The route is total, so the runtime's handlers have no
+//! arm for a method routed elsewhere.
 //!
 //! Adding a page method is adding one entry to [`route`] (and its `Action` and `Output` kinds to
 //! `sb_protocol::ipc`). Every parameter is checked in `prepare`, so a bad request answers
@@ -72,18 +74,64 @@ pub struct PageMethod {
 
 /// Where a method is answered.
 pub enum Route {
-    /// By the runtime itself: `runtime.*`, `session.*`, `tabs.*`.
-    Runtime,
+    /// By the runtime itself, without a session.
+    Runtime(RuntimeOp),
+    /// On a session.
+    Session(OnSession),
+}
+
+/// How a method on a session is answered.
+pub enum OnSession {
+    /// By the runtime itself.
+    Op(SessionOp),
     /// By a page action in the session's worker.
     Page(&'static PageMethod),
+}
+
+/// The methods the runtime answers without a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeOp {
+    /// `runtime.health`.
+    Health,
+    /// `runtime.stats`.
+    Stats,
+    /// `runtime.metrics`.
+    Metrics,
+    /// `session.start`.
+    SessionStart,
+    /// `session.list`.
+    SessionList,
+}
+
+/// The methods the runtime answers on a session, without its worker's page action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionOp {
+    /// `session.close`.
+    Close,
+    /// `tabs.list`.
+    TabsList,
+    /// `tabs.open`.
+    TabsOpen,
+    /// `tabs.focus`.
+    TabsFocus,
+    /// `tabs.close`.
+    TabsClose,
 }
 
 /// The route of `method`: the dispatch table.
 pub fn route(method: Method) -> Route {
     use Method::*;
     let entry: &'static PageMethod = match method {
-        RuntimeHealth | RuntimeStats | RuntimeMetrics | SessionStart | SessionClose | SessionList
-        | TabsList | TabsOpen | TabsFocus | TabsClose => return Route::Runtime,
+        RuntimeHealth => return Route::Runtime(RuntimeOp::Health),
+        RuntimeStats => return Route::Runtime(RuntimeOp::Stats),
+        RuntimeMetrics => return Route::Runtime(RuntimeOp::Metrics),
+        SessionStart => return Route::Runtime(RuntimeOp::SessionStart),
+        SessionList => return Route::Runtime(RuntimeOp::SessionList),
+        SessionClose => return Route::Session(OnSession::Op(SessionOp::Close)),
+        TabsList => return Route::Session(OnSession::Op(SessionOp::TabsList)),
+        TabsOpen => return Route::Session(OnSession::Op(SessionOp::TabsOpen)),
+        TabsFocus => return Route::Session(OnSession::Op(SessionOp::TabsFocus)),
+        TabsClose => return Route::Session(OnSession::Op(SessionOp::TabsClose)),
         PageGoto => &GOTO,
         PageExtract => &EXTRACT,
         PageScreenshot => &SCREENSHOT,
@@ -101,7 +149,7 @@ pub fn route(method: Method) -> Route {
         PageScroll => &SCROLL,
         PageDrag => &DRAG,
     };
-    Route::Page(entry)
+    Route::Session(OnSession::Page(entry))
 }
 
 static GOTO: PageMethod = PageMethod {
@@ -501,15 +549,15 @@ mod tests {
 
     fn prepare(method: Method, params: Value, cx: &Fake) -> Result<Action, ErrorBody> {
         match route(method) {
-            Route::Page(m) => (m.prepare)(params, cx),
-            Route::Runtime => panic!("{} is not a page method", method.name()),
+            Route::Session(OnSession::Page(m)) => (m.prepare)(params, cx),
+            _ => panic!("{} is not a page method", method.name()),
         }
     }
 
     fn finish(method: Method, output: impl Into<Output>) -> Result<Done, ErrorBody> {
         match route(method) {
-            Route::Page(m) => (m.finish)(output.into()),
-            Route::Runtime => panic!("{} is not a page method", method.name()),
+            Route::Session(OnSession::Page(m)) => (m.finish)(output.into()),
+            _ => panic!("{} is not a page method", method.name()),
         }
     }
 
@@ -519,11 +567,14 @@ mod tests {
 
     #[test]
     fn every_method_has_a_route() {
-        let pages = Method::ALL.iter().filter(|m| matches!(route(**m), Route::Page(_))).count();
-        assert_eq!(pages, 16);
-        assert!(matches!(route(Method::TabsOpen), Route::Runtime));
-        let numbering: Vec<_> =
-            Method::ALL.iter().filter(|m| matches!(route(**m), Route::Page(p) if p.numbers_refs)).collect();
+        let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 16);
+        assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
+        assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));
+        let numbering: Vec<_> = Method::ALL
+            .iter()
+            .filter(|m| matches!(route(**m), Route::Session(OnSession::Page(p)) if p.numbers_refs))
+            .collect();
         assert_eq!(numbering, [&Method::PageSnapshot]);
     }
 
@@ -615,6 +666,14 @@ mod tests {
             code(prepare(Method::PageWaitFor, json!({"state": "visible"}), &ON)),
             ErrorCode::BadRequest
         );
+    }
+
+    #[test]
+    fn a_method_is_routed_to_a_session_exactly_when_the_protocol_says_it_needs_one() {
+        for method in Method::ALL {
+            let on_session = !matches!(route(method), Route::Runtime(_));
+            assert_eq!(on_session, method.needs_session(), "{}", method.name());
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::browser::BrowserConfig;
-use crate::dispatch::{self, Context, Route};
+use crate::dispatch::{self, Context, OnSession, Route, RuntimeOp, SessionOp};
 use crate::health::{BrowserHealth, BrowserObserver, HealthPolicy, PROVIDER};
 use crate::queue::Queue;
 use crate::sessions::{close_target, SessionEntry, Sessions};
@@ -167,9 +167,10 @@ impl Runtime {
         budget: Budget,
         cancel: &CancellationToken,
     ) -> Result<Value, ErrorBody> {
-        if !method.needs_session() {
-            return self.execute_runtime(method, request, budget).await;
-        }
+        let route = match dispatch::route(method) {
+            Route::Runtime(op) => return self.execute_runtime(op, request, budget).await,
+            Route::Session(route) => route,
+        };
         let id = request.session_id.as_deref().ok_or_else(|| {
             dispatch::bad_request(format!(
                 "{} needs a session_id; start one with session.start",
@@ -177,7 +178,7 @@ impl Runtime {
             ))
         })?;
         let session = self.queue.sessions.get(id)?;
-        let outcome = self.execute_on(&session, method, request.params, budget, cancel).await;
+        let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         match outcome {
             Ok(mut value) => {
@@ -206,30 +207,25 @@ impl Runtime {
     /// Methods without a session: `runtime.*`, `session.start`, `session.list`.
     async fn execute_runtime(
         &self,
-        method: Method,
+        op: RuntimeOp,
         request: Request,
         budget: Budget,
     ) -> Result<Value, ErrorBody> {
-        match method {
-            Method::RuntimeHealth => to_json(self.health(budget).await?),
-            Method::RuntimeStats => to_json(self.queue.stats.snapshot()),
-            Method::RuntimeMetrics => to_json(MetricsResult {
+        match op {
+            RuntimeOp::Health => to_json(self.health(budget).await?),
+            RuntimeOp::Stats => to_json(self.queue.stats.snapshot()),
+            RuntimeOp::Metrics => to_json(MetricsResult {
                 content_type: "text/plain; version=0.0.4".into(),
                 text: crate::stats::prometheus(&self.queue.stats.snapshot(), self.queue.sessions.len()),
             }),
-            Method::SessionList => to_json(SessionListResult { sessions: self.queue.sessions.list() }),
-            Method::SessionStart => {
+            RuntimeOp::SessionList => to_json(SessionListResult { sessions: self.queue.sessions.list() }),
+            RuntimeOp::SessionStart => {
                 let mut p: SessionStartParams = dispatch::params(request.params)?;
                 if p.session_id.is_none() {
                     p.session_id = request.session_id;
                 }
                 to_json(self.start_session(p.session_id, budget).await?)
             }
-            other => Err(ErrorBody::new(
-                ErrorCode::Internal,
-                Phase::Request,
-                format!("{} was routed as a method without a session", other.name()),
-            )),
         }
     }
 
@@ -238,13 +234,14 @@ impl Runtime {
         &self,
         session: &Arc<SessionEntry>,
         method: Method,
+        route: OnSession,
         params: Value,
         budget: Budget,
         cancel: &CancellationToken,
     ) -> Result<Value, ErrorBody> {
         let q = &self.queue;
-        match dispatch::route(method) {
-            Route::Page(page) => {
+        match route {
+            OnSession::Page(page) => {
                 // Held from reading the ref counter to storing the refs: two snapshots never share numbers.
                 let _numbering =
                     if page.numbers_refs { Some(session.snapshotting.lock().await) } else { None };
@@ -258,23 +255,18 @@ impl Runtime {
                 }
                 Ok(done.result)
             }
-            Route::Runtime => match method {
-                Method::SessionClose => to_json(self.close_session(session, budget).await),
-                Method::TabsList => to_json(crate::tabs::list(q, session, budget).await?),
-                Method::TabsOpen => {
+            OnSession::Op(op) => match op {
+                SessionOp::Close => to_json(self.close_session(session, budget).await),
+                SessionOp::TabsList => to_json(crate::tabs::list(q, session, budget).await?),
+                SessionOp::TabsOpen => {
                     to_json(crate::tabs::open(q, session, dispatch::params(params)?, budget, cancel).await?)
                 }
-                Method::TabsFocus => {
+                SessionOp::TabsFocus => {
                     to_json(crate::tabs::focus(q, session, dispatch::params(params)?, budget, cancel).await?)
                 }
-                Method::TabsClose => {
+                SessionOp::TabsClose => {
                     to_json(crate::tabs::close(q, session, dispatch::params(params)?, budget, cancel).await?)
                 }
-                other => Err(ErrorBody::new(
-                    ErrorCode::Internal,
-                    Phase::Request,
-                    format!("{} was routed as a session method", other.name()),
-                )),
             },
         }
     }

@@ -15,6 +15,7 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::bad_request;
+use crate::health::Link;
 use crate::queue::Queue;
 use crate::sessions::{cdp_error, close_target, tab_infos, SessionEntry, Sessions};
 
@@ -61,9 +62,7 @@ pub async fn focus(
     budget: Budget,
     cancel: &CancellationToken,
 ) -> Result<TabInfo, ErrorBody> {
-    let link = q.health.link(budget).await?;
-    Sessions::current_tabs(session, &link, budget).await?;
-    let target_id = session.find_tab(&p.target_id)?;
+    let (_, target_id) = named_tab(q, session, &p, budget).await?;
     focus_tab(q, session, target_id, Method::TabsFocus, budget, cancel).await
 }
 
@@ -79,9 +78,7 @@ pub async fn close(
     budget: Budget,
     cancel: &CancellationToken,
 ) -> Result<TabsCloseResult, ErrorBody> {
-    let link = q.health.link(budget).await?;
-    Sessions::current_tabs(session, &link, budget).await?;
-    let target_id = session.find_tab(&p.target_id)?;
+    let (link, target_id) = named_tab(q, session, &p, budget).await?;
     if session.tabs().len() == 1 {
         return Err(bad_request(format!(
             "{target_id} is the session's last tab; close the session instead (session.close)"
@@ -95,6 +92,22 @@ pub async fn close(
         active = focus_tab(q, session, next, Method::TabsClose, budget, cancel).await?.target_id;
     }
     Ok(TabsCloseResult { closed: target_id, active })
+}
+
+/// The browser link and the `targetId` of the session's tab that `p` names, after the tab list is
+/// brought up to date.
+///
+/// # Errors
+/// The health check's; `tab_not_found`, `ambiguous_target`.
+async fn named_tab(
+    q: &Queue,
+    session: &Arc<SessionEntry>,
+    p: &TabTargetParams,
+    budget: Budget,
+) -> Result<(Link, String), ErrorBody> {
+    let link = q.health.link(budget).await?;
+    Sessions::current_tabs(session, &link, budget).await?;
+    Ok((link, session.find_tab(&p.target_id)?))
 }
 
 /// Makes `target_id` (one of the session's tabs) the one its page actions go to.
