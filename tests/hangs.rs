@@ -185,13 +185,13 @@ async fn a_client_that_disconnects_mid_evaluate_stops_the_loop() {
     // With the loop still running, this would wait for the 60 s evaluate or time out.
     let r = c.evaluate("gone", "document.querySelector('#name').value", Some(5_000)).await.unwrap();
     assert_eq!(r.value, Some(json!("kept")));
-    // The cancel is what freed the tab: the abandoned request answered `cancelled`.
+    // The cancel is what freed the tab: the abandoned request answered `cancelled`. Its log line is
+    // written when its handler ends, which may be after the next request's answer: wait for it.
+    let is_cancel =
+        |e: &serde_json::Value| is_evaluate(e, "browser_action_failed") && e["error.code"] == "cancelled";
+    sup.wait_for_log("the abandoned evaluate answered cancelled", |events| events.iter().any(is_cancel));
     sup.settle_log(&c).await;
-    let cancelled = sup
-        .log_events()
-        .into_iter()
-        .filter(|e| is_evaluate(e, "browser_action_failed") && e["error.code"] == "cancelled")
-        .count();
+    let cancelled = sup.log_events().iter().filter(|e| is_cancel(e)).count();
     assert_eq!(cancelled, 1, "{}", sup.log_text());
 }
 
