@@ -282,6 +282,14 @@ pub mod pages {
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
 <input id="name" value=""><button id="go" onclick="document.title='clicked'">Go</button></body></html>"#;
 
+    /// `/test/nav.html`: a link, a form submitted with Enter and a select that navigates, each to a
+    /// page that answers after 200 ms (`/test/slow/200`).
+    pub const NAV: &str = r##"<!doctype html><html><head><title>Nav</title></head>
+<body><h1>Navigation</h1><a id="next" href="/test/slow/200">Next page</a>
+<form action="/test/slow/200"><input id="q" name="q" aria-label="Query"></form>
+<select id="go" aria-label="Go to" onchange="location.href = this.value"><option value="">Pick</option><option value="/test/slow/200">Slow</option></select>
+<a id="hash" href="#part">Same page</a><p id="part">Part</p></body></html>"##;
+
     /// `/test/form.html`: a form with the usual controls, a covered button and a disabled one.
     pub const FORM: &str = r#"<!doctype html><html><head><title>Form</title>
 <style>#cover { position: fixed; left: 0; top: 0; width: 100vw; height: 100vh; background: rgba(0,0,0,.1); }</style></head>
@@ -405,6 +413,22 @@ pub mod pages {
     }
 }
 
+/// What the answer's trip from the supervisor to the test may add on a loaded machine (ms).
+pub const TRIP_MS: u64 = 25;
+
+/// Runs `call` and checks the product's contract: an action that cannot finish answers within
+/// `[budget - EARLY, budget + LATE]` (plus [`TRIP_MS`] for the answer to reach the test), budget in ms.
+pub async fn timed<T>(budget: u64, call: impl std::future::Future<Output = T>) -> T {
+    let early = sb_protocol::margins::EARLY.as_millis() as u64;
+    let late = sb_protocol::margins::LATE.as_millis() as u64;
+    let started = std::time::Instant::now();
+    let out = call.await;
+    let took = started.elapsed().as_millis() as u64;
+    assert!(took + early >= budget, "answered early: after {took} ms with a budget of {budget} ms");
+    assert!(took <= budget + late + TRIP_MS, "answered late: after {took} ms with a budget of {budget} ms");
+    out
+}
+
 /// A local HTTP server for test pages.
 pub struct PageServer {
     /// `http://127.0.0.1:<port>`, no trailing slash.
@@ -451,6 +475,15 @@ impl PageServer {
                     Html(pages::big(blocks.min(50_000)))
                 }),
             )
+            // Answers the index page after `ms` (at most 60 s): a slow server.
+            .route(
+                "/test/slow/{ms}",
+                get(|axum::extract::Path(ms): axum::extract::Path<u64>| async move {
+                    tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
+                    Html(pages::INDEX)
+                }),
+            )
+            .route("/test/nav.html", get(|| async { Html(pages::NAV) }))
             // Accepts the request and never answers: a server that hangs.
             .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {

@@ -215,8 +215,14 @@ pub enum FromWorker {
     /// A JavaScript dialog opened during run `seq` and was answered (`kind`: alert, confirm, prompt,
     /// beforeunload).
     Dialog { seq: u64, kind: String, message: String, accepted: bool },
-    /// The session's page was replaced (page reset): the session's target is now `target_id`.
-    TargetChanged { target_id: String },
+    /// The session's page moved to `target_id`: a page reset (`reason`: `tab_stuck`,
+    /// `renderer_crashed`, `crash_loop`), or another tab of the session (`tabs.focus`, no reason).
+    /// May come between runs, after the freeing that follows an answer; the supervisor reads it with
+    /// the next run.
+    TargetChanged { target_id: String, reason: Option<String> },
+    /// Run `seq` waited `waited_ms` for the tab to be freed after the previous answer (the escalation
+    /// ladder, a page reopened after a crash) before it started (sent before `Done`).
+    Recovered { seq: u64, waited_ms: u64 },
     /// The main frame committed a new URL since the last report (sent before `Done`).
     Navigated { url: String },
     /// Something worth counting happened during the run (`runtime.stats`).

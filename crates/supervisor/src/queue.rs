@@ -92,12 +92,17 @@ impl Queue {
         if worker.overran() {
             self.stats.worker_kills.inc();
         }
+        if let Some(ms) = worker.take_recovery_waited() {
+            session.recovery_waited(ms);
+        }
+        let reset_reason = worker.take_reset_reason();
         if worker.target_id() != session.target() {
             let target_id = worker.target_id().to_string();
             if attaching {
                 session.set_target(target_id.clone());
             } else {
                 session.replace_tab(&session.target(), &target_id);
+                session.mark_reset(reset_reason.as_deref().unwrap_or("page_reset"));
                 self.stats.page_resets.inc();
             }
             self.sessions.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;

@@ -180,11 +180,15 @@ impl Runtime {
         let session = self.queue.sessions.get(id)?;
         let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
+        let waited = session.take_recovery_waited();
         match outcome {
             Ok(mut value) => {
                 let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
                 if !dialogs.is_empty() {
                     value["dialogs"] = to_json(dialogs)?;
+                }
+                if let Some(ms) = waited {
+                    value["waited_for_recovery_ms"] = ms.into();
                 }
                 if let Some(reason) = reset {
                     value["session_reset"] = true.into();
@@ -193,6 +197,12 @@ impl Runtime {
                 Ok(value)
             }
             Err(mut e) => {
+                if let Some(ms) = waited {
+                    e.message = format!(
+                        "{} (it first waited {ms} ms for the tab to be freed after the previous action)",
+                        e.message
+                    );
+                }
                 if let Some(reason) = reset {
                     e.message = format!(
                         "{} (the session's page changed before this action: {reason}; take a new snapshot)",
@@ -318,15 +328,21 @@ impl Runtime {
     async fn close_session(&self, session: &Arc<SessionEntry>, budget: Budget) -> SessionCloseResult {
         self.queue.sessions.remove(&session.id);
         let worker = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
+        let mut targets: Vec<String> = session.tabs().into_iter().map(|t| t.target_id).collect();
         if let Ok(mut slot) = worker {
             if let Some(w) = slot.take() {
-                w.shutdown(budget.capped(Duration::from_millis(500))).await;
+                // A page reset after the worker's last answer moved it to a target the tab list
+                // does not know yet.
+                let last = w.shutdown(budget.capped(Duration::from_millis(500))).await;
+                if !last.is_empty() && !targets.contains(&last) {
+                    targets.push(last);
+                }
             }
         }
         if let Some(link) = self.queue.health.current_link().await {
-            let closing = session.tabs().into_iter().map(|tab| {
+            let closing = targets.into_iter().map(|target_id| {
                 let client = link.client.clone();
-                async move { close_target(&client, &tab.target_id, budget.remaining()).await }
+                async move { close_target(&client, &target_id, budget.remaining()).await }
             });
             futures_util::future::join_all(closing).await;
         }

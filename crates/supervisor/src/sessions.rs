@@ -93,6 +93,9 @@ pub struct SessionEntry {
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
     reset: Mutex<Option<String>>,
+    /// How long the last action waited for the tab to be freed after the one before it, until its
+    /// result reports it (`waited_for_recovery_ms`).
+    recovery_waited_ms: Mutex<Option<u64>>,
     /// The session's tabs in the order they were opened; the active one is `target_id`.
     tabs: Mutex<Vec<Tab>>,
     /// Tabs that left the session (closed): a target lingers in `Target.getTargets` for a moment after
@@ -116,6 +119,7 @@ impl SessionEntry {
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
             reset: Mutex::new(None),
+            recovery_waited_ms: Mutex::new(None),
             tabs: Mutex::new(Vec::new()),
             gone_tabs: Mutex::new(HashSet::new()),
             tabs_dirty: AtomicBool::new(false),
@@ -219,6 +223,16 @@ impl SessionEntry {
     /// Notes that the session's page was replaced (a reason already pending is kept).
     pub fn mark_reset(&self, reason: &str) {
         self.reset.lock().unwrap().get_or_insert_with(|| reason.to_string());
+    }
+
+    /// The session's last action waited `ms` for its tab to be freed after the action before it.
+    pub(crate) fn recovery_waited(&self, ms: u64) {
+        *self.recovery_waited_ms.lock().unwrap() = Some(ms);
+    }
+
+    /// How long the last action waited for its tab to be freed (ms), taken (it is reported once).
+    pub(crate) fn take_recovery_waited(&self) -> Option<u64> {
+        self.recovery_waited_ms.lock().unwrap().take()
     }
 
     /// The pending reset reason, taken (it is reported once).

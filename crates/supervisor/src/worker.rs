@@ -58,6 +58,10 @@ pub struct WorkerHandle {
     navigated: Option<String>,
     /// Set when the supervisor killed it for overrunning a deadline.
     overran: bool,
+    /// Why the worker's page was reset (`tab_stuck`, `renderer_crashed`, `crash_loop`), when it was.
+    reset_reason: Option<String>,
+    /// How long the last run waited for the tab to be freed after the run before it (ms).
+    recovery_waited_ms: Option<u64>,
 }
 
 impl WorkerHandle {
@@ -115,6 +119,8 @@ impl WorkerHandle {
             tallies: Vec::new(),
             navigated: None,
             overran: false,
+            reset_reason: None,
+            recovery_waited_ms: None,
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
             Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
@@ -157,6 +163,16 @@ impl WorkerHandle {
     /// The main frame's new URL, when it changed during the last run.
     pub fn take_navigated(&mut self) -> Option<String> {
         self.navigated.take()
+    }
+
+    /// Why the worker's page was reset since the last call, when it was.
+    pub fn take_reset_reason(&mut self) -> Option<String> {
+        self.reset_reason.take()
+    }
+
+    /// How long the last run waited for the tab to be freed after the previous answer (ms).
+    pub fn take_recovery_waited(&mut self) -> Option<u64> {
+        self.recovery_waited_ms.take()
     }
 
     /// Whether the last run overran its deadline and the worker was killed for it.
@@ -242,7 +258,10 @@ impl WorkerHandle {
             };
             match ipc::decode::<FromWorker>(&frame) {
                 Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
-                Ok(FromWorker::TargetChanged { target_id }) => self.target_id = target_id,
+                Ok(other @ FromWorker::TargetChanged { .. }) => self.note(other),
+                Ok(FromWorker::Recovered { seq: s, waited_ms }) if s == seq => {
+                    self.recovery_waited_ms = Some(waited_ms)
+                }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
                 Ok(FromWorker::Navigated { url }) => self.navigated = Some(url),
                 Ok(FromWorker::Dialog { seq: s, kind, message, accepted }) if s == seq => {
@@ -261,6 +280,16 @@ impl WorkerHandle {
         }
     }
 
+    /// Keeps what a message between runs says about the page.
+    fn note(&mut self, msg: FromWorker) {
+        if let FromWorker::TargetChanged { target_id, reason } = msg {
+            self.target_id = target_id;
+            if reason.is_some() {
+                self.reset_reason = reason;
+            }
+        }
+    }
+
     /// Whether the process has been killed or has exited (the session must start a new worker).
     pub fn is_spent(&mut self) -> bool {
         self.killed || !matches!(self.child.try_wait(), Ok(None))
@@ -273,18 +302,28 @@ impl WorkerHandle {
         let _ = self.child.start_kill();
     }
 
-    /// Asks the worker to exit, waits up to `wait`, then kills its group.
-    pub async fn shutdown(mut self, wait: Duration) {
+    /// Asks the worker to exit, waits up to `wait`, then kills its group. Returns the target the worker
+    /// drove last (a page reset after the last answer may have moved it: that target must be closed
+    /// too).
+    pub async fn shutdown(mut self, wait: Duration) -> String {
         if let Ok(frame) = ipc::encode(&ToWorker::Shutdown) {
             let _ = self.frames.send(frame).await;
         }
-        if tokio::time::timeout(wait, self.child.wait()).await.is_err() {
+        let deadline = tokio::time::Instant::now() + wait;
+        // Read what the worker still says (a page reset it finished) until it closes the stream.
+        while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, self.frames.next()).await {
+            if let Ok(msg) = ipc::decode::<FromWorker>(&frame) {
+                self.note(msg);
+            }
+        }
+        if tokio::time::timeout_at(deadline, self.child.wait()).await.is_err() {
             self.kill();
             let _ = self.child.wait().await;
         }
         // Anything the worker left in its group.
         let _ = killpg(Pid::from_raw(self.pid as i32), Signal::SIGKILL);
         reaper::unmanage(self.pid);
+        std::mem::take(&mut self.target_id)
     }
 }
 

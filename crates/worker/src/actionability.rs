@@ -382,9 +382,10 @@ pub(crate) async fn ready(
                 last = Some(e);
             }
         }
-        if budget.remaining() <= RETRY {
+        // The last round runs at the deadline: the answer comes then, not a retry interval early.
+        if budget.expired() {
             return Err(give_up(last, &rounds));
         }
-        tokio::time::sleep(RETRY).await;
+        tokio::time::sleep(budget.capped(RETRY)).await;
     }
 }

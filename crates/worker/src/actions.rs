@@ -13,13 +13,15 @@ use sb_protocol::ipc::{
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
-use crate::error::{cdp_failure, fail, script_failure};
+use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
 use crate::page::{eval_by_value, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 
-/// Time kept back from a navigation's wait to read the URL and title afterwards.
-const AFTER_NAV_RESERVE: Duration = Duration::from_millis(300);
+/// Time kept back from a navigation's wait to stop the load and read the URL and title afterwards: a
+/// navigation that runs out of time answers `timed_out` within the answer window
+/// ([`sb_protocol::margins::EARLY`]), not earlier.
+const AFTER_NAV_RESERVE: Duration = Duration::from_millis(40);
 /// Longest a small bookkeeping call (URL, title) may take.
 const SMALL_CALL: Duration = Duration::from_millis(1_000);
 
@@ -367,7 +369,7 @@ pub(crate) async fn call_function(
             budget.remaining(),
         )
         .await
-        .map_err(|e| cdp_failure(phase, e))?;
+        .map_err(|e| if context_lost(&e) { navigated_away(phase) } else { cdp_failure(phase, e) })?;
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
@@ -395,7 +397,9 @@ async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> 
     let _ = session
         .call_raw("Runtime.releaseObjectGroup", json!({"objectGroup": EVAL_GROUP}), budget.capped(SMALL_CALL))
         .await;
-    let converted = converted.map_err(|e| cdp_failure(phase, e))?;
+    let converted =
+        converted
+            .map_err(|e| if context_lost(&e) { navigated_away(phase) } else { cdp_failure(phase, e) })?;
     if let Some(details) = converted.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }

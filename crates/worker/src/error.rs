@@ -27,7 +27,13 @@ pub(crate) fn cdp_failure(phase: Phase, e: CdpError) -> WorkerError {
 /// (`timeout` param), sent at `started`: when V8's timeout fired (Chromium answers "Execution was
 /// terminated", or, with `awaitPromise`, `-32603` "Internal error", told apart from a real internal
 /// error by the time it took) it is the action's [`ErrorCode::Timeout`]; else [`cdp_failure`].
+///
+/// A script whose document went away under it (a navigation) is `evaluate_error` "the page navigated
+/// while the script ran": what the caller did made the page leave, not a fault of the runtime.
 pub(crate) fn script_failure(phase: Phase, e: CdpError, started: Instant, v8_timeout_ms: u64) -> WorkerError {
+    if context_lost(&e) {
+        return navigated_away(phase);
+    }
     match e {
         CdpError::Protocol { code, message, .. }
             if message.contains("Execution was terminated")
@@ -41,4 +47,27 @@ pub(crate) fn script_failure(phase: Phase, e: CdpError, started: Instant, v8_tim
         }
         other => cdp_failure(phase, other),
     }
+}
+
+/// Whether `e` says the call's document went away under it (a navigation, the target closed):
+/// `Execution context was destroyed`, `Inspected target navigated or closed`, `Cannot find context`.
+pub(crate) fn context_lost(e: &CdpError) -> bool {
+    match e {
+        CdpError::Protocol { message, .. } => {
+            message.contains("Execution context was destroyed")
+                || message.contains("Inspected target navigated or closed")
+                || message.contains("Cannot find context")
+                || message.contains("Cannot find default execution context")
+        }
+        _ => false,
+    }
+}
+
+/// `evaluate_error`: the page navigated while the script ran (its result is gone with its document).
+pub(crate) fn navigated_away(phase: Phase) -> WorkerError {
+    fail(
+        ErrorCode::EvaluateError,
+        phase,
+        "the page navigated while the script ran; its result is gone with the old document",
+    )
 }

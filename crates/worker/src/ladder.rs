@@ -1,7 +1,9 @@
-//! The escalation ladder: what the worker does when an action ran out of time, so that the next
-//! action on the tab works.
+//! The escalation ladder: what the worker does after an action ran out of time (or was cancelled), so
+//! that the next action on the tab works; and the reopening of a page whose renderer crashed.
 //!
-//! Each step is bounded and the ladder stops at the first that frees the tab:
+//! It runs *after* the answer: the action owns its whole budget, and the session's next action waits
+//! for the freeing inside its own budget (`waited_for_recovery_ms`). Each step is bounded and the
+//! ladder stops at the first that frees the tab:
 //!
 //! 0. Is the tab responsive? (`Runtime.evaluate "1"`, at most [`PROBE`].) An action can time out
 //!    without the page being stuck: a promise that never resolves, a slow server.
@@ -9,33 +11,31 @@
 //!    after an `await` and a loop the page started from a timer, which `Runtime.evaluate`'s own
 //!    `timeout` does not.
 //! 2. When the terminate call itself got no answer: the same over a second CDP connection.
-//! 3. Page reset: end the stuck renderer (`Page.crash`), close the target and open a new one at its
-//!    last URL (`Target.getTargetInfo`), answered as `page_reset`.
+//! 3. Page reset: end the stuck renderer (`Page.crash`), close the target and open a new one, which
+//!    loads the old one's URL (`Target.getTargetInfo`) up to `DOMContentLoaded`; the session's next
+//!    result says `session_reset` (`tab_stuck`).
+//!
+//! A renderer crash reopens the page at the last URL that reached `DOMContentLoaded` (never the URL
+//! that crashed it); a URL that crashed the renderer twice is not reopened again (`about:blank`,
+//! `crash_loop`).
 //!
 //! Past the ladder there is one more step, the supervisor's: when the worker has not answered by the
 //! request's deadline plus a grace, it kills the worker's process group and starts a fresh worker.
 
 use std::time::Duration;
 
-use sb_cdp::types::{CreateTargetResult, EvaluateResult};
+use sb_cdp::types::{CreateTargetResult, EvaluateResult, NavigateResult};
 use sb_cdp::{CdpClient, Session};
-use sb_protocol::ipc::WorkerError;
-use sb_protocol::margins::{self, RESET_OVERRUN, RESET_TIME};
-use sb_protocol::{Budget, ErrorCode};
+use sb_protocol::margins::RESET_TIME;
+use sb_protocol::Budget;
 use serde_json::json;
 
-use crate::error::fail;
-use crate::page::{attach_session, Page};
+use crate::page::{attach_session, Moved, Page};
 
 /// Longest the responsiveness probe may take (a free page answers in a few ms).
 const PROBE: Duration = Duration::from_millis(150);
 /// Longest a `Runtime.terminateExecution` call may take.
 const TERMINATE: Duration = Duration::from_millis(200);
-
-/// How much of an action's budget is kept back for the ladder ([`margins::ladder_reserve`]).
-pub(crate) fn reserve(budget: Budget) -> Duration {
-    margins::ladder_reserve(budget.remaining())
-}
 
 /// How the ladder ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,27 +48,6 @@ pub(crate) enum Freed {
     Reset,
     /// Nothing worked within the budget.
     Stuck,
-}
-
-/// Runs the ladder after an action's timeout `error`, within `budget`, and returns the error to
-/// answer: the timeout (saying whether a script was stopped), or `page_reset`.
-pub(crate) async fn after_timeout(page: &mut Page, error: WorkerError, budget: Budget) -> WorkerError {
-    match free(page, budget).await {
-        Freed::Responsive => error,
-        Freed::Terminated => WorkerError {
-            message: format!("{}; the page's script was stopped (Runtime.terminateExecution)", error.message),
-            ..error
-        },
-        Freed::Reset => fail(
-            ErrorCode::PageReset,
-            error.phase,
-            format!(
-                "{}; the tab was stuck and was reopened at its last URL (page state is lost)",
-                error.message
-            ),
-        ),
-        Freed::Stuck => WorkerError { message: format!("{}; the tab is still busy", error.message), ..error },
-    }
 }
 
 /// Longest the second connection may take in all (connect, attach, terminate).
@@ -106,7 +85,8 @@ pub(crate) async fn free(page: &mut Page, budget: Budget) -> Freed {
             }
         }
     }
-    if reset(page, Budget::until(budget.deadline() + RESET_OVERRUN)).await {
+    let url = target_url(page, budget).await;
+    if reset(page, &url, "tab_stuck", budget).await {
         Freed::Reset
     } else {
         Freed::Stuck
@@ -129,17 +109,40 @@ async fn responsive(session: &Session, budget: Budget) -> bool {
     r.is_ok_and(|r| r.exception_details.is_none())
 }
 
-/// Step 3 (and the answer to a renderer crash): a new target at the old one's URL replaces it; the
-/// page's session moves to it. Whether it worked within `budget`.
-pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
-    let browser = page.browser.clone();
-    let info = browser
+/// The URL `Target.getTargetInfo` gives for the page's target (`about:blank` when it does not answer).
+async fn target_url(page: &Page, budget: Budget) -> String {
+    let info = page
+        .browser
         .call_raw("Target.getTargetInfo", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
-    let url = info
-        .ok()
+    info.ok()
         .and_then(|v| v["targetInfo"]["url"].as_str().map(str::to_string))
-        .unwrap_or_else(|| "about:blank".into());
+        .unwrap_or_else(|| "about:blank".into())
+}
+
+/// The page's renderer crashed: reopen it at the last URL that reached `DOMContentLoaded`, unless that
+/// URL has crashed the renderer twice (then `about:blank`). Returns the reset's reason
+/// (`renderer_crashed` or `crash_loop`) and whether the page was reopened within `budget`.
+pub(crate) async fn reopen_after_crash(page: &mut Page, budget: Budget) -> (&'static str, bool) {
+    let crashed_at = target_url(page, budget).await;
+    *page.crashes.entry(crashed_at.clone()).or_default() += 1;
+    let loaded = page.lifecycle.borrow().loaded_url.clone();
+    let good = if loaded.is_empty() { crashed_at } else { loaded };
+    let (url, reason) = if page.crashes.get(&good).copied().unwrap_or(0) >= 2 {
+        ("about:blank".to_string(), "crash_loop")
+    } else {
+        (good, "renderer_crashed")
+    };
+    tracing::warn!(target_id = %page.target_id, %url, reason, "reopen_after_crash");
+    (reason, reset(page, &url, reason, budget).await)
+}
+
+/// Step 3 (and the answer to a renderer crash): a new target replaces the page's, loads `url` up to
+/// `DOMContentLoaded` (`Page.navigate`, then the lifecycle event of its `loaderId`, so the answer
+/// never comes from the new target's first `about:blank`), and the page's session moves to it
+/// (reported with `reason`). Whether the new target was attached within `budget`.
+pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budget: Budget) -> bool {
+    let browser = page.browser.clone();
     // The stuck renderer must go first: a new page at the same site would share its process (and
     // its blocked main thread). `Page.crash` runs on the renderer's IO thread, so it works even then.
     // It never answers (the renderer is gone): a short wait is enough to send it.
@@ -149,7 +152,12 @@ pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
     let created: Result<CreateTargetResult, _> = browser
-        .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+        .call(
+            "Target.createTarget",
+            None,
+            json!({"url": "about:blank", "newWindow": true}),
+            budget.remaining(),
+        )
         .await;
     let created = match created {
         Ok(c) => c,
@@ -165,35 +173,24 @@ pub(crate) async fn reset(page: &mut Page, budget: Budget) -> bool {
             return false;
         }
     };
-    // The new page loads its URL; wait for its DOMContentLoaded with what is left of the time.
-    let mut loading = attached.lifecycle.clone();
-    let _ = tokio::time::timeout(
-        budget.remaining(),
-        loading.wait_for(|l| l.events.iter().any(|e| e == "DOMContentLoaded")),
-    )
-    .await;
-    tracing::warn!(old = %page.target_id, new = %created.target_id, %url, "page_reset");
-    page.session = attached.session;
-    page.lifecycle = attached.lifecycle;
-    page.crashed = attached.crashed;
-    page.crash_expected = attached.crash_expected;
-    page.oopifs = attached.oopifs;
-    *page.mouse_at.lock().unwrap() = None;
-    page.target_id = created.target_id;
-    page.target_changed = true;
+    tracing::warn!(old = %page.target_id, new = %created.target_id, %url, reason, "page_reset");
+    page.adopt(&created.target_id, attached, Moved::Reset(reason));
+    if url != "about:blank" {
+        settle_at(page, url, budget).await;
+    }
     true
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reserve_is_a_third_within_bounds() {
-        let r = |ms| reserve(Budget::new(Duration::from_millis(ms))).as_millis() as i64;
-        assert!((r(6_000) - 2_000).abs() <= 5);
-        assert!((r(1_500) - 800).abs() <= 5, "at least 800 ms");
-        assert!((r(120_000) - 3_000).abs() <= 5, "at most 3 s");
-        assert!(r(300) <= 300, "never more than the budget");
-    }
+/// `Page.navigate` to `url`, then waits within `budget` for its document's `DOMContentLoaded`. A
+/// navigation that fails or does not settle in time leaves the page as it is (the next action sees it).
+async fn settle_at(page: &Page, url: &str, budget: Budget) {
+    let nav: Result<NavigateResult, _> =
+        page.session.call("Page.navigate", json!({"url": url}), budget.remaining()).await;
+    let Some(loader) = nav.ok().and_then(|n| n.loader_id) else { return };
+    let mut lifecycle = page.lifecycle.clone();
+    let _ = tokio::time::timeout(
+        budget.remaining(),
+        lifecycle.wait_for(|l| l.loader_id == loader && l.has("DOMContentLoaded")),
+    )
+    .await;
 }

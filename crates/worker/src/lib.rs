@@ -8,8 +8,8 @@
 //! The worker opens its *own* CDP WebSocket to the browser, attaches to its session's target
 //! (`Target.attachToTarget {flatten: true}`), answers [`sb_protocol::ipc::FromWorker::Ready`], then
 //! runs [`sb_protocol::ipc::ToWorker::Run`] requests one at a time, each within the `budget_ms` it is
-//! given. Each action keeps part of its budget back for the escalation ladder (`ladder`), which
-//! frees a stuck tab before the worker answers. It must not touch the harness API, other sessions, or
+//! given: the action owns its whole budget, and a tab left stuck (or crashed) is freed by the
+//! escalation ladder (`ladder`) after the answer. It must not touch the harness API, other sessions, or
 //! the browser process.
 //!
 //! The modules form one-way layers (a module imports only from the layers below it):
@@ -38,19 +38,20 @@ mod resolve;
 mod snapshot;
 mod wait;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sb_protocol::ipc::{
     self, Action, AttachedOutput, Counter, DialogPolicyOutput, FromWorker, Output, ToWorker, WorkerError,
 };
+use sb_protocol::margins::RECOVERY_MAX;
 use sb_protocol::{Budget, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
 use crate::error::{cdp_failure, fail};
-use crate::page::{attach_session, url_and_title, Page};
+use crate::page::{attach_session, url_and_title, Moved, Page};
 use crate::progress::Progress;
 
 /// How the worker finds its page.
@@ -62,18 +63,43 @@ pub struct WorkerConfig {
     pub target_id: String,
 }
 
-/// Time the worker takes to stop a cancelled action's script (nobody waits on the answer, but the
-/// session's next action does).
-const CANCEL_TIME: Duration = Duration::from_millis(1_500);
-
 /// How long a failed CDP call waits for an `Inspector.targetCrashed` that may explain it.
 const CRASH_EVENT_WAIT: Duration = Duration::from_millis(100);
 
 /// Time the cleanups of an action cut short get (`Progress::abort`).
 const CLEANUP_TIME: Duration = Duration::from_millis(200);
 
+/// A run the supervisor sent: its `seq`, its budget (from the moment it was read), its action.
+struct Job {
+    seq: u64,
+    budget: Budget,
+    action: Action,
+}
+
+impl Job {
+    fn new(seq: u64, budget_ms: u64, action: Action) -> Job {
+        Job { seq, budget: Budget::new(Duration::from_millis(budget_ms)), action }
+    }
+}
+
+/// What the tab needs after an answer, before the next action runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Aftercare {
+    /// The action timed out or was cancelled: the escalation ladder ([`ladder::free`]).
+    Free,
+    /// The renderer crashed: reopen the page ([`ladder::reopen_after_crash`]).
+    Reopen,
+}
+
+/// How the loop ends: `Ok` on `Shutdown` or a closed stream, `Err` when the stream broke.
+type Exit = Result<(), String>;
+
 /// Runs the worker on `ipc` until the supervisor says `Shutdown`, closes the stream, or the browser
 /// connection is lost.
+///
+/// Each run gets its whole budget; when it timed out, was cancelled or its renderer crashed, the tab is
+/// freed *after* the answer (the stream is still read meanwhile), and the next run waits for that
+/// within its own budget ([`FromWorker::Recovered`]).
 ///
 /// # Errors
 /// When the browser cannot be reached or the target cannot be attached (the supervisor sees the
@@ -98,25 +124,60 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         Ok::<(), String>(())
     });
 
+    let mut queued: Option<(Job, Instant)> = None;
+    let mut aftercare: Option<Aftercare> = None;
     let result = loop {
-        let frame = tokio::select! {
-            f = frames.next() => f,
-            reason = page.browser.closed() => break Err(format!("browser connection lost: {reason}")),
+        // The tab is freed after the previous answer; a run that arrives meanwhile waits for it.
+        if let Some(care) = aftercare.take() {
+            if let Err(exit) = recover(&mut page, care, &mut frames, &out_tx, &mut queued).await {
+                break exit;
+            }
+            report_moves(&mut page, &out_tx);
+        }
+        let (job, arrived) = match queued.take() {
+            Some(queued) => queued,
+            None => {
+                let frame = tokio::select! {
+                    f = frames.next() => f,
+                    reason = page.browser.closed() => break Err(format!("browser connection lost: {reason}")),
+                };
+                match read(frame) {
+                    Err(e) => break e,
+                    Ok(ToWorker::Shutdown) => break Ok(()),
+                    Ok(ToWorker::Cancel { .. }) => continue,
+                    Ok(ToWorker::Run { seq, budget_ms, action }) => {
+                        (Job::new(seq, budget_ms, *action), Instant::now())
+                    }
+                }
+            }
         };
-        let (seq, budget_ms, action) = match read(frame) {
-            Err(e) => break e,
-            Ok(ToWorker::Shutdown) => break Ok(()),
-            Ok(ToWorker::Cancel { .. }) => continue,
-            Ok(ToWorker::Run { seq, budget_ms, action }) => (seq, budget_ms, *action),
-        };
-        let budget = Budget::new(Duration::from_millis(budget_ms));
-        // The action gets its budget less a reserve for the escalation ladder.
-        let progress =
-            Progress::new(budget.child(ladder::reserve(budget)), action.phase(), Some((seq, out_tx.clone())));
+        let Job { seq, budget, action } = job;
+        let mut waited = arrived.elapsed();
+        // A renderer that crashed between two actions: reopen the page before this one runs.
+        let mut reopen_failed = None;
+        if *page.crashed.borrow() {
+            let started = Instant::now();
+            let (reason, reopened) = crash_reopen(&mut page, budget).await;
+            waited += started.elapsed();
+            if !reopened {
+                reopen_failed = Some(reason);
+            }
+        }
+        if waited >= Duration::from_millis(1) {
+            let _ = out_tx.send(FromWorker::Recovered { seq, waited_ms: waited.as_millis() as u64 });
+        }
+        let progress = Progress::new(budget, action.phase(), Some((seq, out_tx.clone())));
         // The action runs while the stream is still read, so that a Cancel can stop it.
         let mut exit = None;
-        let finished = {
-            let running = run_action(&mut page, action, budget, &progress);
+        let finished = if let Some(reason) = reopen_failed {
+            let e = fail(
+                ErrorCode::PageReset,
+                action.phase(),
+                format!("the page's renderer crashed ({reason}) and the tab could not be reopened within the budget; the next action tries again"),
+            );
+            Some((Err(e), None))
+        } else {
+            let running = run_action(&mut page, action, &progress);
             tokio::pin!(running);
             loop {
                 tokio::select! {
@@ -131,25 +192,20 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             }
         };
         let outcome = match finished {
-            Some(outcome) => outcome,
+            Some((outcome, care)) => {
+                aftercare = care;
+                outcome
+            }
             None => {
                 progress.abort(CLEANUP_TIME).await;
-                let _ = ladder::free(&mut page, Budget::new(CANCEL_TIME)).await;
+                aftercare = Some(Aftercare::Free);
                 Err(fail(ErrorCode::Cancelled, Phase::Worker, "the client went away; the action was stopped"))
             }
         };
         for (kind, message, accepted) in page.dialogs.take() {
             let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted });
         }
-        if let Some(target_id) = page.take_target_change() {
-            let _ = out_tx.send(FromWorker::TargetChanged { target_id });
-        }
-        for counter in std::mem::take(&mut page.tallies) {
-            let _ = out_tx.send(FromWorker::Tally { counter });
-        }
-        if let Some(url) = page.take_url_change() {
-            let _ = out_tx.send(FromWorker::Navigated { url });
-        }
+        report_moves(&mut page, &out_tx);
         let _ = out_tx.send(FromWorker::Done { seq, outcome });
         if let Some(exit) = exit {
             break exit;
@@ -161,8 +217,93 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     result
 }
 
+/// Sends what changed about the page since the last report: a new target (page reset, tab switch),
+/// counted events, the main frame's URL.
+fn report_moves(page: &mut Page, out_tx: &mpsc::UnboundedSender<FromWorker>) {
+    if let Some((target_id, reason)) = page.take_target_change() {
+        let _ = out_tx.send(FromWorker::TargetChanged { target_id, reason });
+    }
+    for counter in std::mem::take(&mut page.tallies) {
+        let _ = out_tx.send(FromWorker::Tally { counter });
+    }
+    if let Some(url) = page.take_url_change() {
+        let _ = out_tx.send(FromWorker::Navigated { url });
+    }
+}
+
+/// Frees the tab after an answer (`care`), within [`RECOVERY_MAX`], while reading the stream: a run
+/// that arrives meanwhile is kept in `queued` (with its arrival) and waits; should its own budget run
+/// out first, it is answered `timeout` at its deadline while the freeing goes on. A cancel of the
+/// queued run answers `cancelled`.
+///
+/// # Errors
+/// The loop's exit, on `Shutdown` or a closed or broken stream.
+async fn recover(
+    page: &mut Page,
+    care: Aftercare,
+    frames: &mut futures_util::stream::SplitStream<
+        Framed<UnixStream, tokio_util::codec::LengthDelimitedCodec>,
+    >,
+    out_tx: &mpsc::UnboundedSender<FromWorker>,
+    queued: &mut Option<(Job, Instant)>,
+) -> Result<(), Exit> {
+    let started = Instant::now();
+    let budget = Budget::new(RECOVERY_MAX);
+    let freeing = async {
+        match care {
+            Aftercare::Free => format!("{:?}", ladder::free(page, budget).await),
+            Aftercare::Reopen => {
+                let (reason, reopened) = crash_reopen(page, budget).await;
+                format!("{reason}, reopened: {reopened}")
+            }
+        }
+    };
+    tokio::pin!(freeing);
+    loop {
+        let deadline = queued.as_ref().map(|(j, _)| j.budget.deadline());
+        let far = Instant::now() + RECOVERY_MAX;
+        tokio::select! {
+            freed = &mut freeing => {
+                tracing::info!(outcome = %freed, took_ms = started.elapsed().as_millis() as u64, "tab_recovered");
+                return Ok(());
+            }
+            frame = frames.next() => match read(frame)? {
+                ToWorker::Run { seq, budget_ms, action } => {
+                    *queued = Some((Job::new(seq, budget_ms, *action), Instant::now()));
+                }
+                ToWorker::Cancel { seq } => {
+                    if queued.as_ref().is_some_and(|(j, _)| j.seq == seq) {
+                        *queued = None;
+                        let e = fail(ErrorCode::Cancelled, Phase::Worker, "the client went away; the action was dropped");
+                        let _ = out_tx.send(FromWorker::Done { seq, outcome: Err(e) });
+                    }
+                }
+                ToWorker::Shutdown => return Err(Ok(())),
+            },
+            _ = tokio::time::sleep_until(deadline.unwrap_or(far).into()), if deadline.is_some() => {
+                if let Some((job, arrived)) = queued.take() {
+                    let waited = arrived.elapsed().as_millis();
+                    let e = fail(
+                        ErrorCode::Timeout,
+                        job.action.phase(),
+                        format!("the tab was still being freed after the previous action's timeout ({waited} ms waited); the next action waits for it again"),
+                    );
+                    let _ = out_tx.send(FromWorker::Done { seq: job.seq, outcome: Err(e) });
+                }
+            }
+        }
+    }
+}
+
+/// Counts the crash and reopens the page ([`ladder::reopen_after_crash`]) within `budget`.
+async fn crash_reopen(page: &mut Page, budget: Budget) -> (&'static str, bool) {
+    page.tallies.push(Counter::RendererCrash);
+    tracing::warn!(target_id = %page.target_id, "renderer_crashed");
+    ladder::reopen_after_crash(page, budget).await
+}
+
 /// Decodes one IPC frame; `Err(exit)` when the stream ended or broke.
-fn read(frame: Option<Result<bytes::BytesMut, std::io::Error>>) -> Result<ToWorker, Result<(), String>> {
+fn read(frame: Option<Result<bytes::BytesMut, std::io::Error>>) -> Result<ToWorker, Exit> {
     match frame {
         None => Err(Ok(())),
         Some(Err(e)) => Err(Err(format!("ipc: {e}"))),
@@ -170,59 +311,47 @@ fn read(frame: Option<Result<bytes::BytesMut, std::io::Error>>) -> Result<ToWork
     }
 }
 
-/// Runs one action within `budget`: the action itself within `progress`'s part of it, then, when it timed
-/// out, the escalation ladder, which makes sure the tab is free (or replaced) before the answer goes out.
+/// Runs one action within `progress`'s budget (all of the run's), and says what the tab needs after
+/// the answer: the ladder after a timeout, a reopen after a renderer crash.
 async fn run_action(
     page: &mut Page,
     action: Action,
-    budget: Budget,
     progress: &Progress,
-) -> Result<Output, WorkerError> {
-    if *page.crashed.borrow() {
-        return Err(after_crash(page, action.phase(), budget).await);
-    }
+) -> (Result<Output, WorkerError>, Option<Aftercare>) {
     let mut crashed = page.crashed.clone();
     let phase = action.phase();
     let outcome = {
-        let running = act(page, action, budget, progress);
+        let running = act(page, action, progress);
         tokio::select! {
             outcome = running => Some(outcome),
             _ = crashed.wait_for(|c| *c) => None,
         }
     };
+    let crash = || {
+        fail(
+            ErrorCode::PageReset,
+            phase,
+            "the page's renderer crashed during the action; the tab is reopened at its last loaded URL after this answer (page state is lost); take a new snapshot",
+        )
+    };
     match outcome {
         // A call on a crashed target can fail before the crash event is read: give it a moment.
         Some(Err(e)) if e.code == ErrorCode::CdpError => {
-            let crash = tokio::time::timeout(CRASH_EVENT_WAIT, crashed.wait_for(|c| *c)).await;
-            if crash.is_ok_and(|r| r.is_ok()) {
-                Err(after_crash(page, phase, budget).await)
+            let crash_seen = tokio::time::timeout(CRASH_EVENT_WAIT, crashed.wait_for(|c| *c)).await;
+            if crash_seen.is_ok_and(|r| r.is_ok()) {
+                (Err(crash()), Some(Aftercare::Reopen))
             } else {
-                Err(e)
+                (Err(e), None)
             }
         }
-        Some(outcome) => outcome,
-        None => Err(after_crash(page, phase, budget).await),
+        Some(Err(e)) if e.code == ErrorCode::Timeout => (Err(e), Some(Aftercare::Free)),
+        Some(outcome) => (outcome, None),
+        None => (Err(crash()), Some(Aftercare::Reopen)),
     }
 }
 
-/// The renderer crashed (before or during an action): reopen the tab at its last URL and answer
-/// `page_reset`. The action is not run again: its effects on the old page are unknown.
-async fn after_crash(page: &mut Page, phase: Phase, budget: Budget) -> WorkerError {
-    page.tallies.push(Counter::RendererCrash);
-    tracing::warn!(target_id = %page.target_id, "renderer_crashed");
-    let reset =
-        ladder::reset(page, Budget::until(budget.deadline() + sb_protocol::margins::RESET_OVERRUN)).await;
-    let message = if reset {
-        "the page's renderer crashed; the tab was reopened at its last URL (page state is lost); take a new snapshot"
-    } else {
-        "the page's renderer crashed and the tab could not be reopened yet; the next action tries again"
-    };
-    fail(ErrorCode::PageReset, phase, message)
-}
-
-/// The action itself within `p`, with the escalation ladder (within all of `budget`) after a timeout.
-/// An action that failed gets its cleanups run first (`Progress::abort`).
-async fn act(page: &mut Page, action: Action, budget: Budget, p: &Progress) -> Result<Output, WorkerError> {
+/// The action itself within `p`. An action that failed gets its cleanups run first (`Progress::abort`).
+async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
     let outcome = match action {
         Action::Goto { url } => actions::goto(page, &url, p).await,
         Action::Extract { format, max_chars } => actions::extract(page, format, max_chars, p).await,
@@ -244,12 +373,10 @@ async fn act(page: &mut Page, action: Action, budget: Budget, p: &Progress) -> R
         }
         Action::Attach { target_id } => switch_to(page, &target_id, p.budget()).await,
     };
-    let Err(e) = outcome else { return outcome };
-    p.abort(CLEANUP_TIME).await;
-    if e.code == ErrorCode::Timeout {
-        return Err(ladder::after_timeout(page, e, budget).await);
+    if outcome.is_err() {
+        p.abort(CLEANUP_TIME).await;
     }
-    Err(e)
+    outcome
 }
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
@@ -257,7 +384,7 @@ async fn switch_to(page: &mut Page, target_id: &str, budget: Budget) -> Result<O
     let attached = attach_session(&page.browser, target_id, &page.dialogs, budget)
         .await
         .map_err(|e| cdp_failure(Phase::Session, e))?;
-    page.adopt(target_id, attached);
+    page.adopt(target_id, attached, Moved::Tab);
     let (url, title, _) = url_and_title(page, budget).await;
     let url = url.unwrap_or_default();
     page.reported_url = url.clone();

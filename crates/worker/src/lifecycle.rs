@@ -14,6 +14,16 @@ pub(crate) struct Lifecycle {
     /// The main frame's URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`); empty until the
     /// first navigation after attaching.
     pub url: String,
+    /// The URL of the last main-frame document that reached `DOMContentLoaded`: the page to reopen
+    /// after a renderer crash (a URL that crashes its renderer while loading never becomes it).
+    pub loaded_url: String,
+}
+
+impl Lifecycle {
+    /// Whether the current document has seen lifecycle event `name`.
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.events.iter().any(|e| e == name)
+    }
 }
 
 /// Follows `Page.lifecycleEvent` of the main frame (its `frameId` is the target's id) on `session`.
@@ -46,6 +56,9 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
                 if l.loader_id != loader || name == "init" {
                     l.loader_id = loader;
                     l.events.clear();
+                }
+                if name == "DOMContentLoaded" && !l.url.is_empty() {
+                    l.loaded_url = l.url.clone();
                 }
                 l.events.push(name);
             });

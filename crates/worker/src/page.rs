@@ -42,8 +42,12 @@ pub(crate) struct Page {
     pub(crate) lifecycle: tokio::sync::watch::Receiver<Lifecycle>,
     /// Dialogs answered, and how to answer the next one.
     pub(crate) dialogs: Dialogs,
-    /// Set when a page reset replaced the target; reported to the supervisor.
-    pub(crate) target_changed: bool,
+    /// Set when the worker moved to another target (a page reset, or another tab); reported to the
+    /// supervisor.
+    pub(crate) moved: Option<Moved>,
+    /// How often the renderer crashed at each URL in this worker's life: a URL that crashed it twice is
+    /// not reopened again (`crash_loop`).
+    pub(crate) crashes: std::collections::HashMap<String, u32>,
     /// Becomes true when the page's renderer crashes (`Inspector.targetCrashed`).
     pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
     /// Set before the worker ends the renderer itself (`Page.crash` in a page reset): that crash is
@@ -73,7 +77,8 @@ impl Page {
             session: attached.session,
             dialogs,
             lifecycle: attached.lifecycle,
-            target_changed: false,
+            moved: None,
+            crashes: Default::default(),
             crashed: attached.crashed,
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
@@ -84,8 +89,8 @@ impl Page {
     }
 
     /// Drives `target_id` through `attached` from now on (another tab, or the target that replaced a
-    /// stuck one); the supervisor hears of the change after the run.
-    pub(crate) fn adopt(&mut self, target_id: &str, attached: Attached) {
+    /// stuck or crashed one); the supervisor hears of the change after the run.
+    pub(crate) fn adopt(&mut self, target_id: &str, attached: Attached, why: Moved) {
         self.session = attached.session;
         self.lifecycle = attached.lifecycle;
         self.crashed = attached.crashed;
@@ -93,12 +98,18 @@ impl Page {
         self.oopifs = attached.oopifs;
         *self.mouse_at.lock().unwrap() = None;
         self.target_id = target_id.to_string();
-        self.target_changed = true;
+        self.moved = Some(why);
     }
 
-    /// The target id when the run changed it (reported once).
-    pub(crate) fn take_target_change(&mut self) -> Option<String> {
-        std::mem::take(&mut self.target_changed).then(|| self.target_id.clone())
+    /// The new target id and, for a page reset, its reason, when the page moved since the last report
+    /// (reported once).
+    pub(crate) fn take_target_change(&mut self) -> Option<(String, Option<String>)> {
+        let moved = self.moved.take()?;
+        let reason = match moved {
+            Moved::Tab => None,
+            Moved::Reset(reason) => Some(reason.to_string()),
+        };
+        Some((self.target_id.clone(), reason))
     }
 
     /// The main frame's URL when it changed since the last report.
@@ -109,6 +120,16 @@ impl Page {
             url
         })
     }
+}
+
+/// Why the worker moved to another target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Moved {
+    /// `tabs.focus` / `tabs.open`: another tab of the session.
+    Tab,
+    /// A page reset, with its reason as the session's next result reports it (`tab_stuck`,
+    /// `renderer_crashed`, `crash_loop`).
+    Reset(&'static str),
 }
 
 /// A flat session on a page target, with what the worker follows on it.

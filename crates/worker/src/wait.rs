@@ -1,32 +1,38 @@
-//! `page.wait_for`: poll a condition until it holds or the budget runs out.
+//! `page.wait_for`: wait until a condition holds or the budget runs out, reacting to the page.
 //!
-//! Every condition but `networkidle` and `time_ms` is a small check expression evaluated every
-//! [`POLL`] (`Runtime.evaluate`, each call bounded), so a navigation during the wait is harmless and
-//! nothing keeps running in the page after a timeout. `networkidle` is Chromium's own lifecycle event
-//! for the main frame (`Page.lifecycleEvent` `networkIdle`), tracked by `lifecycle`.
+//! Every condition but `networkidle` and `time_ms` is a test run by an in-page waiter (`wait.js`): it
+//! checks on every DOM mutation, animation frame, `readystatechange` and `load` (and a 100 ms tick),
+//! and resolves once the test holds or its time (the budget) is up; one `Runtime.evaluate` awaits it.
+//! A navigation during the wait destroys the waiter's document: the wait goes on in the new one.
+//! `networkidle` is Chromium's own lifecycle event for the main frame (`Page.lifecycleEvent`
+//! `networkIdle`), tracked by `lifecycle`.
 
 use std::time::Duration;
 
-use sb_cdp::types::EvaluateResult;
-use sb_cdp::CdpError;
+use sb_cdp::calls::Evaluate;
 use sb_protocol::api::{ElementState, LoadState};
 use sb_protocol::ipc::{Output, WaitCondition, WaitForOutput, WorkerError};
-use sb_protocol::{Budget, ErrorCode, Phase};
-use serde_json::{json, Value};
+use sb_protocol::{ErrorCode, Phase};
+use serde_json::Value;
 
-use crate::error::{cdp_failure, fail};
+use crate::error::{cdp_failure, context_lost, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
 
-/// Time between two checks.
-const POLL: Duration = Duration::from_millis(50);
-/// Longest one check may take.
-const CHECK: Duration = Duration::from_millis(1_000);
+/// The in-page waiter: `(test, timeoutMs) => Promise<{ok} | {error}>`.
+const WAITER: &str = include_str!("wait.js");
 
-/// Waits for `condition` within `budget`.
+/// Time the waiter's own clock ends before the budget, so that its `{ok: false}` (not the CDP call's
+/// timeout) answers.
+const SETTLE: Duration = Duration::from_millis(10);
+
+/// Longest the wait for a new document takes before the waiter is tried again in it.
+const NEW_DOCUMENT: Duration = Duration::from_millis(100);
+
+/// Waits for `condition` within the action's budget.
 ///
-/// Errors: `timeout` (phase `wait`) naming the condition; `bad_request` for an invalid selector or
-/// load state; `evaluate_error` when a `function` throws.
+/// Errors: `timeout` (phase `wait`) naming the condition, at the deadline; `bad_request` for an invalid
+/// selector; `evaluate_error` when a `function` throws.
 pub(crate) async fn wait_for(
     page: &Page,
     condition: &WaitCondition,
@@ -50,32 +56,47 @@ pub(crate) async fn wait_for(
         }
         WaitCondition::LoadState(LoadState::NetworkIdle) => {
             let mut lifecycle = page.lifecycle.clone();
-            let idle = tokio::time::timeout(
-                budget.remaining(),
-                lifecycle.wait_for(|l| l.events.iter().any(|e| e == "networkIdle")),
-            )
-            .await;
+            let idle =
+                tokio::time::timeout(budget.remaining(), lifecycle.wait_for(|l| l.has("networkIdle"))).await;
             match idle {
                 Ok(Ok(_)) => {}
                 _ => return Err(not_met()),
             }
         }
         _ => {
-            let check = check_expression(condition)?;
+            let test = test_function(condition);
+            let mut navigations = 0;
             loop {
-                match truthy(page, &check, condition, budget).await {
-                    Ok(true) => break,
-                    Ok(false) => {}
-                    // A check that ran out of time found nothing: the page is busy (laying out a large
-                    // document, say) or stuck; the next check tries again while the budget lasts (the
-                    // ladder frees a stuck page once it is spent).
-                    Err(e) if e.code == ErrorCode::Timeout => {}
-                    Err(e) => return Err(e),
+                let wait_ms = budget.remaining().saturating_sub(SETTLE).as_millis() as u64;
+                let call = Evaluate {
+                    user_gesture: false,
+                    ..Evaluate::by_value(format!("({WAITER})({test}, {wait_ms})"))
+                };
+                let mut lifecycle = page.lifecycle.clone();
+                lifecycle.borrow_and_update();
+                match page.session.evaluate(&call, budget.remaining()).await {
+                    Ok(r) => {
+                        if let Some(details) = r.exception_details {
+                            return Err(thrown(condition, details.message()));
+                        }
+                        let v = r.result.value.unwrap_or(Value::Null);
+                        if let Some(message) = v["error"].as_str() {
+                            return Err(thrown(condition, message.to_string()));
+                        }
+                        if v["ok"] == Value::Bool(true) {
+                            break;
+                        }
+                        return Err(not_met());
+                    }
+                    // The document went away under the waiter: go on waiting in the new one.
+                    Err(e) if context_lost(&e) && !budget.expired() => {
+                        navigations += 1;
+                        p.log(format!("the page navigated ({navigations}); waiting in the new document"));
+                        let _ = tokio::time::timeout(budget.capped(NEW_DOCUMENT), lifecycle.changed()).await;
+                    }
+                    Err(e) if e.is_timeout() || budget.expired() => return Err(p.with_steps(not_met())),
+                    Err(e) => return Err(cdp_failure(phase, e)),
                 }
-                if budget.remaining() <= POLL {
-                    return Err(not_met());
-                }
-                tokio::time::sleep(POLL).await;
             }
         }
     }
@@ -83,38 +104,14 @@ pub(crate) async fn wait_for(
     Ok(Output::WaitFor(WaitForOutput { matched: what, url }))
 }
 
-/// One check: whether `check` is truthy now.
-async fn truthy(
-    page: &Page,
-    check: &str,
-    condition: &WaitCondition,
-    budget: Budget,
-) -> Result<bool, WorkerError> {
-    let timeout = budget.capped(CHECK);
-    let r: EvaluateResult = page
-        .session
-        .call(
-            "Runtime.evaluate",
-            json!({"expression": check, "returnByValue": true, "awaitPromise": true, "timeout": timeout.as_millis() as u64}),
-            timeout,
-        )
-        .await
-        .map_err(|e| match e {
-            CdpError::Protocol { .. } if budget.expired() => cdp_failure(Phase::Wait, CdpError::Timeout { method: "Runtime.evaluate".into(), timeout }),
-            other => cdp_failure(Phase::Wait, other),
-        })?;
-    if let Some(details) = r.exception_details {
-        let code = match condition {
-            WaitCondition::Function(_) => ErrorCode::EvaluateError,
-            _ => ErrorCode::BadRequest,
-        };
-        return Err(fail(
-            code,
-            Phase::Wait,
-            format!("wait_for {}: {}", describe(condition), details.message()),
-        ));
-    }
-    Ok(r.result.value.as_ref().is_some_and(|v| v.as_bool() == Some(true)))
+/// The error for a test that threw: `evaluate_error` for the caller's function, else `bad_request`
+/// (an invalid selector).
+fn thrown(condition: &WaitCondition, message: String) -> WorkerError {
+    let code = match condition {
+        WaitCondition::Function(_) => ErrorCode::EvaluateError,
+        _ => ErrorCode::BadRequest,
+    };
+    fail(code, Phase::Wait, format!("wait_for {}: {message}", describe(condition)))
 }
 
 /// A human description of the condition, for results and errors.
@@ -130,11 +127,10 @@ fn describe(condition: &WaitCondition) -> String {
     }
 }
 
-/// The JS expression that is `true` once `condition` holds.
-fn check_expression(condition: &WaitCondition) -> Result<String, WorkerError> {
+/// The waiter's test for `condition`: a JS function, truthy (or resolving truthy) once it holds.
+fn test_function(condition: &WaitCondition) -> String {
     let q = |s: &str| Value::String(s.to_string()).to_string();
-    let bad = |message: String| fail(ErrorCode::BadRequest, Phase::Wait, message);
-    Ok(match condition {
+    let body = match condition {
         WaitCondition::Selector { selector, state } => {
             let test = match state {
                 ElementState::Attached => "!!el",
@@ -143,28 +139,32 @@ fn check_expression(condition: &WaitCondition) -> Result<String, WorkerError> {
                 ElementState::Hidden => "!el || !visible(el)",
             };
             format!(
-                "(() => {{ const visible = (e) => {{ const r = e.getBoundingClientRect(); \
+                "const visible = (e) => {{ const r = e.getBoundingClientRect(); \
                  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
-                 const el = document.querySelector({}); return {test}; }})()",
+                 const el = document.querySelector({}); return {test};",
                 q(selector)
             )
         }
         WaitCondition::Text(t) => {
-            format!("(document.body ? document.body.innerText : '').includes({})", q(t))
+            format!("return (document.body ? document.body.innerText : '').includes({});", q(t))
         }
         WaitCondition::TextGone(t) => {
-            format!("!(document.body ? document.body.innerText : '').includes({})", q(t))
+            format!("return !(document.body ? document.body.innerText : '').includes({});", q(t))
         }
-        WaitCondition::Url(glob) => format!("new RegExp({}).test(location.href)", q(&glob_to_regex(glob))),
-        WaitCondition::LoadState(LoadState::Load) => "document.readyState === 'complete'".into(),
-        WaitCondition::LoadState(LoadState::DomContentLoaded) => "document.readyState !== 'loading'".into(),
-        WaitCondition::LoadState(LoadState::NetworkIdle) | WaitCondition::Time(_) => {
-            return Err(bad("networkidle and time_ms are not polled".into()))
+        WaitCondition::Url(glob) => {
+            format!("return new RegExp({}).test(location.href);", q(&glob_to_regex(glob)))
         }
+        WaitCondition::LoadState(LoadState::Load) => "return document.readyState === 'complete';".into(),
+        WaitCondition::LoadState(LoadState::DomContentLoaded) => {
+            "return document.readyState !== 'loading';".into()
+        }
+        // Not run in the page (`wait_for` answers them itself).
+        WaitCondition::LoadState(LoadState::NetworkIdle) | WaitCondition::Time(_) => "return true;".into(),
         WaitCondition::Function(f) => {
-            format!("(async () => {{ let v = ({f}); if (typeof v === 'function') v = v(); return !!(await v); }})()")
+            format!("let v = ({f}); if (typeof v === 'function') v = v(); return v;")
         }
-    })
+    };
+    format!("() => {{ {body} }}")
 }
 
 /// A URL glob as an anchored regex: `**/` zero or more directories, `**` any characters, `*` any but

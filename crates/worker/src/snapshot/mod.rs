@@ -65,8 +65,9 @@ pub(crate) async fn snapshot(
         Some(scope) => Some(backend_of(page, scope, budget).await?),
         None => None,
     };
-    // Time kept back to build and render the text once the tree is here.
-    let fetch = budget.child(std::time::Duration::from_millis(300));
+    // Time kept back to build and render the text once the tree is here (a few ms for the at most
+    // 2500 elements read this way), so that a fetch that runs out answers inside the answer window.
+    let fetch = budget.child(std::time::Duration::from_millis(30));
     let fetched = match scope_backend {
         Some(backend) => {
             page.session
