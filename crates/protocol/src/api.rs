@@ -528,6 +528,12 @@ pub struct SnapshotResult {
     /// How many refs the text carries.
     pub refs: u64,
     pub truncated: bool,
+    /// True when the page's document was still loading (it had not reached `DOMContentLoaded` within
+    /// half the budget, which the snapshot waits): the text may be partial and starts with a marker
+    /// line, `- note "the page is still loading; take another snapshot"`. An empty page is never an
+    /// empty text either: it says `- note "the page is empty"`.
+    #[serde(default)]
+    pub loading: bool,
     pub url: String,
     pub title: String,
 }
@@ -594,6 +600,15 @@ pub struct PressParams {
 pub struct InputResult {
     /// The element acted on, e.g. `button "Submit"`.
     pub element: String,
+    /// Where a navigation the action started went, once it committed (a link, a form submitted with
+    /// Enter, a select whose `change` navigates): the action waits for that within its budget, as
+    /// Playwright's actions do. Absent when the action started none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navigated_to: Option<String>,
+    /// True when a navigation the action started had not committed when the budget ran out (the
+    /// action itself was done: do not repeat it; wait for the page instead).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub navigation_pending: bool,
 }
 
 /// `page.select` params: one or more of `values`, `labels`, `indexes`.
@@ -615,6 +630,12 @@ pub struct SelectResult {
     pub element: String,
     /// The values now selected.
     pub values: Vec<String>,
+    /// As [`InputResult::navigated_to`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navigated_to: Option<String>,
+    /// As [`InputResult::navigation_pending`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub navigation_pending: bool,
 }
 
 /// `page.check` params.

@@ -369,6 +369,8 @@ pub struct SnapshotOutput {
     pub lines: u64,
     pub chars: u64,
     pub truncated: bool,
+    /// The main document had not reached `DOMContentLoaded` (the text starts with a marker line).
+    pub loading: bool,
     pub refs: Vec<RefRecord>,
     pub url: String,
     pub title: String,
@@ -385,6 +387,10 @@ pub struct DialogPolicyOutput {
 pub struct SelectedOutput {
     pub element: String,
     pub values: Vec<String>,
+    /// Where a navigation the input started went ([`InputOutput::navigated_to`]).
+    pub navigated_to: Option<String>,
+    /// A navigation the input started had not committed at the deadline.
+    pub navigation_pending: bool,
 }
 
 /// The page's scroll position after a scroll, CSS px.
@@ -405,6 +411,18 @@ pub struct AttachedOutput {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputOutput {
     pub element: String,
+    /// The main frame's URL once a navigation the input started committed (a link, a form submitted
+    /// with Enter, a select whose `change` navigates); `None` when it started none.
+    pub navigated_to: Option<String>,
+    /// A navigation the input started had not committed at the deadline.
+    pub navigation_pending: bool,
+}
+
+impl InputOutput {
+    /// The output of an input on `element` that started no navigation.
+    pub fn of(element: impl Into<String>) -> InputOutput {
+        InputOutput { element: element.into(), navigated_to: None, navigation_pending: false }
+    }
 }
 
 /// A script's value.

@@ -288,6 +288,7 @@ static SNAPSHOT: PageMethod = PageMethod {
                 chars: s.chars,
                 refs: s.refs.len() as u64,
                 truncated: s.truncated,
+                loading: s.loading,
                 url: s.url,
                 title: s.title,
             };
@@ -307,9 +308,14 @@ fn input(
     Ok(Action::Input { target: locator(cx, element, optional)?, input })
 }
 
+/// The API's result of an input action.
+fn input_result(i: InputOutput) -> InputResult {
+    InputResult { element: i.element, navigated_to: i.navigated_to, navigation_pending: i.navigation_pending }
+}
+
 /// The result of the input actions: the element acted on.
 fn input_done(o: Output) -> Result<Done, ErrorBody> {
-    finish_as(o, |i: InputOutput| Done::of(InputResult { element: i.element }))
+    finish_as(o, |i: InputOutput| Done::of(input_result(i)))
 }
 
 static CLICK: PageMethod = PageMethod {
@@ -378,7 +384,14 @@ static SELECT: PageMethod = PageMethod {
         input(cx, p.element, false, select)
     },
     finish: |o| {
-        finish_as(o, |s: SelectedOutput| Done::of(SelectResult { element: s.element, values: s.values }))
+        finish_as(o, |s: SelectedOutput| {
+            Done::of(SelectResult {
+                element: s.element,
+                values: s.values,
+                navigated_to: s.navigated_to,
+                navigation_pending: s.navigation_pending,
+            })
+        })
     },
     numbers_refs: false,
 };
@@ -410,7 +423,7 @@ static SCROLL: PageMethod = PageMethod {
         }
     },
     finish: |o| match InputOutput::try_from(o) {
-        Ok(i) => Ok(Done::of(InputResult { element: i.element })),
+        Ok(i) => Ok(Done::of(input_result(i))),
         Err(o) => finish_as(o, |s: ScrolledOutput| Done::of(ScrollResult { scroll_x: s.x, scroll_y: s.y })),
     },
     numbers_refs: false,
@@ -598,7 +611,11 @@ mod tests {
 
     #[test]
     fn an_output_of_another_kind_is_internal() {
-        let e = finish(Method::PageGoto, InputOutput { element: "x".into() }).unwrap_err();
+        let e = finish(
+            Method::PageGoto,
+            InputOutput { element: "x".into(), navigated_to: None, navigation_pending: false },
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::Internal);
         assert!(e.message.contains("Input"), "{}", e.message);
     }
@@ -715,6 +732,7 @@ mod tests {
             lines: 1,
             chars: 22,
             truncated: false,
+            loading: false,
             refs: vec![r.clone()],
             url: "u".into(),
             title: "t".into(),
@@ -739,7 +757,12 @@ mod tests {
             9.0
         );
         assert_eq!(
-            finish(Method::PageScroll, InputOutput { element: "b".into() }).unwrap().result["element"],
+            finish(
+                Method::PageScroll,
+                InputOutput { element: "b".into(), navigated_to: None, navigation_pending: false }
+            )
+            .unwrap()
+            .result["element"],
             "b"
         );
     }

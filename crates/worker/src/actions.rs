@@ -17,6 +17,7 @@ use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failu
 use crate::page::{eval_by_value, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
+use crate::settle;
 
 /// Time kept back from a navigation's wait to stop the load and read the URL and title afterwards: a
 /// navigation that runs out of time answers `timed_out` within the answer window
@@ -151,6 +152,8 @@ pub(crate) async fn extract(
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
+    // A document still loading is waited for until DOMContentLoaded (at most half the budget).
+    settle::dom_ready(page, Budget::new(budget.remaining() / 2)).await;
     let phase = Phase::Extract;
     let source = match format {
         ExtractFormat::Text => "document.body ? document.body.innerText : (document.documentElement ? document.documentElement.innerText : '')",
@@ -200,6 +203,8 @@ pub(crate) async fn screenshot(
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
+    // A document still loading is waited for until DOMContentLoaded (at most half the budget).
+    settle::dom_ready(page, Budget::new(budget.remaining() / 2)).await;
     let phase = Phase::Screenshot;
     let mut params =
         json!({"format": shot.format.as_str(), "fromSurface": true, "captureBeyondViewport": shot.full_page});

@@ -16,14 +16,43 @@ use crate::input::{dispatch_time, insert_text, key_stroke, mouse, press};
 use crate::keys;
 use crate::page::{call_function_on, Page};
 use crate::progress::Progress;
+use crate::settle::{Navigation, NavigationWatch};
 
 /// Longest one in-page call of an action may take.
 const STEP: Duration = Duration::from_millis(2_000);
 
 /// Runs `input` on `target` (or, for a press without target, on the focused element): waits until the
 /// element is ready ([`actionability::ready`]), then sends the input; failures after the checks are in
-/// phase `cdp`.
+/// phase `cdp`. A navigation the input started is waited for until it commits, within the budget
+/// ([`NavigationWatch`], after Playwright's `waitForSignalsCreatedBy`), and reported
+/// (`navigated_to`, or `navigation_pending` when the budget ran out first).
 pub(crate) async fn act(
+    page: &Page,
+    target: Option<&Locator>,
+    input: &InputAction,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let watch = NavigationWatch::start(page);
+    let mut output = act_on(page, target, input, p).await?;
+    let navigation = watch.settle(page, p.budget()).await;
+    if navigation != Navigation::None {
+        p.log(format!("navigation: {navigation:?}"));
+    }
+    let (to, pending) = match navigation {
+        Navigation::Committed(url) => (Some(url), false),
+        Navigation::Pending => (None, true),
+        Navigation::None | Navigation::Abandoned => (None, false),
+    };
+    match &mut output {
+        Output::Input(o) => (o.navigated_to, o.navigation_pending) = (to, pending),
+        Output::Selected(o) => (o.navigated_to, o.navigation_pending) = (to, pending),
+        _ => {}
+    }
+    Ok(output)
+}
+
+/// The input itself ([`act`] without the navigation wait).
+async fn act_on(
     page: &Page,
     target: Option<&Locator>,
     input: &InputAction,
@@ -34,7 +63,7 @@ pub(crate) async fn act(
             InputAction::Press { key } => {
                 p.enter(Phase::Cdp);
                 press(page, key, p.budget()).await?;
-                Ok(Output::Input(InputOutput { element: "the focused element".into() }))
+                Ok(Output::Input(InputOutput::of("the focused element")))
             }
             _ => Err(p.fail(ErrorCode::BadRequest, "give a ref or a selector")),
         };
@@ -119,6 +148,8 @@ pub(crate) async fn act(
             return Ok(Output::Selected(SelectedOutput {
                 element: el.label,
                 values: values.unwrap_or_default(),
+                navigated_to: None,
+                navigation_pending: false,
             }));
         }
         InputAction::Check { checked } => {
@@ -141,10 +172,10 @@ pub(crate) async fn act(
         InputAction::ScrollIntoView => {}
         InputAction::DragTo { to } => {
             let target = drag(page, x, y, to, p).await?;
-            return Ok(Output::Input(InputOutput { element: format!("{} onto {target}", el.label) }));
+            return Ok(Output::Input(InputOutput::of(format!("{} onto {target}", el.label))));
         }
     }
-    Ok(Output::Input(InputOutput { element: el.label }))
+    Ok(Output::Input(InputOutput::of(el.label)))
 }
 
 /// Steps of the pointer's way from the source to the target.

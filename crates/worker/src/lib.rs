@@ -35,6 +35,7 @@ mod oopifs;
 mod page;
 mod progress;
 mod resolve;
+mod settle;
 mod snapshot;
 mod wait;
 

@@ -17,6 +17,9 @@ pub(crate) struct Lifecycle {
     /// The URL of the last main-frame document that reached `DOMContentLoaded`: the page to reopen
     /// after a renderer crash (a URL that crashes its renderer while loading never becomes it).
     pub loaded_url: String,
+    /// How many URLs the main frame committed since attaching (`Page.frameNavigated` and
+    /// `Page.navigatedWithinDocument`): it moves when `url` does.
+    pub commits: u64,
 }
 
 impl Lifecycle {
@@ -37,12 +40,18 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
             match ev.method.as_str() {
                 "Page.frameNavigated" if ev.params["frame"]["id"] == main_frame.as_str() => {
                     let url = ev.params["frame"]["url"].as_str().unwrap_or_default().to_string();
-                    tx.send_modify(|l| l.url = url);
+                    tx.send_modify(|l| {
+                        l.url = url;
+                        l.commits += 1;
+                    });
                     continue;
                 }
                 "Page.navigatedWithinDocument" if ev.params["frameId"] == main_frame.as_str() => {
                     let url = ev.params["url"].as_str().unwrap_or_default().to_string();
-                    tx.send_modify(|l| l.url = url);
+                    tx.send_modify(|l| {
+                        l.url = url;
+                        l.commits += 1;
+                    });
                     continue;
                 }
                 _ => {}

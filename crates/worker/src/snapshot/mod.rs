@@ -31,6 +31,7 @@ use crate::frames;
 use crate::page::{document_identity, eval_by_value, Page, WORLD};
 use crate::progress::Progress;
 use crate::resolve::backend_of;
+use crate::settle;
 
 mod axtree;
 mod render;
@@ -40,8 +41,47 @@ use axtree::*;
 use render::*;
 use walk::*;
 
-/// Takes the snapshot; new refs are `e{next_ref}`, `e{next_ref+1}`, ...
+/// The marker line of a snapshot taken while the document was still loading.
+const LOADING: &str = "- note \"the page is still loading; take another snapshot\"";
+/// The marker line of a snapshot of a page with nothing in it.
+const EMPTY: &str = "- note \"the page is empty\"";
+
+/// Takes the snapshot; new refs are `e{next_ref}`, `e{next_ref+1}`, ... A document still loading is
+/// waited for until `DOMContentLoaded`, for at most half the budget; a snapshot taken before it says so
+/// (`loading`, a marker line), and an empty one says the page is empty: the text is never empty.
 pub(crate) async fn snapshot(
+    page: &Page,
+    options: &SnapshotOptions,
+    next_ref: u64,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let budget = p.budget();
+    let half = Budget::new(budget.remaining() / 2);
+    if !settle::dom_ready(page, half).await {
+        p.log("the document had not reached DOMContentLoaded");
+    }
+    let mut output = take(page, options, next_ref, p).await?;
+    if let Output::Snapshot(s) = &mut output {
+        s.loading = !settle::is_ready(page);
+        let marker = if s.loading {
+            Some(LOADING)
+        } else if s.text.trim().is_empty() {
+            Some(EMPTY)
+        } else {
+            None
+        };
+        if let Some(marker) = marker {
+            s.text =
+                if s.text.trim().is_empty() { marker.to_string() } else { format!("{marker}\n{}", s.text) };
+            s.lines += 1;
+            s.chars = s.text.chars().count() as u64;
+        }
+    }
+    Ok(output)
+}
+
+/// The snapshot itself ([`snapshot`] without the wait and the markers).
+async fn take(
     page: &Page,
     options: &SnapshotOptions,
     next_ref: u64,

@@ -147,6 +147,7 @@ pub(super) fn output(
         text,
         lines: shown as u64,
         truncated,
+        loading: false,
         refs,
         url,
         title,

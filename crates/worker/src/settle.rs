@@ -1,0 +1,135 @@
+//! Settled pages: an input that starts a navigation waits for it to commit, and a read of the page
+//! (snapshot, extract, screenshot) waits for a document still loading to reach `DOMContentLoaded`.
+//!
+//! The navigation wait follows Playwright's `FrameManager.waitForSignalsCreatedBy` (`server/frames.ts`):
+//! navigations the input requested are collected while it runs (Chromium's renderer reports each one
+//! as `Page.frameRequestedNavigation`), and the action answers once each has committed (a new document
+//! in the main frame, or a same-document URL change) or was given up (`Page.frameStoppedLoading`
+//! without a commit: a 204, a download, a cancelled navigation), within the action's budget.
+
+use std::time::Duration;
+
+use sb_cdp::calls::Evaluate;
+use sb_cdp::EventStream;
+use sb_protocol::Budget;
+
+use crate::lifecycle::Lifecycle;
+use crate::page::Page;
+
+/// Longest the round trip that flushes the renderer's navigation requests may take.
+const FLUSH: Duration = Duration::from_millis(500);
+
+/// What the main frame looked like before an input, and the events since.
+pub(crate) struct NavigationWatch {
+    events: EventStream,
+    commits: u64,
+}
+
+/// How a navigation an input requested ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Navigation {
+    /// The input requested no navigation of the page's main frame.
+    None,
+    /// The main frame committed `url` (a new document, or a same-document change).
+    Committed(String),
+    /// The navigation was requested but ended without a commit (a 204, a download, cancelled).
+    Abandoned,
+    /// The navigation had not committed when the budget ran out.
+    Pending,
+}
+
+impl NavigationWatch {
+    /// Starts watching the page's main frame: call before the input is sent.
+    pub(crate) fn start(page: &Page) -> NavigationWatch {
+        let events = page.session.events();
+        let l = page.lifecycle.borrow();
+        NavigationWatch { events, commits: l.commits }
+    }
+
+    /// After the input: whether it requested a navigation of the main frame, and, if so, how it ended
+    /// within `budget` (a round trip to the renderer first, so that every request it made has been
+    /// reported).
+    pub(crate) async fn settle(mut self, page: &Page, budget: Budget) -> Navigation {
+        let main = page.target_id.as_str();
+        let _ = page.session.evaluate(&Evaluate::by_value("0"), budget.capped(FLUSH)).await;
+        let mut requested = false;
+        let mut stopped = false;
+        while let Some(ev) = self.events.try_recv() {
+            let p = &ev.params;
+            match ev.method.as_str() {
+                "Page.frameRequestedNavigation"
+                    if p["frameId"] == main
+                        && p["disposition"].as_str().is_none_or(|d| d == "currentTab") =>
+                {
+                    requested = true;
+                    stopped = false;
+                }
+                "Page.frameStoppedLoading" if p["frameId"] == main => stopped = true,
+                _ => {}
+            }
+        }
+        if !requested && !self.moved(&page.lifecycle.borrow()) {
+            return Navigation::None;
+        }
+        let mut lifecycle = page.lifecycle.clone();
+        loop {
+            if self.moved(&lifecycle.borrow_and_update()) {
+                return Navigation::Committed(lifecycle.borrow().url.clone());
+            }
+            if stopped {
+                return Navigation::Abandoned;
+            }
+            tokio::select! {
+                changed = tokio::time::timeout(budget.remaining(), lifecycle.changed()) => {
+                    if !matches!(changed, Ok(Ok(()))) {
+                        return Navigation::Pending;
+                    }
+                }
+                ev = self.events.recv() => match ev {
+                    Some(ev) if ev.method == "Page.frameStoppedLoading" && ev.params["frameId"] == main => {
+                        stopped = true;
+                    }
+                    Some(_) => {}
+                    None => return Navigation::Pending,
+                },
+            }
+        }
+    }
+
+    /// Whether the main frame committed a URL (a new document or a same-document change) since the
+    /// input.
+    fn moved(&self, l: &Lifecycle) -> bool {
+        l.commits != self.commits
+    }
+}
+
+/// Waits, within `budget`, for the main frame's current document to reach `DOMContentLoaded`; whether
+/// it did. A document whose lifecycle the worker has not seen yet (no event since attaching) is asked
+/// for its `document.readyState`.
+pub(crate) async fn dom_ready(page: &Page, budget: Budget) -> bool {
+    let mut lifecycle = page.lifecycle.clone();
+    let ready = |l: &Lifecycle| l.has("DOMContentLoaded") || l.has("load");
+    if lifecycle.borrow().loader_id.is_empty() {
+        let state = page
+            .session
+            .evaluate(&Evaluate::by_value("document.readyState"), budget.capped(FLUSH))
+            .await
+            .ok()
+            .and_then(|r| r.result.value);
+        if state.as_ref().and_then(|v| v.as_str()).is_some_and(|s| s != "loading") {
+            return true;
+        }
+    }
+    if ready(&lifecycle.borrow_and_update()) {
+        return true;
+    }
+    let settled = tokio::time::timeout(budget.remaining(), lifecycle.wait_for(ready)).await;
+    matches!(settled, Ok(Ok(_)))
+}
+
+/// Whether the main frame's current document has reached `DOMContentLoaded`, as far as the worker saw
+/// (`true` when it has seen no lifecycle event since attaching).
+pub(crate) fn is_ready(page: &Page) -> bool {
+    let l = page.lifecycle.borrow();
+    l.loader_id.is_empty() || l.has("DOMContentLoaded") || l.has("load")
+}

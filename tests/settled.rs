@@ -1,0 +1,78 @@
+//! Settled pages (issue 12): an input that starts a navigation waits for it to commit and says where it
+//! went; a snapshot right after it is never empty; `wait_for` goes on in a new document; a navigation
+//! under `page.evaluate` is an `evaluate_error` that says so.
+
+use sb_protocol::api::{
+    ClickParams, ElementParams, FillParams, Method, PressParams, SelectParams, SelectResult, WaitForParams,
+};
+use sb_protocol::ErrorCode;
+use sb_tests::{api_error, Fixture};
+use serde_json::json;
+
+fn css(selector: &str) -> ElementParams {
+    ElementParams { reference: None, selector: Some(selector.into()) }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_navigating_click_waits_for_the_commit_and_the_snapshot_after_it_is_never_empty() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("n")).await.unwrap();
+    let next = pages.url("/test/slow/200");
+    for round in 0..20 {
+        c.goto("n", &pages.url("/test/nav.html"), None).await.unwrap();
+        let click = ClickParams { element: css("#next"), ..Default::default() };
+        let r = c.click("n", click, None).await.unwrap();
+        assert_eq!(r.navigated_to.as_deref(), Some(next.as_str()), "round {round}: {r:?}");
+        let s = c.call("page.snapshot", Some("n"), json!({}), None).await.unwrap();
+        let v = s.result.unwrap_or_else(|| panic!("round {round}: {:?}", s.error));
+        let text = v["snapshot"].as_str().unwrap();
+        assert!(text.contains("heading \"Hello from the test server\""), "round {round}: {v}");
+        assert_eq!(v["loading"], json!(false), "round {round}: {v}");
+        assert!(v["lines"].as_u64().unwrap() > 0);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enter_in_a_form_and_a_navigating_select_wait_too_and_a_plain_click_reports_no_navigation() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("f")).await.unwrap();
+    c.goto("f", &pages.url("/test/nav.html"), None).await.unwrap();
+    c.fill("f", FillParams { element: css("#q"), value: "cats".into() }, None).await.unwrap();
+    let r = c.press("f", PressParams { element: css("#q"), key: "Enter".into() }, None).await.unwrap();
+    assert_eq!(r.navigated_to, Some(pages.url("/test/slow/200?q=cats")), "{r:?}");
+    let title = c.evaluate("f", "document.title", None).await.unwrap();
+    assert_eq!(title.value, Some(json!("Test Index")), "the action answered on the new document");
+
+    c.goto("f", &pages.url("/test/nav.html"), None).await.unwrap();
+    let select =
+        SelectParams { element: css("#go"), values: vec!["/test/slow/200".into()], ..Default::default() };
+    let r: SelectResult = c.request(Method::PageSelect, Some("f"), select, None).await.unwrap();
+    assert_eq!(r.navigated_to, Some(pages.url("/test/slow/200")), "{r:?}");
+
+    c.goto("f", &pages.url("/test/index.html"), None).await.unwrap();
+    let r = c.click("f", ClickParams { element: css("#go"), ..Default::default() }, None).await.unwrap();
+    assert_eq!((r.navigated_to, r.navigation_pending), (None, false), "a button that navigates nowhere");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_for_goes_on_in_the_new_document_and_evaluate_says_the_page_navigated() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("w")).await.unwrap();
+    c.goto("w", &pages.url("/test/nav.html"), None).await.unwrap();
+    c.evaluate("w", "setTimeout(() => { location.href = '/test/slow/100'; }, 50), 1", None).await.unwrap();
+    let w = WaitForParams { text: Some("Hello from the test server".into()), ..Default::default() };
+    let r = c.wait_for("w", w, Some(5_000)).await.unwrap();
+    assert_eq!(r.url, pages.url("/test/slow/100"));
+
+    c.goto("w", &pages.url("/test/nav.html"), None).await.unwrap();
+    let e = api_error(
+        c.evaluate(
+            "w",
+            "new Promise(() => { setTimeout(() => { location.href = '/test/index.html'; }, 50); })",
+            Some(5_000),
+        )
+        .await,
+    );
+    assert_eq!(e.code, ErrorCode::EvaluateError, "{e:?}");
+    assert!(e.message.contains("navigated while the script ran"), "{e:?}");
+}
