@@ -347,3 +347,26 @@ async fn a_click_whose_handler_never_returns_answers_in_the_input_phase() {
     c.evaluate("busy", "document.querySelector('#go').onmousedown = null, 1", None).await.unwrap();
     assert_session_works(&c, &pages, "busy", &e).await;
 }
+
+/// Input that Chromium cannot take is refused with `bad_request` before it reaches the tab (a wheel
+/// of 1e308 was measured to wedge a tab's input on an earlier Chromium), huge click counts too, and
+/// the tab keeps taking input.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_range_input_is_refused_and_the_tab_keeps_taking_input() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    page_with_input(&c, &pages, "wedge").await;
+    for (method, params) in [
+        ("page.scroll", json!({"dy": 1e308})),
+        ("page.scroll", json!({"dx": -1e7})),
+        ("page.click", json!({"selector": "#go", "click_count": 1_000_000})),
+    ] {
+        let r = c.call(method, Some("wedge"), params.clone(), Some(BUDGET)).await.unwrap();
+        assert_eq!(r.error.map(|e| e.code), Some(ErrorCode::BadRequest), "{method} {params}");
+    }
+    let r = c.call("page.scroll", Some("wedge"), json!({"dy": 100}), Some(BUDGET)).await.unwrap();
+    assert!(r.ok, "{r:?}");
+    let go = ElementParams { reference: None, selector: Some("#go".into()) };
+    c.click("wedge", ClickParams { element: go, ..Default::default() }, Some(BUDGET)).await.unwrap();
+    let title = c.evaluate("wedge", "document.title", None).await.unwrap();
+    assert_eq!(title.value, Some(json!("clicked")));
+}

@@ -49,6 +49,43 @@ fn wait_until_dead(pid: u32) {
     }
 }
 
+/// A session on a page that its server answers after 300 ms: a reopened page that is not waited for
+/// is still `about:blank` when the next action runs.
+async fn session_at_slow_page(c: &sb_client::Client, pages: &PageServer, id: &str) -> String {
+    c.session_start(Some(id)).await.unwrap();
+    c.goto(id, &pages.url("/test/slow/300"), None).await.unwrap();
+    id.to_string()
+}
+
+/// The next action after a reopen reads the page's heading at once (no wait): the page must have
+/// been loaded before the action ran.
+async fn read_heading(c: &sb_client::Client, sid: &str) -> Response {
+    let expr = json!({"expression": "[location.pathname, document.querySelector('h1')?.textContent]"});
+    let r = call(c, "page.evaluate", Some(sid), expr).await;
+    assert_eq!(result(&r)["value"], json!(["/test/slow/300", "Hello from the test server"]), "{r:?}");
+    r
+}
+
+/// Crashes the renderer of `target` from outside (`Page.crash` on a CDP connection of the test's own)
+/// and returns once Chromium reported the crash (`Inspector.targetCrashed`).
+async fn crash_renderer(port: u16, target: &str) {
+    let endpoint = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+    let info = sb_cdp::discovery::version(&endpoint, Duration::from_secs(2)).await.unwrap();
+    let cdp =
+        sb_cdp::CdpClient::connect(&info.web_socket_debugger_url, Duration::from_secs(2)).await.unwrap();
+    let session = cdp.attach(target, Duration::from_secs(2)).await.unwrap();
+    let mut events = session.events();
+    session.call_raw("Inspector.enable", json!({}), Duration::from_secs(2)).await.unwrap();
+    let _ = session.call_raw("Page.crash", json!({}), Duration::from_millis(300)).await;
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(5), events.recv()).await.expect("crash event");
+        if ev.expect("event").method == "Inspector.targetCrashed" {
+            break;
+        }
+    }
+    cdp.close();
+}
+
 /// The next action after a reset: wait until the reopened page shows its text.
 async fn wait_for_index(c: &sb_client::Client, sid: &str) -> Response {
     call(c, "page.wait_for", Some(sid), json!({"text": "Hello from the test server"})).await
@@ -90,17 +127,18 @@ async fn probes_pass_and_are_skipped_while_fresh() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_browser_costs_no_error_and_one_restart() {
     let Fixture { pages, sup, c } = Fixture::start().await;
-    let sid = session_at_index(&c, &pages, "k").await;
+    let sid = session_at_slow_page(&c, &pages, "k").await;
     let snap = call(&c, "page.snapshot", Some(&sid), json!({"interactive": true})).await;
     assert!(result(&snap)["snapshot"].as_str().unwrap().contains("button \"Go\" [ref=e"), "{snap:?}");
     let before = c.health().await.unwrap();
     killpg(Pid::from_raw(before.browser_pid as i32), Signal::SIGKILL).unwrap();
     wait_until_dead(before.browser_pid);
 
-    let next = wait_for_index(&c, &sid).await;
+    let next = read_heading(&c, &sid).await;
     let value = result(&next);
     assert_eq!(value["session_reset"], true, "{value}");
     assert_eq!(value["reset_reason"], "browser_restarted");
+    assert!(value["waited_for_recovery_ms"].as_u64().is_some(), "it waited for the page: {value}");
     // The result after that reports nothing more.
     let again = call(&c, "page.extract", Some(&sid), json!({})).await;
     assert!(result(&again).get("session_reset").is_none(), "{again:?}");
@@ -254,21 +292,7 @@ async fn a_renderer_crash_resets_only_its_session() {
         c.session_list().await.unwrap().sessions.into_iter().find(|s| s.session_id == a).unwrap().target_id;
 
     // Crash a's renderer from outside, and see the crash happen before acting.
-    let endpoint = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
-    let info = sb_cdp::discovery::version(&endpoint, Duration::from_secs(2)).await.unwrap();
-    let cdp =
-        sb_cdp::CdpClient::connect(&info.web_socket_debugger_url, Duration::from_secs(2)).await.unwrap();
-    let session = cdp.attach(&target, Duration::from_secs(2)).await.unwrap();
-    let mut events = session.events();
-    session.call_raw("Inspector.enable", json!({}), Duration::from_secs(2)).await.unwrap();
-    let _ = session.call_raw("Page.crash", json!({}), Duration::from_millis(300)).await;
-    loop {
-        let ev = tokio::time::timeout(Duration::from_secs(5), events.recv()).await.expect("crash event");
-        if ev.expect("event").method == "Inspector.targetCrashed" {
-            break;
-        }
-    }
-    cdp.close();
+    crash_renderer(port, &target).await;
 
     // The next action runs on the page reopened at its last loaded URL, and says the page was reset.
     let r = call(&c, "page.extract", Some(&a), json!({})).await;
@@ -293,7 +317,7 @@ async fn sessions_survive_a_killed_supervisor() {
     let pages = PageServer::start(None).await;
     let first = Supervisor::start(&[]);
     let c = first.client().await;
-    let sid = session_at_index(&c, &pages, "keep").await;
+    let sid = session_at_slow_page(&c, &pages, "keep").await;
     c.session_start(Some("closed")).await.unwrap();
     c.session_close("closed").await.unwrap();
     let pid = c.health().await.unwrap().browser_pid;
@@ -331,8 +355,8 @@ async fn sessions_survive_a_killed_supervisor() {
     let list = c.session_list().await.unwrap().sessions;
     assert_eq!(list.len(), 1, "{list:?}");
     assert_eq!(list[0].session_id, sid);
-    assert_eq!(list[0].url.as_deref(), Some(pages.url("/test/index.html").as_str()));
-    let next = wait_for_index(&c, &sid).await;
+    assert_eq!(list[0].url.as_deref(), Some(pages.url("/test/slow/300").as_str()));
+    let next = read_heading(&c, &sid).await;
     assert_eq!(result(&next)["session_reset"], true, "{next:?}");
     assert_eq!(result(&next)["reset_reason"], "supervisor_restarted");
     let stats = c.stats().await.unwrap();
@@ -426,4 +450,82 @@ fn a_required_runtime_that_cannot_start_exits_with_the_reason() {
     assert!(stderr.contains("browser_runtime_restart_failed"), "{stderr}");
     assert!(stderr.contains("/nonexistent/chromium does not exist"), "{stderr}");
     assert!(!dir.path().join("browser.sock").exists());
+}
+
+/// The browser dying under an action answers one documented code with the right cause, every time
+/// (`page_reset`, browser_restarted), and an action sent the moment it died never lands on a worker
+/// started on the dead browser (`worker_crashed`): it runs on the restarted one, on its page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_that_dies_under_an_action_answers_page_reset_browser_restarted() {
+    let Fixture { pages, sup, c } = Fixture::start().await;
+    let sid = session_at_slow_page(&c, &pages, "d").await;
+    for round in 0..3 {
+        let pid = c.health().await.unwrap().browser_pid;
+        let started = sup.count_events("browser_action_started");
+        let slow = {
+            let c = c.clone();
+            let sid = sid.clone();
+            tokio::spawn(async move {
+                let expr = json!({"expression": "new Promise((r) => setTimeout(r, 3000))"});
+                call(&c, "page.evaluate", Some(&sid), expr).await
+            })
+        };
+        sup.wait_for_log("the evaluate started", |events| {
+            events.iter().filter(|e| e["message"] == "browser_action_started").count() > started
+        });
+        killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+        let r = slow.await.unwrap();
+        match r.error {
+            // Killed under the worker's evaluate: the answer names the cause, and the next action
+            // runs on the reopened page and says so.
+            Some(e) => {
+                assert_eq!(e.code, ErrorCode::PageReset, "round {round}: {e:?}");
+                assert!(e.message.contains("browser_restarted"), "round {round}: {e:?}");
+                wait_until_dead(pid);
+                let next = read_heading(&c, &sid).await;
+                assert_eq!(result(&next)["reset_reason"], "browser_restarted", "round {round}: {next:?}");
+            }
+            // Killed before the action reached the worker: it waited for the restart and ran on the
+            // reopened page.
+            None => {
+                assert_eq!(result(&r)["reset_reason"], "browser_restarted", "round {round}: {r:?}");
+                read_heading(&c, &sid).await;
+            }
+        }
+    }
+    // Killed, and at once the next action: it waits for the restart and runs on the reopened page.
+    let pid = c.health().await.unwrap().browser_pid;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+    let next = read_heading(&c, &sid).await;
+    assert_eq!(result(&next)["session_reset"], true, "{next:?}");
+}
+
+/// A URL that crashes the renderer is never reopened: the tab comes back at the last URL that loaded;
+/// and a URL that crashed the renderer twice is not reopened again (`about:blank`, `crash_loop`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashing_url_is_not_reopened_and_a_crash_loop_stops() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let sid = session_at_slow_page(&c, &pages, "c").await;
+    let r = call(&c, "page.goto", Some(&sid), json!({"url": "chrome://crash"})).await;
+    let e = api_error(&r);
+    assert_eq!(e.code, ErrorCode::PageReset, "{e:?}");
+    // The next action runs at once on the last page that loaded, not on chrome://crash.
+    read_heading(&c, &sid).await;
+
+    // The page itself crashes twice: the second time it is not reopened.
+    let port = c.health().await.unwrap().cdp_port;
+    for round in 0..2 {
+        let target = c.session_list().await.unwrap().sessions[0].target_id.clone();
+        crash_renderer(port, &target).await;
+        let expr = json!({"expression": "location.href"});
+        let r = call(&c, "page.evaluate", Some(&sid), expr).await;
+        let v = result(&r);
+        if round == 0 {
+            assert_eq!(v["reset_reason"], "renderer_crashed", "{r:?}");
+            assert_eq!(v["value"], json!(pages.url("/test/slow/300")), "{r:?}");
+        } else {
+            assert_eq!(v["reset_reason"], "crash_loop", "{r:?}");
+            assert_eq!(v["value"], json!("about:blank"), "{r:?}");
+        }
+    }
 }

@@ -498,6 +498,13 @@ pub struct WaitForResult {
 /// Default `max_chars` of `page.snapshot`.
 pub const DEFAULT_SNAPSHOT_MAX_CHARS: u64 = 40_000;
 
+/// The largest `page.scroll` delta (`dx`, `dy`), CSS px: a larger or non-finite one is `bad_request`
+/// (Chromium takes a wheel of `1e308` and then acknowledges no input on the tab).
+pub const MAX_SCROLL_DELTA: f64 = 100_000.0;
+
+/// The largest `click_count` of `page.click` (a triple click).
+pub const MAX_CLICK_COUNT: u32 = 3;
+
 /// `page.snapshot` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SnapshotParams {

@@ -17,7 +17,8 @@ use sb_protocol::api::{
     ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, ImageFormat,
     InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult,
     SelectParams, SelectResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult,
-    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS,
+    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
+    MAX_SCROLL_DELTA,
 };
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, EvaluateOutput, ExtractOutput, GotoOutput, InputAction, InputOutput, Locator,
@@ -308,6 +309,25 @@ fn input(
     Ok(Action::Input { target: locator(cx, element, optional)?, input })
 }
 
+/// A scroll delta (CSS px): finite and within [`MAX_SCROLL_DELTA`] either way (0 when absent).
+fn delta(name: &str, v: Option<f64>) -> Result<f64, ErrorBody> {
+    let v = v.unwrap_or(0.0);
+    if !v.is_finite() || v.abs() > MAX_SCROLL_DELTA {
+        return Err(bad_request(format!(
+            "page.scroll {name} must be a number of CSS px within ±{MAX_SCROLL_DELTA}; got {v}"
+        )));
+    }
+    Ok(v)
+}
+
+/// A click count: 1 (the default) to [`MAX_CLICK_COUNT`].
+fn click_count(n: Option<u32>) -> Result<u32, ErrorBody> {
+    match n.unwrap_or(1) {
+        n @ 1..=MAX_CLICK_COUNT => Ok(n),
+        n => Err(bad_request(format!("page.click click_count must be 1 to {MAX_CLICK_COUNT}; got {n}"))),
+    }
+}
+
 /// The API's result of an input action.
 fn input_result(i: InputOutput) -> InputResult {
     InputResult { element: i.element, navigated_to: i.navigated_to, navigation_pending: i.navigation_pending }
@@ -323,7 +343,7 @@ static CLICK: PageMethod = PageMethod {
         let p: ClickParams = params(v)?;
         let click = InputAction::Click {
             button: p.button.unwrap_or_default(),
-            click_count: p.click_count.unwrap_or(1),
+            click_count: click_count(p.click_count)?,
             modifiers: p.modifiers,
         };
         input(cx, p.element, false, click)
@@ -417,7 +437,7 @@ static SCROLL: PageMethod = PageMethod {
                 Ok(Action::Input { target: Some(target), input: InputAction::ScrollIntoView })
             }
             (None, dx, dy) if dx.is_some() || dy.is_some() => {
-                Ok(Action::Scroll { dx: dx.unwrap_or(0.0), dy: dy.unwrap_or(0.0) })
+                Ok(Action::Scroll { dx: delta("dx", dx)?, dy: delta("dy", dy)? })
             }
             _ => Err(bad_request("page.scroll takes ref or selector, or dx and dy")),
         }
@@ -752,6 +772,18 @@ mod tests {
             Action::Scroll { dx: 0.0, dy: 10.0 }
         );
         assert_eq!(code(prepare(Method::PageScroll, json!({}), &ON)), ErrorCode::BadRequest);
+        // Out of range: Chromium would take the wheel and then wedge the tab's input.
+        for bad in [json!({"dy": 1e308}), json!({"dx": -1e6}), json!({"dy": 100_001.0})] {
+            assert_eq!(code(prepare(Method::PageScroll, bad.clone(), &ON)), ErrorCode::BadRequest, "{bad}");
+        }
+        assert_eq!(
+            prepare(Method::PageScroll, json!({"dy": -100_000.0}), &ON).unwrap(),
+            Action::Scroll { dx: 0.0, dy: -100_000.0 }
+        );
+        for n in [0, 4, 1_000_000] {
+            let click = json!({"selector": "#b", "click_count": n});
+            assert_eq!(code(prepare(Method::PageClick, click, &ON)), ErrorCode::BadRequest, "{n}");
+        }
         assert_eq!(
             finish(Method::PageScroll, ScrolledOutput { x: 0.0, y: 9.0 }).unwrap().result["scroll_y"],
             9.0

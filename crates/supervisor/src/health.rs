@@ -221,6 +221,13 @@ impl BrowserHealth {
         slot.browser.as_ref().filter(|b| b.client.closed_reason().is_none()).map(Link::of)
     }
 
+    /// Whether the browser is known not to be alive right now: none, its connection closed, or its
+    /// process exited (one read of `/proc`).
+    pub async fn is_down(&self) -> bool {
+        let slot = self.slot.read().await;
+        slot.browser.as_ref().is_none_or(|b| b.client.closed_reason().is_some() || !b.process.running())
+    }
+
     /// Makes the next action probe first (an action timed out or lost its worker).
     pub async fn mark_suspect(&self) {
         self.slot.write().await.suspect = true;

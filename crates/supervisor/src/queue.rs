@@ -57,31 +57,55 @@ impl Queue {
                 format!("{} waited its whole budget behind the session's earlier actions", method.name()),
             )
         })?;
-        let link = self.health.link(budget).await?;
-        if session.tabs_dirty.swap(false, Ordering::SeqCst) {
-            Sessions::current_tabs(session, &link, budget).await?;
-        }
-        if session.target().is_empty() {
-            self.sessions.open_target(session, &link, budget).await?;
-        }
-        // A worker on another tab than the session's active one (that tab closed) is replaced too.
-        let stale = match slot.as_mut() {
-            None => true,
-            Some(w) => w.is_spent() || w.ws_url() != link.ws_url || w.target_id() != session.target(),
-        };
-        let worker = if stale {
+        // A worker is started only on a browser known to be alive: when the start fails because the
+        // browser died a moment ago, the health check restarts it (and reopens the session's page), and
+        // the start is tried once more on the new one.
+        let mut attempts = 0;
+        let worker = loop {
+            attempts += 1;
+            let link = self.health.link(budget).await?;
+            if session.tabs_dirty.swap(false, Ordering::SeqCst) {
+                Sessions::current_tabs(session, &link, budget).await?;
+            }
+            if session.target().is_empty() {
+                self.sessions.open_target(session, &link, budget).await?;
+            }
+            // A worker on another tab than the session's active one (that tab closed) is replaced too.
+            let stale = match slot.as_mut() {
+                None => true,
+                Some(w) => w.is_spent() || w.ws_url() != link.ws_url || w.target_id() != session.target(),
+            };
+            if !stale {
+                match slot.as_mut() {
+                    Some(w) => break w,
+                    None => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Worker, "no worker")),
+                }
+            }
             *slot = None;
-            let fresh = WorkerHandle::spawn(&self.launcher, &link.ws_url, &session.target(), budget).await?;
-            tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
-            slot.insert(fresh)
-        } else {
-            match slot.as_mut() {
-                Some(w) => w,
-                None => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Worker, "no worker")),
+            match WorkerHandle::spawn(&self.launcher, &link.ws_url, &session.target(), budget).await {
+                Ok(fresh) => {
+                    tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
+                    break slot.insert(fresh);
+                }
+                Err(e) if attempts == 1 && self.health.is_down().await => {
+                    tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_start_on_dead_browser");
+                    self.health.mark_suspect().await;
+                }
+                Err(e) => return Err(e),
             }
         };
         let attaching = matches!(action, Action::Attach { .. });
-        let result = worker.run(method.name(), action, budget, cancel).await;
+        // A page reopened after a restart loads its URL before the action runs (a goto needs none).
+        let restored = match session.take_restore() {
+            Some(url) if !matches!(action, Action::Goto { .. } | Action::Attach { .. }) => {
+                restore(worker, session, &url, budget, cancel).await
+            }
+            _ => Ok(()),
+        };
+        let result = match restored {
+            Ok(()) => worker.run(method.name(), action, budget, cancel).await,
+            Err(e) => Err(e),
+        };
         session.dialogs.lock().unwrap().extend(worker.take_dialogs());
         for counter in worker.take_tallies() {
             match counter {
@@ -102,7 +126,10 @@ impl Queue {
                 session.set_target(target_id.clone());
             } else {
                 session.replace_tab(&session.target(), &target_id);
-                session.mark_reset(reset_reason.as_deref().unwrap_or("page_reset"));
+                // No reason: a crash the action already answered as `page_reset`.
+                if let Some(reason) = &reset_reason {
+                    session.mark_reset(reason);
+                }
                 self.stats.page_resets.inc();
             }
             self.sessions.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
@@ -110,9 +137,20 @@ impl Queue {
         if let Some(url) = worker.take_navigated() {
             self.sessions.url_seen(session, &url).await;
         }
-        if let Err(e) = &result {
-            if matches!(e.code, ErrorCode::Timeout | ErrorCode::WorkerCrashed | ErrorCode::CdpError) {
+        let mut result = result;
+        if let Err(e) = &mut result {
+            if matches!(
+                e.code,
+                ErrorCode::Timeout | ErrorCode::WorkerCrashed | ErrorCode::CdpError | ErrorCode::PageReset
+            ) {
                 self.health.mark_suspect().await;
+            }
+            // The browser died under the action: one code and the right cause, whatever the worker saw
+            // of it (a closed connection, a renderer gone with it, its own exit).
+            if matches!(e.code, ErrorCode::WorkerCrashed | ErrorCode::CdpError | ErrorCode::PageReset)
+                && self.health.is_down().await
+            {
+                *e = browser_gone(e.phase);
             }
         }
         if worker.is_spent() {
@@ -146,4 +184,55 @@ impl Queue {
             }
         });
     }
+}
+
+/// Loads `url` in the session's reopened page (a goto on its worker, within the action's `budget`),
+/// so that the action runs on the page, not on `about:blank` or a document still loading; the time it
+/// took counts as the action's wait for recovery (`waited_for_recovery_ms`).
+///
+/// # Errors
+/// `timeout` (phase `navigate`) when the page did not even commit in time (kept for the next action);
+/// `page_reset` when it could not be loaded; the worker's errors.
+async fn restore(
+    worker: &mut WorkerHandle,
+    session: &SessionEntry,
+    url: &str,
+    budget: Budget,
+    cancel: &CancellationToken,
+) -> Result<(), ErrorBody> {
+    let started = std::time::Instant::now();
+    let outcome =
+        worker.run("reopening the page", Action::Goto { url: url.to_string() }, budget, cancel).await;
+    session.recovery_waited(started.elapsed().as_millis() as u64);
+    match outcome {
+        Ok(Output::Goto(g)) if g.timed_out && g.load_state == "none" => {
+            session.keep_restore(url.to_string());
+            Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                Phase::Navigate,
+                format!("the session's page was reopened and {url} did not load within the budget; the next action tries again"),
+            ))
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.code == ErrorCode::NavigationFailed => Err(ErrorBody::new(
+            ErrorCode::PageReset,
+            Phase::Navigate,
+            format!("the session's page was reopened but {url} could not be loaded ({}); the tab shows an error page", e.message),
+        )),
+        Err(e) => {
+            if e.code == ErrorCode::Timeout {
+                session.keep_restore(url.to_string());
+            }
+            Err(e)
+        }
+    }
+}
+
+/// `page_reset` for an action the browser died under (`browser_restarted`).
+pub(crate) fn browser_gone(phase: Phase) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::PageReset,
+        phase,
+        "the browser went away during the action (browser_restarted): the runtime restarts it and the session's next action runs on its page reopened at its last URL (page state is lost); take a new snapshot",
+    )
 }

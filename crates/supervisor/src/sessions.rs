@@ -93,6 +93,9 @@ pub struct SessionEntry {
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
     reset: Mutex<Option<String>>,
+    /// The URL the session's new page must load before its next action runs (after a browser or
+    /// supervisor restart, or when its last tab closed).
+    restore: Mutex<Option<String>>,
     /// How long the last action waited for the tab to be freed after the one before it, until its
     /// result reports it (`waited_for_recovery_ms`).
     recovery_waited_ms: Mutex<Option<u64>>,
@@ -119,6 +122,7 @@ impl SessionEntry {
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
             reset: Mutex::new(None),
+            restore: Mutex::new(None),
             recovery_waited_ms: Mutex::new(None),
             tabs: Mutex::new(Vec::new()),
             gone_tabs: Mutex::new(HashSet::new()),
@@ -223,6 +227,16 @@ impl SessionEntry {
     /// Notes that the session's page was replaced (a reason already pending is kept).
     pub fn mark_reset(&self, reason: &str) {
         self.reset.lock().unwrap().get_or_insert_with(|| reason.to_string());
+    }
+
+    /// The URL the session's page must load before its next action, taken.
+    pub(crate) fn take_restore(&self) -> Option<String> {
+        self.restore.lock().unwrap().take()
+    }
+
+    /// Keeps `url` to load before the next action (a restore that could not finish).
+    pub(crate) fn keep_restore(&self, url: String) {
+        *self.restore.lock().unwrap() = Some(url);
     }
 
     /// The session's last action waited `ms` for its tab to be freed after the action before it.
@@ -497,7 +511,8 @@ impl Sessions {
         Ok(())
     }
 
-    /// A new target for `session` at its last URL (`about:blank` when none), in a window of its own
+    /// A new target for `session`, at `about:blank` with its last URL to restore (the next action loads
+    /// it first: [`SessionEntry::take_restore`]), in a window of its own
     /// (a background tab gets no animation frames, and actionability waits on them), now its only tab;
     /// its id. (`session.start` records it itself, after `session_started`.)
     ///
@@ -509,14 +524,23 @@ impl Sessions {
         link: &Link,
         budget: Budget,
     ) -> Result<String, ErrorBody> {
-        let url = session.last_url().unwrap_or_else(|| "about:blank".into());
         let created: Result<CreateTargetResult, _> = link
             .client
-            .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+            .call(
+                "Target.createTarget",
+                None,
+                json!({"url": "about:blank", "newWindow": true}),
+                budget.remaining(),
+            )
             .await;
         match created {
             Ok(t) => {
                 session.bind_fresh(t.target_id.clone());
+                // The page is loaded by the session's next action (a navigation it waits for), so that
+                // action never runs on `about:blank` or a document still loading.
+                if let Some(url) = session.last_url().filter(|u| u != "about:blank") {
+                    *session.restore.lock().unwrap() = Some(url);
+                }
                 Ok(t.target_id)
             }
             Err(e) => {

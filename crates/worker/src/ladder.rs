@@ -53,11 +53,18 @@ pub(crate) enum Freed {
 /// Longest the second connection may take in all (connect, attach, terminate).
 const SECOND: Duration = Duration::from_millis(250);
 
-/// Steps 0 to 3 within `budget`; steps 0 to 2 leave [`RESET_TIME`] for step 3.
-pub(crate) async fn free(page: &mut Page, budget: Budget) -> Freed {
+/// Steps 0 to 3 within `budget`; steps 0 to 2 leave [`RESET_TIME`] for step 3. With `input` (an input
+/// call got no answer), a tab whose JavaScript answers but whose input does not (Chromium took a wheel
+/// it cannot scroll, and acknowledges no input after it) is stuck too: it is reset.
+pub(crate) async fn free(page: &mut Page, budget: Budget, input: bool) -> Freed {
     let early = budget.child(RESET_TIME);
     if responsive(&page.session, early).await {
-        return Freed::Responsive;
+        if !input || takes_input(&page.session, early).await {
+            return Freed::Responsive;
+        }
+        tracing::warn!(target_id = %page.target_id, "input_stuck");
+        let url = target_url(page, budget).await;
+        return if reset(page, &url, "tab_stuck", budget).await { Freed::Reset } else { Freed::Stuck };
     }
     let answered = terminate(&page.session, early).await;
     if answered {
@@ -96,6 +103,13 @@ pub(crate) async fn free(page: &mut Page, budget: Budget) -> Freed {
 /// `Runtime.terminateExecution`; whether Chromium answered.
 async fn terminate(session: &Session, budget: Budget) -> bool {
     session.call_raw("Runtime.terminateExecution", json!({}), budget.capped(TERMINATE)).await.is_ok()
+}
+
+/// Whether the tab acknowledges a mouse move (`Input.dispatchMouseEvent` to its corner) within
+/// [`PROBE`] twice over.
+async fn takes_input(session: &Session, budget: Budget) -> bool {
+    let moved = json!({"type": "mouseMoved", "x": 0, "y": 0});
+    session.call_raw("Input.dispatchMouseEvent", moved, budget.capped(PROBE * 2)).await.is_ok()
 }
 
 /// Whether the page's main thread runs a trivial script within [`PROBE`].

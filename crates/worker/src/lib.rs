@@ -86,8 +86,9 @@ impl Job {
 /// What the tab needs after an answer, before the next action runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Aftercare {
-    /// The action timed out or was cancelled: the escalation ladder ([`ladder::free`]).
-    Free,
+    /// The action timed out or was cancelled: the escalation ladder ([`ladder::free`]); `input` when
+    /// an input call (`Input.dispatch*`) got no answer: the tab's input is checked too.
+    Free { input: bool },
     /// The renderer crashed: reopen the page ([`ladder::reopen_after_crash`]).
     Reopen,
 }
@@ -199,7 +200,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             }
             None => {
                 progress.abort(CLEANUP_TIME).await;
-                aftercare = Some(Aftercare::Free);
+                aftercare = Some(Aftercare::Free { input: false });
                 Err(fail(ErrorCode::Cancelled, Phase::Worker, "the client went away; the action was stopped"))
             }
         };
@@ -252,9 +253,13 @@ async fn recover(
     let budget = Budget::new(RECOVERY_MAX);
     let freeing = async {
         match care {
-            Aftercare::Free => format!("{:?}", ladder::free(page, budget).await),
+            Aftercare::Free { input } => format!("{:?}", ladder::free(page, budget, input).await),
             Aftercare::Reopen => {
                 let (reason, reopened) = crash_reopen(page, budget).await;
+                // The crash was answered (`page_reset`); a crash loop is news for the next result.
+                if reason != "crash_loop" && page.moved.is_some() {
+                    page.moved = Some(Moved::Reopened);
+                }
                 format!("{reason}, reopened: {reopened}")
             }
         }
@@ -336,8 +341,9 @@ async fn run_action(
         )
     };
     match outcome {
-        // A call on a crashed target can fail before the crash event is read: give it a moment.
-        Some(Err(e)) if e.code == ErrorCode::CdpError => {
+        // A call on a crashed target can fail before the crash event is read (a navigation to a URL
+        // that crashes the renderer answers `net::ERR_ABORTED` first): give it a moment.
+        Some(Err(e)) if matches!(e.code, ErrorCode::CdpError | ErrorCode::NavigationFailed) => {
             let crash_seen = tokio::time::timeout(CRASH_EVENT_WAIT, crashed.wait_for(|c| *c)).await;
             if crash_seen.is_ok_and(|r| r.is_ok()) {
                 (Err(crash()), Some(Aftercare::Reopen))
@@ -345,7 +351,10 @@ async fn run_action(
                 (Err(e), None)
             }
         }
-        Some(Err(e)) if e.code == ErrorCode::Timeout => (Err(e), Some(Aftercare::Free)),
+        Some(Err(e)) if e.code == ErrorCode::Timeout => {
+            let input = e.phase == Phase::Cdp && e.message.contains("Input.");
+            (Err(e), Some(Aftercare::Free { input }))
+        }
         Some(outcome) => (outcome, None),
         None => (Err(crash()), Some(Aftercare::Reopen)),
     }

@@ -106,7 +106,7 @@ impl Page {
     pub(crate) fn take_target_change(&mut self) -> Option<(String, Option<String>)> {
         let moved = self.moved.take()?;
         let reason = match moved {
-            Moved::Tab => None,
+            Moved::Tab | Moved::Reopened => None,
             Moved::Reset(reason) => Some(reason.to_string()),
         };
         Some((self.target_id.clone(), reason))
@@ -130,6 +130,8 @@ pub(crate) enum Moved {
     /// A page reset, with its reason as the session's next result reports it (`tab_stuck`,
     /// `renderer_crashed`, `crash_loop`).
     Reset(&'static str),
+    /// A page reopened after a crash its action already answered (`page_reset`): not reported again.
+    Reopened,
 }
 
 /// A flat session on a page target, with what the worker follows on it.
