@@ -22,7 +22,7 @@ use crate::settle;
 /// Time kept back from a navigation's wait to stop the load and read the URL and title afterwards: a
 /// navigation that runs out of time answers `timed_out` within the answer window
 /// ([`sb_protocol::margins::EARLY`]), not earlier.
-const AFTER_NAV_RESERVE: Duration = Duration::from_millis(40);
+const AFTER_NAV_RESERVE: Duration = Duration::from_millis(15);
 /// Longest a small bookkeeping call (URL, title) may take.
 const SMALL_CALL: Duration = Duration::from_millis(1_000);
 
@@ -312,7 +312,8 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Res
     let budget = p.budget();
     let phase = Phase::Evaluate;
     let timeout = budget.remaining();
-    let v8_timeout_ms = timeout.as_millis().saturating_sub(20).max(1) as u64;
+    // V8's own clock ends a little before the call's, so that its answer (not the call's timeout) comes.
+    let v8_timeout_ms = timeout.as_millis().saturating_sub(8).max(1) as u64;
     let started = std::time::Instant::now();
     let call = Evaluate {
         expression: expression.to_string(),
@@ -323,11 +324,20 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Res
         timeout: Some(v8_timeout_ms),
         context_id: None,
     };
-    let r = page
-        .session
-        .evaluate(&call, timeout)
-        .await
-        .map_err(|e| script_failure(phase, e, started, v8_timeout_ms))?;
+    let r = match page.session.evaluate(&call, timeout).await {
+        Ok(r) => r,
+        // V8 collected a promise nothing can settle any more: it never resolves, so the action cannot
+        // finish, and it answers at its deadline like any other that cannot.
+        Err(CdpError::Protocol { message, .. }) if message.contains("Promise was collected") => {
+            tokio::time::sleep_until(budget.deadline().into()).await;
+            return Err(fail(
+                ErrorCode::Timeout,
+                phase,
+                "the script's promise never settles (nothing refers to it any more); it was given the whole budget",
+            ));
+        }
+        Err(e) => return Err(script_failure(phase, e, started, v8_timeout_ms)),
+    };
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }

@@ -9,6 +9,9 @@
 //! 4. The hang variants, beside Playwright.
 //! 5. `page.snapshot` of generated pages (5k / 20k / 50k elements) beside Playwright's `ariaSnapshot()`,
 //!    and a click by ref (p50/p95) beside Playwright's locator click.
+//! 6. The budget: for T in 1000, 3000, 8000 ms, when an action that cannot finish answers, as a
+//!    fraction of T, beside Playwright's own timeout; and 4 and 16 sessions looping goto -> snapshot ->
+//!    click, beside Playwright with as many pages of one browser (`SB_BENCH_ONLY=budget` runs only these).
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -264,6 +267,10 @@ async fn main() {
     // SB_BENCH_ONLY=evaluate runs only the request path's figures (evaluate and RSS);
     // SB_BENCH_ONLY=interaction runs only the snapshot and click tables.
     let only = std::env::var("SB_BENCH_ONLY").unwrap_or_default();
+    if only == "budget" {
+        budget_tables().await;
+        return;
+    }
     if only == "interaction" {
         let sup = Supervisor::start(&[]);
         interaction_table(&sup).await;
@@ -312,6 +319,154 @@ async fn main() {
     }
     hang_table(&sup).await;
     interaction_table(&sup).await;
+    budget_tables().await;
+}
+
+/// The budgets of the budget-fraction table, ms.
+const BUDGETS: [u64; 3] = [1_000, 3_000, 8_000];
+/// Session counts of the concurrency table.
+const LOOP_SESSIONS: [usize; 2] = [4, 16];
+/// How long each concurrency run loops, ms.
+const LOOP_MS: u64 = 15_000;
+
+/// The budget-fraction table and the concurrency table, each beside Playwright.
+async fn budget_tables() {
+    let pages = sb_tests::PageServer::start(None).await;
+    let budgets: Vec<String> = BUDGETS.iter().map(ToString::to_string).collect();
+    let counts: Vec<String> = LOOP_SESSIONS.iter().map(ToString::to_string).collect();
+    let theirs = node_json_lines(
+        "SB_BENCH_PLAYWRIGHT_BUDGET",
+        &[&pages.base, &budgets.join(","), &counts.join(","), &LOOP_MS.to_string()],
+    );
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    println!();
+    println!(
+        "budget: an action that cannot finish, answer time / T (target 0.97..1.03); Playwright's own timeout"
+    );
+    println!(
+        "{:<10} {:>7} {:>10} {:>8}   {:>14} {:>8}",
+        "case", "T ms", "ours ms", "ours/T", "playwright ms", "pw/T"
+    );
+    let sid = c.session_start(None).await.unwrap().session_id;
+    for budget in BUDGETS {
+        for case in ["wait", "promise", "busy", "server"] {
+            c.goto(&sid, &pages.url("/test/index.html"), Some(10_000)).await.unwrap();
+            let t = Instant::now();
+            let answer = match case {
+                "wait" => {
+                    c.call("page.wait_for", Some(&sid), json!({"selector": "#never"}), Some(budget)).await
+                }
+                "promise" => {
+                    c.call(
+                        "page.evaluate",
+                        Some(&sid),
+                        json!({"expression": "new Promise(() => {})"}),
+                        Some(budget),
+                    )
+                    .await
+                }
+                "busy" => {
+                    c.call(
+                        "page.evaluate",
+                        Some(&sid),
+                        json!({"expression": "while (true) {}"}),
+                        Some(budget),
+                    )
+                    .await
+                }
+                _ => {
+                    c.call("page.goto", Some(&sid), json!({"url": pages.url("/test/never")}), Some(budget))
+                        .await
+                }
+            };
+            let ours = t.elapsed().as_secs_f64() * 1e3;
+            if let Ok(r) = &answer {
+                if ours < budget as f64 * 0.97 || ours > budget as f64 * 1.03 {
+                    eprintln!("{case} {budget}: {:?} {:?}", r.error, r.result);
+                }
+            }
+            let pw = theirs
+                .iter()
+                .find(|v| v["kind"] == "budget" && v["case"] == case && v["budget"] == budget)
+                .map(|v| v["answer_ms"].as_f64());
+            let (pw_ms, pw_frac) = match pw {
+                Some(Some(ms)) => (format!("{ms:.0}"), format!("{:.3}", ms / budget as f64)),
+                Some(None) => ("none in T+2 s".to_string(), "-".into()),
+                None => ("-".into(), "-".into()),
+            };
+            println!(
+                "{:<10} {:>7} {:>10.0} {:>8.3}   {:>14} {:>8}",
+                case,
+                budget,
+                ours,
+                ours / budget as f64,
+                pw_ms,
+                pw_frac
+            );
+        }
+    }
+    c.session_close(&sid).await.unwrap();
+
+    println!();
+    println!("concurrency: N sessions looping goto -> snapshot -> click (a link; the click waits for its navigation), {} s", LOOP_MS / 1000);
+    println!(
+        "{:<4} {:>10} {:>9} {:>9}   {:>10} {:>9} {:>9}   {:>10} {:>8}",
+        "N", "ours loops", "p50 ms", "p95 ms", "pw loops", "p50 ms", "p95 ms", "thrpt x", "p95 x"
+    );
+    for n in LOOP_SESSIONS {
+        let (loops, times) = loop_sessions(&sup, &pages, n).await;
+        let pw = theirs.iter().find(|v| v["kind"] == "loop" && v["sessions"] == n);
+        let pw_loops = pw.and_then(|v| v["loops"].as_f64()).unwrap_or(0.0);
+        let pw_p50 = pw.and_then(|v| v["p50_ms"].as_f64()).unwrap_or(f64::NAN);
+        let pw_p95 = pw.and_then(|v| v["p95_ms"].as_f64()).unwrap_or(f64::NAN);
+        let p95 = pct(&times, 0.95);
+        println!(
+            "{:<4} {:>10} {:>9.0} {:>9.0}   {:>10.0} {:>9.0} {:>9.0}   {:>9.2}x {:>7.2}x",
+            n,
+            loops,
+            pct(&times, 0.5),
+            p95,
+            pw_loops,
+            pw_p50,
+            pw_p95,
+            loops as f64 / pw_loops,
+            p95 / pw_p95
+        );
+    }
+}
+
+/// `n` sessions, each looping goto -> snapshot -> click on a link for [`LOOP_MS`]; the loops done and
+/// each loop's time, ms.
+async fn loop_sessions(sup: &Supervisor, pages: &sb_tests::PageServer, n: usize) -> (usize, Vec<f64>) {
+    let end = Instant::now() + Duration::from_millis(LOOP_MS);
+    let mut tasks = Vec::new();
+    for _ in 0..n {
+        let c = sup.client().await;
+        let form = pages.url("/test/form.html");
+        tasks.push(tokio::spawn(async move {
+            let sid = c.session_start(None).await.unwrap().session_id;
+            let mut times = Vec::new();
+            while Instant::now() < end {
+                let t = Instant::now();
+                c.goto(&sid, &form, None).await.unwrap();
+                c.call("page.snapshot", Some(&sid), json!({}), None).await.unwrap();
+                let r = c
+                    .call("page.click", Some(&sid), json!({"selector": "a[href=\"/test/index.html\"]"}), None)
+                    .await
+                    .unwrap();
+                assert!(r.ok, "{r:?}");
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            c.session_close(&sid).await.unwrap();
+            times
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    (all.len(), all)
 }
 
 /// Page sizes of the snapshot figures, in blocks of five elements.
