@@ -52,13 +52,18 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   in [errors.md](errors.md).
 - Budget: `timeout_ms` is the one end-to-end deadline of the request, clamped to 1000..120000 ms (both
   configurable); absent, the method's default applies (`page.goto` 15000, `page.wait_for` 20000, others
-  8000). The answer comes within it: an action that overruns answers `timeout` (or `page_reset`) and the
-  session's next action works. See the budget rules and the escalation ladder in
+  8000). It belongs to the action: an action that cannot finish answers `timeout` (`timed_out` for a
+  navigation) at its deadline, within 100 ms of it either way, and the session's next action works: it
+  waits, inside its own budget, for the tab to be freed after that answer and says so
+  (`"waited_for_recovery_ms"`). See the budget rules and the escalation ladder in
   [architecture.md](architecture.md).
+- Input actions that start a navigation wait for it to commit and say where it went
+  (`"navigated_to"`; `"navigation_pending": true` when it had not committed at the deadline). A snapshot
+  of a page still loading says `"loading": true`.
 - Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none).
-- A session whose page the runtime had to replace (browser or supervisor restarted) says so once, in its
-  next result: `"session_reset": true, "reset_reason": "browser_restarted"` (see
-  [errors.md](errors.md)).
+- A session whose page the runtime had to replace (browser or supervisor restarted, a stuck tab reset, a
+  crashed renderer) says so once, in its next result: `"session_reset": true, "reset_reason":
+  "browser_restarted"` (see [errors.md](errors.md)); the page was loaded again before that action ran.
 
 Every example below is a real request and its response (regenerate with `scripts/protocol-examples.sh`;
 URLs and paths are shortened, screenshot data elided).
@@ -91,6 +96,7 @@ example "page.extract" page.extract s1 '{"format": "text", "max_chars": 60}'
 example "page.screenshot" page.screenshot s1 '{"full_page": true, "inline": true}'
 example "page.scroll into view" page.scroll s1 '{"selector": "#off"}'
 example "page.scroll by a wheel" page.scroll s1 '{"dy": 200}'
+example "page.scroll out of range" page.scroll s1 '{"dy": 1e308}'
 example "page.evaluate (a select for the next example)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<select id=s><option value=a>A</option><option value=b>B</option></select>'), 1\"}"
 example "page.select" page.select s1 '{"selector": "#s", "labels": ["B"]}'
 example "page.drag" page.drag s1 '{"from": {"selector": "#save"}, "to": {"selector": "#name"}}'
@@ -106,6 +112,8 @@ example "tabs.close" tabs.close s1 "{\"target_id\": \"$popup_tab\"}"
 example "page.goto after the snapshot: refs are stale" page.goto s1 "{\"url\": \"$base/test/index.html\"}"
 example "stale ref" page.click s1 '{"ref": "e5"}'
 example "unknown ref" page.click s1 '{"ref": "e999"}'
+example "page.goto (a page with a link, for the next example)" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
+example "page.click on a link: it waits for the navigation it starts (navigated_to)" page.click s1 '{"selector": "a"}'
 example "unknown method" page.fly s1 '{}'
 example "unknown session" page.extract nobody '{}'
 # A browser that dies between actions: the next action still works and says the page was reset.

@@ -313,8 +313,9 @@ fn input(
 fn delta(name: &str, v: Option<f64>) -> Result<f64, ErrorBody> {
     let v = v.unwrap_or(0.0);
     if !v.is_finite() || v.abs() > MAX_SCROLL_DELTA {
+        let got = if v.is_finite() && v.abs() < 1e9 { format!("{v}") } else { format!("{v:e}") };
         return Err(bad_request(format!(
-            "page.scroll {name} must be a number of CSS px within ±{MAX_SCROLL_DELTA}; got {v}"
+            "page.scroll {name} must be a number of CSS px within ±{MAX_SCROLL_DELTA}; got {got}"
         )));
     }
     Ok(v)

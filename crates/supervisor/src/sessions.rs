@@ -512,7 +512,7 @@ impl Sessions {
     }
 
     /// A new target for `session`, at `about:blank` with its last URL to restore (the next action loads
-    /// it first: [`SessionEntry::take_restore`]), in a window of its own
+    /// it first: `SessionEntry::take_restore`), in a window of its own
     /// (a background tab gets no animation frames, and actionability waits on them), now its only tab;
     /// its id. (`session.start` records it itself, after `session_started`.)
     ///
