@@ -17,7 +17,8 @@
 //! - actions (`goto`, `extract`, `screenshot`, `evaluate`, `scroll`), `wait`, `snapshot`, `interact`
 //!   (input on elements), `ladder` (freeing a stuck tab);
 //! - `actionability` (the checks and the one retry loop), `input` (mouse and keyboard);
-//! - `resolve` (refs and selectors to nodes), `frames` (a frame's session, offset and document);
+//! - `resolve` (refs and selectors to nodes), `frames` (a frame's session, offset and document),
+//!   `settle` (waiting for the navigation an input started, for a loading document);
 //! - `page` (the connection, the session and its followers, evaluate helpers), `progress`;
 //! - leaves: `lifecycle`, `oopifs`, `dialogs`, `keys`, `error`.
 

@@ -1,0 +1,162 @@
+//! Faults a real browser cannot be made to show on demand, injected by a CDP proxy in front of a real
+//! Chromium (everything else the worker does reaches the browser unchanged).
+//!
+//! Input that no longer answers while the page's JavaScript does (measured on an earlier Chromium after
+//! a wheel of 1e308: every later `Input.dispatchMouseEvent` went unanswered until a navigation): the
+//! proxy stops passing on the answers to one session's mouse events.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use sb_protocol::api::{LoadState, MouseButton};
+use sb_protocol::ipc::{Action, InputAction, Locator, Output, WaitCondition};
+use sb_protocol::{Budget, ErrorCode, Phase};
+use sb_supervisor::browser::{Browser, BrowserConfig};
+use sb_supervisor::spawner::Spawner;
+use sb_supervisor::worker::{WorkerHandle, WorkerLauncher};
+use sb_tests::{bin_path, PageServer};
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_util::sync::CancellationToken;
+
+const T: Duration = Duration::from_secs(20);
+
+async fn launch(dir: &std::path::Path) -> Browser {
+    let config = BrowserConfig {
+        path: None,
+        no_sandbox: false,
+        runtime_dir: dir.to_path_buf(),
+        window: (800, 600),
+        extra_flags: Vec::new(),
+        headless: true,
+    };
+    Browser::launch(&config, &Spawner::start()).await.unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
+}
+
+/// A CDP proxy to `upstream`: once armed, the first session that sends `Input.dispatchMouseEvent`
+/// gets no answer to any of its mouse events again (its other calls, and other sessions, pass).
+struct WedgeProxy {
+    url: String,
+    armed: Arc<AtomicBool>,
+}
+
+impl WedgeProxy {
+    async fn start(upstream: &str) -> WedgeProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/devtools/browser/proxy", listener.local_addr().unwrap());
+        let armed = Arc::new(AtomicBool::new(false));
+        let wedged: Arc<Mutex<Option<String>>> = Arc::default();
+        let upstream = upstream.to_string();
+        let flag = armed.clone();
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let (upstream, armed, wedged) = (upstream.clone(), flag.clone(), wedged.clone());
+                tokio::spawn(async move {
+                    let Ok(down) = tokio_tungstenite::accept_async(tcp).await else { return };
+                    let Ok((up, _)) = tokio_tungstenite::connect_async(upstream.as_str()).await else {
+                        return;
+                    };
+                    let (mut down_tx, mut down_rx) = down.split();
+                    let (mut up_tx, mut up_rx) = up.split();
+                    let mut dropped = HashSet::new();
+                    loop {
+                        tokio::select! {
+                            m = down_rx.next() => {
+                                let Some(Ok(m)) = m else { break };
+                                if let Message::Text(t) = &m {
+                                    let v: Value = serde_json::from_str(t.as_str()).unwrap_or_default();
+                                    if armed.load(Ordering::SeqCst) && v["method"] == "Input.dispatchMouseEvent" {
+                                        let session = v["sessionId"].as_str().unwrap_or_default().to_string();
+                                        let mut w = wedged.lock().unwrap();
+                                        if w.get_or_insert_with(|| session.clone()) == &session {
+                                            dropped.insert(v["id"].as_i64().unwrap_or(-1));
+                                        }
+                                    }
+                                }
+                                if up_tx.send(m).await.is_err() { break }
+                            }
+                            m = up_rx.next() => {
+                                let Some(Ok(m)) = m else { break };
+                                if let Message::Text(t) = &m {
+                                    let v: Value = serde_json::from_str(t.as_str()).unwrap_or_default();
+                                    if v["id"].as_i64().is_some_and(|id| dropped.contains(&id)) {
+                                        continue;
+                                    }
+                                }
+                                if down_tx.send(m).await.is_err() { break }
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        WedgeProxy { url, armed }
+    }
+}
+
+fn click_go() -> Action {
+    let click = InputAction::Click { button: MouseButton::Left, click_count: 1, modifiers: Vec::new() };
+    Action::Input { target: Some(Locator::Selector("#go".into())), input: click }
+}
+
+/// The input times out at its deadline (phase `cdp`); after the answer the ladder finds the page's
+/// JavaScript answering but its input not, and resets the tab; the next action waits for that, runs on
+/// the reopened page and reports the reset (`tab_stuck`); a click works again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
+    let pages = PageServer::start(None).await;
+    let dir = tempfile::Builder::new().prefix("sbtest-faults-").tempdir().unwrap();
+    let mut browser = launch(dir.path()).await;
+    let client = sb_cdp::CdpClient::connect(&browser.ws_url, T).await.unwrap();
+    let created = client
+        .call_raw(
+            "Target.createTarget",
+            None,
+            json!({"url": pages.url("/test/index.html"), "newWindow": true}),
+            T,
+        )
+        .await
+        .unwrap();
+    let target = created["targetId"].as_str().unwrap().to_string();
+    let proxy = WedgeProxy::start(&browser.ws_url).await;
+    let launcher = WorkerLauncher {
+        spawner: Spawner::start(),
+        exe: bin_path("sandbox-browser"),
+        log_format: "json".into(),
+    };
+    let cancel = CancellationToken::new();
+    let mut worker = WorkerHandle::spawn(&launcher, &proxy.url, &target, Budget::new(T)).await.unwrap();
+    let loaded = Action::WaitFor { condition: WaitCondition::LoadState(LoadState::Load) };
+    worker.run("page.wait_for", loaded, Budget::new(T), &cancel).await.unwrap();
+    worker.run("page.click", click_go(), Budget::new(T), &cancel).await.expect("a click before the wedge");
+
+    proxy.armed.store(true, Ordering::SeqCst);
+    let budget = Duration::from_millis(2_000);
+    let started = std::time::Instant::now();
+    let e = worker.run("page.click", click_go(), Budget::new(budget), &cancel).await.unwrap_err();
+    let took = started.elapsed();
+    assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Cdp), "{e:?}");
+    assert!(e.message.contains("Input.dispatchMouseEvent"), "{e:?}");
+    assert!(
+        took + Duration::from_millis(100) >= budget && took <= budget + Duration::from_millis(100),
+        "{took:?}"
+    );
+
+    let title = Action::Evaluate { expression: "document.title".into() };
+    let out = worker.run("page.evaluate", title, Budget::new(T), &cancel).await.unwrap();
+    assert!(
+        matches!(out, Output::Evaluate(ref v) if v.value_json.as_deref() == Some("\"Test Index\"")),
+        "{out:?}"
+    );
+    assert_eq!(worker.take_reset_reason().as_deref(), Some("tab_stuck"));
+    assert!(worker.take_recovery_waited().is_some(), "the evaluate waited for the reset");
+    assert_ne!(worker.target_id(), target, "the tab was replaced");
+    worker.run("page.click", click_go(), Budget::new(T), &cancel).await.expect("a click after the reset");
+    worker.shutdown(Duration::from_secs(2)).await;
+    client.close();
+    browser.stop().await;
+}
