@@ -6,28 +6,14 @@ use std::time::Duration;
 use base64::Engine;
 use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult};
 use sb_cdp::{discovery, CdpClient};
-use sb_supervisor::browser::{Browser, BrowserConfig};
-use sb_supervisor::spawner::Spawner;
 use serde_json::json;
 
 const T: Duration = Duration::from_secs(20);
 
-async fn launch(dir: &std::path::Path) -> Browser {
-    let config = BrowserConfig {
-        path: None,
-        no_sandbox: false,
-        runtime_dir: dir.to_path_buf(),
-        window: (800, 600),
-        extra_flags: Vec::new(),
-        headless: true,
-    };
-    Browser::launch(&config, &Spawner::start()).await.unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
     let dir = tempfile::Builder::new().prefix("sbtest-cdp-").tempdir().unwrap();
-    let mut browser = launch(dir.path()).await;
+    let mut browser = sb_tests::launch_browser(dir.path()).await;
 
     let info = discovery::version(&browser.endpoint, Duration::from_millis(500)).await.unwrap();
     assert_eq!(info.web_socket_debugger_url, browser.ws_url);

@@ -14,7 +14,6 @@ use futures_util::{SinkExt, StreamExt};
 use sb_protocol::api::{LoadState, MouseButton};
 use sb_protocol::ipc::{Action, InputAction, Locator, Output, WaitCondition};
 use sb_protocol::{Budget, ErrorCode, Phase};
-use sb_supervisor::browser::{Browser, BrowserConfig};
 use sb_supervisor::spawner::Spawner;
 use sb_supervisor::worker::{WorkerHandle, WorkerLauncher};
 use sb_tests::{bin_path, PageServer};
@@ -24,18 +23,6 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
 const T: Duration = Duration::from_secs(20);
-
-async fn launch(dir: &std::path::Path) -> Browser {
-    let config = BrowserConfig {
-        path: None,
-        no_sandbox: false,
-        runtime_dir: dir.to_path_buf(),
-        window: (800, 600),
-        extra_flags: Vec::new(),
-        headless: true,
-    };
-    Browser::launch(&config, &Spawner::start()).await.unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
-}
 
 /// A CDP proxy to `upstream`: once armed, the first session that sends `Input.dispatchMouseEvent`
 /// gets no answer to any of its mouse events again (its other calls, and other sessions, pass).
@@ -110,7 +97,7 @@ fn click_go() -> Action {
 async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     let pages = PageServer::start(None).await;
     let dir = tempfile::Builder::new().prefix("sbtest-faults-").tempdir().unwrap();
-    let mut browser = launch(dir.path()).await;
+    let mut browser = sb_tests::launch_browser(dir.path()).await;
     let client = sb_cdp::CdpClient::connect(&browser.ws_url, T).await.unwrap();
     let created = client
         .call_raw(

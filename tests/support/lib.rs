@@ -413,6 +413,21 @@ pub mod pages {
     }
 }
 
+/// Launches a headless Chromium of the runtime's own (800x600) with its profile under `dir`.
+pub async fn launch_browser(dir: &Path) -> sb_supervisor::browser::Browser {
+    let config = sb_supervisor::browser::BrowserConfig {
+        path: None,
+        no_sandbox: false,
+        runtime_dir: dir.to_path_buf(),
+        window: (800, 600),
+        extra_flags: Vec::new(),
+        headless: true,
+    };
+    sb_supervisor::browser::Browser::launch(&config, &sb_supervisor::spawner::Spawner::start())
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
+}
+
 /// What the answer's trip from the supervisor to the test may add on a loaded machine (ms).
 pub const TRIP_MS: u64 = 25;
 
