@@ -114,6 +114,7 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
         spawner: Spawner::start(),
         exe: bin_path("sandbox-browser"),
         log_format: "json".into(),
+        viewport: None,
     };
     let cancel = CancellationToken::new();
     let mut worker = WorkerHandle::spawn(&launcher, &proxy.url, &target, Budget::new(T)).await.unwrap();

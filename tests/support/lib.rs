@@ -290,6 +290,10 @@ pub mod pages {
 <select id="go" aria-label="Go to" onchange="location.href = this.value"><option value="">Pick</option><option value="/test/slow/200">Slow</option></select>
 <a id="hash" href="#part">Same page</a><p id="part">Part</p></body></html>"##;
 
+    /// `/test/opener.html`: opens a popup from its load handler (no user gesture).
+    pub const OPENER: &str = r#"<!doctype html><html><head><title>Opener</title></head>
+<body onload="window.opened = !!window.open('/test/index.html')"><h1>Opener</h1></body></html>"#;
+
     /// `/test/form.html`: a form with the usual controls, a covered button and a disabled one.
     pub const FORM: &str = r#"<!doctype html><html><head><title>Form</title>
 <style>#cover { position: fixed; left: 0; top: 0; width: 100vw; height: 100vh; background: rgba(0,0,0,.1); }</style></head>
@@ -499,6 +503,7 @@ impl PageServer {
                 }),
             )
             .route("/test/nav.html", get(|| async { Html(pages::NAV) }))
+            .route("/test/opener.html", get(|| async { Html(pages::OPENER) }))
             // Accepts the request and never answers: a server that hangs.
             .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {

@@ -107,6 +107,9 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         "--disable-background-timer-throttling",
         "--disable-backgrounding-occluded-windows",
         "--disable-renderer-backgrounding",
+        // As Playwright launches Chromium (`chromiumSwitches.ts`): `window.open` from a page's own code
+        // (a load handler, a timer) opens a tab, which joins the session, instead of being blocked.
+        "--disable-popup-blocking",
         "--password-store=basic",
         "--use-mock-keychain",
         "--remote-debugging-address=127.0.0.1",
@@ -117,6 +120,9 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
     .collect();
     if config.headless {
         f.insert(0, "--headless".into());
+        // As Playwright runs headless Chromium: no scrollbars, so they neither show in screenshots nor
+        // take 15 px of layout width.
+        f.insert(1, "--hide-scrollbars".into());
     }
     f.push(format!("--user-data-dir={}", user_data_dir.display()));
     f.push(format!("--window-size={},{}", config.window.0, config.window.1));

@@ -172,9 +172,30 @@ pub fn doctor(common: Common, json: bool, probe: bool, quick: bool) -> ExitCode 
     }
 }
 
+/// A viewport as `WIDTHxHEIGHT` (CSS px, each 1..=10000).
+///
+/// # Errors
+/// A message naming the expected form.
+pub fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
+    let bad =
+        || format!("viewport must be WIDTHxHEIGHT in CSS px (1..=10000 each), e.g. 1280x800; got {s:?}");
+    let (w, h) = s.split_once('x').ok_or_else(bad)?;
+    let w: u32 = w.parse().map_err(|_| bad())?;
+    let h: u32 = h.parse().map_err(|_| bad())?;
+    if !(1..=10_000).contains(&w) || !(1..=10_000).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
 /// `worker`: one session's worker on the IPC fd named by [`WORKER_FD_ENV`] (started by `serve`).
 /// Exit 2 when started by hand, 1 when it could not attach or the IPC broke.
-pub fn worker(ws_url: String, target_id: String, log_format: String) -> ExitCode {
+pub fn worker(
+    ws_url: String,
+    target_id: String,
+    log_format: String,
+    viewport: Option<(u32, u32)>,
+) -> ExitCode {
     logging::init(&log_format);
     let fd: i32 = match std::env::var(WORKER_FD_ENV).ok().and_then(|v| v.parse().ok()) {
         Some(fd) => fd,
@@ -195,7 +216,7 @@ pub fn worker(ws_url: String, target_id: String, log_format: String) -> ExitCode
     let result = rt.block_on(async move {
         std_stream.set_nonblocking(true).map_err(|e| e.to_string())?;
         let stream = tokio::net::UnixStream::from_std(std_stream).map_err(|e| e.to_string())?;
-        sb_worker::run(stream, sb_worker::WorkerConfig { ws_url, target_id }).await
+        sb_worker::run(stream, sb_worker::WorkerConfig { ws_url, target_id, viewport }).await
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -423,6 +423,7 @@ async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String
         spawner,
         exe: std::env::current_exe().map_err(|e| e.to_string())?,
         log_format: "json".into(),
+        viewport: None,
     };
     let worker =
         WorkerHandle::spawn(&launcher, &browser.ws_url, &target, Budget::new(Duration::from_secs(10)))

@@ -56,6 +56,9 @@ enum Cmd {
         target_id: String,
         #[arg(long, default_value = "json")]
         log_format: String,
+        /// The page's viewport, `WIDTHxHEIGHT` CSS px.
+        #[arg(long, value_parser = commands::parse_viewport)]
+        viewport: Option<(u32, u32)>,
     },
 }
 
@@ -65,6 +68,8 @@ fn main() -> std::process::ExitCode {
             commands::serve(common, max_request_bytes, log_format, disable_evaluate)
         }
         Cmd::Doctor { common, json, probe, quick } => commands::doctor(common, json, probe, quick),
-        Cmd::Worker { ws_url, target_id, log_format } => commands::worker(ws_url, target_id, log_format),
+        Cmd::Worker { ws_url, target_id, log_format, viewport } => {
+            commands::worker(ws_url, target_id, log_format, viewport)
+        }
     }
 }

@@ -83,8 +83,12 @@ impl Runtime {
         let observer: Arc<dyn BrowserObserver> =
             Arc::new(crate::sessions::Observer(Arc::downgrade(&sessions)));
         health.observe(Arc::downgrade(&observer));
-        let launcher =
-            WorkerLauncher { spawner, exe: config.worker_exe.clone(), log_format: config.log_format.clone() };
+        let launcher = WorkerLauncher {
+            spawner,
+            exe: config.worker_exe.clone(),
+            log_format: config.log_format.clone(),
+            viewport: Some(config.browser.window),
+        };
         Runtime {
             config,
             queue: Queue { health, sessions, launcher, stats },

@@ -36,6 +36,8 @@ pub struct WorkerLauncher {
     pub exe: std::path::PathBuf,
     /// `json` or `text`.
     pub log_format: String,
+    /// The pages' viewport, CSS px (`--viewport`); `None` leaves the window's own.
+    pub viewport: Option<(u32, u32)>,
 }
 
 /// A live worker attached to one target.
@@ -89,6 +91,7 @@ impl WorkerHandle {
             .arg(target_id)
             .arg("--log-format")
             .arg(log_format)
+            .args(launcher.viewport.map(|(w, h)| format!("--viewport={w}x{h}")))
             .env(WORKER_FD_ENV, fd.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null());

@@ -180,13 +180,14 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
             return false;
         }
     };
-    let attached = match attach_session(&browser, &created.target_id, &page.dialogs, budget).await {
-        Ok(attached) => attached,
-        Err(e) => {
-            tracing::warn!(error.message = %e, "page_reset_failed");
-            return false;
-        }
-    };
+    let attached =
+        match attach_session(&browser, &created.target_id, &page.dialogs, page.viewport, budget).await {
+            Ok(attached) => attached,
+            Err(e) => {
+                tracing::warn!(error.message = %e, "page_reset_failed");
+                return false;
+            }
+        };
     tracing::warn!(old = %page.target_id, new = %created.target_id, %url, reason, "page_reset");
     page.adopt(&created.target_id, attached, Moved::Reset(reason));
     if url != "about:blank" {

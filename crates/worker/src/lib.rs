@@ -63,6 +63,9 @@ pub struct WorkerConfig {
     pub ws_url: String,
     /// CDP `targetId` of the session's page.
     pub target_id: String,
+    /// The page's viewport, CSS px (`Emulation.setDeviceMetricsOverride` on every page the worker
+    /// attaches to); `None` leaves the window's own.
+    pub viewport: Option<(u32, u32)>,
 }
 
 /// How long a failed CDP call waits for an `Inspector.targetCrashed` that may explain it.
@@ -111,7 +114,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let framed = Framed::new(ipc, ipc::codec());
     let (mut sink, mut frames) = framed.split();
 
-    let mut page = Page::attach(&config.ws_url, &config.target_id)
+    let mut page = Page::attach(&config.ws_url, &config.target_id, config.viewport)
         .await
         .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
@@ -392,7 +395,7 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
 async fn switch_to(page: &mut Page, target_id: &str, budget: Budget) -> Result<Output, WorkerError> {
-    let attached = attach_session(&page.browser, target_id, &page.dialogs, budget)
+    let attached = attach_session(&page.browser, target_id, &page.dialogs, page.viewport, budget)
         .await
         .map_err(|e| cdp_failure(Phase::Session, e))?;
     page.adopt(target_id, attached, Moved::Tab);

@@ -61,15 +61,22 @@ pub(crate) struct Page {
     pub(crate) tallies: Vec<Counter>,
     /// The main frame URL last reported to the supervisor.
     pub(crate) reported_url: String,
+    /// The viewport every page of the session gets, CSS px.
+    pub(crate) viewport: Option<(u32, u32)>,
 }
 
 impl Page {
     /// Connects to the browser at `ws_url` (a connection of the worker's own) and attaches to `target_id`
     /// ([`attach_session`]), within [`ATTACH_TIMEOUT`].
-    pub(crate) async fn attach(ws_url: &str, target_id: &str) -> Result<Page, CdpError> {
+    pub(crate) async fn attach(
+        ws_url: &str,
+        target_id: &str,
+        viewport: Option<(u32, u32)>,
+    ) -> Result<Page, CdpError> {
         let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
         let dialogs = Dialogs::default();
-        let attached = attach_session(&browser, target_id, &dialogs, Budget::new(ATTACH_TIMEOUT)).await?;
+        let attached =
+            attach_session(&browser, target_id, &dialogs, viewport, Budget::new(ATTACH_TIMEOUT)).await?;
         Ok(Page {
             ws_url: ws_url.to_string(),
             browser,
@@ -79,6 +86,7 @@ impl Page {
             lifecycle: attached.lifecycle,
             moved: None,
             crashes: Default::default(),
+            viewport,
             crashed: attached.crashed,
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
@@ -144,11 +152,15 @@ pub(crate) struct Attached {
 }
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
-/// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`).
+/// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`), and sets `viewport`
+/// (CSS px) as the page's own size, as Playwright does for a context's viewport
+/// (`Emulation.setDeviceMetricsOverride`, scale 1, not mobile): the page's `innerWidth` and
+/// `innerHeight` are the viewport's, whatever the window's chrome takes.
 pub(crate) async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
     dialogs: &Dialogs,
+    viewport: Option<(u32, u32)>,
     budget: Budget,
 ) -> Result<Attached, CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
@@ -186,6 +198,11 @@ pub(crate) async fn attach_session(
     d?;
     e?;
     f?;
+    if let Some((width, height)) = viewport {
+        let metrics = serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1,
+            "mobile": false, "screenWidth": width, "screenHeight": height});
+        session.call_raw("Emulation.setDeviceMetricsOverride", metrics, budget.remaining()).await?;
+    }
     Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs })
 }
 
