@@ -493,11 +493,23 @@ async fn a_browser_that_dies_under_an_action_answers_page_reset_browser_restarte
             }
         }
     }
-    // Killed, and at once the next action: it waits for the restart and runs on the reopened page.
+    // Killed, and at once the next action: it lands on the dying browser (and says so) or waits for
+    // the restart and runs on the reopened page; never `worker_crashed`, `cdp_error` or the wrong cause.
     let pid = c.health().await.unwrap().browser_pid;
     killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
-    let next = read_heading(&c, &sid).await;
-    assert_eq!(result(&next)["session_reset"], true, "{next:?}");
+    let expr = json!({"expression": "[location.pathname, document.querySelector('h1')?.textContent]"});
+    let next = call(&c, "page.evaluate", Some(&sid), expr).await;
+    match next.error {
+        Some(e) => {
+            assert_eq!(e.code, ErrorCode::PageReset, "{e:?}");
+            assert!(e.message.contains("browser_restarted"), "{e:?}");
+            read_heading(&c, &sid).await;
+        }
+        None => {
+            assert_eq!(result(&next)["reset_reason"], "browser_restarted", "{next:?}");
+            assert_eq!(result(&next)["value"], json!(["/test/slow/300", "Hello from the test server"]));
+        }
+    }
 }
 
 /// A URL that crashes the renderer is never reopened: the tab comes back at the last URL that loaded;

@@ -68,8 +68,8 @@ pub struct WorkerConfig {
     pub viewport: Option<(u32, u32)>,
 }
 
-/// How long a failed CDP call waits for an `Inspector.targetCrashed` that may explain it.
-const CRASH_EVENT_WAIT: Duration = Duration::from_millis(100);
+/// Longest the checks after a failed call take: is the renderer alive, is the browser.
+const CRASH_CHECK: Duration = Duration::from_millis(1_000);
 
 /// Time the cleanups of an action cut short get (`Progress::abort`).
 const CLEANUP_TIME: Duration = Duration::from_millis(200);
@@ -337,20 +337,12 @@ async fn run_action(
             _ = crashed.wait_for(|c| *c) => None,
         }
     };
-    let crash = || {
-        fail(
-            ErrorCode::PageReset,
-            phase,
-            "the page's renderer crashed during the action; the tab is reopened at its last loaded URL after this answer (page state is lost); take a new snapshot",
-        )
-    };
     match outcome {
         // A call on a crashed target can fail before the crash event is read (a navigation to a URL
-        // that crashes the renderer answers `net::ERR_ABORTED` first): give it a moment.
+        // that crashes the renderer answers `net::ERR_ABORTED` first): ask the page.
         Some(Err(e)) if matches!(e.code, ErrorCode::CdpError | ErrorCode::NavigationFailed) => {
-            let crash_seen = tokio::time::timeout(CRASH_EVENT_WAIT, crashed.wait_for(|c| *c)).await;
-            if crash_seen.is_ok_and(|r| r.is_ok()) {
-                (Err(crash()), Some(Aftercare::Reopen))
+            if renderer_gone(page, &mut crashed).await {
+                (Err(crash_or_browser(page, phase).await), Some(Aftercare::Reopen))
             } else {
                 (Err(e), None)
             }
@@ -360,8 +352,42 @@ async fn run_action(
             (Err(e), Some(Aftercare::Free { input }))
         }
         Some(outcome) => (outcome, None),
-        None => (Err(crash()), Some(Aftercare::Reopen)),
+        None => (Err(crash_or_browser(page, phase).await), Some(Aftercare::Reopen)),
     }
+}
+
+/// After a failed call: whether the page's renderer is gone. A live page answers a trivial script, a
+/// crashed one does not; a crash event settles it either way. Bounded by [`CRASH_CHECK`].
+async fn renderer_gone(page: &Page, crashed: &mut tokio::sync::watch::Receiver<bool>) -> bool {
+    let one = sb_cdp::calls::Evaluate::by_value("1");
+    let answered = {
+        let probe = page.session.evaluate(&one, CRASH_CHECK);
+        tokio::select! {
+            seen = crashed.wait_for(|c| *c) => return seen.is_ok(),
+            answered = probe => answered,
+        }
+    };
+    answered.is_err()
+        && tokio::time::timeout(CRASH_CHECK, crashed.wait_for(|c| *c)).await.is_ok_and(|r| r.is_ok())
+}
+
+/// The answer to a renderer that died under an action: `page_reset`, with the cause. When the
+/// browser itself is gone (a browser killed takes its renderers with it, and the crash may be
+/// reported first), the cause is the browser's (`browser_restarted`), else the renderer's.
+async fn crash_or_browser(page: &Page, phase: Phase) -> WorkerError {
+    let alive = page.browser.call_raw("Browser.getVersion", None, serde_json::json!({}), CRASH_CHECK).await;
+    if alive.is_err() {
+        return fail(
+            ErrorCode::PageReset,
+            phase,
+            "the browser went away during the action (browser_restarted): the runtime restarts it and the session's next action runs on its page reopened at its last URL (page state is lost); take a new snapshot",
+        );
+    }
+    fail(
+        ErrorCode::PageReset,
+        phase,
+        "the page's renderer crashed during the action; the tab is reopened at its last loaded URL after this answer (page state is lost); take a new snapshot",
+    )
 }
 
 /// The action itself within `p`. An action that failed gets its cleanups run first (`Progress::abort`).
