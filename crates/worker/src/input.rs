@@ -68,15 +68,22 @@ pub(crate) fn mouse<'a>(
 
 /// A key or combo (`Enter`, `Control+A`, `Shift+Tab`) on the focused element.
 pub(crate) async fn press(page: &Page, combo: &str, budget: Budget) -> Result<(), WorkerError> {
-    let (mods, key) = keys::parse_combo(combo).map_err(|m| fail(ErrorCode::BadRequest, Phase::Cdp, m))?;
+    let (mods, key) = keys::parse_combo(combo).map_err(|m| fail(ErrorCode::BadRequest, Phase::Request, m))?;
     let mut held = 0;
     for m in &mods {
         held |= m.modifier_bit();
         key_event(page, "rawKeyDown", m, held, None, budget).await?;
     }
-    // Text only when no command modifier is held (Control+A selects, it types nothing).
-    let types = held & (keys::ALT | keys::CONTROL | keys::META) == 0;
-    key_stroke(page, &key, held, types, budget).await?;
+    if key.modifier_bit() != 0 {
+        // A modifier pressed alone is held during its own keydown and released at its keyup (as
+        // Playwright's `Keyboard.down`/`up` update the modifier state before they send).
+        key_event(page, "rawKeyDown", &key, held | key.modifier_bit(), None, budget).await?;
+        key_event(page, "keyUp", &key, held, None, budget).await?;
+    } else {
+        // Text only when no command modifier is held (Control+A selects, it types nothing).
+        let types = held & (keys::ALT | keys::CONTROL | keys::META) == 0;
+        key_stroke(page, &key, held, types, budget).await?;
+    }
     for m in mods.iter().rev() {
         held &= !m.modifier_bit();
         key_event(page, "keyUp", m, held, None, budget).await?;
@@ -84,23 +91,28 @@ pub(crate) async fn press(page: &Page, combo: &str, budget: Budget) -> Result<()
     Ok(())
 }
 
-/// keyDown (with text when `types`) and keyUp of one key.
+/// keyDown (with text when `types`) and keyUp of one key, with the modifiers `held` down. A key that
+/// needs Shift on a US keyboard (`~`, `A`) gets Shift pressed around it unless it is already held, so
+/// each modifier goes down once; every event carries the whole modifier mask (as Playwright's
+/// `Keyboard` sends `_modifiers()` with each key event, `server/input.ts`).
 pub(crate) async fn key_stroke(
     page: &Page,
     def: &KeyDef,
-    modifiers: u32,
+    held: u32,
     types: bool,
     budget: Budget,
 ) -> Result<(), WorkerError> {
     let text = if types { def.text.clone() } else { None };
     let down = if text.is_some() { "keyDown" } else { "rawKeyDown" };
-    if def.shifted && modifiers & keys::SHIFT != 0 {
-        key_event(page, "rawKeyDown", &keys::shift(), keys::SHIFT, None, budget).await?;
+    let add_shift = def.shifted && held & keys::SHIFT == 0;
+    let modifiers = if add_shift { held | keys::SHIFT } else { held };
+    if add_shift {
+        key_event(page, "rawKeyDown", &keys::shift(), modifiers, None, budget).await?;
     }
     key_event(page, down, def, modifiers, text, budget).await?;
     key_event(page, "keyUp", def, modifiers, None, budget).await?;
-    if def.shifted && modifiers & keys::SHIFT != 0 {
-        key_event(page, "keyUp", &keys::shift(), 0, None, budget).await?;
+    if add_shift {
+        key_event(page, "keyUp", &keys::shift(), held, None, budget).await?;
     }
     Ok(())
 }
@@ -117,6 +129,8 @@ async fn key_event(
     let mut p = json!({
         "type": kind, "key": def.key, "code": def.code, "windowsVirtualKeyCode": def.key_code,
         "nativeVirtualKeyCode": def.key_code, "modifiers": modifiers, "location": def.location,
+        // As Playwright's `crInput.ts`: a numpad key (DOM location 3) is `isKeypad`.
+        "isKeypad": def.location == 3,
     });
     if let Some(t) = text {
         p["text"] = json!(t);

@@ -115,10 +115,7 @@ async fn act_on(
             }
             for ch in text.chars() {
                 match keys::for_char(ch) {
-                    Some(def) => {
-                        key_stroke(page, &def, if def.shifted { keys::SHIFT } else { 0 }, true, budget)
-                            .await?
-                    }
+                    Some(def) => key_stroke(page, &def, 0, true, budget).await?,
                     None => insert_text(page, ch, budget).await?,
                 }
             }

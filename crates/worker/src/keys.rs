@@ -102,8 +102,62 @@ pub(crate) fn for_char(c: char) -> Option<KeyDef> {
     }
 }
 
-/// A named key (`Enter`, `ArrowLeft`, `F5`, `Control`, ...) or a single character.
+/// A key by Playwright's names: a `key` value (`Enter`, `ArrowLeft`, `F5`, `Control`, `a`, `~`), a
+/// `code` value (`KeyA`, `Digit3`, `Numpad7`, `NumpadEnter`, `ShiftRight`, `Backquote`, `F13`), or
+/// `ControlOrMeta` (Control here: the runtime runs on Linux). Numpad keys have `location` 3, right-side
+/// modifiers 2, left-side ones 1 (as Playwright's `USKeyboardLayout`).
 pub(crate) fn named(name: &str) -> Option<KeyDef> {
+    by_key(name).or_else(|| by_code(name))
+}
+
+/// A key by its `code` value (the physical key, unshifted).
+fn by_code(code: &str) -> Option<KeyDef> {
+    let on = |key: &str, kc: u32, text: Option<&str>, location: u32| {
+        Some(KeyDef { location, ..KeyDef::new(key, code, kc, text) })
+    };
+    if let Some(l) =
+        code.strip_prefix("Key").filter(|l| l.len() == 1 && l.chars().all(|c| c.is_ascii_uppercase()))
+    {
+        return for_char(l.to_ascii_lowercase().chars().next()?);
+    }
+    if let Some(d) =
+        code.strip_prefix("Digit").filter(|d| d.len() == 1 && d.chars().all(|c| c.is_ascii_digit()))
+    {
+        return for_char(d.chars().next()?);
+    }
+    if let Some(d) =
+        code.strip_prefix("Numpad").filter(|d| d.len() == 1 && d.chars().all(|c| c.is_ascii_digit()))
+    {
+        let n = d.parse::<u32>().ok()?;
+        return on(d, 96 + n, Some(d), 3);
+    }
+    match code {
+        "NumpadEnter" => on("Enter", 13, Some("\r"), 3),
+        "NumpadAdd" => on("+", 107, Some("+"), 3),
+        "NumpadSubtract" => on("-", 109, Some("-"), 3),
+        "NumpadMultiply" => on("*", 106, Some("*"), 3),
+        "NumpadDivide" => on("/", 111, Some("/"), 3),
+        "NumpadDecimal" => on(".", 110, Some("."), 3),
+        "ShiftLeft" => on("Shift", 16, None, 1),
+        "ShiftRight" => on("Shift", 16, None, 2),
+        "ControlLeft" => on("Control", 17, None, 1),
+        "ControlRight" => on("Control", 17, None, 2),
+        "AltLeft" => on("Alt", 18, None, 1),
+        "AltRight" => on("Alt", 18, None, 2),
+        "MetaLeft" => on("Meta", 91, None, 1),
+        "MetaRight" => on("Meta", 92, None, 2),
+        "CapsLock" => on("CapsLock", 20, None, 0),
+        "NumLock" => on("NumLock", 144, None, 0),
+        "ScrollLock" => on("ScrollLock", 145, None, 0),
+        "Pause" => on("Pause", 19, None, 0),
+        "PrintScreen" => on("PrintScreen", 44, None, 0),
+        "ContextMenu" => on("ContextMenu", 93, None, 0),
+        _ => PUNCT.iter().find(|p| p.2 == code).and_then(|p| for_char(p.0)),
+    }
+}
+
+/// A key by its `key` value (or a single character).
+fn by_key(name: &str) -> Option<KeyDef> {
     let def = |key: &str, code: &str, kc: u32, text: Option<&str>| Some(KeyDef::new(key, code, kc, text));
     let left =
         |key: &str, code: &str, kc: u32| Some(KeyDef { location: 1, ..KeyDef::new(key, code, kc, None) });
@@ -124,12 +178,12 @@ pub(crate) fn named(name: &str) -> Option<KeyDef> {
         "PageDown" => def("PageDown", "PageDown", 34, None),
         "Insert" => def("Insert", "Insert", 45, None),
         "Shift" => Some(shift()),
-        "Control" => left("Control", "ControlLeft", 17),
+        "Control" | "ControlOrMeta" => left("Control", "ControlLeft", 17),
         "Alt" => left("Alt", "AltLeft", 18),
         "Meta" => left("Meta", "MetaLeft", 91),
         f if f.len() >= 2
             && f.starts_with('F')
-            && f[1..].parse::<u32>().is_ok_and(|n| (1..=12).contains(&n)) =>
+            && f[1..].parse::<u32>().is_ok_and(|n| (1..=24).contains(&n)) =>
         {
             let n: u32 = f[1..].parse().unwrap();
             def(f, f, 111 + n, None)
@@ -153,13 +207,20 @@ pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), String> 
         parts.push("+");
     }
     let (key, mods) = parts.split_last().ok_or_else(|| format!("empty key {combo:?}"))?;
-    let unknown =
-        |k: &str| format!("unknown key {k:?} in {combo:?}; use names like Enter, Tab, ArrowLeft, Control+A");
+    let unknown = |k: &str| {
+        format!(
+            "unknown key {k:?} in {combo:?}; use a key value (Enter, Tab, ArrowLeft, Escape, F1-F24, a, ~), \
+             a code value (KeyA-KeyZ, Digit0-Digit9, Numpad0-Numpad9, NumpadEnter, ShiftRight, Backquote), \
+             joined with modifiers (Shift, Control, Alt, Meta, ControlOrMeta): Control+Shift+KeyA"
+        )
+    };
     let mut held = Vec::new();
     for m in mods {
-        let m = if *m == "ControlOrMeta" { "Control" } else { m };
         let def = named(m).filter(|d| d.modifier_bit() != 0).ok_or_else(|| unknown(m))?;
-        held.push(def);
+        // Each modifier goes down once, in the order given.
+        if !held.iter().any(|h: &KeyDef| h.modifier_bit() == def.modifier_bit()) {
+            held.push(def);
+        }
     }
     let mut key = named(key).ok_or_else(|| unknown(key))?;
     // A letter in a combo is the key itself: `Control+A` sends `a`, as a keyboard does without Shift;
@@ -216,5 +277,27 @@ mod tests {
         assert!(parse_combo("Control+Nope").is_err());
         assert_eq!(modifier_mask(&[Modifier::Alt, Modifier::Shift]), ALT | SHIFT);
         assert_eq!(named("F5").unwrap().key_code, 116);
+        assert_eq!(named("F24").unwrap().key_code, 135);
+    }
+
+    #[test]
+    fn code_values_name_keys_too() {
+        let k = |name: &str| {
+            let d = named(name).unwrap_or_else(|| panic!("{name}"));
+            (d.key, d.code, d.key_code, d.location)
+        };
+        assert_eq!(k("Digit3"), ("3".into(), "Digit3".into(), 51, 0));
+        assert_eq!(k("KeyA"), ("a".into(), "KeyA".into(), 65, 0));
+        assert_eq!(k("NumpadEnter"), ("Enter".into(), "NumpadEnter".into(), 13, 3));
+        assert_eq!(k("Numpad7"), ("7".into(), "Numpad7".into(), 103, 3));
+        assert_eq!(k("ShiftRight"), ("Shift".into(), "ShiftRight".into(), 16, 2));
+        assert_eq!(k("Backquote"), ("`".into(), "Backquote".into(), 192, 0));
+        assert_eq!(k("ControlOrMeta").0, "Control");
+        let (mods, key) = parse_combo("ControlOrMeta+KeyA").unwrap();
+        assert_eq!((mods[0].key.as_str(), key.key.as_str()), ("Control", "a"));
+        let (mods, _) = parse_combo("Shift+Shift+A").unwrap();
+        assert_eq!(mods.len(), 1, "a modifier goes down once");
+        let e = parse_combo("Hyper+A").unwrap_err();
+        assert!(e.contains("KeyA-KeyZ") && e.contains("ControlOrMeta"), "{e}");
     }
 }
