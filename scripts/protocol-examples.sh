@@ -60,7 +60,11 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - Input actions that start a navigation wait for it to commit and say where it went
   (`"navigated_to"`; `"navigation_pending": true` when it had not committed at the deadline). A snapshot
   of a page still loading says `"loading": true`.
-- Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none).
+- Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none); an
+  input action waits 150 ms after its input for a dialog its handlers raise a moment later (a timer, a
+  fetch), so that dialog is in its own result. A `prompt` reports its `default_value`.
+- Pages measure the configured viewport (`innerWidth` x `innerHeight`, 1280x800 by default), with no
+  scrollbars taking room; a page's own `window.open` opens a tab that joins the session.
 - A session whose page the runtime had to replace (browser or supervisor restarted, a stuck tab reset, a
   crashed renderer) says so once, in its next result: `"session_reset": true, "reset_reason":
   "browser_restarted"` (see [errors.md](errors.md)); the page was loaded again before that action ran.

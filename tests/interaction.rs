@@ -361,8 +361,8 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
     let r = call("page.select", json!({"selector": "#many", "values": ["x"], "indexes": [2]})).await;
     assert_eq!(r.result.unwrap()["values"], json!(["x", "z"]));
     assert_eq!(js(&c, "m", "document.querySelector('#many').selectedOptions.length").await, json!(2));
-    let r = call("page.select", json!({"selector": "#one", "values": ["a", "b"]})).await;
-    assert_eq!(r.error.unwrap().code, ErrorCode::BadRequest, "a single select takes one option");
+    let r = call("page.select", json!({"selector": "#one", "values": ["b", "a"]})).await;
+    assert_eq!(r.result.unwrap()["values"], json!(["a"]), "a single select takes the first match");
     let r = call("page.select", json!({"selector": "#one", "values": ["nope"]})).await;
     assert!(r.error.unwrap().message.contains("nope"));
 

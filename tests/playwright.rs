@@ -84,3 +84,129 @@ async fn key_combos_hold_each_modifier_once_and_code_names_work() {
     let e = c.press("k", press("Hyper+A"), None).await.unwrap_err();
     assert!(e.to_string().contains("KeyA-KeyZ"), "{e}");
 }
+
+/// `page.select` as Playwright's `selectOption`: a value matches an option's value or label, several
+/// values on a single `<select>` take the first match, an option not there yet is waited for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn select_matches_value_or_label_takes_the_first_and_waits_for_options() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("s")).await.unwrap();
+    c.goto("s", &pages.url("/test/index.html"), None).await.unwrap();
+    c.evaluate(
+        "s",
+        "document.body.insertAdjacentHTML('beforeend', '<select id=c><option value=r>Red</option><option value=b>Blue</option><option value=g>Green</option></select>'), 1",
+        None,
+    )
+    .await
+    .unwrap();
+    let select = |values: &[&str]| json!({"selector": "#c", "values": values});
+    let picked =
+        |r: sb_protocol::api::Response| r.result.unwrap_or_else(|| panic!("{:?}", r.error))["values"].clone();
+    let r = c.call("page.select", Some("s"), select(&["Blue"]), None).await.unwrap();
+    assert_eq!(picked(r), json!(["b"]), "a label given as a value");
+    let r = c.call("page.select", Some("s"), select(&["g", "r"]), None).await.unwrap();
+    assert_eq!(picked(r), json!(["r"]), "the first option that matches, in the select's order");
+    let r =
+        c.call("page.select", Some("s"), json!({"selector": "#c", "labels": ["Green"]}), None).await.unwrap();
+    assert_eq!(picked(r), json!(["g"]));
+    // An option that appears after 200 ms.
+    c.evaluate(
+        "s",
+        "setTimeout(() => document.querySelector('#c').insertAdjacentHTML('beforeend', '<option value=p>Purple</option>'), 200), 1",
+        None,
+    )
+    .await
+    .unwrap();
+    let r = c.call("page.select", Some("s"), select(&["Purple"]), Some(3_000)).await.unwrap();
+    assert_eq!(picked(r), json!(["p"]));
+    let r = c.call("page.select", Some("s"), select(&["Teal"]), Some(1_000)).await.unwrap();
+    let e = r.error.unwrap();
+    assert_eq!(e.code, sb_protocol::ErrorCode::Timeout, "{e:?}");
+    assert!(e.message.contains("Teal"), "{e:?}");
+}
+
+/// Evaluate results as Playwright's serializer gives them: `toJSON` applied, platform objects as a
+/// short description; a `data:` URL has no HTTP status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluate_applies_to_json_and_describes_platform_objects() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("e")).await.unwrap();
+    c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
+    let r = c.evaluate("e", "({toJSON: () => 'string', data: 'data'})", None).await.unwrap();
+    assert_eq!(r.value, Some(json!("string")));
+    let r = c.evaluate("e", "[window, document, document.body, location, navigator]", None).await.unwrap();
+    assert_eq!(
+        r.value,
+        Some(
+            json!([{"$object": "Window"}, {"$node": "#document"}, {"$node": "<body>"}, {"$object": "Location"}, {"$object": "Navigator"}])
+        )
+    );
+    let r = c.evaluate("e", "(() => { class P { constructor() { this.x = 1; } } return [new P(), new URL('http://a/b')]; })()", None).await.unwrap();
+    assert_eq!(r.value, Some(json!([{"x": 1}, "http://a/b"])), "the page's own classes keep their fields");
+    let g = c.goto("e", "data:text/html,<h1>Data</h1>", None).await.unwrap();
+    assert_eq!(g.status, None, "{g:?}");
+}
+
+/// A dialog raised 100 ms after a click is in the click's result; a prompt reports its default value
+/// and an accepted prompt without text answers with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dialogs_raised_just_after_an_action_are_its_own() {
+    use sb_protocol::api::{ClickParams, ElementParams};
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("d")).await.unwrap();
+    c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
+    c.evaluate(
+        "d",
+        "document.querySelector('#go').onclick = () => setTimeout(() => alert('later'), 100), 1",
+        None,
+    )
+    .await
+    .unwrap();
+    let go = ElementParams { reference: None, selector: Some("#go".into()) };
+    let r = c
+        .call(
+            "page.click",
+            Some("d"),
+            serde_json::to_value(ClickParams { element: go, ..Default::default() }).unwrap(),
+            None,
+        )
+        .await
+        .unwrap();
+    let v = r.result.unwrap();
+    assert_eq!(v["dialogs"], json!([{"type": "alert", "message": "later", "accepted": false}]), "{v}");
+
+    c.call("page.handle_dialog", Some("d"), json!({"accept": true}), None).await.unwrap();
+    let r = c
+        .call("page.evaluate", Some("d"), json!({"expression": "prompt('Name?', 'Ann')"}), None)
+        .await
+        .unwrap();
+    let v = r.result.unwrap();
+    assert_eq!(v["value"], json!("Ann"), "accepted with its default value: {v}");
+    assert_eq!(
+        v["dialogs"],
+        json!([{"type": "prompt", "message": "Name?", "accepted": true, "default_value": "Ann"}]),
+        "{v}"
+    );
+}
+
+/// Selectors pierce open shadow roots (actions and `wait_for`), and a link whose text is slotted
+/// light-DOM content is clicked, not reported covered by its host (Playwright's `expectHitTarget`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn selectors_pierce_shadow_roots_and_slotted_content_is_the_hit_target() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("sh")).await.unwrap();
+    c.goto("sh", &pages.url("/test/shadow.html"), None).await.unwrap();
+    let w = sb_protocol::api::WaitForParams { selector: Some("span.inner".into()), ..Default::default() };
+    c.wait_for("sh", w, Some(2_000)).await.unwrap();
+    let r = c.call("page.click", Some("sh"), json!({"selector": "#deep"}), None).await.unwrap();
+    assert!(r.ok, "{r:?}");
+    assert_eq!(c.evaluate("sh", "document.title", None).await.unwrap().value, Some(json!("deep clicked")));
+
+    let snap = c.call("page.snapshot", Some("sh"), json!({"interactive": true}), None).await.unwrap();
+    let text = snap.result.unwrap()["snapshot"].as_str().unwrap().to_string();
+    let line = text.lines().find(|l| l.contains("link \"Docs\"")).unwrap_or_else(|| panic!("{text}"));
+    let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches([']', ':']).to_string();
+    let r = c.call("page.click", Some("sh"), json!({"ref": reference}), Some(3_000)).await.unwrap();
+    assert!(r.ok, "the slotted link is the hit target: {r:?}");
+    assert_eq!(c.evaluate("sh", "document.title", None).await.unwrap().value, Some(json!("link clicked")));
+}

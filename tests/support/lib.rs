@@ -290,6 +290,21 @@ pub mod pages {
 <select id="go" aria-label="Go to" onchange="location.href = this.value"><option value="">Pick</option><option value="/test/slow/200">Slow</option></select>
 <a id="hash" href="#part">Same page</a><p id="part">Part</p></body></html>"##;
 
+    /// `/test/shadow.html`: a span and a button in an open shadow root, and a link whose text is
+    /// light-DOM content slotted into a shadow `<a>`.
+    pub const SHADOW: &str = r##"<!doctype html><html><head><title>Shadow</title></head>
+<body><h1>Shadow</h1><div id="host"></div><my-link>Docs</my-link>
+<script>
+  const root = document.querySelector('#host').attachShadow({ mode: 'open' });
+  root.innerHTML = '<span class="inner">Inside</span><button id="deep" onclick="document.title = \'deep clicked\'">Deep</button>';
+  customElements.define('my-link', class extends HTMLElement {
+    constructor() {
+      super();
+      this.attachShadow({ mode: 'open' }).innerHTML = '<a href="#docs" onclick="document.title = \'link clicked\'"><slot></slot></a>';
+    }
+  });
+</script></body></html>"##;
+
     /// `/test/opener.html`: opens a popup from its load handler (no user gesture).
     pub const OPENER: &str = r#"<!doctype html><html><head><title>Opener</title></head>
 <body onload="window.opened = !!window.open('/test/index.html')"><h1>Opener</h1></body></html>"#;
@@ -504,6 +519,7 @@ impl PageServer {
             )
             .route("/test/nav.html", get(|| async { Html(pages::NAV) }))
             .route("/test/opener.html", get(|| async { Html(pages::OPENER) }))
+            .route("/test/shadow.html", get(|| async { Html(pages::SHADOW) }))
             // Accepts the request and never answers: a server that hangs.
             .route("/test/never", get(std::future::pending::<Html<&'static str>>));
         if let Some(root) = static_root {

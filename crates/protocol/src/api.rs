@@ -691,6 +691,10 @@ pub struct DialogInfo {
     pub kind: String,
     pub message: String,
     pub accepted: bool,
+    /// A `prompt`'s default value (`defaultPrompt`), when it has a non-empty one; an accepted prompt without
+    /// `prompt_text` answers with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_value: Option<String>,
 }
 
 /// `page.handle_dialog` params.

@@ -214,7 +214,7 @@ pub enum FromWorker {
     Phase { seq: u64, phase: Phase },
     /// A JavaScript dialog opened during run `seq` and was answered (`kind`: alert, confirm, prompt,
     /// beforeunload).
-    Dialog { seq: u64, kind: String, message: String, accepted: bool },
+    Dialog { seq: u64, kind: String, message: String, accepted: bool, default_value: Option<String> },
     /// The session's page moved to `target_id`: a page reset (`reason`: `tab_stuck`,
     /// `renderer_crashed`, `crash_loop`), or another tab of the session (`tabs.focus`, no reason).
     /// May come between runs, after the freeing that follows an answer; the supervisor reads it with

@@ -267,8 +267,8 @@ impl WorkerHandle {
                 }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
                 Ok(FromWorker::Navigated { url }) => self.navigated = Some(url),
-                Ok(FromWorker::Dialog { seq: s, kind, message, accepted }) if s == seq => {
-                    self.dialogs.push(DialogInfo { kind, message, accepted })
+                Ok(FromWorker::Dialog { seq: s, kind, message, accepted, default_value }) if s == seq => {
+                    self.dialogs.push(DialogInfo { kind, message, accepted, default_value })
                 }
                 Ok(FromWorker::Done { seq: s, outcome }) if s == seq => {
                     return outcome.map_err(|e| ErrorBody::new(e.code, e.phase, e.message));

@@ -79,8 +79,10 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
             };
             let p = &ev.params;
             match ev.method.as_str() {
+                // Only an HTTP response has a status (Chromium reports 200 for `data:` and the like).
                 "Network.responseReceived" if p["requestId"] == loader_id => {
-                    status = p["response"]["status"].as_f64().map(|s| s as u16);
+                    let http = p["response"]["url"].as_str().is_some_and(|u| u.starts_with("http"));
+                    status = p["response"]["status"].as_f64().filter(|_| http).map(|s| s as u16);
                 }
                 "Page.frameNavigated" if p["frame"]["loaderId"] == loader_id => committed = true,
                 "Page.lifecycleEvent" if p["loaderId"] == loader_id => match p["name"].as_str() {
@@ -270,6 +272,14 @@ const TO_JSON: &str = r#"function() {
     for (const a of ['id', 'class', 'name', 'href']) if (n.hasAttribute(a)) s += ' ' + a + '="' + n.getAttribute(a).slice(0, 40) + '"';
     return s + '>';
   };
+  const plain = new Set(['Object', 'Array', 'Map', 'Set', 'Error', 'Date', 'RegExp', 'Arguments', 'Promise']);
+  const platform = (v, tag) => {
+    if (plain.has(tag) || ArrayBuffer.isView(v) || v instanceof Error) return false;
+    try {
+      const ctor = Object.getPrototypeOf(v)?.constructor;
+      return typeof ctor === 'function' && ctor !== Object && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(ctor));
+    } catch (e) { return false; }
+  };
   const conv = (v, depth) => {
     if (--budget < 0) return { $truncated: 'too many values' };
     switch (typeof v) {
@@ -287,6 +297,10 @@ const TO_JSON: &str = r#"function() {
     try {
       if (typeof v.toJSON === 'function') return conv(v.toJSON(), depth + 1);
     } catch (e) { return { $truncated: String(e) }; }
+    // Window and the other platform objects (Location, Navigator, Storage, events, ...) as their
+    // class, not a dump of their properties; the page's own objects and classes keep their fields.
+    const tag = Object.prototype.toString.call(v).slice(8, -1);
+    if (v === globalThis || platform(v, tag)) return { $object: tag };
     stack.push(v);
     try {
       if (Array.isArray(v)) return v.map((x) => conv(x, depth + 1));

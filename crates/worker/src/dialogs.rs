@@ -4,7 +4,8 @@
 //! later CDP call that needs the page would hang. A watcher on the page's session answers each one as
 //! it opens (`Page.javascriptDialogOpening` -> `Page.handleJavaScriptDialog`): dismissed by default,
 //! `beforeunload` accepted (so navigations go on), or as `page.handle_dialog` asked for the next one.
-//! What was answered is reported with the action that was running.
+//! What was answered is reported with the action that was running: an input action waits
+//! [`SETTLE`] after its input for a dialog its handlers raise a moment later (a timer, a fetch).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,8 +13,11 @@ use std::time::Duration;
 use sb_cdp::Session;
 use serde_json::json;
 
-/// One answered dialog: (kind, message, accepted).
-pub(crate) type Answered = (String, String, bool);
+/// How long an input action waits after its input for dialogs it raised a moment later (150 ms).
+pub(crate) const SETTLE: Duration = Duration::from_millis(150);
+
+/// One answered dialog: (kind, message, accepted, a prompt's default value).
+pub(crate) type Answered = (String, String, bool, Option<String>);
 /// How to answer the next dialog: (accept, prompt text).
 type Answer = (bool, Option<String>);
 
@@ -48,15 +52,21 @@ impl Dialogs {
                 }
                 let kind = ev.params["type"].as_str().unwrap_or("alert").to_string();
                 let message = ev.params["message"].as_str().unwrap_or_default().to_string();
+                let default_value = ev.params["defaultPrompt"]
+                    .as_str()
+                    .filter(|d| kind == "prompt" && !d.is_empty())
+                    .map(str::to_string);
                 let (accept, prompt) =
                     me.next.lock().unwrap().take().unwrap_or((kind == "beforeunload", None));
                 let mut params = json!({"accept": accept});
-                if let Some(text) = prompt {
+                // An accepted prompt without text of the caller's answers with its default value, as
+                // a person pressing OK does.
+                if let Some(text) = prompt.or_else(|| default_value.clone().filter(|_| accept)) {
                     params["promptText"] = json!(text);
                 }
                 let _ = session.call_raw("Page.handleJavaScriptDialog", params, Duration::from_secs(2)).await;
                 tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
-                me.answered.lock().unwrap().push((kind, message, accept));
+                me.answered.lock().unwrap().push((kind, message, accept, default_value));
             }
         });
     }

@@ -13,10 +13,13 @@ use serde_json::json;
 use crate::actionability::{self, Ready};
 use crate::error::{cdp_failure, fail};
 use crate::input::{dispatch_time, insert_text, key_stroke, mouse, press};
-use crate::keys;
 use crate::page::{call_function_on, Page};
 use crate::progress::Progress;
 use crate::settle::{Navigation, NavigationWatch};
+use crate::{dialogs, keys};
+
+/// Time between two looks for a `<select>`'s missing options.
+const SELECT_RETRY: Duration = Duration::from_millis(50);
 
 /// Longest one in-page call of an action may take.
 const STEP: Duration = Duration::from_millis(2_000);
@@ -35,6 +38,13 @@ pub(crate) async fn act(
     let watch = NavigationWatch::start(page);
     let mut output = act_on(page, target, input, p).await?;
     let navigation = watch.settle(page, p.budget()).await;
+    // A dialog the input raised a moment later (from a timer, after a fetch) belongs to this result.
+    // A hover raises none; a navigation's new document is waited for already.
+    if !matches!(input, InputAction::Hover | InputAction::ScrollIntoView)
+        && matches!(navigation, Navigation::None)
+    {
+        tokio::time::sleep(p.budget().capped(dialogs::SETTLE)).await;
+    }
     if navigation != Navigation::None {
         p.log(format!("navigation: {navigation:?}"));
     }
@@ -135,10 +145,34 @@ async fn act_on(
         }
         InputAction::Select { values, labels, indexes } => {
             let wanted = json!({"values": values, "labels": labels, "indexes": indexes});
-            let r = on_element(SELECT, json!([{"value": wanted}])).await.map_err(cdp)?;
-            if let Some(problem) = r["error"].as_str() {
-                return Err(finding(ErrorCode::BadRequest, format!("{}: {problem}", el.label)));
-            }
+            // An option that is not there yet is waited for within the budget (Playwright retries
+            // `selectOptions` until its options appear).
+            let not_there = |missing: &str| {
+                p.fail(
+                    ErrorCode::Timeout,
+                    format!("{} has no option with {missing} (waited for it)", el.label),
+                )
+            };
+            let mut missing = None;
+            let r = loop {
+                let r = match on_element(SELECT, json!([{"value": wanted.clone()}])).await {
+                    Ok(r) => r,
+                    // Cut short by the deadline while waiting: what was missing is the answer.
+                    Err(e) if e.is_timeout() && missing.is_some() => {
+                        return Err(not_there(missing.as_deref().unwrap_or_default()))
+                    }
+                    Err(e) => return Err(cdp(e)),
+                };
+                if let Some(problem) = r["error"].as_str() {
+                    return Err(finding(ErrorCode::BadRequest, format!("{}: {problem}", el.label)));
+                }
+                let Some(now_missing) = r["missing"].as_str() else { break r };
+                if budget.expired() {
+                    return Err(not_there(now_missing));
+                }
+                missing = Some(now_missing.to_string());
+                tokio::time::sleep(budget.capped(SELECT_RETRY)).await;
+            };
             let values = r["values"]
                 .as_array()
                 .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect());

@@ -52,7 +52,7 @@ use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
-use crate::error::{cdp_failure, fail};
+use crate::error::{browser_gone, cdp_failure, fail};
 use crate::page::{attach_session, url_and_title, Moved, Page};
 use crate::progress::Progress;
 
@@ -208,8 +208,8 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 Err(fail(ErrorCode::Cancelled, Phase::Worker, "the client went away; the action was stopped"))
             }
         };
-        for (kind, message, accepted) in page.dialogs.take() {
-            let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted });
+        for (kind, message, accepted, default_value) in page.dialogs.take() {
+            let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted, default_value });
         }
         report_moves(&mut page, &out_tx);
         let _ = out_tx.send(FromWorker::Done { seq, outcome });
@@ -340,6 +340,10 @@ async fn run_action(
     match outcome {
         // A call on a crashed target can fail before the crash event is read (a navigation to a URL
         // that crashes the renderer answers `net::ERR_ABORTED` first): ask the page.
+        // The worker's own connection to the browser closed: the browser went away (it closes its
+        // sockets while it exits, before the supervisor can see it gone), whatever the action made of
+        // the failed calls.
+        Some(Err(_)) if page.browser.closed_reason().is_some() => (Err(browser_gone(phase)), None),
         Some(Err(e)) if matches!(e.code, ErrorCode::CdpError | ErrorCode::NavigationFailed) => {
             if renderer_gone(page, &mut crashed).await {
                 (Err(crash_or_browser(page, phase).await), Some(Aftercare::Reopen))
@@ -377,11 +381,7 @@ async fn renderer_gone(page: &Page, crashed: &mut tokio::sync::watch::Receiver<b
 async fn crash_or_browser(page: &Page, phase: Phase) -> WorkerError {
     let alive = page.browser.call_raw("Browser.getVersion", None, serde_json::json!({}), CRASH_CHECK).await;
     if alive.is_err() {
-        return fail(
-            ErrorCode::PageReset,
-            phase,
-            "the browser went away during the action (browser_restarted): the runtime restarts it and the session's next action runs on its page reopened at its last URL (page state is lost); take a new snapshot",
-        );
+        return browser_gone(phase);
     }
     fail(
         ErrorCode::PageReset,

@@ -18,6 +18,10 @@ use crate::error::{cdp_failure, fail};
 use crate::frames;
 use crate::page::{call_function_on, Page, WORLD};
 
+/// The selector engine (`query.js`): `(selector, root?) => Element | null`, the first match in document
+/// order, through open shadow roots (Playwright's `css` engine).
+pub(crate) const QUERY: &str = include_str!("query.js");
+
 /// Longest one CDP call of a resolution may take.
 const STEP: Duration = Duration::from_millis(2_000);
 
@@ -165,7 +169,7 @@ pub(crate) async fn resolve_as(
             Ok(Some(Element { object_id, backend, label, session, offset }))
         }
         Locator::Selector(css) => {
-            let expr = format!("document.querySelector({})", Value::String(css.clone()));
+            let expr = format!("({QUERY})({})", Value::String(css.clone()));
             let r = page
                 .session
                 .call_raw("Runtime.evaluate", json!({"expression": expr}), budget.capped(STEP))

@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::error::{cdp_failure, context_lost, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
+use crate::resolve::QUERY;
 
 /// The in-page waiter: `(test, timeoutMs) => Promise<{ok} | {error}>`.
 const WAITER: &str = include_str!("wait.js");
@@ -141,7 +142,7 @@ fn test_function(condition: &WaitCondition) -> String {
             format!(
                 "const visible = (e) => {{ const r = e.getBoundingClientRect(); \
                  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
-                 const el = document.querySelector({}); return {test};",
+                 const el = ({QUERY})({}); return {test};",
                 q(selector)
             )
         }
