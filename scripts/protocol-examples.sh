@@ -86,6 +86,7 @@ example "page.click by ref" page.click s1 '{"ref": "e5"}'
 example "page.click on a disabled button" page.click s1 '{"ref": "e6"}' 1000
 example "page.fill" page.fill s1 '{"selector": "#name", "value": "Zoë"}'
 example "page.press" page.press s1 '{"selector": "#name", "key": "Control+A"}'
+example "page.press by a code name" page.press s1 '{"selector": "#name", "key": "Shift+Digit3"}'
 example "page.hover" page.hover s1 '{"ref": "e4"}'
 example "page.check" page.check s1 '{"ref": "e3", "checked": true}'
 example "page.evaluate" page.evaluate s1 '{"expression": "({title: document.title, n: NaN, big: 2n ** 64n, at: new Date(0)})"}'
@@ -98,11 +99,14 @@ example "page.wait_for" page.wait_for s1 '{"selector": "h1", "state": "visible"}
 example "page.wait_for that is never met" page.wait_for s1 '{"text": "never there"}' 1500
 example "page.extract" page.extract s1 '{"format": "text", "max_chars": 60}'
 example "page.screenshot" page.screenshot s1 '{"full_page": true, "inline": true}'
+example "page.screenshot of a clip (CSS px of the viewport)" page.screenshot s1 '{"clip": {"x": 0, "y": 0, "width": 200, "height": 100}}'
+example "page.screenshot of an element" page.screenshot s1 '{"selector": "h1"}'
 example "page.scroll into view" page.scroll s1 '{"selector": "#off"}'
 example "page.scroll by a wheel" page.scroll s1 '{"dy": 200}'
 example "page.scroll out of range" page.scroll s1 '{"dy": 1e308}'
 example "page.evaluate (a select for the next example)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<select id=s><option value=a>A</option><option value=b>B</option></select>'), 1\"}"
 example "page.select" page.select s1 '{"selector": "#s", "labels": ["B"]}'
+example "page.select by a label given as a value" page.select s1 '{"selector": "#s", "values": ["A"]}'
 example "page.drag" page.drag s1 '{"from": {"selector": "#save"}, "to": {"selector": "#name"}}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'

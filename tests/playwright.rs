@@ -210,3 +210,54 @@ async fn selectors_pierce_shadow_roots_and_slotted_content_is_the_hit_target() {
     assert!(r.ok, "the slotted link is the hit target: {r:?}");
     assert_eq!(c.evaluate("sh", "document.title", None).await.unwrap().value, Some(json!("link clicked")));
 }
+
+/// A full-page screenshot leaves the page as it was: the same layout width, height and viewport after
+/// the capture (scrollbars hidden, the viewport's metrics restored).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_page_screenshot_leaves_the_layout_as_it_was() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("f")).await.unwrap();
+    c.goto("f", &pages.url("/test/long.html"), None).await.unwrap();
+    let measure = "[document.documentElement.clientWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]";
+    let before = c.evaluate("f", measure, None).await.unwrap().value;
+    let shot = c.call("page.screenshot", Some("f"), json!({"full_page": true}), None).await.unwrap();
+    assert!(shot.ok, "{shot:?}");
+    let after = c.evaluate("f", measure, None).await.unwrap().value;
+    assert_eq!(before, after);
+    let after = after.unwrap();
+    assert_eq!((&after[2], &after[3]), (&json!(1280), &json!(800)));
+}
+
+/// `page.screenshot` takes a `clip` (CSS px of the viewport) and an element (`ref` or `selector`: its
+/// box, scrolled into view), as Playwright's `clip` and element screenshots.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn screenshots_of_a_clip_and_of_an_element() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("c")).await.unwrap();
+    c.goto("c", &pages.url("/test/long.html"), None).await.unwrap();
+    c.evaluate("c", "scrollTo(0, 300), 1", None).await.unwrap();
+    let shot = |params: serde_json::Value| {
+        let c = c.clone();
+        async move { c.call("page.screenshot", Some("c"), params, None).await.unwrap() }
+    };
+    let size = |r: &sb_protocol::api::Response| {
+        let v = r.result.as_ref().unwrap_or_else(|| panic!("{:?}", r.error));
+        (v["width"].as_u64().unwrap(), v["height"].as_u64().unwrap())
+    };
+    let r = shot(json!({"clip": {"x": 10, "y": 20, "width": 100, "height": 50}})).await;
+    assert_eq!(size(&r), (100, 50));
+    // An element below the fold: scrolled into view and captured at its own size.
+    c.evaluate(
+        "c",
+        "document.body.insertAdjacentHTML('beforeend', '<div id=box style=\"width: 120px; height: 70px; background: red\"></div>'), 1",
+        None,
+    )
+    .await
+    .unwrap();
+    let r = shot(json!({"selector": "#box"})).await;
+    assert_eq!(size(&r), (120, 70));
+    let both = shot(json!({"selector": "#box", "clip": {"x": 0, "y": 0, "width": 10, "height": 10}})).await;
+    assert_eq!(both.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
+    let bad = shot(json!({"clip": {"x": 0, "y": 0, "width": 0, "height": 10}})).await;
+    assert_eq!(bad.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
+}

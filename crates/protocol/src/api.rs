@@ -435,6 +435,23 @@ pub struct ScreenshotParams {
     /// most [`MAX_SCREENSHOT_HEIGHT`]); a taller page is cut and the result says `truncated: true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_height: Option<u32>,
+    /// A region to capture, CSS px: of the viewport, or of the whole page with `full_page` (as
+    /// Playwright's `clip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clip: Option<Clip>,
+    /// An element to capture (its border box, scrolled into view first), by `ref` or `selector`, as
+    /// Playwright's element screenshots; not with `clip` or `full_page`.
+    #[serde(flatten)]
+    pub element: ElementParams,
+}
+
+/// A rectangle in CSS px.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Clip {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 /// Default cap on a full-page screenshot's height, in CSS px: taller images help no model, and

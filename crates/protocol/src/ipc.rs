@@ -68,6 +68,10 @@ pub enum Action {
         inline: bool,
         max_height: u32,
         path: String,
+        /// A region, CSS px: of the viewport, or of the page with `full_page`; `[x, y, width, height]`.
+        clip: Option<[f64; 4]>,
+        /// An element whose border box is captured (scrolled into view first).
+        target: Option<Locator>,
     },
     /// `Runtime.evaluate` of `expression`.
     Evaluate { expression: String },
@@ -456,6 +460,8 @@ mod tests {
                 inline: false,
                 max_height: 16_384,
                 path: "/tmp/a.png".into(),
+                clip: Some([1.0, 2.0, 30.0, 40.0]),
+                target: Some(Locator::Selector("#x".into())),
             }),
         };
         let mut codec = codec();

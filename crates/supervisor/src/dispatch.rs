@@ -197,6 +197,26 @@ static EXTRACT: PageMethod = PageMethod {
 static SCREENSHOT: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: ScreenshotParams = params(v)?;
+        let target = locator(cx, p.element, true)?;
+        if target.is_some() && (p.clip.is_some() || p.full_page) {
+            return Err(bad_request(
+                "page.screenshot takes an element (ref or selector), or clip and full_page, not both",
+            ));
+        }
+        let clip = match p.clip {
+            None => None,
+            Some(c) => {
+                let ok = [c.x, c.y, c.width, c.height].iter().all(|v| v.is_finite() && v.abs() <= 1e6)
+                    && c.width >= 1.0
+                    && c.height >= 1.0;
+                if !ok {
+                    return Err(bad_request(
+                        "page.screenshot clip needs finite x, y within ±1000000 and width, height of at least 1 CSS px",
+                    ));
+                }
+                Some([c.x, c.y, c.width, c.height])
+            }
+        };
         Ok(Action::Screenshot {
             full_page: p.full_page,
             format: p.format,
@@ -204,6 +224,8 @@ static SCREENSHOT: PageMethod = PageMethod {
             inline: p.inline,
             max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
             path: cx.screenshot_path(p.format),
+            clip,
+            target,
         })
     },
     finish: |o| {

@@ -14,7 +14,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
-use crate::page::{eval_by_value, url_and_title, Page};
+use crate::page::{call_function_on, eval_by_value, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 use crate::settle;
@@ -193,7 +193,17 @@ pub(crate) struct Shot {
     pub inline: bool,
     /// Full page only: the tallest capture, CSS px.
     pub max_height: u32,
+    /// A region, CSS px `[x, y, width, height]`: of the viewport, or of the page with `full_page`.
+    pub clip: Option<[f64; 4]>,
+    /// An element to capture.
+    pub target: Option<Locator>,
 }
+
+/// An element's border box in the page's coordinates (CSS px, scroll offset added), after scrolling
+/// it into view: `[x, y, width, height]`.
+const ELEMENT_BOX: &str =
+    "function() { this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); \
+    const r = this.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }";
 
 /// `Page.captureScreenshot`, written to `path`. Full page: the clip is `Page.getLayoutMetrics`'s
 /// `cssContentSize` (cut at `max_height`) with `captureBeyondViewport: true`. Width and height are
@@ -214,7 +224,39 @@ pub(crate) async fn screenshot(
         params["quality"] = json!(q.min(100));
     }
     let mut truncated = false;
-    if shot.full_page {
+    // Chromium's clip is in the document's CSS px; a viewport region and an element's box are in the
+    // viewport's, so the page's scroll offset is added (as Playwright's crPage does).
+    let scroll = || eval_by_value(page, "[scrollX, scrollY]", phase, budget);
+    let region = match (&shot.target, shot.clip) {
+        (Some(locator), _) => {
+            let el = resolve(page, locator, budget).await?.ok_or_else(|| {
+                fail(ErrorCode::BadRequest, phase, "the element to capture matches nothing")
+            })?;
+            let r = call_function_on(&el.session, &el.object_id, ELEMENT_BOX, json!([]), budget.remaining())
+                .await
+                .map_err(|e| cdp_failure(phase, e))?;
+            let n = |i: usize| r[i].as_f64().unwrap_or(0.0);
+            if n(2) < 1.0 || n(3) < 1.0 {
+                return Err(fail(
+                    ErrorCode::NotVisible,
+                    phase,
+                    format!("{} has no visible box to capture", el.label),
+                ));
+            }
+            let s = scroll().await?;
+            let (sx, sy) = (s[0].as_f64().unwrap_or(0.0), s[1].as_f64().unwrap_or(0.0));
+            Some([n(0) + el.offset.0 + sx, n(1) + el.offset.1 + sy, n(2), n(3)])
+        }
+        (None, Some(c)) if !shot.full_page => {
+            let s = scroll().await?;
+            Some([c[0] + s[0].as_f64().unwrap_or(0.0), c[1] + s[1].as_f64().unwrap_or(0.0), c[2], c[3]])
+        }
+        (None, clip) => clip,
+    };
+    if let Some([x, y, width, height]) = region {
+        params["clip"] = json!({"x": x, "y": y, "width": width, "height": height.min(f64::from(MAX_SCREENSHOT_HEIGHT)), "scale": 1});
+        params["captureBeyondViewport"] = json!(true);
+    } else if shot.full_page {
         let m: LayoutMetrics = page
             .session
             .call("Page.getLayoutMetrics", json!({}), budget.remaining())

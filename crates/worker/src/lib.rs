@@ -395,8 +395,8 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
     let outcome = match action {
         Action::Goto { url } => actions::goto(page, &url, p).await,
         Action::Extract { format, max_chars } => actions::extract(page, format, max_chars, p).await,
-        Action::Screenshot { full_page, format, quality, inline, max_height, path } => {
-            let shot = actions::Shot { full_page, format, quality, inline, max_height };
+        Action::Screenshot { full_page, format, quality, inline, max_height, path, clip, target } => {
+            let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
             actions::screenshot(page, shot, &path, p).await
         }
         Action::Evaluate { expression } => actions::evaluate(page, &expression, p).await,
