@@ -27,12 +27,27 @@ async fn popups_from_page_code_open_and_scrollbars_take_no_room() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_measures_the_configured_viewport() {
+async fn the_page_measures_the_configured_viewport_or_the_sessions_own() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("v")).await.unwrap();
     c.goto("v", &pages.url("/test/index.html"), None).await.unwrap();
     let size = c.evaluate("v", "[innerWidth, innerHeight, devicePixelRatio]", None).await.unwrap();
     assert_eq!(size.value, Some(json!([1280, 800, 1])), "the window's chrome takes nothing from the page");
+
+    // A session of its own size and scale, kept by its pages (a screenshot is at that scale).
+    let start =
+        json!({"session_id": "m", "viewport": {"width": 390, "height": 700}, "device_scale_factor": 2});
+    let r = c.call("session.start", None, start, None).await.unwrap();
+    assert!(r.ok, "{r:?}");
+    c.goto("m", &pages.url("/test/index.html"), None).await.unwrap();
+    let size = c.evaluate("m", "[innerWidth, innerHeight, devicePixelRatio]", None).await.unwrap();
+    assert_eq!(size.value, Some(json!([390, 700, 2])));
+    let shot = c.call("page.screenshot", Some("m"), json!({}), None).await.unwrap().result.unwrap();
+    assert_eq!((shot["width"].clone(), shot["height"].clone()), (json!(780), json!(1400)));
+    for bad in [json!({"viewport": {"width": 0, "height": 10}}), json!({"device_scale_factor": 9})] {
+        let r = c.call("session.start", None, bad.clone(), None).await.unwrap();
+        assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest), "{bad}");
+    }
 }
 
 /// Each modifier goes down once and every key event carries the whole mask (Playwright's `Keyboard`);

@@ -224,7 +224,7 @@ impl Client {
     /// # Errors
     /// As [`Client::request`]; `session_exists` when the id is taken.
     pub async fn session_start(&self, session_id: Option<&str>) -> Result<SessionStartResult, ClientError> {
-        let params = SessionStartParams { session_id: session_id.map(str::to_string) };
+        let params = SessionStartParams { session_id: session_id.map(str::to_string), ..Default::default() };
         self.request(Method::SessionStart, None, params, None).await
     }
 

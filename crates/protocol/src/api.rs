@@ -366,6 +366,21 @@ pub struct SessionStartParams {
     /// The id to use; generated when absent. 1..=128 chars of `[A-Za-z0-9._-]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// The session's viewport, CSS px (each side 1..=10000); the configured one (1280x800 by default)
+    /// when absent. Every page of the session measures it (`innerWidth` x `innerHeight`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport: Option<Viewport>,
+    /// Device pixels per CSS px (`devicePixelRatio`), 0.5..=4; 1 when absent. Screenshots are taken at
+    /// this scale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_scale_factor: Option<f64>,
+}
+
+/// A viewport size in CSS px.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
 }
 
 /// `page.goto` params.

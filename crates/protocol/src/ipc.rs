@@ -53,6 +53,15 @@ pub enum ToWorker {
     Shutdown,
 }
 
+/// A page's display: its viewport (CSS px) and device pixels per CSS px
+/// (`Emulation.setDeviceMetricsOverride`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Display {
+    pub width: u32,
+    pub height: u32,
+    pub scale: f64,
+}
+
 /// One page action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Action {

@@ -194,7 +194,7 @@ pub fn worker(
     ws_url: String,
     target_id: String,
     log_format: String,
-    viewport: Option<(u32, u32)>,
+    viewport: Option<sb_protocol::ipc::Display>,
 ) -> ExitCode {
     logging::init(&log_format);
     let fd: i32 = match std::env::var(WORKER_FD_ENV).ok().and_then(|v| v.parse().ok()) {

@@ -59,6 +59,9 @@ enum Cmd {
         /// The page's viewport, `WIDTHxHEIGHT` CSS px.
         #[arg(long, value_parser = commands::parse_viewport)]
         viewport: Option<(u32, u32)>,
+        /// Device pixels per CSS px.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
     },
 }
 
@@ -68,8 +71,9 @@ fn main() -> std::process::ExitCode {
             commands::serve(common, max_request_bytes, log_format, disable_evaluate)
         }
         Cmd::Doctor { common, json, probe, quick } => commands::doctor(common, json, probe, quick),
-        Cmd::Worker { ws_url, target_id, log_format, viewport } => {
-            commands::worker(ws_url, target_id, log_format, viewport)
+        Cmd::Worker { ws_url, target_id, log_format, viewport, scale } => {
+            let display = viewport.map(|(width, height)| sb_protocol::ipc::Display { width, height, scale });
+            commands::worker(ws_url, target_id, log_format, display)
         }
     }
 }

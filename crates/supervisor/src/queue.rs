@@ -82,7 +82,8 @@ impl Queue {
                 }
             }
             *slot = None;
-            match WorkerHandle::spawn(&self.launcher, &link.ws_url, &session.target(), budget).await {
+            let launcher = self.launcher.with_display(*session.display.lock().unwrap());
+            match WorkerHandle::spawn(&launcher, &link.ws_url, &session.target(), budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
                     break slot.insert(fresh);
@@ -166,7 +167,7 @@ impl Queue {
     async fn replace_worker_soon(&self, session: Arc<SessionEntry>) {
         let Some(link) = self.health.current_link().await else { return };
         let ws_url = link.ws_url;
-        let launcher = self.launcher.clone();
+        let launcher = self.launcher.with_display(*session.display.lock().unwrap());
         tokio::spawn(async move {
             let mut slot = session.worker.lock().await;
             if slot.is_some() {

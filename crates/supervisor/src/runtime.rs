@@ -17,7 +17,7 @@ use sb_protocol::api::{
     HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId, Response, SessionCloseResult,
     SessionListResult, SessionStartParams, SessionStartResult,
 };
-use sb_protocol::ipc::RefRecord;
+use sb_protocol::ipc::{Display, RefRecord};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -87,7 +87,11 @@ impl Runtime {
             spawner,
             exe: config.worker_exe.clone(),
             log_format: config.log_format.clone(),
-            viewport: Some(config.browser.window),
+            viewport: Some(Display {
+                width: config.browser.window.0,
+                height: config.browser.window.1,
+                scale: 1.0,
+            }),
         };
         Runtime {
             config,
@@ -238,7 +242,8 @@ impl Runtime {
                 if p.session_id.is_none() {
                     p.session_id = request.session_id;
                 }
-                to_json(self.start_session(p.session_id, budget).await?)
+                let display = display(&p, self.config.browser.window)?;
+                to_json(self.start_session(p.session_id, display, budget).await?)
             }
         }
     }
@@ -307,14 +312,17 @@ impl Runtime {
     async fn start_session(
         &self,
         requested: Option<String>,
+        display: Option<Display>,
         budget: Budget,
     ) -> Result<SessionStartResult, ErrorBody> {
         let sessions = &self.queue.sessions;
         let reservation = sessions.reserve(requested)?;
         let link = self.queue.health.link(budget).await?;
         let entry = sessions.entry(&reservation);
+        *entry.display.lock().unwrap() = display;
         let target_id = Sessions::new_target(&entry, &link, budget).await?;
-        let worker = match WorkerHandle::spawn(&self.queue.launcher, &link.ws_url, &target_id, budget).await {
+        let launcher = self.queue.launcher.with_display(display);
+        let worker = match WorkerHandle::spawn(&launcher, &link.ws_url, &target_id, budget).await {
             Ok(w) => w,
             Err(e) => {
                 crate::sessions::close_target_soon(&link.client, &target_id).await;
@@ -442,6 +450,30 @@ fn log_action(
             "{event}"
         ),
     }
+}
+
+/// The display `session.start` asks for (`viewport`, `device_scale_factor`), or `None` for the
+/// configured one (`window`, scale 1).
+///
+/// # Errors
+/// `bad_request` for a side outside 1..=10000 CSS px or a scale outside 0.5..=4.
+fn display(p: &SessionStartParams, window: (u32, u32)) -> Result<Option<Display>, ErrorBody> {
+    if p.viewport.is_none() && p.device_scale_factor.is_none() {
+        return Ok(None);
+    }
+    let (width, height) = p.viewport.map_or(window, |v| (v.width, v.height));
+    let scale = p.device_scale_factor.unwrap_or(1.0);
+    if !(1..=10_000).contains(&width) || !(1..=10_000).contains(&height) {
+        return Err(dispatch::bad_request(format!(
+            "session.start viewport sides must be 1 to 10000 CSS px; got {width}x{height}"
+        )));
+    }
+    if !(0.5..=4.0).contains(&scale) {
+        return Err(dispatch::bad_request(format!(
+            "session.start device_scale_factor must be 0.5 to 4; got {scale}"
+        )));
+    }
+    Ok(Some(Display { width, height, scale }))
 }
 
 fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {

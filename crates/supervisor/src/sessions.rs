@@ -93,6 +93,9 @@ pub struct SessionEntry {
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
     reset: Mutex<Option<String>>,
+    /// The session's own display (`session.start {viewport, device_scale_factor}`); `None`: the
+    /// configured one. Every worker of the session gets it.
+    pub(crate) display: Mutex<Option<sb_protocol::ipc::Display>>,
     /// The URL the session's new page must load before its next action runs (after a browser or
     /// supervisor restart, or when its last tab closed).
     restore: Mutex<Option<String>>,
@@ -122,6 +125,7 @@ impl SessionEntry {
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
             reset: Mutex::new(None),
+            display: Mutex::new(None),
             restore: Mutex::new(None),
             recovery_waited_ms: Mutex::new(None),
             tabs: Mutex::new(Vec::new()),

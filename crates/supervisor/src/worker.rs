@@ -14,7 +14,7 @@ use futures_util::{SinkExt, StreamExt};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use sb_protocol::api::DialogInfo;
-use sb_protocol::ipc::{self, Action, Counter, FromWorker, Output, ToWorker};
+use sb_protocol::ipc::{self, Action, Counter, Display, FromWorker, Output, ToWorker};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::process::{Child, Command};
@@ -36,8 +36,15 @@ pub struct WorkerLauncher {
     pub exe: std::path::PathBuf,
     /// `json` or `text`.
     pub log_format: String,
-    /// The pages' viewport, CSS px (`--viewport`); `None` leaves the window's own.
-    pub viewport: Option<(u32, u32)>,
+    /// The pages' display (`--viewport`, `--scale`); `None` leaves the window's own.
+    pub viewport: Option<Display>,
+}
+
+impl WorkerLauncher {
+    /// This launcher with `display` instead of the configured one, when the session has its own.
+    pub fn with_display(&self, display: Option<Display>) -> WorkerLauncher {
+        WorkerLauncher { viewport: display.or(self.viewport), ..self.clone() }
+    }
 }
 
 /// A live worker attached to one target.
@@ -91,7 +98,8 @@ impl WorkerHandle {
             .arg(target_id)
             .arg("--log-format")
             .arg(log_format)
-            .args(launcher.viewport.map(|(w, h)| format!("--viewport={w}x{h}")))
+            .args(launcher.viewport.map(|d| format!("--viewport={}x{}", d.width, d.height)))
+            .args(launcher.viewport.map(|d| format!("--scale={}", d.scale)))
             .env(WORKER_FD_ENV, fd.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null());

@@ -65,7 +65,7 @@ pub struct WorkerConfig {
     pub target_id: String,
     /// The page's viewport, CSS px (`Emulation.setDeviceMetricsOverride` on every page the worker
     /// attaches to); `None` leaves the window's own.
-    pub viewport: Option<(u32, u32)>,
+    pub viewport: Option<ipc::Display>,
 }
 
 /// Longest the checks after a failed call take: is the renderer alive, is the browser.

@@ -62,7 +62,7 @@ pub(crate) struct Page {
     /// The main frame URL last reported to the supervisor.
     pub(crate) reported_url: String,
     /// The viewport every page of the session gets, CSS px.
-    pub(crate) viewport: Option<(u32, u32)>,
+    pub(crate) viewport: Option<sb_protocol::ipc::Display>,
 }
 
 impl Page {
@@ -71,7 +71,7 @@ impl Page {
     pub(crate) async fn attach(
         ws_url: &str,
         target_id: &str,
-        viewport: Option<(u32, u32)>,
+        viewport: Option<sb_protocol::ipc::Display>,
     ) -> Result<Page, CdpError> {
         let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
         let dialogs = Dialogs::default();
@@ -160,7 +160,7 @@ pub(crate) async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
     dialogs: &Dialogs,
-    viewport: Option<(u32, u32)>,
+    viewport: Option<sb_protocol::ipc::Display>,
     budget: Budget,
 ) -> Result<Attached, CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
@@ -198,9 +198,9 @@ pub(crate) async fn attach_session(
     d?;
     e?;
     f?;
-    if let Some((width, height)) = viewport {
-        let metrics = serde_json::json!({"width": width, "height": height, "deviceScaleFactor": 1,
-            "mobile": false, "screenWidth": width, "screenHeight": height});
+    if let Some(d) = viewport {
+        let metrics = serde_json::json!({"width": d.width, "height": d.height, "deviceScaleFactor": d.scale,
+            "mobile": false, "screenWidth": d.width, "screenHeight": d.height});
         session.call_raw("Emulation.setDeviceMetricsOverride", metrics, budget.remaining()).await?;
     }
     Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs })
