@@ -64,7 +64,8 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   input action waits 150 ms after its input for a dialog its handlers raise a moment later (a timer, a
   fetch), so that dialog is in its own result. A `prompt` reports its `default_value`.
 - Pages measure the configured viewport (`innerWidth` x `innerHeight`, 1280x800 by default), or the
-  session's own (`session.start {"viewport": {"width", "height"}, "device_scale_factor"}`), with no
+  session's own (`session.start {"viewport": {"width", "height"}, "device_scale_factor"}`, changed later
+  with `page.set_viewport`), with no
   scrollbars taking room; a page's own `window.open` opens a tab that joins the session.
 - A session whose page the runtime had to replace (browser or supervisor restarted, a stuck tab reset, a
   crashed renderer) says so once, in its next result: `"session_reset": true, "reset_reason":
@@ -78,6 +79,7 @@ MD
 example "runtime.health" runtime.health "" '{}'
 example "session.start" session.start "" '{"session_id": "s1"}'
 example "session.start with a viewport of its own" session.start "" '{"session_id": "phone", "viewport": {"width": 390, "height": 844}, "device_scale_factor": 3}'
+example "page.set_viewport" page.set_viewport phone '{"width": 800, "height": 600, "device_scale_factor": 1}'
 example "session.close" session.close phone '{}'
 example "session.list" session.list "" '{}'
 example "page.goto" page.goto s1 "{\"url\": \"$base/test/form.html\"}"

@@ -44,6 +44,14 @@ async fn the_page_measures_the_configured_viewport_or_the_sessions_own() {
     assert_eq!(size.value, Some(json!([390, 700, 2])));
     let shot = c.call("page.screenshot", Some("m"), json!({}), None).await.unwrap().result.unwrap();
     assert_eq!((shot["width"].clone(), shot["height"].clone()), (json!(780), json!(1400)));
+    // Changed for the running session: its page now (the session keeps it for the workers it starts
+    // later).
+    let r = c.call("page.set_viewport", Some("m"), json!({"width": 800, "height": 600}), None).await.unwrap();
+    assert_eq!(r.result.unwrap_or_default()["width"], json!(800));
+    let size = c.evaluate("m", "[innerWidth, innerHeight, devicePixelRatio]", None).await.unwrap();
+    assert_eq!(size.value, Some(json!([800, 600, 1])));
+    let bad = c.call("page.set_viewport", Some("m"), json!({"width": 0, "height": 600}), None).await.unwrap();
+    assert_eq!(bad.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
     for bad in [json!({"viewport": {"width": 0, "height": 10}}), json!({"device_scale_factor": 9})] {
         let r = c.call("session.start", None, bad.clone(), None).await.unwrap();
         assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest), "{bad}");

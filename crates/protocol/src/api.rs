@@ -244,6 +244,9 @@ pub enum Method {
     PageScroll,
     /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`].
     PageDrag,
+    /// `page.set_viewport {width, height, device_scale_factor?}` -> [`SetViewportResult`]: the session's
+    /// viewport from now on (its pages, and the pages of every later worker).
+    PageSetViewport,
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList,
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, which becomes the active one.
@@ -256,7 +259,7 @@ pub enum Method {
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 26] = [
+    pub const ALL: [Method; 27] = [
         Method::RuntimeHealth,
         Method::RuntimeStats,
         Method::RuntimeMetrics,
@@ -279,6 +282,7 @@ impl Method {
         Method::PageCheck,
         Method::PageScroll,
         Method::PageDrag,
+        Method::PageSetViewport,
         Method::TabsList,
         Method::TabsOpen,
         Method::TabsFocus,
@@ -315,6 +319,7 @@ impl Method {
             Method::PageCheck => "page.check",
             Method::PageScroll => "page.scroll",
             Method::PageDrag => "page.drag",
+            Method::PageSetViewport => "page.set_viewport",
             Method::TabsList => "tabs.list",
             Method::TabsOpen => "tabs.open",
             Method::TabsFocus => "tabs.focus",
@@ -343,6 +348,7 @@ impl Method {
                 | Method::PageCheck
                 | Method::PageScroll
                 | Method::PageDrag
+                | Method::PageSetViewport
                 | Method::TabsList
                 | Method::TabsOpen
                 | Method::TabsFocus
@@ -374,6 +380,24 @@ pub struct SessionStartParams {
     /// this scale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_scale_factor: Option<f64>,
+}
+
+/// `page.set_viewport` params: the viewport in CSS px (each side 1..=10000) and device pixels per CSS
+/// px (0.5..=4, 1 when absent).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetViewportParams {
+    pub width: u32,
+    pub height: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_scale_factor: Option<f64>,
+}
+
+/// `page.set_viewport` result: the viewport now in force.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetViewportResult {
+    pub width: u32,
+    pub height: u32,
+    pub device_scale_factor: f64,
 }
 
 /// A viewport size in CSS px.

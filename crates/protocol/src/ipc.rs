@@ -94,6 +94,8 @@ pub enum Action {
     Snapshot { options: SnapshotOptions, next_ref: u64 },
     /// How to answer the next JavaScript dialog (default: dismiss; `beforeunload` is accepted).
     HandleDialog { accept: bool, prompt_text: Option<String> },
+    /// `Emulation.setDeviceMetricsOverride` on the page, kept for every page the worker attaches to.
+    SetDisplay { display: Display },
     /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
     Input { target: Option<Locator>, input: InputAction },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
@@ -112,7 +114,7 @@ impl Action {
             Action::WaitFor { .. } => Phase::Wait,
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
-            Action::HandleDialog { .. } => Phase::Cdp,
+            Action::HandleDialog { .. } | Action::SetDisplay { .. } => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
         }
     }
@@ -324,6 +326,8 @@ outputs! {
     Input(InputOutput),
     /// `page.evaluate`.
     Evaluate(EvaluateOutput),
+    /// `page.set_viewport`: the display now in force.
+    Display(Display),
 }
 
 /// Where a navigation got.

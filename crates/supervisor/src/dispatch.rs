@@ -16,14 +16,14 @@ use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
     ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, ImageFormat,
     InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult,
-    SelectParams, SelectResult, SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult,
-    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
-    MAX_SCROLL_DELTA,
+    SelectParams, SelectResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult,
+    TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
 };
 use sb_protocol::ipc::{
-    Action, DialogPolicyOutput, EvaluateOutput, ExtractOutput, GotoOutput, InputAction, InputOutput, Locator,
-    Output, RefRecord, ScreenshotOutput, ScrolledOutput, SelectedOutput, SnapshotOptions, SnapshotOutput,
-    WaitCondition, WaitForOutput,
+    Action, DialogPolicyOutput, Display, EvaluateOutput, ExtractOutput, GotoOutput, InputAction, InputOutput,
+    Locator, Output, RefRecord, ScreenshotOutput, ScrolledOutput, SelectedOutput, SnapshotOptions,
+    SnapshotOutput, WaitCondition, WaitForOutput,
 };
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
@@ -53,12 +53,19 @@ pub struct Done {
     pub refs: Vec<RefRecord>,
     /// The main frame's URL the action reports (goto), for the session store.
     pub url: Option<String>,
+    /// The session's display from now on (`page.set_viewport`).
+    pub display: Option<Display>,
 }
 
 impl Done {
     fn of<T: serde::Serialize>(result: T) -> Done {
         // The API's result types are plain structs: they always serialize.
-        Done { result: serde_json::to_value(result).unwrap_or(Value::Null), refs: Vec::new(), url: None }
+        Done {
+            result: serde_json::to_value(result).unwrap_or(Value::Null),
+            refs: Vec::new(),
+            url: None,
+            display: None,
+        }
     }
 }
 
@@ -149,6 +156,7 @@ pub fn route(method: Method) -> Route {
         PageCheck => &CHECK,
         PageScroll => &SCROLL,
         PageDrag => &DRAG,
+        PageSetViewport => &SET_VIEWPORT,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -472,6 +480,30 @@ static SCROLL: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
+static SET_VIEWPORT: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: SetViewportParams = params(v)?;
+        let scale = p.device_scale_factor.unwrap_or(1.0);
+        if !(1..=10_000).contains(&p.width)
+            || !(1..=10_000).contains(&p.height)
+            || !(0.5..=4.0).contains(&scale)
+        {
+            return Err(bad_request(format!(
+                "page.set_viewport needs width and height of 1 to 10000 CSS px and device_scale_factor 0.5 to 4; got {}x{} at {scale}",
+                p.width, p.height
+            )));
+        }
+        Ok(Action::SetDisplay { display: Display { width: p.width, height: p.height, scale } })
+    },
+    finish: |o| {
+        finish_as(o, |d: Display| Done {
+            display: Some(d),
+            ..Done::of(SetViewportResult { width: d.width, height: d.height, device_scale_factor: d.scale })
+        })
+    },
+    numbers_refs: false,
+};
+
 static HANDLE_DIALOG: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: HandleDialogParams = params(v)?;
@@ -624,7 +656,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 16);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 17);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));
         let numbering: Vec<_> = Method::ALL

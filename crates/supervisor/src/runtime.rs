@@ -269,6 +269,9 @@ impl Runtime {
                 let output = q.run(session, method, action, budget, cancel).await?;
                 let done = (page.finish)(output)?;
                 session.keep_refs(done.refs);
+                if let Some(display) = done.display {
+                    *session.display.lock().unwrap() = Some(display);
+                }
                 if let Some(url) = &done.url {
                     q.sessions.url_seen(session, url).await;
                 }

@@ -44,7 +44,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sb_protocol::ipc::{
-    self, Action, AttachedOutput, Counter, DialogPolicyOutput, FromWorker, Output, ToWorker, WorkerError,
+    self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FromWorker, Output, ToWorker,
+    WorkerError,
 };
 use sb_protocol::margins::RECOVERY_MAX;
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -65,7 +66,7 @@ pub struct WorkerConfig {
     pub target_id: String,
     /// The page's viewport, CSS px (`Emulation.setDeviceMetricsOverride` on every page the worker
     /// attaches to); `None` leaves the window's own.
-    pub viewport: Option<ipc::Display>,
+    pub viewport: Option<Display>,
 }
 
 /// Longest the checks after a failed call take: is the renderer alive, is the browser.
@@ -412,11 +413,20 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             Ok(Output::DialogPolicy(DialogPolicyOutput { accept }))
         }
         Action::Attach { target_id } => switch_to(page, &target_id, p.budget()).await,
+        Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
     };
     if outcome.is_err() {
         p.abort(CLEANUP_TIME).await;
     }
     outcome
+}
+
+/// `page.set_viewport`: the page's display now (`Emulation.setDeviceMetricsOverride`), and every page's
+/// the worker attaches to from now on.
+async fn set_display(page: &mut Page, display: Display, budget: Budget) -> Result<Output, WorkerError> {
+    page::set_display(&page.session, display, budget).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
+    page.viewport = Some(display);
+    Ok(Output::Display(display))
 }
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).

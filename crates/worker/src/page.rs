@@ -199,11 +199,21 @@ pub(crate) async fn attach_session(
     e?;
     f?;
     if let Some(d) = viewport {
-        let metrics = serde_json::json!({"width": d.width, "height": d.height, "deviceScaleFactor": d.scale,
-            "mobile": false, "screenWidth": d.width, "screenHeight": d.height});
-        session.call_raw("Emulation.setDeviceMetricsOverride", metrics, budget.remaining()).await?;
+        set_display(&session, d, budget).await?;
     }
     Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs })
+}
+
+/// Sets the page's viewport and scale (`Emulation.setDeviceMetricsOverride`, not mobile, the screen as
+/// large as the viewport).
+pub(crate) async fn set_display(
+    session: &Session,
+    d: sb_protocol::ipc::Display,
+    budget: Budget,
+) -> Result<(), CdpError> {
+    let metrics = json!({"width": d.width, "height": d.height, "deviceScaleFactor": d.scale,
+        "mobile": false, "screenWidth": d.width, "screenHeight": d.height});
+    session.call_raw("Emulation.setDeviceMetricsOverride", metrics, budget.remaining()).await.map(|_| ())
 }
 
 /// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,
