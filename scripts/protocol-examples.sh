@@ -113,6 +113,8 @@ example "page.evaluate (a select for the next example)" page.evaluate s1 "{\"exp
 example "page.select" page.select s1 '{"selector": "#s", "labels": ["B"]}'
 example "page.select by a label given as a value" page.select s1 '{"selector": "#s", "values": ["A"]}'
 example "page.drag" page.drag s1 '{"from": {"selector": "#save"}, "to": {"selector": "#name"}}'
+example "page.goto (a page with frames, for the next example)" page.goto s1 "{\"url\": \"$base/test/frames.html\"}"
+example "page.frames" page.frames s1 '{}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'
 example "tabs.list" tabs.list s1 '{}'

@@ -284,3 +284,25 @@ async fn screenshots_of_a_clip_and_of_an_element() {
     let bad = shot(json!({"clip": {"x": 0, "y": 0, "width": 0, "height": 10}})).await;
     assert_eq!(bad.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
 }
+
+/// `page.frames` lists the frame tree, out-of-process iframes included (Playwright's `page.frames()`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_frames_lists_the_frame_tree() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("fr")).await.unwrap();
+    c.goto("fr", &pages.url("/test/frames.html"), None).await.unwrap();
+    let w = sb_protocol::api::WaitForParams {
+        function: Some("() => document.title === 'Frames ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for("fr", w, Some(10_000)).await.unwrap();
+    let r = c.call("page.frames", Some("fr"), json!({}), None).await.unwrap();
+    let v = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+    let frames = v["frames"].as_array().unwrap();
+    assert!(frames.len() >= 2, "{v}");
+    let main = &frames[0];
+    assert!(main.get("parent_id").is_none(), "{v}");
+    assert_eq!(main["url"], json!(pages.url("/test/frames.html")));
+    assert!(frames[1..].iter().all(|f| f["parent_id"].is_string()), "every other frame has a parent: {v}");
+    assert!(frames.iter().any(|f| f["url"].as_str().is_some_and(|u| u.contains("/test/child.html"))), "{v}");
+}

@@ -247,6 +247,8 @@ pub enum Method {
     /// `page.set_viewport {width, height, device_scale_factor?}` -> [`SetViewportResult`]: the session's
     /// viewport from now on (its pages, and the pages of every later worker).
     PageSetViewport,
+    /// `page.frames` -> [`FramesResult`]: the active tab's frame tree (out-of-process iframes included).
+    PageFrames,
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList,
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, which becomes the active one.
@@ -259,7 +261,7 @@ pub enum Method {
 
 impl Method {
     /// All methods, in documentation order.
-    pub const ALL: [Method; 27] = [
+    pub const ALL: [Method; 28] = [
         Method::RuntimeHealth,
         Method::RuntimeStats,
         Method::RuntimeMetrics,
@@ -283,6 +285,7 @@ impl Method {
         Method::PageScroll,
         Method::PageDrag,
         Method::PageSetViewport,
+        Method::PageFrames,
         Method::TabsList,
         Method::TabsOpen,
         Method::TabsFocus,
@@ -320,6 +323,7 @@ impl Method {
             Method::PageScroll => "page.scroll",
             Method::PageDrag => "page.drag",
             Method::PageSetViewport => "page.set_viewport",
+            Method::PageFrames => "page.frames",
             Method::TabsList => "tabs.list",
             Method::TabsOpen => "tabs.open",
             Method::TabsFocus => "tabs.focus",
@@ -349,6 +353,7 @@ impl Method {
                 | Method::PageScroll
                 | Method::PageDrag
                 | Method::PageSetViewport
+                | Method::PageFrames
                 | Method::TabsList
                 | Method::TabsOpen
                 | Method::TabsFocus
@@ -398,6 +403,25 @@ pub struct SetViewportResult {
     pub width: u32,
     pub height: u32,
     pub device_scale_factor: f64,
+}
+
+/// One frame of a page (`Page.getFrameTree`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrameInfo {
+    /// CDP `frameId` (the main frame's is the tab's `target_id`).
+    pub frame_id: String,
+    /// The parent frame's id; absent for the main frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
+    /// The `<iframe>`'s `name` attribute (empty when none).
+    pub name: String,
+    pub url: String,
+}
+
+/// `page.frames` result: the main frame first, then its descendants, parents before children.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FramesResult {
+    pub frames: Vec<FrameInfo>,
 }
 
 /// A viewport size in CSS px.

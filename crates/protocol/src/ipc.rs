@@ -96,6 +96,8 @@ pub enum Action {
     HandleDialog { accept: bool, prompt_text: Option<String> },
     /// `Emulation.setDeviceMetricsOverride` on the page, kept for every page the worker attaches to.
     SetDisplay { display: Display },
+    /// The page's frame tree.
+    Frames,
     /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
     Input { target: Option<Locator>, input: InputAction },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
@@ -114,7 +116,7 @@ impl Action {
             Action::WaitFor { .. } => Phase::Wait,
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
-            Action::HandleDialog { .. } | Action::SetDisplay { .. } => Phase::Cdp,
+            Action::HandleDialog { .. } | Action::SetDisplay { .. } | Action::Frames => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
         }
     }
@@ -328,6 +330,23 @@ outputs! {
     Evaluate(EvaluateOutput),
     /// `page.set_viewport`: the display now in force.
     Display(Display),
+    /// `page.frames`.
+    Frames(FramesOutput),
+}
+
+/// The page's frames, main frame first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FramesOutput {
+    pub frames: Vec<FrameRecord>,
+}
+
+/// One frame (the API's `FrameInfo`, without its serde skips: postcard frames are not self-describing).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrameRecord {
+    pub frame_id: String,
+    pub parent_id: Option<String>,
+    pub name: String,
+    pub url: String,
 }
 
 /// Where a navigation got.

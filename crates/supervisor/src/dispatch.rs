@@ -14,16 +14,16 @@
 
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
-    ExtractResult, FillParams, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, ImageFormat,
-    InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult,
-    SelectParams, SelectResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult,
-    TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
-    DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
+    ExtractResult, FillParams, FrameInfo, FramesResult, GotoParams, GotoResult, HandleDialogParams,
+    HandleDialogResult, ImageFormat, InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult,
+    ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult,
+    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
 };
 use sb_protocol::ipc::{
-    Action, DialogPolicyOutput, Display, EvaluateOutput, ExtractOutput, GotoOutput, InputAction, InputOutput,
-    Locator, Output, RefRecord, ScreenshotOutput, ScrolledOutput, SelectedOutput, SnapshotOptions,
-    SnapshotOutput, WaitCondition, WaitForOutput,
+    Action, DialogPolicyOutput, Display, EvaluateOutput, ExtractOutput, FramesOutput, GotoOutput,
+    InputAction, InputOutput, Locator, Output, RefRecord, ScreenshotOutput, ScrolledOutput, SelectedOutput,
+    SnapshotOptions, SnapshotOutput, WaitCondition, WaitForOutput,
 };
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
@@ -157,6 +157,7 @@ pub fn route(method: Method) -> Route {
         PageScroll => &SCROLL,
         PageDrag => &DRAG,
         PageSetViewport => &SET_VIEWPORT,
+        PageFrames => &FRAMES,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -504,6 +505,21 @@ static SET_VIEWPORT: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
+static FRAMES: PageMethod = PageMethod {
+    prepare: |_, _| Ok(Action::Frames),
+    finish: |o| {
+        finish_as(o, |f: FramesOutput| {
+            let frames = f
+                .frames
+                .into_iter()
+                .map(|r| FrameInfo { frame_id: r.frame_id, parent_id: r.parent_id, name: r.name, url: r.url })
+                .collect();
+            Done::of(FramesResult { frames })
+        })
+    },
+    numbers_refs: false,
+};
+
 static HANDLE_DIALOG: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: HandleDialogParams = params(v)?;
@@ -656,7 +672,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 17);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 18);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));
         let numbering: Vec<_> = Method::ALL

@@ -246,3 +246,45 @@ fn collect_children(node: &Value, out: &mut Vec<(String, String)>) {
         collect_children(c, out);
     }
 }
+
+/// The page's frames (`Page.getFrameTree` of the page's session and of each out-of-process iframe's,
+/// whose root frame names its parent): the main frame first, parents before children.
+///
+/// # Errors
+/// A `Page.getFrameTree` that failed or ran out of time.
+pub(crate) async fn list(
+    page: &Page,
+    budget: Budget,
+) -> Result<Vec<sb_protocol::ipc::FrameRecord>, WorkerError> {
+    let mut sessions = vec![page.session.clone()];
+    sessions.extend(page.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
+    let mut frames = Vec::new();
+    for session in sessions {
+        let tree = session
+            .call_raw("Page.getFrameTree", json!({}), budget.capped(STEP))
+            .await
+            .map_err(|e| cdp_failure(Phase::Cdp, e))?;
+        collect(&tree["frameTree"], &mut frames);
+    }
+    Ok(frames)
+}
+
+/// `node`'s frame and its descendants into `out` (a frame already listed is replaced: an out-of-process
+/// frame's own tree knows its URL best).
+fn collect(node: &Value, out: &mut Vec<sb_protocol::ipc::FrameRecord>) {
+    let f = &node["frame"];
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let info = sb_protocol::ipc::FrameRecord {
+        frame_id: s(&f["id"]),
+        parent_id: f["parentId"].as_str().map(str::to_string),
+        name: s(&f["name"]),
+        url: s(&f["url"]),
+    };
+    match out.iter_mut().find(|x| x.frame_id == info.frame_id) {
+        Some(seen) => *seen = info,
+        None => out.push(info),
+    }
+    for child in node["childFrames"].as_array().into_iter().flatten() {
+        collect(child, out);
+    }
+}

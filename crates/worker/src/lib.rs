@@ -44,8 +44,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sb_protocol::ipc::{
-    self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FromWorker, Output, ToWorker,
-    WorkerError,
+    self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FramesOutput, FromWorker, Output,
+    ToWorker, WorkerError,
 };
 use sb_protocol::margins::RECOVERY_MAX;
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -414,6 +414,9 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
         }
         Action::Attach { target_id } => switch_to(page, &target_id, p.budget()).await,
         Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
+        Action::Frames => {
+            frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesOutput { frames }))
+        }
     };
     if outcome.is_err() {
         p.abort(CLEANUP_TIME).await;
