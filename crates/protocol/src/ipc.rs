@@ -62,6 +62,29 @@ pub struct Display {
     pub scale: f64,
 }
 
+impl Display {
+    /// The largest viewport side, CSS px.
+    pub const MAX_SIDE: u32 = 10_000;
+    /// The device scale factors a display may have.
+    pub const SCALES: std::ops::RangeInclusive<f64> = 0.5..=4.0;
+
+    /// A display of `width` x `height` CSS px (each 1..=[`Display::MAX_SIDE`]) at `scale` (within
+    /// [`Display::SCALES`]).
+    ///
+    /// # Errors
+    /// A one-line message naming the bounds and what was given.
+    pub fn checked(width: u32, height: u32, scale: f64) -> Result<Display, String> {
+        let sides = 1..=Display::MAX_SIDE;
+        if !sides.contains(&width) || !sides.contains(&height) || !Display::SCALES.contains(&scale) {
+            return Err(format!(
+                "viewport sides must be 1 to {} CSS px and device_scale_factor 0.5 to 4; got {width}x{height} at {scale}",
+                Display::MAX_SIDE
+            ));
+        }
+        Ok(Display { width, height, scale })
+    }
+}
+
 /// One page action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Action {
@@ -479,6 +502,14 @@ mod tests {
     use super::*;
     use bytes::BytesMut;
     use tokio_util::codec::{Decoder, Encoder};
+
+    #[test]
+    fn a_display_is_checked_once_for_every_caller() {
+        assert_eq!(Display::checked(390, 700, 2.0), Ok(Display { width: 390, height: 700, scale: 2.0 }));
+        for (w, h, s) in [(0, 10, 1.0), (10, 10_001, 1.0), (10, 10, 0.4), (10, 10, 4.5), (10, 10, f64::NAN)] {
+            assert!(Display::checked(w, h, s).is_err(), "{w}x{h} at {s}");
+        }
+    }
 
     #[test]
     fn messages_round_trip_through_the_codec() {

@@ -172,20 +172,16 @@ pub fn doctor(common: Common, json: bool, probe: bool, quick: bool) -> ExitCode 
     }
 }
 
-/// A viewport as `WIDTHxHEIGHT` (CSS px, each 1..=10000).
+/// A viewport as `WIDTHxHEIGHT` (CSS px, each side as [`sb_protocol::ipc::Display::checked`] allows).
 ///
 /// # Errors
 /// A message naming the expected form.
 pub fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
-    let bad =
-        || format!("viewport must be WIDTHxHEIGHT in CSS px (1..=10000 each), e.g. 1280x800; got {s:?}");
+    let bad = || format!("viewport must be WIDTHxHEIGHT in CSS px, e.g. 1280x800; got {s:?}");
     let (w, h) = s.split_once('x').ok_or_else(bad)?;
     let w: u32 = w.parse().map_err(|_| bad())?;
     let h: u32 = h.parse().map_err(|_| bad())?;
-    if !(1..=10_000).contains(&w) || !(1..=10_000).contains(&h) {
-        return Err(bad());
-    }
-    Ok((w, h))
+    sb_protocol::ipc::Display::checked(w, h, 1.0).map(|d| (d.width, d.height))
 }
 
 /// `worker`: one session's worker on the IPC fd named by [`WORKER_FD_ENV`] (started by `serve`).

@@ -484,17 +484,9 @@ static SCROLL: PageMethod = PageMethod {
 static SET_VIEWPORT: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: SetViewportParams = params(v)?;
-        let scale = p.device_scale_factor.unwrap_or(1.0);
-        if !(1..=10_000).contains(&p.width)
-            || !(1..=10_000).contains(&p.height)
-            || !(0.5..=4.0).contains(&scale)
-        {
-            return Err(bad_request(format!(
-                "page.set_viewport needs width and height of 1 to 10000 CSS px and device_scale_factor 0.5 to 4; got {}x{} at {scale}",
-                p.width, p.height
-            )));
-        }
-        Ok(Action::SetDisplay { display: Display { width: p.width, height: p.height, scale } })
+        let display = Display::checked(p.width, p.height, p.device_scale_factor.unwrap_or(1.0))
+            .map_err(|m| bad_request(format!("page.set_viewport {m}")))?;
+        Ok(Action::SetDisplay { display })
     },
     finish: |o| {
         finish_as(o, |d: Display| Done {

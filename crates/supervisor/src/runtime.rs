@@ -459,24 +459,15 @@ fn log_action(
 /// configured one (`window`, scale 1).
 ///
 /// # Errors
-/// `bad_request` for a side outside 1..=10000 CSS px or a scale outside 0.5..=4.
+/// `bad_request` for a display [`Display::checked`] refuses.
 fn display(p: &SessionStartParams, window: (u32, u32)) -> Result<Option<Display>, ErrorBody> {
     if p.viewport.is_none() && p.device_scale_factor.is_none() {
         return Ok(None);
     }
     let (width, height) = p.viewport.map_or(window, |v| (v.width, v.height));
-    let scale = p.device_scale_factor.unwrap_or(1.0);
-    if !(1..=10_000).contains(&width) || !(1..=10_000).contains(&height) {
-        return Err(dispatch::bad_request(format!(
-            "session.start viewport sides must be 1 to 10000 CSS px; got {width}x{height}"
-        )));
-    }
-    if !(0.5..=4.0).contains(&scale) {
-        return Err(dispatch::bad_request(format!(
-            "session.start device_scale_factor must be 0.5 to 4; got {scale}"
-        )));
-    }
-    Ok(Some(Display { width, height, scale }))
+    Display::checked(width, height, p.device_scale_factor.unwrap_or(1.0))
+        .map(Some)
+        .map_err(|m| dispatch::bad_request(format!("session.start {m}")))
 }
 
 fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
