@@ -154,8 +154,7 @@ pub(crate) async fn extract(
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
-    // A document still loading is waited for until DOMContentLoaded (at most half the budget).
-    settle::dom_ready(page, Budget::new(budget.remaining() / 2)).await;
+    settle::before_read(page, p).await;
     let phase = Phase::Extract;
     let source = match format {
         ExtractFormat::Text => "document.body ? document.body.innerText : (document.documentElement ? document.documentElement.innerText : '')",
@@ -215,8 +214,7 @@ pub(crate) async fn screenshot(
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
-    // A document still loading is waited for until DOMContentLoaded (at most half the budget).
-    settle::dom_ready(page, Budget::new(budget.remaining() / 2)).await;
+    settle::before_read(page, p).await;
     let phase = Phase::Screenshot;
     let mut params =
         json!({"format": shot.format.as_str(), "fromSurface": true, "captureBeyondViewport": shot.full_page});

@@ -15,6 +15,7 @@ use sb_protocol::Budget;
 
 use crate::lifecycle::Lifecycle;
 use crate::page::Page;
+use crate::progress::Progress;
 
 /// Longest the round trip that flushes the renderer's navigation requests may take.
 const FLUSH: Duration = Duration::from_millis(500);
@@ -103,10 +104,21 @@ impl NavigationWatch {
     }
 }
 
+/// Before a read of the page (snapshot, extract, screenshot): a document still loading is waited for
+/// until `DOMContentLoaded`, for at most half of the action's budget (the read needs the rest); whether
+/// it got there (logged in the action's steps when it did not).
+pub(crate) async fn before_read(page: &Page, p: &Progress) -> bool {
+    let ready = dom_ready(page, Budget::new(p.budget().remaining() / 2)).await;
+    if !ready {
+        p.log("the document had not reached DOMContentLoaded");
+    }
+    ready
+}
+
 /// Waits, within `budget`, for the main frame's current document to reach `DOMContentLoaded`; whether
 /// it did. A document whose lifecycle the worker has not seen yet (no event since attaching) is asked
 /// for its `document.readyState`.
-pub(crate) async fn dom_ready(page: &Page, budget: Budget) -> bool {
+async fn dom_ready(page: &Page, budget: Budget) -> bool {
     let mut lifecycle = page.lifecycle.clone();
     let ready = |l: &Lifecycle| l.has("DOMContentLoaded") || l.has("load");
     if lifecycle.borrow().loader_id.is_empty() {

@@ -55,11 +55,7 @@ pub(crate) async fn snapshot(
     next_ref: u64,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
-    let budget = p.budget();
-    let half = Budget::new(budget.remaining() / 2);
-    if !settle::dom_ready(page, half).await {
-        p.log("the document had not reached DOMContentLoaded");
-    }
+    settle::before_read(page, p).await;
     let mut output = take(page, options, next_ref, p).await?;
     if let Output::Snapshot(s) = &mut output {
         s.loading = !settle::is_ready(page);
