@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 
 /// The message suffix for a runtime that is down: a model must stop retrying.
 pub const DO_NOT_RETRY: &str = "Do NOT retry browser tool; browser runtime is unavailable.";
+/// The message of `page_reset` for an action the browser died under (the worker sees its connection
+/// close, the supervisor sees the browser gone: both answer it).
+pub const BROWSER_GONE: &str = "the browser went away during the action (browser_restarted): the runtime restarts it and the session's next action runs on its page reopened at its last URL (page state is lost); take a new snapshot";
 /// The operator hint that goes with [`ErrorCode::BrowserUnavailable`].
 pub const RUNTIME_HINT: &str = "Check sandbox browser runtime/container health.";
 

@@ -231,9 +231,5 @@ async fn restore(
 
 /// `page_reset` for an action the browser died under (`browser_restarted`).
 pub(crate) fn browser_gone(phase: Phase) -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::PageReset,
-        phase,
-        "the browser went away during the action (browser_restarted): the runtime restarts it and the session's next action runs on its page reopened at its last URL (page state is lost); take a new snapshot",
-    )
+    ErrorBody::new(ErrorCode::PageReset, phase, sb_protocol::error::BROWSER_GONE)
 }

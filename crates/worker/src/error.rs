@@ -65,11 +65,7 @@ pub(crate) fn context_lost(e: &CdpError) -> bool {
 
 /// `page_reset` for an action the browser went away under (`browser_restarted`).
 pub(crate) fn browser_gone(phase: Phase) -> WorkerError {
-    fail(
-        ErrorCode::PageReset,
-        phase,
-        "the browser went away during the action (browser_restarted): the runtime restarts it and the session's next action runs on its page reopened at its last URL (page state is lost); take a new snapshot",
-    )
+    fail(ErrorCode::PageReset, phase, sb_protocol::error::BROWSER_GONE)
 }
 
 /// `evaluate_error`: the page navigated while the script ran (its result is gone with its document).
