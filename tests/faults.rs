@@ -17,7 +17,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use sb_supervisor::spawner::Spawner;
 use sb_supervisor::worker::{WorkerHandle, WorkerLauncher};
 use sb_tests::{bin_path, PageServer};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
@@ -99,16 +99,7 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     let dir = tempfile::Builder::new().prefix("sbtest-faults-").tempdir().unwrap();
     let mut browser = sb_tests::launch_browser(dir.path()).await;
     let client = sb_cdp::CdpClient::connect(&browser.ws_url, T).await.unwrap();
-    let created = client
-        .call_raw(
-            "Target.createTarget",
-            None,
-            json!({"url": pages.url("/test/index.html"), "newWindow": true}),
-            T,
-        )
-        .await
-        .unwrap();
-    let target = created["targetId"].as_str().unwrap().to_string();
+    let target = client.create_target(&pages.url("/test/index.html"), true, T).await.unwrap();
     let proxy = WedgeProxy::start(&browser.ws_url).await;
     let launcher = WorkerLauncher {
         spawner: Spawner::start(),

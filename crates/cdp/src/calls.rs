@@ -1,5 +1,6 @@
 //! Typed params and helpers for the calls every page action makes: `Runtime.evaluate`,
-//! `Runtime.callFunctionOn`, `DOM.resolveNode`, `DOM.describeNode`, `DOM.getBoxModel`.
+//! `Runtime.callFunctionOn`, `DOM.resolveNode`, `DOM.describeNode`, `DOM.getBoxModel`; and the browser's
+//! `Target.createTarget`.
 //!
 //! They return what Chromium answered, typed; a thrown exception is the answer's
 //! [`EvaluateResult::exception_details`], not an error here (the caller decides what it means).
@@ -10,8 +11,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::types::{EvaluateResult, RemoteObject};
-use crate::{CdpError, Session};
+use crate::types::{CreateTargetResult, EvaluateResult, RemoteObject};
+use crate::{CdpClient, CdpError, Session};
 
 /// `Runtime.evaluate` params (the fields the runtime uses).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -167,6 +168,31 @@ impl Session {
             .call("DOM.getBoxModel", serde_json::json!({"backendNodeId": backend_node_id}), timeout)
             .await?;
         Ok(r.model)
+    }
+}
+
+impl CdpClient {
+    /// `Target.createTarget {url, newWindow}` on the browser connection: the new page target's
+    /// `targetId`. A page in a window of its own (`new_window`) gets animation frames even when another
+    /// window has the focus.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`].
+    pub async fn create_target(
+        &self,
+        url: &str,
+        new_window: bool,
+        timeout: Duration,
+    ) -> Result<String, CdpError> {
+        let created: CreateTargetResult = self
+            .call(
+                "Target.createTarget",
+                None,
+                serde_json::json!({"url": url, "newWindow": new_window}),
+                timeout,
+            )
+            .await?;
+        Ok(created.target_id)
     }
 }
 

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use sb_protocol::Budget;
 use serde::Serialize;
-use serde_json::json;
 
 use crate::browser::{find_binary, Browser, BrowserConfig};
 use crate::config::Config;
@@ -413,12 +412,11 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
 }
 
 async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String> {
-    let created = browser
+    let target = browser
         .client
-        .call_raw("Target.createTarget", None, json!({"url": "about:blank"}), Duration::from_secs(5))
+        .create_target("about:blank", false, Duration::from_secs(5))
         .await
         .map_err(|e| format!("Target.createTarget: {e}"))?;
-    let target = created["targetId"].as_str().unwrap_or_default().to_string();
     let launcher = WorkerLauncher {
         spawner,
         exe: std::env::current_exe().map_err(|e| e.to_string())?,

@@ -15,7 +15,6 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use sb_cdp::types::CreateTargetResult;
 use sb_cdp::CdpClient;
 use sb_protocol::api::{DialogInfo, SessionInfo, TabInfo};
 use sb_protocol::ipc::RefRecord;
@@ -528,24 +527,16 @@ impl Sessions {
         link: &Link,
         budget: Budget,
     ) -> Result<String, ErrorBody> {
-        let created: Result<CreateTargetResult, _> = link
-            .client
-            .call(
-                "Target.createTarget",
-                None,
-                json!({"url": "about:blank", "newWindow": true}),
-                budget.remaining(),
-            )
-            .await;
+        let created = link.client.create_target("about:blank", true, budget.remaining()).await;
         match created {
-            Ok(t) => {
-                session.bind_fresh(t.target_id.clone());
+            Ok(target_id) => {
+                session.bind_fresh(target_id.clone());
                 // The page is loaded by the session's next action (a navigation it waits for), so that
                 // action never runs on `about:blank` or a document still loading.
                 if let Some(url) = session.last_url().filter(|u| u != "about:blank") {
                     *session.restore.lock().unwrap() = Some(url);
                 }
-                Ok(t.target_id)
+                Ok(target_id)
             }
             Err(e) => {
                 session.bind_fresh(String::new());

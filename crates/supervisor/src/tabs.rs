@@ -7,11 +7,9 @@
 
 use std::sync::Arc;
 
-use sb_cdp::types::CreateTargetResult;
 use sb_protocol::api::{Method, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams};
 use sb_protocol::ipc::{Action, AttachedOutput};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::bad_request;
@@ -42,13 +40,13 @@ pub async fn open(
 ) -> Result<TabInfo, ErrorBody> {
     let link = q.health.link(budget).await?;
     let url = p.url.unwrap_or_else(|| "about:blank".into());
-    let created: CreateTargetResult = link
+    let target_id = link
         .client
-        .call("Target.createTarget", None, json!({"url": url, "newWindow": true}), budget.remaining())
+        .create_target(&url, true, budget.remaining())
         .await
         .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
-    session.add_tab(created.target_id.clone());
-    focus_tab(q, session, created.target_id, Method::TabsOpen, budget, cancel).await
+    session.add_tab(target_id.clone());
+    focus_tab(q, session, target_id, Method::TabsOpen, budget, cancel).await
 }
 
 /// `tabs.focus {target_id}`: page actions go to that tab from now on.

@@ -24,7 +24,7 @@
 
 use std::time::Duration;
 
-use sb_cdp::types::{CreateTargetResult, EvaluateResult, NavigateResult};
+use sb_cdp::types::{EvaluateResult, NavigateResult};
 use sb_cdp::{CdpClient, Session};
 use sb_protocol::margins::RESET_TIME;
 use sb_protocol::Budget;
@@ -165,31 +165,22 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
-    let created: Result<CreateTargetResult, _> = browser
-        .call(
-            "Target.createTarget",
-            None,
-            json!({"url": "about:blank", "newWindow": true}),
-            budget.remaining(),
-        )
-        .await;
-    let created = match created {
-        Ok(c) => c,
+    let created = match browser.create_target("about:blank", true, budget.remaining()).await {
+        Ok(target_id) => target_id,
         Err(e) => {
             tracing::warn!(error.message = %e, "page_reset_failed");
             return false;
         }
     };
-    let attached =
-        match attach_session(&browser, &created.target_id, &page.dialogs, page.viewport, budget).await {
-            Ok(attached) => attached,
-            Err(e) => {
-                tracing::warn!(error.message = %e, "page_reset_failed");
-                return false;
-            }
-        };
-    tracing::warn!(old = %page.target_id, new = %created.target_id, %url, reason, "page_reset");
-    page.adopt(&created.target_id, attached, Moved::Reset(reason));
+    let attached = match attach_session(&browser, &created, &page.dialogs, page.viewport, budget).await {
+        Ok(attached) => attached,
+        Err(e) => {
+            tracing::warn!(error.message = %e, "page_reset_failed");
+            return false;
+        }
+    };
+    tracing::warn!(old = %page.target_id, new = %created, %url, reason, "page_reset");
+    page.adopt(&created, attached, Moved::Reset(reason));
     if url != "about:blank" {
         settle_at(page, url, budget).await;
     }
