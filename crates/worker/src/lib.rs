@@ -75,16 +75,19 @@ const CRASH_CHECK: Duration = Duration::from_millis(1_000);
 /// Time the cleanups of an action cut short get (`Progress::abort`).
 const CLEANUP_TIME: Duration = Duration::from_millis(200);
 
-/// A run the supervisor sent: its `seq`, its budget (from the moment it was read), its action.
+/// A run the supervisor sent: its `seq`, when it was read, its budget (from that moment), its action.
 struct Job {
     seq: u64,
+    arrived: Instant,
     budget: Budget,
     action: Action,
 }
 
 impl Job {
+    /// A run read now.
     fn new(seq: u64, budget_ms: u64, action: Action) -> Job {
-        Job { seq, budget: Budget::new(Duration::from_millis(budget_ms)), action }
+        let arrived = Instant::now();
+        Job { seq, arrived, budget: Budget::until(arrived + Duration::from_millis(budget_ms)), action }
     }
 }
 
@@ -131,7 +134,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         Ok::<(), String>(())
     });
 
-    let mut queued: Option<(Job, Instant)> = None;
+    let mut queued: Option<Job> = None;
     let mut aftercare: Option<Aftercare> = None;
     let result = loop {
         // The tab is freed after the previous answer; a run that arrives meanwhile waits for it.
@@ -141,7 +144,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             }
             report_moves(&mut page, &out_tx);
         }
-        let (job, arrived) = match queued.take() {
+        let job = match queued.take() {
             Some(queued) => queued,
             None => {
                 let frame = tokio::select! {
@@ -152,13 +155,11 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                     Err(e) => break e,
                     Ok(ToWorker::Shutdown) => break Ok(()),
                     Ok(ToWorker::Cancel { .. }) => continue,
-                    Ok(ToWorker::Run { seq, budget_ms, action }) => {
-                        (Job::new(seq, budget_ms, *action), Instant::now())
-                    }
+                    Ok(ToWorker::Run { seq, budget_ms, action }) => Job::new(seq, budget_ms, *action),
                 }
             }
         };
-        let Job { seq, budget, action } = job;
+        let Job { seq, arrived, budget, action } = job;
         let mut waited = arrived.elapsed();
         // A renderer that crashed between two actions: reopen the page before this one runs.
         let mut reopen_failed = None;
@@ -252,7 +253,7 @@ async fn recover(
         Framed<UnixStream, tokio_util::codec::LengthDelimitedCodec>,
     >,
     out_tx: &mpsc::UnboundedSender<FromWorker>,
-    queued: &mut Option<(Job, Instant)>,
+    queued: &mut Option<Job>,
 ) -> Result<(), Exit> {
     let started = Instant::now();
     let budget = Budget::new(RECOVERY_MAX);
@@ -271,7 +272,7 @@ async fn recover(
     };
     tokio::pin!(freeing);
     loop {
-        let deadline = queued.as_ref().map(|(j, _)| j.budget.deadline());
+        let deadline = queued.as_ref().map(|j| j.budget.deadline());
         let far = Instant::now() + RECOVERY_MAX;
         tokio::select! {
             freed = &mut freeing => {
@@ -280,10 +281,10 @@ async fn recover(
             }
             frame = frames.next() => match read(frame)? {
                 ToWorker::Run { seq, budget_ms, action } => {
-                    *queued = Some((Job::new(seq, budget_ms, *action), Instant::now()));
+                    *queued = Some(Job::new(seq, budget_ms, *action));
                 }
                 ToWorker::Cancel { seq } => {
-                    if queued.as_ref().is_some_and(|(j, _)| j.seq == seq) {
+                    if queued.as_ref().is_some_and(|j| j.seq == seq) {
                         *queued = None;
                         let e = fail(ErrorCode::Cancelled, Phase::Worker, "the client went away; the action was dropped");
                         let _ = out_tx.send(FromWorker::Done { seq, outcome: Err(e) });
@@ -292,8 +293,8 @@ async fn recover(
                 ToWorker::Shutdown => return Err(Ok(())),
             },
             _ = tokio::time::sleep_until(deadline.unwrap_or(far).into()), if deadline.is_some() => {
-                if let Some((job, arrived)) = queued.take() {
-                    let waited = arrived.elapsed().as_millis();
+                if let Some(job) = queued.take() {
+                    let waited = job.arrived.elapsed().as_millis();
                     let e = fail(
                         ErrorCode::Timeout,
                         job.action.phase(),
