@@ -320,6 +320,12 @@ async fn sessions_survive_a_killed_supervisor() {
     let sid = session_at_slow_page(&c, &pages, "keep").await;
     c.session_start(Some("closed")).await.unwrap();
     c.session_close("closed").await.unwrap();
+    // A session of its own display, changed after its start: its page keeps the last one.
+    let phone =
+        json!({"session_id": "phone", "viewport": {"width": 390, "height": 700}, "device_scale_factor": 2});
+    assert!(call(&c, "session.start", None, phone).await.ok);
+    let resized = json!({"width": 500, "height": 640, "device_scale_factor": 1.5});
+    assert!(call(&c, "page.set_viewport", Some("phone"), resized).await.ok);
     let pid = c.health().await.unwrap().browser_pid;
     let cmdline = String::from_utf8(std::fs::read(format!("/proc/{pid}/cmdline")).unwrap()).unwrap();
     let profile = cmdline
@@ -353,7 +359,7 @@ async fn sessions_survive_a_killed_supervisor() {
     assert!(!leftover_profile.exists());
     let c = second.client().await;
     let list = c.session_list().await.unwrap().sessions;
-    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list.len(), 2, "{list:?}");
     assert_eq!(list[0].session_id, sid);
     assert_eq!(list[0].url.as_deref(), Some(pages.url("/test/slow/300").as_str()));
     let next = read_heading(&c, &sid).await;
@@ -361,7 +367,19 @@ async fn sessions_survive_a_killed_supervisor() {
     assert_eq!(result(&next)["reset_reason"], "supervisor_restarted");
     let stats = c.stats().await.unwrap();
     assert_eq!(stats.restarts, 0);
-    assert_eq!(stats.sessions_rehydrated, 1);
+    assert_eq!(stats.sessions_rehydrated, 2);
+    let size = call(
+        &c,
+        "page.evaluate",
+        Some("phone"),
+        json!({"expression": "[innerWidth, innerHeight, devicePixelRatio]"}),
+    )
+    .await;
+    assert_eq!(
+        result(&size)["value"],
+        json!([500, 640, 1.5]),
+        "the session's display outlived its supervisor"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

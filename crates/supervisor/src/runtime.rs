@@ -271,6 +271,8 @@ impl Runtime {
                 session.keep_refs(done.refs);
                 if let Some(display) = done.display {
                     *session.display.lock().unwrap() = Some(display);
+                    let set = StoreEvent::DisplaySet { session_id: session.id.clone(), display };
+                    q.sessions.record(set).await;
                 }
                 if let Some(url) = &done.url {
                     q.sessions.url_seen(session, url).await;

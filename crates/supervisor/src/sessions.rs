@@ -363,6 +363,7 @@ impl Sessions {
             .into_iter()
             .map(|s| {
                 let entry = SessionEntry::new(s.session_id.clone(), s.url);
+                *entry.display.lock().unwrap() = s.display;
                 entry.mark_reset("supervisor_restarted");
                 (s.session_id, Arc::new(entry))
             })
@@ -479,6 +480,10 @@ impl Sessions {
         .await;
         self.record(StoreEvent::TargetBound { session_id: entry.id.clone(), target_id: entry.target() })
             .await;
+        let display = *entry.display.lock().unwrap();
+        if let Some(display) = display {
+            self.record(StoreEvent::DisplaySet { session_id: entry.id.clone(), display }).await;
+        }
     }
 
     /// Takes the session out of the registry (its actions then answer `unknown_session`).

@@ -8,6 +8,7 @@
 //! {"event":"session_started","session_id":"s1","at_ms":1763760000000}
 //! {"event":"target_bound","session_id":"s1","target_id":"6F1C..."}
 //! {"event":"url_changed","session_id":"s1","url":"https://example.com/"}
+//! {"event":"display_set","session_id":"s1","display":{"width":390,"height":700,"scale":2.0}}
 //! {"event":"session_closed","session_id":"s1"}
 //! ```
 //!
@@ -21,13 +22,14 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use sb_protocol::ipc::Display;
 use serde::{Deserialize, Serialize};
 
 /// The file's name in the runtime dir.
 pub const FILE_NAME: &str = "sessions.jsonl";
 
 /// One line of the store.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum StoreEvent {
     /// `session.start` succeeded; `at_ms` is Unix time in ms.
@@ -36,18 +38,23 @@ pub enum StoreEvent {
     TargetBound { session_id: String, target_id: String },
     /// The session's main frame is at `url`.
     UrlChanged { session_id: String, url: String },
+    /// The session's own display (`session.start {viewport}`, `page.set_viewport`): its pages keep it
+    /// after a restart.
+    DisplaySet { session_id: String, display: Display },
     /// `session.close`.
     SessionClosed { session_id: String },
 }
 
 /// An open session as the store remembers it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct StoredSession {
     pub session_id: String,
     /// The last target bound (gone after a supervisor restart: the browser died with it).
     pub target_id: Option<String>,
     /// The last URL, when any.
     pub url: Option<String>,
+    /// The session's own display; `None`: the configured window's.
+    pub display: Option<Display>,
 }
 
 /// Folds `text` (the file's content) into the open sessions, in start order. Lines that do not parse
@@ -72,6 +79,11 @@ pub fn fold(text: &str) -> Vec<StoredSession> {
                     s.url = Some(url);
                 }
             }
+            StoreEvent::DisplaySet { session_id, display } => {
+                if let Some((_, s)) = open.get_mut(&session_id) {
+                    s.display = Some(display);
+                }
+            }
             StoreEvent::SessionClosed { session_id } => {
                 open.remove(&session_id);
             }
@@ -92,6 +104,9 @@ fn events_of(sessions: &[StoredSession]) -> Vec<StoreEvent> {
         }
         if let Some(u) = &s.url {
             events.push(StoreEvent::UrlChanged { session_id: s.session_id.clone(), url: u.clone() });
+        }
+        if let Some(display) = s.display {
+            events.push(StoreEvent::DisplaySet { session_id: s.session_id.clone(), display });
         }
     }
     events
@@ -193,7 +208,12 @@ mod tests {
     use super::*;
 
     fn s(id: &str, target: Option<&str>, url: Option<&str>) -> StoredSession {
-        StoredSession { session_id: id.into(), target_id: target.map(Into::into), url: url.map(Into::into) }
+        StoredSession {
+            session_id: id.into(),
+            target_id: target.map(Into::into),
+            url: url.map(Into::into),
+            display: None,
+        }
     }
 
     #[test]
@@ -226,6 +246,8 @@ mod tests {
                 .append(StoreEvent::UrlChanged { session_id: "a".into(), url: format!("http://x/{n}") })
                 .await;
         }
+        let phone = Display { width: 390, height: 700, scale: 2.0 };
+        store.append(StoreEvent::DisplaySet { session_id: "c".into(), display: phone }).await;
         store.append(StoreEvent::SessionClosed { session_id: "b".into() }).await;
         drop(store);
         // A crash mid-write leaves half a line.
@@ -236,9 +258,10 @@ mod tests {
         let before = std::fs::read_to_string(&path).unwrap().lines().count();
 
         let (_store, open) = SessionStore::open(dir.path()).unwrap();
-        assert_eq!(open, vec![s("a", Some("T-a"), Some("http://x/19")), s("c", Some("T-c"), None)]);
+        let c = StoredSession { display: Some(phone), ..s("c", Some("T-c"), None) };
+        assert_eq!(open, vec![s("a", Some("T-a"), Some("http://x/19")), c]);
         let after = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(after.lines().count(), 5, "compacted from {before} lines:\n{after}");
+        assert_eq!(after.lines().count(), 6, "compacted from {before} lines:\n{after}");
         assert_eq!(read(&path).unwrap(), open);
     }
 }
