@@ -306,3 +306,70 @@ async fn page_frames_lists_the_frame_tree() {
     assert!(frames[1..].iter().all(|f| f["parent_id"].is_string()), "every other frame has a parent: {v}");
     assert!(frames.iter().any(|f| f["url"].as_str().is_some_and(|u| u.contains("/test/child.html"))), "{v}");
 }
+
+/// `page.evaluate {frame}` runs in that frame's main world, as Playwright's `frame.evaluate`: a
+/// same-process child frame by its `frame_id`, an out-of-process one by its `<iframe>`'s ref, a
+/// function too; a frame the page does not have, or a ref that owns no frame, is `bad_request`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluate_runs_in_the_frame_it_is_given() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("ef")).await.unwrap();
+    c.goto("ef", &pages.url("/test/frames.html"), None).await.unwrap();
+    let w = sb_protocol::api::WaitForParams {
+        function: Some("() => document.title === 'Frames ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for("ef", w, Some(10_000)).await.unwrap();
+    let eval = |params: serde_json::Value| {
+        let c = &c;
+        async move { c.call("page.evaluate", Some("ef"), params, None).await.unwrap() }
+    };
+    let frames = c.call("page.frames", Some("ef"), json!({}), None).await.unwrap().result.unwrap();
+    let same = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["url"] == "about:srcdoc")
+        .unwrap_or_else(|| panic!("{frames}"))["frame_id"]
+        .clone();
+    // The page sets a global in its own main world; the frame has its own.
+    let r = eval(json!({"expression": "window.mark = 'inner'; document.querySelector('button').textContent", "frame": same})).await;
+    assert_eq!(r.result.unwrap_or_else(|| panic!("{:?}", r.error))["value"], json!("Inner button"));
+    let r = eval(
+        json!({"expression": "[typeof window.mark, document.querySelector('#same').contentWindow.mark]"}),
+    )
+    .await;
+    assert_eq!(
+        r.result.unwrap()["value"],
+        json!(["undefined", "inner"]),
+        "the frame's main world, not an isolated one"
+    );
+    let r = eval(json!({"function": "() => location.href", "frame": same})).await;
+    assert_eq!(r.result.unwrap()["value"], json!("about:srcdoc"));
+
+    // The cross-site frame (out of process) by its <iframe>'s ref.
+    let snap = c.snapshot("ef", sb_protocol::api::SnapshotParams::default()).await.unwrap().snapshot;
+    let ref_of = |prefix: &str| -> String {
+        let line =
+            snap.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix} in:\n{snap}"));
+        line.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string()
+    };
+    let remote = ref_of("- iframe \"Cross site\"");
+    let r = eval(json!({"expression": "[location.hostname, document.querySelector('p').textContent]", "frame": remote})).await;
+    assert_eq!(
+        r.result.unwrap_or_else(|| panic!("{:?}", r.error))["value"],
+        json!(["localhost", "Remote text"])
+    );
+
+    // What cannot name a frame.
+    let heading = ref_of("- heading \"Outer heading\"");
+    for (params, says) in [
+        (json!({"expression": "1", "frame": "F00D"}), "no frame F00D"),
+        (json!({"expression": "1", "frame": heading}), "is not an <iframe>"),
+        (json!({"function": "(e) => e", "frame": same, "ref": heading}), "not both"),
+    ] {
+        let e = eval(params.clone()).await.error.unwrap_or_else(|| panic!("{params} succeeded"));
+        assert_eq!(e.code, sb_protocol::ErrorCode::BadRequest, "{params}: {}", e.message);
+        assert!(e.message.contains(says), "{params}: {}", e.message);
+    }
+}

@@ -535,6 +535,11 @@ pub struct EvaluateParams {
     pub function: Option<String>,
     #[serde(flatten)]
     pub element: ElementParams,
+    /// The frame to run in, as Playwright's `frame.evaluate`: a `frame_id` from `page.frames`, or the
+    /// ref of an `<iframe>` (`e7`). The script runs in that frame's main world; default: the main frame.
+    /// Not with `ref`/`selector` (an element names its own frame).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame: Option<String>,
 }
 
 /// `page.wait_for` params: exactly one condition.

@@ -105,10 +105,11 @@ pub enum Action {
         /// An element whose border box is captured (scrolled into view first).
         target: Option<Locator>,
     },
-    /// `Runtime.evaluate` of `expression`.
-    Evaluate { expression: String },
-    /// `Runtime.callFunctionOn` of `function` with the element (when given) as its argument.
-    CallFunction { function: String, target: Option<Locator> },
+    /// `Runtime.evaluate` of `expression`, in the main world of `frame` (default: the main frame).
+    Evaluate { expression: String, frame: Option<FrameTarget> },
+    /// `Runtime.callFunctionOn` of `function` with the element (when given) as its argument; without
+    /// one, `this` is the global object of `frame` (default: the main frame).
+    CallFunction { function: String, target: Option<Locator>, frame: Option<FrameTarget> },
     /// Scroll the page by a mouse wheel at the viewport's center, in CSS px.
     Scroll { dx: f64, dy: f64 },
     /// Wait until the condition holds.
@@ -169,6 +170,15 @@ pub enum Locator {
     Ref(RefRecord),
     /// A CSS selector in the main frame.
     Selector(String),
+}
+
+/// A frame a script runs in (`page.evaluate {frame}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FrameTarget {
+    /// A CDP `frameId` (as `page.frames` lists).
+    Id(String),
+    /// The frame an `<iframe>` or `<frame>` element owns.
+    Owner(Locator),
 }
 
 /// `page.snapshot` options (see the API's `SnapshotParams`).

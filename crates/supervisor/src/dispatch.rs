@@ -21,9 +21,9 @@ use sb_protocol::api::{
     DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
 };
 use sb_protocol::ipc::{
-    Action, DialogPolicyOutput, Display, EvaluateOutput, ExtractOutput, FramesOutput, GotoOutput,
-    InputAction, InputOutput, Locator, Output, RefRecord, ScreenshotOutput, ScrolledOutput, SelectedOutput,
-    SnapshotOptions, SnapshotOutput, WaitCondition, WaitForOutput,
+    Action, DialogPolicyOutput, Display, EvaluateOutput, ExtractOutput, FrameTarget, FramesOutput,
+    GotoOutput, InputAction, InputOutput, Locator, Output, RefRecord, ScreenshotOutput, ScrolledOutput,
+    SelectedOutput, SnapshotOptions, SnapshotOutput, WaitCondition, WaitForOutput,
 };
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
@@ -257,12 +257,15 @@ static EVALUATE: PageMethod = PageMethod {
     prepare: |v, cx| {
         evaluate_allowed(cx, Phase::Evaluate)?;
         let p: EvaluateParams = params(v)?;
+        let has_element = p.element != ElementParams::default();
+        if has_element && p.frame.is_some() {
+            return Err(bad_request("page.evaluate takes frame or an element (ref, selector), not both"));
+        }
+        let frame = p.frame.map(|f| frame_target(cx, f)).transpose()?;
         match (p.expression, p.function) {
-            (Some(expression), None) if p.element == ElementParams::default() => {
-                Ok(Action::Evaluate { expression })
-            }
+            (Some(expression), None) if !has_element => Ok(Action::Evaluate { expression, frame }),
             (None, Some(function)) => {
-                Ok(Action::CallFunction { function, target: locator(cx, p.element, true)? })
+                Ok(Action::CallFunction { function, target: locator(cx, p.element, true)?, frame })
             }
             _ => Err(bad_request(
                 "page.evaluate takes an expression, or a function (with ref or selector for its element)",
@@ -567,6 +570,19 @@ fn evaluate_allowed(cx: &dyn Context, phase: Phase) -> Result<(), ErrorBody> {
 }
 
 /// The element an input names: a ref or a selector, exactly one (`optional`: neither is fine).
+/// `page.evaluate {frame}`: a ref (`e` and digits, as snapshots name them) is the `<iframe>` it names;
+/// anything else is a CDP `frameId`.
+fn frame_target(cx: &dyn Context, frame: String) -> Result<FrameTarget, ErrorBody> {
+    let is_ref = frame.len() > 1 && frame.starts_with('e') && frame[1..].bytes().all(|b| b.is_ascii_digit());
+    if is_ref {
+        Ok(FrameTarget::Owner(Locator::Ref(cx.reference(&frame)?)))
+    } else if frame.is_empty() {
+        Err(bad_request("frame is empty: give a frame_id from page.frames or the ref of an <iframe>"))
+    } else {
+        Ok(FrameTarget::Id(frame))
+    }
+}
+
 fn locator(cx: &dyn Context, e: ElementParams, optional: bool) -> Result<Option<Locator>, ErrorBody> {
     match (e.reference, e.selector) {
         (Some(r), None) => Ok(Some(Locator::Ref(cx.reference(&r)?))),

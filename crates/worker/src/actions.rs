@@ -8,7 +8,8 @@ use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult, LayoutMetrics, Navi
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
 use sb_protocol::ipc::{
-    EvaluateOutput, ExtractOutput, GotoOutput, Locator, Output, ScreenshotOutput, ScrolledOutput, WorkerError,
+    EvaluateOutput, ExtractOutput, FrameTarget, GotoOutput, Locator, Output, ScreenshotOutput,
+    ScrolledOutput, WorkerError,
 };
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -18,6 +19,7 @@ use crate::page::{call_function_on, eval_by_value, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 use crate::settle;
+use crate::worlds;
 
 /// Time kept back from a navigation's wait to stop the load and read the URL and title afterwards: a
 /// navigation that runs out of time answers `timed_out` within the answer window
@@ -362,9 +364,15 @@ const TO_JSON: &str = r#"function() {
 /// loop; anything else that runs past the budget is the ladder's.
 ///
 /// Errors: `evaluate_error` with the JS message; `timeout`.
-pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Result<Output, WorkerError> {
+pub(crate) async fn evaluate(
+    page: &Page,
+    expression: &str,
+    frame: Option<&FrameTarget>,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
     let budget = p.budget();
     let phase = Phase::Evaluate;
+    let world = worlds::main_world(page, frame, budget).await?;
     let timeout = budget.remaining();
     // V8's own clock ends a little before the call's, so that its answer (not the call's timeout) comes.
     let v8_timeout_ms = timeout.as_millis().saturating_sub(8).max(1) as u64;
@@ -376,9 +384,9 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Res
         return_by_value: false,
         object_group: Some(EVAL_GROUP.into()),
         timeout: Some(v8_timeout_ms),
-        context_id: None,
+        context_id: world.context_id,
     };
-    let r = match page.session.evaluate(&call, timeout).await {
+    let r = match world.session.evaluate(&call, timeout).await {
         Ok(r) => r,
         // V8 collected a promise nothing can settle any more: it never resolves, so the action cannot
         // finish, and it answers at its deadline like any other that cannot.
@@ -395,7 +403,7 @@ pub(crate) async fn evaluate(page: &Page, expression: &str, p: &Progress) -> Res
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
-    typed(&page.session, r.result, budget).await
+    typed(&world.session, r.result, budget).await
 }
 
 /// `function` called with the element named by `target` (or nothing) as its argument
@@ -404,6 +412,7 @@ pub(crate) async fn call_function(
     page: &Page,
     function: &str,
     target: Option<&Locator>,
+    frame: Option<&FrameTarget>,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
@@ -413,16 +422,22 @@ pub(crate) async fn call_function(
             .await?
             .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the selector matches no element"))?,
         None => {
-            let global = page
+            let world = worlds::main_world(page, frame, budget).await?;
+            let global = Evaluate {
+                expression: "globalThis".into(),
+                context_id: world.context_id,
+                ..Evaluate::default()
+            };
+            let global = world
                 .session
-                .call_raw("Runtime.evaluate", json!({"expression": "globalThis"}), budget.capped(SMALL_CALL))
+                .evaluate(&global, budget.capped(SMALL_CALL))
                 .await
                 .map_err(|e| cdp_failure(phase, e))?;
             Element {
-                object_id: global["result"]["objectId"].as_str().unwrap_or_default().to_string(),
+                object_id: global.result.object_id.unwrap_or_default(),
                 backend: 0,
                 label: "page".into(),
-                session: page.session.clone(),
+                session: world.session,
                 offset: (0.0, 0.0),
             }
         }

@@ -39,6 +39,7 @@ mod resolve;
 mod settle;
 mod snapshot;
 mod wait;
+mod worlds;
 
 use std::time::{Duration, Instant};
 
@@ -401,9 +402,11 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
             actions::screenshot(page, shot, &path, p).await
         }
-        Action::Evaluate { expression } => actions::evaluate(page, &expression, p).await,
-        Action::CallFunction { function, target } => {
-            actions::call_function(page, &function, target.as_ref(), p).await
+        Action::Evaluate { expression, frame } => {
+            actions::evaluate(page, &expression, frame.as_ref(), p).await
+        }
+        Action::CallFunction { function, target, frame } => {
+            actions::call_function(page, &function, target.as_ref(), frame.as_ref(), p).await
         }
         Action::Scroll { dx, dy } => actions::scroll(page, dx, dy, p).await,
         Action::WaitFor { condition } => wait::wait_for(page, &condition, p).await,

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::render::*;
 
-/// Roles that get a ref whatever their name.
+/// Roles that get a ref whatever their name (an `iframe`'s names its frame: `page.evaluate {frame}`,
+/// `page.snapshot {scope}`; Playwright MCP's snapshots give iframes refs too).
 pub(super) const INTERACTIVE: &[&str] = &[
     "button",
     "link",
@@ -27,6 +28,7 @@ pub(super) const INTERACTIVE: &[&str] = &[
     "slider",
     "spinbutton",
     "treeitem",
+    "iframe",
 ];
 /// Roles that get a ref when they have a name.
 pub(super) const NAMED_CONTENT: &[&str] = &[

@@ -11,7 +11,7 @@
 (function (opts) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
-    'spinbutton', 'treeitem']);
+    'spinbutton', 'treeitem', 'iframe']);
   const NAMED = new Set(['heading', 'img', 'figure', 'table', 'cell', 'columnheader', 'rowheader', 'dialog',
     'alertdialog', 'region']);
   const FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader', 'option',
