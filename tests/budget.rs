@@ -50,6 +50,7 @@ async fn actions_that_need_300_ms_succeed_with_the_smallest_budget() {
     assert_eq!(g.title, "Test Index");
     // A snapshot of a small page.
     let s = c.call("page.snapshot", Some("f"), json!({}), budget).await.unwrap();
+    sb_tests::checked_snapshot(&s);
     let text = s.result.unwrap_or_else(|| panic!("{:?}", s.error))["snapshot"].as_str().unwrap().to_string();
     assert!(text.contains("button \"Go\""), "{text}");
     // A script that takes 300 ms.

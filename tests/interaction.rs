@@ -53,7 +53,7 @@ async fn form(c: &Client, pages: &PageServer, sid: &str) {
 async fn snapshot_text_refs_and_options() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "s").await;
-    let snap = c.snapshot("s", SnapshotParams::default()).await.unwrap();
+    let snap = sb_tests::snapshot(&c, "s", SnapshotParams::default()).await.unwrap();
     assert_eq!(
         snap.snapshot,
         [
@@ -76,7 +76,9 @@ async fn snapshot_text_refs_and_options() {
     assert_eq!((snap.title.as_str(), snap.url.as_str()), ("Form", pages.url("/test/form.html").as_str()));
 
     // Refs keep counting across snapshots; interactive is a flat list of them.
-    let flat = c.snapshot("s", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let flat = sb_tests::snapshot(&c, "s", SnapshotParams { interactive: true, ..Default::default() })
+        .await
+        .unwrap();
     assert_eq!(flat.snapshot.lines().next(), Some("- heading \"Sign up\" [level=1] [ref=e7]"));
     assert!(flat.snapshot.lines().all(|l| l.contains("[ref=e")), "{}", flat.snapshot);
     c.click("s", ClickParams { element: by_ref("e2"), ..Default::default() }, None)
@@ -84,18 +86,25 @@ async fn snapshot_text_refs_and_options() {
         .expect("old refs stay valid");
 
     // compact drops unnamed structure; max_depth stops nesting; scope narrows; max_chars cuts.
-    let compact = c.snapshot("s", SnapshotParams { compact: true, ..Default::default() }).await.unwrap();
+    let compact =
+        sb_tests::snapshot(&c, "s", SnapshotParams { compact: true, ..Default::default() }).await.unwrap();
     assert!(
         !compact.snapshot.contains("- list:") && compact.snapshot.contains("- text: One"),
         "{}",
         compact.snapshot
     );
-    let shallow = c.snapshot("s", SnapshotParams { max_depth: Some(1), ..Default::default() }).await.unwrap();
+    let shallow = sb_tests::snapshot(&c, "s", SnapshotParams { max_depth: Some(1), ..Default::default() })
+        .await
+        .unwrap();
     assert!(!shallow.snapshot.contains("listitem"), "{}", shallow.snapshot);
     let scoped =
-        c.snapshot("s", SnapshotParams { scope: Some("ul".into()), ..Default::default() }).await.unwrap();
+        sb_tests::snapshot(&c, "s", SnapshotParams { scope: Some("ul".into()), ..Default::default() })
+            .await
+            .unwrap();
     assert_eq!(scoped.snapshot, "- list:\n  - listitem: One\n  - listitem: Two");
-    let cut = c.snapshot("s", SnapshotParams { max_chars: Some(60), ..Default::default() }).await.unwrap();
+    let cut = sb_tests::snapshot(&c, "s", SnapshotParams { max_chars: Some(60), ..Default::default() })
+        .await
+        .unwrap();
     assert!(cut.truncated && cut.snapshot.lines().last().unwrap().starts_with("- ... "), "{}", cut.snapshot);
     assert!(cut.chars <= 60 + 120, "text stays near max_chars plus the marker line");
 
@@ -114,7 +123,7 @@ async fn snapshot_text_refs_and_options() {
 async fn refs_go_stale_with_their_document_and_are_found_again_within_it() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "r").await;
-    c.snapshot("r", SnapshotParams::default()).await.unwrap();
+    sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap();
     // Same document, node replaced by an equal one: found again by role, name and nth.
     js(&c, "r", "const b = document.querySelector('#save'); b.replaceWith(b.cloneNode(true)); document.querySelector('#save').onclick = () => document.title = 'again'; 1").await;
     c.click("r", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await.unwrap();
@@ -139,7 +148,7 @@ async fn refs_go_stale_with_their_document_and_are_found_again_within_it() {
 async fn click_type_fill_press_hover_with_exact_events() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "i").await;
-    c.snapshot("i", SnapshotParams::default()).await.unwrap();
+    sb_tests::snapshot(&c, "i", SnapshotParams::default()).await.unwrap();
     let log = |c: &Client| {
         let c = c.clone();
         async move {
@@ -234,7 +243,7 @@ async fn click_type_fill_press_hover_with_exact_events() {
 async fn actionability_outcomes_name_what_is_wrong() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "a").await;
-    c.snapshot("a", SnapshotParams::default()).await.unwrap();
+    sb_tests::snapshot(&c, "a", SnapshotParams::default()).await.unwrap();
     let click = |target: ElementParams, t: u64| {
         let c = c.clone();
         async move { c.click("a", ClickParams { element: target, ..Default::default() }, Some(t)).await }
@@ -366,7 +375,9 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
     let r = call("page.select", json!({"selector": "#one", "values": ["nope"]})).await;
     assert!(r.error.unwrap().message.contains("nope"));
 
-    let snap = c.snapshot("m", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let snap = sb_tests::snapshot(&c, "m", SnapshotParams { interactive: true, ..Default::default() })
+        .await
+        .unwrap();
     let agree = snap.snapshot.lines().find(|l| l.contains("checkbox \"Agree\"")).unwrap().to_string();
     let agree_ref = line_ref(&agree);
     for want in [true, true, false] {
@@ -462,7 +473,9 @@ async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed()
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("t")).await.unwrap();
     c.goto("t", &pages.url("/test/popup.html"), None).await.unwrap();
-    let snap = c.snapshot("t", SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let snap = sb_tests::snapshot(&c, "t", SnapshotParams { interactive: true, ..Default::default() })
+        .await
+        .unwrap();
     let opener_ref = snap.snapshot.lines().find(|l| l.contains("Open a window")).map(line_ref).unwrap();
     // A window.open popup, then a target=_blank link: the second click works although the popup's
     // window took the focus.
@@ -562,7 +575,7 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
         ..Default::default()
     };
     c.wait_for("f", ready, None).await.unwrap();
-    let snap = c.snapshot("f", SnapshotParams::default()).await.unwrap().snapshot;
+    let snap = sb_tests::snapshot(&c, "f", SnapshotParams::default()).await.unwrap().snapshot;
     let ref_of = |text: &str| -> String {
         let line = snap.lines().find(|l| l.contains(text)).unwrap_or_else(|| panic!("{text} in:\n{snap}"));
         line_ref(line)
@@ -636,7 +649,7 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
     for path in ["/test/nested.html", "/test/bignested/1000"] {
         c.goto("n", &pages.url(path), None).await.unwrap();
         c.wait_for("n", ready(), None).await.unwrap();
-        let snap = c.snapshot("n", SnapshotParams::default()).await.unwrap().snapshot;
+        let snap = sb_tests::snapshot(&c, "n", SnapshotParams::default()).await.unwrap().snapshot;
         let lines: Vec<&str> = snap.lines().collect();
         let middle = lines.iter().position(|l| l.starts_with("- iframe \"Middle\" [ref=")).expect(&snap);
         let deep =
@@ -665,10 +678,10 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     };
     // 500 elements: Chromium's accessibility tree; 50 000: the in-page walker. Same markup, same text.
     c.goto("big", &pages.url("/test/big/100"), None).await.unwrap();
-    let small = c.snapshot("big", SnapshotParams::default()).await.unwrap();
+    let small = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap();
     assert!(!small.truncated);
     c.goto("big", &pages.url("/test/big/10000"), None).await.unwrap();
-    let large = c.snapshot("big", SnapshotParams::default()).await.unwrap();
+    let large = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap();
     assert_eq!(without_refs(&large.snapshot), without_refs(&small.snapshot));
     assert!(large.truncated);
     assert!(large.chars <= 40_000 + 120, "{}", large.chars);
@@ -686,10 +699,13 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     c.click("big", ClickParams { element: by_ref(&go3), ..Default::default() }, None).await.unwrap();
     assert_eq!(js(&c, "big", "document.title").await, json!("go 3"));
 
-    let small_cut = c
-        .snapshot("big", SnapshotParams { interactive: true, max_chars: Some(2_000), ..Default::default() })
-        .await
-        .unwrap();
+    let small_cut = sb_tests::snapshot(
+        &c,
+        "big",
+        SnapshotParams { interactive: true, max_chars: Some(2_000), ..Default::default() },
+    )
+    .await
+    .unwrap();
     assert!(small_cut.truncated && small_cut.chars <= 2_000 + 120, "{}", small_cut.chars);
 
     // A same-origin iframe is walked too, and its refs act inside it; the last page's refs are stale.
@@ -702,7 +718,7 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         ..Default::default()
     };
     c.wait_for("big", child_ready, None).await.unwrap();
-    let framed = c.snapshot("big", SnapshotParams::default()).await.unwrap().snapshot;
+    let framed = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap().snapshot;
     let mut lines = framed.lines();
     let first = lines.next().unwrap_or_default();
     assert!(first.starts_with("- iframe \"Inner\" [ref=") && first.ends_with(':'), "{}", &framed[..300]);
@@ -742,7 +758,7 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         c.wait_for("big", loaded, Some(60_000)).await.unwrap();
         sup.settle_log(&c).await;
         let before = sup.count_events("snapshot_walked");
-        let held = c.snapshot("big", SnapshotParams::default()).await.unwrap();
+        let held = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap();
         let lines: Vec<&str> = held.snapshot.lines().collect();
         let frame = lines
             .iter()

@@ -226,6 +226,7 @@ async fn selectors_pierce_shadow_roots_and_slotted_content_is_the_hit_target() {
     assert_eq!(c.evaluate("sh", "document.title", None).await.unwrap().value, Some(json!("deep clicked")));
 
     let snap = c.call("page.snapshot", Some("sh"), json!({"interactive": true}), None).await.unwrap();
+    sb_tests::checked_snapshot(&snap);
     let text = snap.result.unwrap()["snapshot"].as_str().unwrap().to_string();
     let line = text.lines().find(|l| l.contains("link \"Docs\"")).unwrap_or_else(|| panic!("{text}"));
     let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches([']', ':']).to_string();
@@ -348,7 +349,8 @@ async fn evaluate_runs_in_the_frame_it_is_given() {
     assert_eq!(r.result.unwrap()["value"], json!("about:srcdoc"));
 
     // The cross-site frame (out of process) by its <iframe>'s ref.
-    let snap = c.snapshot("ef", sb_protocol::api::SnapshotParams::default()).await.unwrap().snapshot;
+    let snap =
+        sb_tests::snapshot(&c, "ef", sb_protocol::api::SnapshotParams::default()).await.unwrap().snapshot;
     let ref_of = |prefix: &str| -> String {
         let line =
             snap.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix} in:\n{snap}"));

@@ -129,6 +129,7 @@ async fn a_killed_browser_costs_no_error_and_one_restart() {
     let Fixture { pages, sup, c } = Fixture::start().await;
     let sid = session_at_slow_page(&c, &pages, "k").await;
     let snap = call(&c, "page.snapshot", Some(&sid), json!({"interactive": true})).await;
+    sb_tests::checked_snapshot(&snap);
     assert!(result(&snap)["snapshot"].as_str().unwrap().contains("button \"Go\" [ref=e"), "{snap:?}");
     let before = c.health().await.unwrap();
     killpg(Pid::from_raw(before.browser_pid as i32), Signal::SIGKILL).unwrap();

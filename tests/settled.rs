@@ -24,6 +24,7 @@ async fn a_navigating_click_waits_for_the_commit_and_the_snapshot_after_it_is_ne
         let r = c.click("n", click, None).await.unwrap();
         assert_eq!(r.navigated_to.as_deref(), Some(next.as_str()), "round {round}: {r:?}");
         let s = c.call("page.snapshot", Some("n"), json!({}), None).await.unwrap();
+        sb_tests::checked_snapshot(&s);
         let v = s.result.unwrap_or_else(|| panic!("round {round}: {:?}", s.error));
         let text = v["snapshot"].as_str().unwrap();
         assert!(text.contains("heading \"Hello from the test server\""), "round {round}: {v}");

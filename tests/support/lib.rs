@@ -593,3 +593,31 @@ impl Answer for &sb_protocol::api::Response {
 pub fn api_error(answer: impl Answer) -> sb_protocol::ErrorBody {
     answer.into_error().unwrap_or_else(|other| panic!("expected the runtime's error, got {other}"))
 }
+
+/// Panics unless `text` (a snapshot) parses as YAML: Playwright's aria snapshots are YAML, and so
+/// are ours (issue 14); any parser reads them.
+pub fn assert_yaml(text: &str) {
+    if let Err(e) = yaml_rust2::YamlLoader::load_from_str(text) {
+        panic!("the snapshot is not valid YAML ({e}):\n{text}");
+    }
+}
+
+/// `page.snapshot` through the client, its text checked with [`assert_yaml`].
+pub async fn snapshot(
+    c: &sb_client::Client,
+    session_id: &str,
+    params: sb_protocol::api::SnapshotParams,
+) -> Result<sb_protocol::api::SnapshotResult, sb_client::ClientError> {
+    let r = c.snapshot(session_id, params).await;
+    if let Ok(s) = &r {
+        assert_yaml(&s.snapshot);
+    }
+    r
+}
+
+/// A raw `page.snapshot` answer's text checked with [`assert_yaml`] (when it has one).
+pub fn checked_snapshot(answer: &sb_protocol::api::Response) {
+    if let Some(text) = answer.result.as_ref().and_then(|r| r["snapshot"].as_str()) {
+        assert_yaml(text);
+    }
+}

@@ -293,6 +293,37 @@ mod tests {
     }
 
     #[test]
+    fn keys_and_values_are_quoted_as_playwright_quotes_them() {
+        // Plain where YAML reads them back as the same string.
+        for plain in ["Docs", "link \"Docs\" [ref=e1]", "a-b", "x:y", "a#b", "1.2.3", "e1"] {
+            assert_eq!(yaml_value(plain), plain);
+        }
+        // Quoted: leading dash or indicator, ": ", " #", braces, numbers, booleans, empty, control.
+        for (value, quoted) in [
+            (">", "\">\""),
+            ("#x", "\"#x\""),
+            ("- item", "\"- item\""),
+            ("a: b", "\"a: b\""),
+            ("ends:", "\"ends:\""),
+            ("see #3", "\"see #3\""),
+            ("{x}", "\"{x}\""),
+            ("42", "\"42\""),
+            ("0x1F", "\"0x1F\""),
+            (".5e3", "\".5e3\""),
+            ("Yes", "\"Yes\""),
+            ("", "\"\""),
+            ("bell\u{7}", "\"bell\\x07\""),
+            ("two\nlines", "\"two\\nlines\""),
+            ("say \"hi\" `x`", "\"say \\\"hi\\\" `x`\""),
+        ] {
+            assert_eq!(yaml_value(value), quoted, "{value}");
+        }
+        assert_eq!(yaml_key("link \"feat: x\" [ref=e3]"), "'link \"feat: x\" [ref=e3]'");
+        assert_eq!(yaml_key("button \"it's {on}\""), "'button \"it''s {on}\"'");
+        assert_eq!(yaml_key("button \"Go\" [ref=e1]"), "button \"Go\" [ref=e1]");
+    }
+
+    #[test]
     fn states_render_in_brackets() {
         let props: HashMap<String, Value> = [
             ("checked".to_string(), json!("mixed")),
@@ -302,5 +333,8 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(attrs(&props), vec!["checked=mixed", "disabled", "level=2"]);
+        let props: HashMap<String, Value> =
+            [("selected".to_string(), json!(true)), ("level".to_string(), json!(3))].into_iter().collect();
+        assert_eq!(attrs(&props), vec!["level=3", "selected"], "Playwright's order");
     }
 }

@@ -30,7 +30,8 @@ pub(super) fn push_text(out: &mut Vec<Item>, text: &str) {
     }
 }
 
-/// The states shown in brackets.
+/// The states shown in brackets, in Playwright's order (`checked`, `disabled`, `expanded`, `level`,
+/// `pressed`, `selected`).
 pub(super) fn attrs(props: &HashMap<String, Value>) -> Vec<String> {
     let mut a = Vec::new();
     let truthy = |k: &str| props.get(k).is_some_and(|v| v == &json!(true) || v == &json!("true"));
@@ -48,16 +49,16 @@ pub(super) fn attrs(props: &HashMap<String, Value>) -> Vec<String> {
     if truthy("expanded") {
         a.push("expanded".into());
     }
-    if truthy("selected") {
-        a.push("selected".into());
+    if let Some(level) = props.get("level").and_then(Value::as_u64) {
+        a.push(format!("level={level}"));
     }
     match props.get("pressed").and_then(Value::as_str) {
         Some("true") => a.push("pressed".into()),
         Some("mixed") => a.push("pressed=mixed".into()),
         _ => {}
     }
-    if let Some(level) = props.get("level").and_then(Value::as_u64) {
-        a.push(format!("level={level}"));
+    if truthy("selected") {
+        a.push("selected".into());
     }
     a
 }
@@ -73,6 +74,93 @@ pub(super) fn quote(s: &str) -> String {
     Value::String(s.trim().to_string()).to_string()
 }
 
+/// Whether `s` must be quoted to read back as the same YAML string (Playwright's
+/// `yamlStringNeedsQuotes` in `utils/isomorphic/yaml.ts`, rule for rule).
+fn yaml_needs_quotes(s: &str) -> bool {
+    let Some(first) = s.chars().next() else { return true };
+    let last = s.chars().next_back().unwrap_or(first);
+    let control = |c: char| matches!(c as u32, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f..=0x9f);
+    let chars: Vec<char> = s.chars().collect();
+    first.is_whitespace()
+        || last.is_whitespace()
+        || s.chars().any(control)
+        || first == '-'
+        || chars.windows(2).any(|w| matches!(w[0], '\n' | ':') && w[1].is_whitespace())
+        || last == ':'
+        || chars.windows(2).any(|w| w[0].is_whitespace() && w[1] == '#')
+        || s.contains(['\n', '\r'])
+        || "&*],?!>|@\"'#%".contains(first)
+        || s.contains(['{', '}', '`'])
+        || first == '['
+        || js_number(s)
+        || ["y", "n", "yes", "no", "true", "false", "on", "off", "null"].contains(&s.to_lowercase().as_str())
+}
+
+/// Whether JavaScript's `Number(s)` is a number (not `NaN`): a decimal, hex/octal/binary literal or
+/// `Infinity`, signed or not (decimal only), surrounded by whitespace or not.
+fn js_number(s: &str) -> bool {
+    let t = s.trim();
+    let radix = |p: &str, r: u32| {
+        t.get(..2).is_some_and(|h| h.eq_ignore_ascii_case(p))
+            && t.len() > 2
+            && t[2..].chars().all(|c| c.is_digit(r))
+    };
+    if t.is_empty() || radix("0x", 16) || radix("0o", 8) || radix("0b", 2) {
+        return true;
+    }
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    if unsigned == "Infinity" {
+        return true;
+    }
+    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (unsigned, None),
+    };
+    let digits = |d: &str| d.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => (!int.is_empty() || !frac.is_empty()) && digits(int) && digits(frac),
+        None => !mantissa.is_empty() && digits(mantissa),
+    };
+    mantissa_ok && exponent.is_none_or(|e| !e.is_empty() && digits(e))
+}
+
+/// A mapping key (`role "name" [attrs] [ref=eN]`) as YAML: single-quoted when it needs quotes
+/// (Playwright's `yamlEscapeKeyIfNeeded`).
+pub(super) fn yaml_key(key: &str) -> String {
+    if yaml_needs_quotes(key) {
+        format!("'{}'", key.replace('\'', "''"))
+    } else {
+        key.to_string()
+    }
+}
+
+/// A scalar value (text, a `/url`) as YAML: double-quoted with escapes when it needs quotes
+/// (Playwright's `yamlEscapeValueIfNeeded`).
+pub(super) fn yaml_value(value: &str) -> String {
+    if !yaml_needs_quotes(value) {
+        return value.to_string();
+    }
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if matches!(c as u32, 0x00..=0x1f | 0x7f..=0x9f) => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Renders items as lines, nested by two spaces.
 pub(super) fn render(
     items: &[Item],
@@ -84,7 +172,7 @@ pub(super) fn render(
     for item in items {
         match item {
             Item::Text(t) if !interactive => {
-                lines.push(format!("{}- text: {}", "  ".repeat(indent), t.trim()))
+                lines.push(format!("{}- text: {}", "  ".repeat(indent), yaml_value(t.trim())))
             }
             Item::Text(_) => {}
             Item::Node { role, name, attrs, reference, url, children } => {
@@ -93,17 +181,19 @@ pub(super) fn render(
                     render(children, indent, ids, interactive, lines);
                     continue;
                 }
-                let mut line = format!("{}- {role}", "  ".repeat(indent));
-                if !name.trim().is_empty() {
-                    line.push(' ');
-                    line.push_str(&quote(name));
+                let mut key = role.clone();
+                // Playwright leaves out names longer than 900 characters (a key stays readable).
+                if !name.trim().is_empty() && name.chars().count() <= 900 {
+                    key.push(' ');
+                    key.push_str(&quote(name));
                 }
                 for a in attrs {
-                    line.push_str(&format!(" [{a}]"));
+                    key.push_str(&format!(" [{a}]"));
                 }
                 if let Some(r) = reference {
-                    line.push_str(&format!(" [ref={}]", ids[*r]));
+                    key.push_str(&format!(" [ref={}]", ids[*r]));
                 }
+                let line = format!("{}- {}", "  ".repeat(indent), yaml_key(&key));
                 if interactive {
                     lines.push(line);
                     render(children, indent, ids, interactive, lines);
@@ -116,12 +206,12 @@ pub(super) fn render(
                 };
                 match only_text {
                     Some(t) if same_text(&t, name) => lines.push(line),
-                    Some(t) if name.trim().is_empty() => lines.push(format!("{line}: {t}")),
+                    Some(t) if name.trim().is_empty() => lines.push(format!("{line}: {}", yaml_value(&t))),
                     _ if children.is_empty() && url.is_none() => lines.push(line),
                     _ => {
                         lines.push(format!("{line}:"));
                         if let Some(u) = url {
-                            lines.push(format!("{}- /url: {u}", "  ".repeat(indent + 1)));
+                            lines.push(format!("{}- /url: {}", "  ".repeat(indent + 1), yaml_value(u)));
                         }
                         render(children, indent + 1, ids, interactive, lines);
                     }

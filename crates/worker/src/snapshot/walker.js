@@ -176,14 +176,15 @@
     else if (checked === 'mixed') a.push('checked=mixed');
     if (el.disabled === true || aria('disabled') === 'true') a.push('disabled');
     if (aria('expanded') === 'true') a.push('expanded');
-    if (aria('selected') === 'true' || (el.localName === 'option' && el.selected)) a.push('selected');
-    const pressed = aria('pressed');
-    if (pressed === 'true') a.push('pressed');
-    else if (pressed === 'mixed') a.push('pressed=mixed');
+    // Playwright's order: checked, disabled, expanded, level, pressed, selected.
     if (role === 'heading') {
       const level = aria('level') || (/^h[1-6]$/.test(el.localName) ? el.localName[1] : null);
       if (level) a.push('level=' + level);
     }
+    const pressed = aria('pressed');
+    if (pressed === 'true') a.push('pressed');
+    else if (pressed === 'mixed') a.push('pressed=mixed');
+    if (aria('selected') === 'true' || (el.localName === 'option' && el.selected)) a.push('selected');
     return a;
   }
 
