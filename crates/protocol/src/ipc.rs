@@ -144,6 +144,16 @@ impl Action {
             Action::Attach { .. } => Phase::Session,
         }
     }
+
+    /// Whether the action only reads the page (extract, screenshot, snapshot, frames): running it
+    /// again changes nothing, so one whose renderer crashed under it may run again on the reopened
+    /// page within its budget.
+    pub fn reads_only(&self) -> bool {
+        matches!(
+            self,
+            Action::Extract { .. } | Action::Screenshot { .. } | Action::Snapshot { .. } | Action::Frames
+        )
+    }
 }
 
 /// A stored element ref: what a snapshot showed, and where.
@@ -153,8 +163,6 @@ pub struct RefRecord {
     pub id: String,
     pub role: String,
     pub name: String,
-    /// Index among the snapshot's refs with the same role and name (0 when unique).
-    pub nth: u32,
     /// CDP `backendDOMNodeId`; 0 for a large-page ref, which the page keeps (the walker's registry in
     /// the runtime's isolated world) until an action looks it up.
     pub backend_node_id: i64,

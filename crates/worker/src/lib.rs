@@ -186,7 +186,30 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             );
             Some((Err(e), None))
         } else {
-            let running = run_action(&mut page, action, &progress);
+            let again = action.reads_only().then(|| action.clone());
+            let recovered = out_tx.clone();
+            let page = &mut page;
+            let progress = &progress;
+            let running = async move {
+                let first = run_action(page, action, progress).await;
+                match (first, again) {
+                    // A renderer that crashed before this action but whose crash event was read only
+                    // once it ran (the crash raced the request), or under it: an action that only
+                    // reads runs again on the reopened page, within its own budget.
+                    ((Err(e), Some(Aftercare::Reopen)), Some(again)) if e.code == ErrorCode::PageReset => {
+                        let started = Instant::now();
+                        let (_, reopened) = crash_reopen(page, progress.budget()).await;
+                        let waited_ms = (waited + started.elapsed()).as_millis() as u64;
+                        let _ = recovered.send(FromWorker::Recovered { seq, waited_ms });
+                        if reopened {
+                            run_action(page, again, progress).await
+                        } else {
+                            (Err(e), None)
+                        }
+                    }
+                    (first, _) => first,
+                }
+            };
             tokio::pin!(running);
             loop {
                 tokio::select! {
