@@ -75,11 +75,11 @@ async fn snapshot_text_refs_and_options() {
     assert_eq!((snap.refs, snap.lines, snap.truncated), (6, 12, false));
     assert_eq!((snap.title.as_str(), snap.url.as_str()), ("Form", pages.url("/test/form.html").as_str()));
 
-    // Refs keep counting across snapshots; interactive is a flat list of them.
+    // An element keeps its ref across snapshots; interactive is a flat list of them.
     let flat = sb_tests::snapshot(&c, "s", SnapshotParams { interactive: true, ..Default::default() })
         .await
         .unwrap();
-    assert_eq!(flat.snapshot.lines().next(), Some("- heading \"Sign up\" [level=1] [ref=e7]"));
+    assert_eq!(flat.snapshot.lines().next(), Some("- heading \"Sign up\" [level=1] [ref=e1]"));
     assert!(flat.snapshot.lines().all(|l| l.contains("[ref=e")), "{}", flat.snapshot);
     c.click("s", ClickParams { element: by_ref("e2"), ..Default::default() }, None)
         .await
@@ -120,18 +120,27 @@ async fn snapshot_text_refs_and_options() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn refs_go_stale_with_their_document_and_are_found_again_within_it() {
+async fn refs_go_stale_with_their_document_and_with_their_element() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "r").await;
     sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap();
-    // Same document, node replaced by an equal one: found again by role, name and nth.
+    // Same document, node replaced by an equal one: the ref named the old node, never the new one.
     js(&c, "r", "const b = document.querySelector('#save'); b.replaceWith(b.cloneNode(true)); document.querySelector('#save').onclick = () => document.title = 'again'; 1").await;
-    c.click("r", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await.unwrap();
+    let (stale, message) =
+        code(c.click("r", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await);
+    assert_eq!(stale, ErrorCode::StaleRef, "{message}");
+    assert!(message.contains("no longer in the page"), "{message}");
+    assert_ne!(js(&c, "r", "document.title").await, json!("again"));
+    // The next snapshot gives the new node a new ref, which acts on it.
+    let snap = sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap().snapshot;
+    let save = line_ref(snap.lines().find(|l| l.contains("button \"Save\"")).expect(&snap));
+    assert_ne!(save, "e5", "{snap}");
+    c.click("r", ClickParams { element: by_ref(&save), ..Default::default() }, None).await.unwrap();
     assert_eq!(js(&c, "r", "document.title").await, json!("again"));
-    // Gone from the document: stale, never another element.
+    // Gone from the document: stale.
     js(&c, "r", "document.querySelector('#save').remove(), 1").await;
     assert_eq!(
-        code(c.click("r", ClickParams { element: by_ref("e5"), ..Default::default() }, None).await).0,
+        code(c.click("r", ClickParams { element: by_ref(&save), ..Default::default() }, None).await).0,
         ErrorCode::StaleRef
     );
     // Another document: stale with the message a model can act on.

@@ -57,3 +57,53 @@ async fn snapshots_are_yaml_quoted_as_playwright_quotes_them_on_both_paths() {
     assert_eq!(texts[0], expected, "the accessibility-tree path");
     assert_eq!(texts[1], expected, "the walker");
 }
+
+/// The refs of a snapshot's lines, in order, by the line's text without the ref.
+fn refs_by_line(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let at = l.find(" [ref=")?;
+            let id = l[at + 6..].split(']').next()?.to_string();
+            Some((without_refs(l), id))
+        })
+        .collect()
+}
+
+/// The same element keeps its ref across snapshots of its document (as Playwright MCP's refs); a new
+/// element gets a new number, a removed one's ref is `stale_ref`, and no number names two elements.
+/// On both paths: the accessibility tree, and the walker (a page past 2500 elements).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_element_keeps_its_ref_across_snapshots_on_both_paths() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    for (sid, pad) in [("ax", 0), ("walk", 2_600)] {
+        c.session_start(Some(sid)).await.unwrap();
+        c.goto(sid, &pages.url("/test/index.html"), None).await.unwrap();
+        body(&c, sid, "<button>One</button><button id=two>Two</button><button>Three</button>", pad).await;
+        let first =
+            refs_by_line(&sb_tests::snapshot(&c, sid, SnapshotParams::default()).await.unwrap().snapshot);
+        assert_eq!(first.len(), 3, "{sid}: {first:?}");
+        let again =
+            refs_by_line(&sb_tests::snapshot(&c, sid, SnapshotParams::default()).await.unwrap().snapshot);
+        assert_eq!(again, first, "{sid}: the same elements, the same refs");
+
+        let script = "document.querySelector('#two').remove(); \
+                      document.body.insertAdjacentHTML('afterbegin', '<button>Four</button>'), 1";
+        c.evaluate(sid, script, None).await.unwrap();
+        let after =
+            refs_by_line(&sb_tests::snapshot(&c, sid, SnapshotParams::default()).await.unwrap().snapshot);
+        let names: Vec<&str> = after.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(names, ["- button \"Four\"", "- button \"One\"", "- button \"Three\""], "{sid}");
+        assert_eq!(after[1].1, first[0].1, "{sid}: One kept its ref");
+        assert_eq!(after[2].1, first[2].1, "{sid}: Three kept its ref");
+        let issued: Vec<&String> = first.iter().map(|(_, id)| id).collect();
+        assert!(!issued.contains(&&after[0].1), "{sid}: Four got a new number: {after:?}");
+
+        let click = |id: String| {
+            let c = &c;
+            async move { c.call("page.click", Some(sid), json!({"ref": id}), None).await.unwrap() }
+        };
+        let gone = click(first[1].1.clone()).await.error.expect("the removed button's ref");
+        assert_eq!(gone.code, sb_protocol::ErrorCode::StaleRef, "{sid}: {}", gone.message);
+        assert!(click(after[0].1.clone()).await.ok, "{sid}: the new ref acts");
+    }
+}

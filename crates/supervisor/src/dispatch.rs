@@ -637,7 +637,6 @@ mod tests {
                     id: "e1".into(),
                     role: "button".into(),
                     name: "Go".into(),
-                    nth: 0,
                     backend_node_id: 7,
                     frame_id: "F".into(),
                     loader_id: "L".into(),

@@ -767,7 +767,6 @@ mod tests {
             id: id.into(),
             role: "button".into(),
             name: id.into(),
-            nth: 0,
             backend_node_id: 1,
             frame_id: "F".into(),
             loader_id: loader.into(),

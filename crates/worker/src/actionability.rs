@@ -140,7 +140,7 @@ enum Round {
         x: f64,
         y: f64,
     },
-    /// The node is no longer in its document (a ref's is found again by role and name).
+    /// The node is no longer in its document (a ref's is then `stale_ref`; a selector matches anew).
     Detached,
     /// A check not met: what (`is not visible`, for the round summary) and the error it would be.
     Unmet(&'static str, WorkerError),
@@ -369,7 +369,7 @@ pub(crate) async fn ready(
                 Round::Detached => {}
                 found => return Ok(Some((el, found))),
             }
-            // Gone from its document: a ref's node is found again by role and name (or is stale).
+            // Gone from its document: resolved anew (a ref's is `stale_ref`, a selector matches again).
             let Some(el) = resolve(page, locator, budget).await? else { return Ok(None) };
             check_round(&el, input, None, budget).await.map(|r| Some((el, r)))
         };

@@ -63,6 +63,10 @@ pub(crate) struct Page {
     pub(crate) reported_url: String,
     /// The viewport every page of the session gets, CSS px.
     pub(crate) viewport: Option<sb_protocol::ipc::Display>,
+    /// The refs the accessibility-tree snapshots gave, by (document `loaderId`, `backendDOMNodeId`):
+    /// the same element keeps its ref across snapshots of its document (the walker keeps its own in
+    /// the page). Documents no longer in a snapshot are forgotten.
+    pub(crate) ref_ids: std::sync::Mutex<std::collections::HashMap<(String, i64), String>>,
 }
 
 impl Page {
@@ -93,6 +97,7 @@ impl Page {
             mouse_at: std::sync::Mutex::new(None),
             tallies: Vec::new(),
             reported_url: String::new(),
+            ref_ids: Default::default(),
         })
     }
 

@@ -2,10 +2,9 @@
 //! remote object, `backendNodeId`, the CDP session of its document and that document's offset in the
 //! page's viewport.
 //!
-//! A ref from another document is `stale_ref`. A ref whose node is gone but whose document is the same
-//! is found again by (role, name, nth) (`Accessibility.queryAXTree`), as Playwright's aria refs are
-//! re-resolved; when that finds nothing it is `stale_ref` too: never another element than the snapshot
-//! showed.
+//! A ref from another document is `stale_ref`; so is one whose element was removed from its document
+//! (or replaced by another node): a ref names one element, never another one, as Playwright MCP's refs
+//! do (a new snapshot gives the new element a ref of its own).
 
 use std::time::Duration;
 
@@ -38,6 +37,15 @@ pub(crate) struct Element {
     /// Where that session's viewport lies in the page's viewport, CSS px: (0, 0) but for an
     /// out-of-process iframe, whose content box starts there.
     pub(crate) offset: (f64, f64),
+}
+
+/// A ref whose element is no longer in its document.
+fn removed(r: &RefRecord) -> WorkerError {
+    fail(
+        ErrorCode::StaleRef,
+        Phase::Actionability,
+        format!("Ref {} names an element that is no longer in the page; take a new snapshot.", r.id),
+    )
 }
 
 /// A ref of an earlier document.
@@ -136,37 +144,7 @@ pub(crate) async fn resolve_as(
                     return Ok(Some(Element { object_id, backend, label, session, offset }));
                 }
             }
-            // Found again by role and name in its document: the main frame's or an out-of-process
-            // iframe's (a same-process iframe's document is not the session's `document`).
-            let own_document = r.frame_id == page.target_id || session.id() != page.session.id();
-            if !own_document {
-                return Err(stale(r));
-            }
-            let doc = session
-                .call_raw("Runtime.evaluate", json!({"expression": "document"}), budget.capped(STEP))
-                .await
-                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
-            let doc_id = doc["result"]["objectId"].as_str().unwrap_or_default();
-            let found = session
-                .call_raw(
-                    "Accessibility.queryAXTree",
-                    json!({"objectId": doc_id, "accessibleName": r.name, "role": r.role}),
-                    budget.capped(STEP),
-                )
-                .await
-                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
-            let backends: Vec<i64> = found["nodes"]
-                .as_array()
-                .map(|n| {
-                    n.iter()
-                        .filter(|x| x["ignored"] != json!(true))
-                        .filter_map(|x| x["backendDOMNodeId"].as_i64())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let Some(&backend) = backends.get(r.nth as usize) else { return Err(stale(r)) };
-            let object_id = resolve_backend(&session, backend, budget).await.ok_or_else(|| stale(r))?;
-            Ok(Some(Element { object_id, backend, label, session, offset }))
+            Err(removed(r))
         }
         Locator::Selector(css) => {
             let expr = format!("({QUERY})({})", Value::String(css.clone()));

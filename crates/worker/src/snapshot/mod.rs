@@ -166,26 +166,36 @@ async fn take(
     }
 
     let (loader_id, url, title) = document_identity(page, budget).await?;
-    // nth counts within each frame: a ref is found again in its own document.
-    let mut counts: HashMap<(usize, String, String), u32> = HashMap::new();
+    // An element keeps the ref an earlier snapshot of its document gave it; others get new numbers.
+    let mut known = page.ref_ids.lock().unwrap();
+    let mut fresh = next_ref;
     let mut refs = Vec::with_capacity(builder.refs.len());
-    for (i, (role, name, backend, frame)) in builder.refs.iter().enumerate() {
-        let nth = counts.entry((*frame, role.clone(), name.clone())).or_insert(0);
+    for (role, name, backend, frame) in &builder.refs {
         let (frame_id, loader) = match frame.checked_sub(1).and_then(|c| children.get(c)) {
             Some(child) => (child.frame_id.clone(), child.loader_id.clone()),
             None => (page.target_id.clone(), loader_id.clone()),
         };
+        let id = known.entry((loader.clone(), *backend)).or_insert_with(|| {
+            fresh += 1;
+            format!("e{}", fresh - 1)
+        });
         refs.push(RefRecord {
-            id: format!("e{}", next_ref + i as u64),
+            id: id.clone(),
             role: role.clone(),
             name: name.clone(),
-            nth: *nth,
             backend_node_id: *backend,
             frame_id,
             loader_id: loader,
         });
-        *nth += 1;
     }
+    // Documents the page no longer shows are forgotten (their refs are stale anyway).
+    if scope_backend.is_none() {
+        let mut documents: std::collections::HashSet<&String> =
+            children.iter().map(|c| &c.loader_id).collect();
+        documents.insert(&loader_id);
+        known.retain(|(loader, _), _| documents.contains(loader));
+    }
+    drop(known);
     let ids: Vec<String> = refs.iter().map(|r| r.id.clone()).collect();
     let mut lines = Vec::new();
     render(&items, 0, &ids, options.interactive, &mut lines);

@@ -89,14 +89,22 @@ pub(super) async fn walk_snapshot(
     let (loader_id, url, title) = document_identity(page, budget).await?;
     // Each frame's document, from its session's frame tree.
     let mut trees: HashMap<String, Value> = HashMap::new();
-    let mut counts: HashMap<(String, String, String), u32> = HashMap::new();
     let mut refs = Vec::new();
     let mut ids = Vec::new();
     let mut origin = HashMap::new();
-    for (i, (role, name, run, index)) in refs_meta.iter().enumerate() {
-        let id = format!("e{}", next_ref + i as u64);
-        ids.push(id.clone());
+    let mut fresh = next_ref;
+    for (role, name, run, index) in &refs_meta {
         let r = &runs[*run];
+        // An element keeps the ref an earlier walk of its document gave it (the page's registry);
+        // others get new numbers.
+        let id = match r.walked["refIds"][*index].as_str() {
+            Some(known) => known.to_string(),
+            None => {
+                fresh += 1;
+                format!("e{}", fresh - 1)
+            }
+        };
+        ids.push(id.clone());
         let frame = r.walked["refFrames"][*index].as_i64().and_then(|f| usize::try_from(f).ok());
         let frame_id = match frame {
             Some(f) => r.frame_ids.get(f).cloned().unwrap_or_default(),
@@ -112,20 +120,17 @@ pub(super) async fn walk_snapshot(
             }
             frames::find_loader(&trees[&key]["frameTree"], &frame_id).unwrap_or_default()
         };
-        let nth = counts.entry((frame_id.clone(), role.clone(), name.clone())).or_insert(0);
         if !frame_id.is_empty() {
             origin.insert(id.clone(), (*run, *index));
             refs.push(RefRecord {
                 id,
                 role: role.clone(),
                 name: name.clone(),
-                nth: *nth,
                 backend_node_id: 0,
                 frame_id,
                 loader_id: loader,
             });
         }
-        *nth += 1;
     }
     let mut lines = Vec::new();
     render(&items, 0, &ids, options.interactive, &mut lines);
@@ -235,7 +240,7 @@ pub(super) async fn walk_in(
 /// Keeps the refs `shown` for the actions that name them: the main frame's walk registers its
 /// elements under their ids in its world's registry (`__sandboxBrowserRefs`, at most 100 000 entries,
 /// the oldest dropped first); a cross-origin frame's refs get their `backendNodeId`
-/// (`DOM.describeNode`). A ref that cannot be kept is found again by role and name when used.
+/// (`DOM.describeNode`). A ref that cannot be kept is `stale_ref` when used.
 pub(super) async fn keep_refs(
     runs: &[Run],
     origin: &HashMap<String, (usize, usize)>,
@@ -250,16 +255,18 @@ pub(super) async fn keep_refs(
     }
     for (run, wanted) in by_run {
         let r = &runs[run];
+        // Every walk's world keeps its elements' ids (the next walk gives them the same refs); the
+        // main frame's registry also finds them for actions.
+        let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
+        let _ = r
+            .session
+            .call_raw(
+                "Runtime.callFunctionOn",
+                json!({"objectId": r.object, "functionDeclaration": REGISTER, "arguments": [{"value": pairs}]}),
+                budget.remaining(),
+            )
+            .await;
         if run == 0 {
-            let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
-            let _ = r
-                .session
-                .call_raw(
-                    "Runtime.callFunctionOn",
-                    json!({"objectId": r.object, "functionDeclaration": REGISTER, "arguments": [{"value": pairs}]}),
-                    budget.remaining(),
-                )
-                .await;
             continue;
         }
         let picked = r
@@ -283,11 +290,17 @@ pub(super) async fn keep_refs(
     }
 }
 
-/// Registers the main frame walk's shown elements: `pairs` of `[els index, ref id]`.
+/// Registers a walk's shown elements, `pairs` of `[els index, ref id]`: by id (`__sandboxBrowserRefs`,
+/// for actions) and by element (`__sandboxBrowserIds`, a `WeakMap` the walker reads: an element keeps
+/// its ref).
 pub(super) const REGISTER: &str = r#"function(pairs) {
   const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
-  for (const [i, id] of pairs) registry.set(id, new WeakRef(this.els[i]));
-  // Bounded: the oldest refs go first (an action on one then finds its element by role and name).
+  const ids = globalThis.__sandboxBrowserIds || (globalThis.__sandboxBrowserIds = new WeakMap());
+  for (const [i, id] of pairs) {
+    registry.set(id, new WeakRef(this.els[i]));
+    ids.set(this.els[i], id);
+  }
+  // Bounded: the oldest refs go first (an action on one is then `stale_ref`).
   for (const key of registry.keys()) {
     if (registry.size <= 100000) break;
     registry.delete(key);

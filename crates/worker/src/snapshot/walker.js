@@ -4,9 +4,10 @@
 // accessible name computation for the common cases (aria-labelledby, aria-label, labels, alt, title,
 // placeholder, name from content). Same-origin iframes are walked too (their `contentDocument`); a
 // cross-origin one is a hole the caller fills with a walk of its own in that frame.
-// Returns {json: {items, complete, refFrames}, frames, holes, els}: items are [role, name, attrs, refIndex
-// (-1: none), url, children, hole (-1: none)] or a text string; refFrames[i] is the index in frames (the
-// walked <iframe> elements) of ref i's frame (els[i]), -1 for the walk's own frame; hole h is the
+// Returns {json: {items, complete, refFrames, refIds}, frames, holes, els}: items are [role, name, attrs,
+// refIndex (-1: none), url, children, hole (-1: none)] or a text string; refFrames[i] is the index in
+// frames (the walked <iframe> elements) of ref i's frame (els[i]), -1 for the walk's own frame;
+// refIds[i] the ref an earlier walk gave els[i] (null: none); hole h is the
 // cross-origin <iframe> holes[h]. The caller keeps the refs it shows (see `register` in snapshot.rs).
 (function (opts) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
@@ -27,6 +28,9 @@
   const els = [];
   const holes = [];
   const refFrames = [];
+  // The ref each element got from an earlier walk in this world (REGISTER in walk.rs), else null.
+  const known = globalThis.__sandboxBrowserIds;
+  const refIds = [];
   const frames = [];
   let frame = -1;
 
@@ -213,7 +217,7 @@
       if (opts.maxDepth !== null && depth >= opts.maxDepth) continue;
       const wantsRef = INTERACTIVE.has(role) || (name && NAMED.has(role));
       let ref = -1;
-      if (wantsRef) { ref = els.length; els.push(c); refFrames.push(frame); }
+      if (wantsRef) { ref = els.length; els.push(c); refFrames.push(frame); refIds.push(known?.get(c) ?? null); }
       const url = role === 'link' ? c.getAttribute('href') : null;
       const attrs = attrsOf(c, role);
       if (!opts.interactive || ref >= 0) {
@@ -249,5 +253,5 @@
 
   const items = [];
   walk(document.body || document.documentElement, 0, items);
-  return { json: JSON.stringify({ items, complete, refFrames }), frames, holes, els };
+  return { json: JSON.stringify({ items, complete, refFrames, refIds }), frames, holes, els };
 })
