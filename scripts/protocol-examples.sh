@@ -57,6 +57,12 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   waits, inside its own budget, for the tab to be freed after that answer and says so
   (`"waited_for_recovery_ms"`). See the budget rules and the escalation ladder in
   [architecture.md](architecture.md).
+- `page.snapshot` is Playwright's aria snapshot (YAML: keys, text and URLs quoted as Playwright's
+  serializer quotes them). An element keeps its ref across snapshots of its document; a removed
+  element's ref answers `stale_ref`. `tokens_estimate` is `chars / 4` rounded up. `{"diff": true}`
+  answers only the lines that changed since the previous snapshot of the same document with the same
+  options, marked `+ ` (added) and `- ` (removed) under their unchanged parents (marked with two
+  spaces), or the whole snapshot for a new document (`"diff"` is then absent).
 - Input actions that start a navigation wait for it to commit and say where it went
   (`"navigated_to"`; `"navigation_pending": true` when it had not committed at the deadline). A snapshot
   of a page still loading says `"loading": true`.
@@ -84,8 +90,8 @@ example "session.close" session.close phone '{}'
 example "session.list" session.list "" '{}'
 example "page.goto" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
 example "page.goto to a server that never answers" page.goto s1 "{\"url\": \"$base/test/never\"}" 2000
-example "page.snapshot" page.snapshot s1 '{}'
 example "page.snapshot, interactive" page.snapshot s1 '{"interactive": true}'
+example "page.snapshot" page.snapshot s1 '{}'
 example "page.type by ref" page.type s1 '{"ref": "e2", "text": "Ann"}'
 example "page.click by ref" page.click s1 '{"ref": "e5"}'
 example "page.click on a disabled button" page.click s1 '{"ref": "e6"}' 1000
@@ -94,6 +100,7 @@ example "page.press" page.press s1 '{"selector": "#name", "key": "Control+A"}'
 example "page.press by a code name" page.press s1 '{"selector": "#name", "key": "Shift+Digit3"}'
 example "page.hover" page.hover s1 '{"ref": "e4"}'
 example "page.check" page.check s1 '{"ref": "e3", "checked": true}'
+example "page.snapshot, diff: what changed since the previous snapshot" page.snapshot s1 '{"diff": true}'
 example "page.evaluate" page.evaluate s1 '{"expression": "({title: document.title, n: NaN, big: 2n ** 64n, at: new Date(0)})"}'
 example "page.evaluate, a function on an element" page.evaluate s1 '{"function": "(el) => el.textContent", "selector": "h1"}'
 example "page.evaluate that throws" page.evaluate s1 '{"expression": "null.x"}'

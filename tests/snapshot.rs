@@ -107,3 +107,40 @@ async fn an_element_keeps_its_ref_across_snapshots_on_both_paths() {
         assert!(click(after[0].1.clone()).await.ok, "{sid}: the new ref acts");
     }
 }
+
+/// `page.snapshot {diff: true}` answers what changed since the previous snapshot of the document,
+/// under its parents' lines; a new document answers whole. Every answer says its `tokens_estimate`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_diff_answers_only_what_changed_in_the_document() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("d")).await.unwrap();
+    c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
+    body(&c, "d", "<h1>Todo</h1><ul><li>One</li><li>Two</li></ul><button>Add</button>", 0).await;
+    let snap = |diff: bool| {
+        let c = &c;
+        async move {
+            let r = c.call("page.snapshot", Some("d"), json!({"diff": diff}), None).await.unwrap();
+            sb_tests::checked_snapshot(&r);
+            r.result.unwrap_or_else(|| panic!("{:?}", r.error))
+        }
+    };
+    let whole = snap(false).await;
+    let chars = whole["chars"].as_u64().unwrap();
+    assert_eq!(whole["tokens_estimate"].as_u64(), Some(chars.div_ceil(4)), "{whole}");
+    assert!(whole.get("diff").is_none(), "{whole}");
+
+    let same = snap(true).await;
+    assert_eq!(same["diff"], true);
+    assert_eq!(same["snapshot"], "- note \"nothing changed since the previous snapshot\"");
+
+    c.evaluate("d", "document.querySelectorAll('li')[1].textContent = 'Three', 1", None).await.unwrap();
+    let changed = snap(true).await;
+    assert_eq!(changed["snapshot"], "  - list:\n-   - listitem: Two\n+   - listitem: Three", "{changed}");
+    assert!(changed["chars"].as_u64().unwrap() < chars, "{changed}");
+
+    // Another document: the whole snapshot.
+    c.goto("d", &pages.url("/test/form.html"), None).await.unwrap();
+    let fresh = snap(true).await;
+    assert!(fresh.get("diff").is_none(), "{fresh}");
+    assert!(fresh["snapshot"].as_str().unwrap().starts_with("- heading \"Sign up\""), "{fresh}");
+}

@@ -615,9 +615,11 @@ pub async fn snapshot(
     r
 }
 
-/// A raw `page.snapshot` answer's text checked with [`assert_yaml`] (when it has one).
+/// A raw `page.snapshot` answer's text checked with [`assert_yaml`] (when it has one and is not a
+/// diff, which is a patch of marked lines).
 pub fn checked_snapshot(answer: &sb_protocol::api::Response) {
-    if let Some(text) = answer.result.as_ref().and_then(|r| r["snapshot"].as_str()) {
+    let result = answer.result.as_ref().filter(|r| r["diff"] != true);
+    if let Some(text) = result.and_then(|r| r["snapshot"].as_str()) {
         assert_yaml(text);
     }
 }

@@ -608,6 +608,12 @@ pub struct SnapshotParams {
     /// `truncated` is true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<u64>,
+    /// Answer only what changed since the session's previous snapshot of the same document taken
+    /// with the same options: changed lines marked `+ ` (added) and `- ` (removed), each under its
+    /// unchanged parents' lines (marked with two spaces). A new document, other options, or no earlier
+    /// snapshot answer the whole snapshot (`diff` is then false in the result).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub diff: bool,
 }
 
 /// `page.snapshot` result.
@@ -617,6 +623,13 @@ pub struct SnapshotResult {
     pub snapshot: String,
     pub lines: u64,
     pub chars: u64,
+    /// The text's size in model tokens, estimated as one token per 4 characters (rounded up): the
+    /// rule of thumb for English text in the common tokenizers; snapshot text, with its markup, runs
+    /// a little over it.
+    pub tokens_estimate: u64,
+    /// True when `snapshot` is a diff against the previous snapshot (`page.snapshot {diff: true}`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub diff: bool,
     /// How many refs the text carries.
     pub refs: u64,
     pub truncated: bool,

@@ -197,6 +197,8 @@ pub struct SnapshotOptions {
     pub max_depth: Option<u32>,
     pub scope: Option<Locator>,
     pub max_chars: u64,
+    /// Only the changes since the previous snapshot of the same document with the same options.
+    pub diff: bool,
 }
 
 /// Pointer and keyboard actions.
@@ -448,6 +450,8 @@ pub struct SnapshotOutput {
     pub truncated: bool,
     /// The main document had not reached `DOMContentLoaded` (the text starts with a marker line).
     pub loading: bool,
+    /// The text is a diff against the previous snapshot.
+    pub diff: bool,
     pub refs: Vec<RefRecord>,
     pub url: String,
     pub title: String,

@@ -312,6 +312,7 @@ static SNAPSHOT: PageMethod = PageMethod {
             max_depth: p.max_depth,
             scope,
             max_chars: p.max_chars.unwrap_or(DEFAULT_SNAPSHOT_MAX_CHARS),
+            diff: p.diff,
         };
         Ok(Action::Snapshot { options, next_ref: cx.next_ref() })
     },
@@ -321,6 +322,8 @@ static SNAPSHOT: PageMethod = PageMethod {
                 snapshot: s.text,
                 lines: s.lines,
                 chars: s.chars,
+                tokens_estimate: s.chars.div_ceil(4),
+                diff: s.diff,
                 refs: s.refs.len() as u64,
                 truncated: s.truncated,
                 loading: s.loading,
@@ -573,8 +576,7 @@ fn evaluate_allowed(cx: &dyn Context, phase: Phase) -> Result<(), ErrorBody> {
 /// `page.evaluate {frame}`: a ref (`e` and digits, as snapshots name them) is the `<iframe>` it names;
 /// anything else is a CDP `frameId`.
 fn frame_target(cx: &dyn Context, frame: String) -> Result<FrameTarget, ErrorBody> {
-    let is_ref = frame.len() > 1 && frame.starts_with('e') && frame[1..].bytes().all(|b| b.is_ascii_digit());
-    if is_ref {
+    if looks_like_ref(&frame) {
         Ok(FrameTarget::Owner(Locator::Ref(cx.reference(&frame)?)))
     } else if frame.is_empty() {
         Err(bad_request("frame is empty: give a frame_id from page.frames or the ref of an <iframe>"))
@@ -831,12 +833,14 @@ mod tests {
             chars: 22,
             truncated: false,
             loading: false,
+            diff: false,
             refs: vec![r.clone()],
             url: "u".into(),
             title: "t".into(),
         };
         let done = finish(Method::PageSnapshot, out).unwrap();
         assert_eq!((done.result["refs"].as_u64(), done.refs), (Some(1), vec![r]));
+        assert_eq!(done.result["tokens_estimate"], 6, "22 chars, one token per 4, rounded up");
     }
 
     #[test]

@@ -67,6 +67,8 @@ pub(crate) struct Page {
     /// the same element keeps its ref across snapshots of its document (the walker keeps its own in
     /// the page). Documents no longer in a snapshot are forgotten.
     pub(crate) ref_ids: std::sync::Mutex<std::collections::HashMap<(String, i64), String>>,
+    /// The last snapshot's text, for the next `page.snapshot {diff: true}`.
+    pub(crate) last_snapshot: std::sync::Mutex<Option<crate::snapshot::Previous>>,
 }
 
 impl Page {
@@ -98,6 +100,7 @@ impl Page {
             tallies: Vec::new(),
             reported_url: String::new(),
             ref_ids: Default::default(),
+            last_snapshot: Default::default(),
         })
     }
 

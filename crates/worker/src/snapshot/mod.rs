@@ -34,8 +34,11 @@ use crate::resolve::backend_of;
 use crate::settle;
 
 mod axtree;
+mod diff;
 mod render;
 mod walk;
+
+pub(crate) use diff::Previous;
 
 use axtree::*;
 use render::*;
@@ -70,6 +73,19 @@ pub(crate) async fn snapshot(
             s.text =
                 if s.text.trim().is_empty() { marker.to_string() } else { format!("{marker}\n{}", s.text) };
             s.lines += 1;
+            s.chars = s.text.chars().count() as u64;
+        }
+        // Kept for the next diff; a diff is answered against the previous snapshot of the same
+        // document with the same options (a page still loading is answered whole).
+        let document = page.lifecycle.borrow().loader_id.clone();
+        let key = format!("{:?}", (options.interactive, options.compact, options.max_depth, &options.scope));
+        let same = |p: &Previous| p.document == document && p.options == key;
+        let current = Previous { document: document.clone(), options: key.clone(), text: s.text.clone() };
+        let previous = page.last_snapshot.lock().unwrap().replace(current).filter(same);
+        if let Some(previous) = previous.filter(|_| options.diff && !s.loading) {
+            s.text = diff::diff(&previous.text, &s.text);
+            s.diff = true;
+            s.lines = s.text.lines().count() as u64;
             s.chars = s.text.chars().count() as u64;
         }
     }

@@ -238,6 +238,7 @@ pub(super) fn output(
         lines: shown as u64,
         truncated,
         loading: false,
+        diff: false,
         refs,
         url,
         title,
