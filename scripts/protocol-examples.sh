@@ -57,8 +57,13 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   waits, inside its own budget, for the tab to be freed after that answer and says so
   (`"waited_for_recovery_ms"`). See the budget rules and the escalation ladder in
   [architecture.md](architecture.md).
-- `page.snapshot` is Playwright's aria snapshot (YAML: keys, text and URLs quoted as Playwright's
-  serializer quotes them). An element keeps its ref across snapshots of its document; a removed
+- `page.snapshot` is Playwright's aria snapshot (`locator('body').ariaSnapshot()`), line for line,
+  in YAML (keys, text and URLs quoted as Playwright's serializer quotes them). It differs on purpose
+  in these ways only: refs (`[ref=eN]`) on interactive roles, iframes and named content roles; an
+  iframe's content nested under its `- iframe [ref=eN]:` line (Playwright leaves it out); the options
+  (`interactive`, `compact`, `max_depth`, `scope`, `max_chars`, `diff`); and marker lines
+  (`- note "the page is still loading; ..."`, `- note "the page is empty"`, `- ... N more lines cut at
+  max_chars=...`). An element keeps its ref across snapshots of its document; a removed
   element's ref answers `stale_ref`. `tokens_estimate` is `chars / 4` rounded up. `{"diff": true}`
   answers only the lines that changed since the previous snapshot of the same document with the same
   options, marked `+ ` (added) and `- ` (removed) under their unchanged parents (marked with two

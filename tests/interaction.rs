@@ -62,6 +62,7 @@ async fn snapshot_text_refs_and_options() {
             "- text: Name",
             "- textbox \"Name\" [ref=e2]",
             "- checkbox \"Agree\" [ref=e3]",
+            "- text: Agree",
             "- link \"Back home\" [ref=e4]:",
             "  - /url: /test/index.html",
             "- list:",
@@ -72,7 +73,7 @@ async fn snapshot_text_refs_and_options() {
         ]
         .join("\n")
     );
-    assert_eq!((snap.refs, snap.lines, snap.truncated), (6, 12, false));
+    assert_eq!((snap.refs, snap.lines, snap.truncated), (6, 13, false));
     assert_eq!((snap.title.as_str(), snap.url.as_str()), ("Form", pages.url("/test/form.html").as_str()));
 
     // An element keeps its ref across snapshots; interactive is a flat list of them.
@@ -592,9 +593,12 @@ async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them()
     // The shadow root's button, and each iframe's content nested under it.
     assert!(snap.contains("- button \"Shadow button\" [ref="), "{snap}");
     let lines: Vec<&str> = snap.lines().collect();
-    let same = lines.iter().position(|l| l.starts_with("- iframe \"Same site\" [ref=")).expect(&snap);
+    // Iframes have no name (as in Playwright's snapshot): the same-site one comes first.
+    let frames: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("- iframe [ref=")).collect();
+    assert_eq!(frames.len(), 2, "{snap}");
+    let same = frames[0];
     assert!(lines[same + 1].starts_with("  - button \"Inner button\""), "{snap}");
-    let remote = lines.iter().position(|l| l.starts_with("- iframe \"Cross site\" [ref=")).expect(&snap);
+    let remote = frames[1];
     assert!(lines[remote + 1..].iter().any(|l| l.starts_with("  - button \"Remote button\"")), "{snap}");
 
     // Refs act inside their frames: same-site, out-of-process, shadow root.
@@ -654,16 +658,15 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
         function: Some("document.title === 'Nested ready'".into()),
         ..Default::default()
     };
-    // The accessibility-tree path (a small page), then the walker (a large one): the same nesting.
+    // A small page, then a large one: the same nesting.
     for path in ["/test/nested.html", "/test/bignested/1000"] {
         c.goto("n", &pages.url(path), None).await.unwrap();
         c.wait_for("n", ready(), None).await.unwrap();
         let snap = sb_tests::snapshot(&c, "n", SnapshotParams::default()).await.unwrap().snapshot;
         let lines: Vec<&str> = snap.lines().collect();
-        let middle = lines.iter().position(|l| l.starts_with("- iframe \"Middle\" [ref=")).expect(&snap);
+        let middle = lines.iter().position(|l| l.starts_with("- iframe [ref=")).expect(&snap);
         let deep =
-            lines[middle..].iter().position(|l| l.starts_with("  - iframe \"Deep\" [ref=")).expect(&snap)
-                + middle;
+            lines[middle..].iter().position(|l| l.starts_with("  - iframe [ref=")).expect(&snap) + middle;
         assert!(lines[middle..deep].iter().any(|l| l.contains("Middle text")), "{path}:\n{snap}");
         let button = lines[deep + 1..]
             .iter()
@@ -680,7 +683,7 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
-    let Fixture { pages, sup, c } = Fixture::start().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("big")).await.unwrap();
     let without_refs = |s: &str| -> Vec<String> {
         s.lines().take(60).map(|l| l.split(" [ref=").next().unwrap().to_string()).collect()
@@ -730,7 +733,7 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     let framed = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap().snapshot;
     let mut lines = framed.lines();
     let first = lines.next().unwrap_or_default();
-    assert!(first.starts_with("- iframe \"Inner\" [ref=") && first.ends_with(':'), "{}", &framed[..300]);
+    assert!(first.starts_with("- iframe [ref=") && first.ends_with(':'), "{}", &framed[..300]);
     let inner = lines.next().unwrap();
     assert!(inner.starts_with("  - button \"Framed button\" [ref="), "{inner}");
     let inner_ref = line_ref(inner);
@@ -739,7 +742,7 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     // A cross-site (out-of-process) iframe is walked in its own frame, its content under it, and its
     // refs act inside it.
     let first = lines.next().unwrap_or_default();
-    assert!(first.starts_with("- iframe \"Remote\" [ref=") && first.ends_with(':'), "{}", &framed[..400]);
+    assert!(first.starts_with("- iframe [ref=") && first.ends_with(':'), "{}", &framed[..400]);
     let remote: Vec<&str> = lines.by_ref().take_while(|l| l.starts_with("  ")).collect();
     assert!(remote.iter().any(|l| l.contains("Remote text")), "{remote:?}");
     let remote_button =
@@ -765,21 +768,14 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         };
         // A 20 000-element document laid out in a renderer shared with other tests: time to spare.
         c.wait_for("big", loaded, Some(60_000)).await.unwrap();
-        sup.settle_log(&c).await;
-        let before = sup.count_events("snapshot_walked");
         let held = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap();
         let lines: Vec<&str> = held.snapshot.lines().collect();
         let frame = lines
             .iter()
-            .position(|l| l.starts_with("- iframe \"Big\" [ref="))
+            .position(|l| l.starts_with("- iframe [ref="))
             .unwrap_or_else(|| panic!("{page}: {}", &held.snapshot[..held.snapshot.len().min(300)]));
         let first = lines[frame + 1];
         assert!(first.starts_with("  - heading \"Item 0\" [level=3] [ref="), "{page}: {first}");
         assert!(held.truncated && held.chars <= 40_000 + 120, "{page}: {} chars", held.chars);
-        // Walked, as a large page (the frame's elements counted), not read as an accessibility tree.
-        sup.settle_log(&c).await;
-        let walked = sup.log_events().into_iter().filter(|e| e["message"] == "snapshot_walked").nth(before);
-        let elements = walked.as_ref().and_then(|e| e["elements"].as_u64()).unwrap_or(0);
-        assert!(elements > 20_000, "{page}: {walked:?}");
     }
 }

@@ -356,7 +356,9 @@ async fn evaluate_runs_in_the_frame_it_is_given() {
             snap.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix} in:\n{snap}"));
         line.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string()
     };
-    let remote = ref_of("- iframe \"Cross site\"");
+    // The second iframe (iframes have no name, as in Playwright's snapshot): the cross-site one.
+    let remote = snap.lines().filter(|l| l.starts_with("- iframe [ref=")).nth(1).expect(&snap);
+    let remote = remote.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string();
     let r = eval(json!({"expression": "[location.hostname, document.querySelector('p').textContent]", "frame": remote})).await;
     assert_eq!(
         r.result.unwrap_or_else(|| panic!("{:?}", r.error))["value"],

@@ -31,7 +31,7 @@ fn without_refs(text: &str) -> String {
 /// Text, names and URLs that YAML would read as something else are quoted as Playwright's serializer
 /// quotes them; the accessibility-tree path and the walker write the same text.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn snapshots_are_yaml_quoted_as_playwright_quotes_them_on_both_paths() {
+async fn snapshots_are_yaml_quoted_as_playwright_quotes_them_on_small_and_large_pages() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("y")).await.unwrap();
     c.goto("y", &pages.url("/test/index.html"), None).await.unwrap();
@@ -73,7 +73,7 @@ fn refs_by_line(text: &str) -> Vec<(String, String)> {
 /// element gets a new number, a removed one's ref is `stale_ref`, and no number names two elements.
 /// On both paths: the accessibility tree, and the walker (a page past 2500 elements).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_element_keeps_its_ref_across_snapshots_on_both_paths() {
+async fn an_element_keeps_its_ref_across_snapshots_on_small_and_large_pages() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     for (sid, pad) in [("ax", 0), ("walk", 2_600)] {
         c.session_start(Some(sid)).await.unwrap();
@@ -143,4 +143,58 @@ async fn a_diff_answers_only_what_changed_in_the_document() {
     let fresh = snap(true).await;
     assert!(fresh.get("diff").is_none(), "{fresh}");
     assert!(fresh["snapshot"].as_str().unwrap().starts_with("- heading \"Sign up\""), "{fresh}");
+}
+
+/// Our text with Playwright's differences on purpose undone: refs removed, and an iframe's content
+/// (which Playwright's aria snapshot leaves out) dropped with the colon that opened it.
+fn as_playwright_writes_it(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut skip_deeper_than: Option<usize> = None;
+    for line in without_refs(text).lines() {
+        let indent = line.len() - line.trim_start().len();
+        if skip_deeper_than.is_some_and(|d| indent > d) {
+            continue;
+        }
+        skip_deeper_than = None;
+        if line.trim_start().starts_with("- iframe") && line.ends_with(':') {
+            skip_deeper_than = Some(indent);
+            out.push(line.trim_end_matches(':').to_string());
+        } else {
+            out.push(line.to_string());
+        }
+    }
+    out.join("\n")
+}
+
+/// The fidelity corpus (`tests/corpus`: small copies of real documentation markup, forms, tables,
+/// shadow DOM, iframes, text that needs quoting): our snapshot of each page equals Playwright's
+/// `locator('body').ariaSnapshot()` of it (`<page>.yml`, written by scripts/fidelity/expected.cjs with
+/// playwright-core on the same Chromium), line for line, apart from the differences on purpose.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_corpus_snapshots_as_playwright_snapshots_it() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let pages = sb_tests::PageServer::start(Some(&corpus)).await;
+    let sup = sb_tests::Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("corpus")).await.unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".html"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    let mut wrong = Vec::new();
+    for file in &files {
+        c.goto("corpus", &pages.url(&format!("/{file}")), None).await.unwrap();
+        let ours = sb_tests::snapshot(&c, "corpus", SnapshotParams::default()).await.unwrap().snapshot;
+        let expected = std::fs::read_to_string(corpus.join(file.replace(".html", ".yml"))).unwrap();
+        let expected =
+            if expected.trim().is_empty() { "- note \"the page is empty\"" } else { expected.trim_end() };
+        let ours = as_playwright_writes_it(&ours);
+        if ours != expected {
+            wrong.push(format!("{file}:\n--- ours\n{ours}\n--- Playwright's\n{expected}\n"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -7,7 +7,6 @@
 //! in the page's (an OOPIF's coordinates start at its `<iframe>`'s content box), and its current
 //! document (`loaderId`, to tell a stale ref).
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use sb_cdp::Session;
@@ -133,118 +132,6 @@ async fn owner_offset(
         }
     }
     Ok(None)
-}
-
-/// One frame's accessibility tree for the snapshot.
-pub(crate) struct FrameTree {
-    pub(crate) frame_id: String,
-    pub(crate) loader_id: String,
-    /// `backendDOMNodeId` of its `<iframe>`, in the renderer of session `owner_session`.
-    pub(crate) owner: Option<i64>,
-    /// The session (id) of the renderer its `<iframe>` element lives in.
-    pub(crate) owner_session: String,
-    /// The session (id) its nodes were read through (their backend ids are that renderer's).
-    pub(crate) session: String,
-    /// `Accessibility.getFullAXTree`'s `nodes`.
-    pub(crate) nodes: Vec<Value>,
-}
-
-/// The trees of `frames` ([`child_frames`]): a same-process frame's through its renderer's session
-/// (`frameId`), an out-of-process one's through its own. A frame that cannot be read in time, or whose
-/// document or `<iframe>`'s renderer is not known, is left out.
-pub(crate) async fn child_trees(frames: &[ChildFrame], budget: Budget) -> Vec<FrameTree> {
-    let mut out = Vec::new();
-    for frame in frames {
-        let Some(owner_session) = frame.owner_session.as_ref().filter(|_| !frame.loader_id.is_empty()) else {
-            continue;
-        };
-        let params = if frame.oopif { json!({}) } else { json!({"frameId": frame.frame_id}) };
-        let ax = frame.session.call_raw("Accessibility.getFullAXTree", params, budget.remaining()).await;
-        let owner = owner_session
-            .call_raw("DOM.getFrameOwner", json!({"frameId": frame.frame_id}), budget.capped(STEP))
-            .await;
-        if let Ok(ax) = ax {
-            out.push(FrameTree {
-                frame_id: frame.frame_id.clone(),
-                loader_id: frame.loader_id.clone(),
-                owner: owner.ok().and_then(|o| o["backendNodeId"].as_i64()),
-                owner_session: owner_session.id().to_string(),
-                session: frame.session.id().to_string(),
-                nodes: ax["nodes"].as_array().cloned().unwrap_or_default(),
-            });
-        }
-    }
-    out
-}
-
-/// A frame of the page other than its main frame.
-pub(crate) struct ChildFrame {
-    /// The session to reach it through: its renderer's (with `frameId`), or its own when out of process.
-    pub(crate) session: Session,
-    pub(crate) frame_id: String,
-    /// Its current document (empty: not known).
-    pub(crate) loader_id: String,
-    /// Whether it is an out-of-process iframe (the root of `session`).
-    pub(crate) oopif: bool,
-    /// The session of the renderer its `<iframe>` element lives in (`None`: not known, its parent
-    /// frame having gone).
-    pub(crate) owner_session: Option<Session>,
-}
-
-/// Every frame of the page but its main frame, at any depth and in any renderer: the same-process
-/// frames of the page's renderer and of each out-of-process iframe's, and each out-of-process iframe
-/// itself (one `Page.getFrameTree` a renderer, sent together). A renderer whose frame tree cannot be
-/// read in time adds none of its same-process frames.
-pub(crate) async fn child_frames(page: &Page, budget: Budget) -> Vec<ChildFrame> {
-    let oopifs: HashMap<String, Oopif> = page.oopifs.lock().unwrap().clone();
-    let renderers: Vec<(Option<&String>, Session)> = std::iter::once((None, page.session.clone()))
-        .chain(oopifs.iter().map(|(f, o)| (Some(f), o.session.clone())))
-        .collect();
-    let trees = futures_util::future::join_all(renderers.into_iter().map(|(root, session)| async move {
-        let tree = session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await;
-        (root, session, tree)
-    }))
-    .await;
-    let mut out = Vec::new();
-    for (root, session, tree) in trees {
-        // An out-of-process iframe is one even when its tree does not come (its document unknown).
-        let tree = tree.unwrap_or(Value::Null);
-        if let Some(frame_id) = root {
-            let owner_session = match &oopifs[frame_id].parent {
-                None => Some(page.session.clone()),
-                Some(p) => oopifs.get(p).map(|o| o.session.clone()),
-            };
-            out.push(ChildFrame {
-                session: session.clone(),
-                frame_id: frame_id.clone(),
-                loader_id: tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string(),
-                oopif: true,
-                owner_session,
-            });
-        }
-        let mut frames = Vec::new();
-        collect_children(&tree["frameTree"], &mut frames);
-        for (frame_id, loader_id) in frames.into_iter().filter(|(f, _)| !oopifs.contains_key(f)) {
-            out.push(ChildFrame {
-                session: session.clone(),
-                frame_id,
-                loader_id,
-                oopif: false,
-                owner_session: Some(session.clone()),
-            });
-        }
-    }
-    out
-}
-
-/// Every frame below `node` of a `Page.getFrameTree`: `(frameId, loaderId)`.
-fn collect_children(node: &Value, out: &mut Vec<(String, String)>) {
-    for c in node["childFrames"].as_array().map(Vec::as_slice).unwrap_or_default() {
-        let id = c["frame"]["id"].as_str().unwrap_or_default().to_string();
-        let loader = c["frame"]["loaderId"].as_str().unwrap_or_default().to_string();
-        out.push((id, loader));
-        collect_children(c, out);
-    }
 }
 
 /// The page's frames (`Page.getFrameTree` of the page's session and of each out-of-process iframe's,

@@ -63,10 +63,6 @@ pub(crate) struct Page {
     pub(crate) reported_url: String,
     /// The viewport every page of the session gets, CSS px.
     pub(crate) viewport: Option<sb_protocol::ipc::Display>,
-    /// The refs the accessibility-tree snapshots gave, by (document `loaderId`, `backendDOMNodeId`):
-    /// the same element keeps its ref across snapshots of its document (the walker keeps its own in
-    /// the page). Documents no longer in a snapshot are forgotten.
-    pub(crate) ref_ids: std::sync::Mutex<std::collections::HashMap<(String, i64), String>>,
     /// The last snapshot's text, for the next `page.snapshot {diff: true}`.
     pub(crate) last_snapshot: std::sync::Mutex<Option<crate::snapshot::Previous>>,
 }
@@ -99,7 +95,6 @@ impl Page {
             mouse_at: std::sync::Mutex::new(None),
             tallies: Vec::new(),
             reported_url: String::new(),
-            ref_ids: Default::default(),
             last_snapshot: Default::default(),
         })
     }

@@ -188,11 +188,3 @@ pub(crate) fn describe_locator(locator: &Locator) -> String {
         Locator::Selector(css) => format!("selector {css:?}"),
     }
 }
-
-/// The `backendNodeId` a locator names now (for `scope`).
-pub(crate) async fn backend_of(page: &Page, locator: &Locator, budget: Budget) -> Result<i64, WorkerError> {
-    match resolve(page, locator, budget).await? {
-        Some(el) => Ok(el.backend),
-        None => Err(fail(ErrorCode::BadRequest, Phase::Cdp, "scope matches no element")),
-    }
-}

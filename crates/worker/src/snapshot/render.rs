@@ -1,10 +1,9 @@
 //! Rendering: snapshot items to aria-snapshot text lines (Playwright's `renderAriaTree` format: one
-//! node a line, `- role "name" [attrs] [ref=eN]`, two-space indent, text children inline).
-
-use std::collections::HashMap;
+//! node a line, `- role "name" [attrs] [ref=eN]`, two-space indent, a lone text child inline), YAML
+//! quoted as Playwright's serializer quotes it.
 
 use sb_protocol::ipc::{Output, RefRecord, SnapshotOutput};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The tree between AX nodes and text.
 pub(super) enum Item {
@@ -14,60 +13,25 @@ pub(super) enum Item {
         name: String,
         attrs: Vec<String>,
         reference: Option<usize>,
-        url: Option<String>,
+        /// `/url` of a link, `/placeholder` of a textbox: `(name, value)`.
+        props: Vec<(String, String)>,
         children: Vec<Item>,
     },
 }
 
+/// Appends text to `out`: joined (with a space) to a text just before it, as the walker joins the
+/// text runs of a node (`compact` can bring two together).
 pub(super) fn push_text(out: &mut Vec<Item>, text: &str) {
-    if text.trim().is_empty() {
+    let text = text.trim();
+    if text.is_empty() {
         return;
     }
     if let Some(Item::Text(prev)) = out.last_mut() {
+        prev.push(' ');
         prev.push_str(text);
     } else {
         out.push(Item::Text(text.to_string()));
     }
-}
-
-/// The states shown in brackets, in Playwright's order (`checked`, `disabled`, `expanded`, `level`,
-/// `pressed`, `selected`).
-pub(super) fn attrs(props: &HashMap<String, Value>) -> Vec<String> {
-    let mut a = Vec::new();
-    let truthy = |k: &str| props.get(k).is_some_and(|v| v == &json!(true) || v == &json!("true"));
-    match props
-        .get("checked")
-        .and_then(|v| v.as_str().map(str::to_string).or_else(|| v.as_bool().map(|b| b.to_string())))
-    {
-        Some(c) if c == "true" => a.push("checked".into()),
-        Some(c) if c == "mixed" => a.push("checked=mixed".into()),
-        _ => {}
-    }
-    if truthy("disabled") {
-        a.push("disabled".into());
-    }
-    if truthy("expanded") {
-        a.push("expanded".into());
-    }
-    if let Some(level) = props.get("level").and_then(Value::as_u64) {
-        a.push(format!("level={level}"));
-    }
-    match props.get("pressed").and_then(Value::as_str) {
-        Some("true") => a.push("pressed".into()),
-        Some("mixed") => a.push("pressed=mixed".into()),
-        _ => {}
-    }
-    if truthy("selected") {
-        a.push("selected".into());
-    }
-    a
-}
-
-/// Whether a text only repeats a name: equal once whitespace is ignored (the accessible name puts
-/// spaces between inline elements that the text runs do not have).
-pub(super) fn same_text(text: &str, name: &str) -> bool {
-    let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-    squash(text) == squash(name)
 }
 
 pub(super) fn quote(s: &str) -> String {
@@ -161,7 +125,9 @@ pub(super) fn yaml_value(value: &str) -> String {
     out
 }
 
-/// Renders items as lines, nested by two spaces.
+/// Renders items as lines, nested by two spaces, as Playwright's `renderAriaTree`: a node without
+/// children or props is its key alone; one whose only child is a text is `key: text`; else `key:`,
+/// its props (`- /url: ...`), then its children. `interactive` lists the nodes with refs, flat.
 pub(super) fn render(
     items: &[Item],
     indent: usize,
@@ -169,21 +135,19 @@ pub(super) fn render(
     interactive: bool,
     lines: &mut Vec<String>,
 ) {
+    let pad = |n: usize| "  ".repeat(n);
     for item in items {
         match item {
-            Item::Text(t) if !interactive => {
-                lines.push(format!("{}- text: {}", "  ".repeat(indent), yaml_value(t.trim())))
-            }
+            Item::Text(t) if !interactive => lines.push(format!("{}- text: {}", pad(indent), yaml_value(t))),
             Item::Text(_) => {}
-            Item::Node { role, name, attrs, reference, url, children } => {
-                let show = !interactive || reference.is_some();
-                if !show {
+            Item::Node { role, name, attrs, reference, props, children } => {
+                if interactive && reference.is_none() {
                     render(children, indent, ids, interactive, lines);
                     continue;
                 }
                 let mut key = role.clone();
                 // Playwright leaves out names longer than 900 characters (a key stays readable).
-                if !name.trim().is_empty() && name.chars().count() <= 900 {
+                if !name.is_empty() && name.chars().count() <= 900 {
                     key.push(' ');
                     key.push_str(&quote(name));
                 }
@@ -193,25 +157,19 @@ pub(super) fn render(
                 if let Some(r) = reference {
                     key.push_str(&format!(" [ref={}]", ids[*r]));
                 }
-                let line = format!("{}- {}", "  ".repeat(indent), yaml_key(&key));
+                let line = format!("{}- {}", pad(indent), yaml_key(&key));
                 if interactive {
                     lines.push(line);
                     render(children, indent, ids, interactive, lines);
                     continue;
                 }
-                // Text that only repeats the name is not shown again; text alone goes inline.
-                let only_text: Option<String> = match children.as_slice() {
-                    [Item::Text(t)] if url.is_none() => Some(t.trim().to_string()),
-                    _ => None,
-                };
-                match only_text {
-                    Some(t) if same_text(&t, name) => lines.push(line),
-                    Some(t) if name.trim().is_empty() => lines.push(format!("{line}: {}", yaml_value(&t))),
-                    _ if children.is_empty() && url.is_none() => lines.push(line),
+                match (children.as_slice(), props.is_empty()) {
+                    ([], true) => lines.push(line),
+                    ([Item::Text(t)], true) => lines.push(format!("{line}: {}", yaml_value(t))),
                     _ => {
                         lines.push(format!("{line}:"));
-                        if let Some(u) = url {
-                            lines.push(format!("{}- /url: {}", "  ".repeat(indent + 1), yaml_value(u)));
+                        for (k, v) in props {
+                            lines.push(format!("{}- /{k}: {}", pad(indent + 1), yaml_value(v)));
                         }
                         render(children, indent + 1, ids, interactive, lines);
                     }

@@ -1,6 +1,6 @@
-//! The in-page walk for large pages: `walker.js` runs in the page's isolated world, renders the tree
-//! itself and stops at `max_chars`; its refs are kept in the page (a registry in the isolated world)
-//! or described to `backendNodeId`s.
+//! The in-page walk: `walker.js` runs in the page's isolated world, builds Playwright's aria tree and
+//! stops at `max_chars`; its refs are kept in the page (a registry in the isolated world) or described
+//! to `backendNodeId`s.
 
 use std::collections::HashMap;
 
@@ -38,26 +38,38 @@ pub(super) struct Run {
     pub(super) filled: HashMap<usize, usize>,
 }
 
+/// The element a scoped snapshot starts from: its document's session and frame, its node.
+pub(super) struct Scope {
+    pub(super) session: Session,
+    pub(super) frame_id: String,
+    pub(super) backend: i64,
+}
+
 /// At most this many cross-origin frames are walked for one snapshot (ads can nest many).
 pub(super) const MAX_FRAME_WALKS: usize = 20;
 
-/// The large-page snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`) of the main
-/// frame, then one walk in each cross-origin iframe it found (in the iframe's own session when it is
-/// out of process), spliced in where the iframe is; then the same rendering and cut as the
-/// accessibility-tree path. The refs shown are kept by the page: the main frame's in its world's
-/// registry (`backend_node_id` 0, looked up when an action names one), a cross-origin frame's by
-/// `backendNodeId` (`DOM.describeNode`).
+/// The snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`) of the main frame (or
+/// of the scope element's frame, from that element), then one walk in each cross-origin iframe it
+/// found (in the iframe's own session when it is out of process), spliced in where the iframe is;
+/// then the rendering and the cut at `max_chars`. The refs shown are kept by the page: the main
+/// frame's in its world's registry (`backend_node_id` 0, looked up when an action names one), a
+/// cross-origin frame's by `backendNodeId` (`DOM.describeNode`).
 pub(super) async fn walk_snapshot(
     page: &Page,
     options: &SnapshotOptions,
     next_ref: u64,
+    scope: Option<Scope>,
     budget: Budget,
 ) -> Result<Output, WorkerError> {
     let phase = Phase::Cdp;
     let cdp = |e| cdp_failure(phase, e);
     // Time kept back for the refs, the identity and the rendering.
     let walk_time = budget.child(std::time::Duration::from_millis(400));
-    let mut runs = vec![walk_in(&page.session, &page.target_id, options, walk_time).await?];
+    let first = match &scope {
+        Some(s) => walk_in(&s.session, &s.frame_id, options, Some(s.backend), walk_time).await?,
+        None => walk_in(&page.session, &page.target_id, options, None, walk_time).await?,
+    };
+    let mut runs = vec![first];
     // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
     let mut next = 0;
     while next < runs.len() && runs.len() <= MAX_FRAME_WALKS {
@@ -69,7 +81,7 @@ pub(super) async fn walk_snapshot(
             // Out of process: its own session; else the renderer of the walk that found it.
             let session = page.oopifs.lock().unwrap().get(&frame_id).map(|o| o.session.clone());
             let session = session.unwrap_or_else(|| runs[next].session.clone());
-            match walk_in(&session, &frame_id, options, walk_time).await {
+            match walk_in(&session, &frame_id, options, None, walk_time).await {
                 Ok(run) => {
                     runs.push(run);
                     let filled = runs.len() - 1;
@@ -155,11 +167,13 @@ pub(super) async fn walk_snapshot(
     Ok(result)
 }
 
-/// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`.
+/// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`,
+/// from node `scope` when given (`DOM.resolveNode` in the walker's world), else from its body.
 pub(super) async fn walk_in(
     session: &Session,
     frame_id: &str,
     options: &SnapshotOptions,
+    scope: Option<i64>,
     walk_time: Budget,
 ) -> Result<Run, WorkerError> {
     let phase = Phase::Cdp;
@@ -179,13 +193,31 @@ pub(super) async fn walk_in(
         "compact": options.compact,
         "maxDepth": options.max_depth,
     });
-    let walked = session
-        .call_raw(
+    let call = match scope {
+        None => (
             "Runtime.evaluate",
             json!({"expression": format!("({WALKER})({opts})"), "contextId": context, "objectGroup": WALK_GROUP,
                    "timeout": walk_time.remaining_ms(), "returnByValue": false}),
-            walk_time.remaining(),
-        )
+        ),
+        Some(backend) => {
+            let root = session
+                .call_raw(
+                    "DOM.resolveNode",
+                    json!({"backendNodeId": backend, "executionContextId": context, "objectGroup": WALK_GROUP}),
+                    walk_time.remaining(),
+                )
+                .await
+                .map_err(cdp)?;
+            (
+                "Runtime.callFunctionOn",
+                json!({"objectId": root["object"]["objectId"],
+                       "functionDeclaration": format!("function(opts) {{ return ({WALKER})(opts, this); }}"),
+                       "arguments": [{"value": opts}], "objectGroup": WALK_GROUP, "returnByValue": false}),
+            )
+        }
+    };
+    let walked = session
+        .call_raw(call.0, call.1, walk_time.remaining())
         .await
         .map_err(|e| match e {
             sb_cdp::CdpError::Timeout { .. } => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
@@ -373,13 +405,23 @@ pub(super) fn walked_items(
                     refs.push((role.clone(), name.clone(), run, i as usize));
                     refs.len() - 1
                 });
-                let url = a.get(4).and_then(Value::as_str).map(str::to_string);
+                let props = a
+                    .get(4)
+                    .and_then(Value::as_array)
+                    .map(|ps| {
+                        ps.iter()
+                            .filter_map(|p| {
+                                Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_str()?.to_string()))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 let filled = a
                     .get(6)
                     .and_then(Value::as_i64)
                     .and_then(|h| usize::try_from(h).ok())
                     .and_then(|h| runs[run].filled.get(&h).copied());
-                let mut children = match filled {
+                let children = match filled {
                     Some(inner) => {
                         let raw = runs[inner].walked["items"].as_array().cloned().unwrap_or_default();
                         walked_items(runs, inner, &raw, refs)
@@ -391,10 +433,7 @@ pub(super) fn walked_items(
                         refs,
                     ),
                 };
-                if url.is_some() {
-                    children.retain(|c| !matches!(c, Item::Text(t) if same_text(t, &name)));
-                }
-                out.push(Item::Node { role, name, attrs, reference, url, children });
+                out.push(Item::Node { role, name, attrs, reference, props, children });
             }
             _ => {}
         }

@@ -1,26 +1,81 @@
-// The large-page snapshot: an in-page walk of the DOM (and open shadow roots) in document order that
-// stops once the output would pass max_chars. Runs in an isolated world (page scripts cannot see or
-// change it). Roles are ARIA's (explicit `role`, else the element's implicit role); names follow the
-// accessible name computation for the common cases (aria-labelledby, aria-label, labels, alt, title,
-// placeholder, name from content). Same-origin iframes are walked too (their `contentDocument`); a
-// cross-origin one is a hole the caller fills with a walk of its own in that frame.
-// Returns {json: {items, complete, refFrames, refIds}, frames, holes, els}: items are [role, name, attrs,
-// refIndex (-1: none), url, children, hole (-1: none)] or a text string; refFrames[i] is the index in
-// frames (the walked <iframe> elements) of ref i's frame (els[i]), -1 for the walk's own frame;
-// refIds[i] the ref an earlier walk gave els[i] (null: none); hole h is the
-// cross-origin <iframe> holes[h]. The caller keeps the refs it shows (see `register` in snapshot.rs).
-(function (opts) {
+// The snapshot walker: Playwright's aria snapshot (`injected/ariaSnapshot.ts` `generateAriaTree` in its
+// default mode, with `roleUtils.ts` for roles, accessible names, states and what is hidden), written
+// for this runtime, plus our refs and our options. It runs in an isolated world (page scripts cannot
+// see or change it), walks the DOM and open shadow roots in document order, and stops once the output
+// would pass max_chars. What it follows, rule for rule:
+// - a node per element whose ARIA role is not generic/none/presentation (explicit valid role, else the
+//   implicit role of html-aam as Playwright maps it, presentation inherited by table/list parts);
+// - elements hidden for ARIA (display:none, visibility, aria-hidden, unslotted light children of a
+//   shadow host, script/style/template) are left out with their subtree;
+// - text: text nodes, with a space around each non-inline element (and <br>), CSS ::before/::after
+//   content, whitespace collapsed; a textbox's value (not its text) as its text; a node whose only
+//   text equals its name loses the text;
+// - names: the accessible name computation (aria-labelledby, embedded controls, aria-label, labels,
+//   alt/title/placeholder, legend/caption/figcaption, name from content for the roles that allow it);
+// - states: checked, disabled, expanded, level, pressed, selected on the roles Playwright shows them;
+// - props: a link's /url, a textbox's /placeholder when it is not the name.
+// Differences on purpose (docs/protocol.md): refs on interactive and named content roles; iframes'
+// content nested under their `- iframe` line (same-origin iframes walked here; a cross-origin one is a
+// hole the caller fills with a walk of its own in that frame); interactive/compact/max_depth/max_chars.
+// Called as (opts, root?): root is the scope element (default: the body).
+// Returns {json: {items, complete, refFrames, refIds}, frames, holes, els}: items are [role, name,
+// attrs, refIndex (-1: none), props ([[name, value]]), children, hole (-1: none)] or a text string;
+// refFrames[i] is the index in frames (the walked <iframe> elements) of ref i's frame (els[i]), -1 for
+// the walk's own frame; refIds[i] the ref an earlier walk gave els[i] (null: none); hole h is the
+// cross-origin <iframe> holes[h]. The caller keeps the refs it shows (REGISTER in walk.rs).
+(function (opts, scopeRoot) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
     'spinbutton', 'treeitem', 'iframe']);
   const NAMED = new Set(['heading', 'img', 'figure', 'table', 'cell', 'columnheader', 'rowheader', 'dialog',
     'alertdialog', 'region']);
-  const FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader', 'option',
-    'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox', 'radio', 'switch',
-    'tooltip', 'row']);
   const STRUCTURE = new Set(['group', 'list', 'listitem', 'paragraph', 'section', 'article', 'table', 'row',
     'rowgroup']);
-  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title']);
+  const VALID_ROLES = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
+    'button', 'caption', 'cell', 'checkbox', 'code', 'columnheader', 'combobox', 'complementary',
+    'contentinfo', 'definition', 'deletion', 'dialog', 'directory', 'document', 'emphasis', 'feed', 'figure',
+    'form', 'generic', 'grid', 'gridcell', 'group', 'heading', 'img', 'insertion', 'link', 'list', 'listbox',
+    'listitem', 'log', 'main', 'mark', 'marquee', 'math', 'meter', 'menu', 'menubar', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'navigation', 'none', 'note', 'option', 'paragraph', 'presentation',
+    'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup', 'rowheader', 'scrollbar', 'search',
+    'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong', 'subscript', 'superscript', 'switch',
+    'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time', 'timer', 'toolbar', 'tooltip', 'tree',
+    'treegrid', 'treeitem']);
+  const CHECKED_ROLES = ['checkbox', 'menuitemcheckbox', 'option', 'radio', 'switch', 'menuitemradio', 'treeitem'];
+  const DISABLED_ROLES = ['application', 'button', 'composite', 'gridcell', 'group', 'input', 'link',
+    'menuitem', 'scrollbar', 'separator', 'tab', 'checkbox', 'columnheader', 'combobox', 'grid', 'listbox',
+    'menu', 'menubar', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'radiogroup', 'row',
+    'rowheader', 'searchbox', 'select', 'slider', 'spinbutton', 'switch', 'tablist', 'textbox', 'toolbar',
+    'tree', 'treegrid', 'treeitem'];
+  const EXPANDED_ROLES = ['application', 'button', 'checkbox', 'combobox', 'gridcell', 'link', 'listbox',
+    'menuitem', 'row', 'rowheader', 'tab', 'treeitem', 'columnheader', 'menuitemcheckbox', 'menuitemradio',
+    'switch'];
+  const LEVEL_ROLES = ['heading', 'listitem', 'row', 'treeitem'];
+  const SELECTED_ROLES = ['gridcell', 'option', 'row', 'tab', 'rowheader', 'columnheader', 'treeitem'];
+  const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading',
+    'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch',
+    'tab', 'tooltip', 'treeitem']);
+  const NAME_FROM_DESCENDANT = new Set(['', 'caption', 'code', 'contentinfo', 'definition', 'deletion',
+    'emphasis', 'insertion', 'list', 'listitem', 'mark', 'none', 'paragraph', 'presentation', 'region', 'row',
+    'rowgroup', 'section', 'strong', 'subscript', 'superscript', 'table', 'term', 'time']);
+  const NAME_PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic',
+    'insertion', 'mark', 'paragraph', 'presentation', 'strong', 'subscript', 'suggestion', 'superscript',
+    'term', 'time']);
+  const PROHIBITED_LABEL_ROLES = ['caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion',
+    'paragraph', 'presentation', 'strong', 'subscript', 'superscript'];
+  const GLOBAL_ATTRS = [['aria-atomic'], ['aria-busy'], ['aria-controls'], ['aria-current'],
+    ['aria-describedby'], ['aria-details'], ['aria-dropeffect'], ['aria-flowto'], ['aria-grabbed'],
+    ['aria-hidden'], ['aria-keyshortcuts'], ['aria-label', PROHIBITED_LABEL_ROLES],
+    ['aria-labelledby', PROHIBITED_LABEL_ROLES], ['aria-live'], ['aria-owns'], ['aria-relevant'],
+    ['aria-roledescription', ['generic']]];
+  const LANDMARK_BLOCKERS = 'article:not([role]), aside:not([role]), main:not([role]), nav:not([role]), '
+    + 'section:not([role]), [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+  const PRESENTATION_PARENTS = { DD: ['DL', 'DIV'], DIV: ['DL'], DT: ['DL', 'DIV'], LI: ['OL', 'UL'],
+    TBODY: ['TABLE'], TD: ['TR'], TFOOT: ['TABLE'], TH: ['TR'], THEAD: ['TABLE'],
+    TR: ['THEAD', 'TBODY', 'TFOOT', 'TABLE'] };
+  const INPUT_ROLES = { button: 'button', checkbox: 'checkbox', image: 'button', number: 'spinbutton',
+    radio: 'radio', range: 'slider', reset: 'button', submit: 'button' };
+
   // Estimated output chars so far; the walk stops a little past max_chars (the exact cut is the caller's).
   const budget = opts.maxChars * 1.05 + 200;
   let used = 0;
@@ -28,230 +83,640 @@
   const els = [];
   const holes = [];
   const refFrames = [];
+  const frames = [];
   // The ref each element got from an earlier walk in this world (REGISTER in walk.rs), else null.
   const known = globalThis.__sandboxBrowserIds;
   const refIds = [];
-  const frames = [];
   let frame = -1;
 
-  const squash = (s) => s.replace(/\s+/g, ' ').trim();
+  const styles = new Map();
+  const roles = new Map();
+  const hiddenCache = new Map();
+  const names = new Map();
 
-  function implicitRole(el) {
-    const tag = el.localName;
-    switch (tag) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : null;
-      case 'article': return 'article';
-      case 'aside': return 'complementary';
-      case 'button': return 'button';
-      case 'datalist': return 'listbox';
-      case 'details': return 'group';
-      case 'dialog': return 'dialog';
-      case 'fieldset': return 'group';
-      case 'figure': return 'figure';
-      case 'footer': return 'contentinfo';
-      case 'form': return 'form';
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'header': return 'banner';
-      case 'hr': return 'separator';
-      case 'img': return el.getAttribute('alt') === '' ? null : 'img';
-      case 'input': {
-        const t = (el.getAttribute('type') || 'text').toLowerCase();
-        if (t === 'hidden') return 'hidden';
-        if (t === 'checkbox') return 'checkbox';
-        if (t === 'radio') return 'radio';
-        if (t === 'range') return 'slider';
-        if (t === 'number') return 'spinbutton';
-        if (t === 'search') return el.hasAttribute('list') ? 'combobox' : 'searchbox';
-        if (['button', 'submit', 'reset', 'image'].includes(t)) return 'button';
-        return el.hasAttribute('list') ? 'combobox' : 'textbox';
-      }
-      case 'li': return 'listitem';
-      case 'main': return 'main';
-      case 'menu': case 'ol': case 'ul': return 'list';
-      case 'nav': return 'navigation';
-      case 'optgroup': return 'group';
-      case 'option': return 'option';
-      case 'output': return 'status';
-      case 'p': return 'paragraph';
-      case 'progress': return 'progressbar';
-      case 'section': return 'region';
-      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      case 'summary': return 'button';
-      case 'table': return 'table';
-      case 'tbody': case 'thead': case 'tfoot': return 'rowgroup';
-      case 'td': return 'cell';
-      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
-      case 'textarea': return 'textbox';
-      case 'tr': return 'row';
-      case 'dt': return 'term';
-      case 'dd': return 'definition';
-      case 'blockquote': return 'blockquote';
-      case 'iframe': return 'iframe';
-      default: return null;
+  // ---- DOM helpers
+  const tagOf = (e) => (typeof e.tagName === 'string' ? e.tagName.toUpperCase() : '');
+  const style = (e) => {
+    let s = styles.get(e);
+    if (s === undefined) {
+      s = e.ownerDocument.defaultView ? e.ownerDocument.defaultView.getComputedStyle(e) : null;
+      styles.set(e, s);
     }
-  }
-
-  function roleOf(el) {
-    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
-    return explicit || implicitRole(el);
-  }
-
-  function hidden(el) {
-    if (el.getAttribute('aria-hidden') === 'true' || el.hidden) return true;
-    if (SKIP.has(el.localName)) return true;
-    if (getComputedStyle(el).display === 'contents') return false;
-    return !el.checkVisibility({ visibilityProperty: true });
-  }
-
-  function childNodesOf(node) {
-    if (node.shadowRoot) return node.shadowRoot.childNodes;
-    if (node.localName === 'slot') {
-      const assigned = node.assignedNodes();
-      if (assigned.length) return assigned;
+    return s;
+  };
+  const parentOrHost = (e) => {
+    if (e.parentElement) return e.parentElement;
+    const p = e.parentNode;
+    return p && p.nodeType === 11 && p.host ? p.host : null;
+  };
+  const closestAcross = (e, css) => {
+    while (e) {
+      const found = e.closest(css);
+      if (found) return found;
+      let top = e;
+      while (top.parentElement) top = top.parentElement;
+      e = parentOrHost(top);
     }
-    return node.childNodes;
-  }
-
-  // Text of a subtree for a name from content.
-  function contentText(node, depth) {
-    if (depth > 20) return '';
-    let out = '';
-    for (const c of childNodesOf(node)) {
-      if (c.nodeType === Node.TEXT_NODE) out += c.textContent;
-      else if (c.nodeType === Node.ELEMENT_NODE && !hidden(c)) {
-        const label = c.getAttribute('aria-label');
-        if (label && label.trim()) out += ' ' + label + ' ';
-        else if (c.localName === 'img') out += ' ' + (c.getAttribute('alt') || '') + ' ';
-        else out += ' ' + contentText(c, depth + 1) + ' ';
-      }
+    return null;
+  };
+  function idRefs(e, ref) {
+    if (!ref) return [];
+    const root = e.getRootNode();
+    if (!root || (root.nodeType !== 9 && root.nodeType !== 11)) return [];
+    const out = [];
+    for (const id of ref.split(' ').filter(Boolean)) {
+      let found = null;
+      try { found = root.querySelector('#' + CSS.escape(id)); } catch (err) { found = null; }
+      if (found && !out.includes(found)) out.push(found);
     }
     return out;
   }
+  const squash = (s) => s.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
+  const flat = (s) => s.split('\u00A0').map((c) => c.replace(/\r\n/g, '\n').replace(/[\u200b\u00ad]/g, '')
+    .replace(/\s\s*/g, ' ')).join('\u00A0').trim();
 
-  function byIds(el, attr) {
-    const ids = (el.getAttribute(attr) || '').trim().split(/\s+/).filter(Boolean);
-    const root = el.getRootNode();
-    return ids.map((id) => (root.getElementById ? root.getElementById(id) : document.getElementById(id)))
-      .filter(Boolean);
+  // ---- roles
+  const hasTabIndex = (e) => !Number.isNaN(Number(String(e.getAttribute('tabindex'))));
+  const hasGlobalAria = (e, role) => GLOBAL_ATTRS.some(([a, no]) => !(no || []).includes(role || '') && e.hasAttribute(a));
+  function nativelyDisabled(e) {
+    if (!['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP'].includes(tagOf(e))) return false;
+    if (e.hasAttribute('disabled')) return true;
+    if (tagOf(e) === 'OPTION' && e.closest('OPTGROUP[DISABLED]')) return true;
+    const fieldset = e.closest('FIELDSET[DISABLED]');
+    if (!fieldset) return false;
+    const legend = fieldset.querySelector(':scope > LEGEND');
+    return !legend || !legend.contains(e);
+  }
+  function focusable(e) {
+    if (nativelyDisabled(e)) return false;
+    const t = tagOf(e);
+    if (['BUTTON', 'DETAILS', 'SELECT', 'TEXTAREA'].includes(t)) return true;
+    if (t === 'A' || t === 'AREA') return e.hasAttribute('href') || hasTabIndex(e);
+    if (t === 'INPUT') return !e.hidden || hasTabIndex(e);
+    return hasTabIndex(e);
+  }
+  const explicitRole = (e) => (e.getAttribute('role') || '').split(' ').map((r) => r.trim()).find((r) => VALID_ROLES.has(r)) || null;
+  const conflictResolved = (e, role) => hasGlobalAria(e, role) || focusable(e);
+  const named = (e) => e.hasAttribute('aria-label') || e.hasAttribute('aria-labelledby');
+  function thRole(e) {
+    const scope = e.getAttribute('scope');
+    if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+    if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+    const next = e.nextElementSibling;
+    const prev = e.previousElementSibling;
+    const row = e.parentElement && tagOf(e.parentElement) === 'TR' ? e.parentElement : null;
+    if (!next && !prev) {
+      if (row) {
+        const table = closestAcross(row, 'table');
+        if (table && table.rows.length <= 1) return null;
+      }
+      return 'columnheader';
+    }
+    const isTh = (x) => !!x && tagOf(x) === 'TH';
+    const dataCell = (x) => !!x && tagOf(x) === 'TD' && !!((x.textContent || '').trim() || x.children.length > 0);
+    if (isTh(next) && isTh(prev)) return 'columnheader';
+    if (dataCell(next) || dataCell(prev)) return 'rowheader';
+    return 'columnheader';
+  }
+  function tagRole(e) {
+    switch (tagOf(e)) {
+      case 'A': case 'AREA': return e.hasAttribute('href') ? 'link' : null;
+      case 'ARTICLE': return 'article';
+      case 'ASIDE': return 'complementary';
+      case 'BLOCKQUOTE': return 'blockquote';
+      case 'BUTTON': return 'button';
+      case 'CAPTION': return 'caption';
+      case 'CODE': return 'code';
+      case 'DATALIST': return 'listbox';
+      case 'DD': return 'definition';
+      case 'DEL': return 'deletion';
+      case 'DETAILS': return 'group';
+      case 'DFN': case 'DT': return 'term';
+      case 'DIALOG': return 'dialog';
+      case 'EM': return 'emphasis';
+      case 'FIELDSET': return 'group';
+      case 'FIGURE': return 'figure';
+      case 'FOOTER': return closestAcross(e, LANDMARK_BLOCKERS) ? null : 'contentinfo';
+      case 'FORM': return named(e) ? 'form' : null;
+      case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
+      case 'HEADER': return closestAcross(e, LANDMARK_BLOCKERS) ? null : 'banner';
+      case 'HR': return 'separator';
+      case 'HTML': return 'document';
+      case 'IMG': return e.getAttribute('alt') === '' && !e.getAttribute('title') && !hasGlobalAria(e) && !hasTabIndex(e) ? 'presentation' : 'img';
+      case 'INPUT': {
+        const type = (e.type || '').toLowerCase();
+        if (['email', 'search', 'tel', 'text', 'url', ''].includes(type)) {
+          const list = idRefs(e, e.getAttribute('list'))[0];
+          if (list && tagOf(list) === 'DATALIST') return 'combobox';
+          return type === 'search' ? 'searchbox' : 'textbox';
+        }
+        if (type === 'hidden') return null;
+        if (type === 'file') return 'button';
+        return INPUT_ROLES[type] || 'textbox';
+      }
+      case 'INS': return 'insertion';
+      case 'LI': return 'listitem';
+      case 'MAIN': return 'main';
+      case 'MARK': return 'mark';
+      case 'MATH': return 'math';
+      case 'MENU': case 'OL': case 'UL': return 'list';
+      case 'METER': return 'meter';
+      case 'NAV': return 'navigation';
+      case 'OPTGROUP': return 'group';
+      case 'OPTION': return 'option';
+      case 'OUTPUT': return 'status';
+      case 'P': return 'paragraph';
+      case 'PROGRESS': return 'progressbar';
+      case 'SEARCH': return 'search';
+      case 'SECTION': return named(e) ? 'region' : null;
+      case 'SELECT': return e.hasAttribute('multiple') || e.size > 1 ? 'listbox' : 'combobox';
+      case 'STRONG': return 'strong';
+      case 'SUB': return 'subscript';
+      case 'SUP': return 'superscript';
+      case 'SVG': return 'img';
+      case 'TABLE': return 'table';
+      case 'TBODY': case 'TFOOT': case 'THEAD': return 'rowgroup';
+      case 'TD': {
+        const table = closestAcross(e, 'table');
+        const r = table ? explicitRole(table) : '';
+        return r === 'grid' || r === 'treegrid' ? 'gridcell' : 'cell';
+      }
+      case 'TEXTAREA': return 'textbox';
+      case 'TH': return thRole(e);
+      case 'TIME': return 'time';
+      case 'TR': return 'row';
+      default: return null;
+    }
+  }
+  function implicitRole(e) {
+    const role = tagRole(e);
+    if (!role) return null;
+    // A table or list part under a presentational parent is presentational too.
+    let at = e;
+    while (at) {
+      const parent = parentOrHost(at);
+      const parents = PRESENTATION_PARENTS[tagOf(at)];
+      if (!parents || !parent || !parents.includes(tagOf(parent))) break;
+      const pr = explicitRole(parent);
+      if ((pr === 'none' || pr === 'presentation') && !conflictResolved(parent, pr)) return pr;
+      at = parent;
+    }
+    return role;
+  }
+  function roleOf(e) {
+    if (roles.has(e)) return roles.get(e);
+    let role = explicitRole(e);
+    if (!role) role = implicitRole(e);
+    else if (role === 'none' || role === 'presentation') {
+      const implicit = implicitRole(e);
+      if (conflictResolved(e, implicit)) role = implicit;
+    }
+    roles.set(e, role);
+    return role;
   }
 
-  function nameOf(el, role) {
-    const labelled = byIds(el, 'aria-labelledby');
-    if (labelled.length) return squash(labelled.map((l) => contentText(l, 0)).join(' '));
-    const label = el.getAttribute('aria-label');
-    if (label && label.trim()) return squash(label);
-    const tag = el.localName;
-    if (tag === 'input' || tag === 'textarea' || tag === 'select') {
-      const t = (el.getAttribute('type') || '').toLowerCase();
-      if (['button', 'submit', 'reset'].includes(t)) {
-        return squash(el.value || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : ''));
+  // ---- hidden
+  const ignored = (e) => ['STYLE', 'SCRIPT', 'NOSCRIPT', 'TEMPLATE'].includes(tagOf(e));
+  function visibleTextNode(t) {
+    const range = t.ownerDocument.createRange();
+    range.selectNode(t);
+    const r = range.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+  function styleVisible(e, s) {
+    if (!s) return true;
+    if (e.checkVisibility && !e.checkVisibility()) return false;
+    return s.visibility === 'visible';
+  }
+  function hiddenByAncestry(e) {
+    let h = hiddenCache.get(e);
+    if (h === undefined) {
+      h = !!(e.parentElement && e.parentElement.shadowRoot && !e.assignedSlot);
+      if (!h) {
+        const s = style(e);
+        h = !s || s.display === 'none' || (e.getAttribute('aria-hidden') || '').toLowerCase() === 'true';
       }
-      if (t === 'image') return squash(el.getAttribute('alt') || el.getAttribute('title') || 'Submit');
-      if (el.labels && el.labels.length) return squash([...el.labels].map((l) => contentText(l, 0)).join(' '));
-      return squash(el.getAttribute('title') || el.getAttribute('placeholder') || '');
+      if (!h) {
+        const p = parentOrHost(e);
+        if (p) h = hiddenByAncestry(p);
+      }
+      hiddenCache.set(e, h);
     }
-    if (tag === 'img' || tag === 'area') return squash(el.getAttribute('alt') || el.getAttribute('title') || '');
-    if (tag === 'fieldset') {
-      const legend = el.querySelector(':scope > legend');
-      if (legend) return squash(contentText(legend, 0));
+    return h;
+  }
+  function hidden(e) {
+    if (ignored(e)) return true;
+    const s = style(e);
+    const slot = e.nodeName === 'SLOT';
+    if (s && s.display === 'contents' && !slot) {
+      for (let c = e.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 1 && !hidden(c)) return false;
+        if (c.nodeType === 3 && visibleTextNode(c)) return false;
+      }
+      return true;
     }
-    if (tag === 'table') {
-      const caption = el.querySelector(':scope > caption');
-      if (caption) return squash(contentText(caption, 0));
+    const optionInSelect = e.nodeName === 'OPTION' && !!e.closest('select');
+    if (!optionInSelect && !slot && !styleVisible(e, s)) return true;
+    return hiddenByAncestry(e);
+  }
+
+  // ---- CSS content (::before, ::after, and an element's own `content: ... / "alt"`)
+  function cssText(e, value, pseudo) {
+    if (!value || value === 'none' || value === 'normal') return undefined;
+    // Strings, attr(x) and a "/" before the alternative text; anything else is not text.
+    const tokens = [];
+    const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|(\/)|(\S+))/gy;
+    let m;
+    while ((m = re.exec(value))) {
+      if (m[1] !== undefined || m[2] !== undefined) tokens.push({ s: (m[1] ?? m[2]).replace(/\\(.)/g, '$1') });
+      else if (m[3] !== undefined) tokens.push({ s: e.getAttribute(m[3]) || '' });
+      else if (m[4]) tokens.push({ slash: true });
+      else tokens.push({ other: true });
+      if (re.lastIndex >= value.length) break;
     }
-    if (tag === 'figure') {
-      const caption = el.querySelector(':scope > figcaption');
-      if (caption) return squash(contentText(caption, 0));
+    let parts = tokens;
+    const slash = tokens.findIndex((t) => t.slash);
+    if (slash !== -1) parts = tokens.slice(slash + 1);
+    else if (!pseudo) return undefined;
+    if (parts.some((t) => t.other || t.slash)) return undefined;
+    return parts.map((t) => t.s).join('');
+  }
+  function cssContent(e, pseudo) {
+    const s = pseudo ? e.ownerDocument.defaultView.getComputedStyle(e, pseudo) : style(e);
+    if (!s) return undefined;
+    const value = s.content;
+    if (!value || value === 'none' || value === 'normal') return undefined;
+    if (s.display === 'none' || s.visibility === 'hidden') return undefined;
+    let text = cssText(e, value, !!pseudo);
+    if (pseudo && text !== undefined && (s.display || 'inline') !== 'inline') text = ' ' + text + ' ';
+    return text;
+  }
+
+  // ---- accessible name
+  function labelledByOf(e) {
+    const ref = e.getAttribute('aria-labelledby');
+    if (ref === null) return null;
+    const refs = idRefs(e, ref);
+    return refs.length ? refs : null;
+  }
+  function fromLabels(labels, o) {
+    return [...labels].map((l) => alt(l, { ...o, inLabel: { hidden: hidden(l) }, inNative: undefined,
+      inLabelledBy: undefined, inDescribedBy: undefined, target: undefined })).filter(Boolean).join(' ');
+  }
+  function accumulated(e, o) {
+    const tokens = [];
+    const visit = (n, skipSlotted) => {
+      if (skipSlotted && n.assignedSlot) return;
+      if (n.nodeType === 1) {
+        const display = (style(n) && style(n).display) || 'inline';
+        let token = alt(n, o);
+        if (display !== 'inline' || n.nodeName === 'BR') token = ' ' + token + ' ';
+        tokens.push(token);
+      } else if (n.nodeType === 3) {
+        tokens.push(n.textContent || '');
+      }
+    };
+    tokens.push(cssContent(e, '::before') || '');
+    const own = cssContent(e);
+    if (own !== undefined) {
+      tokens.push(own);
+    } else {
+      const assigned = e.nodeName === 'SLOT' ? e.assignedNodes() : [];
+      if (assigned.length) {
+        for (const c of assigned) visit(c, false);
+      } else {
+        for (let c = e.firstChild; c; c = c.nextSibling) visit(c, true);
+        if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(c, true);
+        for (const owned of idRefs(e, e.getAttribute('aria-owns'))) visit(owned, true);
+      }
     }
-    if (tag === 'iframe') return squash(el.getAttribute('title') || '');
-    if (FROM_CONTENT.has(role)) {
-      const text = squash(contentText(el, 0));
+    tokens.push(cssContent(e, '::after') || '');
+    return tokens.join('');
+  }
+  // The text alternative of `e` (accname's steps 2A-2I, as Playwright computes them).
+  function alt(e, o) {
+    if (o.visited.has(e)) return '';
+    const child = { ...o, target: o.target === 'self' ? 'descendant' : o.target };
+    const inHiddenTraversal = !!(o.inLabelledBy?.hidden || o.inDescribedBy?.hidden || o.inNative?.hidden || o.inLabel?.hidden);
+    if (ignored(e) || (!inHiddenTraversal && hidden(e))) {
+      o.visited.add(e);
+      return '';
+    }
+    const labelledBy = labelledByOf(e);
+    if (!o.inLabelledBy) {
+      const text = (labelledBy || []).map((r) => alt(r, { ...o, inLabelledBy: { hidden: hidden(r) },
+        inDescribedBy: undefined, target: undefined, inLabel: undefined, inNative: undefined })).join(' ');
       if (text) return text;
     }
-    return squash(el.getAttribute('title') || '');
+    const role = roleOf(e) || '';
+    const tag = tagOf(e);
+    if (o.inLabel || o.inLabelledBy || o.target === 'descendant') {
+      const ownLabel = [...(e.labels || [])].includes(e);
+      const ownLabelledBy = (labelledBy || []).includes(e);
+      if (!ownLabel && !ownLabelledBy) {
+        if (role === 'textbox') {
+          o.visited.add(e);
+          return tag === 'INPUT' || tag === 'TEXTAREA' ? e.value : (e.textContent || '');
+        }
+        if (role === 'combobox' || role === 'listbox') {
+          o.visited.add(e);
+          let selected;
+          if (tag === 'SELECT') {
+            selected = [...e.selectedOptions];
+            if (!selected.length && e.options.length) selected.push(e.options[0]);
+          } else {
+            const owned = (x, sel) => [...x.querySelectorAll(sel), ...idRefs(x, x.getAttribute('aria-owns')).flatMap((y) => [...(y.matches(sel) ? [y] : []), ...y.querySelectorAll(sel)])];
+            const list = role === 'combobox' ? owned(e, '*').find((x) => roleOf(x) === 'listbox') : e;
+            selected = list ? owned(list, '[aria-selected="true"]').filter((x) => roleOf(x) === 'option') : [];
+          }
+          if (!selected.length && tag === 'INPUT') return e.value;
+          return selected.map((x) => alt(x, child)).join(' ');
+        }
+        if (['progressbar', 'scrollbar', 'slider', 'spinbutton', 'meter'].includes(role)) {
+          o.visited.add(e);
+          if (e.hasAttribute('aria-valuetext')) return e.getAttribute('aria-valuetext') || '';
+          if (e.hasAttribute('aria-valuenow')) return e.getAttribute('aria-valuenow') || '';
+          return e.getAttribute('value') || '';
+        }
+        if (role === 'menu') {
+          o.visited.add(e);
+          return '';
+        }
+      }
+    }
+    const label = e.getAttribute('aria-label') || '';
+    if (label.trim()) {
+      o.visited.add(e);
+      return label;
+    }
+    if (role !== 'presentation' && role !== 'none') {
+      const type = tag === 'INPUT' ? e.type : '';
+      if (tag === 'INPUT' && ['button', 'submit', 'reset'].includes(type)) {
+        o.visited.add(e);
+        const value = e.value || '';
+        if (value.trim()) return value;
+        if (type === 'submit') return 'Submit';
+        if (type === 'reset') return 'Reset';
+        return e.getAttribute('title') || '';
+      }
+      if (tag === 'INPUT' && type === 'file') {
+        o.visited.add(e);
+        if (e.labels && e.labels.length && !o.inLabelledBy) return fromLabels(e.labels, o);
+        return 'Choose File';
+      }
+      if (tag === 'INPUT' && type === 'image') {
+        o.visited.add(e);
+        if (e.labels && e.labels.length && !o.inLabelledBy) return fromLabels(e.labels, o);
+        const a = e.getAttribute('alt') || '';
+        if (a.trim()) return a;
+        const title = e.getAttribute('title') || '';
+        if (title.trim()) return title;
+        return 'Submit';
+      }
+      if (!labelledBy && tag === 'BUTTON') {
+        o.visited.add(e);
+        if (e.labels && e.labels.length) return fromLabels(e.labels, o);
+      }
+      if (!labelledBy && tag === 'OUTPUT') {
+        o.visited.add(e);
+        if (e.labels && e.labels.length) return fromLabels(e.labels, o);
+        return e.getAttribute('title') || '';
+      }
+      if (!labelledBy && (tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'INPUT')) {
+        o.visited.add(e);
+        if (e.labels && e.labels.length) return fromLabels(e.labels, o);
+        const placeholderOk = (tag === 'INPUT' && ['text', 'password', 'number', 'search', 'tel', 'email', 'url'].includes(type)) || tag === 'TEXTAREA';
+        const title = e.getAttribute('title') || '';
+        if (!placeholderOk || title) return title;
+        return e.getAttribute('placeholder') || '';
+      }
+      const captioned = (childTag) => {
+        for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+          if (tagOf(c) === childTag) return alt(c, { ...child, inNative: { hidden: hidden(c) } });
+        }
+        return null;
+      };
+      if (!labelledBy && tag === 'FIELDSET') {
+        o.visited.add(e);
+        const legend = captioned('LEGEND');
+        return legend !== null ? legend : (e.getAttribute('title') || '');
+      }
+      if (!labelledBy && tag === 'FIGURE') {
+        o.visited.add(e);
+        const caption = captioned('FIGCAPTION');
+        return caption !== null ? caption : (e.getAttribute('title') || '');
+      }
+      if (tag === 'IMG' || tag === 'AREA') {
+        o.visited.add(e);
+        const a = e.getAttribute('alt') || '';
+        if (a.trim()) return a;
+        return e.getAttribute('title') || '';
+      }
+      if (tag === 'TABLE') {
+        o.visited.add(e);
+        const caption = captioned('CAPTION');
+        if (caption !== null) return caption;
+        const summary = e.getAttribute('summary') || '';
+        if (summary) return summary;
+      }
+      if (tag === 'SVG' || e.ownerSVGElement) {
+        o.visited.add(e);
+        for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+          if (tagOf(c) === 'TITLE' && c.ownerSVGElement) return alt(c, { ...child, inLabelledBy: { hidden: hidden(c) } });
+        }
+      }
+      if (e.ownerSVGElement && tag === 'A') {
+        const title = e.getAttribute('xlink:title') || '';
+        if (title.trim()) {
+          o.visited.add(e);
+          return title;
+        }
+      }
+    }
+    const summary = tag === 'SUMMARY' && role !== 'presentation' && role !== 'none';
+    const fromContent = NAME_FROM_CONTENT.has(role) || (o.target === 'descendant' && NAME_FROM_DESCENDANT.has(role));
+    if (fromContent || summary || o.inLabelledBy || o.inDescribedBy || o.inLabel || o.inNative) {
+      o.visited.add(e);
+      const text = accumulated(e, child);
+      const value = o.target === 'self' ? text.trim() : text;
+      if (value) return text;
+    }
+    if (!['presentation', 'none'].includes(role) || tag === 'IFRAME' || tag === 'FRAME') {
+      o.visited.add(e);
+      const title = e.getAttribute('title') || '';
+      if (title.trim()) return title;
+    }
+    o.visited.add(e);
+    return '';
+  }
+  function nameOf(e, role) {
+    if (names.has(e)) return names.get(e);
+    let name = '';
+    if (!NAME_PROHIBITED.has(role || '')) name = squash(flat(alt(e, { visited: new Set(), target: 'self' })));
+    names.set(e, name);
+    return name;
   }
 
-  function attrsOf(el, role) {
+  // ---- states, in Playwright's order
+  function disabledInChain(e) {
+    for (let at = e; at; at = parentOrHost(at)) {
+      const a = (at.getAttribute('aria-disabled') || '').toLowerCase();
+      if (a === 'true') return true;
+      if (a === 'false') return false;
+    }
+    return false;
+  }
+  function attrsOf(e, role) {
     const a = [];
-    const aria = (n) => el.getAttribute('aria-' + n);
-    const checked = aria('checked') ?? ((role === 'checkbox' || role === 'radio' || role === 'switch') && 'checked' in el
-      ? String(el.indeterminate ? 'mixed' : el.checked) : null);
-    if (checked === 'true') a.push('checked');
-    else if (checked === 'mixed') a.push('checked=mixed');
-    if (el.disabled === true || aria('disabled') === 'true') a.push('disabled');
-    if (aria('expanded') === 'true') a.push('expanded');
-    // Playwright's order: checked, disabled, expanded, level, pressed, selected.
-    if (role === 'heading') {
-      const level = aria('level') || (/^h[1-6]$/.test(el.localName) ? el.localName[1] : null);
+    const tag = tagOf(e);
+    if (CHECKED_ROLES.includes(role)) {
+      let checked = false;
+      if (tag === 'INPUT' && e.indeterminate) checked = 'mixed';
+      else if (tag === 'INPUT' && ['checkbox', 'radio'].includes(e.type)) checked = e.checked;
+      else {
+        const c = e.getAttribute('aria-checked');
+        checked = c === 'true' ? true : c === 'mixed' ? 'mixed' : false;
+      }
+      if (checked === 'mixed') a.push('checked=mixed');
+      else if (checked === true) a.push('checked');
+    }
+    if (DISABLED_ROLES.includes(role) && (nativelyDisabled(e) || disabledInChain(e))) a.push('disabled');
+    if (EXPANDED_ROLES.includes(role) && (tag === 'DETAILS' ? e.open : e.getAttribute('aria-expanded') === 'true')) a.push('expanded');
+    if (LEVEL_ROLES.includes(role)) {
+      let level = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 }[tag] || 0;
+      if (!level) {
+        const v = Number(e.getAttribute('aria-level') ?? NaN);
+        if (Number.isInteger(v) && v >= 1) level = v;
+      }
       if (level) a.push('level=' + level);
     }
-    const pressed = aria('pressed');
-    if (pressed === 'true') a.push('pressed');
-    else if (pressed === 'mixed') a.push('pressed=mixed');
-    if (aria('selected') === 'true' || (el.localName === 'option' && el.selected)) a.push('selected');
+    if (role === 'button') {
+      const p = e.getAttribute('aria-pressed');
+      if (p === 'true') a.push('pressed');
+      else if (p === 'mixed') a.push('pressed=mixed');
+    }
+    if (tag === 'OPTION' ? e.selected : SELECTED_ROLES.includes(role) && (e.getAttribute('aria-selected') || '').toLowerCase() === 'true') a.push('selected');
     return a;
   }
 
-  function pushText(out, text) {
-    const t = text.replace(/\s+/g, ' ');
-    if (!t.trim()) return;
-    if (out.length && typeof out[out.length - 1] === 'string') out[out.length - 1] += t;
-    else out.push(t);
-    if (!opts.interactive) used += t.length + 10;
-  }
-
-  // Appends the items for `node`'s children to `out`.
-  function walk(node, depth, out) {
-    for (const c of childNodesOf(node)) {
-      if (used > budget) { complete = false; return; }
-      if (c.nodeType === Node.TEXT_NODE) { pushText(out, c.textContent); continue; }
-      if (c.nodeType !== Node.ELEMENT_NODE || hidden(c)) continue;
-      const role = roleOf(c);
-      const flat = !role || role === 'generic' || role === 'none' || role === 'presentation' || role === 'hidden';
-      const name = flat ? '' : nameOf(c, role);
-      if (flat || (opts.compact && !name && STRUCTURE.has(role)) || role === 'form' && !name
-          || role === 'region' && !name) {
-        walk(c, depth, out);
-        continue;
-      }
-      if (opts.maxDepth !== null && depth >= opts.maxDepth) continue;
-      const wantsRef = INTERACTIVE.has(role) || (name && NAMED.has(role));
-      let ref = -1;
-      if (wantsRef) { ref = els.length; els.push(c); refFrames.push(frame); refIds.push(known?.get(c) ?? null); }
-      const url = role === 'link' ? c.getAttribute('href') : null;
-      const attrs = attrsOf(c, role);
-      if (!opts.interactive || ref >= 0) {
-        used += 2 * depth + role.length + name.length + (ref >= 0 ? 18 : 6) + (url ? url.length + 2 * depth + 12 : 0)
-          + attrs.reduce((n, a) => n + a.length + 3, 0);
-      }
-      const children = [];
-      const before = used;
-      let hole = -1;
-      if (role !== 'iframe') walk(c, depth + 1, children);
-      else {
-        // A same-origin frame's document is reachable; a cross-origin one's is not (null).
-        let inner = null;
-        try { inner = c.contentDocument; } catch (e) { inner = null; }
-        if (inner && (inner.body || inner.documentElement)) {
-          const outer = frame;
-          frame = frames.length;
-          frames.push(c);
-          walk(inner.body || inner.documentElement, depth + 1, children);
-          frame = outer;
-        } else {
-          hole = holes.length;
-          holes.push(c);
-        }
-      }
-      // Text that only repeats the name is not shown: it does not count.
-      if (name && children.length === 1 && typeof children[0] === 'string' && squash(children[0]) === name) {
-        used = before;
-      }
-      out.push([role, name, attrs, ref, url, children, hole]);
+  // ---- the tree: {role, name, attrs, element, props, children: (node | string)[], hole}
+  function visit(parent, n, depth) {
+    if (used > budget) { complete = false; return; }
+    if (n.nodeType === 3) {
+      if (n.nodeValue && parent.role !== 'textbox') parent.children.push(n.nodeValue);
+      return;
     }
+    if (n.nodeType !== 1) return;
+    const e = n;
+    if (hidden(e)) return;
+    const owned = [];
+    if (e.hasAttribute('aria-owns')) {
+      for (const id of e.getAttribute('aria-owns').split(/\s+/)) {
+        const x = e.ownerDocument.getElementById(id);
+        if (x) owned.push(x);
+      }
+    }
+    const node = toNode(e, depth);
+    if (node) parent.children.push(node);
+    contents(node || parent, e, owned, node ? depth + 1 : depth);
   }
-
-  const items = [];
-  walk(document.body || document.documentElement, 0, items);
-  return { json: JSON.stringify({ items, complete, refFrames, refIds }), frames, holes, els };
+  function toNode(e, depth) {
+    // Each node keeps the frame it was walked in (for its ref).
+    if (tagOf(e) === 'IFRAME') return { role: 'iframe', name: '', attrs: [], element: e, props: [], children: [], hole: -1, frame };
+    const role = roleOf(e);
+    if (!role || role === 'presentation' || role === 'none' || role === 'generic') return null;
+    const name = nameOf(e, role);
+    const node = { role, name, attrs: attrsOf(e, role), element: e, props: [], children: [], hole: -1, frame };
+    if ((e instanceof e.ownerDocument.defaultView.HTMLInputElement || e instanceof e.ownerDocument.defaultView.HTMLTextAreaElement)
+        && !['checkbox', 'radio', 'file'].includes(e.type)) {
+      node.children = [e.value];
+    }
+    if (!opts.interactive || INTERACTIVE.has(role) || (name && NAMED.has(role))) {
+      used += (opts.interactive ? 0 : 2 * depth) + role.length + name.length + 24;
+    }
+    return node;
+  }
+  function contents(node, e, owned, depth) {
+    const display = (style(e) && style(e).display) || 'inline';
+    const block = display !== 'inline' || e.nodeName === 'BR' ? ' ' : '';
+    if (block) node.children.push(block);
+    node.children.push(cssContent(e, '::before') || '');
+    if (tagOf(e) === 'IFRAME' && node.role === 'iframe') {
+      // Our extension: the frame's content under its line.
+      let inner = null;
+      try { inner = e.contentDocument; } catch (err) { inner = null; }
+      if (inner && (inner.body || inner.documentElement)) {
+        const outer = frame;
+        frame = frames.length;
+        frames.push(e);
+        const root = inner.body || inner.documentElement;
+        for (let c = root.firstChild; c; c = c.nextSibling) visit(node, c, depth);
+        frame = outer;
+      } else {
+        node.hole = holes.length;
+        holes.push(e);
+      }
+    } else {
+      const assigned = e.nodeName === 'SLOT' ? e.assignedNodes() : [];
+      if (assigned.length) {
+        for (const c of assigned) visit(node, c, depth);
+      } else {
+        for (let c = e.firstChild; c; c = c.nextSibling) {
+          if (!c.assignedSlot) visit(node, c, depth);
+        }
+        if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(node, c, depth);
+      }
+    }
+    for (const c of owned) visit(node, c, depth);
+    node.children.push(cssContent(e, '::after') || '');
+    if (block) node.children.push(block);
+    if (node.children.length === 1 && node.name === node.children[0]) node.children = [];
+    if (node.role === 'link' && e.hasAttribute('href')) node.props.push(['url', e.getAttribute('href')]);
+    if (node.role === 'textbox' && e.hasAttribute('placeholder') && e.getAttribute('placeholder') !== node.name) {
+      node.props.push(['placeholder', e.getAttribute('placeholder')]);
+    }
+    if (!opts.interactive) used += node.props.reduce((n, [k, v]) => n + k.length + v.length + 8, 0);
+  }
+  // Adjacent strings joined and whitespace collapsed; a node whose only text is its name loses it.
+  function normalize(node) {
+    const out = [];
+    let buffer = [];
+    const flush = () => {
+      const text = squash(buffer.join(''));
+      if (text) {
+        out.push(text);
+        if (!opts.interactive) used += text.length + 10;
+      }
+      buffer = [];
+    };
+    for (const c of node.children) {
+      if (typeof c === 'string') buffer.push(c);
+      else { flush(); normalize(c); out.push(c); }
+    }
+    flush();
+    node.children = out;
+    if (node.children.length === 1 && node.children[0] === node.name) node.children = [];
+  }
+  // To the caller's items, with refs, compact and max_depth applied.
+  function items(node, depth) {
+    const out = [];
+    for (const c of node.children) {
+      if (typeof c === 'string') { out.push(c); continue; }
+      if (opts.compact && !c.name && STRUCTURE.has(c.role)) { out.push(...items(c, depth)); continue; }
+      if (opts.maxDepth !== null && depth >= opts.maxDepth) continue;
+      let ref = -1;
+      if (INTERACTIVE.has(c.role) || (c.name && NAMED.has(c.role))) {
+        ref = els.length;
+        els.push(c.element);
+        refFrames.push(c.frame);
+        refIds.push(known?.get(c.element) ?? null);
+      }
+      out.push([c.role, c.name, c.attrs, ref, c.props, items(c, depth + 1), c.hole]);
+    }
+    return out;
+  }
+  const root = { role: 'fragment', name: '', attrs: [], props: [], children: [], hole: -1 };
+  visit(root, scopeRoot || document.body || document.documentElement, 0);
+  normalize(root);
+  return { json: JSON.stringify({ items: items(root, 0), complete, refFrames, refIds }), frames, holes, els };
 })
