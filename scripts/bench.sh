@@ -16,5 +16,6 @@ cargo build --release --locked --workspace --bins -q
 SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" \
     SB_BENCH_PLAYWRIGHT_INTERACTION="$PWD/scripts/bench/playwright-interaction.cjs" \
     SB_BENCH_PLAYWRIGHT_BUDGET="$PWD/scripts/bench/playwright-budget.cjs" \
+    SB_BENCH_PLAYWRIGHT_SNAPSHOT="$PWD/scripts/bench/playwright-snapshot.cjs" \
     NODE_PATH="$PWD/target/bench-js/node_modules" \
     exec target/release/sb-bench

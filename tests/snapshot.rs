@@ -198,3 +198,40 @@ async fn the_corpus_snapshots_as_playwright_snapshots_it() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A body of empty elements says it is empty; `scope` on an `<iframe>` gives the frame's tree; an
+/// `interactive` snapshot of many links is cut only at max_chars (its text has no indent and no URLs,
+/// so the walk does not count them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn empty_pages_iframe_scopes_and_interactive_walks_are_whole() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("w")).await.unwrap();
+    c.goto("w", &pages.url("/test/index.html"), None).await.unwrap();
+    body(&c, "w", "<div></div><span> </span><div><i></i></div>", 0).await;
+    let empty = sb_tests::snapshot(&c, "w", SnapshotParams::default()).await.unwrap();
+    assert_eq!(empty.snapshot, "- note \"the page is empty\"");
+
+    body(&c, "w", "<h1>Out</h1><iframe srcdoc='<h2>In</h2><button>Inside</button>'></iframe>", 0).await;
+    let ready = sb_protocol::api::WaitForParams {
+        function: Some(
+            "document.querySelector('iframe').contentDocument?.querySelector('button') !== null".into(),
+        ),
+        ..Default::default()
+    };
+    c.wait_for("w", ready, None).await.unwrap();
+    let whole = sb_tests::snapshot(&c, "w", SnapshotParams::default()).await.unwrap().snapshot;
+    let frame = whole.lines().find(|l| l.starts_with("- iframe [ref=")).expect(&whole);
+    let frame_ref = frame.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string();
+    let scoped = SnapshotParams { scope: Some(frame_ref), ..Default::default() };
+    let scoped = without_refs(&sb_tests::snapshot(&c, "w", scoped).await.unwrap().snapshot);
+    assert_eq!(scoped, "- iframe:\n  - heading \"In\" [level=2]\n  - button \"Inside\"");
+
+    // As on rustdoc's all.html: long lists of links with long URLs.
+    let links: String = (0..800)
+        .map(|i| format!("<li><a href='/std/collections/hash_map/struct.HashMap.html#method.item_{i}'>Item {i}</a></li>"))
+        .collect();
+    body(&c, "w", &format!("{}<ul>{links}</ul>{}", "<div>".repeat(15), "</div>".repeat(15)), 0).await;
+    let flat = SnapshotParams { interactive: true, ..Default::default() };
+    let flat = sb_tests::snapshot(&c, "w", flat).await.unwrap();
+    assert_eq!((flat.refs, flat.truncated), (800, false), "{} chars", flat.chars);
+}

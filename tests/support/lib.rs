@@ -467,6 +467,8 @@ pub async fn timed<T>(budget: u64, call: impl std::future::Future<Output = T>) -
 pub struct PageServer {
     /// `http://127.0.0.1:<port>`, no trailing slash.
     pub base: String,
+    /// The directory served under `/`, when there is one.
+    pub root: Option<PathBuf>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -528,7 +530,7 @@ impl PageServer {
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        PageServer { base: format!("http://{addr}"), task }
+        PageServer { base: format!("http://{addr}"), root: static_root.map(Path::to_path_buf), task }
     }
 
     /// `base` + `path`.

@@ -12,6 +12,9 @@
 //! 6. The budget: for T in 1000, 3000, 8000 ms, when an action that cannot finish answers, as a
 //!    fraction of T, beside Playwright's own timeout; and 4 and 16 sessions looping goto -> snapshot ->
 //!    click, beside Playwright with as many pages of one browser (`SB_BENCH_ONLY=budget` runs only these).
+//! 7. The snapshot beside Playwright's `ariaSnapshot()` on the fidelity corpus and on real documentation
+//!    (the Rust standard library's, Python's when `python3.11-doc` is installed): time (whole page and
+//!    `interactive`), lines, chars, and the share of Playwright's lines ours has (`SB_BENCH_ONLY=snapshot`).
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -267,6 +270,10 @@ async fn main() {
     // SB_BENCH_ONLY=evaluate runs only the request path's figures (evaluate and RSS);
     // SB_BENCH_ONLY=interaction runs only the snapshot and click tables.
     let only = std::env::var("SB_BENCH_ONLY").unwrap_or_default();
+    if only == "snapshot" {
+        snapshot_table().await;
+        return;
+    }
     if only == "budget" {
         budget_tables().await;
         return;
@@ -622,4 +629,134 @@ fn kernel() -> String {
     std::fs::read_to_string("/proc/sys/kernel/osrelease")
         .map(|s| format!("Linux {}", s.trim()))
         .unwrap_or_default()
+}
+
+/// Pages for the snapshot table: `(label, url)`, the corpus's and the documentation's that this machine has.
+fn snapshot_pages(
+    corpus: &sb_tests::PageServer,
+    docs: &[(String, sb_tests::PageServer)],
+) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|f| f.ends_with(".html"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut pages: Vec<(String, String)> =
+        files.iter().map(|f| (format!("corpus/{f}"), corpus.url(&format!("/{f}")))).collect();
+    for (label, server) in docs {
+        for path in [
+            "index.html",
+            "collections/struct.HashMap.html",
+            "all.html",
+            "library/json.html",
+            "library/stdtypes.html",
+        ] {
+            let root = &server.root;
+            if root.as_ref().is_some_and(|r| r.join(path).exists()) {
+                pages.push((format!("{label}/{path}"), server.url(&format!("/{path}"))));
+            }
+        }
+    }
+    pages
+}
+
+/// Our lines (refs removed) that Playwright's text has too, counted as a multiset, over Playwright's.
+fn shared_lines(ours: &str, theirs: &str) -> (usize, usize) {
+    let strip = |l: &str| -> String {
+        let mut out = String::new();
+        let mut rest = l;
+        while let Some(at) = rest.find(" [ref=e") {
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            rest = &rest[rest.find(']').map_or(rest.len(), |e| e + 1)..];
+        }
+        out.push_str(rest);
+        out
+    };
+    let mut pool: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for l in theirs.lines() {
+        *pool.entry(l.to_string()).or_default() += 1;
+    }
+    let mut shared = 0;
+    for l in ours.lines() {
+        if let Some(n) = pool.get_mut(&strip(l)).filter(|n| **n > 0) {
+            *n -= 1;
+            shared += 1;
+        }
+    }
+    (shared, theirs.lines().count())
+}
+
+async fn snapshot_table() {
+    use sb_protocol::api::SnapshotParams;
+    let corpus_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let corpus = sb_tests::PageServer::start(Some(&corpus_dir)).await;
+    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().ok();
+    let rust_docs = sysroot.map(|o| {
+        std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join("share/doc/rust/html/std")
+    });
+    let python_docs = std::path::PathBuf::from("/usr/share/doc/python3.11-doc/html");
+    let mut docs = Vec::new();
+    for (label, root) in [("rust-std", rust_docs), ("python", Some(python_docs))] {
+        if let Some(root) = root.filter(|r| r.exists()) {
+            docs.push((label.to_string(), sb_tests::PageServer::start(Some(&root)).await));
+        }
+    }
+    let pages = snapshot_pages(&corpus, &docs);
+    let urls: Vec<&str> = pages.iter().map(|(_, u)| u.as_str()).collect();
+    let theirs = node_json_lines("SB_BENCH_PLAYWRIGHT_SNAPSHOT", &[&urls.join(","), "5"]);
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = c.session_start(None).await.unwrap().session_id;
+    println!("snapshot beside Playwright's locator('body').ariaSnapshot(), medians of 5 runs (the first run is a warm-up)");
+    println!(
+        "{:<40} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8} {:>8}",
+        "page", "ours", "inter.", "pw", "ratio", "i.ratio", "lines", "chars", "same"
+    );
+    for (label, url) in &pages {
+        c.goto(&sid, url, Some(60_000)).await.unwrap();
+        let whole = SnapshotParams { max_chars: Some(10_000_000), ..Default::default() };
+        let interactive =
+            SnapshotParams { interactive: true, max_chars: Some(10_000_000), ..Default::default() };
+        let run = |p: SnapshotParams| {
+            let c = &c;
+            let sid = sid.clone();
+            async move {
+                let mut ms = Vec::new();
+                let mut text = String::new();
+                for _ in 0..5 {
+                    let t = Instant::now();
+                    text = c.snapshot(&sid, p.clone()).await.unwrap().snapshot;
+                    ms.push(t.elapsed().as_secs_f64() * 1e3);
+                }
+                (median(ms[1..].to_vec()), text)
+            }
+        };
+        let (ours_ms, text) = run(whole).await;
+        let (inter_ms, _) = run(interactive).await;
+        let pw = theirs.iter().find(|v| v["url"] == url.as_str());
+        let pw_ms = pw
+            .and_then(|v| v["ms"].as_array())
+            .map(|a| median(a.iter().skip(1).filter_map(Value::as_f64).collect()));
+        let pw_text = pw.and_then(|v| v["text"].as_str()).unwrap_or_default();
+        let (shared, total) = shared_lines(&text, pw_text);
+        let ratio = |m: f64| pw_ms.map(|p| format!("{:.2}x", m / p)).unwrap_or_else(|| "-".into());
+        println!(
+            "{:<40} {:>7.1}ms {:>7.1}ms {:>9} {:>7} {:>7} {:>7} {:>8} {:>7.1}%",
+            label,
+            ours_ms,
+            inter_ms,
+            pw_ms.map(|m| format!("{m:.1}ms")).unwrap_or_else(|| "-".into()),
+            ratio(ours_ms),
+            ratio(inter_ms),
+            text.lines().count(),
+            text.chars().count(),
+            if total == 0 { 100.0 } else { 100.0 * shared as f64 / total as f64 },
+        );
+    }
+    c.session_close(&sid).await.unwrap();
 }

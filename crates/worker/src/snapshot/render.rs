@@ -188,8 +188,11 @@ pub(super) fn output(
     url: String,
     title: String,
 ) -> Output {
-    let refs: Vec<RefRecord> =
-        refs.into_iter().filter(|r| text.contains(&format!("[ref={}]", r.id))).collect();
+    // The ids the text shows, read in one pass (a search of the text per ref costs seconds on a page
+    // of thousands).
+    let shown_ids: std::collections::HashSet<&str> =
+        text.split("[ref=").skip(1).filter_map(|rest| rest.split(']').next()).collect();
+    let refs: Vec<RefRecord> = refs.into_iter().filter(|r| shown_ids.contains(r.id.as_str())).collect();
     Output::Snapshot(SnapshotOutput {
         chars: text.chars().count() as u64,
         text,

@@ -95,7 +95,12 @@
   const names = new Map();
 
   // ---- DOM helpers
-  const tagOf = (e) => (typeof e.tagName === 'string' ? e.tagName.toUpperCase() : '');
+  const tagOf = (e) => {
+    const t = e.tagName;
+    if (typeof t !== 'string') return '';
+    const c = t.charCodeAt(0);
+    return c >= 97 && c <= 122 ? t.toUpperCase() : t;
+  };
   const style = (e) => {
     let s = styles.get(e);
     if (s === undefined) {
@@ -304,7 +309,16 @@
     }
     return h;
   }
+  const hiddenMemo = new Map();
   function hidden(e) {
+    let h = hiddenMemo.get(e);
+    if (h === undefined) {
+      h = computeHidden(e);
+      hiddenMemo.set(e, h);
+    }
+    return h;
+  }
+  function computeHidden(e) {
     if (ignored(e)) return true;
     const s = style(e);
     const slot = e.nodeName === 'SLOT';
@@ -341,7 +355,62 @@
     if (parts.some((t) => t.other || t.slash)) return undefined;
     return parts.map((t) => t.s).join('');
   }
+  const contentMemo = { '': new Map(), '::before': new Map(), '::after': new Map() };
   function cssContent(e, pseudo) {
+    const memo = contentMemo[pseudo || ''];
+    if (memo.has(e)) return memo.get(e);
+    const text = pseudo && !mayHavePseudo(e, pseudo) ? undefined : computeCssContent(e, pseudo);
+    memo.set(e, text);
+    return text;
+  }
+  // Which elements a ::before/::after rule can give content (a speed-up of ours: asking every element's
+  // pseudo style costs most of a walk). Per tree scope (the document, each shadow root), the subjects of
+  // the rules that name the pseudo-element, as one selector; `true` (ask every element) where the rules
+  // cannot be read (a cross-origin sheet) or not reduced to a subject (nesting, ::part, :host).
+  // Chromium's own sheet gives no text content to ::before/::after but for quotes, which are not text.
+  const pseudoScopes = new Map();
+  function pseudoSubjects(root, pseudo) {
+    let entry = pseudoScopes.get(root);
+    if (!entry) {
+      entry = { '::before': [], '::after': [], all: false };
+      const take = (rules) => {
+        for (const r of rules) {
+          if (r.styleSheet) { try { take(r.styleSheet.cssRules); } catch (err) { entry.all = true; } }
+          if (r.cssRules && r.cssRules.length) take(r.cssRules);
+          const text = r.selectorText;
+          if (!text || !/:(before|after)\b/i.test(text)) continue;
+          if (/[&]|::part|:host|::slotted/i.test(text)) { entry.all = true; continue; }
+          for (const part of text.split(',')) {
+            for (const name of ['::before', '::after']) {
+              const re = name === '::before' ? /::?before\b/gi : /::?after\b/gi;
+              if (re.test(part)) entry[name].push(part.replace(re, '').trim() || '*');
+            }
+          }
+        }
+      };
+      const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+      for (const sheet of sheets) {
+        try { take(sheet.cssRules); } catch (err) { entry.all = true; }
+      }
+      for (const name of ['::before', '::after']) {
+        const list = entry[name].filter((sel) => { try { document.createDocumentFragment().querySelector(sel); return true; } catch (err) { return false; } });
+        entry[name] = list.length ? list.join(', ') : null;
+      }
+      pseudoScopes.set(root, entry);
+    }
+    return entry.all ? true : entry[pseudo];
+  }
+  function mayHavePseudo(e, pseudo) {
+    for (const root of [e.getRootNode(), e.shadowRoot]) {
+      if (!root) continue;
+      const subjects = pseudoSubjects(root, pseudo);
+      if (subjects === true) return true;
+      if (subjects && root !== e.shadowRoot && e.matches(subjects)) return true;
+      // A shadow root's rules reach its host through :host, which makes them `true` above.
+    }
+    return false;
+  }
+  function computeCssContent(e, pseudo) {
     const s = pseudo ? e.ownerDocument.defaultView.getComputedStyle(e, pseudo) : style(e);
     if (!s) return undefined;
     const value = s.content;
@@ -661,10 +730,12 @@
       if (assigned.length) {
         for (const c of assigned) visit(node, c, depth);
       } else {
+        // Only a shadow host's children can be assigned to a slot (asking every node costs time).
+        const host = !!e.shadowRoot;
         for (let c = e.firstChild; c; c = c.nextSibling) {
-          if (!c.assignedSlot) visit(node, c, depth);
+          if (!host || !c.assignedSlot) visit(node, c, depth);
         }
-        if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(node, c, depth);
+        if (host) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(node, c, depth);
       }
     }
     for (const c of owned) visit(node, c, depth);
