@@ -59,6 +59,11 @@ impl Supervisor {
     /// that browser (e.g. `/usr/lib/chromium/chromium-headless-shell`, the image's).
     pub fn start_in(dir: tempfile::TempDir, extra: &[&str]) -> Supervisor {
         let socket = dir.path().join("browser.sock");
+        Supervisor::start_at(dir, socket, extra)
+    }
+
+    /// [`Supervisor::start_in`] with the socket at `socket` (which may be in a directory not made yet).
+    pub fn start_at(dir: tempfile::TempDir, socket: PathBuf, extra: &[&str]) -> Supervisor {
         let mut extra: Vec<std::ffi::OsString> = extra.iter().map(Into::into).collect();
         if let Some(browser) = std::env::var_os("SB_TEST_CHROMIUM") {
             if !extra.iter().any(|a| a == "--config") {

@@ -26,6 +26,7 @@ pub mod budget;
 pub mod error;
 pub mod ipc;
 pub mod margins;
+pub mod redact;
 
 pub use budget::Budget;
 pub use error::{ErrorBody, ErrorCode, Phase};

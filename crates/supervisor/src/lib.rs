@@ -23,6 +23,7 @@ pub mod commands;
 pub mod config;
 pub mod dispatch;
 pub mod doctor;
+pub mod files;
 pub mod health;
 pub mod logging;
 pub mod queue;
@@ -77,7 +78,8 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     let mut sigchld = signal(SignalKind::child())?;
     let spawner = Spawner::start();
 
-    std::fs::create_dir_all(&config.runtime_dir)?;
+    files::private_dir(&config.runtime_dir)?;
+    files::private_dir(&config.artifacts_dir)?;
     let runtime_dir = config.runtime_dir.canonicalize()?;
     let swept = reaper::sweep_leftovers(&runtime_dir);
     if !swept.is_empty() {

@@ -158,7 +158,11 @@ impl Runtime {
                 log_action("browser_action_succeeded", method, &span_session, Some(elapsed_ms), None);
                 Response::success(id, value, elapsed_ms)
             }
-            Err(error) => {
+            Err(mut error) => {
+                // A URL an error quotes loses its credentials, in the answer as in the log.
+                if let std::borrow::Cow::Owned(clean) = sb_protocol::redact::in_text(&error.message) {
+                    error.message = clean;
+                }
                 log_action("browser_action_failed", method, &span_session, Some(elapsed_ms), Some(&error));
                 Response::failure(id, error)
             }

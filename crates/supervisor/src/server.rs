@@ -13,19 +13,19 @@ use tokio::sync::mpsc;
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 use tokio_util::sync::CancellationToken;
 
+use crate::files;
 use crate::runtime::Runtime;
 
-/// Binds the socket: its directory is created with mode 0700 (when created here), a stale socket file
+/// Binds the socket: its directory is private ([`files::private_dir`]: made 0700, or refused when
+/// another uid owns it or may write to it, since that uid could swap the socket), a stale socket file
 /// from a dead supervisor is removed, the socket gets mode 0600.
 ///
 /// # Errors
-/// When another supervisor answers on `path`, or the directory or socket cannot be made.
+/// When another supervisor answers on `path`, the directory is refused, or it or the socket cannot be
+/// made.
 pub fn bind(path: &Path) -> std::io::Result<UnixListener> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.exists() {
-            std::fs::create_dir_all(dir)?;
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-        }
+        files::private_dir(dir)?;
     }
     if path.exists() {
         if std::os::unix::net::UnixStream::connect(path).is_ok() {

@@ -496,11 +496,12 @@ impl Sessions {
         self.inner.lock().unwrap().open.drain().map(|(_, s)| s).collect()
     }
 
-    /// Records the session's main frame URL (in the store when it changed).
+    /// Records the session's main frame URL (in the store when it changed, without its credentials:
+    /// [`sb_protocol::redact::in_url`]; a page reopened after a restart loads it so).
     pub async fn url_seen(&self, session: &SessionEntry, url: &str) {
         if session.set_url(url) {
-            self.record(StoreEvent::UrlChanged { session_id: session.id.clone(), url: url.to_string() })
-                .await;
+            let url = sb_protocol::redact::in_url(url).into_owned();
+            self.record(StoreEvent::UrlChanged { session_id: session.id.clone(), url }).await;
         }
     }
 

@@ -17,7 +17,7 @@
 //! temp file with only the open sessions' events, fsynced, and renamed over the old one.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -140,7 +140,7 @@ impl SessionStore {
     /// # Errors
     /// When the file cannot be read, written or renamed (a read-only runtime dir).
     pub fn open(runtime_dir: &Path) -> std::io::Result<(SessionStore, Vec<StoredSession>)> {
-        std::fs::create_dir_all(runtime_dir)?;
+        crate::files::private_dir(runtime_dir)?;
         let path = runtime_dir.join(FILE_NAME);
         let text = match std::fs::read(&path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -150,7 +150,8 @@ impl SessionStore {
         let sessions = fold(&text);
         let tmp = runtime_dir.join(format!("{FILE_NAME}.tmp"));
         {
-            let mut f = File::create(&tmp)?;
+            // Created new, 0600, never through a file or symlink planted at its name.
+            let mut f = crate::files::create_private(&tmp)?;
             for event in events_of(&sessions) {
                 f.write_all(&line_of(&event))?;
             }
@@ -160,7 +161,7 @@ impl SessionStore {
         if let Ok(dir) = File::open(runtime_dir) {
             let _ = dir.sync_all();
         }
-        let file = OpenOptions::new().append(true).open(&path)?;
+        let file = crate::files::append_private(&path)?;
         Ok((SessionStore { path, file: Arc::new(Mutex::new(file)) }, sessions))
     }
 
@@ -206,6 +207,7 @@ pub fn read(path: &Path) -> std::io::Result<Vec<StoredSession>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
 
     fn s(id: &str, target: Option<&str>, url: Option<&str>) -> StoredSession {
         StoredSession {

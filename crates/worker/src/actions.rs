@@ -281,10 +281,8 @@ pub(crate) async fn screenshot(
     let dims = imagesize::blob_size(&bytes).map_err(|e| {
         fail(format!("Chromium returned an unreadable {} image: {e:?}", shot.format.as_str()))
     })?;
-    if let Some(dir) = std::path::Path::new(path).parent() {
-        std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    std::fs::write(path, &bytes).map_err(|e| fail(format!("cannot write {path}: {e}")))?;
+    write_private(std::path::Path::new(path), &bytes)
+        .map_err(|e| fail(format!("cannot write {path}: {e}")))?;
     Ok(Output::Screenshot(ScreenshotOutput {
         path: path.to_string(),
         format: shot.format,
@@ -294,6 +292,33 @@ pub(crate) async fn screenshot(
         truncated,
         data: shot.inline.then_some(captured.data),
     }))
+}
+
+/// Writes an artifact as the supervisor writes its own files (`sb_supervisor::files`): its directory
+/// made 0700 when missing, the file created new (`O_EXCL | O_NOFOLLOW`, mode 0600; one left by an
+/// earlier run is removed first, never written through, a symlink never followed).
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.exists()) {
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    }
+    let open = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path)
+    };
+    let mut file = match open() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(path)?;
+            open()?
+        }
+        other => other?,
+    };
+    file.write_all(bytes)
 }
 
 /// The object group of `page.evaluate`'s results, released after each call.

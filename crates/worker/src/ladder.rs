@@ -147,7 +147,7 @@ pub(crate) async fn reopen_after_crash(page: &mut Page, budget: Budget) -> (&'st
     } else {
         (good, "renderer_crashed")
     };
-    tracing::warn!(target_id = %page.target_id, %url, reason, "reopen_after_crash");
+    tracing::warn!(target_id = %page.target_id, url = %sb_protocol::redact::in_url(&url), reason, "reopen_after_crash");
     (reason, reset(page, &url, reason, budget).await)
 }
 
@@ -179,7 +179,7 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
             return false;
         }
     };
-    tracing::warn!(old = %page.target_id, new = %created, %url, reason, "page_reset");
+    tracing::warn!(old = %page.target_id, new = %created, url = %sb_protocol::redact::in_url(url), reason, "page_reset");
     page.adopt(&created, attached, Moved::Reset(reason));
     if url != "about:blank" {
         settle_at(page, url, budget).await;

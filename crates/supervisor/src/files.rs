@@ -1,0 +1,136 @@
+//! The runtime's own files: directories 0700 and files 0600, always, in directories no other uid
+//! can write to.
+//!
+//! A directory the runtime uses (the runtime dir, the socket's, the artifacts dir) is created 0700, or,
+//! when it exists, must be a real directory (not a symlink) owned by the runtime's uid and not writable
+//! by group or others: another uid that pre-created `/tmp/sandbox-browser-$UID` 0777 could swap the
+//! socket or plant symlinks in it. One of ours that is only readable by others is tightened to 0700. A
+//! file the runtime writes is created new (`O_CREAT | O_EXCL`, never through an existing file or
+//! symlink) with `O_NOFOLLOW` and mode 0600.
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+/// Mode of every directory the runtime makes.
+pub const DIR_MODE: u32 = 0o700;
+/// Mode of every file the runtime writes.
+pub const FILE_MODE: u32 = 0o600;
+
+/// Makes `dir` (and its missing parents) 0700, or checks the one there (see the module doc).
+///
+/// # Errors
+/// `PermissionDenied` naming the problem and its fix for a directory of another uid, one writable by
+/// others, or a symlink; the I/O error when it cannot be made.
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::DirBuilder::new().recursive(true).mode(DIR_MODE).create(dir)?;
+            // The umask may have taken bits the mode asked for; the directory is exactly 0700.
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(DIR_MODE))
+        }
+        Err(e) => Err(e),
+        Ok(meta) => {
+            let refuse = |why: String| {
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    format!(
+                        "refusing {}: {why}; remove it or point the runtime at a directory of its own",
+                        dir.display()
+                    ),
+                ))
+            };
+            if !meta.is_dir() {
+                return refuse("it is not a directory (a symlink or a file)".into());
+            }
+            let me = nix::unistd::geteuid().as_raw();
+            if meta.uid() != me {
+                return refuse(format!("it belongs to uid {}, not to the runtime's uid {me}", meta.uid()));
+            }
+            let mode = meta.mode() & 0o777;
+            if mode & 0o022 != 0 {
+                return refuse(format!("it is writable by other users (mode {mode:04o})"));
+            }
+            if mode != DIR_MODE {
+                std::fs::set_permissions(dir, std::fs::Permissions::from_mode(DIR_MODE))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Creates `path` new for writing (`O_EXCL | O_NOFOLLOW`, mode 0600). A file already there (ours,
+/// from an earlier run, in a directory [`private_dir`] checked) is removed first: never written
+/// through, and a symlink is removed, not followed.
+///
+/// # Errors
+/// The I/O error.
+pub fn create_private(path: &Path) -> std::io::Result<File> {
+    let open = || {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(FILE_MODE)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path)
+    };
+    match open() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(path)?;
+            open()
+        }
+        other => other,
+    }
+}
+
+/// Opens `path` to append (`O_NOFOLLOW`; created 0600 when missing).
+///
+/// # Errors
+/// The I/O error (`ELOOP` for a symlink).
+pub fn append_private(path: &Path) -> std::io::Result<File> {
+    OpenOptions::new().append(true).create(true).mode(FILE_MODE).custom_flags(libc::O_NOFOLLOW).open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn directories_are_private_and_loose_ones_refused() {
+        let base = tempfile::tempdir().unwrap();
+        let made = base.path().join("a/b");
+        private_dir(&made).unwrap();
+        assert_eq!(std::fs::metadata(&made).unwrap().mode() & 0o777, 0o700);
+        // Ours but readable by others: tightened.
+        std::fs::set_permissions(&made, std::fs::Permissions::from_mode(0o755)).unwrap();
+        private_dir(&made).unwrap();
+        assert_eq!(std::fs::metadata(&made).unwrap().mode() & 0o777, 0o700);
+        // Writable by others: refused.
+        std::fs::set_permissions(&made, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = private_dir(&made).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied);
+        assert!(e.to_string().contains("writable by other users"), "{e}");
+        // A symlink to a directory: refused.
+        let link = base.path().join("link");
+        std::os::unix::fs::symlink(&made, &link).unwrap();
+        assert!(private_dir(&link).unwrap_err().to_string().contains("not a directory"));
+    }
+
+    #[test]
+    fn files_are_created_new_0600_and_never_through_a_symlink() {
+        let base = tempfile::tempdir().unwrap();
+        let victim = base.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let planted = base.path().join("out.tmp");
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let mut f = create_private(&planted).unwrap();
+        f.write_all(b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep", "the symlink's target is untouched");
+        let meta = std::fs::symlink_metadata(&planted).unwrap();
+        assert!(meta.is_file() && meta.mode() & 0o777 == 0o600);
+        let link = base.path().join("log");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        assert!(append_private(&link).is_err(), "O_NOFOLLOW refuses a symlink");
+    }
+}

@@ -1,0 +1,109 @@
+//! A sealed runtime (issue 15), on a real runtime: its directories are 0700 and its files 0600, a
+//! runtime directory another uid owns or may write to is refused, a file planted at a name the runtime
+//! writes is never written through, and credentials in URLs stay out of the session store, the
+//! answers and the log.
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::Command;
+
+use sb_tests::{bin_path, temp_dir, PageServer, Supervisor};
+use serde_json::json;
+
+fn mode(path: &Path) -> u32 {
+    std::fs::symlink_metadata(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).mode() & 0o777
+}
+
+/// `serve` on `socket` with the runtime dir `runtime`: its exit code and stderr (it must not start).
+fn refused(socket: &Path, runtime: &Path) -> (Option<i32>, String) {
+    let out = Command::new(bin_path("sandbox-browser"))
+        .arg("serve")
+        .arg("--socket")
+        .arg(socket)
+        .arg("--runtime-dir")
+        .arg(runtime)
+        .env_remove("SANDBOX_BROWSER_CONFIG")
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_runtimes_directories_are_0700_its_files_0600_and_credentials_stay_out() {
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let run = dir.path().join("run");
+    let state = dir.path().join("state");
+    let shots = dir.path().join("shots");
+    let args = ["--runtime-dir", state.to_str().unwrap(), "--artifacts", shots.to_str().unwrap()];
+    let sup = Supervisor::start_at(dir, run.join("browser.sock"), &args);
+    let c = sup.client().await;
+    c.session_start(Some("s")).await.unwrap();
+    let secret_url = format!("{}?q=rust&access_token=s3cr3t", pages.url("/test/index.html"));
+    c.goto("s", &secret_url, None).await.unwrap();
+    let shot = c.call("page.screenshot", Some("s"), json!({}), None).await.unwrap().result.unwrap();
+    let shot = shot["path"].as_str().unwrap().to_string();
+
+    for d in [&run, &state, &shots] {
+        assert_eq!(mode(d), 0o700, "{}", d.display());
+    }
+    assert_eq!(mode(&run.join("browser.sock")), 0o600);
+    assert_eq!(mode(&state.join("sessions.jsonl")), 0o600);
+    assert_eq!(mode(Path::new(&shot)), 0o600);
+
+    // The store keeps the URL without its credential; a failed navigation's message and the log
+    // quote none.
+    let store = std::fs::read_to_string(state.join("sessions.jsonl")).unwrap();
+    assert!(store.contains("access_token=redacted") && !store.contains("s3cr3t"), "{store}");
+    let r = c
+        .call("page.goto", Some("s"), json!({"url": "http://ann:hunter2@127.0.0.1:1/?apikey=s3cr3t"}), None)
+        .await;
+    let e = r.unwrap().error.expect("nothing listens on port 1");
+    assert!(!e.message.contains("s3cr3t") && !e.message.contains("hunter2"), "{}", e.message);
+    sup.settle_log(&c).await;
+    let log = sup.log_events().iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+    assert!(!log.contains("s3cr3t") && !log.contains("hunter2"), "{log}");
+}
+
+#[test]
+fn a_runtime_dir_other_users_can_write_to_or_own_is_refused() {
+    let base = temp_dir();
+    // Pre-created 0777, as another uid would leave /tmp/sandbox-browser-$UID for the runtime to use.
+    let open = base.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let (code, stderr) = refused(&open.join("browser.sock"), &open);
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("writable by other users"), "{stderr}");
+    assert!(!open.join("browser.sock").exists(), "no socket was made there");
+
+    // Owned by another uid (as root only: chown needs it).
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: a directory of another uid needs root to make");
+        return;
+    }
+    let theirs = base.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o700)).unwrap();
+    nix::unistd::chown(&theirs, Some(nix::unistd::Uid::from_raw(65534)), None).unwrap();
+    let mine = base.path().join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    let (code, stderr) = refused(&mine.join("browser.sock"), &theirs);
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("belongs to uid 65534"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_symlink_planted_at_the_stores_temp_file_truncates_nothing() {
+    let dir = temp_dir();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, dir.path().join("sessions.jsonl.tmp")).unwrap();
+    let sup = Supervisor::start_in(dir, &[]);
+    let c = sup.client().await;
+    c.session_start(Some("kept")).await.unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    let store = sup.dir.path().join("sessions.jsonl");
+    assert!(std::fs::symlink_metadata(&store).unwrap().is_file());
+    assert!(std::fs::read_to_string(&store).unwrap().contains("\"kept\""));
+}
