@@ -62,10 +62,21 @@ pub(crate) async fn resolve_backend(session: &Session, backend: i64, budget: Bud
     session.resolve_node(backend, budget.capped(STEP)).await.ok()?.object_id
 }
 
-/// The `backendNodeId` of large-page ref `id` from the walker's registry in the page's isolated world
-/// ([`WORLD`]); `None` when the page no longer has it (another document, or collected).
-async fn registered(page: &Page, id: &str, budget: Budget) -> Option<i64> {
-    let world = page
+/// The `backendNodeId` of ref `id` from the walker's registry in the page's isolated world
+/// ([`WORLD`]); `Ok(None)` when the page no longer has it (another document, or collected).
+///
+/// # Errors
+/// A lookup call that ran out of time: said as a timeout, never taken for a ref that is gone.
+async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
+    // A call that failed answers "not there"; one that ran out of time is the caller's timeout.
+    let slow = |e: sb_cdp::CdpError| {
+        if e.is_timeout() {
+            Err(cdp_failure(Phase::Actionability, e))
+        } else {
+            Ok(None)
+        }
+    };
+    let world = match page
         .session
         .call_raw(
             "Page.createIsolatedWorld",
@@ -73,9 +84,12 @@ async fn registered(page: &Page, id: &str, budget: Budget) -> Option<i64> {
             budget.capped(STEP),
         )
         .await
-        .ok()?;
+    {
+        Ok(world) => world,
+        Err(e) => return slow(e),
+    };
     let expr = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
-    let found = page
+    let found = match page
         .session
         .call_raw(
             "Runtime.evaluate",
@@ -83,14 +97,20 @@ async fn registered(page: &Page, id: &str, budget: Budget) -> Option<i64> {
             budget.capped(STEP),
         )
         .await
-        .ok()?;
-    let object = found["result"]["objectId"].as_str()?;
+    {
+        Ok(found) => found,
+        Err(e) => return slow(e),
+    };
+    let Some(object) = found["result"]["objectId"].as_str() else { return Ok(None) };
     let node = page.session.describe_node(object, budget.capped(STEP)).await;
     let _ = page
         .session
         .call_raw("Runtime.releaseObject", json!({"objectId": object}), budget.capped(STEP))
         .await;
-    node.ok().map(|node| node.backend_node_id)
+    match node {
+        Ok(node) => Ok(Some(node.backend_node_id)),
+        Err(e) => slow(e),
+    }
 }
 
 /// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
@@ -123,25 +143,46 @@ pub(crate) async fn resolve_as(
             let label = if r.name.is_empty() { r.role.clone() } else { format!("{} {:?}", r.role, r.name) };
             // A large-page ref (backend 0) is kept by the page: the walker's registry.
             let backend = if r.backend_node_id == 0 {
-                registered(page, &r.id, budget).await.unwrap_or(0)
+                registered(page, &r.id, budget).await?.unwrap_or(0)
             } else {
                 r.backend_node_id
             };
-            if let Some(object_id) = resolve_backend(&session, backend, budget).await.filter(|_| backend != 0)
-            {
-                if !confirm {
-                    return Ok(Some(Element { object_id, backend, label, session, offset }));
-                }
-                let connected = call_function_on(
-                    &session,
-                    &object_id,
-                    "function() { return this.isConnected; }",
-                    json!([]),
-                    budget.capped(STEP),
-                )
-                .await;
-                if connected.is_ok_and(|v| v == json!(true)) {
-                    return Ok(Some(Element { object_id, backend, label, session, offset }));
+            // A call that fails says the node is gone; one that runs out of time says nothing about
+            // it (a loaded machine): it is the action's timeout, not `stale_ref`.
+            let slow = |e: sb_cdp::CdpError| e.is_timeout().then(|| cdp_failure(Phase::Actionability, e));
+            if backend != 0 {
+                match session.resolve_node(backend, budget.capped(STEP)).await {
+                    Ok(node) => {
+                        if let Some(object_id) = node.object_id {
+                            if !confirm {
+                                return Ok(Some(Element { object_id, backend, label, session, offset }));
+                            }
+                            let connected = call_function_on(
+                                &session,
+                                &object_id,
+                                "function() { return this.isConnected; }",
+                                json!([]),
+                                budget.capped(STEP),
+                            )
+                            .await;
+                            match connected {
+                                Ok(Value::Bool(true)) => {
+                                    return Ok(Some(Element { object_id, backend, label, session, offset }))
+                                }
+                                Ok(_) => {}
+                                Err(e) => {
+                                    if let Some(e) = slow(e) {
+                                        return Err(e);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        if let Some(e) = slow(e) {
+                            return Err(e);
+                        }
+                    }
                 }
             }
             Err(removed(r))
