@@ -215,21 +215,21 @@ fn pipelined_requests_answer_out_of_order_and_sessions_use_separate_targets() {
     ids.sort();
     assert_eq!(ids, vec![3, 4]);
 
-    // Session a waits for a message that session b sends later; a health request sent in between on
-    // the same connection must be answered first: responses come as they complete, not in order.
-    let wait = r#"{"id":5,"method":"page.evaluate","session_id":"a","params":{"expression":"new Promise(r => { const c = new BroadcastChannel('t'); c.onmessage = e => { c.postMessage('ack'); r(e.data); }; })"}}"#;
+    // Session a waits for a request that session b makes later (sessions share no browser context, so
+    // the rendezvous is the test server's); a health request sent in between on the same connection
+    // must be answered first: responses come as they complete, not in order.
+    let wait = r#"{"id":5,"method":"page.evaluate","session_id":"a","params":{"expression":"fetch('/test/hold/pipelined').then(r => r.text())"}}"#;
     stream.write_all(format!("{wait}\n").as_bytes()).unwrap();
     stream.write_all(b"{\"id\":6,\"method\":\"runtime.health\"}\n").unwrap();
     let first = read();
     assert_eq!(first["id"], json!(6), "health must not wait behind a pending evaluate: {first}");
-    // Session b is not blocked by session a's pending action either. b repeats its message until a
-    // acknowledges it: a's listener may not exist yet when b starts (a's request may still be on its way).
-    let send = r#"{"id":7,"method":"page.evaluate","session_id":"b","params":{"expression":"new Promise(r => { const c = new BroadcastChannel('t'); c.onmessage = e => { if (e.data === 'ack') { clearInterval(t); r('sent'); } }; const t = setInterval(() => c.postMessage(42), 20); })"}}"#;
+    // Session b is not blocked by session a's pending action either: its request releases a's.
+    let send = r#"{"id":7,"method":"page.evaluate","session_id":"b","params":{"expression":"fetch('/test/release/pipelined').then(r => r.text())"}}"#;
     stream.write_all(format!("{send}\n").as_bytes()).unwrap();
     let mut rest = [read(), read()];
     rest.sort_by_key(|r| r["id"].as_u64());
-    assert_eq!(rest[0]["result"]["value"], json!(42), "{}", rest[0]);
-    assert_eq!(rest[1]["result"]["value"], json!("sent"), "{}", rest[1]);
+    assert_eq!(rest[0]["result"]["value"], json!("released"), "{}", rest[0]);
+    assert_eq!(rest[1]["result"]["value"], json!("ok"), "{}", rest[1]);
 }
 
 #[test]

@@ -99,7 +99,7 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     let dir = tempfile::Builder::new().prefix("sbtest-faults-").tempdir().unwrap();
     let mut browser = sb_tests::launch_browser(dir.path()).await;
     let client = sb_cdp::CdpClient::connect(&browser.ws_url, T).await.unwrap();
-    let target = client.create_target(&pages.url("/test/index.html"), true, T).await.unwrap();
+    let target = client.create_target(&pages.url("/test/index.html"), true, None, T).await.unwrap();
     let proxy = WedgeProxy::start(&browser.ws_url).await;
     let launcher = WorkerLauncher {
         spawner: Spawner::start(),

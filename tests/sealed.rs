@@ -107,3 +107,41 @@ async fn a_symlink_planted_at_the_stores_temp_file_truncates_nothing() {
     assert!(std::fs::symlink_metadata(&store).unwrap().is_file());
     assert!(std::fs::read_to_string(&store).unwrap().contains("\"kept\""));
 }
+
+/// Each session has a browser context of its own: an HttpOnly cookie, local storage set in one
+/// session are not in another's; a session's new tab is in its context; a closed session's context
+/// is gone with its data.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_share_no_cookies_or_storage() {
+    let sb_tests::Fixture { pages, sup: _sup, c } = sb_tests::Fixture::start().await;
+    let cookie_seen = |sid: &'static str| {
+        let (c, url) = (&c, pages.url("/test/cookie"));
+        async move {
+            c.goto(sid, &url, None).await.unwrap();
+            c.evaluate(sid, "document.querySelector('#cookie').textContent", None)
+                .await
+                .unwrap()
+                .value
+                .unwrap()
+        }
+    };
+    c.session_start(Some("a")).await.unwrap();
+    c.session_start(Some("b")).await.unwrap();
+    c.goto("a", &pages.url("/test/set-cookie/secret-a"), None).await.unwrap();
+    c.evaluate("a", "localStorage.setItem('k', 'from a'), 1", None).await.unwrap();
+    assert_eq!(cookie_seen("a").await, json!("sid=secret-a"), "the session's own requests carry it");
+    assert_eq!(cookie_seen("b").await, json!(""), "another session's requests do not");
+    let storage = c.evaluate("b", "localStorage.getItem('k')", None).await.unwrap();
+    assert_eq!(storage.value, Some(json!(null)));
+
+    // A tab the session opens is in its context.
+    let r = c.call("tabs.open", Some("a"), json!({"url": pages.url("/test/cookie")}), None).await.unwrap();
+    assert!(r.ok, "{r:?}");
+    let seen = c.evaluate("a", "document.querySelector('#cookie').textContent", None).await.unwrap();
+    assert_eq!(seen.value, Some(json!("sid=secret-a")));
+
+    // Closed, then started again under the same id: a new context, without the cookie.
+    c.session_close("a").await.unwrap();
+    c.session_start(Some("a")).await.unwrap();
+    assert_eq!(cookie_seen("a").await, json!(""));
+}

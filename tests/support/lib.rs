@@ -487,7 +487,30 @@ impl PageServer {
     /// Serves on an already bound listener.
     pub fn serve(listener: tokio::net::TcpListener, static_root: Option<&Path>) -> PageServer {
         let addr: SocketAddr = listener.local_addr().expect("addr");
+        // Rendezvous points of /test/hold and /test/release, by name.
+        let holds: Arc<Mutex<std::collections::HashMap<String, Arc<tokio::sync::Notify>>>> = Arc::default();
+        let point = move |name: &str| holds.lock().unwrap().entry(name.to_string()).or_default().clone();
+        let (hold, release) = (point.clone(), point);
         let mut app = Router::new()
+            // Answers once /test/release/{name} was asked (before or after): a request that waits on
+            // another client's, in any session or browser context.
+            .route(
+                "/test/hold/{name}",
+                get(move |axum::extract::Path(name): axum::extract::Path<String>| {
+                    let point = hold(&name);
+                    async move {
+                        point.notified().await;
+                        "released"
+                    }
+                }),
+            )
+            .route(
+                "/test/release/{name}",
+                get(move |axum::extract::Path(name): axum::extract::Path<String>| {
+                    release(&name).notify_one();
+                    async { "ok" }
+                }),
+            )
             .route("/test/index.html", get(|| async { Html(pages::INDEX) }))
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
@@ -522,6 +545,28 @@ impl PageServer {
                 get(|axum::extract::Path(ms): axum::extract::Path<u64>| async move {
                     tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
                     Html(pages::INDEX)
+                }),
+            )
+            // Sets an HttpOnly cookie (`sid=<value>`).
+            .route(
+                "/test/set-cookie/{value}",
+                get(|axum::extract::Path(value): axum::extract::Path<String>| async move {
+                    (
+                        [(axum::http::header::SET_COOKIE, format!("sid={value}; HttpOnly; Path=/"))],
+                        Html(pages::INDEX),
+                    )
+                }),
+            )
+            // Shows the Cookie header the request came with: `<p id="cookie">...</p>`.
+            .route(
+                "/test/cookie",
+                get(|headers: axum::http::HeaderMap| async move {
+                    let cookie = headers
+                        .get(axum::http::header::COOKIE)
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("")
+                        .replace(['<', '>', '&'], "");
+                    Html(format!("<!doctype html><title>Cookie</title><p id=\"cookie\">{cookie}</p>"))
                 }),
             )
             .route("/test/nav.html", get(|| async { Html(pages::NAV) }))

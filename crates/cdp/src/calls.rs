@@ -172,9 +172,10 @@ impl Session {
 }
 
 impl CdpClient {
-    /// `Target.createTarget {url, newWindow}` on the browser connection: the new page target's
-    /// `targetId`. A page in a window of its own (`new_window`) gets animation frames even when another
-    /// window has the focus.
+    /// `Target.createTarget {url, newWindow, browserContextId}` on the browser connection: the new page
+    /// target's `targetId`. A page in a window of its own (`new_window`) gets animation frames even when
+    /// another window has the focus; `context` is a browser context of [`CdpClient::create_browser_context`]
+    /// (`None`: the default one).
     ///
     /// # Errors
     /// The call's [`CdpError`].
@@ -182,17 +183,62 @@ impl CdpClient {
         &self,
         url: &str,
         new_window: bool,
+        context: Option<&str>,
         timeout: Duration,
     ) -> Result<String, CdpError> {
-        let created: CreateTargetResult = self
-            .call(
-                "Target.createTarget",
-                None,
-                serde_json::json!({"url": url, "newWindow": new_window}),
-                timeout,
-            )
-            .await?;
+        let mut params = serde_json::json!({"url": url, "newWindow": new_window});
+        if let Some(context) = context {
+            params["browserContextId"] = context.into();
+        }
+        let created: CreateTargetResult = self.call("Target.createTarget", None, params, timeout).await?;
         Ok(created.target_id)
+    }
+
+    /// `Target.createBrowserContext`: a browser context of its own (cookies, storage, cache and
+    /// permissions apart from every other context); its `browserContextId`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`].
+    pub async fn create_browser_context(&self, timeout: Duration) -> Result<String, CdpError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Created {
+            browser_context_id: String,
+        }
+        let created: Created =
+            self.call("Target.createBrowserContext", None, serde_json::json!({}), timeout).await?;
+        Ok(created.browser_context_id)
+    }
+
+    /// `Target.disposeBrowserContext`: closes the context's pages and deletes its data.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (a context that is already gone included).
+    pub async fn dispose_browser_context(&self, context: &str, timeout: Duration) -> Result<(), CdpError> {
+        self.call_raw(
+            "Target.disposeBrowserContext",
+            None,
+            serde_json::json!({"browserContextId": context}),
+            timeout,
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// The browser context of target `target_id` (`Target.getTargetInfo`'s `browserContextId`; the default
+    /// context has one too); `None` when the browser does not say.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (a target that is gone included).
+    pub async fn target_context(
+        &self,
+        target_id: &str,
+        timeout: Duration,
+    ) -> Result<Option<String>, CdpError> {
+        let info = self
+            .call_raw("Target.getTargetInfo", None, serde_json::json!({"targetId": target_id}), timeout)
+            .await?;
+        Ok(info["targetInfo"]["browserContextId"].as_str().map(str::to_string))
     }
 }
 

@@ -414,7 +414,7 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
 async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String> {
     let target = browser
         .client
-        .create_target("about:blank", false, Duration::from_secs(5))
+        .create_target("about:blank", false, None, Duration::from_secs(5))
         .await
         .map_err(|e| format!("Target.createTarget: {e}"))?;
     let launcher = WorkerLauncher {

@@ -366,6 +366,8 @@ impl Runtime {
                 async move { close_target(&client, &target_id, budget.remaining()).await }
             });
             futures_util::future::join_all(closing).await;
+            // Its cookies, storage and cache go with it.
+            Sessions::dispose_context(session, &link, budget).await;
         }
         self.queue.sessions.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }

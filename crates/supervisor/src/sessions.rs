@@ -98,6 +98,10 @@ pub struct SessionEntry {
     /// The URL the session's new page must load before its next action runs (after a browser or
     /// supervisor restart, or when its last tab closed).
     restore: Mutex<Option<String>>,
+    /// The session's browser context (cookies, storage, cache and permissions of its own) as
+    /// `(browser WebSocket URL, browserContextId)`: a context of another browser (one that was
+    /// restarted) is gone, and the session's next page gets a new one.
+    context: Mutex<Option<(String, String)>>,
     /// How long the last action waited for the tab to be freed after the one before it, until its
     /// result reports it (`waited_for_recovery_ms`).
     recovery_waited_ms: Mutex<Option<u64>>,
@@ -126,6 +130,7 @@ impl SessionEntry {
             reset: Mutex::new(None),
             display: Mutex::new(None),
             restore: Mutex::new(None),
+            context: Mutex::new(None),
             recovery_waited_ms: Mutex::new(None),
             tabs: Mutex::new(Vec::new()),
             gone_tabs: Mutex::new(HashSet::new()),
@@ -533,7 +538,9 @@ impl Sessions {
         link: &Link,
         budget: Budget,
     ) -> Result<String, ErrorBody> {
-        let created = link.client.create_target("about:blank", true, budget.remaining()).await;
+        let context = Self::context(session, link, budget).await?;
+        let created =
+            link.client.create_target("about:blank", true, Some(&context), budget.remaining()).await;
         match created {
             Ok(target_id) => {
                 session.bind_fresh(target_id.clone());
@@ -547,6 +554,36 @@ impl Sessions {
             Err(e) => {
                 session.bind_fresh(String::new());
                 Err(cdp_error(Phase::Session, "Target.createTarget", e))
+            }
+        }
+    }
+
+    /// The session's browser context in `link`'s browser, made when it has none there yet
+    /// (`Target.createBrowserContext`): at start, and after the browser was restarted.
+    ///
+    /// # Errors
+    /// `cdp_error` / `timeout` (phase `session`) from `Target.createBrowserContext`.
+    pub async fn context(session: &SessionEntry, link: &Link, budget: Budget) -> Result<String, ErrorBody> {
+        let known = session.context.lock().unwrap().clone();
+        if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.ws_url) {
+            return Ok(id);
+        }
+        let id = link
+            .client
+            .create_browser_context(budget.remaining())
+            .await
+            .map_err(|e| cdp_error(Phase::Session, "Target.createBrowserContext", e))?;
+        *session.context.lock().unwrap() = Some((link.ws_url.clone(), id.clone()));
+        Ok(id)
+    }
+
+    /// Disposes of the session's browser context (`Target.disposeBrowserContext`: its pages closed,
+    /// its cookies, storage and cache deleted), when it has one in `link`'s browser.
+    pub async fn dispose_context(session: &SessionEntry, link: &Link, budget: Budget) {
+        let known = session.context.lock().unwrap().take();
+        if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.ws_url) {
+            if let Err(e) = link.client.dispose_browser_context(&id, budget.remaining()).await {
+                tracing::warn!(browser.session_id = %session.id, error.message = %e, "context_dispose_failed");
             }
         }
     }

@@ -40,9 +40,10 @@ pub async fn open(
 ) -> Result<TabInfo, ErrorBody> {
     let link = q.health.link(budget).await?;
     let url = p.url.unwrap_or_else(|| "about:blank".into());
+    let context = Sessions::context(session, &link, budget).await?;
     let target_id = link
         .client
-        .create_target(&url, true, budget.remaining())
+        .create_target(&url, true, Some(&context), budget.remaining())
         .await
         .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
     session.add_tab(target_id.clone());

@@ -160,18 +160,21 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
     // The stuck renderer must go first: a new page at the same site would share its process (and
     // its blocked main thread). `Page.crash` runs on the renderer's IO thread, so it works even then.
     // It never answers (the renderer is gone): a short wait is enough to send it.
+    // The new page goes into the old one's browser context (the session's cookies and storage).
+    let context = browser.target_context(&page.target_id, budget.capped(TERMINATE)).await.ok().flatten();
     page.crash_expected.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = page.session.call_raw("Page.crash", json!({}), budget.capped(Duration::from_millis(50))).await;
     let _ = browser
         .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
         .await;
-    let created = match browser.create_target("about:blank", true, budget.remaining()).await {
-        Ok(target_id) => target_id,
-        Err(e) => {
-            tracing::warn!(error.message = %e, "page_reset_failed");
-            return false;
-        }
-    };
+    let created =
+        match browser.create_target("about:blank", true, context.as_deref(), budget.remaining()).await {
+            Ok(target_id) => target_id,
+            Err(e) => {
+                tracing::warn!(error.message = %e, "page_reset_failed");
+                return false;
+            }
+        };
     let attached = match attach_session(&browser, &created, &page.dialogs, page.viewport, budget).await {
         Ok(attached) => attached,
         Err(e) => {
