@@ -143,6 +143,7 @@ example "stale ref" page.click s1 '{"ref": "e5"}'
 example "unknown ref" page.click s1 '{"ref": "e999"}'
 example "page.goto (a page with a link, for the next example)" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
 example "page.click on a link: it waits for the navigation it starts (navigated_to)" page.click s1 '{"selector": "a"}'
+example "page.goto to a URL the policy refuses" page.goto s1 '{"url": "file:///etc/passwd"}'
 example "unknown method" page.fly s1 '{}'
 example "unknown session" page.extract nobody '{}'
 # A browser that dies between actions: the next action still works and says the page was reset.

@@ -339,7 +339,7 @@ fn sigint_stops_the_supervisor_cleanly_too() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn evaluate_results_keep_every_javascript_value() {
-    let sup = Supervisor::start(&[]);
+    let sup = Supervisor::with_config(sb_tests::MORE_SCHEMES);
     let c = sup.client().await;
     let sid = c.session_start(Some("values")).await.unwrap().session_id;
     c.goto(&sid, "data:text/html,<body><div id=x class=y>hi</div></body>", None).await.unwrap();

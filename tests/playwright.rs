@@ -152,7 +152,7 @@ async fn select_matches_value_or_label_takes_the_first_and_waits_for_options() {
 /// short description; a `data:` URL has no HTTP status.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn evaluate_applies_to_json_and_describes_platform_objects() {
-    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::with_config(sb_tests::MORE_SCHEMES).await;
     c.session_start(Some("e")).await.unwrap();
     c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
     let r = c.evaluate("e", "({toJSON: () => 'string', data: 'data'})", None).await.unwrap();

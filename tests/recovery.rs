@@ -535,7 +535,7 @@ async fn a_browser_that_dies_under_an_action_answers_page_reset_browser_restarte
 /// and a URL that crashed the renderer twice is not reopened again (`about:blank`, `crash_loop`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashing_url_is_not_reopened_and_a_crash_loop_stops() {
-    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::with_config(sb_tests::MORE_SCHEMES).await;
     let sid = session_at_slow_page(&c, &pages, "c").await;
     let r = call(&c, "page.goto", Some(&sid), json!({"url": "chrome://crash"})).await;
     let e = api_error(&r);

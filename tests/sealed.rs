@@ -145,3 +145,51 @@ async fn sessions_share_no_cookies_or_storage() {
     c.session_start(Some("a")).await.unwrap();
     assert_eq!(cookie_seen("a").await, json!(""));
 }
+
+/// The URL policy refuses what an agent must not load (`url_blocked`, naming the rule) for `page.goto`
+/// and `tabs.open`: local files, the browser's own pages, script URLs, the cloud metadata address, and
+/// (configured) the loopback in any notation; pages on the web still load.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_url_policy_refuses_local_files_browser_pages_and_blocked_networks() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("evaluate_enabled = false\n");
+    let c = sup.client().await;
+    c.session_start(Some("p")).await.unwrap();
+    let go = |method: &'static str, url: String| {
+        let c = &c;
+        async move { c.call(method, Some("p"), json!({"url": url}), None).await.unwrap() }
+    };
+    let port = pages.base.rsplit(':').next().unwrap().to_string();
+    for (method, url, says) in [
+        ("page.goto", "file:///etc/passwd".to_string(), "scheme file:"),
+        ("page.goto", format!("file://{}", sup.dir.path().display()), "scheme file:"),
+        ("page.goto", "chrome://version".into(), "scheme chrome:"),
+        ("page.goto", "view-source:http://example.com/".into(), "scheme view-source:"),
+        ("page.goto", "javascript:document.title='x'".into(), "evaluate_enabled is false"),
+        ("page.goto", "data:text/html,<script>document.title='x'</script>".into(), "scheme data:"),
+        ("tabs.open", "file:///etc/passwd".into(), "scheme file:"),
+        ("page.goto", "http://169.254.169.254/latest/meta-data/".into(), "169.254.0.0/16"),
+        ("page.goto", format!("http://0.0.0.0:{port}/test/index.html"), "0.0.0.0/8"),
+    ] {
+        let r = go(method, url.clone()).await;
+        let e = r.error.unwrap_or_else(|| panic!("{method} {url} loaded"));
+        assert_eq!(e.code, sb_protocol::ErrorCode::UrlBlocked, "{url}: {}", e.message);
+        assert!(!e.retryable && e.message.contains(says), "{url}: {}", e.message);
+    }
+    let r = go("page.goto", pages.url("/test/index.html")).await;
+    assert!(r.ok, "{r:?}");
+
+    // Loopback blocked by configuration: every notation of 127.0.0.1 is refused.
+    let strict = Supervisor::with_config("[policy]\nblock_loopback = true\n");
+    let c = strict.client().await;
+    c.session_start(Some("s")).await.unwrap();
+    for url in [
+        pages.url("/test/index.html"),
+        format!("http://2130706433:{port}/test/index.html"),
+        format!("http://[::ffff:127.0.0.1]:{port}/test/index.html"),
+        format!("http://localhost:{port}/test/index.html"),
+    ] {
+        let r = c.call("page.goto", Some("s"), json!({"url": url}), None).await.unwrap();
+        assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::UrlBlocked), "{url}");
+    }
+}

@@ -618,7 +618,20 @@ impl Fixture {
         let c = sup.client().await;
         Fixture { pages, sup, c }
     }
+
+    /// [`Fixture::start`] with the configuration file `toml`.
+    pub async fn with_config(toml: &str) -> Fixture {
+        let pages = PageServer::start(None).await;
+        let sup = Supervisor::with_config(toml);
+        let c = sup.client().await;
+        Fixture { pages, sup, c }
+    }
 }
+
+/// A configuration whose URL policy also loads `data:` and `chrome:` URLs (for tests that load a page
+/// from a `data:` URL or crash a renderer with `chrome://crash`).
+pub const MORE_SCHEMES: &str =
+    "[policy]\nallowed_schemes = [\"http\", \"https\", \"about\", \"data\", \"chrome\"]\n";
 
 /// What holds an answer of the runtime: a client call's result, or a raw [`sb_protocol::api::Response`].
 pub trait Answer {

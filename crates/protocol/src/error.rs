@@ -42,6 +42,8 @@ pub enum ErrorCode {
     EvaluateError,
     /// `page.evaluate` is turned off by configuration (`evaluate_enabled = false`).
     EvaluateDisabled,
+    /// The URL policy (`[policy]`) refuses the URL; the message names the rule. Not retryable.
+    UrlBlocked,
     /// The worker process died while running the action; it has been replaced.
     WorkerCrashed,
     /// The browser is down and could not be restarted. Not retryable.
@@ -87,6 +89,7 @@ impl ErrorCode {
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::EvaluateError => "evaluate_error",
             ErrorCode::EvaluateDisabled => "evaluate_disabled",
+            ErrorCode::UrlBlocked => "url_blocked",
             ErrorCode::WorkerCrashed => "worker_crashed",
             ErrorCode::BrowserUnavailable => "browser_unavailable",
             ErrorCode::CdpError => "cdp_error",

@@ -26,6 +26,8 @@ pub struct Config {
     pub evaluate_enabled: bool,
     pub paths: Paths,
     pub limits: Limits,
+    /// `[policy]`: which URLs load (see [`crate::policy`]).
+    pub policy: crate::policy::Policy,
 }
 
 impl Default for Config {
@@ -36,6 +38,7 @@ impl Default for Config {
             evaluate_enabled: true,
             paths: Paths::default(),
             limits: Limits::default(),
+            policy: crate::policy::Policy::default(),
         }
     }
 }
@@ -239,6 +242,9 @@ impl Config {
         }
         if self.limits.max_request_bytes < 1024 {
             return bad("limits.max_request_bytes", "must be at least 1024");
+        }
+        if let Err(why) = self.policy.check() {
+            return Err(ConfigError(format!("config {file}: {why}")));
         }
         if self.browser.sandbox.runtime_restart_attempts > 10 {
             return bad("browser.sandbox.runtime_restart_attempts", "must be at most 10");

@@ -26,6 +26,7 @@ pub mod doctor;
 pub mod files;
 pub mod health;
 pub mod logging;
+pub mod policy;
 pub mod queue;
 pub mod reaper;
 pub mod runtime;
@@ -101,6 +102,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             worker_exe,
             log_format: config.log_format.clone(),
             evaluate_enabled: config.settings.evaluate_enabled,
+            policy: config.settings.policy.clone(),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             browser: BrowserConfig {

@@ -51,6 +51,8 @@ pub struct RuntimeConfig {
     pub browser: BrowserConfig,
     /// Probes and the recovery cycle.
     pub health: HealthPolicy,
+    /// Which URLs `page.goto` and `tabs.open` load.
+    pub policy: crate::policy::Policy,
 }
 
 /// The browser, its sessions, and the request handler.
@@ -190,6 +192,7 @@ impl Runtime {
             ))
         })?;
         let session = self.queue.sessions.get(id)?;
+        self.url_allowed(method, &request.params).await?;
         let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         let waited = session.take_recovery_waited();
@@ -224,6 +227,21 @@ impl Runtime {
                 Err(e)
             }
         }
+    }
+
+    /// The URL policy on the URL a navigation (`page.goto`, `tabs.open`) would load.
+    ///
+    /// # Errors
+    /// `url_blocked` (phase `navigate`) naming the rule, the URL without its credentials.
+    async fn url_allowed(&self, method: Method, params: &Value) -> Result<(), ErrorBody> {
+        if !matches!(method, Method::PageGoto | Method::TabsOpen) {
+            return Ok(());
+        }
+        let Some(url) = params.get("url").and_then(Value::as_str) else { return Ok(()) };
+        self.config.policy.allows(url, self.config.evaluate_enabled).await.map_err(|b| {
+            let shown = sb_protocol::redact::in_url(url);
+            ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.0))
+        })
     }
 
     /// Methods without a session: `runtime.*`, `session.start`, `session.list`.

@@ -1,0 +1,227 @@
+//! The URL policy (`[policy]`): which URLs the runtime loads for an agent, checked before
+//! `page.goto` and `tabs.open` navigate (OpenClaw's navigation guard and Playwright MCP's
+//! `--allowed-origins`/`--blocked-origins` are the references).
+//!
+//! In order, a URL is refused ([`Blocked`], answered `url_blocked` naming the rule) when:
+//! 1. its scheme is not allowed (default `http`, `https`, and `about:blank`); `javascript:` is never
+//!    allowed while `evaluate_enabled` is false, nor `data:` unless listed;
+//! 2. `blocked_origins` matches it, or `allowed_origins` is set and does not;
+//! 3. its host, an IP literal in any notation (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`) or a name
+//!    resolved now (every address it resolves to), falls in a blocked network.
+//!
+//! Networks blocked by default: link-local (169.254.0.0/16, fe80::/10, which hold the cloud metadata
+//! endpoints 169.254.169.254 and fd00:ec2::254 too) and the unspecified addresses (0.0.0.0/8, ::),
+//! which reach the loopback. Loopback and private ranges are allowed by default (an agent's sandbox
+//! often browses a dev server beside it) and blocked with `block_loopback` / `block_private`.
+//!
+//! Not yet enforced here: redirects, a page's own navigations, subframes and subresources (that needs
+//! request interception in the worker, `Fetch.requestPaused`).
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use ipnet::IpNet;
+use serde::Deserialize;
+
+/// `[policy]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Policy {
+    /// URL schemes that load (`about` allows `about:blank` only).
+    pub allowed_schemes: Vec<String>,
+    /// When not empty, only these origins load: `https://example.com` (scheme, host and port), or a
+    /// host (`example.com`, `*.example.com` for its subdomains too).
+    pub allowed_origins: Vec<String>,
+    /// Origins that never load (same forms).
+    pub blocked_origins: Vec<String>,
+    /// Networks (CIDR) no URL may reach, besides the defaults.
+    pub blocked_networks: Vec<String>,
+    /// Refuse loopback addresses (127.0.0.0/8, ::1).
+    pub block_loopback: bool,
+    /// Refuse private addresses (10/8, 172.16/12, 192.168/16, fc00::/7).
+    pub block_private: bool,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            allowed_schemes: vec!["http".into(), "https".into(), "about".into()],
+            allowed_origins: Vec::new(),
+            blocked_origins: Vec::new(),
+            blocked_networks: Vec::new(),
+            block_loopback: false,
+            block_private: false,
+        }
+    }
+}
+
+/// Networks blocked whatever the configuration says.
+pub const ALWAYS_BLOCKED: &[&str] =
+    &["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "0.0.0.0/8", "::/128"];
+const LOOPBACK: &[&str] = &["127.0.0.0/8", "::1/128"];
+const PRIVATE: &[&str] = &["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"];
+
+/// Longest a name may take to resolve.
+const RESOLVE: Duration = Duration::from_millis(2_000);
+
+/// Why a URL is refused: the rule, for the `url_blocked` message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked(pub String);
+
+impl Policy {
+    /// Checks the configured networks parse.
+    ///
+    /// # Errors
+    /// The first entry that is not a CIDR network.
+    pub fn check(&self) -> Result<(), String> {
+        for n in &self.blocked_networks {
+            n.parse::<IpNet>()
+                .map_err(|e| format!("policy.blocked_networks: {n:?} is not a network: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn networks(&self) -> Vec<IpNet> {
+        let mut names: Vec<&str> = ALWAYS_BLOCKED.to_vec();
+        if self.block_loopback {
+            names.extend(LOOPBACK);
+        }
+        if self.block_private {
+            names.extend(PRIVATE);
+        }
+        names.extend(self.blocked_networks.iter().map(String::as_str));
+        names.iter().filter_map(|n| n.parse().ok()).collect()
+    }
+
+    /// Whether `url` may load (see the module doc); `evaluate_enabled` as configured.
+    ///
+    /// # Errors
+    /// [`Blocked`] naming the rule that refuses it.
+    pub async fn allows(&self, url: &str, evaluate_enabled: bool) -> Result<(), Blocked> {
+        let parsed =
+            url::Url::parse(url).map_err(|e| Blocked(format!("{url:?} is not an absolute URL ({e})")))?;
+        let scheme = parsed.scheme();
+        let blocked = |rule: String| Err(Blocked(rule));
+        if scheme == "javascript" && !evaluate_enabled {
+            return blocked("javascript: URLs run the caller's script, and evaluate_enabled is false".into());
+        }
+        if !self.allowed_schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme)) {
+            return blocked(format!(
+                "scheme {scheme}: is not in policy.allowed_schemes ({})",
+                self.allowed_schemes.join(", ")
+            ));
+        }
+        if scheme == "about" {
+            return if parsed.path() == "blank" {
+                Ok(())
+            } else {
+                blocked(format!("{url} (only about:blank loads)"))
+            };
+        }
+        if !matches!(scheme, "http" | "https") {
+            return Ok(());
+        }
+        if let Some(rule) = self.blocked_origins.iter().find(|o| origin_matches(o, &parsed)) {
+            return blocked(format!("origin matches policy.blocked_origins entry {rule:?}"));
+        }
+        if !self.allowed_origins.is_empty()
+            && !self.allowed_origins.iter().any(|o| origin_matches(o, &parsed))
+        {
+            return blocked(format!(
+                "origin {} is not in policy.allowed_origins",
+                parsed.origin().ascii_serialization()
+            ));
+        }
+        let networks = self.networks();
+        let addresses: Vec<IpAddr> = match parsed.host() {
+            Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
+            Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+            Some(url::Host::Domain(name)) => {
+                let port = parsed.port_or_known_default().unwrap_or(80);
+                match tokio::time::timeout(RESOLVE, tokio::net::lookup_host((name, port))).await {
+                    Ok(Ok(found)) => found.map(|a| a.ip()).collect(),
+                    // A name that does not resolve cannot reach a blocked network: the browser's
+                    // own error (net::ERR_NAME_NOT_RESOLVED) says the rest.
+                    _ => Vec::new(),
+                }
+            }
+            None => Vec::new(),
+        };
+        for ip in addresses {
+            // An IPv4-mapped IPv6 address is the IPv4 address it maps.
+            let ip = match ip {
+                IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+                v4 => v4,
+            };
+            if let Some(net) = networks.iter().find(|n| n.contains(&ip)) {
+                return blocked(format!("{ip} is in the blocked network {net}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `entry` (an origin, or a host pattern) matches `url`'s origin.
+fn origin_matches(entry: &str, url: &url::Url) -> bool {
+    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+    if entry.contains("://") {
+        return url::Url::parse(entry).is_ok_and(|e| e.origin() == url.origin());
+    }
+    let entry = entry.to_ascii_lowercase();
+    match entry.strip_prefix("*.") {
+        Some(base) => host == base || host.ends_with(&format!(".{base}")),
+        None => host == entry,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn why(p: &Policy, url: &str) -> Option<String> {
+        p.allows(url, false).await.err().map(|b| b.0)
+    }
+
+    #[tokio::test]
+    async fn schemes_origins_and_networks_are_checked() {
+        let p = Policy::default();
+        for ok in ["https://example.com/", "http://127.0.0.1:8080/x", "about:blank"] {
+            assert_eq!(why(&p, ok).await, None, "{ok}");
+        }
+        for (url, says) in [
+            ("file:///etc/passwd", "scheme file:"),
+            ("chrome://version", "scheme chrome:"),
+            ("view-source:http://example.com", "scheme view-source:"),
+            ("javascript:alert(1)", "evaluate_enabled is false"),
+            ("data:text/html,<script>x</script>", "scheme data:"),
+            ("about:config", "only about:blank"),
+            ("http://169.254.169.254/latest/meta-data", "blocked network 169.254.0.0/16"),
+            ("http://[fd00:ec2::254]/", "blocked network fd00:ec2::254/128"),
+            ("http://0.0.0.0:8080/", "blocked network 0.0.0.0/8"),
+        ] {
+            let got = why(&p, url).await.unwrap_or_else(|| panic!("{url} loaded"));
+            assert!(got.contains(says), "{url}: {got}");
+        }
+        let strict = Policy { block_loopback: true, block_private: true, ..Policy::default() };
+        for url in [
+            "http://2130706433:9/",
+            "http://0x7f.1/",
+            "http://[::ffff:127.0.0.1]/",
+            "http://localhost/",
+            "http://10.1.2.3/",
+        ] {
+            assert!(why(&strict, url).await.is_some(), "{url} loaded");
+        }
+        let listed = Policy {
+            allowed_origins: vec!["*.example.com".into()],
+            blocked_origins: vec!["https://bad.example.com".into()],
+            ..Policy::default()
+        };
+        assert_eq!(why(&listed, "https://docs.example.com/a").await, None);
+        assert!(why(&listed, "https://bad.example.com/").await.unwrap().contains("blocked_origins"));
+        assert!(why(&listed, "https://other.org/").await.unwrap().contains("allowed_origins"));
+        let data = Policy { allowed_schemes: vec!["data".into()], ..Policy::default() };
+        assert_eq!(why(&data, "data:text/plain,hi").await, None);
+        assert!(Policy { blocked_networks: vec!["nope".into()], ..Policy::default() }.check().is_err());
+    }
+}
