@@ -286,8 +286,9 @@ async fn actionability_outcomes_name_what_is_wrong() {
     js(&c, "a", "document.body.insertAdjacentHTML('beforeend', '<div style=\"height:3000px\"></div><button id=\"far\" onclick=\"document.title=`far`\">Far</button>'), 1").await;
     click(by_css("#far"), 3_000).await.unwrap();
     assert_eq!(js(&c, "a", "document.title").await, json!("far"));
-    // Always moving: not stable.
-    js(&c, "a", "document.body.insertAdjacentHTML('afterbegin', '<style>@keyframes m { from { margin-left: 0 } to { margin-left: 300px } }</style><button id=\"moving\" style=\"animation: m 0.5s linear infinite\">Moving</button>'), 1").await;
+    // Always moving: not stable. (A slow period: frames that come a whole period apart on a loaded
+    // machine would see the same box.)
+    js(&c, "a", "document.body.insertAdjacentHTML('afterbegin', '<style>@keyframes m { from { margin-left: 0 } to { margin-left: 600px } }</style><button id=\"moving\" style=\"animation: m 20s linear infinite\">Moving</button>'), 1").await;
     assert_eq!(code(click(by_css("#moving"), 1_500).await).0, ErrorCode::NotStable);
     // Nothing matches: timeout naming the selector.
     let (code_, message) = code(click(by_css("#nothing"), 1_000).await);

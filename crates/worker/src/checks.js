@@ -9,7 +9,10 @@ async function() {
     && an.effect && an.effect.target && (an.effect.target === this || an.effect.target.contains(this)));
   const animated = running.length > 0;
   const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
-  const framed = (await frame()) && (!animated || (await frame()));
+  // With an animation, the box between the two frames counts too: a periodic animation whose frames
+  // came a whole period apart (a loaded machine) would otherwise look still.
+  let mid = a;
+  const framed = (await frame()) && (!animated || ((mid = this.getBoundingClientRect()), await frame()));
   // An animation still waiting to start (pending: its clock not yet running, on a busy page) has not
   // moved the element yet, but will: not stable this round.
   const starting = running.some((an) => an.pending);
@@ -24,7 +27,8 @@ async function() {
   return {
     attached: true,
     visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
-    stable: !starting && !(animated && !framed) && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height,
+    stable: !starting && !(animated && !framed) && [mid, b].every((r) => r.x === a.x && r.y === a.y
+      && r.width === a.width && r.height === a.height),
     enabled: !disabled,
     editable,
   };
