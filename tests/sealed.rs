@@ -193,3 +193,52 @@ async fn the_url_policy_refuses_local_files_browser_pages_and_blocked_networks()
         assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::UrlBlocked), "{url}");
     }
 }
+
+/// The socket holds at most `max_connections`: one more gets a `too_many_connections` line and is
+/// closed (the runtime still answers its open connections, and a new one once a slot is free); a
+/// connection that parks half a line is closed after `partial_line_timeout_ms`.
+#[test]
+fn connections_are_capped_and_parked_partial_lines_closed() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::os::unix::net::UnixStream;
+    let sup = Supervisor::with_config("[limits]\nmax_connections = 3\npartial_line_timeout_ms = 1000\n");
+    let health = |s: &mut UnixStream| -> serde_json::Value {
+        // A refused connection may be closed before the request is written: its one line is read all
+        // the same.
+        let _ = s.write_all(b"{\"id\":1,\"method\":\"runtime.health\"}\n");
+        let mut line = String::new();
+        BufReader::new(s.try_clone().unwrap()).read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap_or(json!({"ok": false, "line": line}))
+    };
+    let mut open: Vec<UnixStream> = (0..3).map(|_| UnixStream::connect(&sup.socket).unwrap()).collect();
+    for s in &mut open {
+        assert_eq!(health(s)["ok"], json!(true));
+    }
+    // The fourth: one line, then the end.
+    let mut extra = UnixStream::connect(&sup.socket).unwrap();
+    let mut text = String::new();
+    extra.read_to_string(&mut text).unwrap();
+    let refused: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(refused["error"]["code"], "too_many_connections", "{text}");
+    assert_eq!(refused["error"]["retryable"], true);
+    assert_eq!(health(&mut open[0])["ok"], json!(true), "the open ones still work");
+
+    // Half a line, then nothing: closed after the timeout (the read sees the end), freeing a slot.
+    open[1].write_all(b"{\"id\":2,\"method\":\"runtime.heal").unwrap();
+    open[1].set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+    let mut rest = Vec::new();
+    let n = open[1].read_to_end(&mut rest).expect("closed by the runtime, not by the read timeout");
+    assert_eq!(n, 0, "{}", String::from_utf8_lossy(&rest));
+    // Its slot is free again: a new connection is served (the runtime frees it as it closes).
+    let served = (0..50).find_map(|_| {
+        let mut s = UnixStream::connect(&sup.socket).unwrap();
+        let v = health(&mut s);
+        if v["ok"] == json!(true) {
+            Some(v)
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            None
+        }
+    });
+    assert!(served.is_some(), "a slot came free");
+}

@@ -27,6 +27,9 @@ pub enum ErrorCode {
     SessionExists,
     /// `session.start` over the configured limit of open sessions; close one first.
     TooManySessions,
+    /// A connection over the configured limit of open connections (`limits.max_connections`): answered
+    /// once, then closed. Retryable once another connection closed.
+    TooManyConnections,
     /// The request line is longer than the configured limit (default 1 MiB).
     FrameTooLarge,
     /// The action did not finish within its budget (`timeout_ms`).
@@ -82,6 +85,7 @@ impl ErrorCode {
             ErrorCode::UnknownSession => "unknown_session",
             ErrorCode::SessionExists => "session_exists",
             ErrorCode::TooManySessions => "too_many_sessions",
+            ErrorCode::TooManyConnections => "too_many_connections",
             ErrorCode::FrameTooLarge => "frame_too_large",
             ErrorCode::Timeout => "timeout",
             ErrorCode::NavigationFailed => "navigation_failed",
@@ -114,6 +118,7 @@ impl ErrorCode {
         matches!(
             self,
             ErrorCode::Timeout
+                | ErrorCode::TooManyConnections
                 | ErrorCode::NavigationFailed
                 | ErrorCode::PageReset
                 | ErrorCode::ElementCovered

@@ -171,11 +171,21 @@ pub struct Limits {
     pub max_sessions: usize,
     /// Longest request line, bytes.
     pub max_request_bytes: usize,
+    /// Open socket connections at once; one more is answered `too_many_connections` and closed.
+    pub max_connections: usize,
+    /// How long a connection may hold part of a request line without sending more, ms; then it is
+    /// closed.
+    pub partial_line_timeout_ms: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_sessions: 32, max_request_bytes: sb_protocol::api::DEFAULT_MAX_REQUEST_BYTES }
+        Limits {
+            max_sessions: 32,
+            max_request_bytes: sb_protocol::api::DEFAULT_MAX_REQUEST_BYTES,
+            max_connections: 64,
+            partial_line_timeout_ms: 10_000,
+        }
     }
 }
 
@@ -239,6 +249,12 @@ impl Config {
         }
         if self.limits.max_sessions == 0 {
             return bad("limits.max_sessions", "must be at least 1");
+        }
+        if self.limits.max_connections == 0 {
+            return bad("limits.max_connections", "must be at least 1");
+        }
+        if self.limits.partial_line_timeout_ms == 0 {
+            return bad("limits.partial_line_timeout_ms", "must be at least 1");
         }
         if self.limits.max_request_bytes < 1024 {
             return bad("limits.max_request_bytes", "must be at least 1024");
@@ -315,7 +331,7 @@ max_request_bytes = 65536
         assert_eq!(c.timeouts.budget_ms(Method::PageClick, Some(100)), 500, "clamped to min_ms");
         assert_eq!(c.timeouts.budget_ms(Method::PageClick, Some(999_999)), 60_000, "clamped to max_ms");
         assert_eq!(c.paths.artifacts.as_deref(), Some(Path::new("/data/shots")));
-        assert_eq!(c.limits, Limits { max_sessions: 4, max_request_bytes: 65_536 });
+        assert_eq!(c.limits, Limits { max_sessions: 4, max_request_bytes: 65_536, ..Limits::default() });
     }
 
     #[test]

@@ -141,8 +141,12 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         }
     };
     tracing::info!(socket = %config.socket.display(), "listening");
-    let server =
-        tokio::spawn(server::serve(listener, runtime.clone(), config.settings.limits.max_request_bytes));
+    let limits = server::Limits {
+        max_line_bytes: config.settings.limits.max_request_bytes,
+        max_connections: config.settings.limits.max_connections,
+        partial_line_timeout: Duration::from_millis(config.settings.limits.partial_line_timeout_ms),
+    };
+    let server = tokio::spawn(server::serve(listener, runtime.clone(), limits));
     let signal_name = loop {
         tokio::select! {
             _ = sigterm.recv() => break "SIGTERM",
