@@ -2,7 +2,7 @@
 //! same text from the accessibility-tree path and the in-page walker.
 
 use sb_protocol::api::SnapshotParams;
-use sb_tests::Fixture;
+use sb_tests::{without_refs, Fixture};
 use serde_json::json;
 
 /// Replaces the page's body with `html` (and `pad` empty elements, which show nothing: past 2500
@@ -13,19 +13,6 @@ async fn body(c: &sb_client::Client, sid: &str, html: &str, pad: usize) {
         json!(html)
     );
     c.evaluate(sid, &script, None).await.unwrap();
-}
-
-/// The text without its refs (they number on).
-fn without_refs(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find(" [ref=e") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        rest = &rest[rest.find(']').map_or(rest.len(), |e| e + 1)..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Text, names and URLs that YAML would read as something else are quoted as Playwright's serializer

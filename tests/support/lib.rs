@@ -659,6 +659,19 @@ pub fn api_error(answer: impl Answer) -> sb_protocol::ErrorBody {
     answer.into_error().unwrap_or_else(|other| panic!("expected the runtime's error, got {other}"))
 }
 
+/// A snapshot's text without its refs (` [ref=eN]`), which number on from snapshot to snapshot.
+pub fn without_refs(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(" [ref=e") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        rest = &rest[rest.find(']').map_or(rest.len(), |e| e + 1)..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Panics unless `text` (a snapshot) parses as YAML: Playwright's aria snapshots are YAML, and so
 /// are ours (issue 14); any parser reads them.
 pub fn assert_yaml(text: &str) {

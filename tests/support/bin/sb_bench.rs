@@ -666,24 +666,13 @@ fn snapshot_pages(
 
 /// Our lines (refs removed) that Playwright's text has too, counted as a multiset, over Playwright's.
 fn shared_lines(ours: &str, theirs: &str) -> (usize, usize) {
-    let strip = |l: &str| -> String {
-        let mut out = String::new();
-        let mut rest = l;
-        while let Some(at) = rest.find(" [ref=e") {
-            out.push_str(&rest[..at]);
-            rest = &rest[at..];
-            rest = &rest[rest.find(']').map_or(rest.len(), |e| e + 1)..];
-        }
-        out.push_str(rest);
-        out
-    };
     let mut pool: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for l in theirs.lines() {
         *pool.entry(l.to_string()).or_default() += 1;
     }
     let mut shared = 0;
     for l in ours.lines() {
-        if let Some(n) = pool.get_mut(&strip(l)).filter(|n| **n > 0) {
+        if let Some(n) = pool.get_mut(&sb_tests::without_refs(l)).filter(|n| **n > 0) {
             *n -= 1;
             shared += 1;
         }
