@@ -63,6 +63,10 @@ args=(--socket "$socket" --log-format "$log_format")
 [ -n "${SANDBOX_BROWSER_ARTIFACTS:-}" ] && args+=(--artifacts "$SANDBOX_BROWSER_ARTIFACTS")
 [ "$no_sandbox" = true ] && args+=(--no-sandbox)
 
+# Until serve replaces this shell, this shell is PID 1, which ignores signals it has no handler for: a
+# `docker stop` during the doctor's pass would be lost (and the container killed 10 s later).
+trap 'exit 143' TERM
+trap 'exit 130' INT
 if [ "$doctor" = true ]; then
     doctor_args=(--socket "$socket")
     # JSON logs stay one JSON object a line: the summary too.
@@ -79,4 +83,5 @@ if [ "$doctor" = true ]; then
     echo "$summary" >&2
 fi
 
+trap - TERM INT
 exec "$bin" serve "${args[@]}" "$@"

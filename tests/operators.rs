@@ -14,6 +14,9 @@ fn doctor(args: &[&str]) -> Output {
         .args(args)
         .env_remove("SANDBOX_BROWSER_CONFIG")
         .env_remove("SANDBOX_BROWSER_CHROMIUM")
+        .env_remove("SANDBOX_BROWSER_SOCKET")
+        .env_remove("SANDBOX_BROWSER_RUNTIME_DIR")
+        .env_remove("SANDBOX_BROWSER_ARTIFACTS")
         .output()
         .expect("run doctor")
 }
@@ -223,4 +226,38 @@ fn the_entrypoint_refuses_a_bad_environment_naming_the_variable() {
     assert_eq!(out.status.code(), Some(64), "{stderr}");
     assert!(stderr.contains("max_sesions") && stderr.contains("the doctor found a failed check"), "{stderr}");
     assert!(!dir.path().join("run/browser.sock").exists());
+}
+
+/// `docker exec <c> sandbox-browser doctor --probe` finds the supervisor the way `serve` was told where
+/// to listen: `SANDBOX_BROWSER_SOCKET` (the image sets it), with no `--socket`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_reads_the_socket_from_the_environment_as_serve_does() {
+    let sup = Supervisor::start(&[]);
+    let _c = sup.client().await;
+    let out = Command::new(bin_path("sandbox-browser"))
+        .args(["doctor", "--probe", "--json"])
+        .env("SANDBOX_BROWSER_SOCKET", &sup.socket)
+        .env_remove("SANDBOX_BROWSER_CONFIG")
+        .output()
+        .unwrap();
+    let checks = checks(&out);
+    let probe = check(&checks, "supervisor");
+    assert_eq!(probe["status"], "pass", "{probe}");
+}
+
+/// Text logs carry no terminal colour codes when stderr is not a terminal (`docker logs`, a file).
+#[test]
+fn text_logs_are_plain_off_a_terminal() {
+    let dir = temp_dir();
+    let out = Command::new(bin_path("sandbox-browser"))
+        .args(["serve", "--log-format", "text", "--socket"])
+        .arg(dir.path().join("x/../../nonexistent-parent-is-fine/browser.sock"))
+        .args(["--browser", "/nonexistent/chromium"])
+        .env_remove("SANDBOX_BROWSER_CONFIG")
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.is_empty());
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }

@@ -21,16 +21,16 @@ pub struct Common {
     pub config: Option<PathBuf>,
     /// Socket path [default: $XDG_RUNTIME_DIR/sandbox-browser/browser.sock, else
     /// /tmp/sandbox-browser-$UID/browser.sock]. `doctor` asks the supervisor there when given.
-    #[arg(long)]
+    #[arg(long, env = "SANDBOX_BROWSER_SOCKET")]
     pub socket: Option<PathBuf>,
     /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
     #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
     pub browser: Option<PathBuf>,
     /// Directory for the browser profile and the session store [default: the socket's directory].
-    #[arg(long)]
+    #[arg(long, env = "SANDBOX_BROWSER_RUNTIME_DIR")]
     pub runtime_dir: Option<PathBuf>,
     /// Directory for screenshots [default: the runtime dir's artifacts/ subdirectory].
-    #[arg(long)]
+    #[arg(long, env = "SANDBOX_BROWSER_ARTIFACTS")]
     pub artifacts: Option<PathBuf>,
     /// Pass --no-sandbox to Chromium (always done as root).
     #[arg(long)]

@@ -5,11 +5,14 @@
 
 use tracing_subscriber::EnvFilter;
 
-/// Installs the global subscriber. `format` is `json` or `text`; `RUST_LOG` overrides the level
-/// (default `info`).
+/// Installs the global subscriber. `format` is `json` or `text` (coloured only when stderr is a
+/// terminal); `RUST_LOG` overrides the level (default `info`).
 pub fn init(format: &str) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    // Colour only on a terminal: `docker logs` and files get plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let builder =
+        tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi);
     let _ = if format == "text" {
         builder.try_init()
     } else {
