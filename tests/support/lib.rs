@@ -78,6 +78,8 @@ impl Supervisor {
             // Each test chooses its configuration: none leaks in from the environment.
             .env_remove("SANDBOX_BROWSER_CONFIG")
             .env_remove("SANDBOX_BROWSER_CHROMIUM")
+            .env_remove("SANDBOX_BROWSER_RUNTIME_DIR")
+            .env_remove("SANDBOX_BROWSER_ARTIFACTS")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
