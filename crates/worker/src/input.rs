@@ -68,7 +68,8 @@ pub(crate) fn mouse<'a>(
 
 /// A key or combo (`Enter`, `Control+A`, `Shift+Tab`) on the focused element.
 pub(crate) async fn press(page: &Page, combo: &str, budget: Budget) -> Result<(), WorkerError> {
-    let (mods, key) = keys::parse_combo(combo).map_err(|m| fail(ErrorCode::BadRequest, Phase::Request, m))?;
+    let (mods, key) =
+        keys::parse_combo(combo).map_err(|e| fail(ErrorCode::BadRequest, Phase::Request, e.to_string()))?;
     let mut held = 0;
     for m in &mods {
         held |= m.modifier_bit();

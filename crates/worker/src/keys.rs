@@ -198,22 +198,43 @@ fn by_key(name: &str) -> Option<KeyDef> {
     }
 }
 
+/// Why a key combination does not parse; its `Display` is the one-line message a caller answers with
+/// (`bad_request`), listing the accepted forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ComboError {
+    /// Nothing to press.
+    Empty { combo: String },
+    /// A part that is neither a key nor (before the last `+`) a modifier.
+    UnknownKey { key: String, combo: String },
+}
+
+impl std::fmt::Display for ComboError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ComboError::Empty { combo } => write!(f, "empty key {combo:?}"),
+            ComboError::UnknownKey { key, combo } => write!(
+                f,
+                "unknown key {key:?} in {combo:?}; use a key value (Enter, Tab, ArrowLeft, Escape, F1-F24, a, ~), \
+                 a code value (KeyA-KeyZ, Digit0-Digit9, Numpad0-Numpad9, NumpadEnter, ShiftRight, Backquote), \
+                 joined with modifiers (Shift, Control, Alt, Meta, ControlOrMeta): Control+Shift+KeyA"
+            ),
+        }
+    }
+}
+
 /// Splits `Control+Shift+A` into modifiers and the key; `ControlOrMeta` is Control here (Linux).
-pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), String> {
+///
+/// # Errors
+/// [`ComboError`] for an empty combination or a part that names no key (a modifier for the others).
+pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), ComboError> {
     let mut parts: Vec<&str> = combo.split('+').collect();
     // "Control++" and "+" name the plus key.
     if combo.ends_with("++") || combo == "+" {
         parts.retain(|p| !p.is_empty());
         parts.push("+");
     }
-    let (key, mods) = parts.split_last().ok_or_else(|| format!("empty key {combo:?}"))?;
-    let unknown = |k: &str| {
-        format!(
-            "unknown key {k:?} in {combo:?}; use a key value (Enter, Tab, ArrowLeft, Escape, F1-F24, a, ~), \
-             a code value (KeyA-KeyZ, Digit0-Digit9, Numpad0-Numpad9, NumpadEnter, ShiftRight, Backquote), \
-             joined with modifiers (Shift, Control, Alt, Meta, ControlOrMeta): Control+Shift+KeyA"
-        )
-    };
+    let (key, mods) = parts.split_last().ok_or_else(|| ComboError::Empty { combo: combo.to_string() })?;
+    let unknown = |k: &str| ComboError::UnknownKey { key: k.to_string(), combo: combo.to_string() };
     let mut held = Vec::new();
     for m in mods {
         let def = named(m).filter(|d| d.modifier_bit() != 0).ok_or_else(|| unknown(m))?;
@@ -298,6 +319,8 @@ mod tests {
         let (mods, _) = parse_combo("Shift+Shift+A").unwrap();
         assert_eq!(mods.len(), 1, "a modifier goes down once");
         let e = parse_combo("Hyper+A").unwrap_err();
+        assert_eq!(e, ComboError::UnknownKey { key: "Hyper".into(), combo: "Hyper+A".into() });
+        let e = e.to_string();
         assert!(e.contains("KeyA-KeyZ") && e.contains("ControlOrMeta"), "{e}");
     }
 }
