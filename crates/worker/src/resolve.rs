@@ -62,55 +62,71 @@ pub(crate) async fn resolve_backend(session: &Session, backend: i64, budget: Bud
     session.resolve_node(backend, budget.capped(STEP)).await.ok()?.object_id
 }
 
+/// A lookup call's answer: `Ok(None)` when it failed (what it looked for is not there), the caller's
+/// timeout when it ran out of time (a loaded machine says nothing about the element: never taken for
+/// a ref that is gone).
+fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerError> {
+    match answer {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.is_timeout() => Err(cdp_failure(Phase::Actionability, e)),
+        Err(_) => Ok(None),
+    }
+}
+
 /// The `backendNodeId` of ref `id` from the walker's registry in the page's isolated world
 /// ([`WORLD`]); `Ok(None)` when the page no longer has it (another document, or collected).
 ///
 /// # Errors
-/// A lookup call that ran out of time: said as a timeout, never taken for a ref that is gone.
+/// A lookup call that ran out of time ([`found`]).
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
-    // A call that failed answers "not there"; one that ran out of time is the caller's timeout.
-    let slow = |e: sb_cdp::CdpError| {
-        if e.is_timeout() {
-            Err(cdp_failure(Phase::Actionability, e))
-        } else {
-            Ok(None)
-        }
-    };
-    let world = match page
-        .session
-        .call_raw(
-            "Page.createIsolatedWorld",
-            json!({"frameId": page.target_id, "worldName": WORLD}),
-            budget.capped(STEP),
-        )
-        .await
-    {
-        Ok(world) => world,
-        Err(e) => return slow(e),
-    };
+    let world = page.session.call_raw(
+        "Page.createIsolatedWorld",
+        json!({"frameId": page.target_id, "worldName": WORLD}),
+        budget.capped(STEP),
+    );
+    let Some(world) = found(world.await)? else { return Ok(None) };
     let expr = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
-    let found = match page
-        .session
-        .call_raw(
-            "Runtime.evaluate",
-            json!({"expression": expr, "contextId": world["executionContextId"]}),
-            budget.capped(STEP),
-        )
-        .await
-    {
-        Ok(found) => found,
-        Err(e) => return slow(e),
-    };
-    let Some(object) = found["result"]["objectId"].as_str() else { return Ok(None) };
+    let object = page.session.call_raw(
+        "Runtime.evaluate",
+        json!({"expression": expr, "contextId": world["executionContextId"]}),
+        budget.capped(STEP),
+    );
+    let Some(object) = found(object.await)? else { return Ok(None) };
+    let Some(object) = object["result"]["objectId"].as_str() else { return Ok(None) };
     let node = page.session.describe_node(object, budget.capped(STEP)).await;
     let _ = page
         .session
         .call_raw("Runtime.releaseObject", json!({"objectId": object}), budget.capped(STEP))
         .await;
-    match node {
-        Ok(node) => Ok(Some(node.backend_node_id)),
-        Err(e) => slow(e),
+    Ok(found(node)?.map(|node| node.backend_node_id))
+}
+
+/// The remote object id of node `backend` while it is in its document (`confirm`: asked with
+/// `isConnected`; else taken as it is); `Ok(None)` when it is gone.
+///
+/// # Errors
+/// A call that ran out of time ([`found`]).
+async fn live_object(
+    session: &Session,
+    backend: i64,
+    confirm: bool,
+    budget: Budget,
+) -> Result<Option<String>, WorkerError> {
+    let Some(node) = found(session.resolve_node(backend, budget.capped(STEP)).await)? else {
+        return Ok(None);
+    };
+    let Some(object_id) = node.object_id else { return Ok(None) };
+    if !confirm {
+        return Ok(Some(object_id));
     }
+    let connected = call_function_on(
+        session,
+        &object_id,
+        "function() { return this.isConnected; }",
+        json!([]),
+        budget.capped(STEP),
+    );
+    Ok((found(connected.await)? == Some(Value::Bool(true))).then_some(object_id))
 }
 
 /// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
@@ -147,42 +163,9 @@ pub(crate) async fn resolve_as(
             } else {
                 r.backend_node_id
             };
-            // A call that fails says the node is gone; one that runs out of time says nothing about
-            // it (a loaded machine): it is the action's timeout, not `stale_ref`.
-            let slow = |e: sb_cdp::CdpError| e.is_timeout().then(|| cdp_failure(Phase::Actionability, e));
             if backend != 0 {
-                match session.resolve_node(backend, budget.capped(STEP)).await {
-                    Ok(node) => {
-                        if let Some(object_id) = node.object_id {
-                            if !confirm {
-                                return Ok(Some(Element { object_id, backend, label, session, offset }));
-                            }
-                            let connected = call_function_on(
-                                &session,
-                                &object_id,
-                                "function() { return this.isConnected; }",
-                                json!([]),
-                                budget.capped(STEP),
-                            )
-                            .await;
-                            match connected {
-                                Ok(Value::Bool(true)) => {
-                                    return Ok(Some(Element { object_id, backend, label, session, offset }))
-                                }
-                                Ok(_) => {}
-                                Err(e) => {
-                                    if let Some(e) = slow(e) {
-                                        return Err(e);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        if let Some(e) = slow(e) {
-                            return Err(e);
-                        }
-                    }
+                if let Some(object_id) = live_object(&session, backend, confirm, budget).await? {
+                    return Ok(Some(Element { object_id, backend, label, session, offset }));
                 }
             }
             Err(removed(r))
