@@ -24,6 +24,7 @@
 pub mod api;
 pub mod budget;
 pub mod error;
+pub mod files;
 pub mod ipc;
 pub mod margins;
 pub mod redact;

@@ -6,16 +6,13 @@
 //! by group or others: another uid that pre-created `/tmp/sandbox-browser-$UID` 0777 could swap the
 //! socket or plant symlinks in it. One of ours that is only readable by others is tightened to 0700. A
 //! file the runtime writes is created new (`O_CREAT | O_EXCL`, never through an existing file or
-//! symlink) with `O_NOFOLLOW` and mode 0600.
+//! symlink) with `O_NOFOLLOW` and mode 0600 ([`create_private`], which the worker shares).
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
-/// Mode of every directory the runtime makes.
-pub const DIR_MODE: u32 = 0o700;
-/// Mode of every file the runtime writes.
-pub const FILE_MODE: u32 = 0o600;
+pub use sb_protocol::files::{create_private, DIR_MODE, FILE_MODE};
 
 /// Makes `dir` (and its missing parents) 0700, or checks the one there (see the module doc).
 ///
@@ -56,30 +53,6 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
             }
             Ok(())
         }
-    }
-}
-
-/// Creates `path` new for writing (`O_EXCL | O_NOFOLLOW`, mode 0600). A file already there (ours,
-/// from an earlier run, in a directory [`private_dir`] checked) is removed first: never written
-/// through, and a symlink is removed, not followed.
-///
-/// # Errors
-/// The I/O error.
-pub fn create_private(path: &Path) -> std::io::Result<File> {
-    let open = || {
-        OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(FILE_MODE)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(path)
-    };
-    match open() {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            std::fs::remove_file(path)?;
-            open()
-        }
-        other => other,
     }
 }
 

@@ -294,31 +294,15 @@ pub(crate) async fn screenshot(
     }))
 }
 
-/// Writes an artifact as the supervisor writes its own files (`sb_supervisor::files`): its directory
-/// made 0700 when missing, the file created new (`O_EXCL | O_NOFOLLOW`, mode 0600; one left by an
-/// earlier run is removed first, never written through, a symlink never followed).
+/// Writes an artifact as the runtime writes every file ([`sb_protocol::files`]): its directory made
+/// 0700 when missing, the file created new, 0600, never through a file or symlink already there.
 fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    use std::os::unix::fs::DirBuilderExt;
     if let Some(dir) = path.parent().filter(|d| !d.exists()) {
-        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        std::fs::DirBuilder::new().recursive(true).mode(sb_protocol::files::DIR_MODE).create(dir)?;
     }
-    let open = || {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(path)
-    };
-    let mut file = match open() {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            std::fs::remove_file(path)?;
-            open()?
-        }
-        other => other?,
-    };
-    file.write_all(bytes)
+    sb_protocol::files::create_private(path)?.write_all(bytes)
 }
 
 /// The object group of `page.evaluate`'s results, released after each call.
