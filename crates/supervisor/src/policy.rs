@@ -21,6 +21,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use ipnet::IpNet;
+use sb_protocol::Budget;
 use serde::Deserialize;
 
 /// `[policy]`.
@@ -62,7 +63,7 @@ const LOOPBACK: &[&str] = &["127.0.0.0/8", "::1/128"];
 const PRIVATE: &[&str] = &["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"];
 
 /// Longest a name may take to resolve.
-const RESOLVE: Duration = Duration::from_millis(2_000);
+pub const RESOLVE: Duration = Duration::from_millis(2_000);
 
 /// Why a URL is refused: the rule, for the `url_blocked` message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,11 +94,12 @@ impl Policy {
         names.iter().filter_map(|n| n.parse().ok()).collect()
     }
 
-    /// Whether `url` may load (see the module doc); `evaluate_enabled` as configured.
+    /// Whether `url` may load (see the module doc); `evaluate_enabled` as configured. A name is
+    /// resolved within the request's `budget` (at most [`RESOLVE`] of it).
     ///
     /// # Errors
     /// [`Blocked`] naming the rule that refuses it.
-    pub async fn allows(&self, url: &str, evaluate_enabled: bool) -> Result<(), Blocked> {
+    pub async fn allows(&self, url: &str, evaluate_enabled: bool, budget: Budget) -> Result<(), Blocked> {
         let parsed =
             url::Url::parse(url).map_err(|e| Blocked(format!("{url:?} is not an absolute URL ({e})")))?;
         let scheme = parsed.scheme();
@@ -138,7 +140,9 @@ impl Policy {
             Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
             Some(url::Host::Domain(name)) => {
                 let port = parsed.port_or_known_default().unwrap_or(80);
-                match tokio::time::timeout(RESOLVE, tokio::net::lookup_host((name, port))).await {
+                match tokio::time::timeout(budget.capped(RESOLVE), tokio::net::lookup_host((name, port)))
+                    .await
+                {
                     Ok(Ok(found)) => found.map(|a| a.ip()).collect(),
                     // A name that does not resolve cannot reach a blocked network: the browser's
                     // own error (net::ERR_NAME_NOT_RESOLVED) says the rest.
@@ -179,7 +183,7 @@ mod tests {
     use super::*;
 
     async fn why(p: &Policy, url: &str) -> Option<String> {
-        p.allows(url, false).await.err().map(|b| b.0)
+        p.allows(url, false, Budget::new(Duration::from_secs(5))).await.err().map(|b| b.0)
     }
 
     #[tokio::test]

@@ -192,7 +192,7 @@ impl Runtime {
             ))
         })?;
         let session = self.queue.sessions.get(id)?;
-        self.url_allowed(method, &request.params).await?;
+        self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         let waited = session.take_recovery_waited();
@@ -229,16 +229,17 @@ impl Runtime {
         }
     }
 
-    /// The URL policy on the URL a navigation (`page.goto`, `tabs.open`) would load.
+    /// The URL policy on the URL a navigation (`page.goto`, `tabs.open`) would load, within the
+    /// request's budget.
     ///
     /// # Errors
     /// `url_blocked` (phase `navigate`) naming the rule, the URL without its credentials.
-    async fn url_allowed(&self, method: Method, params: &Value) -> Result<(), ErrorBody> {
+    async fn url_allowed(&self, method: Method, params: &Value, budget: Budget) -> Result<(), ErrorBody> {
         if !matches!(method, Method::PageGoto | Method::TabsOpen) {
             return Ok(());
         }
         let Some(url) = params.get("url").and_then(Value::as_str) else { return Ok(()) };
-        self.config.policy.allows(url, self.config.evaluate_enabled).await.map_err(|b| {
+        self.config.policy.allows(url, self.config.evaluate_enabled, budget).await.map_err(|b| {
             let shown = sb_protocol::redact::in_url(url);
             ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.0))
         })
