@@ -579,13 +579,7 @@ async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
-    c.session_start(Some("f")).await.unwrap();
-    c.goto("f", &pages.url("/test/frames.html"), None).await.unwrap();
-    let ready = sb_protocol::api::WaitForParams {
-        function: Some("document.title === 'Frames ready'".into()),
-        ..Default::default()
-    };
-    c.wait_for("f", ready, None).await.unwrap();
+    sb_tests::session_at_frames(&c, &pages, "f", None).await;
     let snap = sb_tests::snapshot(&c, "f", SnapshotParams::default()).await.unwrap().snapshot;
     let ref_of = |text: &str| -> String {
         let line = snap.lines().find(|l| l.contains(text)).unwrap_or_else(|| panic!("{text} in:\n{snap}"));

@@ -290,13 +290,7 @@ async fn screenshots_of_a_clip_and_of_an_element() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn page_frames_lists_the_frame_tree() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
-    c.session_start(Some("fr")).await.unwrap();
-    c.goto("fr", &pages.url("/test/frames.html"), None).await.unwrap();
-    let w = sb_protocol::api::WaitForParams {
-        function: Some("() => document.title === 'Frames ready'".into()),
-        ..Default::default()
-    };
-    c.wait_for("fr", w, Some(10_000)).await.unwrap();
+    sb_tests::session_at_frames(&c, &pages, "fr", Some(10_000)).await;
     let r = c.call("page.frames", Some("fr"), json!({}), None).await.unwrap();
     let v = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
     let frames = v["frames"].as_array().unwrap();
@@ -314,13 +308,7 @@ async fn page_frames_lists_the_frame_tree() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn evaluate_runs_in_the_frame_it_is_given() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
-    c.session_start(Some("ef")).await.unwrap();
-    c.goto("ef", &pages.url("/test/frames.html"), None).await.unwrap();
-    let w = sb_protocol::api::WaitForParams {
-        function: Some("() => document.title === 'Frames ready'".into()),
-        ..Default::default()
-    };
-    c.wait_for("ef", w, Some(10_000)).await.unwrap();
+    sb_tests::session_at_frames(&c, &pages, "ef", Some(10_000)).await;
     let eval = |params: serde_json::Value| {
         let c = &c;
         async move { c.call("page.evaluate", Some("ef"), params, None).await.unwrap() }

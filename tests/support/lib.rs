@@ -661,6 +661,23 @@ pub fn api_error(answer: impl Answer) -> sb_protocol::ErrorBody {
     answer.into_error().unwrap_or_else(|other| panic!("expected the runtime's error, got {other}"))
 }
 
+/// Starts session `sid` at `/test/frames.html` ([`pages::FRAMES`]) and waits (within `timeout_ms`, the
+/// method's default when `None`) until its cross-site iframe has loaded.
+pub async fn session_at_frames(
+    c: &sb_client::Client,
+    pages: &PageServer,
+    sid: &str,
+    timeout_ms: Option<u64>,
+) {
+    c.session_start(Some(sid)).await.unwrap();
+    c.goto(sid, &pages.url("/test/frames.html"), None).await.unwrap();
+    let ready = sb_protocol::api::WaitForParams {
+        function: Some("() => document.title === 'Frames ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for(sid, ready, timeout_ms).await.unwrap();
+}
+
 /// A snapshot's text without its refs (` [ref=eN]`), which number on from snapshot to snapshot.
 pub fn without_refs(text: &str) -> String {
     let mut out = String::new();
