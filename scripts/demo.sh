@@ -38,7 +38,7 @@ ctl() {
 step() { printf '%-34s %6s ms  %s\n' "$1" "$(jq -r '.result.elapsed_ms' <<<"$out")" "$2"; }
 
 ready_ms=$(grep -m1 '"browser_runtime_ready"' "$work/supervisor.log" | jq -r '.duration_ms')
-printf '%-34s %6s ms  %s\n' "runtime ready (both probes)" "$ready_ms" "$(grep -m1 '"browser_runtime_ready"' "$work/supervisor.log" | jq -r '."browser.version"')"
+printf '%-34s %6s ms  %s\n' "runtime ready (CDP probe)" "$ready_ms" "$(grep -m1 '"browser_runtime_ready"' "$work/supervisor.log" | jq -r '."browser.version"')"
 
 ctl session.start
 session=$(jq -r '.result.session_id' <<<"$out")

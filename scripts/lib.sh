@@ -52,7 +52,7 @@ ensure_machete() {
 
 # start_runtime BIN WORK [SITE]: starts `BIN/sandbox-browser serve` on WORK/browser.sock (log in
 # WORK/supervisor.log, screenshots in WORK/artifacts) and `BIN/sb-pages [SITE]`; returns once the socket
-# exists (both probes passed) and the page server printed its URL. Sets supervisor_pid, pages_pid,
+# exists (the browser answered on its CDP pipe) and the page server printed its URL. Sets supervisor_pid, pages_pid,
 # socket and base. Fails with the supervisor's log when it exits first. The caller stops both.
 start_runtime() {
     local bin=$1 work=$2 site=${3:-}

@@ -1,12 +1,12 @@
-//! The CDP client against a real Chromium: discovery, many calls in flight on one socket, events by
-//! flat session, and a screenshot message larger than tungstenite's 16 MiB default.
+//! The CDP client against a real Chromium, on a route of the relay over the browser's pipe: many calls
+//! in flight on one connection, events by flat session, a screenshot message larger than 16 MiB, and a
+//! route that ends leaving no session attached.
 
 use std::time::Duration;
 
 use base64::Engine;
 use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult};
-use sb_cdp::{discovery, CdpClient};
-use serde_json::json;
+use serde_json::{json, Value};
 
 const T: Duration = Duration::from_secs(20);
 
@@ -15,13 +15,19 @@ async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
     let dir = tempfile::Builder::new().prefix("sbtest-cdp-").tempdir().unwrap();
     let mut browser = sb_tests::launch_browser(dir.path()).await;
 
-    let info = discovery::version(&browser.endpoint, Duration::from_millis(500)).await.unwrap();
-    assert_eq!(info.web_socket_debugger_url, browser.ws_url);
-    let targets = discovery::list(&browser.endpoint, Duration::from_millis(500)).await.unwrap();
-    let page = targets.iter().find(|t| t.kind == "page").expect("the initial about:blank page");
+    let targets = browser.client.call_raw("Target.getTargets", None, json!({}), T).await.unwrap();
+    let page = targets["targetInfos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["type"] == "page")
+        .expect("the initial about:blank page")["targetId"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
-    let client = CdpClient::connect(&browser.ws_url, T).await.unwrap();
-    let session = client.attach(&page.id, T).await.unwrap();
+    let client = browser.relay.client("test");
+    let session = client.attach(&page, T).await.unwrap();
 
     // 50 evaluations in flight on one socket; each answer reaches its own caller.
     let calls = (0..50u64).map(|i| {
@@ -87,6 +93,22 @@ async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
     assert_eq!((info.width, info.height), (2500, 2500));
     assert!(client.closed_reason().is_none(), "the big frame must not close the connection");
 
+    // The route ends (a worker killed): the relay detaches its session, and the page is attached to
+    // nobody (Chromium says so to the routes that watch the browser).
+    let mut watched = browser.client.browser_events();
+    assert_eq!(browser.relay.sessions(), 1);
     client.close();
+    loop {
+        let ev = tokio::time::timeout(T, watched.recv()).await.expect("a detach").expect("open");
+        if ev.method == "Target.detachedFromTarget" {
+            assert_eq!(ev.params["sessionId"], json!(session.id()));
+            break;
+        }
+    }
+    assert_eq!(browser.relay.sessions(), 0);
+    let targets = browser.client.call_raw("Target.getTargets", None, json!({}), T).await.unwrap();
+    let info: &Value =
+        targets["targetInfos"].as_array().unwrap().iter().find(|t| t["targetId"] == json!(page)).unwrap();
+    assert_eq!(info["attached"], json!(false), "{info}");
     browser.stop().await;
 }

@@ -1,5 +1,5 @@
-//! Faults a real browser cannot be made to show on demand, injected by a CDP proxy in front of a real
-//! Chromium (everything else the worker does reaches the browser unchanged).
+//! Faults a real browser cannot be made to show on demand, injected by a CDP proxy between the worker and
+//! a real Chromium's relay (everything else the worker does reaches the browser unchanged).
 //!
 //! Input that no longer answers while the page's JavaScript does (measured on an earlier Chromium after
 //! a wheel of 1e308: every later `Input.dispatchMouseEvent` went unanswered until a navigation): the
@@ -10,79 +10,61 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use sb_cdp::wire::{Inbound, Outbound, Wire};
+use sb_cdp::Relay;
 use sb_protocol::api::{LoadState, MouseButton};
 use sb_protocol::ipc::{Action, InputAction, Locator, Output, WaitCondition};
 use sb_protocol::{Budget, ErrorCode, Phase};
+use sb_supervisor::health::Link;
 use sb_supervisor::spawner::Spawner;
 use sb_supervisor::worker::{WorkerHandle, WorkerLauncher};
 use sb_tests::{bin_path, PageServer};
 use serde_json::Value;
-use tokio::net::TcpListener;
-use tokio_tungstenite::tungstenite::Message;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 const T: Duration = Duration::from_secs(20);
 
-/// A CDP proxy to `upstream`: once armed, the first session that sends `Input.dispatchMouseEvent`
-/// gets no answer to any of its mouse events again (its other calls, and other sessions, pass).
-struct WedgeProxy {
-    url: String,
-    armed: Arc<AtomicBool>,
-}
-
-impl WedgeProxy {
-    async fn start(upstream: &str) -> WedgeProxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("ws://{}/devtools/browser/proxy", listener.local_addr().unwrap());
-        let armed = Arc::new(AtomicBool::new(false));
-        let wedged: Arc<Mutex<Option<String>>> = Arc::default();
-        let upstream = upstream.to_string();
-        let flag = armed.clone();
-        tokio::spawn(async move {
-            while let Ok((tcp, _)) = listener.accept().await {
-                let (upstream, armed, wedged) = (upstream.clone(), flag.clone(), wedged.clone());
-                tokio::spawn(async move {
-                    let Ok(down) = tokio_tungstenite::accept_async(tcp).await else { return };
-                    let Ok((up, _)) = tokio_tungstenite::connect_async(upstream.as_str()).await else {
-                        return;
-                    };
-                    let (mut down_tx, mut down_rx) = down.split();
-                    let (mut up_tx, mut up_rx) = up.split();
-                    let mut dropped = HashSet::new();
-                    loop {
-                        tokio::select! {
-                            m = down_rx.next() => {
-                                let Some(Ok(m)) = m else { break };
-                                if let Message::Text(t) = &m {
-                                    let v: Value = serde_json::from_str(t.as_str()).unwrap_or_default();
-                                    if armed.load(Ordering::SeqCst) && v["method"] == "Input.dispatchMouseEvent" {
-                                        let session = v["sessionId"].as_str().unwrap_or_default().to_string();
-                                        let mut w = wedged.lock().unwrap();
-                                        if w.get_or_insert_with(|| session.clone()) == &session {
-                                            dropped.insert(v["id"].as_i64().unwrap_or(-1));
-                                        }
-                                    }
-                                }
-                                if up_tx.send(m).await.is_err() { break }
-                            }
-                            m = up_rx.next() => {
-                                let Some(Ok(m)) = m else { break };
-                                if let Message::Text(t) = &m {
-                                    let v: Value = serde_json::from_str(t.as_str()).unwrap_or_default();
-                                    if v["id"].as_i64().is_some_and(|id| dropped.contains(&id)) {
-                                        continue;
-                                    }
-                                }
-                                if down_tx.send(m).await.is_err() { break }
-                            }
-                        }
+/// A CDP proxy in front of `upstream` (a route of the browser's relay), as a relay the worker gets its
+/// route on: once `armed`, the first session that sends `Input.dispatchMouseEvent` gets no answer to
+/// any of its mouse events again (its other calls, and other sessions, pass).
+fn wedge(upstream: Wire, armed: Arc<AtomicBool>) -> Relay {
+    let Wire { inbound: mut up_in, outbound: up_out } = upstream;
+    let (down_tx, down_in) = mpsc::channel(1024);
+    let (down_out, mut from_down) = mpsc::unbounded_channel::<Outbound>();
+    let dropped: Arc<Mutex<HashSet<i64>>> = Arc::default();
+    let (wedged, seen) = (Arc::new(Mutex::new(None::<String>)), dropped.clone());
+    tokio::spawn(async move {
+        while let Some(out) = from_down.recv().await {
+            if let Outbound::Message(t) = &out {
+                let v: Value = serde_json::from_str(t).unwrap_or_default();
+                if armed.load(Ordering::SeqCst) && v["method"] == "Input.dispatchMouseEvent" {
+                    let session = v["sessionId"].as_str().unwrap_or_default().to_string();
+                    let mut w = wedged.lock().unwrap();
+                    if w.get_or_insert_with(|| session.clone()) == &session {
+                        seen.lock().unwrap().insert(v["id"].as_i64().unwrap_or(-1));
                     }
-                });
+                }
             }
-        });
-        WedgeProxy { url, armed }
-    }
+            if up_out.send(out).is_err() {
+                break;
+            }
+        }
+    });
+    tokio::spawn(async move {
+        while let Some(msg) = up_in.recv().await {
+            if let Inbound::Message(t) = &msg {
+                let v: Value = serde_json::from_str(t).unwrap_or_default();
+                if v["id"].as_i64().is_some_and(|id| dropped.lock().unwrap().contains(&id)) {
+                    continue;
+                }
+            }
+            if down_tx.send(msg).await.is_err() {
+                break;
+            }
+        }
+    });
+    Relay::start(Wire { inbound: down_in, outbound: down_out })
 }
 
 fn click_go() -> Action {
@@ -98,9 +80,11 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     let pages = PageServer::start(None).await;
     let dir = tempfile::Builder::new().prefix("sbtest-faults-").tempdir().unwrap();
     let mut browser = sb_tests::launch_browser(dir.path()).await;
-    let client = sb_cdp::CdpClient::connect(&browser.ws_url, T).await.unwrap();
+    let client = browser.client.clone();
     let target = client.create_target(&pages.url("/test/index.html"), true, None, T).await.unwrap();
-    let proxy = WedgeProxy::start(&browser.ws_url).await;
+    let armed = Arc::new(AtomicBool::new(false));
+    let relay = wedge(browser.relay.route("wedge", true), armed.clone());
+    let link = Link { client: client.clone(), relay, browser: 1 };
     let launcher = WorkerLauncher {
         spawner: Spawner::start(),
         exe: bin_path("sandbox-browser"),
@@ -108,12 +92,12 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
         viewport: None,
     };
     let cancel = CancellationToken::new();
-    let mut worker = WorkerHandle::spawn(&launcher, &proxy.url, &target, Budget::new(T)).await.unwrap();
+    let mut worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(T)).await.unwrap();
     let loaded = Action::WaitFor { condition: WaitCondition::LoadState(LoadState::Load) };
     worker.run("page.wait_for", loaded, Budget::new(T), &cancel).await.unwrap();
     worker.run("page.click", click_go(), Budget::new(T), &cancel).await.expect("a click before the wedge");
 
-    proxy.armed.store(true, Ordering::SeqCst);
+    armed.store(true, Ordering::SeqCst);
     let budget = Duration::from_millis(2_000);
     let started = std::time::Instant::now();
     let e = worker.run("page.click", click_go(), Budget::new(budget), &cancel).await.unwrap_err();
@@ -136,6 +120,5 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     assert_ne!(worker.target_id(), target, "the tab was replaced");
     worker.run("page.click", click_go(), Budget::new(T), &cancel).await.expect("a click after the reset");
     worker.shutdown(Duration::from_secs(2)).await;
-    client.close();
     browser.stop().await;
 }

@@ -1,7 +1,7 @@
 //! A sealed runtime (issue 15), on a real runtime: its directories are 0700 and its files 0600, a
 //! runtime directory another uid owns or may write to is refused, a file planted at a name the runtime
 //! writes is never written through, and credentials in URLs stay out of the session store, the
-//! answers and the log.
+//! answers and the log; the browser has no DevTools port, and a killed worker leaves no CDP session.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
@@ -242,3 +242,118 @@ fn connections_are_capped_and_parked_partial_lines_closed() {
     });
     assert!(served.is_some(), "a slot came free");
 }
+
+/// The inodes of the TCP sockets in LISTEN state (`/proc/net/tcp` and `tcp6`, state `0A`).
+fn listening_inodes() -> Vec<String> {
+    ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .flat_map(|text| {
+            text.lines()
+                .skip(1)
+                .filter_map(|l| {
+                    let cols: Vec<&str> = l.split_whitespace().collect();
+                    (cols.get(3) == Some(&"0A")).then(|| cols.get(9).map(|s| s.to_string())).flatten()
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The socket inodes process `pid` holds open.
+fn socket_inodes(pid: u32) -> Vec<String> {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let link = std::fs::read_link(e.path()).ok()?;
+            let link = link.to_str()?;
+            Some(link.strip_prefix("socket:[")?.strip_suffix(']')?.to_string())
+        })
+        .collect()
+}
+
+/// Issue 15 §1: another uid found Chromium's DevTools port by scanning and drove the browser through
+/// it. The browser now speaks CDP on its pipe only: none of the runtime's processes (browser,
+/// renderers, workers) listens on a TCP port, no `DevToolsActivePort` is written, and pages still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_listens_on_no_port_and_its_pages_still_work() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = c.session_start(Some("p")).await.unwrap().session_id;
+    c.goto(&sid, &pages.url("/test/index.html"), None).await.unwrap();
+    let value = c.evaluate(&sid, "document.title", None).await.unwrap().value;
+    assert_eq!(value, Some(json!("Test Index")));
+    let health = c.health().await.unwrap();
+    assert_eq!(health.cdp_transport, "pipe");
+
+    let runtime = sb_tests::descendants(sup.pid());
+    assert!(runtime.contains(&health.browser_pid), "{runtime:?}");
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", health.browser_pid)).unwrap();
+    let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    assert!(cmdline.contains("--remote-debugging-pipe"), "{cmdline}");
+    assert!(!cmdline.contains("--remote-debugging-port"), "{cmdline}");
+    let listening = listening_inodes();
+    for pid in runtime.iter().copied().chain([sup.pid()]) {
+        let open: Vec<String> = socket_inodes(pid).into_iter().filter(|i| listening.contains(i)).collect();
+        assert!(open.is_empty(), "process {pid} listens on TCP (socket inodes {open:?})");
+    }
+    let written = walk(sup.dir.path()).into_iter().find(|p| p.ends_with("DevToolsActivePort"));
+    assert!(written.is_none(), "{written:?}");
+}
+
+/// Every path under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = e.path();
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            found.extend(walk(&path));
+        }
+        found.push(path);
+    }
+    found
+}
+
+/// A worker killed from outside leaves no CDP session on its page: the supervisor's relay detaches
+/// the sessions of its routes (the page shows `attached: false` in `Target.getTargets`, read through a
+/// port opened for the test), and the session's next action gets a fresh worker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_workers_sessions_are_detached() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config(sb_tests::DEVTOOLS_PORT);
+    let c = sup.client().await;
+    let sid = c.session_start(Some("k")).await.unwrap().session_id;
+    c.goto(&sid, &pages.url("/test/index.html"), None).await.unwrap();
+    let target = c.session_list().await.unwrap().sessions[0].target_id.clone();
+    let cdp = sb_cdp::CdpClient::connect(&sb_tests::devtools_ws_url(sup.dir.path()), T).await.unwrap();
+    let attached = || async {
+        let targets = cdp.call_raw("Target.getTargets", None, json!({}), T).await.unwrap();
+        targets["targetInfos"].as_array().unwrap().iter().find(|t| t["targetId"] == json!(target)).unwrap()
+            ["attached"]
+            .clone()
+    };
+    assert_eq!(attached().await, json!(true), "the worker's session");
+    let worker = sb_tests::descendants(sup.pid())
+        .into_iter()
+        .find(|p| {
+            std::fs::read(format!("/proc/{p}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("\0worker\0"))
+        })
+        .expect("the session's worker");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGKILL)
+        .unwrap();
+    // The detach follows the worker's end at once; Chromium reports it a moment later.
+    let deadline = std::time::Instant::now() + T;
+    while attached().await != json!(false) {
+        assert!(std::time::Instant::now() < deadline, "the killed worker's session is still attached");
+        tokio::task::yield_now().await;
+    }
+    let value = c.evaluate(&sid, "document.title", None).await.map(|r| r.value);
+    assert_eq!(value.unwrap(), Some(json!("Test Index")));
+    assert_eq!(attached().await, json!(true), "the fresh worker's session");
+}
+
+const T: std::time::Duration = std::time::Duration::from_secs(10);

@@ -635,6 +635,26 @@ impl Fixture {
 pub const MORE_SCHEMES: &str =
     "[policy]\nallowed_schemes = [\"http\", \"https\", \"about\", \"data\", \"chrome\"]\n";
 
+/// A configuration that opens a DevTools port beside the runtime's pipe
+/// (`--remote-debugging-port=0` in `extra_flags`): only for tests that need a hand on the browser
+/// from outside the runtime (crashing a renderer, the bench's raw CDP baseline). The runtime itself
+/// never opens one (docs/security.md).
+pub const DEVTOOLS_PORT: &str = "[browser]\nextra_flags = [\"--remote-debugging-port=0\"]\n";
+
+/// The browser WebSocket URL of the browser a supervisor in `dir` runs with [`DEVTOOLS_PORT`] (from
+/// its profile's `DevToolsActivePort`).
+///
+/// # Panics
+/// When no profile under `dir` has the file (the port is not open).
+pub fn devtools_ws_url(dir: &Path) -> String {
+    let found = std::fs::read_dir(dir).into_iter().flatten().flatten().find_map(|e| {
+        let text = std::fs::read_to_string(e.path().join("DevToolsActivePort")).ok()?;
+        let mut lines = text.lines();
+        Some(format!("ws://127.0.0.1:{}{}", lines.next()?.trim(), lines.next()?.trim()))
+    });
+    found.unwrap_or_else(|| panic!("no DevToolsActivePort under {}", dir.display()))
+}
+
 /// What holds an answer of the runtime: a client call's result, or a raw [`sb_protocol::api::Response`].
 pub trait Answer {
     /// The runtime's error, or `Err(what came instead)`.

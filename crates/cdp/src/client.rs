@@ -1,26 +1,18 @@
-//! The multiplexing WebSocket client.
+//! The multiplexing client, over any transport ([`crate::wire`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
-use url::Url;
 
 use crate::types::AttachToTargetResult;
+use crate::wire::{Inbound, Outbound, Wire};
 use crate::CdpError;
-
-/// Largest WebSocket frame and message accepted, in bytes (256 MiB). Chromium sends a full-page
-/// screenshot as one frame; tungstenite's 16 MiB default would close the connection.
-pub const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
 
 type Reply = Result<Value, CdpError>;
 
@@ -167,12 +159,12 @@ impl Drop for PendingGuard {
     }
 }
 
-/// A connection to one CDP WebSocket (usually the browser endpoint). Cheap to clone; the connection
-/// closes when the last clone is dropped or [`CdpClient::close`] is called.
+/// A connection to a browser (its WebSocket, its pipe, or a relay's route). Cheap to clone; the
+/// connection closes when the last clone is dropped or [`CdpClient::close`] is called.
 #[derive(Clone)]
 pub struct CdpClient {
     shared: Arc<Shared>,
-    out: mpsc::UnboundedSender<Message>,
+    out: mpsc::UnboundedSender<Outbound>,
     next_id: Arc<AtomicU64>,
 }
 
@@ -183,80 +175,37 @@ impl std::fmt::Debug for CdpClient {
 }
 
 impl CdpClient {
-    /// Opens the WebSocket at `ws_url` (`ws://host:port/devtools/browser/<id>`), within `timeout`.
-    /// Userinfo in the URL is sent as `Authorization: Basic`.
+    /// Opens the WebSocket at `ws_url` (`ws://host:port/devtools/browser/<id>`) within `timeout`
+    /// ([`ws::open`](crate::wire::ws::open)) and speaks CDP over it.
     ///
     /// # Errors
     /// [`CdpError::Url`] for a bad URL, [`CdpError::Connect`] when the handshake fails or times out.
     pub async fn connect(ws_url: &str, timeout: Duration) -> Result<CdpClient, CdpError> {
-        let url =
-            Url::parse(ws_url).map_err(|e| CdpError::Url { url: ws_url.into(), reason: e.to_string() })?;
-        let fail = |reason: String| CdpError::Connect { url: ws_url.to_string(), reason };
-        let auth = crate::basic_auth_header(&url);
-        let mut bare = url.clone();
-        let _ = bare.set_username("");
-        let _ = bare.set_password(None);
-        let mut request = bare.as_str().into_client_request().map_err(|e| fail(e.to_string()))?;
-        if let Some(auth) = auth {
-            request
-                .headers_mut()
-                .insert("Authorization", auth.parse().map_err(|_| fail("bad userinfo".into()))?);
-        }
-        let config = WebSocketConfig::default()
-            .max_frame_size(Some(MAX_MESSAGE_BYTES))
-            .max_message_size(Some(MAX_MESSAGE_BYTES));
-        let (ws, _) = tokio::time::timeout(
-            timeout,
-            tokio_tungstenite::connect_async_with_config(request, Some(config), true),
-        )
-        .await
-        .map_err(|_| fail(format!("no handshake within {} ms", timeout.as_millis())))?
-        .map_err(|e| fail(e.to_string()))?;
+        Ok(CdpClient::over(crate::wire::ws::open(ws_url, timeout).await?))
+    }
 
-        let (mut sink, mut stream) = ws.split();
+    /// A client over any transport: a WebSocket, the browser's pipe, a relay's route
+    /// ([`crate::wire`]). Must be called inside a tokio runtime (it spawns the reading task).
+    pub fn over(wire: Wire) -> CdpClient {
+        let Wire { mut inbound, outbound } = wire;
         let (closed_tx, _) = watch::channel(None);
         let shared = Arc::new(Shared {
             pending: Mutex::new(Pending::default()),
             subscribers: Mutex::new(Vec::new()),
             closed_tx,
         });
-        let (out, mut out_rx) = mpsc::unbounded_channel::<Message>();
-
         let reader_shared = shared.clone();
         tokio::spawn(async move {
             let reason = loop {
-                match stream.next().await {
-                    Some(Ok(Message::Text(t))) => reader_shared.dispatch(t.as_str()),
-                    Some(Ok(Message::Binary(b))) => reader_shared.dispatch(&String::from_utf8_lossy(&b)),
-                    Some(Ok(Message::Close(frame))) => {
-                        break match frame {
-                            Some(f) if !f.reason.is_empty() => format!("closed by the browser: {}", f.reason),
-                            _ => "closed by the browser".to_string(),
-                        }
-                    }
-                    Some(Ok(_)) => {}
-                    Some(Err(e)) => break format!("socket error: {e}"),
-                    None => break "socket ended".to_string(),
+                match inbound.recv().await {
+                    Some(Inbound::Message(text)) => reader_shared.dispatch(&text),
+                    Some(Inbound::Closed(reason)) => break reason,
+                    None => break "connection ended".to_string(),
                 }
             };
             reader_shared.close(reason);
         });
-        let writer_shared = shared.clone();
-        tokio::spawn(async move {
-            while let Some(msg) = out_rx.recv().await {
-                let is_close = matches!(msg, Message::Close(_));
-                if let Err(e) = sink.send(msg).await {
-                    writer_shared.close(format!("socket error: {e}"));
-                    return;
-                }
-                if is_close {
-                    break;
-                }
-            }
-            let _ = sink.close().await;
-            writer_shared.close("closed by the client".into());
-        });
-        Ok(CdpClient { shared, out, next_id: Arc::new(AtomicU64::new(1)) })
+        CdpClient { shared, out: outbound, next_id: Arc::new(AtomicU64::new(1)) }
     }
 
     /// Calls `method` and decodes its result into `R`, waiting at most `timeout`.
@@ -328,7 +277,7 @@ impl CdpClient {
             if let Some(sid) = session_id {
                 msg["sessionId"] = Value::String(sid.to_string());
             }
-            self.out.send(Message::Text(msg.to_string().into())).map_err(|_| shared.closed_error())
+            self.out.send(Outbound::Message(msg.to_string())).map_err(|_| shared.closed_error())
         });
         let deadline = tokio::time::Instant::now() + timeout;
         async move {
@@ -411,11 +360,11 @@ impl CdpClient {
         }
     }
 
-    /// Sends a close frame; pending calls fail with [`CdpError::Closed`].
+    /// Closes the transport (a WebSocket close frame, the end of a pipe or route); pending calls fail
+    /// with [`CdpError::Closed`].
     pub fn close(&self) {
-        if self.out.send(Message::Close(None)).is_err() {
-            self.shared.close("closed by the client".into());
-        }
+        let _ = self.out.send(Outbound::Close);
+        self.shared.close("closed by the client".into());
     }
 
     /// Number of calls awaiting an answer (for tests and metrics).

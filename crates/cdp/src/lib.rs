@@ -3,10 +3,14 @@
 //! What this crate owns:
 //! - [`discovery`]: the HTTP endpoints `GET /json/version` and `GET /json/list`.
 //! - [`normalize_ws_url`]: making a `webSocketDebuggerUrl` reachable from where the caller stands.
-//! - [`CdpClient`]: one WebSocket, JSON-RPC multiplexing (increasing ids, one pending map, many calls in
-//!   flight), a timeout on every call, events routed by flat `sessionId`
-//!   (`Target.attachToTarget {flatten: true}`), and every pending call failed at once when the socket
-//!   drops. Frames and messages up to [`MAX_MESSAGE_BYTES`].
+//! - [`wire`]: the transports: the browser's pipe (`--remote-debugging-pipe`, our own browser), a
+//!   WebSocket (a browser reached over the network), a relay's route.
+//! - [`CdpClient`]: one transport, JSON-RPC multiplexing (increasing ids, one pending map, many calls
+//!   in flight), a timeout on every call, events routed by flat `sessionId`
+//!   (`Target.attachToTarget {flatten: true}`), and every pending call failed at once when the
+//!   transport drops. Messages up to [`MAX_MESSAGE_BYTES`].
+//! - [`relay`]: one browser connection shared by many clients (the supervisor's and each worker's),
+//!   calls and sessions routed to the client they belong to.
 //! - [`calls`]: typed params and helpers for the calls every page action makes (evaluate,
 //!   callFunctionOn, resolveNode, describeNode, getBoxModel).
 //! - [`types`]: hand-written serde types for the methods the runtime uses; unknown fields and enum
@@ -31,9 +35,13 @@ pub mod calls;
 mod client;
 pub mod discovery;
 mod error;
+pub mod relay;
 pub mod types;
+pub mod wire;
 mod wsurl;
 
-pub use client::{CdpClient, Event, EventStream, Session, MAX_MESSAGE_BYTES};
+pub use client::{CdpClient, Event, EventStream, Session};
 pub use error::CdpError;
+pub use relay::Relay;
+pub use wire::MAX_MESSAGE_BYTES;
 pub use wsurl::{basic_auth_header, normalize_ws_url};

@@ -817,14 +817,15 @@ pub struct HealthResult {
     /// `Browser.getVersion`'s `product`, e.g. `"HeadlessChrome/156.0.8078.79"`.
     pub browser_version: String,
     pub browser_pid: u32,
-    /// The loopback port of Chromium's DevTools endpoint.
-    pub cdp_port: u16,
+    /// How the runtime speaks CDP to the browser: `"pipe"` (`--remote-debugging-pipe`: no DevTools
+    /// port, no `DevToolsActivePort`; docs/security.md).
+    pub cdp_transport: String,
     pub uptime_ms: u64,
     /// Open sessions.
     pub sessions: usize,
     /// Browser restarts since the supervisor started.
     pub restarts: u64,
-    /// How long ago the browser last passed both probes, in ms.
+    /// How long ago the browser last passed its probe, in ms.
     pub last_probe_ms: u64,
     /// The largest `timeout_ms` this runtime honours (its clamp, `timeouts.max_ms`): a client waits
     /// for up to this long (plus its slack) on a request without `timeout_ms`.

@@ -147,9 +147,7 @@ pub enum Phase {
     Session,
     /// Launching the browser process.
     Launch,
-    /// The HTTP readiness probe (`GET /json/version`).
-    HttpProbe,
-    /// The CDP handshake probe (`Browser.getVersion`).
+    /// The CDP probe (`Browser.getVersion` on the browser's pipe).
     Handshake,
     /// Starting or talking to the worker process.
     Worker,
@@ -173,13 +171,12 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// The wire name, e.g. `"http_probe"`.
+    /// The wire name, e.g. `"handshake"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Request => "request",
             Phase::Session => "session",
             Phase::Launch => "launch",
-            Phase::HttpProbe => "http_probe",
             Phase::Handshake => "handshake",
             Phase::Worker => "worker",
             Phase::Navigate => "navigate",

@@ -8,6 +8,10 @@
 //! each [`ToWorker::Run`], it sends zero or more [`FromWorker::Phase`] as it moves through steps and
 //! exactly one [`FromWorker::Done`] with the same `seq`. Runs are sequential per worker.
 //!
+//! The worker's CDP traffic travels on the same stream, at any time: [`FromWorker::Cdp`] and
+//! [`ToWorker::Cdp`] carry the messages of its browser connections (routes of the supervisor's relay
+//! on the browser's pipe; the worker has no other way to reach the browser).
+//!
 //! These types are deliberately not the JSON API types: postcard is not self-describing, so nothing
 //! here may skip fields or hold a `serde_json::Value` (JSON travels as text instead).
 
@@ -51,6 +55,12 @@ pub enum ToWorker {
     Cancel { seq: u64 },
     /// Detach and exit.
     Shutdown,
+    /// A CDP message from the browser for the worker's connection `conn` (a route of the supervisor's
+    /// relay on the browser's pipe).
+    Cdp { conn: u32, message: String },
+    /// The worker's connection `conn` ended (the browser closed, or the connection stopped reading);
+    /// `reason` is for logs.
+    CdpClosed { conn: u32, reason: String },
 }
 
 /// A page's display: its viewport (CSS px) and device pixels per CSS px
@@ -289,6 +299,11 @@ pub enum FromWorker {
     Tally { counter: Counter },
     /// Run `seq` finished.
     Done { seq: u64, outcome: Result<Output, WorkerError> },
+    /// A CDP message to the browser on the worker's connection `conn` (0: the page's; others are
+    /// opened by sending on them, as the escalation ladder's second connection).
+    Cdp { conn: u32, message: String },
+    /// The worker closed its connection `conn`: the relay detaches its sessions.
+    CdpClose { conn: u32 },
 }
 
 /// What a worker reports for the runtime's counters.

@@ -1,7 +1,9 @@
-//! Chromium's lifecycle: find the binary, launch it in its own process group, wait for both probes,
-//! and stop it (SIGTERM to the group, SIGKILL after a grace period).
+//! Chromium's lifecycle: find the binary, launch it in its own process group with CDP on a pipe pair
+//! (`--remote-debugging-pipe`: no TCP listener, no `DevToolsActivePort`), wait for the handshake
+//! probe, and stop it (SIGTERM to the group, SIGKILL after a grace period).
 
 use std::collections::VecDeque;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -10,23 +12,22 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use sb_cdp::types::BrowserVersion;
-use sb_cdp::{discovery, CdpClient, CdpError};
+use sb_cdp::{CdpClient, Relay};
 use sb_protocol::Phase;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-use tokio::sync::Notify;
 
 use crate::reaper;
 use crate::spawner::Spawner;
 
 /// Debian's real browser binary (`/usr/bin/chromium` is a wrapper script that adds flags).
 pub const DEBIAN_CHROMIUM: &str = "/usr/lib/chromium/chromium";
-/// Timeout of the HTTP readiness probe (`GET /json/version`).
-pub const HTTP_PROBE_TIMEOUT: Duration = Duration::from_millis(500);
-/// Timeout of the CDP handshake probe (connect + `Browser.getVersion`).
+/// Timeout of the CDP probe (`Browser.getVersion` on the pipe) of a running browser.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_millis(800);
-/// Longest a launch may take until `DevToolsActivePort` appears.
+/// Longest a launch may take until the browser answers on its pipe.
 pub const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+/// The fds the browser reads CDP from and writes it to (`--remote-debugging-pipe`).
+const PIPE_FDS: (i32, i32) = (3, 4);
 /// Time between SIGTERM and SIGKILL of the browser's process group.
 pub const KILL_GRACE: Duration = Duration::from_millis(2_500);
 /// How long a failed launch waits for Chromium's stderr to be read to its end.
@@ -112,8 +113,9 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         "--disable-popup-blocking",
         "--password-store=basic",
         "--use-mock-keychain",
-        "--remote-debugging-address=127.0.0.1",
-        "--remote-debugging-port=0",
+        // CDP on fds 3 and 4 only, as Playwright's `launch()`: no TCP port another uid (or another
+        // container of the pod, which shares the loopback) could reach.
+        "--remote-debugging-pipe",
     ]
     .into_iter()
     .map(String::from)
@@ -200,85 +202,30 @@ impl BrowserProcess {
             .await;
         }
     }
-
-    /// Waits for `DevToolsActivePort` and returns the port. Chromium writes the file when it starts
-    /// listening and prints `DevTools listening on ws://...` to stderr at the same moment; that line
-    /// (`listening`) wakes the wait, and a 50 ms tick covers a build that does not print it.
-    /// The second line of the file is the browser target's WebSocket path.
-    async fn devtools_port(&mut self, listening: &Notify) -> Result<(u16, String), (Phase, String)> {
-        let udd = self.user_data_dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default();
-        let port_file = udd.join("DevToolsActivePort");
-        let deadline = Instant::now() + LAUNCH_TIMEOUT;
-        loop {
-            if let Ok(text) = std::fs::read_to_string(&port_file) {
-                let mut lines = text.lines();
-                let port = lines.next().and_then(|l| l.trim().parse::<u16>().ok());
-                let path = lines.next().map(str::trim).filter(|p| p.starts_with("/devtools/"));
-                if let (Some(port), Some(path)) = (port, path) {
-                    return Ok((port, path.to_string()));
-                }
-            }
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    return Err((Phase::Launch, format!("browser exited during launch ({status})")))
-                }
-                // No child to wait for: it exited and was reaped (it is not running, at any rate).
-                Err(e) => return Err((Phase::Launch, format!("browser exited during launch ({e})"))),
-                Ok(None) => {}
-            }
-            if Instant::now() >= deadline {
-                return Err((
-                    Phase::Launch,
-                    format!("no DevToolsActivePort within {} s", LAUNCH_TIMEOUT.as_secs()),
-                ));
-            }
-            tokio::select! {
-                _ = listening.notified() => {}
-                _ = tokio::time::sleep(Duration::from_millis(50)) => {}
-            }
-        }
-    }
 }
 
-/// A running browser that passed both probes.
+/// A running browser that answered on its pipe.
 pub struct Browser {
     /// The process.
     pub process: BrowserProcess,
-    /// Loopback port of the DevTools endpoint.
-    pub port: u16,
-    /// `http://127.0.0.1:<port>/`.
-    pub endpoint: url::Url,
-    /// The browser-level CDP WebSocket URL.
-    pub ws_url: String,
-    /// The supervisor's own browser-level connection (targets are created and closed on it).
+    /// The browser's one CDP connection (its pipe), shared by the supervisor and every worker.
+    pub relay: Relay,
+    /// The supervisor's own route on it (targets are created and closed on it).
     pub client: CdpClient,
     /// `Browser.getVersion` of the handshake probe.
     pub version: BrowserVersion,
     /// When the launch began.
     pub started: Instant,
-    /// How long launch + both probes took.
+    /// How long launch + probe took.
     pub ready_after: Duration,
-    /// Where that time went.
-    pub timings: LaunchTimings,
-}
-
-/// The steps of a launch, each in ms since the launch began.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LaunchTimings {
-    /// `DevToolsActivePort` read.
-    pub port_ms: u64,
-    /// HTTP probe (`GET /json/version`) passed.
-    pub http_probe_ms: u64,
-    /// CDP handshake (`Browser.getVersion`) passed.
-    pub handshake_ms: u64,
 }
 
 impl Browser {
-    /// Launches the browser and waits until both probes pass.
+    /// Launches the browser with its pipe pair and waits until it answers `Browser.getVersion` on it.
     ///
     /// # Errors
-    /// [`LaunchError`] with phase `launch` (binary missing, exited early, no `DevToolsActivePort`),
-    /// `http_probe` or `handshake`; the process is stopped first.
+    /// [`LaunchError`] with phase `launch` (binary missing, exited early) or `handshake` (no answer on
+    /// the pipe within [`LAUNCH_TIMEOUT`]); the process is stopped first.
     pub async fn launch(config: &BrowserConfig, spawner: &Spawner) -> Result<Browser, LaunchError> {
         let started = Instant::now();
         let fail = |phase, message: String| LaunchError { phase, message, stderr_tail: String::new() };
@@ -290,26 +237,38 @@ impl Browser {
             .prefix(reaper::PROFILE_PREFIX)
             .tempdir_in(&config.runtime_dir)
             .map_err(|e| fail(Phase::Launch, format!("cannot create a user-data-dir: {e}")))?;
+        let pipes =
+            Pipes::new().map_err(|e| fail(Phase::Launch, format!("cannot create the CDP pipes: {e}")))?;
         let mut cmd = Command::new(&binary);
         cmd.args(flags(config, udd.path())).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
+        let (browser_reads, browser_writes) =
+            (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
         let mut child = spawner
-            .spawn(cmd, || Ok(()))
+            .spawn(cmd, move || {
+                // The browser's ends become its fds 3 and 4 (dup2 clears close-on-exec); both were made
+                // above 4 first, so neither dup2 overwrites the other's source.
+                // SAFETY: dup2 is async-signal-safe.
+                unsafe {
+                    if libc::dup2(browser_reads, PIPE_FDS.0) < 0 || libc::dup2(browser_writes, PIPE_FDS.1) < 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            })
             .await
             .map_err(|e| fail(Phase::Launch, format!("cannot start {}: {e}", binary.display())))?;
         let pid = child.id().unwrap_or(0);
+        let relay =
+            pipes.relay().map_err(|e| fail(Phase::Launch, format!("cannot open the CDP pipes: {e}")))?;
 
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
-        let listening = Arc::new(Notify::new());
         let mut stderr_reader = None;
         if let Some(stderr) = child.stderr.take() {
             let tail = stderr_tail.clone();
-            let listening = listening.clone();
             stderr_reader = Some(tokio::spawn(async move {
                 let mut lines = BufReader::new(stderr).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
-                    if line.starts_with("DevTools listening on ") {
-                        listening.notify_one();
-                    }
                     let mut t = tail.lock().unwrap();
                     t.push_back(line);
                     while t.iter().map(String::len).sum::<usize>() > STDERR_KEEP && t.len() > 1 {
@@ -319,19 +278,13 @@ impl Browser {
             }));
         }
         let mut process = BrowserProcess { child, pid, stderr_tail, stderr_reader, user_data_dir: Some(udd) };
-        match probe_new(&mut process, &listening, started).await {
-            Ok((port, endpoint, ws_url, client, version, timings)) => Ok(Browser {
-                process,
-                port,
-                endpoint,
-                ws_url,
-                client,
-                version,
-                started,
-                ready_after: started.elapsed(),
-                timings,
-            }),
+        let client = relay.client("supervisor");
+        match handshake(&mut process, &client, started + LAUNCH_TIMEOUT).await {
+            Ok(version) => {
+                Ok(Browser { process, relay, client, version, started, ready_after: started.elapsed() })
+            }
             Err((phase, message)) => {
+                relay.close();
                 process.stop().await;
                 // Stopped: the pipe reaches EOF soon, and the tail then holds the last words.
                 if let Some(reader) = process.stderr_reader.take() {
@@ -342,86 +295,82 @@ impl Browser {
         }
     }
 
-    /// Closes the supervisor's connection and stops the process.
+    /// Closes the pipe (every route ends) and stops the process.
     pub async fn stop(&mut self) {
-        self.client.close();
+        self.relay.close();
         self.process.stop().await;
     }
 
-    /// Closes the supervisor's connection and kills the process group at once ([`BrowserProcess::kill`]).
+    /// Closes the pipe and kills the process group at once ([`BrowserProcess::kill`]).
     pub async fn kill(&mut self) {
-        self.client.close();
+        self.relay.close();
         self.process.kill().await;
     }
 }
 
-type Probed = (u16, url::Url, String, CdpClient, BrowserVersion, LaunchTimings);
-
-/// Port file, then both probes at once: the HTTP probe, and the CDP handshake on the WebSocket path
-/// from the port file. Both must pass; the HTTP probe's `webSocketDebuggerUrl` must name the same
-/// browser.
-async fn probe_new(
+/// The launch's probe: `Browser.getVersion` on the pipe, answered once the browser reads it (the call
+/// waits in the pipe meanwhile), by `deadline`; a browser that exits first fails at once.
+async fn handshake(
     process: &mut BrowserProcess,
-    listening: &Notify,
-    started: Instant,
-) -> Result<Probed, (Phase, String)> {
-    let ms = || started.elapsed().as_millis() as u64;
-    let (port, ws_path) = process.devtools_port(listening).await?;
-    let port_ms = ms();
-    let endpoint = url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
-    let ws_url = format!("ws://127.0.0.1:{port}{ws_path}");
-    // A browser still starting (a loaded machine) may miss one attempt: each probe is retried, each
-    // attempt within its own limit, until the launch deadline.
-    let deadline = started + LAUNCH_TIMEOUT;
-    let http = async {
-        let r = retry_until(deadline, || discovery::version(&endpoint, HTTP_PROBE_TIMEOUT)).await;
-        (r, ms())
-    };
-    let cdp = async {
-        let r = retry_until(deadline, || handshake(&ws_url)).await;
-        (r, ms())
-    };
-    let ((info, http_probe_ms), (shake, handshake_ms)) = tokio::join!(http, cdp);
-    let info = info.map_err(|e| (Phase::HttpProbe, format!("HTTP probe failed: {e}")))?;
-    let (client, version) = shake.map_err(|e| (Phase::Handshake, format!("CDP handshake failed: {e}")))?;
-    if info.web_socket_debugger_url != ws_url {
-        return Err((
-            Phase::HttpProbe,
-            format!(
-                "HTTP probe names {} but DevToolsActivePort names {ws_url}",
-                info.web_socket_debugger_url
-            ),
-        ));
-    }
-    let timings = LaunchTimings { port_ms, http_probe_ms, handshake_ms };
-    Ok((port, endpoint, info.web_socket_debugger_url, client, version, timings))
-}
-
-/// Runs `attempt` until it succeeds or `deadline` passes (25 ms between failed attempts); the last
-/// error when it never succeeded.
-async fn retry_until<T, F, Fut>(deadline: Instant, mut attempt: F) -> Result<T, CdpError>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<T, CdpError>>,
-{
+    client: &CdpClient,
+    deadline: Instant,
+) -> Result<BrowserVersion, (Phase, String)> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let call = client.call::<BrowserVersion>("Browser.getVersion", None, serde_json::json!({}), left);
+    tokio::pin!(call);
     loop {
-        match attempt().await {
-            Ok(v) => return Ok(v),
-            Err(e) if Instant::now() + Duration::from_millis(25) >= deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
+        tokio::select! {
+            answer = &mut call => {
+                return answer.map_err(|e| match process.child.try_wait() {
+                    Ok(Some(status)) => (Phase::Launch, format!("browser exited during launch ({status})")),
+                    _ => (Phase::Handshake, format!("CDP handshake failed: {e}")),
+                });
+            }
+            _ = tokio::time::sleep(Duration::from_millis(50)) => match process.child.try_wait() {
+                Ok(Some(status)) => return Err((Phase::Launch, format!("browser exited during launch ({status})"))),
+                // No child to wait for: it exited and was reaped.
+                Err(e) => return Err((Phase::Launch, format!("browser exited during launch ({e})"))),
+                Ok(None) => {}
+            },
         }
     }
 }
 
-/// The CDP handshake probe: connect to `ws_url` and call `Browser.getVersion`, within
-/// [`HANDSHAKE_TIMEOUT`] in all.
-///
-/// # Errors
-/// The connect or call error.
-pub async fn handshake(ws_url: &str) -> Result<(CdpClient, BrowserVersion), CdpError> {
-    let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-    let client = CdpClient::connect(ws_url, HANDSHAKE_TIMEOUT).await?;
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-    let version = client.call("Browser.getVersion", None, serde_json::json!({}), left).await?;
-    Ok((client, version))
+/// The two pipes of `--remote-debugging-pipe`: the browser reads CDP from the first (its fd 3) and
+/// writes to the second (its fd 4). Every end is close-on-exec and above fd 4.
+struct Pipes {
+    browser_reads: OwnedFd,
+    to_browser: OwnedFd,
+    from_browser: OwnedFd,
+    browser_writes: OwnedFd,
+}
+
+impl Pipes {
+    fn new() -> std::io::Result<Pipes> {
+        let high = |fd: OwnedFd| -> std::io::Result<OwnedFd> {
+            // SAFETY: F_DUPFD_CLOEXEC returns a new fd this process owns, or -1.
+            let dup = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
+            if dup < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // SAFETY: `dup` was just created and is owned by nobody else.
+            Ok(unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(dup) })
+        };
+        let (browser_reads, to_browser) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let (from_browser, browser_writes) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        Ok(Pipes {
+            browser_reads: high(browser_reads)?,
+            to_browser: high(to_browser)?,
+            from_browser: high(from_browser)?,
+            browser_writes: high(browser_writes)?,
+        })
+    }
+
+    /// The supervisor's ends as one relayed connection (the browser's ends are closed here: the
+    /// child has its copies).
+    fn relay(self) -> std::io::Result<Relay> {
+        let to_browser = tokio::net::unix::pipe::Sender::from_owned_fd(self.to_browser)?;
+        let from_browser = tokio::net::unix::pipe::Receiver::from_owned_fd(self.from_browser)?;
+        Ok(Relay::start(sb_cdp::wire::pipe::open(from_browser, to_browser)))
+    }
 }

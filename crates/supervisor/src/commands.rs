@@ -187,7 +187,6 @@ pub fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
 /// `worker`: one session's worker on the IPC fd named by [`WORKER_FD_ENV`] (started by `serve`).
 /// Exit 2 when started by hand, 1 when it could not attach or the IPC broke.
 pub fn worker(
-    ws_url: String,
     target_id: String,
     log_format: String,
     viewport: Option<sb_protocol::ipc::Display>,
@@ -212,7 +211,7 @@ pub fn worker(
     let result = rt.block_on(async move {
         std_stream.set_nonblocking(true).map_err(|e| e.to_string())?;
         let stream = tokio::net::UnixStream::from_std(std_stream).map_err(|e| e.to_string())?;
-        sb_worker::run(stream, sb_worker::WorkerConfig { ws_url, target_id, viewport }).await
+        sb_worker::run(stream, sb_worker::WorkerConfig { target_id, viewport }).await
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

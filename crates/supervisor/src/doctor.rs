@@ -329,8 +329,8 @@ fn dir_check(name: &'static str, dir: &Path) -> Check {
     outcome(name, t, Status::Pass, format!("{} writable (mode {mode:04o})", dir.display()), None)
 }
 
-/// Launches the browser as `serve` would (in a temp dir under the runtime dir), with both probes and
-/// their timings, then starts a worker on a new target.
+/// Launches the browser as `serve` would (in a temp dir under the runtime dir), with its probe, then
+/// starts a worker on a new target.
 async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
     let b = &config.settings.browser;
     let Ok(scratch) = tempfile::Builder::new().prefix("doctor-").tempdir_in(&config.runtime_dir) else {
@@ -378,18 +378,14 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
             ];
         }
     };
-    let tm = browser.timings;
     let launched = outcome(
         "browser_launch",
         t,
         Status::Pass,
         format!(
-            "{} ready in {} ms (port file {} ms, HTTP probe {} ms, CDP handshake {} ms)",
+            "{} ready in {} ms (CDP on its pipe: no DevTools port)",
             browser.version.product,
             browser.ready_after.as_millis(),
-            tm.port_ms,
-            tm.http_probe_ms,
-            tm.handshake_ms
         ),
         None,
     );
@@ -423,10 +419,11 @@ async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String
         log_format: "json".into(),
         viewport: None,
     };
-    let worker =
-        WorkerHandle::spawn(&launcher, &browser.ws_url, &target, Budget::new(Duration::from_secs(10)))
-            .await
-            .map_err(|e| e.message)?;
+    let link =
+        crate::health::Link { client: browser.client.clone(), relay: browser.relay.clone(), browser: 1 };
+    let worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(Duration::from_secs(10)))
+        .await
+        .map_err(|e| e.message)?;
     let pid = worker.pid();
     worker.shutdown(Duration::from_millis(500)).await;
     Ok(pid)

@@ -5,16 +5,15 @@
 //! it ([`BrowserObserver`]): when a new browser comes up they are told before the link is handed out,
 //! so the arrows run one way (sessions -> health -> browser); this module knows nothing of sessions.
 //!
-//! - **Health** before an action: the HTTP probe `GET /json/version` (at most
-//!   [`HTTP_PROBE_TIMEOUT`]) and the CDP probe `Browser.getVersion` on the supervisor's connection (at
-//!   most [`HANDSHAKE_TIMEOUT`]), run together. Skipped while the connection is live and a probe
+//! - **Health** before an action: the CDP probe `Browser.getVersion` on the supervisor's route of the
+//!   browser's pipe (at most [`HANDSHAKE_TIMEOUT`]). Skipped while the connection is live and a probe
 //!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
 //!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
 //!   background before they go stale (`BrowserHealth::keep_fresh`; one that fails only makes the next
 //!   action probe). A closed browser connection (the process died) is noticed as it happens and
 //!   starts the cycle at once, before any request asks.
 //! - **The cycle**: unhealthy -> `browser_runtime_unhealthy` -> `browser_runtime_restarting` (kill the
-//!   old process group, launch, both probes) -> `browser_runtime_ready`, and every open session gets a
+//!   old process group, launch, the probe) -> `browser_runtime_ready`, and every open session gets a
 //!   new target at its last URL (its next result carries `session_reset: true`). When the restart
 //!   attempts (`runtime_restart_attempts`, default 1) are used up: `browser_runtime_restart_failed`,
 //!   and every request that needs the browser answers `browser_unavailable` (not retryable) until the
@@ -30,12 +29,12 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use sb_cdp::types::BrowserVersion;
-use sb_cdp::{discovery, CdpClient};
+use sb_cdp::{CdpClient, Relay};
 use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::json;
 
-use crate::browser::{Browser, BrowserConfig, LaunchError, HANDSHAKE_TIMEOUT, HTTP_PROBE_TIMEOUT};
+use crate::browser::{Browser, BrowserConfig, LaunchError, HANDSHAKE_TIMEOUT};
 use crate::spawner::Spawner;
 use crate::stats::Stats;
 
@@ -54,19 +53,22 @@ pub struct HealthPolicy {
     pub cooldown: Duration,
 }
 
-/// The browser connection sessions use: the supervisor's own CDP client and the WebSocket URL a
-/// worker connects to.
+/// The browser connection sessions use: the supervisor's own route, the relay a worker gets a
+/// route of its own on, and which browser this is.
 #[derive(Clone)]
 pub struct Link {
-    /// The supervisor's browser-level connection (targets are created and closed on it).
+    /// The supervisor's browser-level route (targets are created and closed on it).
     pub client: CdpClient,
-    /// `ws://127.0.0.1:<port>/devtools/browser/<id>`.
-    pub ws_url: String,
+    /// The browser's one connection (its pipe), shared by routes.
+    pub relay: Relay,
+    /// Which browser of the runtime's life this is (1 for the first; a restart makes a new one): a
+    /// worker or a browser context of an older one is obsolete.
+    pub browser: u64,
 }
 
 impl Link {
-    fn of(b: &Browser) -> Link {
-        Link { client: b.client.clone(), ws_url: b.ws_url.clone() }
+    fn of(b: &Browser, generation: u64) -> Link {
+        Link { client: b.client.clone(), relay: b.relay.clone(), browser: generation }
     }
 }
 
@@ -74,7 +76,7 @@ impl Link {
 #[derive(Default)]
 struct Slot {
     browser: Option<Browser>,
-    /// When both probes last passed.
+    /// When the probe last passed.
     last_ok: Option<Instant>,
     /// Probe before the next action, however recent the last probe.
     suspect: bool,
@@ -128,9 +130,7 @@ pub struct BrowserFacts {
     pub version: String,
     /// The browser's pid (also its process group).
     pub pid: u32,
-    /// The DevTools port.
-    pub port: u16,
-    /// Time since both probes last passed, ms (0 when never).
+    /// Time since the probe last passed, ms (0 when never).
     pub last_probe_ms: u64,
 }
 
@@ -218,7 +218,10 @@ impl BrowserHealth {
     /// The current connection without any check (closing targets, background worker starts).
     pub async fn current_link(&self) -> Option<Link> {
         let slot = self.slot.read().await;
-        slot.browser.as_ref().filter(|b| b.client.closed_reason().is_none()).map(Link::of)
+        slot.browser
+            .as_ref()
+            .filter(|b| b.client.closed_reason().is_none())
+            .map(|b| Link::of(b, slot.generation))
     }
 
     /// Whether the browser is known not to be alive right now: none, its connection closed, or its
@@ -241,7 +244,7 @@ impl BrowserHealth {
         // The process's state costs one read of /proc: a browser that died (or was stopped) a moment
         // ago is noticed even before its connection reports the close.
         let fresh = recent && !slot.suspect && b.client.closed_reason().is_none() && b.process.running();
-        fresh.then(|| Link::of(b))
+        fresh.then(|| Link::of(b, slot.generation))
     }
 
     /// The health check and, when it fails, the recovery cycle. One at a time. (Boxed: the cycle's
@@ -279,26 +282,24 @@ impl BrowserHealth {
         }
     }
 
-    /// Both probes on the current browser, at once. Marks it fresh when they pass.
+    /// The probe of the current browser: `Browser.getVersion` on its pipe. Marks it fresh when it
+    /// passes.
     async fn probe(&self) -> Result<Link, (Phase, String)> {
         self.stats.probes.inc();
-        let (link, endpoint) = {
+        let link = {
             let slot = self.slot.read().await;
             match &slot.browser {
-                Some(b) => (Link::of(b), b.endpoint.clone()),
+                Some(b) => Link::of(b, slot.generation),
                 None => return Err((Phase::Launch, "the browser is not running".into())),
             }
         };
         if let Some(reason) = link.client.closed_reason() {
             return Err((Phase::Handshake, format!("the browser connection closed ({reason})")));
         }
-        let (http, cdp) = tokio::join!(
-            discovery::version(&endpoint, HTTP_PROBE_TIMEOUT),
-            link.client.call::<BrowserVersion>("Browser.getVersion", None, json!({}), HANDSHAKE_TIMEOUT),
-        );
-        if let Err(e) = http {
-            return Err((Phase::HttpProbe, format!("GET /json/version: {e}")));
-        }
+        let cdp = link
+            .client
+            .call::<BrowserVersion>("Browser.getVersion", None, json!({}), HANDSHAKE_TIMEOUT)
+            .await;
         if let Err(e) = cdp {
             return Err((Phase::Handshake, format!("Browser.getVersion: {e}")));
         }
@@ -370,21 +371,18 @@ impl BrowserHealth {
             browser.provider = PROVIDER,
             browser.version = %b.version.product,
             browser.pid = b.process.pid(),
-            cdp.port = b.port,
+            cdp.transport = "pipe",
             duration_ms = b.ready_after.as_millis() as u64,
-            port_ms = b.timings.port_ms,
-            http_probe_ms = b.timings.http_probe_ms,
-            handshake_ms = b.timings.handshake_ms,
             "browser_runtime_ready"
         );
-        let link = Link::of(&b);
-        let generation = {
+        let (link, generation) = {
             let mut slot = self.slot.write().await;
             slot.generation += 1;
+            let link = Link::of(&b, slot.generation);
             slot.browser = Some(b);
             slot.last_ok = Some(Instant::now());
             slot.suspect = false;
-            slot.generation
+            (link, slot.generation)
         };
         // The browser's death closes this connection: start the cycle then, not at the next request.
         let this = Arc::downgrade(self);
@@ -460,8 +458,8 @@ impl BrowserHealth {
         });
     }
 
-    /// The background probe of [`BrowserHealth::keep_fresh`]: both probes now (after any check or cycle in
-    /// progress). Whether they passed (a failure marks the browser suspect); `None` when the runtime
+    /// The background probe of [`BrowserHealth::keep_fresh`]: the probe now (after any check or cycle in
+    /// progress). Whether it passed (a failure marks the browser suspect); `None` when the runtime
     /// is down.
     async fn check_in_background(self: &Arc<Self>) -> Option<bool> {
         let cycle = self.cycle.lock().await;
@@ -491,7 +489,6 @@ impl BrowserHealth {
         Some(BrowserFacts {
             version: b.version.product.clone(),
             pid: b.process.pid(),
-            port: b.port,
             last_probe_ms: slot.last_ok.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0),
         })
     }

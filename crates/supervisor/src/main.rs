@@ -51,8 +51,6 @@ enum Cmd {
     #[command(hide = true)]
     Worker {
         #[arg(long)]
-        ws_url: String,
-        #[arg(long)]
         target_id: String,
         #[arg(long, default_value = "json")]
         log_format: String,
@@ -71,9 +69,9 @@ fn main() -> std::process::ExitCode {
             commands::serve(common, max_request_bytes, log_format, disable_evaluate)
         }
         Cmd::Doctor { common, json, probe, quick } => commands::doctor(common, json, probe, quick),
-        Cmd::Worker { ws_url, target_id, log_format, viewport, scale } => {
+        Cmd::Worker { target_id, log_format, viewport, scale } => {
             let display = viewport.map(|(width, height)| sb_protocol::ipc::Display { width, height, scale });
-            commands::worker(ws_url, target_id, log_format, display)
+            commands::worker(target_id, log_format, display)
         }
     }
 }

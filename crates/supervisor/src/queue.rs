@@ -73,7 +73,7 @@ impl Queue {
             // A worker on another tab than the session's active one (that tab closed) is replaced too.
             let stale = match slot.as_mut() {
                 None => true,
-                Some(w) => w.is_spent() || w.ws_url() != link.ws_url || w.target_id() != session.target(),
+                Some(w) => w.is_spent() || w.browser() != link.browser || w.target_id() != session.target(),
             };
             if !stale {
                 match slot.as_mut() {
@@ -83,7 +83,7 @@ impl Queue {
             }
             *slot = None;
             let launcher = self.launcher.with_display(*session.display.lock().unwrap());
-            match WorkerHandle::spawn(&launcher, &link.ws_url, &session.target(), budget).await {
+            match WorkerHandle::spawn(&launcher, &link, &session.target(), budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
                     break slot.insert(fresh);
@@ -166,15 +166,13 @@ impl Queue {
     /// end is not held up); the session's next action waits for it in the queue.
     async fn replace_worker_soon(&self, session: Arc<SessionEntry>) {
         let Some(link) = self.health.current_link().await else { return };
-        let ws_url = link.ws_url;
         let launcher = self.launcher.with_display(*session.display.lock().unwrap());
         tokio::spawn(async move {
             let mut slot = session.worker.lock().await;
             if slot.is_some() {
                 return;
             }
-            match WorkerHandle::spawn(&launcher, &ws_url, &session.target(), Budget::new(WORKER_START)).await
-            {
+            match WorkerHandle::spawn(&launcher, &link, &session.target(), Budget::new(WORKER_START)).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
                     *slot = Some(fresh);

@@ -327,7 +327,7 @@ impl Runtime {
         Ok(HealthResult {
             browser_version: facts.version,
             browser_pid: facts.pid,
-            cdp_port: facts.port,
+            cdp_transport: "pipe".into(),
             uptime_ms: self.started.elapsed().as_millis() as u64,
             sessions: self.queue.sessions.len(),
             restarts: self.queue.stats.restarts.get(),
@@ -350,7 +350,7 @@ impl Runtime {
         *entry.display.lock().unwrap() = display;
         let target_id = Sessions::new_target(&entry, &link, budget).await?;
         let launcher = self.queue.launcher.with_display(display);
-        let worker = match WorkerHandle::spawn(&launcher, &link.ws_url, &target_id, budget).await {
+        let worker = match WorkerHandle::spawn(&launcher, &link, &target_id, budget).await {
             Ok(w) => w,
             Err(e) => {
                 crate::sessions::close_target_soon(&link.client, &target_id).await;

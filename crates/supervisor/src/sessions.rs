@@ -99,9 +99,9 @@ pub struct SessionEntry {
     /// supervisor restart, or when its last tab closed).
     restore: Mutex<Option<String>>,
     /// The session's browser context (cookies, storage, cache and permissions of its own) as
-    /// `(browser WebSocket URL, browserContextId)`: a context of another browser (one that was
+    /// `(browser, browserContextId)` ([`Link::browser`]): a context of another browser (one that was
     /// restarted) is gone, and the session's next page gets a new one.
-    context: Mutex<Option<(String, String)>>,
+    context: Mutex<Option<(u64, String)>>,
     /// How long the last action waited for the tab to be freed after the one before it, until its
     /// result reports it (`waited_for_recovery_ms`).
     recovery_waited_ms: Mutex<Option<u64>>,
@@ -565,7 +565,7 @@ impl Sessions {
     /// `cdp_error` / `timeout` (phase `session`) from `Target.createBrowserContext`.
     pub async fn context(session: &SessionEntry, link: &Link, budget: Budget) -> Result<String, ErrorBody> {
         let known = session.context.lock().unwrap().clone();
-        if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.ws_url) {
+        if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.browser) {
             return Ok(id);
         }
         let id = link
@@ -573,7 +573,7 @@ impl Sessions {
             .create_browser_context(budget.remaining())
             .await
             .map_err(|e| cdp_error(Phase::Session, "Target.createBrowserContext", e))?;
-        *session.context.lock().unwrap() = Some((link.ws_url.clone(), id.clone()));
+        *session.context.lock().unwrap() = Some((link.browser, id.clone()));
         Ok(id)
     }
 
@@ -581,7 +581,7 @@ impl Sessions {
     /// its cookies, storage and cache deleted), when it has one in `link`'s browser.
     pub async fn dispose_context(session: &SessionEntry, link: &Link, budget: Budget) {
         let known = session.context.lock().unwrap().take();
-        if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.ws_url) {
+        if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.browser) {
             if let Err(e) = link.client.dispose_browser_context(&id, budget.remaining()).await {
                 tracing::warn!(browser.session_id = %session.id, error.message = %e, "context_dispose_failed");
             }

@@ -118,7 +118,7 @@ pub fn prometheus(stats: &StatsResult, sessions: usize) -> String {
     counter("restart_failures", "Browser restarts that failed.", stats.restart_failures);
     counter("unhealthy_checks", "Health checks that found the browser unhealthy.", stats.unhealthy_checks);
     counter("recoveries", "Recovery cycles that ended with a working browser.", stats.recoveries);
-    counter("probes", "Health probe rounds (HTTP and CDP handshake).", stats.probes);
+    counter("probes", "Health probes (`Browser.getVersion` on the CDP pipe).", stats.probes);
     counter("probes_skipped", "Actions that skipped the probes (a recent one passed).", stats.probes_skipped);
     counter("sessions_rehydrated", "Sessions given a new page after a restart.", stats.sessions_rehydrated);
     counter("worker_kills", "Workers killed past their deadline.", stats.worker_kills);

@@ -1,10 +1,13 @@
 //! The supervisor's handle on one worker process.
 //!
-//! The worker is `sandbox-browser worker --ws-url URL --target-id ID`, started through the
-//! [`Spawner`] in its own process group. Its end of a socketpair is inherited as the fd named by
-//! `SANDBOX_BROWSER_WORKER_FD`. Every [`WorkerHandle::run`] has a hard deadline: the request's deadline
-//! plus [`GRACE`]. Past it the worker's process group is killed and the handle is spent; the session
-//! starts a fresh worker on the same target for its next action.
+//! The worker is `sandbox-browser worker --target-id ID`, started through the [`Spawner`] in its own
+//! process group. Its end of a socketpair is inherited as the fd named by `SANDBOX_BROWSER_WORKER_FD`.
+//! On it travel the runs and, at any time, the worker's CDP traffic: each of its connections is a
+//! route of the browser's relay ([`sb_cdp::relay`]), opened when the worker first sends on it and
+//! ended (its sessions detached) when the worker closes it or goes away. Every [`WorkerHandle::run`]
+//! has a hard deadline: the request's deadline plus [`GRACE`]. Past it the worker's process group is
+//! killed and the handle is spent; the session starts a fresh worker on the same target for its next
+//! action.
 
 use std::os::fd::AsRawFd;
 use std::process::Stdio;
@@ -13,14 +16,18 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
+use sb_cdp::wire::{Inbound, Outbound};
+use sb_cdp::Relay;
 use sb_protocol::api::DialogInfo;
 use sb_protocol::ipc::{self, Action, Counter, Display, FromWorker, Output, ToWorker};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio::net::UnixStream;
 use tokio::process::{Child, Command};
-use tokio_util::codec::{Framed, LengthDelimitedCodec};
+use tokio::sync::mpsc;
+use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 
+use crate::health::Link;
 use crate::reaper;
 use crate::spawner::Spawner;
 
@@ -51,7 +58,10 @@ impl WorkerLauncher {
 pub struct WorkerHandle {
     child: Child,
     pid: u32,
-    frames: Framed<UnixStream, LengthDelimitedCodec>,
+    /// Frames to the worker (the stream's writer task).
+    to_worker: mpsc::UnboundedSender<ToWorker>,
+    /// Frames from the worker other than its CDP traffic; `Err` for one that could not be decoded.
+    from_worker: mpsc::UnboundedReceiver<Result<FromWorker, String>>,
     next_seq: u64,
     /// The target the worker is attached to (changes on a page reset).
     target_id: String,
@@ -59,8 +69,8 @@ pub struct WorkerHandle {
     killed: bool,
     /// Dialogs the worker answered during the last run.
     dialogs: Vec<DialogInfo>,
-    /// The browser WebSocket it is connected to (a browser restart makes it obsolete).
-    ws_url: String,
+    /// The browser it drives ([`Link::browser`]; a browser restart makes it obsolete).
+    browser: u64,
     /// Counted events reported during the last run.
     tallies: Vec<Counter>,
     /// The main frame's URL, when it changed during the last run.
@@ -80,7 +90,7 @@ impl WorkerHandle {
     /// `worker_crashed` (phase `worker`) when it cannot start, exits, or is not ready in time.
     pub async fn spawn(
         launcher: &WorkerLauncher,
-        ws_url: &str,
+        link: &Link,
         target_id: &str,
         budget: Budget,
     ) -> Result<WorkerHandle, ErrorBody> {
@@ -92,8 +102,6 @@ impl WorkerHandle {
         let fd = theirs.as_raw_fd();
         let mut cmd = Command::new(exe);
         cmd.arg("worker")
-            .arg("--ws-url")
-            .arg(ws_url)
             .arg("--target-id")
             .arg(target_id)
             .arg("--log-format")
@@ -118,30 +126,30 @@ impl WorkerHandle {
         let pid = child.id().unwrap_or(0);
         ours.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
         let stream = UnixStream::from_std(ours).map_err(|e| fail(e.to_string()))?;
+        let (to_worker, from_worker) = pump(stream, link.relay.clone(), pid);
         let mut handle = WorkerHandle {
             child,
             pid,
-            frames: Framed::new(stream, ipc::codec()),
+            to_worker,
+            from_worker,
             next_seq: 1,
             target_id: target_id.to_string(),
             killed: false,
             dialogs: Vec::new(),
-            ws_url: ws_url.to_string(),
+            browser: link.browser,
             tallies: Vec::new(),
             navigated: None,
             overran: false,
             reset_reason: None,
             recovery_waited_ms: None,
         };
-        match tokio::time::timeout_at(budget.deadline().into(), handle.frames.next()).await {
-            Ok(Some(Ok(frame))) => match ipc::decode::<FromWorker>(&frame) {
-                Ok(FromWorker::Ready { .. }) => Ok(handle),
-                other => {
-                    handle.kill();
-                    Err(fail(format!("worker sent {other:?} instead of Ready")))
-                }
-            },
-            Ok(_) => {
+        match tokio::time::timeout_at(budget.deadline().into(), handle.from_worker.recv()).await {
+            Ok(Some(Ok(FromWorker::Ready { .. }))) => Ok(handle),
+            Ok(Some(other)) => {
+                handle.kill();
+                Err(fail(format!("worker sent {other:?} instead of Ready")))
+            }
+            Ok(None) => {
                 handle.kill();
                 Err(fail(format!("worker exited before attaching to target {target_id}")))
             }
@@ -191,9 +199,9 @@ impl WorkerHandle {
         self.overran
     }
 
-    /// The browser WebSocket URL the worker is connected to.
-    pub fn ws_url(&self) -> &str {
-        &self.ws_url
+    /// The browser the worker drives ([`Link::browser`]).
+    pub fn browser(&self) -> u64 {
+        self.browser
     }
 
     /// The worker's pid (also its process group id).
@@ -229,9 +237,7 @@ impl WorkerHandle {
                 format!("the worker {what} during {method}; it is replaced for the next action"),
             )
         };
-        let frame = ipc::encode(&msg)
-            .map_err(|e| ErrorBody::new(ErrorCode::Internal, Phase::Worker, e.to_string()))?;
-        if self.frames.send(frame).await.is_err() {
+        if self.to_worker.send(msg).is_err() {
             self.kill();
             return Err(crashed("was gone"));
         }
@@ -239,12 +245,10 @@ impl WorkerHandle {
         let mut cancel_sent = false;
         loop {
             let next = tokio::select! {
-                next = tokio::time::timeout_at(hard_deadline.into(), self.frames.next()) => next,
+                next = tokio::time::timeout_at(hard_deadline.into(), self.from_worker.recv()) => next,
                 _ = cancel.cancelled(), if !cancel_sent => {
                     cancel_sent = true;
-                    if let Ok(frame) = ipc::encode(&ToWorker::Cancel { seq }) {
-                        let _ = self.frames.send(frame).await;
-                    }
+                    let _ = self.to_worker.send(ToWorker::Cancel { seq });
                     continue;
                 }
             };
@@ -261,13 +265,13 @@ impl WorkerHandle {
                         ),
                     ));
                 }
-                Ok(None) | Ok(Some(Err(_))) => {
+                Ok(None) => {
                     self.kill();
                     return Err(crashed("exited"));
                 }
-                Ok(Some(Ok(frame))) => frame,
+                Ok(Some(frame)) => frame,
             };
-            match ipc::decode::<FromWorker>(&frame) {
+            match frame {
                 Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
                 Ok(other @ FromWorker::TargetChanged { .. }) => self.note(other),
                 Ok(FromWorker::Recovered { seq: s, waited_ms }) if s == seq => {
@@ -317,13 +321,11 @@ impl WorkerHandle {
     /// drove last (a page reset after the last answer may have moved it: that target must be closed
     /// too).
     pub async fn shutdown(mut self, wait: Duration) -> String {
-        if let Ok(frame) = ipc::encode(&ToWorker::Shutdown) {
-            let _ = self.frames.send(frame).await;
-        }
+        let _ = self.to_worker.send(ToWorker::Shutdown);
         let deadline = tokio::time::Instant::now() + wait;
         // Read what the worker still says (a page reset it finished) until it closes the stream.
-        while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(deadline, self.frames.next()).await {
-            if let Ok(msg) = ipc::decode::<FromWorker>(&frame) {
+        while let Ok(Some(msg)) = tokio::time::timeout_at(deadline, self.from_worker.recv()).await {
+            if let Ok(msg) = msg {
                 self.note(msg);
             }
         }
@@ -346,4 +348,71 @@ impl Drop for WorkerHandle {
             self.kill();
         }
     }
+}
+
+/// The worker's stream, both ways: a writer task (runs, cancels, and the browser's messages for the
+/// worker's connections) and a reader task (the worker's answers to the handle; its CDP messages to
+/// their routes of `relay`, each connection a route opened at its first message). When the worker
+/// goes away the reader ends and drops its routes, so the relay detaches their sessions.
+fn pump(
+    stream: UnixStream,
+    relay: Relay,
+    pid: u32,
+) -> (mpsc::UnboundedSender<ToWorker>, mpsc::UnboundedReceiver<Result<FromWorker, String>>) {
+    let (mut sink, mut frames) = Framed::new(stream, ipc::codec()).split();
+    let (to_worker, mut to_rx) = mpsc::unbounded_channel::<ToWorker>();
+    let (from_tx, from_worker) = mpsc::unbounded_channel();
+    // The browser's messages wait here while the worker is slow to read; when it stops reading,
+    // this fills, the forwarders stop, and the relay ends the routes (it never waits for one).
+    let (cdp_tx, mut cdp_rx) = mpsc::channel::<ToWorker>(64);
+    tokio::spawn(async move {
+        loop {
+            let msg = tokio::select! {
+                msg = to_rx.recv() => msg,
+                msg = cdp_rx.recv() => msg,
+            };
+            let Some(msg) = msg else { break };
+            let Ok(frame) = ipc::encode(&msg) else { continue };
+            if sink.send(frame).await.is_err() {
+                break;
+            }
+        }
+    });
+    tokio::spawn(async move {
+        let mut routes: std::collections::HashMap<u32, mpsc::UnboundedSender<Outbound>> = Default::default();
+        while let Some(Ok(frame)) = frames.next().await {
+            match ipc::decode::<FromWorker>(&frame) {
+                Ok(FromWorker::Cdp { conn, message }) => {
+                    let route = routes.entry(conn).or_insert_with(|| {
+                        let wire = relay.route(&format!("worker {pid} connection {conn}"), false);
+                        let (mut inbound, cdp_tx) = (wire.inbound, cdp_tx.clone());
+                        tokio::spawn(async move {
+                            while let Some(msg) = inbound.recv().await {
+                                let frame = match msg {
+                                    Inbound::Message(message) => ToWorker::Cdp { conn, message },
+                                    Inbound::Closed(reason) => ToWorker::CdpClosed { conn, reason },
+                                };
+                                if cdp_tx.send(frame).await.is_err() {
+                                    return;
+                                }
+                            }
+                        });
+                        wire.outbound
+                    });
+                    let _ = route.send(Outbound::Message(message));
+                }
+                Ok(FromWorker::CdpClose { conn }) => {
+                    routes.remove(&conn);
+                }
+                Ok(other) => {
+                    let _ = from_tx.send(Ok(other));
+                }
+                Err(e) => {
+                    let _ = from_tx.send(Err(e.to_string()));
+                    break;
+                }
+            }
+        }
+    });
+    (to_worker, from_worker)
 }

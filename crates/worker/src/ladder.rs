@@ -10,7 +10,8 @@
 //! 1. `Runtime.terminateExecution` on the page's session, then the probe again. This stops a loop
 //!    after an `await` and a loop the page started from a timer, which `Runtime.evaluate`'s own
 //!    `timeout` does not.
-//! 2. When the terminate call itself got no answer: the same over a second CDP connection.
+//! 2. When the terminate call itself got no answer: the same on a new session over a second
+//!    connection (another route of the supervisor's relay).
 //! 3. Page reset: end the stuck renderer (`Page.crash`), close the target and open a new one, which
 //!    loads the old one's URL (`Target.getTargetInfo`) up to `DOMContentLoaded`; the session's next
 //!    result says `session_reset` (`tab_stuck`).
@@ -25,7 +26,7 @@
 use std::time::Duration;
 
 use sb_cdp::types::{EvaluateResult, NavigateResult};
-use sb_cdp::{CdpClient, Session};
+use sb_cdp::Session;
 use sb_protocol::margins::RESET_TIME;
 use sb_protocol::Budget;
 use serde_json::json;
@@ -76,7 +77,7 @@ pub(crate) async fn free(page: &mut Page, budget: Budget, input: bool) -> Freed 
     if !answered && !early.expired() {
         let second = Budget::new(early.capped(SECOND));
         let attempt = async {
-            let client = CdpClient::connect(&page.ws_url, second.remaining()).await.ok()?;
+            let client = page.conns.open();
             let session = client.attach(&page.target_id, second.remaining()).await.ok();
             let answered = match &session {
                 Some(s) => terminate(s, second).await,

@@ -5,7 +5,8 @@
 //! overruns its budget. So everything that can hang on a page (navigation, in-page JavaScript,
 //! screenshots) happens here, never in the supervisor.
 //!
-//! The worker opens its *own* CDP WebSocket to the browser, attaches to its session's target
+//! The worker speaks CDP on connections carried by the same stream (routes of the supervisor's relay
+//! on the browser's pipe: `conns`), attaches to its session's target
 //! (`Target.attachToTarget {flatten: true}`), answers [`sb_protocol::ipc::FromWorker::Ready`], then
 //! runs [`sb_protocol::ipc::ToWorker::Run`] requests one at a time, each within the `budget_ms` it is
 //! given: the action owns its whole budget, and a tab left stuck (or crashed) is freed by the
@@ -20,10 +21,12 @@
 //! - `resolve` (refs and selectors to nodes), `frames` (a frame's session, offset and document),
 //!   `settle` (waiting for the navigation an input started, for a loading document);
 //! - `page` (the connection, the session and its followers, evaluate helpers), `progress`;
-//! - leaves: `lifecycle`, `oopifs`, `dialogs`, `keys`, `error`.
+//! - leaves: `conns` (the browser connections over the stream), `lifecycle`, `oopifs`, `dialogs`,
+//!   `keys`, `error`.
 
 mod actionability;
 mod actions;
+mod conns;
 mod dialogs;
 mod error;
 mod frames;
@@ -44,6 +47,7 @@ mod worlds;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use sb_cdp::wire::Inbound;
 use sb_protocol::ipc::{
     self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FramesOutput, FromWorker, Output,
     ToWorker, WorkerError,
@@ -54,6 +58,8 @@ use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
+use crate::conns::{Conns, Deliveries};
+
 use crate::error::{browser_gone, cdp_failure, fail};
 use crate::page::{attach_session, url_and_title, Moved, Page};
 use crate::progress::Progress;
@@ -61,8 +67,6 @@ use crate::progress::Progress;
 /// How the worker finds its page.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
-    /// The browser's CDP WebSocket URL (`ws://127.0.0.1:<port>/devtools/browser/<id>`).
-    pub ws_url: String,
     /// CDP `targetId` of the session's page.
     pub target_id: String,
     /// The page's viewport, CSS px (`Emulation.setDeviceMetricsOverride` on every page the worker
@@ -105,6 +109,13 @@ enum Aftercare {
 /// How the loop ends: `Ok` on `Shutdown` or a closed stream, `Err` when the stream broke.
 type Exit = Result<(), String>;
 
+/// What the stream's reader hands the run loop: a frame other than CDP traffic, or why it ended
+/// (`Err`: the stream broke); nothing more once it ends.
+type Control = mpsc::UnboundedReceiver<Result<ToWorker, String>>;
+
+/// Longest the worker waits at exit for its last frames to be written.
+const FLUSH: Duration = Duration::from_millis(1_000);
+
 /// Runs the worker on `ipc` until the supervisor says `Shutdown`, closes the stream, or the browser
 /// connection is lost.
 ///
@@ -117,22 +128,52 @@ type Exit = Result<(), String>;
 /// stream close without `Ready`), or the IPC stream breaks.
 pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let framed = Framed::new(ipc, ipc::codec());
-    let (mut sink, mut frames) = framed.split();
-
-    let mut page = Page::attach(&config.ws_url, &config.target_id, config.viewport)
-        .await
-        .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
+    let (mut sink, mut stream) = framed.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
-    let _ = out_tx.send(FromWorker::Ready {
-        target_id: config.target_id.clone(),
-        cdp_session_id: page.session.id().to_string(),
-    });
     let writer = tokio::spawn(async move {
         while let Some(msg) = out_rx.recv().await {
             let frame = ipc::encode(&msg).map_err(|e| e.to_string())?;
             sink.send(frame).await.map_err(|e| e.to_string())?;
         }
         Ok::<(), String>(())
+    });
+    // The reader: the browser's messages to their connections, everything else to the loop.
+    let deliveries = Deliveries::default();
+    let (control_tx, mut frames): (_, Control) = mpsc::unbounded_channel();
+    let reader_deliveries = deliveries.clone();
+    tokio::spawn(async move {
+        let reason = loop {
+            let msg = match stream.next().await {
+                None => break "the supervisor closed the stream".to_string(),
+                Some(Err(e)) => Err(format!("ipc: {e}")),
+                Some(Ok(bytes)) => ipc::decode(&bytes).map_err(|e| format!("ipc: undecodable frame: {e}")),
+            };
+            match msg {
+                Ok(ToWorker::Cdp { conn, message }) => {
+                    reader_deliveries.deliver(conn, Inbound::Message(message)).await
+                }
+                Ok(ToWorker::CdpClosed { conn, reason }) => {
+                    reader_deliveries.deliver(conn, Inbound::Closed(reason)).await
+                }
+                Ok(other) => {
+                    let _ = control_tx.send(Ok(other));
+                }
+                Err(e) => {
+                    let _ = control_tx.send(Err(e.clone()));
+                    break e;
+                }
+            }
+        };
+        reader_deliveries.close_all(&reason);
+    });
+    let conns = Conns::new(out_tx.clone(), deliveries);
+
+    let mut page = Page::attach(conns, &config.target_id, config.viewport)
+        .await
+        .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
+    let _ = out_tx.send(FromWorker::Ready {
+        target_id: config.target_id.clone(),
+        cdp_session_id: page.session.id().to_string(),
     });
 
     let mut queued: Option<Job> = None;
@@ -149,13 +190,15 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             Some(queued) => queued,
             None => {
                 let frame = tokio::select! {
-                    f = frames.next() => f,
+                    f = frames.recv() => f,
                     reason = page.browser.closed() => break Err(format!("browser connection lost: {reason}")),
                 };
                 match read(frame) {
                     Err(e) => break e,
                     Ok(ToWorker::Shutdown) => break Ok(()),
-                    Ok(ToWorker::Cancel { .. }) => continue,
+                    Ok(ToWorker::Cancel { .. } | ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. }) => {
+                        continue
+                    }
                     Ok(ToWorker::Run { seq, budget_ms, action }) => Job::new(seq, budget_ms, *action),
                 }
             }
@@ -214,7 +257,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             loop {
                 tokio::select! {
                     outcome = &mut running => break Some(outcome),
-                    frame = frames.next() => match read(frame) {
+                    frame = frames.recv() => match read(frame) {
                         Ok(ToWorker::Cancel { seq: s }) if s == seq => break None,
                         Ok(ToWorker::Shutdown) => { exit = Some(Ok(())); break None }
                         Err(e) => { exit = Some(e); break None }
@@ -243,9 +286,10 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             break exit;
         }
     };
-    drop(out_tx);
-    let _ = writer.await;
     page.browser.close();
+    drop(page);
+    drop(out_tx);
+    let _ = tokio::time::timeout(FLUSH, writer).await;
     result
 }
 
@@ -273,9 +317,7 @@ fn report_moves(page: &mut Page, out_tx: &mpsc::UnboundedSender<FromWorker>) {
 async fn recover(
     page: &mut Page,
     care: Aftercare,
-    frames: &mut futures_util::stream::SplitStream<
-        Framed<UnixStream, tokio_util::codec::LengthDelimitedCodec>,
-    >,
+    frames: &mut Control,
     out_tx: &mpsc::UnboundedSender<FromWorker>,
     queued: &mut Option<Job>,
 ) -> Result<(), Exit> {
@@ -303,7 +345,7 @@ async fn recover(
                 tracing::info!(outcome = %freed, took_ms = started.elapsed().as_millis() as u64, "tab_recovered");
                 return Ok(());
             }
-            frame = frames.next() => match read(frame)? {
+            frame = frames.recv() => match read(frame)? {
                 ToWorker::Run { seq, budget_ms, action } => {
                     *queued = Some(Job::new(seq, budget_ms, *action));
                 }
@@ -315,6 +357,7 @@ async fn recover(
                     }
                 }
                 ToWorker::Shutdown => return Err(Ok(())),
+                ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. } => {}
             },
             _ = tokio::time::sleep_until(deadline.unwrap_or(far).into()), if deadline.is_some() => {
                 if let Some(job) = queued.take() {
@@ -338,12 +381,12 @@ async fn crash_reopen(page: &mut Page, budget: Budget) -> (&'static str, bool) {
     ladder::reopen_after_crash(page, budget).await
 }
 
-/// Decodes one IPC frame; `Err(exit)` when the stream ended or broke.
-fn read(frame: Option<Result<bytes::BytesMut, std::io::Error>>) -> Result<ToWorker, Exit> {
+/// One frame from the reader; `Err(exit)` when the stream ended or broke.
+fn read(frame: Option<Result<ToWorker, String>>) -> Result<ToWorker, Exit> {
     match frame {
         None => Err(Ok(())),
-        Some(Err(e)) => Err(Err(format!("ipc: {e}"))),
-        Some(Ok(bytes)) => ipc::decode(&bytes).map_err(|e| Err(format!("ipc: undecodable frame: {e}"))),
+        Some(Err(e)) => Err(Err(e)),
+        Some(Ok(msg)) => Ok(msg),
     }
 }
 

@@ -13,6 +13,7 @@ use sb_protocol::ipc::{Counter, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
+use crate::conns::Conns;
 use crate::dialogs::Dialogs;
 use crate::error::{cdp_failure, fail};
 use crate::lifecycle::{track_lifecycle, Lifecycle};
@@ -30,8 +31,8 @@ pub(crate) const WORLD: &str = "sandbox-browser";
 
 /// The attached page and what the worker remembers of it.
 pub(crate) struct Page {
-    /// The browser's WebSocket URL (for a second connection).
-    pub(crate) ws_url: String,
+    /// Opens the worker's connections to the browser (the ladder's second one).
+    pub(crate) conns: Conns,
     /// The worker's browser-level connection.
     pub(crate) browser: CdpClient,
     /// The page's current target.
@@ -68,19 +69,19 @@ pub(crate) struct Page {
 }
 
 impl Page {
-    /// Connects to the browser at `ws_url` (a connection of the worker's own) and attaches to `target_id`
+    /// Opens the worker's first connection to the browser and attaches to `target_id`
     /// ([`attach_session`]), within [`ATTACH_TIMEOUT`].
     pub(crate) async fn attach(
-        ws_url: &str,
+        conns: Conns,
         target_id: &str,
         viewport: Option<sb_protocol::ipc::Display>,
     ) -> Result<Page, CdpError> {
-        let browser = CdpClient::connect(ws_url, ATTACH_TIMEOUT).await?;
+        let browser = conns.open();
         let dialogs = Dialogs::default();
         let attached =
             attach_session(&browser, target_id, &dialogs, viewport, Budget::new(ATTACH_TIMEOUT)).await?;
         Ok(Page {
-            ws_url: ws_url.to_string(),
+            conns,
             browser,
             target_id: target_id.to_string(),
             session: attached.session,

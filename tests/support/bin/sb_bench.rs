@@ -85,12 +85,15 @@ fn bare_chromium_ready_ms() -> f64 {
     let binary = sb_supervisor::browser::find_binary(None).unwrap();
     let udd = dir.path().join("profile");
     let t = Instant::now();
-    let mut child = Command::new(binary)
-        .args(sb_supervisor::browser::flags(&config, &udd))
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+    // The same flags with a port instead of the pipe (nothing here holds fds 3 and 4).
+    let flags = sb_supervisor::browser::flags(&config, &udd).into_iter().map(|f| {
+        if f == "--remote-debugging-pipe" {
+            "--remote-debugging-port=0".into()
+        } else {
+            f
+        }
+    });
+    let mut child = Command::new(binary).args(flags).stderr(Stdio::null()).process_group(0).spawn().unwrap();
     // Kills the group however this function ends (a panic must not orphan a browser).
     struct Group(i32);
     impl Drop for Group {
@@ -158,8 +161,8 @@ async fn evaluate_pair_ms(sup: &Supervisor) -> (Vec<f64>, Vec<f64>, u32) {
     let c = sup.client().await;
     let sid = c.session_start(Some("bench")).await.unwrap().session_id;
     let health = c.health().await.unwrap();
-    let info = sb_cdp::discovery::version(&url_of(health.cdp_port), Duration::from_secs(1)).await.unwrap();
-    let (ws, _) = tokio_tungstenite::connect_async(info.web_socket_debugger_url.as_str()).await.unwrap();
+    let ws_url = sb_tests::devtools_ws_url(sup.dir.path());
+    let (ws, _) = tokio_tungstenite::connect_async(ws_url.as_str()).await.unwrap();
     let mut raw = RawCdp { ws, id: 0 };
     let target = raw.call("Target.createTarget", json!({"url": "about:blank"}), None).await;
     let target_id = target["result"]["targetId"].as_str().unwrap().to_string();
@@ -301,7 +304,9 @@ async fn main() {
         );
     }
 
-    let sup = Supervisor::start(&[]);
+    // The raw baseline needs a DevTools port the runtime does not open: the test-only flag opens one
+    // beside the pipe (the runtime's own traffic still goes through its relay).
+    let sup = Supervisor::with_config(sb_tests::DEVTOOLS_PORT);
     let (through_socket, raw, worker_pid) = evaluate_pair_ms(&sup).await;
     let (s, r) = (median(through_socket), median(raw));
     println!(

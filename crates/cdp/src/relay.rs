@@ -1,0 +1,574 @@
+//! The relay: one browser connection (the browser's pipe) shared by many clients, each on a route of
+//! its own, as if each had a connection of its own.
+//!
+//! Chromium launched with `--remote-debugging-pipe` has exactly one CDP connection, held by whoever
+//! launched it. The relay multiplexes it the way Playwright's `CRConnection` multiplexes its sessions:
+//! - **ids**: every call a route sends gets a relay-wide id on the way up, and its answer goes back to
+//!   that route with the route's own id;
+//! - **sessions** (`sessionId`, flat mode): a session belongs to the route that attached it
+//!   (`Target.attachToTarget`'s answer, or the browser-level `Target.attachedToTarget` that comes with
+//!   it), and a session auto-attached under it (`Target.attachedToTarget` on that session) belongs to
+//!   the same route. Its events go to that route only, and a route may send only on its own sessions
+//!   (another's answer `Session with given id not found`, as Chromium answers an unknown one);
+//! - **browser-level events** (`Target.targetCreated`, ...) go to the routes that asked for them;
+//! - **a route that ends** (its client closed it, or it stopped reading: its queue of
+//!   [`ROUTE_BUFFER`] messages is full) is detached from every target it attached
+//!   (`Target.detachFromTarget`), so a killed worker leaves no session behind, and a stuck one never
+//!   stalls the others: the relay never waits for a route.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use serde::Deserialize;
+use tokio::sync::{mpsc, watch};
+
+use crate::wire::{Inbound, Outbound, Wire};
+use crate::CdpClient;
+
+/// Messages a route may have unread before the relay closes it (it is stuck or gone).
+pub const ROUTE_BUFFER: usize = 4096;
+
+type RouteId = u64;
+/// The relay's own calls (`Target.detachFromTarget` of a route that ended); their answers are dropped.
+const RELAY: RouteId = 0;
+
+/// One browser connection shared by routes. Cheap to clone.
+#[derive(Clone)]
+pub struct Relay {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Relay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.inner.state.lock().unwrap();
+        f.debug_struct("Relay").field("routes", &state.routes.len()).field("closed", &state.closed).finish()
+    }
+}
+
+struct Inner {
+    upstream: mpsc::UnboundedSender<Outbound>,
+    state: Mutex<State>,
+    closed_tx: watch::Sender<Option<String>>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: u64,
+    next_route: RouteId,
+    routes: HashMap<RouteId, Route>,
+    /// Relay-wide call id -> who sent it.
+    pending: HashMap<u64, Call>,
+    /// `sessionId` -> its route and the session it was auto-attached under (`None`: attached at the
+    /// browser level, so detaching it ends its children too).
+    owners: HashMap<String, (RouteId, Option<String>)>,
+    /// `targetId` -> the routes whose `Target.attachToTarget` to it awaits its `attachedToTarget`.
+    attaching: HashMap<String, VecDeque<RouteId>>,
+    closed: Option<String>,
+}
+
+struct Route {
+    name: String,
+    tx: mpsc::Sender<Inbound>,
+    browser_events: bool,
+}
+
+struct Call {
+    route: RouteId,
+    id: u64,
+    /// The target of a `Target.attachToTarget`.
+    attach: Option<String>,
+}
+
+/// The fields the relay routes by; everything else is passed through as text.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Head {
+    id: Option<u64>,
+    method: Option<String>,
+    session_id: Option<String>,
+    params: Option<HeadParams>,
+    result: Option<HeadResult>,
+    error: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeadParams {
+    session_id: Option<String>,
+    target_id: Option<String>,
+    target_info: Option<HeadTarget>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeadTarget {
+    target_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct HeadResult {
+    session_id: Option<String>,
+}
+
+impl Relay {
+    /// Starts relaying `upstream` (the browser's pipe, or any [`Wire`]). Must be called inside a
+    /// tokio runtime.
+    pub fn start(upstream: Wire) -> Relay {
+        let Wire { mut inbound, outbound } = upstream;
+        let (closed_tx, _) = watch::channel(None);
+        let inner = Arc::new(Inner { upstream: outbound, state: Mutex::new(State::default()), closed_tx });
+        let reader = inner.clone();
+        tokio::spawn(async move {
+            let reason = loop {
+                match inbound.recv().await {
+                    Some(Inbound::Message(text)) => reader.down(text),
+                    Some(Inbound::Closed(reason)) => break reason,
+                    None => break "the browser connection ended".to_string(),
+                }
+            };
+            reader.close(reason);
+        });
+        Relay { inner }
+    }
+
+    /// A new route: a [`Wire`] a [`CdpClient`] (or a process at the end of an IPC stream) speaks CDP
+    /// on. `name` is for logs; with `browser_events` the route also gets the browser-level events no
+    /// session owns (`Target.targetCreated`, `Target.targetDestroyed`, ...). The route ends when its
+    /// outbound senders are dropped or [`Outbound::Close`] is sent; its sessions are then detached.
+    pub fn route(&self, name: &str, browser_events: bool) -> Wire {
+        let (tx, inbound) = mpsc::channel(ROUTE_BUFFER);
+        let (outbound, mut out_rx) = mpsc::unbounded_channel::<Outbound>();
+        let id = {
+            let mut state = self.inner.state.lock().unwrap();
+            if let Some(reason) = &state.closed {
+                let _ = tx.try_send(Inbound::Closed(reason.clone()));
+                return Wire { inbound, outbound };
+            }
+            state.next_route += 1;
+            let id = state.next_route;
+            state.routes.insert(id, Route { name: name.to_string(), tx, browser_events });
+            id
+        };
+        let inner = self.inner.clone();
+        tokio::spawn(async move {
+            while let Some(Outbound::Message(text)) = out_rx.recv().await {
+                inner.up(id, text);
+            }
+            inner.end_route(id);
+        });
+        Wire { inbound, outbound }
+    }
+
+    /// A [`CdpClient`] on a new route that gets browser-level events (the supervisor's own
+    /// connection).
+    pub fn client(&self, name: &str) -> CdpClient {
+        CdpClient::over(self.route(name, true))
+    }
+
+    /// Why the browser connection closed, or `None` while it is open.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.inner.state.lock().unwrap().closed.clone()
+    }
+
+    /// Routes open now.
+    pub fn routes(&self) -> usize {
+        self.inner.state.lock().unwrap().routes.len()
+    }
+
+    /// Sessions open now, over all routes.
+    pub fn sessions(&self) -> usize {
+        self.inner.state.lock().unwrap().owners.len()
+    }
+
+    /// Resolves once the browser connection is closed, with the reason.
+    pub async fn closed(&self) -> String {
+        let mut rx = self.inner.closed_tx.subscribe();
+        loop {
+            if let Some(reason) = rx.borrow_and_update().clone() {
+                return reason;
+            }
+            if rx.changed().await.is_err() {
+                return "the relay is gone".into();
+            }
+        }
+    }
+
+    /// Closes the browser connection (the pipe's end: Chromium exits when it reads EOF on fd 3).
+    pub fn close(&self) {
+        let _ = self.inner.upstream.send(Outbound::Close);
+        self.inner.close("closed by the runtime".into());
+    }
+}
+
+impl Inner {
+    /// A call (or anything) a route sends: a relay-wide id on the way up, and only on the route's own
+    /// sessions.
+    fn up(&self, route: RouteId, text: String) {
+        let head: Head = match serde_json::from_str(&text) {
+            Ok(head) => head,
+            Err(e) => {
+                tracing::warn!(error = %e, "undecodable CDP message from a route dropped");
+                return;
+            }
+        };
+        let Some(id) = head.id else { return };
+        let mut state = self.state.lock().unwrap();
+        if !state.routes.contains_key(&route) {
+            return;
+        }
+        if let Some(session) = &head.session_id {
+            if state.owners.get(session).is_none_or(|(owner, _)| *owner != route) {
+                let answer = serde_json::json!({
+                    "id": id,
+                    "error": {"code": -32001, "message": "Session with given id not found."},
+                    "sessionId": session,
+                });
+                state.deliver(route, answer.to_string());
+                return;
+            }
+        }
+        let attach = match (head.method.as_deref(), head.params) {
+            (Some("Target.attachToTarget"), Some(HeadParams { target_id: Some(target), .. })) => {
+                state.attaching.entry(target.clone()).or_default().push_back(route);
+                Some(target)
+            }
+            _ => None,
+        };
+        state.next_id += 1;
+        let global = state.next_id;
+        state.pending.insert(global, Call { route, id, attach });
+        drop(state);
+        let _ = self.upstream.send(Outbound::Message(with_id(&text, global)));
+    }
+
+    /// A message from the browser: an answer to its route, a session's event to the session's route,
+    /// a browser-level event to the routes that want them.
+    fn down(&self, text: String) {
+        let head: Head = match serde_json::from_str(&text) {
+            Ok(head) => head,
+            Err(e) => {
+                tracing::warn!(error = %e, "undecodable CDP message from the browser dropped");
+                return;
+            }
+        };
+        let mut state = self.state.lock().unwrap();
+        if let Some(global) = head.id {
+            let Some(call) = state.pending.remove(&global) else { return };
+            if let Some(target) = &call.attach {
+                match head.result.and_then(|r| r.session_id) {
+                    Some(session) if head.error.is_none() => {
+                        state.owners.insert(session, (call.route, None));
+                    }
+                    // Refused: no `attachedToTarget` will claim the route's place in the queue.
+                    _ => state.unqueue(target, call.route),
+                }
+            }
+            if call.route != RELAY {
+                state.deliver(call.route, with_id(&text, call.id));
+            }
+            return;
+        }
+        let method = head.method.unwrap_or_default();
+        let params = head.params;
+        let child = params.as_ref().and_then(|p| p.session_id.clone());
+        if let Some(session) = head.session_id {
+            let Some(&(route, _)) = state.owners.get(&session) else { return };
+            match (method.as_str(), child) {
+                ("Target.attachedToTarget", Some(child)) => {
+                    state.owners.insert(child, (route, Some(session)));
+                }
+                ("Target.detachedFromTarget", Some(child)) => state.forget(&child),
+                _ => {}
+            }
+            state.deliver(route, text);
+            return;
+        }
+        match (method.as_str(), child) {
+            ("Target.attachedToTarget", Some(child)) => {
+                let target = params.and_then(|p| p.target_info).and_then(|t| t.target_id).unwrap_or_default();
+                let queued = state.attaching.get_mut(&target).and_then(VecDeque::pop_front);
+                let route = queued.or_else(|| state.owners.get(&child).map(|(r, _)| *r));
+                if let Some(route) = route {
+                    state.owners.insert(child, (route, None));
+                    state.deliver(route, text);
+                    return;
+                }
+            }
+            ("Target.detachedFromTarget", Some(child)) => {
+                if let Some(&(route, _)) = state.owners.get(&child) {
+                    state.forget(&child);
+                    state.deliver(route, text);
+                    return;
+                }
+            }
+            _ => {}
+        }
+        let watchers: Vec<RouteId> =
+            state.routes.iter().filter(|(_, r)| r.browser_events).map(|(id, _)| *id).collect();
+        for route in watchers {
+            state.deliver(route, text.clone());
+        }
+    }
+
+    /// A route ended: forget it and detach its sessions.
+    fn end_route(&self, route: RouteId) {
+        let detach = self.state.lock().unwrap().end_route(route);
+        for session in detach {
+            let mut state = self.state.lock().unwrap();
+            if state.closed.is_some() {
+                return;
+            }
+            state.next_id += 1;
+            let global = state.next_id;
+            state.pending.insert(global, Call { route: RELAY, id: 0, attach: None });
+            drop(state);
+            let msg = serde_json::json!({
+                "id": global,
+                "method": "Target.detachFromTarget",
+                "params": {"sessionId": session},
+            });
+            let _ = self.upstream.send(Outbound::Message(msg.to_string()));
+        }
+    }
+
+    /// The browser connection closed: every route ends with `reason`.
+    fn close(&self, reason: String) {
+        let routes = {
+            let mut state = self.state.lock().unwrap();
+            if state.closed.is_some() {
+                return;
+            }
+            state.closed = Some(reason.clone());
+            state.pending.clear();
+            state.owners.clear();
+            state.attaching.clear();
+            std::mem::take(&mut state.routes)
+        };
+        tracing::debug!(%reason, routes = routes.len(), "cdp relay closed");
+        for (_, route) in routes {
+            let _ = route.tx.try_send(Inbound::Closed(reason.clone()));
+        }
+        self.closed_tx.send_replace(Some(reason));
+    }
+}
+
+impl State {
+    /// Hands `text` to `route` without waiting; a route that cannot take it is ended.
+    fn deliver(&mut self, route: RouteId, text: String) {
+        let Some(r) = self.routes.get(&route) else { return };
+        match r.tx.try_send(Inbound::Message(text)) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                let name = r.name.clone();
+                tracing::warn!(route = %name, unread = ROUTE_BUFFER, "cdp_route_stuck");
+                // The route's sessions are detached when its sender's task ends; here it stops
+                // getting messages at once.
+                self.routes.remove(&route);
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                self.routes.remove(&route);
+            }
+        }
+    }
+
+    /// Forgets `route`; the sessions it attached at the browser level, to detach.
+    fn end_route(&mut self, route: RouteId) -> Vec<String> {
+        self.routes.remove(&route);
+        self.pending.retain(|_, call| call.route != route);
+        for queue in self.attaching.values_mut() {
+            queue.retain(|r| *r != route);
+        }
+        self.attaching.retain(|_, q| !q.is_empty());
+        let mine: Vec<(String, Option<String>)> = self
+            .owners
+            .iter()
+            .filter(|(_, (r, _))| *r == route)
+            .map(|(s, (_, parent))| (s.clone(), parent.clone()))
+            .collect();
+        let mut detach = Vec::new();
+        for (session, parent) in mine {
+            self.owners.remove(&session);
+            if parent.is_none() {
+                detach.push(session);
+            }
+        }
+        detach
+    }
+
+    /// Forgets a session that was detached, and the sessions under it.
+    fn forget(&mut self, session: &str) {
+        self.owners.remove(session);
+        let children: Vec<String> = self
+            .owners
+            .iter()
+            .filter(|(_, (_, parent))| parent.as_deref() == Some(session))
+            .map(|(s, _)| s.clone())
+            .collect();
+        for child in children {
+            self.forget(&child);
+        }
+    }
+
+    /// Takes `route` out of the queue of attaches to `target`.
+    fn unqueue(&mut self, target: &str, route: RouteId) {
+        if let Some(queue) = self.attaching.get_mut(target) {
+            if let Some(i) = queue.iter().position(|r| *r == route) {
+                queue.remove(i);
+            }
+            if queue.is_empty() {
+                self.attaching.remove(target);
+            }
+        }
+    }
+}
+
+/// `text` (a CDP message with a numeric `id`) with `id` in its place. Chromium and [`CdpClient`] put
+/// `"id"` first; anything else is rewritten through a parse.
+fn with_id(text: &str, id: u64) -> String {
+    if let Some(rest) = text.strip_prefix("{\"id\":") {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            return format!("{{\"id\":{id}{}", &rest[digits..]);
+        }
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(mut v) => {
+            v["id"] = id.into();
+            v.to_string()
+        }
+        Err(_) => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// A relay over an in-memory browser: what the relay sends up, and a way to answer.
+    struct Browser {
+        up: mpsc::UnboundedReceiver<Outbound>,
+        down: mpsc::Sender<Inbound>,
+    }
+
+    impl Browser {
+        fn relay() -> (Relay, Browser) {
+            let (down, inbound) = mpsc::channel(64);
+            let (outbound, up) = mpsc::unbounded_channel();
+            (Relay::start(Wire { inbound, outbound }), Browser { up, down })
+        }
+
+        async fn next(&mut self) -> Value {
+            match self.up.recv().await {
+                Some(Outbound::Message(t)) => serde_json::from_str(&t).unwrap(),
+                other => panic!("expected a message, got {other:?}"),
+            }
+        }
+
+        async fn send(&self, v: Value) {
+            self.down.send(Inbound::Message(v.to_string())).await.unwrap();
+        }
+    }
+
+    async fn recv(wire: &mut Wire) -> Value {
+        match wire.inbound.recv().await {
+            Some(Inbound::Message(t)) => serde_json::from_str(&t).unwrap(),
+            other => panic!("expected a message, got {other:?}"),
+        }
+    }
+
+    fn send(wire: &Wire, v: Value) {
+        wire.outbound.send(Outbound::Message(v.to_string())).unwrap();
+    }
+
+    #[test]
+    fn ids_are_replaced_in_place_or_through_a_parse() {
+        assert_eq!(with_id(r#"{"id":12,"result":{}}"#, 7), r#"{"id":7,"result":{}}"#);
+        let v: Value = serde_json::from_str(&with_id(r#"{"result":{},"id":12}"#, 7)).unwrap();
+        assert_eq!(v, json!({"id": 7, "result": {}}));
+    }
+
+    #[tokio::test]
+    async fn answers_go_back_to_their_route_with_its_own_id() {
+        let (relay, mut browser) = Browser::relay();
+        let (mut a, mut b) = (relay.route("a", false), relay.route("b", false));
+        send(&a, json!({"id": 1, "method": "Browser.getVersion"}));
+        send(&b, json!({"id": 1, "method": "Browser.getVersion"}));
+        let (first, second) = (browser.next().await, browser.next().await);
+        assert_ne!(first["id"], second["id"]);
+        browser.send(json!({"id": second["id"], "result": {"product": "b"}})).await;
+        browser.send(json!({"id": first["id"], "result": {"product": "a"}})).await;
+        assert_eq!(recv(&mut a).await, json!({"id": 1, "result": {"product": "a"}}));
+        assert_eq!(recv(&mut b).await, json!({"id": 1, "result": {"product": "b"}}));
+    }
+
+    #[tokio::test]
+    async fn sessions_belong_to_the_route_that_attached_them_and_their_children_too() {
+        let (relay, mut browser) = Browser::relay();
+        let (mut a, mut b) = (relay.route("a", false), relay.route("b", true));
+        send(
+            &a,
+            json!({"id": 5, "method": "Target.attachToTarget", "params": {"targetId": "T", "flatten": true}}),
+        );
+        let call = browser.next().await;
+        // Chromium announces the session at the browser level before it answers.
+        let attached = json!({"method": "Target.attachedToTarget", "params": {"sessionId": "S", "targetInfo": {"targetId": "T"}}});
+        browser.send(attached.clone()).await;
+        browser.send(json!({"id": call["id"], "result": {"sessionId": "S"}})).await;
+        assert_eq!(recv(&mut a).await, attached);
+        assert_eq!(recv(&mut a).await, json!({"id": 5, "result": {"sessionId": "S"}}));
+        // An iframe auto-attached under S is a's too.
+        let child = json!({"method": "Target.attachedToTarget", "sessionId": "S", "params": {"sessionId": "C", "targetInfo": {"targetId": "F"}}});
+        browser.send(child.clone()).await;
+        assert_eq!(recv(&mut a).await, child);
+        let event = json!({"method": "Page.loadEventFired", "sessionId": "C", "params": {}});
+        browser.send(event.clone()).await;
+        assert_eq!(recv(&mut a).await, event);
+        // b may not drive a's session.
+        send(&b, json!({"id": 9, "method": "Runtime.evaluate", "sessionId": "S", "params": {}}));
+        let refused = recv(&mut b).await;
+        assert_eq!(refused["id"], 9);
+        assert_eq!(refused["error"]["message"], "Session with given id not found.");
+        // Browser-level events reach the routes that want them.
+        let created = json!({"method": "Target.targetCreated", "params": {"targetInfo": {"targetId": "X"}}});
+        browser.send(created.clone()).await;
+        assert_eq!(recv(&mut b).await, created);
+        assert_eq!(relay.sessions(), 2);
+
+        // a ends: its browser-level session is detached (its child goes with it).
+        drop(a);
+        let detach = browser.next().await;
+        assert_eq!(detach["method"], "Target.detachFromTarget");
+        assert_eq!(detach["params"], json!({"sessionId": "S"}));
+        browser.send(json!({"id": detach["id"], "result": {}})).await;
+        assert_eq!(relay.sessions(), 0);
+        assert_eq!(relay.routes(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_route_that_stops_reading_is_ended_without_stalling_the_others() {
+        let (relay, mut browser) = Browser::relay();
+        let (stuck, mut live) = (relay.route("stuck", true), relay.route("live", true));
+        for i in 0..ROUTE_BUFFER + 1 {
+            browser.send(json!({"method": "Target.targetInfoChanged", "params": {"n": i}})).await;
+            // The live route reads as it goes.
+            assert_eq!(recv(&mut live).await["params"]["n"], i);
+        }
+        assert_eq!(relay.routes(), 1);
+        send(&live, json!({"id": 1, "method": "Browser.getVersion"}));
+        assert_eq!(browser.next().await["method"], "Browser.getVersion");
+        drop(stuck);
+    }
+
+    #[tokio::test]
+    async fn every_route_ends_with_the_browser_connection() {
+        let (relay, browser) = Browser::relay();
+        let mut a = relay.route("a", false);
+        browser.down.send(Inbound::Closed("the browser closed its pipe".into())).await.unwrap();
+        assert_eq!(a.inbound.recv().await, Some(Inbound::Closed("the browser closed its pipe".into())));
+        assert_eq!(relay.closed().await, "the browser closed its pipe");
+        let mut late = relay.route("late", false);
+        assert!(matches!(late.inbound.recv().await, Some(Inbound::Closed(_))));
+    }
+}
