@@ -17,6 +17,7 @@ fn by_css(css: &str) -> ElementParams {
     ElementParams { reference: None, selector: Some(css.into()) }
 }
 
+#[track_caller]
 fn code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> (ErrorCode, String) {
     let e = api_error(r);
     (e.code, e.message)

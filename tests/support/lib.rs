@@ -676,9 +676,14 @@ impl Answer for &sb_protocol::api::Response {
     }
 }
 
-/// The runtime's error in `answer`; panics when the call succeeded or failed in the client.
+/// The runtime's error in `answer`; panics (at the caller's line) when the call succeeded or failed in
+/// the client.
+#[track_caller]
 pub fn api_error(answer: impl Answer) -> sb_protocol::ErrorBody {
-    answer.into_error().unwrap_or_else(|other| panic!("expected the runtime's error, got {other}"))
+    match answer.into_error() {
+        Ok(e) => e,
+        Err(other) => panic!("expected the runtime's error, got {other}"),
+    }
 }
 
 /// Starts session `sid` at `/test/frames.html` ([`pages::FRAMES`]) and waits (within `timeout_ms`, the
