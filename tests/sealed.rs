@@ -357,3 +357,81 @@ async fn a_killed_workers_sessions_are_detached() {
 }
 
 const T: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Issue 15 §3: the policy holds on every load, not only on the URLs an agent asks for. With
+/// `localhost` a blocked origin (the test pages are on 127.0.0.1): a redirect to it answers
+/// `url_blocked` naming the rule and the refused URL; an image from it does not load (one from the
+/// page's own origin does); a link the page follows to it and a popup the page opens to it end on
+/// Chromium's error page (`net::ERR_BLOCKED_BY_CLIENT`), never on its content; each refusal is in the
+/// log with the rule and without the URL's credentials.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_url_policy_holds_for_redirects_subresources_links_and_popups() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[policy]\nblocked_origins = [\"localhost\"]\n");
+    let c = sup.client().await;
+    c.session_start(Some("g")).await.unwrap();
+    let port = pages.base.rsplit(':').next().unwrap().to_string();
+    let blocked = format!("http://localhost:{port}/test/index.html?token=s3cret");
+    let call = |method: &'static str, params: serde_json::Value| {
+        let c = &c;
+        async move { c.call(method, Some("g"), params, None).await.unwrap() }
+    };
+    let value =
+        |r: sb_protocol::api::Response| r.result.unwrap_or_else(|| panic!("{:?}", r.error))["value"].clone();
+
+    // A redirect to the blocked origin, and the same redirect to an allowed URL.
+    let to =
+        |url: &str| pages.url(&format!("/test/redirect?to={}", url.replace('&', "%26").replace('?', "%3F")));
+    let r = call("page.goto", json!({"url": to(&blocked)})).await;
+    let e = r.error.unwrap_or_else(|| panic!("the redirect loaded: {:?}", r.result));
+    assert_eq!(e.code, sb_protocol::ErrorCode::UrlBlocked, "{}", e.message);
+    assert!(e.message.contains("blocked_origins") && e.message.contains("localhost"), "{}", e.message);
+    assert!(!e.message.contains("s3cret"), "{}", e.message);
+    let r = call("page.goto", json!({"url": to(&pages.url("/test/index.html"))})).await;
+    assert!(r.ok, "{r:?}");
+
+    // Subresources: an image from the blocked origin does not load, one from the page's own does.
+    let images = format!(
+        "Promise.all(['{}', 'http://localhost:{port}/test/pixel.png'].map(src => new Promise(done => {{ \
+         const i = new Image(); i.onload = () => done(true); i.onerror = () => done(false); i.src = src; }})))",
+        pages.url("/test/pixel.png")
+    );
+    assert_eq!(value(call("page.evaluate", json!({"expression": images})).await), json!([true, false]));
+
+    // A link the page follows: the click lands on the error page, not on the blocked page.
+    let link = format!(
+        "document.body.insertAdjacentHTML('beforeend', '<a id=\"away\" href=\"{blocked}\">away</a>'), 1"
+    );
+    assert!(call("page.evaluate", json!({"expression": link})).await.ok);
+    let r = call("page.click", json!({"selector": "#away"})).await;
+    assert!(r.ok, "{r:?}");
+    let errored = json!({"function": "location.href.startsWith('chrome-error:')"});
+    assert!(call("page.wait_for", errored.clone()).await.ok, "the link's page was not refused");
+    let text = value(call("page.evaluate", json!({"expression": "document.body.innerText"})).await);
+    assert!(!text.as_str().unwrap_or_default().contains("Hello from the test server"), "{text}");
+
+    // A popup the page opens: it joins the session, and shows the error page too.
+    call("page.goto", json!({"url": pages.url("/test/index.html")})).await;
+    let open = format!("window.open('{blocked}'), 1");
+    assert!(call("page.evaluate", json!({"expression": open})).await.ok);
+    let popup = loop {
+        let listed = call("tabs.list", json!({})).await.result.unwrap();
+        let tabs = listed["tabs"].as_array().unwrap();
+        if let Some(t) = tabs.iter().find(|t| t["active"] == json!(false)) {
+            break t["target_id"].clone();
+        }
+    };
+    assert!(call("tabs.focus", json!({"target_id": popup})).await.ok);
+    assert!(call("page.wait_for", errored).await.ok, "the popup's page was not refused");
+    let text = value(call("page.evaluate", json!({"expression": "document.body.innerText"})).await);
+    assert!(!text.as_str().unwrap_or_default().contains("Hello from the test server"), "{text}");
+
+    sup.settle_log(&c).await;
+    let refusals: Vec<serde_json::Value> =
+        sup.log_events().into_iter().filter(|e| e["message"] == "url_blocked").collect();
+    assert!(refusals.len() >= 4, "{}", sup.log_text());
+    for r in &refusals {
+        assert!(r["rule"].as_str().unwrap_or_default().contains("blocked_origins"), "{r}");
+        assert!(!r.to_string().contains("s3cret"), "{r}");
+    }
+}

@@ -284,6 +284,14 @@ pub fn alive(pid: u32) -> bool {
 
 /// The test pages, by path.
 pub mod pages {
+    /// `/test/pixel.png`: a 1x1 transparent PNG.
+    pub const PIXEL: &[u8] = &[
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00,
+        0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00,
+        0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01,
+        0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+    ];
+
     /// `/`: a title, a heading, an input and a button.
     pub const INDEX: &str = r#"<!doctype html><html><head><title>Test Index</title></head>
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
@@ -514,6 +522,23 @@ impl PageServer {
                 }),
             )
             .route("/test/index.html", get(|| async { Html(pages::INDEX) }))
+            // A 302 to the URL in `?to=`.
+            .route(
+                "/test/redirect",
+                get(
+                    |axum::extract::Query(q): axum::extract::Query<
+                        std::collections::HashMap<String, String>,
+                    >| async move {
+                        let to = q.get("to").cloned().unwrap_or_default();
+                        (axum::http::StatusCode::FOUND, [(axum::http::header::LOCATION, to)])
+                    },
+                ),
+            )
+            // A 1x1 PNG.
+            .route(
+                "/test/pixel.png",
+                get(|| async { ([(axum::http::header::CONTENT_TYPE, "image/png")], pages::PIXEL) }),
+            )
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))

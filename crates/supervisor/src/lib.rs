@@ -24,6 +24,7 @@ pub mod config;
 pub mod dispatch;
 pub mod doctor;
 pub mod files;
+pub mod guard;
 pub mod health;
 pub mod logging;
 pub mod policy;

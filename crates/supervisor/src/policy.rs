@@ -1,6 +1,7 @@
 //! The URL policy (`[policy]`): which URLs the runtime loads for an agent, checked before
-//! `page.goto` and `tabs.open` navigate (OpenClaw's navigation guard and Playwright MCP's
-//! `--allowed-origins`/`--blocked-origins` are the references).
+//! `page.goto` and `tabs.open` navigate and on every request a page makes (the `guard`; OpenClaw's
+//! navigation guard and Playwright MCP's `--allowed-origins`/`--blocked-origins` are the
+//! references).
 //!
 //! In order, a URL is refused ([`Blocked`], answered `url_blocked` naming the rule) when:
 //! 1. its scheme is not allowed (default `http`, `https`, and `about:blank`); `javascript:` is never
@@ -14,11 +15,14 @@
 //! which reach the loopback. Loopback and private ranges are allowed by default (an agent's sandbox
 //! often browses a dev server beside it) and blocked with `block_loopback` / `block_private`.
 //!
-//! Not yet enforced here: redirects, a page's own navigations, subframes and subresources (that needs
-//! request interception in the worker, `Fetch.requestPaused`).
+//! A name is resolved when it is checked and the answer kept for [`NAME_TTL`] ([`Names`]); the
+//! browser resolves it again itself, so a name whose answers change within moments (DNS rebinding)
+//! can still reach what the check did not see: an egress firewall is the deployment's (docs/security.md).
 
+use std::collections::HashMap;
 use std::net::IpAddr;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use ipnet::IpNet;
 use sb_protocol::Budget;
@@ -65,6 +69,47 @@ const PRIVATE: &[&str] = &["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc0
 /// Longest a name may take to resolve.
 pub const RESOLVE: Duration = Duration::from_millis(2_000);
 
+/// How long a resolved name's addresses are reused.
+pub const NAME_TTL: Duration = Duration::from_secs(10);
+/// Names kept at most (the cache starts over past it).
+const NAMES_KEPT: usize = 4096;
+
+/// Names resolved lately, with their addresses: a page's hundred subresources from one host resolve
+/// it once in [`NAME_TTL`].
+#[derive(Default)]
+pub struct Names {
+    cache: Mutex<HashMap<NameAndPort, (Vec<IpAddr>, Instant)>>,
+}
+
+/// A lowercased host name and a port.
+type NameAndPort = (String, u16);
+
+impl Names {
+    /// The addresses `name` resolves to (port `port`), within `timeout`; none when it does not
+    /// resolve in time (it cannot reach a blocked network then: the browser's own error says the
+    /// rest).
+    async fn resolve(&self, name: &str, port: u16, timeout: Duration) -> Vec<IpAddr> {
+        let key = (name.to_ascii_lowercase(), port);
+        if let Some((ips, at)) = self.cache.lock().unwrap().get(&key) {
+            if at.elapsed() < NAME_TTL {
+                return ips.clone();
+            }
+        }
+        match tokio::time::timeout(timeout, tokio::net::lookup_host((name, port))).await {
+            Ok(Ok(found)) => {
+                let ips: Vec<IpAddr> = found.map(|a| a.ip()).collect();
+                let mut cache = self.cache.lock().unwrap();
+                if cache.len() >= NAMES_KEPT {
+                    cache.clear();
+                }
+                cache.insert(key, (ips.clone(), Instant::now()));
+                ips
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// Why a URL is refused: the rule, for the `url_blocked` message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blocked(pub String);
@@ -95,11 +140,17 @@ impl Policy {
     }
 
     /// Whether `url` may load (see the module doc); `evaluate_enabled` as configured. A name is
-    /// resolved within the request's `budget` (at most [`RESOLVE`] of it).
+    /// resolved through `names` within the request's `budget` (at most [`RESOLVE`] of it).
     ///
     /// # Errors
     /// [`Blocked`] naming the rule that refuses it.
-    pub async fn allows(&self, url: &str, evaluate_enabled: bool, budget: Budget) -> Result<(), Blocked> {
+    pub async fn allows(
+        &self,
+        url: &str,
+        evaluate_enabled: bool,
+        names: &Names,
+        budget: Budget,
+    ) -> Result<(), Blocked> {
         let parsed =
             url::Url::parse(url).map_err(|e| Blocked(format!("{url:?} is not an absolute URL ({e})")))?;
         let scheme = parsed.scheme();
@@ -140,14 +191,7 @@ impl Policy {
             Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
             Some(url::Host::Domain(name)) => {
                 let port = parsed.port_or_known_default().unwrap_or(80);
-                match tokio::time::timeout(budget.capped(RESOLVE), tokio::net::lookup_host((name, port)))
-                    .await
-                {
-                    Ok(Ok(found)) => found.map(|a| a.ip()).collect(),
-                    // A name that does not resolve cannot reach a blocked network: the browser's
-                    // own error (net::ERR_NAME_NOT_RESOLVED) says the rest.
-                    _ => Vec::new(),
-                }
+                names.resolve(name, port, budget.capped(RESOLVE)).await
             }
             None => Vec::new(),
         };
@@ -183,7 +227,17 @@ mod tests {
     use super::*;
 
     async fn why(p: &Policy, url: &str) -> Option<String> {
-        p.allows(url, false, Budget::new(Duration::from_secs(5))).await.err().map(|b| b.0)
+        p.allows(url, false, &Names::default(), Budget::new(Duration::from_secs(5))).await.err().map(|b| b.0)
+    }
+
+    #[tokio::test]
+    async fn a_resolved_name_is_reused_for_a_while() {
+        let names = Names::default();
+        let first = names.resolve("LocalHost", 80, Duration::from_secs(2)).await;
+        assert!(!first.is_empty());
+        let kept = names.cache.lock().unwrap().get(&("localhost".to_string(), 80)).cloned();
+        assert_eq!(kept.map(|(ips, _)| ips), Some(first.clone()));
+        assert_eq!(names.resolve("localhost", 80, Duration::from_secs(2)).await, first);
     }
 
     #[tokio::test]

@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::browser::BrowserConfig;
 use crate::dispatch::{self, Context, OnSession, Route, RuntimeOp, SessionOp};
+use crate::guard::Guard;
 use crate::health::{BrowserHealth, BrowserObserver, HealthPolicy, PROVIDER};
 use crate::queue::Queue;
 use crate::sessions::{close_target, SessionEntry, Sessions};
@@ -51,7 +52,8 @@ pub struct RuntimeConfig {
     pub browser: BrowserConfig,
     /// Probes and the recovery cycle.
     pub health: HealthPolicy,
-    /// Which URLs `page.goto` and `tabs.open` load.
+    /// Which URLs load: checked for `page.goto` and `tabs.open`, and on every request of every page
+    /// (the guard).
     pub policy: crate::policy::Policy,
 }
 
@@ -60,6 +62,8 @@ pub struct Runtime {
     config: RuntimeConfig,
     queue: Queue,
     started: Instant,
+    /// The URL policy on every request (`page.goto`'s own check shares its resolved names).
+    guard: Arc<Guard>,
     /// Told of each new browser by the health (which holds it weakly).
     _observer: Arc<dyn BrowserObserver>,
 }
@@ -82,8 +86,9 @@ impl Runtime {
             stats.clone(),
         ));
         let sessions = Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone()));
+        let guard = Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled));
         let observer: Arc<dyn BrowserObserver> =
-            Arc::new(crate::sessions::Observer(Arc::downgrade(&sessions)));
+            Arc::new(crate::sessions::Observer { sessions: Arc::downgrade(&sessions), guard: guard.clone() });
         health.observe(Arc::downgrade(&observer));
         let launcher = WorkerLauncher {
             spawner,
@@ -99,6 +104,7 @@ impl Runtime {
             config,
             queue: Queue { health, sessions, launcher, stats },
             started: Instant::now(),
+            guard,
             _observer: observer,
         }
     }
@@ -194,6 +200,7 @@ impl Runtime {
         let session = self.queue.sessions.get(id)?;
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
+        let outcome = outcome.map_err(|e| self.refused_on_the_way(&session, method, e));
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         let waited = session.take_recovery_waited();
         match outcome {
@@ -239,10 +246,29 @@ impl Runtime {
             return Ok(());
         }
         let Some(url) = params.get("url").and_then(Value::as_str) else { return Ok(()) };
-        self.config.policy.allows(url, self.config.evaluate_enabled, budget).await.map_err(|b| {
+        self.guard.allows(url, budget).await.map_err(|b| {
             let shown = sb_protocol::redact::in_url(url);
             ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.0))
         })
+    }
+
+    /// A navigation the guard refused on the way (a redirect to a blocked URL: Chromium says
+    /// `net::ERR_BLOCKED_BY_CLIENT`) answers `url_blocked` naming the refused URL and the rule; any
+    /// other error is kept.
+    fn refused_on_the_way(&self, session: &SessionEntry, method: Method, e: ErrorBody) -> ErrorBody {
+        let navigates = matches!(method, Method::PageGoto | Method::TabsOpen);
+        if !navigates || e.code != ErrorCode::NavigationFailed || !e.message.contains("ERR_BLOCKED_BY_CLIENT")
+        {
+            return e;
+        }
+        match self.guard.refusal(&session.target()) {
+            Some((url, rule)) => ErrorBody::new(
+                ErrorCode::UrlBlocked,
+                Phase::Navigate,
+                format!("the navigation reached {url}, which is blocked: {rule}"),
+            ),
+            None => e,
+        }
     }
 
     /// Methods without a session: `runtime.*`, `session.start`, `session.list`.

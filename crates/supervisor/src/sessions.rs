@@ -722,20 +722,27 @@ impl Sessions {
     }
 }
 
-/// The registry watches each new browser: its targets, then the sessions' pages on it.
-pub(crate) struct Observer(pub(crate) Weak<Sessions>);
+/// What watches each new browser: the guard (every request checked from then on), the registry (its
+/// targets), then the sessions' pages on it.
+pub(crate) struct Observer {
+    pub(crate) sessions: Weak<Sessions>,
+    pub(crate) guard: Arc<crate::guard::Guard>,
+}
 
 impl BrowserObserver for Observer {
     fn browser_ready<'a>(&'a self, link: &'a Link) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            let Some(sessions) = self.0.upgrade() else { return };
+            if let Err(e) = self.guard.watch(link).await {
+                tracing::error!(error.message = %e, "url_guard_unavailable");
+            }
+            let Some(sessions) = self.sessions.upgrade() else { return };
             sessions.clone().watch_targets(link).await;
             sessions.rehydrate(link).await;
         })
     }
 
     fn busy(&self) -> bool {
-        self.0.upgrade().is_some_and(|s| !s.is_empty())
+        self.sessions.upgrade().is_some_and(|s| !s.is_empty())
     }
 }
 

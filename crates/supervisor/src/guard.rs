@@ -1,0 +1,126 @@
+//! The navigation guard: the URL policy on every request any page makes, not just on the URLs an agent
+//! asks for.
+//!
+//! On each browser the supervisor enables request interception at the browser level
+//! (`Fetch.enable {patterns: [{urlPattern: "*"}]}` on its own route, no `sessionId`): Chromium then
+//! pauses every request of every target of every browser context (`Fetch.requestPaused`): a page's
+//! own navigations and its popups' (whatever window they open in), each hop of a redirect, subframes
+//! in or out of process, subresources, workers' fetches. Each is checked against the policy
+//! ([`Policy::allows`], a name resolved through [`Names`]) and let go (`Fetch.continueRequest`) or
+//! failed (`Fetch.failRequest {errorReason: "BlockedByClient"}`: the page sees
+//! `net::ERR_BLOCKED_BY_CLIENT`). A refusal is logged (`url_blocked`, the URL without its credentials,
+//! the rule) and remembered by frame, so that a `page.goto` whose navigation was refused on the way
+//! (a redirect to a blocked address) answers `url_blocked` naming the rule.
+//!
+//! Schemes that are not fetched over the network (`chrome:`, `file:`, `data:`, `javascript:`) never
+//! reach the guard; a page cannot navigate to the first two nor open a `data:` top-level document
+//! (Chromium refuses it), and `page.goto` / `tabs.open` check every URL before they load it.
+//!
+//! Each check runs in a task of its own with a bounded time, so a page that floods requests or a slow
+//! resolver never holds up the supervisor; a request whose check cannot finish in time is refused.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sb_protocol::Budget;
+use serde_json::json;
+
+use crate::health::Link;
+use crate::policy::{Names, Policy, RESOLVE};
+
+/// Longest `Fetch.continueRequest` / `Fetch.failRequest` may take.
+const ANSWER: Duration = Duration::from_millis(2_000);
+/// How long a refusal is remembered for the `page.goto` it may explain.
+const REMEMBER: Duration = Duration::from_secs(60);
+
+/// The guard of one runtime: its policy, the names it resolved, the refusals it remembers.
+pub struct Guard {
+    policy: Policy,
+    evaluate_enabled: bool,
+    names: Names,
+    /// `frameId` -> the refused URL (redacted), its rule, when.
+    refused: Mutex<HashMap<String, (String, String, Instant)>>,
+}
+
+impl Guard {
+    /// A guard for `policy` (`evaluate_enabled` as configured).
+    pub fn new(policy: Policy, evaluate_enabled: bool) -> Guard {
+        Guard { policy, evaluate_enabled, names: Names::default(), refused: Mutex::new(HashMap::new()) }
+    }
+
+    /// The policy's check of `url` within `budget`, sharing the guard's resolved names (`page.goto`,
+    /// `tabs.open`).
+    ///
+    /// # Errors
+    /// The rule that refuses it.
+    pub async fn allows(&self, url: &str, budget: Budget) -> Result<(), crate::policy::Blocked> {
+        self.policy.allows(url, self.evaluate_enabled, &self.names, budget).await
+    }
+
+    /// Intercepts every request of the browser on `link` from now on (until it closes).
+    ///
+    /// # Errors
+    /// When the browser refuses `Fetch.enable` (then nothing is intercepted; the caller logs it).
+    pub async fn watch(self: &Arc<Self>, link: &Link) -> Result<(), sb_cdp::CdpError> {
+        let mut events = link.client.browser_events();
+        link.client
+            .call_raw(
+                "Fetch.enable",
+                None,
+                json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}),
+                crate::browser::HANDSHAKE_TIMEOUT,
+            )
+            .await?;
+        let (this, client) = (Arc::downgrade(self), link.client.clone());
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                if ev.method != "Fetch.requestPaused" {
+                    continue;
+                }
+                let Some(guard) = this.upgrade() else { return };
+                let client = client.clone();
+                tokio::spawn(async move { guard.decide(&client, &ev.params).await });
+            }
+        });
+        Ok(())
+    }
+
+    /// Checks one paused request and lets it go or fails it.
+    async fn decide(&self, client: &sb_cdp::CdpClient, params: &serde_json::Value) {
+        let Some(request_id) = params["requestId"].as_str() else { return };
+        let url = params["request"]["url"].as_str().unwrap_or_default();
+        let verdict = self.allows(url, Budget::new(RESOLVE)).await;
+        let answer = match verdict {
+            Ok(()) => {
+                client.call_raw("Fetch.continueRequest", None, json!({"requestId": request_id}), ANSWER)
+            }
+            Err(blocked) => {
+                let shown = sb_protocol::redact::in_url(url);
+                let kind = params["resourceType"].as_str().unwrap_or_default();
+                tracing::warn!(url = %shown, rule = %blocked.0, resource_type = kind, "url_blocked");
+                if let Some(frame) = params["frameId"].as_str() {
+                    let mut refused = self.refused.lock().unwrap();
+                    refused.retain(|_, (_, _, at)| at.elapsed() < REMEMBER);
+                    refused.insert(frame.to_string(), (shown.into_owned(), blocked.0, Instant::now()));
+                }
+                client.call_raw(
+                    "Fetch.failRequest",
+                    None,
+                    json!({"requestId": request_id, "errorReason": "BlockedByClient"}),
+                    ANSWER,
+                )
+            }
+        };
+        if let Err(e) = answer.await {
+            tracing::debug!(error.message = %e, "paused_request_not_answered");
+        }
+    }
+
+    /// The URL (redacted) and rule of the last request refused in frame `frame_id` (a page's main
+    /// frame has its target's id) within the last minute; taken once.
+    pub fn refusal(&self, frame_id: &str) -> Option<(String, String)> {
+        let (url, rule, at) = self.refused.lock().unwrap().remove(frame_id)?;
+        (at.elapsed() < REMEMBER).then_some((url, rule))
+    }
+}
