@@ -4,8 +4,10 @@
 Usage: relay-ab.py BIN_DIR LABEL
 
 Starts `BIN_DIR/sandbox-browser serve` on a scratch socket, serves a 16000 CSS px tall page from a
-local http.server, and times (medians over repeated calls) `page.evaluate 1+1` and a full-page
-`page.screenshot` of that page (max_height 16000). Run it on two builds (before and after the relay)
+local http.server, and times (medians over repeated calls) `page.evaluate 1+1`, a full-page
+`page.screenshot` of that page (max_height 16000), and `page.goto` of a page with 100 images (each
+a URL never loaded before: every request goes to the server, and through the URL guard where there
+is one). Run it on two builds (before and after the relay)
 on the same machine, one right after the other, and compare: everything else on the path is the same.
 Prints one JSON line.
 """
@@ -22,6 +24,12 @@ import threading
 import time
 
 EVALS = 300
+LOADS = 15
+PIXEL = (
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6300010000050001"
+    "0d0a2db40000000049454e44ae426082"
+)
 SHOTS = 7
 TALL = 16000
 
@@ -36,6 +44,8 @@ def serve_page(root):
     )
     with open(os.path.join(root, "tall.html"), "w") as f:
         f.write(f'<!doctype html><html><body style="margin:0">{rows}</body></html>')
+    with open(os.path.join(root, "pixel.png"), "wb") as f:
+        f.write(bytes.fromhex(PIXEL))
     handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(*a, directory=root, **k)  # noqa: E731
     http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -97,6 +107,15 @@ def main():
             if i >= 1:
                 shots.append((time.perf_counter() - t) * 1e3)
             size = os.path.getsize(r["path"])
+        loads = []
+        for i in range(LOADS + 1):
+            imgs = "".join(f'<img src="/pixel.png?run={label}-{i}-{n}">' for n in range(100))
+            with open(os.path.join(work, f"many-{i}.html"), "w") as f:
+                f.write(f"<!doctype html><html><body>{imgs}</body></html>")
+            t = time.perf_counter()
+            c.call("page.goto", sid, {"url": f"http://127.0.0.1:{server.server_port}/many-{i}.html"})
+            if i >= 1:
+                loads.append((time.perf_counter() - t) * 1e3)
         print(
             json.dumps(
                 {
@@ -105,6 +124,7 @@ def main():
                     "screenshot_16k_ms": round(statistics.median(shots), 1),
                     "screenshot_bytes": size,
                     "height": r.get("height"),
+                    "goto_100_images_ms": round(statistics.median(loads), 1),
                 }
             )
         )
