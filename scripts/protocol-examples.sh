@@ -74,6 +74,10 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none); an
   input action waits 150 ms after its input for a dialog its handlers raise a moment later (a timer, a
   fetch), so that dialog is in its own result. A `prompt` reports its `default_value`.
+- A session's results list its pages' downloads in `downloads` once when one starts and once when it
+  ends (`{"url", "suggested_filename", "state": "started" | "completed" | "canceled" | "too_large",
+  "bytes", "path"}`; `path` when completed: a file named by the download's guid in the session's own
+  directory under the artifacts dir, removed with the session unless `downloads.keep`).
 - Pages measure the configured viewport (`innerWidth` x `innerHeight`, 1280x800 by default), or the
   session's own (`session.start {"viewport": {"width", "height"}, "device_scale_factor"}`, changed later
   with `page.set_viewport`), with no

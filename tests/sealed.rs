@@ -435,3 +435,62 @@ async fn the_url_policy_holds_for_redirects_subresources_links_and_popups() {
         assert!(!r.to_string().contains("s3cret"), "{r}");
     }
 }
+
+/// Issue 15 §5: a page's downloads landed in the runtime's `~/Downloads`, unbounded and kept forever.
+/// Now one goes into the session's own directory under the artifacts dir (0700), named by its guid;
+/// the session's next result reports it (started, then completed with its path and size); one past
+/// `downloads.max_bytes` is cancelled, its file removed, and reported `too_large`; `session.close`
+/// removes the directory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_removed_with_it() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[downloads]\nmax_bytes = 100000\n");
+    let c = sup.client().await;
+    c.session_start(Some("d")).await.unwrap();
+    c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
+    let links = "document.body.insertAdjacentHTML('beforeend', '<a id=\"small\" href=\"/test/download/5000\" download=\"report.csv\">s</a> <a id=\"big\" href=\"/test/download/1000000\">b</a>'), 1";
+    assert!(c.call("page.evaluate", Some("d"), json!({"expression": links}), None).await.unwrap().ok);
+    // Each result carries what is new; the ends come within a few actions.
+    let until_ended = |link: &'static str| {
+        let c = &c;
+        async move {
+            let r = c.call("page.click", Some("d"), json!({"selector": link}), None).await.unwrap();
+            let mut seen: Vec<serde_json::Value> = Vec::new();
+            let mut result = r.result.unwrap();
+            for _ in 0..200 {
+                seen.extend(result["downloads"].as_array().cloned().unwrap_or_default());
+                if seen.iter().any(|d| d["state"] != "started") {
+                    return seen;
+                }
+                let wait = json!({"expression": "new Promise(r => setTimeout(() => r(1), 20))"});
+                result = c.call("page.evaluate", Some("d"), wait, None).await.unwrap().result.unwrap();
+            }
+            panic!("the download did not end: {seen:?}");
+        }
+    };
+    let small = until_ended("#small").await;
+    assert_eq!(small[0]["state"], "started", "{small:?}");
+    assert_eq!(small[0]["suggested_filename"], "data.bin", "the server's name");
+    let done = small.last().unwrap();
+    assert_eq!(
+        (done["state"].as_str(), done["bytes"].as_u64()),
+        (Some("completed"), Some(5000)),
+        "{small:?}"
+    );
+    let path = std::path::PathBuf::from(done["path"].as_str().unwrap());
+    assert!(path.starts_with(sup.dir.path()), "{}", path.display());
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 5000);
+    let dir = path.parent().unwrap().to_path_buf();
+    assert!(dir.ends_with("downloads/d"), "{}", dir.display());
+    assert_eq!(mode(&dir), 0o700);
+
+    let big = until_ended("#big").await;
+    let ended = big.last().unwrap();
+    assert_eq!(ended["state"], "too_large", "{big:?}");
+    assert!(ended.get("path").is_none(), "{big:?}");
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    assert_eq!(files, vec![path.clone()], "only the small download is left");
+
+    c.call("session.close", Some("d"), json!({}), None).await.unwrap();
+    assert!(!dir.exists(), "the session's downloads went with it");
+}

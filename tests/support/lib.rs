@@ -534,6 +534,19 @@ impl PageServer {
                     },
                 ),
             )
+            // `bytes` bytes (at most 64 MiB) to download (`Content-Disposition: attachment`).
+            .route(
+                "/test/download/{bytes}",
+                get(|axum::extract::Path(bytes): axum::extract::Path<usize>| async move {
+                    (
+                        [
+                            (axum::http::header::CONTENT_TYPE, "application/octet-stream"),
+                            (axum::http::header::CONTENT_DISPOSITION, "attachment; filename=\"data.bin\""),
+                        ],
+                        vec![b'x'; bytes.min(64 << 20)],
+                    )
+                }),
+            )
             // A 1x1 PNG.
             .route(
                 "/test/pixel.png",

@@ -795,6 +795,25 @@ pub struct DialogInfo {
     pub default_value: Option<String>,
 }
 
+/// A download a page started, reported in the session's next result as `downloads` (once when it
+/// starts, once when it ends; absent when there is nothing new).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DownloadInfo {
+    /// Where it came from (credentials redacted).
+    pub url: String,
+    /// The name the page or server suggested (the file itself is named by the download's guid).
+    pub suggested_filename: String,
+    /// `started`, `completed`, `canceled`, or `too_large` (cancelled by the runtime at
+    /// `downloads.max_bytes`, its file removed).
+    pub state: String,
+    /// Bytes received when it ended (0 when it started).
+    pub bytes: u64,
+    /// The file, once `completed`: under the session's downloads directory (0700), removed with the
+    /// session unless `downloads.keep`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
 /// `page.handle_dialog` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HandleDialogParams {

@@ -28,6 +28,8 @@ pub struct Config {
     pub limits: Limits,
     /// `[policy]`: which URLs load (see [`crate::policy`]).
     pub policy: crate::policy::Policy,
+    /// `[downloads]`: where pages' downloads go and how large they may be (see [`crate::downloads`]).
+    pub downloads: crate::downloads::DownloadsConfig,
 }
 
 impl Default for Config {
@@ -39,6 +41,7 @@ impl Default for Config {
             paths: Paths::default(),
             limits: Limits::default(),
             policy: crate::policy::Policy::default(),
+            downloads: crate::downloads::DownloadsConfig::default(),
         }
     }
 }

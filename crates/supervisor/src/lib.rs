@@ -23,6 +23,7 @@ pub mod commands;
 pub mod config;
 pub mod dispatch;
 pub mod doctor;
+pub mod downloads;
 pub mod files;
 pub mod guard;
 pub mod health;
@@ -104,6 +105,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             log_format: config.log_format.clone(),
             evaluate_enabled: config.settings.evaluate_enabled,
             policy: config.settings.policy.clone(),
+            downloads: config.settings.downloads.clone(),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             browser: BrowserConfig {

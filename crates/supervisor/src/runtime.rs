@@ -55,6 +55,8 @@ pub struct RuntimeConfig {
     /// Which URLs load: checked for `page.goto` and `tabs.open`, and on every request of every page
     /// (the guard).
     pub policy: crate::policy::Policy,
+    /// Where pages' downloads go, how large they may be, whether they outlive their session.
+    pub downloads: crate::downloads::DownloadsConfig,
 }
 
 /// The browser, its sessions, and the request handler.
@@ -85,7 +87,10 @@ impl Runtime {
             spawner.clone(),
             stats.clone(),
         ));
-        let sessions = Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone()));
+        let downloads =
+            Arc::new(crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir));
+        let sessions =
+            Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
         let guard = Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled));
         let observer: Arc<dyn BrowserObserver> =
             Arc::new(crate::sessions::Observer { sessions: Arc::downgrade(&sessions), guard: guard.clone() });
@@ -208,6 +213,10 @@ impl Runtime {
                 let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
                 if !dialogs.is_empty() {
                     value["dialogs"] = to_json(dialogs)?;
+                }
+                let downloads = self.queue.sessions.downloads.take(&session.id);
+                if !downloads.is_empty() {
+                    value["downloads"] = to_json(downloads)?;
                 }
                 if let Some(ms) = waited {
                     value["waited_for_recovery_ms"] = ms.into();
@@ -374,7 +383,7 @@ impl Runtime {
         let link = self.queue.health.link(budget).await?;
         let entry = sessions.entry(&reservation);
         *entry.display.lock().unwrap() = display;
-        let target_id = Sessions::new_target(&entry, &link, budget).await?;
+        let target_id = sessions.new_target(&entry, &link, budget).await?;
         let launcher = self.queue.launcher.with_display(display);
         let worker = match WorkerHandle::spawn(&launcher, &link, &target_id, budget).await {
             Ok(w) => w,
@@ -414,6 +423,7 @@ impl Runtime {
             // Its cookies, storage and cache go with it.
             Sessions::dispose_context(session, &link, budget).await;
         }
+        self.queue.sessions.downloads.closed(&session.id);
         self.queue.sessions.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }
     }

@@ -353,6 +353,8 @@ pub struct Sessions {
     generated: AtomicU64,
     store: Option<SessionStore>,
     stats: Arc<Stats>,
+    /// Where the sessions' downloads go, and what each is yet to hear of them.
+    pub downloads: Arc<crate::downloads::Downloads>,
 }
 
 impl Sessions {
@@ -363,6 +365,7 @@ impl Sessions {
         store: Option<SessionStore>,
         restored: Vec<StoredSession>,
         stats: Arc<Stats>,
+        downloads: Arc<crate::downloads::Downloads>,
     ) -> Sessions {
         let open = restored
             .into_iter()
@@ -379,6 +382,7 @@ impl Sessions {
             generated: AtomicU64::new(0),
             store,
             stats,
+            downloads,
         }
     }
 
@@ -520,7 +524,7 @@ impl Sessions {
         link: &Link,
         budget: Budget,
     ) -> Result<(), ErrorBody> {
-        let target_id = Self::new_target(session, link, budget).await?;
+        let target_id = self.new_target(session, link, budget).await?;
         self.record(StoreEvent::TargetBound { session_id: session.id.clone(), target_id }).await;
         Ok(())
     }
@@ -534,11 +538,12 @@ impl Sessions {
     /// `cdp_error` / `timeout` (phase `session`) from `Target.createTarget`; the session then has no
     /// target and the next action tries again.
     pub async fn new_target(
+        &self,
         session: &SessionEntry,
         link: &Link,
         budget: Budget,
     ) -> Result<String, ErrorBody> {
-        let context = Self::context(session, link, budget).await?;
+        let context = self.context(session, link, budget).await?;
         let created =
             link.client.create_target("about:blank", true, Some(&context), budget.remaining()).await;
         match created {
@@ -559,11 +564,17 @@ impl Sessions {
     }
 
     /// The session's browser context in `link`'s browser, made when it has none there yet
-    /// (`Target.createBrowserContext`): at start, and after the browser was restarted.
+    /// (`Target.createBrowserContext`): at start, and after the browser was restarted. Its downloads go
+    /// into the session's own directory ([`crate::downloads`]).
     ///
     /// # Errors
     /// `cdp_error` / `timeout` (phase `session`) from `Target.createBrowserContext`.
-    pub async fn context(session: &SessionEntry, link: &Link, budget: Budget) -> Result<String, ErrorBody> {
+    pub async fn context(
+        &self,
+        session: &SessionEntry,
+        link: &Link,
+        budget: Budget,
+    ) -> Result<String, ErrorBody> {
         let known = session.context.lock().unwrap().clone();
         if let Some((_, id)) = known.filter(|(browser, _)| *browser == link.browser) {
             return Ok(id);
@@ -573,6 +584,9 @@ impl Sessions {
             .create_browser_context(budget.remaining())
             .await
             .map_err(|e| cdp_error(Phase::Session, "Target.createBrowserContext", e))?;
+        if let Err(e) = self.downloads.allow(link, &session.id, &id).await {
+            tracing::warn!(browser.session_id = %session.id, error.message = %e, "download_behavior_not_set");
+        }
         *session.context.lock().unwrap() = Some((link.browser, id.clone()));
         Ok(id)
     }
@@ -688,7 +702,10 @@ impl Sessions {
     }
 
     /// Follows `Target.targetDestroyed` on the browser connection: a session that had the target as one
-    /// of its tabs brings its tab list up to date before its next action.
+    /// of its tabs brings its tab list up to date before its next action. And the downloads: one that
+    /// begins in a session's tab is that session's (`Browser.downloadWillBegin`'s `frameId` is the
+    /// tab's main frame, whose id is the target's; a download a subframe starts is not followed), and
+    /// its progress is checked against `downloads.max_bytes`.
     async fn watch_targets(self: Arc<Self>, link: &Link) {
         let mut events = link.client.browser_events();
         let discover = link
@@ -705,17 +722,29 @@ impl Sessions {
             return;
         }
         let this: Weak<Sessions> = Arc::downgrade(&self);
+        let link = link.clone();
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
-                if ev.method != "Target.targetDestroyed" {
-                    continue;
-                }
                 let Some(this) = this.upgrade() else { return };
-                let target = ev.params["targetId"].as_str().unwrap_or_default();
-                for s in this.all() {
-                    if s.has_tab(target) {
-                        s.tabs_dirty.store(true, Ordering::SeqCst);
+                match ev.method.as_str() {
+                    "Target.targetDestroyed" => {
+                        let target = ev.params["targetId"].as_str().unwrap_or_default();
+                        for s in this.all() {
+                            if s.has_tab(target) {
+                                s.tabs_dirty.store(true, Ordering::SeqCst);
+                            }
+                        }
                     }
+                    "Browser.downloadWillBegin" => {
+                        let frame = ev.params["frameId"].as_str().unwrap_or_default();
+                        let owner = this.all().into_iter().find(|s| s.has_tab(frame));
+                        let context = owner.as_ref().and_then(|s| s.context.lock().unwrap().clone());
+                        if let (Some(s), Some((_, context))) = (owner, context) {
+                            this.downloads.began(&s.id, &context, &ev.params);
+                        }
+                    }
+                    "Browser.downloadProgress" => this.downloads.progressed(&link, &ev.params).await,
+                    _ => {}
                 }
             }
         });
@@ -819,7 +848,9 @@ mod tests {
     }
 
     fn registry(max: usize) -> Sessions {
-        Sessions::new(max, None, Vec::new(), Arc::new(Stats::default()))
+        let downloads =
+            crate::downloads::Downloads::new(Default::default(), std::path::Path::new("/nonexistent"));
+        Sessions::new(max, None, Vec::new(), Arc::new(Stats::default()), Arc::new(downloads))
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub async fn open(
 ) -> Result<TabInfo, ErrorBody> {
     let link = q.health.link(budget).await?;
     let url = p.url.unwrap_or_else(|| "about:blank".into());
-    let context = Sessions::context(session, &link, budget).await?;
+    let context = q.sessions.context(session, &link, budget).await?;
     let target_id = link
         .client
         .create_target(&url, true, Some(&context), budget.remaining())

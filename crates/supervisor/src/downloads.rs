@@ -1,0 +1,163 @@
+//! Downloads (`[downloads]`): where a page's downloads go, how large they may grow, what the agent is
+//! told, and when they are removed.
+//!
+//! Each session's browser context gets `Browser.setDownloadBehavior {behavior: "allowAndName",
+//! browserContextId, downloadPath: <artifacts>/downloads/<session>, eventsEnabled: true}` (or
+//! `"deny"` with `enabled = false`): a download lands in the session's own directory (0700), named by
+//! its `guid` (never by a name the page chose), not in the runtime's home. The browser-level events
+//! (`Browser.downloadWillBegin`, `Browser.downloadProgress`) reach the supervisor's route: a download
+//! that passes `max_bytes` is cancelled (`Browser.cancelDownload`) and its file removed; each one is
+//! reported once it starts and once it ends in the session's next result (`downloads`). A session's
+//! directory goes with `session.close` unless `keep`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use sb_protocol::api::DownloadInfo;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::health::Link;
+
+/// `[downloads]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DownloadsConfig {
+    /// Let pages download (else every download is denied).
+    pub enabled: bool,
+    /// The largest download, bytes; a larger one is cancelled and removed (`too_large`).
+    pub max_bytes: u64,
+    /// Keep a session's downloads after `session.close` (else they are removed with it).
+    pub keep: bool,
+}
+
+impl Default for DownloadsConfig {
+    fn default() -> Self {
+        DownloadsConfig { enabled: true, max_bytes: 100 * 1024 * 1024, keep: false }
+    }
+}
+
+/// Longest a `Browser.*` download call may take.
+const CALL: Duration = Duration::from_millis(2_000);
+
+/// One download in flight.
+struct Entry {
+    session: String,
+    context: String,
+    info: DownloadInfo,
+}
+
+/// The runtime's downloads: their directories, the ones in flight, what each session is yet to hear.
+pub struct Downloads {
+    config: DownloadsConfig,
+    /// `<artifacts>/downloads`.
+    root: PathBuf,
+    /// By `guid`.
+    flying: Mutex<HashMap<String, Entry>>,
+    /// By session: what its next result reports.
+    news: Mutex<HashMap<String, Vec<DownloadInfo>>>,
+}
+
+impl Downloads {
+    /// Downloads under `<artifacts_dir>/downloads`.
+    pub fn new(config: DownloadsConfig, artifacts_dir: &Path) -> Downloads {
+        Downloads {
+            config,
+            root: artifacts_dir.join("downloads"),
+            flying: Mutex::default(),
+            news: Mutex::default(),
+        }
+    }
+
+    /// The directory of `session`'s downloads.
+    pub fn dir(&self, session: &str) -> PathBuf {
+        self.root.join(session)
+    }
+
+    /// Sets the download behaviour of `session`'s new browser context `context`: into its own
+    /// directory (made 0700), or denied.
+    ///
+    /// # Errors
+    /// The directory cannot be made, or `Browser.setDownloadBehavior` failed (one line).
+    pub async fn allow(&self, link: &Link, session: &str, context: &str) -> Result<(), String> {
+        let params = if self.config.enabled {
+            let dir = self.dir(session);
+            crate::files::private_dir(&self.root)
+                .and_then(|()| crate::files::private_dir(&dir))
+                .map_err(|e| format!("downloads directory: {e}"))?;
+            json!({"behavior": "allowAndName", "browserContextId": context,
+                   "downloadPath": dir.display().to_string(), "eventsEnabled": true})
+        } else {
+            json!({"behavior": "deny", "browserContextId": context})
+        };
+        link.client
+            .call_raw("Browser.setDownloadBehavior", None, params, CALL)
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("Browser.setDownloadBehavior: {e}"))
+    }
+
+    /// A download began (`Browser.downloadWillBegin`) in `session`'s context `context`.
+    pub fn began(&self, session: &str, context: &str, params: &serde_json::Value) {
+        let Some(guid) = params["guid"].as_str() else { return };
+        let info = DownloadInfo {
+            url: sb_protocol::redact::in_url(params["url"].as_str().unwrap_or_default()).into_owned(),
+            suggested_filename: params["suggestedFilename"].as_str().unwrap_or_default().to_string(),
+            state: "started".into(),
+            bytes: 0,
+            path: None,
+        };
+        self.tell(session, info.clone());
+        let entry = Entry { session: session.to_string(), context: context.to_string(), info };
+        self.flying.lock().unwrap().insert(guid.to_string(), entry);
+    }
+
+    /// A download moved on (`Browser.downloadProgress`): past `max_bytes` it is cancelled and its file
+    /// removed; once it ends, its session hears of it.
+    pub async fn progressed(&self, link: &Link, params: &serde_json::Value) {
+        let Some(guid) = params["guid"].as_str() else { return };
+        let received = params["receivedBytes"].as_f64().unwrap_or(0.0).max(0.0) as u64;
+        let state = params["state"].as_str().unwrap_or_default();
+        let too_large = received > self.config.max_bytes;
+        if state == "inProgress" && !too_large {
+            return;
+        }
+        let Some(mut entry) = self.flying.lock().unwrap().remove(guid) else { return };
+        let file = self.dir(&entry.session).join(guid);
+        entry.info.bytes = received;
+        if too_large {
+            let cancel = json!({"guid": guid, "browserContextId": entry.context});
+            let _ = link.client.call_raw("Browser.cancelDownload", None, cancel, CALL).await;
+            let _ = std::fs::remove_file(&file);
+            tracing::warn!(browser.session_id = %entry.session, url = %entry.info.url, bytes = received, max_bytes = self.config.max_bytes, "download_too_large");
+            entry.info.state = "too_large".into();
+        } else if state == "completed" {
+            entry.info.state = "completed".into();
+            entry.info.path = Some(file.display().to_string());
+        } else {
+            let _ = std::fs::remove_file(&file);
+            entry.info.state = "canceled".into();
+        }
+        self.tell(&entry.session, entry.info);
+    }
+
+    fn tell(&self, session: &str, info: DownloadInfo) {
+        self.news.lock().unwrap().entry(session.to_string()).or_default().push(info);
+    }
+
+    /// What `session` has not been told yet (its next result's `downloads`).
+    pub fn take(&self, session: &str) -> Vec<DownloadInfo> {
+        self.news.lock().unwrap().remove(session).unwrap_or_default()
+    }
+
+    /// `session` closed: its directory goes (unless `keep`), and what it was not told.
+    pub fn closed(&self, session: &str) {
+        self.news.lock().unwrap().remove(session);
+        self.flying.lock().unwrap().retain(|_, e| e.session != session);
+        if !self.config.keep {
+            let _ = std::fs::remove_dir_all(self.dir(session));
+        }
+    }
+}
