@@ -494,3 +494,35 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
     c.call("session.close", Some("d"), json!({}), None).await.unwrap();
     assert!(!dir.exists(), "the session's downloads went with it");
 }
+
+/// Issue 15 §5: screenshots were kept forever (359 MB in 20 s on a noisy page). With `[artifacts]
+/// max_bytes`, each screenshot prunes the oldest files until the rest fit; the one just taken stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn screenshots_are_pruned_oldest_first_past_the_artifacts_quota() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[artifacts]\nmax_bytes = 60000\n");
+    let c = sup.client().await;
+    c.session_start(Some("q")).await.unwrap();
+    c.goto("q", &pages.url("/test/long.html"), None).await.unwrap();
+    let mut taken = Vec::new();
+    for _ in 0..6 {
+        let r = c.call("page.screenshot", Some("q"), json!({}), None).await.unwrap();
+        let path = std::path::PathBuf::from(r.result.unwrap()["path"].as_str().unwrap());
+        assert!(path.exists(), "the screenshot just taken stays");
+        assert_eq!(mode(&path), 0o600);
+        taken.push(path);
+        let dir = taken[0].parent().unwrap();
+        let files: Vec<std::fs::Metadata> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .collect();
+        let total: u64 = files.iter().map(|m| m.len()).sum();
+        let newest = std::fs::metadata(taken.last().unwrap()).unwrap().len();
+        assert!(total <= 60000.max(newest), "{total} bytes kept");
+    }
+    let size = std::fs::metadata(taken.last().unwrap()).unwrap().len();
+    assert!(size * 6 > 60000, "the screenshots ({size} bytes each) must pass the quota for this test");
+    assert!(!taken[0].exists(), "the oldest went first");
+}

@@ -30,6 +30,9 @@ pub struct Config {
     pub policy: crate::policy::Policy,
     /// `[downloads]`: where pages' downloads go and how large they may be (see [`crate::downloads`]).
     pub downloads: crate::downloads::DownloadsConfig,
+    /// `[artifacts]`: how long screenshots are kept and how much they may hold (see
+    /// [`crate::artifacts`]).
+    pub artifacts: crate::artifacts::Retention,
 }
 
 impl Default for Config {
@@ -42,6 +45,7 @@ impl Default for Config {
             limits: Limits::default(),
             policy: crate::policy::Policy::default(),
             downloads: crate::downloads::DownloadsConfig::default(),
+            artifacts: crate::artifacts::Retention::default(),
         }
     }
 }

@@ -18,6 +18,7 @@
 //!
 //! Arrows run one way: runtime -> dispatch, tabs -> queue -> sessions -> health -> browser.
 
+pub mod artifacts;
 pub mod browser;
 pub mod commands;
 pub mod config;
@@ -106,6 +107,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             evaluate_enabled: config.settings.evaluate_enabled,
             policy: config.settings.policy.clone(),
             downloads: config.settings.downloads.clone(),
+            retention: config.settings.artifacts.clone(),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             browser: BrowserConfig {
@@ -126,6 +128,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         store,
         restored,
     ));
+    runtime.prune_artifacts(None).await;
     if sandbox.runtime_warmup_on_start {
         if let Err(e) = runtime.start().await {
             if sandbox.runtime_required {

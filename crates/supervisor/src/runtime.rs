@@ -57,6 +57,8 @@ pub struct RuntimeConfig {
     pub policy: crate::policy::Policy,
     /// Where pages' downloads go, how large they may be, whether they outlive their session.
     pub downloads: crate::downloads::DownloadsConfig,
+    /// How long screenshots are kept and how much they may hold.
+    pub retention: crate::artifacts::Retention,
 }
 
 /// The browser, its sessions, and the request handler.
@@ -206,6 +208,9 @@ impl Runtime {
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
         let outcome = outcome.map_err(|e| self.refused_on_the_way(&session, method, e));
+        if let (Method::PageScreenshot, Ok(result)) = (method, &outcome) {
+            self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
+        }
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         let waited = session.take_recovery_waited();
         match outcome {
@@ -259,6 +264,19 @@ impl Runtime {
             let shown = sb_protocol::redact::in_url(url);
             ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.0))
         })
+    }
+
+    /// Screenshot retention after a screenshot (and at start-up): the oldest files past
+    /// `[artifacts]`'s age and size go, never `keep` (the one just written).
+    pub async fn prune_artifacts(&self, keep: Option<PathBuf>) {
+        let (dir, retention) = (self.config.artifacts_dir.clone(), self.config.retention.clone());
+        let pruned =
+            tokio::task::spawn_blocking(move || crate::artifacts::prune(&dir, &retention, keep.as_deref()))
+                .await
+                .unwrap_or_default();
+        if pruned.files > 0 {
+            tracing::info!(files = pruned.files, bytes = pruned.bytes, "artifacts_pruned");
+        }
     }
 
     /// A navigation the guard refused on the way (a redirect to a blocked URL: Chromium says

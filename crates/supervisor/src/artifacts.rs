@@ -1,0 +1,97 @@
+//! Screenshot retention (`[artifacts]`): the artifacts directory's files are kept for
+//! `max_age_seconds` and up to `max_bytes` in all; past either, the oldest go first.
+//!
+//! Checked at start-up and after each `page.screenshot` (the file just written is never removed). Only
+//! the directory's own files are counted: a session's downloads (`downloads/<session>`) have their own
+//! cap and go with their session.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::Deserialize;
+
+/// `[artifacts]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Retention {
+    /// The most the artifacts directory's files may hold in all, bytes.
+    pub max_bytes: u64,
+    /// How long a file is kept, s.
+    pub max_age_seconds: u64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention { max_bytes: 512 * 1024 * 1024, max_age_seconds: 24 * 3600 }
+    }
+}
+
+/// What a pass removed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Pruned {
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// Removes from `dir` the files older than `max_age_seconds`, then the oldest until the rest fit in
+/// `max_bytes`; never `keep` (the file just written). Files that vanish meanwhile are skipped.
+pub fn prune(dir: &Path, retention: &Retention, keep: Option<&Path>) -> Pruned {
+    let now = SystemTime::now();
+    let max_age = Duration::from_secs(retention.max_age_seconds);
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            meta.is_file().then(|| (meta.modified().unwrap_or(now), meta.len(), e.path()))
+        })
+        .collect();
+    files.sort();
+    let mut total: u64 = files.iter().map(|f| f.1).sum();
+    let mut pruned = Pruned::default();
+    for (modified, len, path) in files {
+        if keep == Some(path.as_path()) {
+            continue;
+        }
+        let expired = now.duration_since(modified).unwrap_or_default() > max_age;
+        if (expired || total > retention.max_bytes) && std::fs::remove_file(&path).is_ok() {
+            total -= len;
+            pruned.files += 1;
+            pruned.bytes += len;
+        }
+    }
+    pruned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &Path, name: &str, len: usize, age: Duration) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, vec![0u8; len]).unwrap();
+        let f = std::fs::File::options().write(true).open(&path).unwrap();
+        f.set_modified(SystemTime::now() - age).unwrap();
+        path
+    }
+
+    #[test]
+    fn expired_files_go_then_the_oldest_until_the_rest_fit() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let old = file(d, "old.png", 10, Duration::from_secs(7200));
+        let a = file(d, "a.png", 400, Duration::from_secs(300));
+        let b = file(d, "b.png", 400, Duration::from_secs(200));
+        let c = file(d, "c.png", 400, Duration::from_secs(100));
+        std::fs::create_dir(d.join("downloads")).unwrap();
+        let r = Retention { max_bytes: 900, max_age_seconds: 3600 };
+        assert_eq!(prune(d, &r, Some(&c)), Pruned { files: 2, bytes: 410 });
+        assert!(!old.exists() && !a.exists() && b.exists() && c.exists());
+        assert!(d.join("downloads").is_dir(), "directories are not the screenshots'");
+        // The file just written stays even when it alone is over the cap.
+        let r = Retention { max_bytes: 100, max_age_seconds: 3600 };
+        prune(d, &r, Some(&c));
+        assert!(!b.exists() && c.exists());
+    }
+}
