@@ -8,14 +8,17 @@ async function() {
   const running = document.getAnimations().filter((an) => an.playState === 'running'
     && an.effect && an.effect.target && (an.effect.target === this || an.effect.target.contains(this)));
   const animated = running.length > 0;
+  // An animation still waiting to start (pending: its clock not yet running, on a busy page) has not
+  // moved the element yet, but will; its clock may start at either frame below, so that both
+  // measurements still see it at its start: pending before the frames or after them, not stable this
+  // round.
+  const pendingBefore = running.some((an) => an.pending);
   const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
   // With an animation, the box between the two frames counts too: a periodic animation whose frames
   // came a whole period apart (a loaded machine) would otherwise look still.
   let mid = a;
   const framed = (await frame()) && (!animated || ((mid = this.getBoundingClientRect()), await frame()));
-  // An animation still waiting to start (pending: its clock not yet running, on a busy page) has not
-  // moved the element yet, but will: not stable this round.
-  const starting = running.some((an) => an.pending);
+  const starting = pendingBefore || running.some((an) => an.pending);
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();
   const style = getComputedStyle(this);
