@@ -526,3 +526,21 @@ async fn screenshots_are_pruned_oldest_first_past_the_artifacts_quota() {
     assert!(size * 6 > 60000, "the screenshots ({size} bytes each) must pass the quota for this test");
     assert!(!taken[0].exists(), "the oldest went first");
 }
+
+/// Issue 15 §5: a page allocated 4 GB in one renderer with nothing to stop it. Every renderer's
+/// JavaScript heap is bounded (`browser.js_heap_mb`, V8's `--max-old-space-size`): a page past it loses
+/// its renderer, the action answers `page_reset`, and the session goes on on a reopened page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_past_its_heap_bound_loses_its_renderer_not_the_machines_memory() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[browser]\njs_heap_mb = 64\n");
+    let c = sup.client().await;
+    c.session_start(Some("m")).await.unwrap();
+    c.goto("m", &pages.url("/test/index.html"), None).await.unwrap();
+    let hog = "(() => { const kept = []; for (let i = 0; i < 8e6; i++) kept.push({ i, s: 'x' + i }); return kept.length; })()";
+    let r = c.call("page.evaluate", Some("m"), json!({"expression": hog}), Some(30_000)).await.unwrap();
+    let e = r.error.unwrap_or_else(|| panic!("the page kept its {:?} objects", r.result));
+    assert_eq!(e.code, sb_protocol::ErrorCode::PageReset, "{}", e.message);
+    let r = c.call("page.evaluate", Some("m"), json!({"expression": "document.title"}), None).await.unwrap();
+    assert_eq!(r.result.unwrap()["value"], json!("Test Index"), "the session goes on, on its page reopened");
+}

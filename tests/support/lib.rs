@@ -454,6 +454,7 @@ pub async fn launch_browser(dir: &Path) -> sb_supervisor::browser::Browser {
         no_sandbox: false,
         runtime_dir: dir.to_path_buf(),
         window: (800, 600),
+        js_heap_mb: 1024,
         extra_flags: Vec::new(),
         headless: true,
     };

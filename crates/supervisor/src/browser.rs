@@ -46,6 +46,9 @@ pub struct BrowserConfig {
     pub runtime_dir: PathBuf,
     /// Viewport (and window) size in CSS px.
     pub window: (u32, u32),
+    /// The largest JavaScript heap of a renderer, MiB (`--js-flags=--max-old-space-size`); 0: V8's
+    /// own.
+    pub js_heap_mb: u32,
     /// Further flags, appended last.
     pub extra_flags: Vec<String>,
     /// `--headless` (a display is needed otherwise).
@@ -130,6 +133,11 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
     f.push(format!("--window-size={},{}", config.window.0, config.window.1));
     if config.no_sandbox || nix::unistd::geteuid().is_root() {
         f.push("--no-sandbox".into());
+    }
+    if config.js_heap_mb > 0 {
+        // Every renderer's V8 heap is bounded: a page that allocates past it loses its renderer (a
+        // `page_reset` for its session) instead of taking the machine's memory.
+        f.push(format!("--js-flags=--max-old-space-size={}", config.js_heap_mb));
     }
     f.extend(config.extra_flags.iter().cloned());
     f.push("about:blank".into());

@@ -62,6 +62,9 @@ pub struct BrowserSection {
     pub headless: bool,
     /// Pass `--no-sandbox` (always done as root).
     pub no_sandbox: bool,
+    /// The largest JavaScript heap a renderer may grow, MiB (V8's `--max-old-space-size`); a page
+    /// past it ends its renderer (the session answers `page_reset`). 0: V8's own limit.
+    pub js_heap_mb: u32,
     pub viewport: Viewport,
     pub sandbox: SandboxSection,
 }
@@ -73,6 +76,7 @@ impl Default for BrowserSection {
             extra_flags: Vec::new(),
             headless: true,
             no_sandbox: false,
+            js_heap_mb: 1024,
             viewport: Viewport::default(),
             sandbox: SandboxSection::default(),
         }

@@ -129,6 +129,7 @@ pub async fn run(config: &DoctorConfig) -> Report {
 
     checks.push(sandbox_check(&config.settings));
     checks.push(shm_check());
+    checks.push(memory_check(config.settings.browser.js_heap_mb));
     checks.push(fonts_check().await);
     checks.push(dir_check("runtime_dir", &config.runtime_dir));
     let socket_dir = config.socket.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
@@ -268,6 +269,43 @@ fn shm_check() -> Check {
     }
 }
 
+/// What bounds the browser's memory: each renderer's JavaScript heap (`browser.js_heap_mb`, a V8
+/// flag), and the container's cgroup v2 `memory.max` / `pids.max` (the deployment's: the runtime does
+/// not create a cgroup of its own).
+fn memory_check(js_heap_mb: u32) -> Check {
+    let t = Instant::now();
+    let own = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("0::").map(str::to_string)));
+    let read = |file: &str| {
+        let dir = Path::new("/sys/fs/cgroup").join(own.as_deref().unwrap_or("/").trim_start_matches('/'));
+        std::fs::read_to_string(dir.join(file)).ok().map(|s| s.trim().to_string())
+    };
+    let (memory, pids) = (read("memory.max"), read("pids.max"));
+    let heap = if js_heap_mb > 0 {
+        format!("each renderer's JS heap at most {js_heap_mb} MiB (browser.js_heap_mb)")
+    } else {
+        "renderers' JS heaps unbounded (browser.js_heap_mb = 0)".to_string()
+    };
+    let cgroup = format!(
+        "cgroup memory.max {}, pids.max {}",
+        memory.as_deref().unwrap_or("unknown"),
+        pids.as_deref().unwrap_or("unknown")
+    );
+    let unbounded = js_heap_mb == 0 || memory.as_deref().is_none_or(|m| m == "max");
+    if unbounded {
+        outcome(
+            "memory",
+            t,
+            Status::Warn,
+            format!("{heap}; {cgroup}"),
+            Some("bound the container: docker run --memory=2g --pids-limit=512, or Kubernetes resources.limits.memory; keep browser.js_heap_mb above 0"),
+        )
+    } else {
+        outcome("memory", t, Status::Pass, format!("{heap}; {cgroup}"), None)
+    }
+}
+
 /// `fc-list`: pages render text only with fonts.
 async fn fonts_check() -> Check {
     let t = Instant::now();
@@ -347,6 +385,7 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
         no_sandbox: b.no_sandbox,
         runtime_dir: scratch.path().to_path_buf(),
         window: (b.viewport.width, b.viewport.height),
+        js_heap_mb: b.js_heap_mb,
         extra_flags: b.extra_flags.clone(),
         headless: b.headless,
     };

@@ -115,6 +115,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
                 no_sandbox: b.no_sandbox,
                 runtime_dir: runtime_dir.clone(),
                 window: (b.viewport.width, b.viewport.height),
+                js_heap_mb: b.js_heap_mb,
                 extra_flags: b.extra_flags.clone(),
                 headless: b.headless,
             },

@@ -79,6 +79,7 @@ fn bare_chromium_ready_ms() -> f64 {
         no_sandbox: false,
         runtime_dir: dir.path().into(),
         window: (1280, 800),
+        js_heap_mb: 1024,
         extra_flags: Vec::new(),
         headless: true,
     };
