@@ -294,6 +294,10 @@ async fn the_browser_listens_on_no_port_and_its_pages_still_work() {
     let cmdline = std::fs::read(format!("/proc/{}/cmdline", health.browser_pid)).unwrap();
     let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
     assert!(cmdline.contains("--remote-debugging-pipe"), "{cmdline}");
+    // Which sandbox is in force, and the launch agrees.
+    let root = nix::unistd::geteuid().is_root();
+    assert_eq!(health.browser_sandbox, if root { "off: running as root" } else { "chromium" });
+    assert_eq!(cmdline.contains("--no-sandbox"), root, "{cmdline}");
     assert!(!cmdline.contains("--remote-debugging-port"), "{cmdline}");
     let listening = listening_inodes();
     for pid in runtime.iter().copied().chain([sup.pid()]) {

@@ -839,6 +839,10 @@ pub struct HealthResult {
     /// How the runtime speaks CDP to the browser: `"pipe"` (`--remote-debugging-pipe`: no DevTools
     /// port, no `DevToolsActivePort`; docs/security.md).
     pub cdp_transport: String,
+    /// Chromium's own sandbox: `"chromium"` (on), or `"off: running as root"` /
+    /// `"off: browser.no_sandbox"` (the container is then the only sandbox; `doctor` says why).
+    #[serde(default)]
+    pub browser_sandbox: String,
     pub uptime_ms: u64,
     /// Open sessions.
     pub sessions: usize,

@@ -95,6 +95,18 @@ pub fn find_binary(configured: Option<&Path>) -> Result<PathBuf, String> {
     ))
 }
 
+/// Whether Chromium's own sandbox is on, and why not: `"chromium"`, `"off: running as root"`,
+/// `"off: browser.no_sandbox"` (the entrypoint sets it where user namespaces are denied).
+pub fn sandbox_mode(config: &BrowserConfig) -> &'static str {
+    if nix::unistd::geteuid().is_root() {
+        "off: running as root"
+    } else if config.no_sandbox {
+        "off: browser.no_sandbox"
+    } else {
+        "chromium"
+    }
+}
+
 /// The command-line flags of a launch (without the binary).
 pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
     let mut f: Vec<String> = [

@@ -485,10 +485,11 @@ async fn supervisor_check(socket: &Path) -> Check {
 
 fn describe_health(socket: &Path, h: &sb_protocol::api::HealthResult) -> String {
     format!(
-        "{} answers: {} (pid {}), {} sessions, {} restarts, up {} s",
+        "{} answers: {} (pid {}, sandbox {}), {} sessions, {} restarts, up {} s",
         socket.display(),
         h.browser_version,
         h.browser_pid,
+        h.browser_sandbox,
         h.sessions,
         h.restarts,
         h.uptime_ms / 1000

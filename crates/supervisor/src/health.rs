@@ -130,6 +130,8 @@ pub struct BrowserFacts {
     pub version: String,
     /// The browser's pid (also its process group).
     pub pid: u32,
+    /// Chromium's own sandbox: on (`chromium`), or off and why ([`crate::browser::sandbox_mode`]).
+    pub sandbox: &'static str,
     /// Time since the probe last passed, ms (0 when never).
     pub last_probe_ms: u64,
 }
@@ -372,6 +374,7 @@ impl BrowserHealth {
             browser.version = %b.version.product,
             browser.pid = b.process.pid(),
             cdp.transport = "pipe",
+            browser.sandbox = crate::browser::sandbox_mode(&self.config),
             duration_ms = b.ready_after.as_millis() as u64,
             "browser_runtime_ready"
         );
@@ -489,6 +492,7 @@ impl BrowserHealth {
         Some(BrowserFacts {
             version: b.version.product.clone(),
             pid: b.process.pid(),
+            sandbox: crate::browser::sandbox_mode(&self.config),
             last_probe_ms: slot.last_ok.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0),
         })
     }

@@ -381,6 +381,7 @@ impl Runtime {
             browser_version: facts.version,
             browser_pid: facts.pid,
             cdp_transport: "pipe".into(),
+            browser_sandbox: facts.sandbox.into(),
             uptime_ms: self.started.elapsed().as_millis() as u64,
             sessions: self.queue.sessions.len(),
             restarts: self.queue.stats.restarts.get(),
