@@ -548,3 +548,58 @@ async fn a_page_past_its_heap_bound_loses_its_renderer_not_the_machines_memory()
     let r = c.call("page.evaluate", Some("m"), json!({"expression": "document.title"}), None).await.unwrap();
     assert_eq!(r.result.unwrap()["value"], json!("Test Index"), "the session goes on, on its page reopened");
 }
+
+/// `cmd args` run as uid/gid 65534 (no groups) through `setpriv`: its exit status and stderr.
+fn as_other_uid(cmd: &str, args: &[&str]) -> (bool, String) {
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", cmd])
+        .args(args)
+        .output()
+        .expect("setpriv");
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The attacks of issue 15 made by another local uid (65534, through `setpriv`; the test needs root to
+/// switch, and says so when skipped): it cannot connect to the socket (so not drive a session or read
+/// what an agent types), read the session store (URLs with tokens), list the runtime's directories or
+/// read a screenshot, even with the runtime dir left 0755 before start (the runtime tightens its own
+/// to 0700). The runtime's own uid does all of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_uid_reaches_nothing_of_the_runtime() {
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: switching to another uid needs root (CI runs the suite as root)");
+        return;
+    }
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let sup = Supervisor::start_in(dir, &[]);
+    let c = sup.client().await;
+    c.session_start(Some("u")).await.unwrap();
+    c.goto("u", &format!("{}?token=s3cret", pages.url("/test/index.html")), None).await.unwrap();
+    let shot = c.call("page.screenshot", Some("u"), json!({}), None).await.unwrap();
+    let shot = shot.result.unwrap()["path"].as_str().unwrap().to_string();
+    let root = sup.dir.path();
+    assert_eq!(mode(root), 0o700, "the runtime tightened its directory");
+    let store = root.join("sessions.jsonl").display().to_string();
+    let socket = sup.socket.display().to_string();
+    let artifacts = Path::new(&shot).parent().unwrap().display().to_string();
+
+    let (ok, stderr) =
+        as_other_uid(bin_path("browserctl").to_str().unwrap(), &["--socket", &socket, "runtime.health"]);
+    assert!(!ok, "another uid reached the socket");
+    assert!(stderr.to_lowercase().contains("permission denied"), "{stderr}");
+    for (what, cmd, arg) in [
+        ("the session store", "cat", store.as_str()),
+        ("a screenshot", "cat", shot.as_str()),
+        ("the runtime dir", "ls", root.to_str().unwrap()),
+        ("the artifacts dir", "ls", artifacts.as_str()),
+    ] {
+        let (ok, stderr) = as_other_uid(cmd, &[arg]);
+        assert!(!ok && stderr.contains("Permission denied"), "another uid read {what}: {stderr}");
+    }
+    // The runtime's own uid: all of it.
+    assert!(std::fs::read_to_string(&store).unwrap().contains("session_started"));
+    assert!(std::fs::metadata(&shot).unwrap().len() > 0);
+    assert!(c.health().await.is_ok());
+}
