@@ -261,3 +261,63 @@ fn text_logs_are_plain_off_a_terminal() {
     assert!(!stderr.is_empty());
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
+
+/// Issue 15 §7: a `docker stop` in the first moments was lost: until it execs `serve`, the entrypoint's
+/// bash is PID 1, and PID 1 ignores a signal it has no handler for. Run as PID 1 of a PID namespace of
+/// its own (`unshare --pid --fork`, as root; skipped with a message otherwise) while a stand-in
+/// doctor runs, the entrypoint ends on SIGTERM (143) instead of going on to `serve`.
+#[test]
+fn the_entrypoint_as_pid_1_ends_on_sigterm_during_the_doctors_pass() {
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: a PID namespace of its own needs root (CI runs the suite as root)");
+        return;
+    }
+    let dir = temp_dir();
+    let mark = dir.path().join("doctor-started");
+    let fake = dir.path().join("fake-sandbox-browser");
+    // The doctor takes a moment (as the real one's quick pass does); serve would run for long.
+    let script = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  doctor) : > '{}'; sleep 2; echo ok ;;\n  serve) exec sleep 60 ;;\nesac\n",
+        mark.display()
+    );
+    std::fs::write(&fake, script).unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut child = Command::new("unshare")
+        .args(["--pid", "--fork", "--kill-child"])
+        .arg(entrypoint())
+        .env("SANDBOX_BROWSER_BIN", &fake)
+        .env("SANDBOX_BROWSER_SOCKET", dir.path().join("run/browser.sock"))
+        .env_remove("SANDBOX_BROWSER_CONFIG")
+        .env_remove("SANDBOX_BROWSER_DOCTOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !mark.exists() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "the doctor never started");
+        std::thread::sleep(std::time::Duration::from_millis(10)); // a poll's interval
+    }
+    // The entrypoint is the namespace's PID 1: unshare's child.
+    let init = sb_tests::descendants(child.id())
+        .into_iter()
+        .find(|p| {
+            std::fs::read(format!("/proc/{p}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("sandbox-browser-entrypoint"))
+        })
+        .expect("the entrypoint's shell");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(init as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the entrypoint went on to serve: SIGTERM was lost");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10)); // a poll's interval
+    };
+    assert_eq!(status.code(), Some(143), "{status:?}");
+}
