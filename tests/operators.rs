@@ -307,7 +307,8 @@ fn the_entrypoint_as_pid_1_ends_on_sigterm_during_the_doctors_pass() {
                 .is_ok_and(|c| String::from_utf8_lossy(&c).contains("sandbox-browser-entrypoint"))
         })
         .expect("the entrypoint's shell");
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(init as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(init as i32), nix::sys::signal::Signal::SIGTERM)
+        .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
