@@ -300,12 +300,7 @@ fn the_entrypoint_as_pid_1_ends_on_sigterm_during_the_doctors_pass() {
         std::thread::sleep(std::time::Duration::from_millis(10)); // a poll's interval
     }
     // The entrypoint is the namespace's PID 1: unshare's child.
-    let init = sb_tests::descendants(child.id())
-        .into_iter()
-        .find(|p| {
-            std::fs::read(format!("/proc/{p}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("sandbox-browser-entrypoint"))
-        })
+    let init = sb_tests::descendant_naming(child.id(), "sandbox-browser-entrypoint")
         .expect("the entrypoint's shell");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(init as i32), nix::sys::signal::Signal::SIGTERM)
         .unwrap();

@@ -340,13 +340,7 @@ async fn a_killed_workers_sessions_are_detached() {
             .clone()
     };
     assert_eq!(attached().await, json!(true), "the worker's session");
-    let worker = sb_tests::descendants(sup.pid())
-        .into_iter()
-        .find(|p| {
-            std::fs::read(format!("/proc/{p}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("\0worker\0"))
-        })
-        .expect("the session's worker");
+    let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("the session's worker");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGKILL)
         .unwrap();
     // The detach follows the worker's end at once; Chromium reports it a moment later.

@@ -274,6 +274,14 @@ pub fn descendants(pid: u32) -> Vec<u32> {
     found
 }
 
+/// The first descendant of `pid` whose command line (NUL-separated arguments) contains `needle`.
+pub fn descendant_naming(pid: u32, needle: &str) -> Option<u32> {
+    descendants(pid).into_iter().find(|p| {
+        std::fs::read(format!("/proc/{p}/cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
+    })
+}
+
 /// Whether `pid` exists and is not a zombie.
 pub fn alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {

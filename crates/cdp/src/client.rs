@@ -146,6 +146,20 @@ impl Shared {
     }
 }
 
+/// Waits until `closed` holds a reason and answers it (`gone` when its sender went away first): the
+/// `closed()` of a client and of a relay.
+pub(crate) async fn closed_reason(closed: &watch::Sender<Option<String>>, gone: &str) -> String {
+    let mut rx = closed.subscribe();
+    loop {
+        if let Some(reason) = rx.borrow_and_update().clone() {
+            return reason;
+        }
+        if rx.changed().await.is_err() {
+            return gone.into();
+        }
+    }
+}
+
 /// Removes a call's pending entry when the caller's future ends or is dropped, so that cancelled and
 /// timed-out calls do not pile up until the connection closes.
 struct PendingGuard {
@@ -349,15 +363,7 @@ impl CdpClient {
 
     /// Resolves once the connection is closed, with the reason.
     pub async fn closed(&self) -> String {
-        let mut rx = self.shared.closed_tx.subscribe();
-        loop {
-            if let Some(reason) = rx.borrow_and_update().clone() {
-                return reason;
-            }
-            if rx.changed().await.is_err() {
-                return "connection dropped".into();
-            }
-        }
+        closed_reason(&self.shared.closed_tx, "connection dropped").await
     }
 
     /// Closes the transport (a WebSocket close frame, the end of a pipe or route); pending calls fail

@@ -183,15 +183,7 @@ impl Relay {
 
     /// Resolves once the browser connection is closed, with the reason.
     pub async fn closed(&self) -> String {
-        let mut rx = self.inner.closed_tx.subscribe();
-        loop {
-            if let Some(reason) = rx.borrow_and_update().clone() {
-                return reason;
-            }
-            if rx.changed().await.is_err() {
-                return "the relay is gone".into();
-            }
-        }
+        crate::client::closed_reason(&self.inner.closed_tx, "the relay is gone").await
     }
 
     /// Closes the browser connection (the pipe's end: Chromium exits when it reads EOF on fd 3).
