@@ -47,6 +47,8 @@ struct Entry {
     session: String,
     context: String,
     info: DownloadInfo,
+    /// Cancelled by the runtime for passing `max_bytes`; reported when Chromium says it ended.
+    too_large: bool,
 }
 
 /// The runtime's downloads: their directories, the ones in flight, what each session is yet to hear.
@@ -110,35 +112,45 @@ impl Downloads {
             path: None,
         };
         self.tell(session, info.clone());
-        let entry = Entry { session: session.to_string(), context: context.to_string(), info };
+        let entry =
+            Entry { session: session.to_string(), context: context.to_string(), info, too_large: false };
         self.flying.lock().unwrap().insert(guid.to_string(), entry);
     }
 
-    /// A download moved on (`Browser.downloadProgress`): past `max_bytes` it is cancelled and its file
-    /// removed; once it ends, its session hears of it.
+    /// A download moved on (`Browser.downloadProgress`): past `max_bytes` it is cancelled
+    /// (`Browser.cancelDownload`); once it ends (Chromium says `completed` or `canceled`), what is left of
+    /// a cancelled one is removed (the file, and the `.crdownload` it is written to meanwhile) and its
+    /// session hears of it.
     pub async fn progressed(&self, link: &Link, params: &serde_json::Value) {
         let Some(guid) = params["guid"].as_str() else { return };
         let received = params["receivedBytes"].as_f64().unwrap_or(0.0).max(0.0) as u64;
         let state = params["state"].as_str().unwrap_or_default();
-        let too_large = received > self.config.max_bytes;
-        if state == "inProgress" && !too_large {
+        let over = received > self.config.max_bytes;
+        if state == "inProgress" {
+            let cancel = {
+                let mut flying = self.flying.lock().unwrap();
+                let Some(entry) = flying.get_mut(guid).filter(|e| over && !e.too_large) else { return };
+                entry.too_large = true;
+                entry.info.bytes = received;
+                tracing::warn!(browser.session_id = %entry.session, url = %entry.info.url, bytes = received, max_bytes = self.config.max_bytes, "download_too_large");
+                json!({"guid": guid, "browserContextId": entry.context})
+            };
+            let _ = link.client.call_raw("Browser.cancelDownload", None, cancel, CALL).await;
             return;
         }
         let Some(mut entry) = self.flying.lock().unwrap().remove(guid) else { return };
         let file = self.dir(&entry.session).join(guid);
-        entry.info.bytes = received;
-        if too_large {
-            let cancel = json!({"guid": guid, "browserContextId": entry.context});
-            let _ = link.client.call_raw("Browser.cancelDownload", None, cancel, CALL).await;
-            let _ = std::fs::remove_file(&file);
-            tracing::warn!(browser.session_id = %entry.session, url = %entry.info.url, bytes = received, max_bytes = self.config.max_bytes, "download_too_large");
-            entry.info.state = "too_large".into();
-        } else if state == "completed" {
+        let partial = self.dir(&entry.session).join(format!("{guid}.crdownload"));
+        entry.info.bytes = entry.info.bytes.max(received);
+        if state == "completed" && !entry.too_large && !over {
             entry.info.state = "completed".into();
             entry.info.path = Some(file.display().to_string());
         } else {
+            // Cancelled (by the page, or by us at max_bytes), or done past the bound before the
+            // cancel took: nothing of it stays.
             let _ = std::fs::remove_file(&file);
-            entry.info.state = "canceled".into();
+            let _ = std::fs::remove_file(&partial);
+            entry.info.state = if entry.too_large || over { "too_large" } else { "canceled" }.into();
         }
         self.tell(&entry.session, entry.info);
     }
