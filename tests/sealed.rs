@@ -486,8 +486,16 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
     let ended = big.last().unwrap();
     assert_eq!(ended["state"], "too_large", "{big:?}");
     assert!(ended.get("path").is_none(), "{big:?}");
-    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
-    assert_eq!(files, vec![path.clone()], "only the small download is left");
+    // Removed now, or (when Chromium was still renaming it) a moment later: polled, at most 10 s.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        if files == vec![path.clone()] {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "more than the small download is left: {files:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await; // a poll's interval
+    }
 
     c.call("session.close", Some("d"), json!({}), None).await.unwrap();
     assert!(!dir.exists(), "the session's downloads went with it");

@@ -39,6 +39,9 @@ impl Default for DownloadsConfig {
     }
 }
 
+/// When what is left of a cancelled download is removed a second time.
+const LATE_SWEEP: Duration = Duration::from_millis(1_000);
+
 /// Longest a `Browser.*` download call may take.
 const CALL: Duration = Duration::from_millis(2_000);
 
@@ -147,9 +150,18 @@ impl Downloads {
             entry.info.path = Some(file.display().to_string());
         } else {
             // Cancelled (by the page, or by us at max_bytes), or done past the bound before the
-            // cancel took: nothing of it stays.
-            let _ = std::fs::remove_file(&file);
-            let _ = std::fs::remove_file(&partial);
+            // cancel took: nothing of it stays. Chromium may still be renaming the file it wrote when
+            // it reports the end (seen under load: `<guid>` appeared after the `canceled` event), so
+            // the names are removed now and once more a moment later.
+            let remove = move || {
+                let _ = std::fs::remove_file(&file);
+                let _ = std::fs::remove_file(&partial);
+            };
+            remove();
+            tokio::spawn(async move {
+                tokio::time::sleep(LATE_SWEEP).await;
+                remove();
+            });
             entry.info.state = if entry.too_large || over { "too_large" } else { "canceled" }.into();
         }
         self.tell(&entry.session, entry.info);
