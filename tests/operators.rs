@@ -157,6 +157,13 @@ fn entrypoint() -> PathBuf {
 
 fn entrypoint_command(dir: &tempfile::TempDir) -> Command {
     let mut cmd = Command::new(entrypoint());
+    entrypoint_env(&mut cmd, dir);
+    cmd
+}
+
+/// The entrypoint's environment for a test in `dir`: the real binary, a socket under `dir`, and none of
+/// the caller's own settings.
+fn entrypoint_env<'a>(cmd: &'a mut Command, dir: &tempfile::TempDir) -> &'a mut Command {
     cmd.env("SANDBOX_BROWSER_BIN", bin_path("sandbox-browser"))
         .env("SANDBOX_BROWSER_SOCKET", dir.path().join("run/browser.sock"))
         .env_remove("SANDBOX_BROWSER_CONFIG")
@@ -166,8 +173,7 @@ fn entrypoint_command(dir: &tempfile::TempDir) -> Command {
         .env_remove("SANDBOX_BROWSER_LOG_FORMAT")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    cmd
+        .stderr(Stdio::piped())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -282,15 +288,10 @@ fn the_entrypoint_as_pid_1_ends_on_sigterm_during_the_doctors_pass() {
     );
     std::fs::write(&fake, script).unwrap();
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let mut child = Command::new("unshare")
-        .args(["--pid", "--fork", "--kill-child"])
-        .arg(entrypoint())
+    let mut unshare = Command::new("unshare");
+    unshare.args(["--pid", "--fork", "--kill-child"]).arg(entrypoint());
+    let mut child = entrypoint_env(&mut unshare, &dir)
         .env("SANDBOX_BROWSER_BIN", &fake)
-        .env("SANDBOX_BROWSER_SOCKET", dir.path().join("run/browser.sock"))
-        .env_remove("SANDBOX_BROWSER_CONFIG")
-        .env_remove("SANDBOX_BROWSER_DOCTOR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();

@@ -123,8 +123,9 @@ impl Downloads {
     /// A download moved on (`Browser.downloadProgress`): past `max_bytes` it is cancelled
     /// (`Browser.cancelDownload`); once it ends (Chromium says `completed` or `canceled`), what is left of
     /// a cancelled one is removed (the file, and the `.crdownload` it is written to meanwhile) and its
-    /// session hears of it.
-    pub async fn progressed(&self, link: &Link, params: &serde_json::Value) {
+    /// session hears of it. The cancel is sent in a task of its own: the events that follow are not
+    /// held up for its answer.
+    pub fn progressed(&self, link: &Link, params: &serde_json::Value) {
         let Some(guid) = params["guid"].as_str() else { return };
         let received = params["receivedBytes"].as_f64().unwrap_or(0.0).max(0.0) as u64;
         let state = params["state"].as_str().unwrap_or_default();
@@ -138,7 +139,10 @@ impl Downloads {
                 tracing::warn!(browser.session_id = %entry.session, url = %entry.info.url, bytes = received, max_bytes = self.config.max_bytes, "download_too_large");
                 json!({"guid": guid, "browserContextId": entry.context})
             };
-            let _ = link.client.call_raw("Browser.cancelDownload", None, cancel, CALL).await;
+            let client = link.client.clone();
+            tokio::spawn(async move {
+                let _ = client.call_raw("Browser.cancelDownload", None, cancel, CALL).await;
+            });
             return;
         }
         let Some(mut entry) = self.flying.lock().unwrap().remove(guid) else { return };

@@ -89,8 +89,7 @@ impl Runtime {
             spawner.clone(),
             stats.clone(),
         ));
-        let downloads =
-            Arc::new(crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir));
+        let downloads = crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir);
         let sessions =
             Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
         let guard = Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled));
@@ -256,7 +255,7 @@ impl Runtime {
     /// # Errors
     /// `url_blocked` (phase `navigate`) naming the rule, the URL without its credentials.
     async fn url_allowed(&self, method: Method, params: &Value, budget: Budget) -> Result<(), ErrorBody> {
-        if !matches!(method, Method::PageGoto | Method::TabsOpen) {
+        if !navigates(method) {
             return Ok(());
         }
         let Some(url) = params.get("url").and_then(Value::as_str) else { return Ok(()) };
@@ -283,8 +282,9 @@ impl Runtime {
     /// `net::ERR_BLOCKED_BY_CLIENT`) answers `url_blocked` naming the refused URL and the rule; any
     /// other error is kept.
     fn refused_on_the_way(&self, session: &SessionEntry, method: Method, e: ErrorBody) -> ErrorBody {
-        let navigates = matches!(method, Method::PageGoto | Method::TabsOpen);
-        if !navigates || e.code != ErrorCode::NavigationFailed || !e.message.contains("ERR_BLOCKED_BY_CLIENT")
+        if !navigates(method)
+            || e.code != ErrorCode::NavigationFailed
+            || !e.message.contains("ERR_BLOCKED_BY_CLIENT")
         {
             return e;
         }
@@ -500,6 +500,12 @@ impl Context for SessionContext<'_> {
     fn next_ref(&self) -> u64 {
         self.session.next_ref()
     }
+}
+
+/// The methods that load a URL the caller gives (`page.goto`, `tabs.open`): the policy checks it first,
+/// and a refusal on the way is theirs to report.
+fn navigates(method: Method) -> bool {
+    matches!(method, Method::PageGoto | Method::TabsOpen)
 }
 
 fn log_action(

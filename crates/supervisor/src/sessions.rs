@@ -354,7 +354,7 @@ pub struct Sessions {
     store: Option<SessionStore>,
     stats: Arc<Stats>,
     /// Where the sessions' downloads go, and what each is yet to hear of them.
-    pub downloads: Arc<crate::downloads::Downloads>,
+    pub downloads: crate::downloads::Downloads,
 }
 
 impl Sessions {
@@ -365,7 +365,7 @@ impl Sessions {
         store: Option<SessionStore>,
         restored: Vec<StoredSession>,
         stats: Arc<Stats>,
-        downloads: Arc<crate::downloads::Downloads>,
+        downloads: crate::downloads::Downloads,
     ) -> Sessions {
         let open = restored
             .into_iter()
@@ -743,7 +743,7 @@ impl Sessions {
                             this.downloads.began(&s.id, &context, &ev.params);
                         }
                     }
-                    "Browser.downloadProgress" => this.downloads.progressed(&link, &ev.params).await,
+                    "Browser.downloadProgress" => this.downloads.progressed(&link, &ev.params),
                     _ => {}
                 }
             }
@@ -850,7 +850,7 @@ mod tests {
     fn registry(max: usize) -> Sessions {
         let downloads =
             crate::downloads::Downloads::new(Default::default(), std::path::Path::new("/nonexistent"));
-        Sessions::new(max, None, Vec::new(), Arc::new(Stats::default()), Arc::new(downloads))
+        Sessions::new(max, None, Vec::new(), Arc::new(Stats::default()), downloads)
     }
 
     #[test]
