@@ -31,7 +31,7 @@ pub fn default_socket_path() -> std::path::PathBuf {
 }
 
 /// A mouse button (`Input.dispatchMouseEvent`'s `button`): `left`, `right` or `middle`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MouseButton {
     /// The primary button.
@@ -65,7 +65,7 @@ impl MouseButton {
 
 /// A modifier key held during an input: `Alt`, `Control`, `Meta`, `Shift`, or `ControlOrMeta`
 /// (Playwright's name for the platform's command key: `Control` on Linux, where the runtime runs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Modifier {
     /// Alt (CDP modifier bit 1).
     Alt,
@@ -92,7 +92,7 @@ impl Modifier {
 }
 
 /// The state `page.wait_for {selector}` waits for (Playwright's `waitForSelector` states).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ElementState {
     /// In the DOM.
@@ -119,7 +119,7 @@ impl ElementState {
 }
 
 /// A document load state `page.wait_for {load_state}` waits for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum LoadState {
     /// `DOMContentLoaded` fired (`document.readyState` is `interactive` or `complete`).
@@ -372,7 +372,7 @@ impl Method {
 }
 
 /// `session.start` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionStartParams {
     /// The id to use; generated when absent. 1..=128 chars of `[A-Za-z0-9._-]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -389,7 +389,7 @@ pub struct SessionStartParams {
 
 /// `page.set_viewport` params: the viewport in CSS px (each side 1..=10000) and device pixels per CSS
 /// px (0.5..=4, 1 when absent).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SetViewportParams {
     pub width: u32,
     pub height: u32,
@@ -425,20 +425,20 @@ pub struct FramesResult {
 }
 
 /// A viewport size in CSS px.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Viewport {
     pub width: u32,
     pub height: u32,
 }
 
 /// `page.goto` params.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GotoParams {
     pub url: String,
 }
 
 /// What `page.extract` returns.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ExtractFormat {
     /// The rendered text (`document.body.innerText`).
@@ -452,17 +452,17 @@ pub enum ExtractFormat {
 pub const DEFAULT_EXTRACT_MAX_CHARS: u64 = 100_000;
 
 /// `page.extract` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ExtractParams {
     #[serde(default)]
     pub format: ExtractFormat,
-    /// Cap on the content, in Unicode scalar values; default [`DEFAULT_EXTRACT_MAX_CHARS`].
+    /// Cap on the content, in Unicode scalar values; default 100000 ([`DEFAULT_EXTRACT_MAX_CHARS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<u64>,
 }
 
 /// Image format of `page.screenshot`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImageFormat {
     #[default]
@@ -481,7 +481,7 @@ impl ImageFormat {
 }
 
 /// `page.screenshot` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScreenshotParams {
     /// The whole scrollable page rather than the viewport.
     #[serde(default)]
@@ -489,13 +489,15 @@ pub struct ScreenshotParams {
     #[serde(default)]
     pub format: ImageFormat,
     /// JPEG quality 0..=100.
+    #[schemars(range(max = 100))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quality: Option<u8>,
     /// Also return the image as base64 in `data`.
     #[serde(default)]
     pub inline: bool,
-    /// Full page only: the tallest capture in CSS px (default [`DEFAULT_SCREENSHOT_MAX_HEIGHT`], at
-    /// most [`MAX_SCREENSHOT_HEIGHT`]); a taller page is cut and the result says `truncated: true`.
+    /// Full page only: the tallest capture in CSS px (default 16384 ([`DEFAULT_SCREENSHOT_MAX_HEIGHT`]),
+    /// at most 65535 ([`MAX_SCREENSHOT_HEIGHT`])); a taller page is cut and the result says
+    /// `truncated: true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_height: Option<u32>,
     /// A region to capture, CSS px: of the viewport, or of the whole page with `full_page` (as
@@ -509,7 +511,7 @@ pub struct ScreenshotParams {
 }
 
 /// A rectangle in CSS px.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Clip {
     pub x: f64,
     pub y: f64,
@@ -525,7 +527,7 @@ pub const MAX_SCREENSHOT_HEIGHT: u32 = 65_535;
 
 /// `page.evaluate` params: an `expression`, or a `function` called with the element named by `ref` or
 /// `selector` (if any) as its argument.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvaluateParams {
     /// A JavaScript expression; a promise is awaited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -543,7 +545,7 @@ pub struct EvaluateParams {
 }
 
 /// `page.wait_for` params: exactly one condition.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WaitForParams {
     /// A CSS selector, with `state`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -591,7 +593,7 @@ pub const MAX_SCROLL_DELTA: f64 = 100_000.0;
 pub const MAX_CLICK_COUNT: u32 = 3;
 
 /// `page.snapshot` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SnapshotParams {
     /// Only the elements with refs, as a flat list.
     #[serde(default)]
@@ -604,7 +606,7 @@ pub struct SnapshotParams {
     /// A ref (`e3`) or a CSS selector to snapshot under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
-    /// Cap on the text (default [`DEFAULT_SNAPSHOT_MAX_CHARS`]); when cut, a marker line ends it and
+    /// Cap on the text (default 40000 ([`DEFAULT_SNAPSHOT_MAX_CHARS`])); when cut, a marker line ends it and
     /// `truncated` is true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<u64>,
@@ -644,7 +646,7 @@ pub struct SnapshotResult {
 }
 
 /// The element an input action targets: a ref from a snapshot, or a CSS selector (one of them).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ElementParams {
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
@@ -653,7 +655,7 @@ pub struct ElementParams {
 }
 
 /// `page.click` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClickParams {
     #[serde(flatten)]
     pub element: ElementParams,
@@ -669,7 +671,7 @@ pub struct ClickParams {
 }
 
 /// `page.type` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TypeParams {
     #[serde(flatten)]
     pub element: ElementParams,
@@ -683,7 +685,7 @@ pub struct TypeParams {
 }
 
 /// `page.fill` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FillParams {
     #[serde(flatten)]
     pub element: ElementParams,
@@ -691,7 +693,7 @@ pub struct FillParams {
 }
 
 /// `page.press` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PressParams {
     /// The focused element when no element is named.
     #[serde(flatten)]
@@ -717,7 +719,7 @@ pub struct InputResult {
 }
 
 /// `page.select` params: one or more of `values`, `labels`, `indexes`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SelectParams {
     #[serde(flatten)]
     pub element: ElementParams,
@@ -744,7 +746,7 @@ pub struct SelectResult {
 }
 
 /// `page.check` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CheckParams {
     #[serde(flatten)]
     pub element: ElementParams,
@@ -754,7 +756,7 @@ pub struct CheckParams {
 }
 
 /// `page.scroll` params: an element to bring into view, or a wheel delta in CSS px.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScrollParams {
     #[serde(flatten)]
     pub element: ElementParams,
@@ -765,7 +767,7 @@ pub struct ScrollParams {
 }
 
 /// `page.drag` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DragParams {
     /// The element to press on.
     pub from: ElementParams,
@@ -815,7 +817,7 @@ pub struct DownloadInfo {
 }
 
 /// `page.handle_dialog` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandleDialogParams {
     pub accept: bool,
     /// The text a `prompt` gets when accepted.
@@ -971,7 +973,7 @@ pub struct TabsListResult {
 }
 
 /// `tabs.open` params.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabsOpenParams {
     /// Where the new tab goes (`about:blank` when absent); it is not waited for: use `page.wait_for`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -979,7 +981,7 @@ pub struct TabsOpenParams {
 }
 
 /// `tabs.focus` and `tabs.close` params.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabTargetParams {
     /// A tab's `target_id`, whole or a unique prefix (`ambiguous_target` when several tabs match,
     /// `tab_not_found` when none does).

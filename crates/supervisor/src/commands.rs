@@ -119,6 +119,42 @@ pub fn serve(
     }
 }
 
+/// `mcp`: the MCP server over the socket of the configured (or given) supervisor, or of one of its
+/// own started with the same flags ([`sb_mcp::run`]). Exit 2 for a bad configuration or `--caps`.
+pub fn mcp(common: Common, caps: Vec<String>) -> ExitCode {
+    let settings = match common.settings() {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let caps = match caps.iter().filter(|c| !c.is_empty()).map(|c| c.parse()).collect::<Result<_, _>>() {
+        Ok(caps) => caps,
+        Err(e) => {
+            eprintln!("error: --caps: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let socket = common.socket.clone().or_else(|| settings.paths.socket.clone());
+    let mut serve_args: Vec<std::ffi::OsString> = vec!["--log-format".into(), "json".into()];
+    for (flag, value) in [
+        ("--config", &common.config),
+        ("--browser", &common.browser),
+        ("--runtime-dir", &common.runtime_dir),
+        ("--artifacts", &common.artifacts),
+    ] {
+        if let Some(value) = value {
+            serve_args.extend([flag.into(), value.into()]);
+        }
+    }
+    if common.no_sandbox {
+        serve_args.push("--no-sandbox".into());
+    }
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("sandbox-browser"));
+    sb_mcp::run(sb_mcp::Options { socket, exe, serve_args, caps })
+}
+
 /// `doctor`: checks every prerequisite of `serve` (or, with `probe`, only asks the running supervisor)
 /// and prints a table or JSON. Exit 0 when nothing failed.
 pub fn doctor(common: Common, json: bool, probe: bool, quick: bool) -> ExitCode {

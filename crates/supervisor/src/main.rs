@@ -1,4 +1,5 @@
-//! `sandbox-browser`: the supervisor (`serve`) and, hidden, the worker process (`worker`).
+//! `sandbox-browser`: the supervisor (`serve`), `doctor`, the MCP server (`mcp`) and, hidden, the worker
+//! process (`worker`).
 
 use clap::{Parser, Subcommand};
 use sb_supervisor::commands::{self, Common};
@@ -47,6 +48,18 @@ enum Cmd {
         #[arg(long)]
         quick: bool,
     },
+    /// An MCP server on stdin/stdout (tools named as Playwright MCP's) over the supervisor's socket.
+    ///
+    /// With no supervisor answering on the socket, starts one of its own (with the same `--config`,
+    /// `--browser`, `--runtime-dir`, `--artifacts`, `--no-sandbox`) and stops it on exit.
+    Mcp {
+        #[command(flatten)]
+        common: Common,
+        /// Optional tool groups to offer, comma-separated: `evaluate` (browser_evaluate), `files`
+        /// (browser_take_screenshot); the core tools are always on.
+        #[arg(long, value_delimiter = ',', default_value = "evaluate,files")]
+        caps: Vec<String>,
+    },
     /// One session's worker (started by the supervisor; not for direct use).
     #[command(hide = true)]
     Worker {
@@ -69,6 +82,7 @@ fn main() -> std::process::ExitCode {
             commands::serve(common, max_request_bytes, log_format, disable_evaluate)
         }
         Cmd::Doctor { common, json, probe, quick } => commands::doctor(common, json, probe, quick),
+        Cmd::Mcp { common, caps } => commands::mcp(common, caps),
         Cmd::Worker { target_id, log_format, viewport, scale } => {
             let display = viewport.map(|(width, height)| sb_protocol::ipc::Display { width, height, scale });
             commands::worker(target_id, log_format, display)

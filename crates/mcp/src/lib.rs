@@ -1,0 +1,355 @@
+//! `sandbox-browser mcp`: an MCP server (stdio, the official Rust SDK `rmcp`) over the runtime's
+//! socket API.
+//!
+//! One MCP connection is one runtime session, started on the first tool that needs a page and closed
+//! when the client disconnects. Tools ([`tools::all`]) are named as Playwright MCP names the same
+//! action; their input schemas are generated from the protocol's parameter types; each takes
+//! `timeout_ms`, the request's one budget. Results are compact text ([`render`]); API errors are tool
+//! errors (`isError: true`) with the one-line message, code and retry guidance.
+//!
+//! With no supervisor answering on the socket, the server starts one of its own
+//! ([`runtime::OwnSupervisor`]) and stops it when it exits, leaving no process behind.
+
+pub mod render;
+pub mod runtime;
+pub mod schema;
+pub mod tools;
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use sb_client::{Client, ClientError};
+use sb_protocol::api::{Method, Response};
+use sb_protocol::budget::MIN_TIMEOUT_MS;
+use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
+use sb_protocol::{ErrorBody, ErrorCode, Phase};
+use serde_json::{Map, Value};
+use tokio::sync::Mutex;
+
+use crate::runtime::OwnSupervisor;
+use crate::tools::{Action, Cap, TabsAction, TabsArgs, ToolDef};
+
+/// How `sandbox-browser mcp` was started.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The supervisor's socket; absent: the default path ([`sb_protocol::api::default_socket_path`]).
+    pub socket: Option<PathBuf>,
+    /// This binary, to start `serve` with when no supervisor answers.
+    pub exe: PathBuf,
+    /// Extra `serve` flags for an own supervisor (`--config`, `--browser`, ...).
+    pub serve_args: Vec<OsString>,
+    /// The optional tool groups to offer (`--caps`); [`Cap::Core`] is always on.
+    pub caps: HashSet<Cap>,
+}
+
+/// Runs the MCP server on stdin/stdout until the client disconnects or SIGTERM/SIGINT; then closes
+/// the session and stops an own supervisor. Returns the process's exit code (0 on a clean end).
+pub fn run(options: Options) -> std::process::ExitCode {
+    let explicit = options.socket.is_some();
+    let socket = options.socket.clone().unwrap_or_else(sb_protocol::api::default_socket_path);
+    // Spawned from the main thread, which lives as long as the process (the death signal follows it).
+    let mut own = None;
+    let socket = if runtime::answers(&socket) {
+        socket
+    } else {
+        match OwnSupervisor::spawn(&options.exe, explicit.then_some(socket), &options.serve_args) {
+            Ok((child, socket)) => {
+                own = Some(child);
+                socket
+            }
+            Err(e) => {
+                eprintln!("sandbox-browser mcp: cannot start the runtime: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    };
+    let ready = match own.as_mut() {
+        Some(child) => child.wait_ready(),
+        None => Ok(()),
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("sandbox-browser mcp: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let server = Server::new(socket, ready.err(), &options.caps);
+    let code = rt.block_on(serve(server));
+    if let Some(own) = own {
+        own.stop();
+    }
+    // The stdin reader may still be parked in a blocking read: do not wait for it.
+    rt.shutdown_timeout(Duration::from_millis(100));
+    code
+}
+
+async fn serve(server: Server) -> std::process::ExitCode {
+    let shared = server.shared.clone();
+    let service = match server.serve(rmcp::transport::stdio()).await {
+        Ok(service) => service,
+        Err(e) => {
+            eprintln!("sandbox-browser mcp: {e}");
+            shared.close_session().await;
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let term = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = service.waiting() => {}
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+    shared.close_session().await;
+    std::process::ExitCode::SUCCESS
+}
+
+/// The MCP server: the tools on offer and the one runtime session they act in.
+#[derive(Clone)]
+pub struct Server {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    socket: PathBuf,
+    /// Why the runtime could not be started, when it could not.
+    start_error: Option<String>,
+    tools: Vec<ToolDef>,
+    client: Mutex<Option<Client>>,
+    session: Mutex<Option<String>>,
+}
+
+impl Server {
+    /// A server for the supervisor at `socket` offering the tools of `caps` (and the core ones).
+    /// `start_error`: why an own supervisor did not start (each tool then answers it).
+    pub fn new(socket: PathBuf, start_error: Option<String>, caps: &HashSet<Cap>) -> Server {
+        let tools =
+            tools::all().into_iter().filter(|t| t.cap == Cap::Core || caps.contains(&t.cap)).collect();
+        Server {
+            shared: Arc::new(Shared {
+                socket,
+                start_error,
+                tools,
+                client: Mutex::new(None),
+                session: Mutex::new(None),
+            }),
+        }
+    }
+}
+
+impl Shared {
+    async fn client(&self) -> Result<Client, ErrorBody> {
+        if let Some(e) = &self.start_error {
+            return Err(unavailable(e));
+        }
+        let mut guard = self.client.lock().await;
+        if let Some(client) = guard.as_ref() {
+            return Ok(client.clone());
+        }
+        let client = Client::connect(&self.socket).await.map_err(|e| unavailable(&e.to_string()))?;
+        *guard = Some(client.clone());
+        Ok(client)
+    }
+
+    /// The session's id, started on first use.
+    async fn session(&self, client: &Client, budget_ms: Option<u64>) -> Result<String, ErrorBody> {
+        let mut guard = self.session.lock().await;
+        if let Some(id) = guard.as_ref() {
+            return Ok(id.clone());
+        }
+        let started = client.request::<sb_protocol::api::SessionStartResult>(
+            Method::SessionStart,
+            None,
+            Value::Object(Map::new()),
+            budget_ms,
+        );
+        let started = self.answer(started.await)?;
+        *guard = Some(started.session_id.clone());
+        Ok(started.session_id)
+    }
+
+    fn answer<T>(&self, result: Result<T, ClientError>) -> Result<T, ErrorBody> {
+        result.map_err(|e| match e {
+            ClientError::Api(body) => body,
+            other => {
+                if matches!(other, ClientError::Closed(_) | ClientError::Connect { .. }) {
+                    if let Ok(mut guard) = self.client.try_lock() {
+                        guard.take();
+                    }
+                }
+                unavailable(&other.to_string())
+            }
+        })
+    }
+
+    /// One API call in the session; a session the runtime no longer knows (closed, lost) is started
+    /// again once.
+    async fn call(&self, method: Method, params: Value, budget_ms: Option<u64>) -> Result<Value, ErrorBody> {
+        let client = self.client().await?;
+        for attempt in 0..2 {
+            let session =
+                if method.needs_session() { Some(self.session(&client, budget_ms).await?) } else { None };
+            let response = client.call(method.name(), session.as_deref(), params.clone(), budget_ms).await;
+            let response: Response = self.answer(response)?;
+            match (response.ok, response.result, response.error) {
+                (true, Some(result), _) => return Ok(result),
+                (false, _, Some(e)) if e.code == ErrorCode::UnknownSession && attempt == 0 => {
+                    self.session.lock().await.take();
+                }
+                (false, _, Some(e)) => return Err(e),
+                _ => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Request, "empty answer")),
+            }
+        }
+        unreachable!("the loop returns on its second attempt")
+    }
+
+    async fn close_session(&self) {
+        let Some(id) = self.session.lock().await.take() else { return };
+        if let Ok(client) = self.client().await {
+            let close =
+                client.call(Method::SessionClose.name(), Some(&id), Value::Null, Some(MIN_TIMEOUT_MS * 3));
+            let _ = tokio::time::timeout(Duration::from_secs(5), close).await;
+        }
+    }
+
+    async fn run_tool(
+        &self,
+        tool: &ToolDef,
+        mut args: Map<String, Value>,
+    ) -> Result<CallToolResult, ErrorBody> {
+        let budget_ms = match args.remove("timeout_ms") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().ok_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::BadRequest,
+                    Phase::Request,
+                    "timeout_ms must be a whole number of ms",
+                )
+            })?),
+        };
+        let params = Value::Object(args);
+        match tool.action {
+            Action::Call(Method::PageScreenshot) => {
+                let mut params = params;
+                params["inline"] = true.into();
+                let result = self.call(Method::PageScreenshot, params, budget_ms).await?;
+                Ok(render::success(Some(Method::PageScreenshot), result))
+            }
+            Action::Call(method) => {
+                let result = self.call(method, params, budget_ms).await?;
+                Ok(render::success(Some(method), result))
+            }
+            Action::Close => {
+                let closed = self.session.lock().await.is_some();
+                self.close_session().await;
+                let text = if closed { "session closed" } else { "no session was open" };
+                Ok(render::success(None, Value::String(text.into())))
+            }
+            Action::Tabs => {
+                let args: TabsArgs = serde_json::from_value(params)
+                    .map_err(|e| ErrorBody::new(ErrorCode::BadRequest, Phase::Request, e.to_string()))?;
+                let (method, params) = match args.action {
+                    TabsAction::List => (Method::TabsList, Value::Null),
+                    TabsAction::New => (Method::TabsOpen, serde_json::json!({"url": args.url})),
+                    TabsAction::Select => {
+                        (Method::TabsFocus, serde_json::json!({"target_id": args.target_id}))
+                    }
+                    TabsAction::Close => {
+                        (Method::TabsClose, serde_json::json!({"target_id": args.target_id}))
+                    }
+                };
+                let result = self.call(method, params, budget_ms).await?;
+                Ok(render::success(Some(method), result))
+            }
+            Action::FillForm => {
+                let args: tools::FillFormArgs = serde_json::from_value(params)
+                    .map_err(|e| ErrorBody::new(ErrorCode::BadRequest, Phase::Request, e.to_string()))?;
+                // One budget for the whole form: each field gets what is left of it.
+                let budget = budget_ms.unwrap_or(Method::PageFill.default_timeout_ms());
+                let deadline = Instant::now() + Duration::from_millis(budget);
+                let mut filled = Vec::new();
+                for field in args.fields {
+                    let left = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
+                    let params = serde_json::to_value(field).unwrap_or_default();
+                    let result = self.call(Method::PageFill, params, Some(left.max(MIN_TIMEOUT_MS))).await?;
+                    filled.push(result.get("element").cloned().unwrap_or_default());
+                }
+                Ok(render::success(None, serde_json::json!({ "filled": filled })))
+            }
+        }
+    }
+}
+
+/// The runtime cannot be reached: the model must stop retrying.
+fn unavailable(why: &str) -> ErrorBody {
+    ErrorBody::new(ErrorCode::BrowserUnavailable, Phase::Session, format!("{why}. {DO_NOT_RETRY}"))
+        .with_hint(RUNTIME_HINT)
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(rmcp::model::Implementation::new("sandbox-browser", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self
+            .shared
+            .tools
+            .iter()
+            .map(|t| {
+                let tool = Tool::new(t.name, t.description, Arc::new(t.schema.clone()));
+                if t.read_only {
+                    tool.annotate(ToolAnnotations::new().read_only(true))
+                } else {
+                    tool
+                }
+            })
+            .collect();
+        Ok(ListToolsResult { tools, ..Default::default() })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(tool) = self.shared.tools.iter().find(|t| t.name == request.name) else {
+            return Err(ErrorData::invalid_params(format!("unknown tool {:?}", request.name), None));
+        };
+        let args = request.arguments.unwrap_or_default();
+        let result = tokio::select! {
+            result = self.shared.run_tool(tool, args) => result,
+            _ = context.ct.cancelled() => Err(ErrorBody::new(ErrorCode::Cancelled, Phase::Request, "cancelled by the client")),
+        };
+        Ok(match result {
+            Ok(result) => result,
+            Err(body) => render::error(&body),
+        }
+        .into())
+    }
+}

@@ -1,0 +1,123 @@
+//! An API answer as MCP content: compact text for the model (a snapshot as its aria text, a screenshot
+//! as an image block and its path), errors as one line with the code and what to do about it.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use sb_protocol::api::Method;
+use sb_protocol::ErrorBody;
+use serde_json::Value;
+
+/// A successful `result` of `method` as a tool result.
+///
+/// `page.snapshot`: `url`/`title` lines, then the aria text. `page.screenshot` (called with
+/// `inline: true`): the image block, then a line with its path, size (device px) and bytes.
+/// `page.evaluate`: the value as JSON (or `undefined`, `NaN`, ... as JavaScript writes them).
+/// `page.extract`: the content. Anything else: the result as compact JSON without `elapsed_ms`.
+/// Dialogs answered and downloads seen during the action follow as their own lines.
+pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
+    let mut blocks = Vec::new();
+    if let Value::Object(map) = &mut result {
+        map.remove("elapsed_ms");
+    }
+    let events: Vec<String> = ["dialogs", "downloads"]
+        .into_iter()
+        .filter_map(|key| {
+            let value = result.as_object_mut()?.remove(key)?;
+            Some(format!("{key}: {value}"))
+        })
+        .collect();
+    let text = match method {
+        Some(Method::PageSnapshot) => {
+            let mut text = format!("url: {}\ntitle: {}\n", str_of(&result, "url"), str_of(&result, "title"));
+            if result["diff"] == true {
+                text.push_str("(changes since the previous snapshot)\n");
+            }
+            text.push_str(str_of(&result, "snapshot"));
+            text
+        }
+        Some(Method::PageScreenshot) => {
+            if let Some(data) = result.get("data").and_then(Value::as_str) {
+                let mime = if result["format"] == "jpeg" { "image/jpeg" } else { "image/png" };
+                blocks.push(ContentBlock::image(data, mime));
+            }
+            format!(
+                "screenshot {} ({}x{} px, {} bytes{})",
+                str_of(&result, "path"),
+                result["width"],
+                result["height"],
+                result["bytes"],
+                if result["truncated"] == true { ", cut at max_height" } else { "" }
+            )
+        }
+        Some(Method::PageEvaluate) => match (result.get("value"), result.get("unserializable")) {
+            (Some(value), _) => value.to_string(),
+            (None, Some(Value::String(u))) => u.clone(),
+            _ if result["type"] == "undefined" => "undefined".into(),
+            _ => str_of(&result, "description").to_string(),
+        },
+        Some(Method::PageExtract) => {
+            let mut text = str_of(&result, "content").to_string();
+            if result["truncated"] == true {
+                text.push_str("\n(truncated at max_chars)");
+            }
+            text
+        }
+        _ => result.to_string(),
+    };
+    blocks.push(ContentBlock::text(text));
+    blocks.extend(events.into_iter().map(ContentBlock::text));
+    CallToolResult::success(blocks)
+}
+
+/// An API error as a tool error (`isError: true`): `message (code: C, phase: P)`, then whether the
+/// same call may succeed again, then the operator hint if any. A down runtime's message already says
+/// "Do NOT retry browser tool; browser runtime is unavailable.".
+pub fn error(body: &ErrorBody) -> CallToolResult {
+    let advice = if body.retryable { "retryable: the same call may succeed" } else { "not retryable as is" };
+    let mut text =
+        format!("{} (code: {}, phase: {}; {advice})", body.message, body.code, body.phase.as_str());
+    if let Some(hint) = &body.hint {
+        text.push_str(&format!(" Hint: {hint}"));
+    }
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sb_protocol::{ErrorCode, Phase};
+    use serde_json::json;
+
+    fn texts(result: &CallToolResult) -> Vec<String> {
+        result.content.iter().filter_map(|b| b.as_text().map(|t| t.text.clone())).collect()
+    }
+
+    #[test]
+    fn snapshots_are_their_text_and_results_lose_elapsed() {
+        let snap = success(
+            Some(Method::PageSnapshot),
+            json!({"snapshot": "- button \"Go\" [ref=e1]", "url": "u", "title": "t", "elapsed_ms": 3}),
+        );
+        assert_eq!(texts(&snap), ["url: u\ntitle: t\n- button \"Go\" [ref=e1]"]);
+        let click = success(
+            Some(Method::PageClick),
+            json!({"element": "button \"Go\"", "elapsed_ms": 3, "dialogs": [{"type": "alert"}]}),
+        );
+        assert_eq!(texts(&click), ["{\"element\":\"button \\\"Go\\\"\"}", "dialogs: [{\"type\":\"alert\"}]"]);
+        assert_eq!(click.is_error, Some(false));
+    }
+
+    #[test]
+    fn errors_keep_code_and_retry_guidance() {
+        let body = ErrorBody::new(ErrorCode::BrowserUnavailable, Phase::Launch, "down. Do NOT retry")
+            .with_hint("check the container");
+        let result = error(&body);
+        assert_eq!(result.is_error, Some(true));
+        let text = &texts(&result)[0];
+        assert!(text.contains("code: browser_unavailable") && text.contains("not retryable"), "{text}");
+        assert!(text.ends_with("Hint: check the container"), "{text}");
+    }
+}

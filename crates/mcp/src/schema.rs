@@ -1,0 +1,148 @@
+//! Tool input schemas, generated from the protocol's parameter types (`schemars`) and then made small:
+//! a tool definition is read by the model on every turn, so every character counts.
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+/// The JSON Schema (draft 2020-12, subschemas inlined) of `T`'s JSON form, compacted by [`compact`],
+/// with an optional `timeout_ms` property added (the request's budget, ms).
+///
+/// The result is always an object schema (`{"type": "object", "properties": {...}}`), as MCP's
+/// `Tool.inputSchema` must be.
+pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
+    let generator = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true).into_generator();
+    let mut schema = generator.into_root_schema_for::<T>().to_value();
+    compact(&mut schema);
+    if let Value::Object(root) = &mut schema {
+        // The tool's own description says what the arguments are for.
+        root.remove("description");
+    }
+    let mut object = match schema {
+        Value::Object(object) => object,
+        _ => Map::new(),
+    };
+    object.insert("type".into(), "object".into());
+    let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(properties) = properties {
+        properties.insert(
+            "timeout_ms".into(),
+            serde_json::json!({"type": "integer", "description": "budget in ms (1000-120000)"}),
+        );
+    }
+    object
+}
+
+/// Shrinks a generated schema without changing what it accepts for a model's purposes:
+/// drops `$schema`, `title`, `format` (`uint32`, `double`), `minimum: 0` of unsigned integers and
+/// `default`s that are `null`/`false`/empty; writes `["T", "null"]` types and `anyOf [T, null]` as
+/// plain `T` (an absent field means the default); turns a `oneOf` of string constants into an `enum`;
+/// and makes doc-comment descriptions plain text (no rustdoc link brackets or backticks).
+pub fn compact(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for key in ["$schema", "title", "format"] {
+                map.remove(key);
+            }
+            if map.get("minimum") == Some(&Value::from(0)) {
+                map.remove("minimum");
+            }
+            if matches!(map.get("default"), Some(Value::Null | Value::Bool(false)))
+                || map.get("default").is_some_and(|d| d.as_array().is_some_and(Vec::is_empty))
+            {
+                map.remove("default");
+            }
+            if let Some(Value::Array(types)) = map.get("type") {
+                let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                if kept.len() == 1 {
+                    map.insert("type".into(), kept[0].clone());
+                }
+            }
+            if let Some(Value::Array(any)) = map.get("anyOf") {
+                let kept: Vec<Value> =
+                    any.iter().filter(|s| s.get("type") != Some(&Value::from("null"))).cloned().collect();
+                if kept.len() == 1 {
+                    map.remove("anyOf");
+                    if let Value::Object(inner) = &kept[0] {
+                        for (k, v) in inner {
+                            map.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                    }
+                }
+            }
+            if let Some(Value::Array(one)) = map.get("oneOf") {
+                let consts: Option<Vec<Value>> = one.iter().map(|s| s.get("const").cloned()).collect();
+                if let Some(consts) = consts {
+                    map.remove("oneOf");
+                    map.insert("type".into(), "string".into());
+                    map.insert("enum".into(), Value::Array(consts));
+                }
+            }
+            if let Some(Value::String(text)) = map.get_mut("description") {
+                *text = plain(text);
+            }
+            if let Some(Value::Object(items)) = map.get_mut("items") {
+                // An array's items are described by the array's own description.
+                items.remove("description");
+            }
+            for (key, child) in map.iter_mut() {
+                match (key.as_str(), child) {
+                    // Property names are not schema keywords: only their schemas are compacted.
+                    ("properties", Value::Object(properties)) => properties.values_mut().for_each(compact),
+                    (_, child) => compact(child),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact),
+        _ => {}
+    }
+}
+
+/// A doc comment as plain text: one line, no ` ([`NAME`])` asides (a constant's name after its
+/// value), no `[`links`]` brackets, no backticks.
+fn plain(text: &str) -> String {
+    let mut one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    while let Some(start) = one_line.find(" ([`") {
+        let Some(len) = one_line[start..].find("`])") else { break };
+        one_line.replace_range(start..start + len + 3, "");
+    }
+    one_line.replace("[`", "").replace("`]", "").replace('`', "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn optional_fields_enums_and_links_are_compacted() {
+        let mut schema = json!({
+            "$schema": "x", "title": "T", "type": "object",
+            "properties": {
+                "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0, "description": "at most\n5 ([`MAX`]), see [`Other`]"},
+                "format": {"type": "string", "description": "a property named like a keyword"},
+                "b": {"anyOf": [{"type": "string", "oneOf": [{"const": "left"}, {"const": "right"}]}, {"type": "null"}]},
+                "f": {"type": "boolean", "default": false}
+            }
+        });
+        compact(&mut schema);
+        assert_eq!(
+            schema,
+            json!({"type": "object", "properties": {
+                "n": {"type": "integer", "description": "at most 5, see Other"},
+                "format": {"type": "string", "description": "a property named like a keyword"},
+                "b": {"type": "string", "enum": ["left", "right"]},
+                "f": {"type": "boolean"}
+            }})
+        );
+    }
+
+    #[test]
+    fn every_schema_is_an_object_with_a_budget() {
+        let schema = input_schema::<sb_protocol::api::ClickParams>();
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["timeout_ms"]["type"], "integer");
+        assert_eq!(schema["properties"]["ref"]["type"], "string");
+        assert!(schema["properties"]["button"]["enum"].as_array().unwrap().contains(&json!("right")));
+    }
+}

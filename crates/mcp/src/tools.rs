@@ -1,0 +1,206 @@
+//! The tool table: each MCP tool, the capability group it belongs to, and the API method it calls.
+//!
+//! Names follow Playwright MCP's where the action means the same (`browser_navigate`, `browser_click`,
+//! ...); tools of ours with no Playwright MCP counterpart use the same `browser_` style. Input schemas
+//! come from the protocol's parameter types (one source of truth), plus `timeout_ms`.
+
+use std::str::FromStr;
+
+use sb_protocol::api::{
+    CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, ExtractParams, FillParams,
+    GotoParams, HandleDialogParams, Method, PressParams, ScreenshotParams, ScrollParams, SelectParams,
+    SetViewportParams, SnapshotParams, TypeParams, WaitForParams,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::schema::input_schema;
+
+/// A group of tools a deployment can leave out (`sandbox-browser mcp --caps`), as Playwright MCP's
+/// `--caps` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cap {
+    /// Always on: navigate, snapshot, the input actions, waiting, tabs, dialogs.
+    Core,
+    /// `browser_evaluate`: JavaScript of the model's choosing runs in the page.
+    Evaluate,
+    /// Tools that write files on the host: `browser_take_screenshot` (the image is saved under the
+    /// runtime's artifacts directory).
+    Files,
+}
+
+impl Cap {
+    /// The optional groups, as `--caps` names them.
+    pub const OPTIONAL: [Cap; 2] = [Cap::Evaluate, Cap::Files];
+
+    /// The `--caps` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cap::Core => "core",
+            Cap::Evaluate => "evaluate",
+            Cap::Files => "files",
+        }
+    }
+}
+
+impl FromStr for Cap {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Cap, String> {
+        [Cap::Core, Cap::Evaluate, Cap::Files].into_iter().find(|c| c.name() == s).ok_or_else(|| {
+            format!("unknown capability {s:?}: the groups are core, evaluate, files (network inspection tools do not exist yet)")
+        })
+    }
+}
+
+/// What a tool does when called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// One API method, the tool's arguments (less `timeout_ms`) as its params.
+    Call(Method),
+    /// `browser_tabs`: `tabs.list` / `tabs.open` / `tabs.focus` / `tabs.close` by `action`.
+    Tabs,
+    /// `browser_fill_form`: one `page.fill` per field, in order, within the one budget.
+    FillForm,
+    /// `browser_close`: `session.close`; the next tool starts a new session.
+    Close,
+}
+
+/// One tool.
+#[derive(Debug, Clone)]
+pub struct ToolDef {
+    pub name: &'static str,
+    pub cap: Cap,
+    pub description: &'static str,
+    pub action: Action,
+    /// MCP `inputSchema`.
+    pub schema: Map<String, Value>,
+    /// Whether the tool only reads (MCP's `readOnlyHint`).
+    pub read_only: bool,
+}
+
+/// `browser_tabs` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TabsArgs {
+    /// list, new, select or close
+    pub action: TabsAction,
+    /// For select/close: a tab's target_id from list (a unique prefix is enough).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<String>,
+    /// For new: where the tab goes (about:blank by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// `browser_tabs` actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TabsAction {
+    List,
+    New,
+    Select,
+    Close,
+}
+
+/// `browser_fill_form` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FillFormArgs {
+    /// The fields to fill, in order.
+    pub fields: Vec<FillParams>,
+}
+
+/// `browser_close` takes nothing (but `timeout_ms`).
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct NoArgs {}
+
+/// Every tool, in the order `tools/list` gives them.
+pub fn all() -> Vec<ToolDef> {
+    use Action::Call;
+    fn def(
+        name: &'static str,
+        cap: Cap,
+        action: Action,
+        read_only: bool,
+        description: &'static str,
+        schema: Map<String, Value>,
+    ) -> ToolDef {
+        ToolDef { name, cap, description, action, schema, read_only }
+    }
+    vec![
+        def("browser_navigate", Cap::Core, Call(Method::PageGoto), false,
+            "Go to a URL; waits for the page to load.", input_schema::<GotoParams>()),
+        def("browser_snapshot", Cap::Core, Call(Method::PageSnapshot), true,
+            "The page as an aria snapshot: roles, names and [ref=eN] refs for the other tools. Take one before acting.",
+            input_schema::<SnapshotParams>()),
+        def("browser_click", Cap::Core, Call(Method::PageClick), false,
+            "Click an element (ref from the snapshot, or a CSS selector).", input_schema::<ClickParams>()),
+        def("browser_type", Cap::Core, Call(Method::PageType), false,
+            "Type text into an element key by key.", input_schema::<TypeParams>()),
+        def("browser_fill_form", Cap::Core, Action::FillForm, false,
+            "Set the values of several text fields.", input_schema::<FillFormArgs>()),
+        def("browser_press_key", Cap::Core, Call(Method::PagePress), false,
+            "Press a key or chord on an element, or on the focused one.", input_schema::<PressParams>()),
+        def("browser_select_option", Cap::Core, Call(Method::PageSelect), false,
+            "Select options of a <select>.", input_schema::<SelectParams>()),
+        def("browser_check", Cap::Core, Call(Method::PageCheck), false,
+            "Check or uncheck a checkbox or radio button.", input_schema::<CheckParams>()),
+        def("browser_hover", Cap::Core, Call(Method::PageHover), false,
+            "Move the mouse over an element.", input_schema::<ElementParams>()),
+        def("browser_drag", Cap::Core, Call(Method::PageDrag), false,
+            "Drag one element onto another.", input_schema::<DragParams>()),
+        def("browser_scroll", Cap::Core, Call(Method::PageScroll), false,
+            "Scroll an element into view, or the page by dx/dy px.", input_schema::<ScrollParams>()),
+        def("browser_wait_for", Cap::Core, Call(Method::PageWaitFor), true,
+            "Wait for one condition: text to appear or go, a selector's state, a URL, a load state, a JS condition, or a time.",
+            input_schema::<WaitForParams>()),
+        def("browser_extract", Cap::Core, Call(Method::PageExtract), true,
+            "The page's text (or HTML).", input_schema::<ExtractParams>()),
+        def("browser_tabs", Cap::Core, Action::Tabs, false,
+            "List, open, select or close tabs.", input_schema::<TabsArgs>()),
+        def("browser_handle_dialog", Cap::Core, Call(Method::PageHandleDialog), false,
+            "How to answer the next alert/confirm/prompt (dialogs are answered at once; results list them).",
+            input_schema::<HandleDialogParams>()),
+        def("browser_resize", Cap::Core, Call(Method::PageSetViewport), false,
+            "Set the viewport size, CSS px.", input_schema::<SetViewportParams>()),
+        def("browser_close", Cap::Core, Action::Close, false,
+            "Close the browser session; the next tool starts a fresh one.", input_schema::<NoArgs>()),
+        def("browser_evaluate", Cap::Evaluate, Call(Method::PageEvaluate), false,
+            "Run JavaScript in the page: an expression, or a function given the element named by ref/selector.",
+            input_schema::<EvaluateParams>()),
+        def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
+            "Capture the viewport, the full page, a region or an element as an image.",
+            without(input_schema::<ScreenshotParams>(), "inline")),
+    ]
+}
+
+/// `schema` less one property (one the server sets itself).
+fn without(mut schema: Map<String, Value>, property: &str) -> Map<String, Value> {
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.remove(property);
+    }
+    schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_schemas_are_objects() {
+        let tools = all();
+        let mut names: Vec<_> = tools.iter().map(|t| t.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), tools.len());
+        for t in &tools {
+            assert_eq!(t.schema["type"], "object", "{}", t.name);
+            assert!(t.schema["properties"].get("timeout_ms").is_some(), "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn caps_parse_by_name() {
+        assert_eq!("evaluate".parse::<Cap>(), Ok(Cap::Evaluate));
+        assert!("network".parse::<Cap>().unwrap_err().contains("core, evaluate, files"));
+    }
+}
