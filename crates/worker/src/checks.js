@@ -13,12 +13,15 @@ async function() {
   // measurements still see it at its start: pending before the frames or after them, not stable this
   // round.
   const pendingBefore = running.some((an) => an.pending);
+  // Frames over which an animation's clock did not advance (a loaded machine can deliver them) show no
+  // movement whether or not the animation moves the element: no evidence of stillness this round.
+  const clocks = running.map((an) => an.currentTime);
   const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
   // With an animation, the box between the two frames counts too: a periodic animation whose frames
   // came a whole period apart (a loaded machine) would otherwise look still.
   let mid = a;
   const framed = (await frame()) && (!animated || ((mid = this.getBoundingClientRect()), await frame()));
-  const starting = pendingBefore || running.some((an) => an.pending);
+  const starting = pendingBefore || running.some((an, i) => an.pending || an.currentTime === clocks[i]);
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();
   const style = getComputedStyle(this);
