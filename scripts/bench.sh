@@ -12,10 +12,25 @@ if ! command -v npm >/dev/null 2>&1; then ensure_packages nodejs npm; fi
 if [ ! -d target/bench-js/node_modules/playwright-core ]; then
     npm install --silent --no-audit --no-fund --prefix target/bench-js playwright-core >&2
 fi
+# Playwright MCP (npm), for the agent workload through MCP, driven by the official MCP Python SDK.
+if [ ! -x target/bench-js/node_modules/.bin/playwright-mcp ]; then
+    npm install --silent --no-audit --no-fund --prefix target/bench-js @playwright/mcp@0.0.83 >&2
+fi
+ensure_venv target/venv
 cargo build --release --locked --workspace --bins -q
+# The agent workload through MCP: ours and Playwright MCP side by side, on the Rust docs (the toolchain's,
+# else the bundled copy), served locally.
+docs="$(rustc --print sysroot 2>/dev/null)/share/doc/rust/html"
+[ -f "$docs/std/index.html" ] || docs="$PWD/scripts/demo-site"
+work=$(mktemp -d /tmp/sandbox-browser-bench.XXXXXX)
+trap 'stop_runtime; rm -rf "$work"' EXIT
+start_runtime "$PWD/target/release" "$work" "$docs"
+target/venv/bin/python scripts/bench/mcp-agent.py "$PWD/target/release/sandbox-browser" \
+    "$PWD/target/bench-js/node_modules/.bin/playwright-mcp" /usr/lib/chromium/chromium "$base" "$socket"
+stop_runtime
 SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" \
     SB_BENCH_PLAYWRIGHT_INTERACTION="$PWD/scripts/bench/playwright-interaction.cjs" \
     SB_BENCH_PLAYWRIGHT_BUDGET="$PWD/scripts/bench/playwright-budget.cjs" \
     SB_BENCH_PLAYWRIGHT_SNAPSHOT="$PWD/scripts/bench/playwright-snapshot.cjs" \
     NODE_PATH="$PWD/target/bench-js/node_modules" \
-    exec target/release/sb-bench
+    target/release/sb-bench

@@ -42,6 +42,24 @@ ensure_cargo() {
     fi
 }
 
+# ensure_venv DIR: a Python venv at DIR with tests/python/requirements.txt installed (the official MCP
+# SDK and pytest, pinned) and the Python client (clients/python) installed from its source. Needs
+# python3 (3.9+) with venv, from Debian's packages when missing.
+ensure_venv() {
+    local venv=$1
+    if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+        ensure_packages python3 python3-venv
+    fi
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv"
+    fi
+    if ! cmp -s tests/python/requirements.txt "$venv/requirements.txt"; then
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+        cp tests/python/requirements.txt "$venv/requirements.txt"
+    fi
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps ./clients/python
+}
+
 # cargo-machete (lists dependencies a crate declares but never uses), built once into ~/.cargo/bin.
 ensure_machete() {
     if ! command -v cargo-machete >/dev/null 2>&1; then

@@ -1,0 +1,204 @@
+"""The Python client (clients/python) against the real runtime: every method, the error classes, the
+async client, and budgets."""
+
+import asyncio
+import base64
+import inspect
+import os
+import re
+import socket
+import tempfile
+import threading
+import time
+
+import pytest
+
+import sandbox_browser as sb
+from sandbox_browser import AsyncClient, Client
+from sandbox_browser._methods import Methods
+from conftest import ROOT
+
+
+class Recording(Client):
+    """A client that notes each wire method it sent."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.sent = set()
+
+    def call(self, method, session_id=None, params=None, timeout_ms=None):
+        self.sent.add(method)
+        return super().call(method, session_id, params, timeout_ms)
+
+
+def wire_names() -> set:
+    """The wire name of every method the client has, from their docstrings (``page.goto``)."""
+    names = set()
+    for name, fn in inspect.getmembers(Methods, inspect.isfunction):
+        if not name.startswith("_"):
+            names.add(re.search(r"``([a-z_]+\.[a-z_]+)``", fn.__doc__).group(1))
+    return names
+
+
+def rust_method_names() -> set:
+    source = (ROOT / "crates" / "protocol" / "src" / "api.rs").read_text()
+    block = source[source.index("pub fn name(self)"):source.index("pub fn needs_session")]
+    return set(re.findall(r'=> "([a-z_]+\.[a-z_]+)"', block))
+
+
+def test_the_client_has_every_api_method():
+    assert wire_names() == rust_method_names()
+
+
+def test_every_method_on_a_real_page(runtime, pages):
+    with Recording(runtime.socket) as c:
+        health = c.health()
+        assert health.browser_version and health.cdp_transport == "pipe" and health.max_timeout_ms >= 1000
+        sid = c.session_start(viewport={"width": 800, "height": 600}).session_id
+        assert sid in {s.session_id for s in c.session_list().sessions}
+
+        page = c.goto(sid, pages.url("/test/form.html"))
+        assert (page.title, page.status, page.load_state) == ("Form", 200, "load")
+        assert "Sign up" in c.extract(sid).content
+        assert "<h1>Sign up</h1>" in c.extract(sid, format="html").content
+
+        snap = c.snapshot(sid)
+        assert snap.refs > 0 and snap.url == page.url
+        name_ref = re.search(r'textbox "Name" \[ref=(e\d+)\]', snap.snapshot).group(1)
+        assert c.snapshot(sid, interactive=True).snapshot.count("[ref=") == snap.refs
+
+        assert c.type(sid, name_ref, "Ada").element == 'textbox "Name"'
+        c.fill(sid, value="Grace", selector="#name")
+        c.press(sid, "End", ref=name_ref)
+        assert "save" in c.hover(sid, selector="#save").element.lower()
+        assert "agree" in c.check(sid, selector="#agree").element.lower()
+        c.drag(sid, {"selector": "#name"}, {"selector": "#save"})
+        assert "save" in c.click(sid, selector="#save").element.lower()
+        assert c.wait_for(sid, text="Sign up").matched
+        assert c.evaluate(sid, "document.title").value == "saved:Grace"
+        assert c.evaluate(sid, function="(el) => el.checked", selector="#agree").value is True
+        assert c.evaluate(sid, "0/0").unserializable == "NaN"
+        assert c.evaluate(sid, "undefined").type == "undefined"
+
+        assert c.handle_dialog(sid, False).next_dialog == "dismiss"
+        dialog = c.evaluate(sid, "confirm('sure?')")
+        assert dialog.value is False and dialog.dialogs[0].type == "confirm" and not dialog.dialogs[0].accepted
+
+        shot = c.screenshot(sid, inline=True)
+        assert os.path.isfile(shot.path) and (shot.width, shot.height) == (800, 600)
+        assert base64.b64decode(shot.data)[:4] == b"\x89PNG"
+        assert c.screenshot(sid, selector="#save").width < 800
+        assert c.scroll(sid, dy=100).scroll_y is not None
+        assert "save" in c.scroll(sid, selector="#save").element.lower()
+        assert c.set_viewport(sid, 640, 480).width == 640
+        assert c.frames(sid).frames[0].url == page.url
+
+        c.goto(sid, pages.url("/test/nav.html"))
+        chosen = c.select(sid, selector="#go", values=["/test/slow/200"])
+        assert chosen.values == ["/test/slow/200"] and chosen.navigated_to.endswith("/test/slow/200")
+
+        tab = c.tabs_open(sid, pages.url("/test/index.html"))
+        assert tab.active
+        assert len(c.tabs_list(sid).tabs) == 2
+        first = c.tabs_list(sid).tabs[0].target_id
+        assert c.tabs_focus(sid, first[:8]).target_id == first
+        assert c.tabs_close(sid, tab.target_id).active == first
+
+        assert c.stats().actions["page.goto"].count >= 2
+        assert "# TYPE" in c.metrics().text
+        assert c.session_close(sid).closed
+        assert c.sent == rust_method_names(), rust_method_names() - c.sent
+
+
+def test_each_error_code_has_its_class():
+    source = (ROOT / "crates" / "protocol" / "src" / "error.rs").read_text()
+    codes = set(re.findall(r'ErrorCode::\w+ => "([a-z_]+)"', source)) - {"unknown"}
+    assert codes == set(sb.ERRORS), codes ^ set(sb.ERRORS)
+    for code, cls in sb.ERRORS.items():
+        assert issubclass(cls, sb.BrowserError) and cls.code == code
+
+
+def test_errors_raise_their_class_with_code_phase_retryable(runtime, pages):
+    with Client(runtime.socket) as c:
+        sid = c.session_start().session_id
+        with pytest.raises(sb.UrlBlocked) as blocked:
+            c.goto(sid, "file:///etc/passwd")
+        assert blocked.value.code == "url_blocked" and not blocked.value.retryable and blocked.value.phase
+        with pytest.raises(sb.UnknownRef):
+            c.click(sid, "e4242")
+        with pytest.raises(sb.EvaluateError) as thrown:
+            c.evaluate(sid, "throw new Error('boom')")
+        assert "boom" in thrown.value.message
+        with pytest.raises(sb.BadRequest):
+            c.click(sid)
+        with pytest.raises(sb.UnknownSession):
+            c.goto("no-such-session", pages.url("/test/index.html"))
+        c.goto(sid, pages.url("/test/form.html"))
+        with pytest.raises(sb.NotEnabled) as off:
+            c.click(sid, selector="#off", timeout_ms=1000)
+        assert off.value.retryable
+        c.session_close(sid)
+    with pytest.raises(sb.BrowserUnavailable) as down:
+        Client(os.path.join(tempfile.gettempdir(), "no-such-dir", "browser.sock"))
+    assert isinstance(down.value, sb.RuntimeUnreachable) and sb.errors.DO_NOT_RETRY in down.value.message
+
+
+def test_a_budget_overrun_answers_timeout_at_the_deadline(runtime, pages):
+    with Client(runtime.socket) as c:
+        sid = c.session_start().session_id
+        c.goto(sid, pages.url("/test/index.html"))
+        t0 = time.monotonic()
+        with pytest.raises(sb.Timeout) as late:
+            c.wait_for(sid, function="false", timeout_ms=1500)
+        elapsed = time.monotonic() - t0
+        assert isinstance(late.value, TimeoutError) and late.value.retryable
+        # The product's contract (crates/protocol/src/margins.rs): the answer comes in [T - EARLY,
+        # T + LATE], 100 ms either side; this client adds its own trip (Python, the socket) after it.
+        assert 1.5 - 0.1 <= elapsed < 1.5 + 0.1 + 0.25, elapsed
+        c.session_close(sid)
+
+
+def test_a_runtime_that_never_answers_is_given_up_on_after_budget_and_slack():
+    with tempfile.TemporaryDirectory() as dir:
+        path = os.path.join(dir, "mute.sock")
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(path)
+        server.listen(1)
+        accepted = []
+        threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+        with Client(path) as c:
+            t0 = time.monotonic()
+            with pytest.raises(sb.NoAnswer) as mute:
+                c.health(timeout_ms=1000)
+            elapsed = time.monotonic() - t0
+        assert 3.0 <= elapsed < 4.5, elapsed
+        assert isinstance(mute.value, sb.BrowserUnavailable) and sb.errors.DO_NOT_RETRY in mute.value.message
+
+        async def run() -> float:
+            async with await AsyncClient.connect(path) as a:
+                t0 = time.monotonic()
+                with pytest.raises(sb.NoAnswer):
+                    await a.health(timeout_ms=1000)
+                return time.monotonic() - t0
+
+        assert 3.0 <= asyncio.run(run()) < 4.5
+        server.close()
+
+
+def test_the_async_client_runs_sessions_concurrently(runtime, pages):
+    async def one(client: AsyncClient, n: int) -> str:
+        sid = (await client.session_start()).session_id
+        await client.goto(sid, pages.url("/test/index.html"))
+        await client.evaluate(sid, f"document.title = 'tab {n}'")
+        snap = await client.snapshot(sid)
+        await client.session_close(sid)
+        return snap.title
+
+    async def run() -> list:
+        async with await AsyncClient.connect(runtime.socket) as client:
+            titles = await asyncio.gather(*(one(client, n) for n in range(3)))
+            with pytest.raises(sb.UnknownSession):
+                await client.snapshot("gone")
+            return titles
+
+    assert asyncio.run(run()) == ["tab 0", "tab 1", "tab 2"]

@@ -1,0 +1,172 @@
+"""`sandbox-browser mcp` driven by a real MCP client: the official Python SDK (`mcp` on PyPI) over
+stdio, on real pages in real Chromium."""
+
+import asyncio
+import json
+import os
+import tempfile
+import time
+import urllib.request
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Dict, List, Set
+
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from conftest import BIN, processes_naming
+
+# How long a stopped MCP server (and what it started) may take to be gone.
+GONE_WITHIN_S = 30
+
+
+@asynccontextmanager
+async def mcp_session(*args: str) -> AsyncIterator[ClientSession]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SANDBOX_BROWSER_")}
+    params = StdioServerParameters(command=str(BIN / "sandbox-browser"), args=["mcp", *args], env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+def text(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def runtime_pids() -> Set[int]:
+    return set(processes_naming(str(BIN / "sandbox-browser"))) | set(processes_naming("chromium"))
+
+
+def wait_gone(before: Set[int], marker: str) -> List[str]:
+    """Waits (at most GONE_WITHIN_S) until no process started since `before` is left, nor any naming
+    `marker`; returns the command lines of those still there."""
+    deadline = time.monotonic() + GONE_WITHIN_S
+    while True:
+        left = (runtime_pids() - before) | set(processes_naming(marker))
+        left = {p for p in left if os.path.exists(f"/proc/{p}") and not is_zombie(p)}
+        if not left or time.monotonic() > deadline:
+            return [open(f"/proc/{p}/cmdline", "rb").read().replace(b"\0", b" ").decode() for p in left if os.path.exists(f"/proc/{p}")]
+        time.sleep(0.1)
+
+
+def is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_an_agent_drives_a_page_through_mcp(runtime, pages):
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket) as s:
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            for name in ["browser_navigate", "browser_snapshot", "browser_click", "browser_type", "browser_press_key",
+                         "browser_select_option", "browser_hover", "browser_drag", "browser_wait_for", "browser_evaluate",
+                         "browser_take_screenshot", "browser_tabs", "browser_handle_dialog", "browser_fill_form"]:
+                assert name in tools, name
+                assert "timeout_ms" in tools[name].input_schema["properties"], name
+            assert tools["browser_click"].input_schema["properties"]["ref"]["type"] == "string"
+
+            nav = await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html"), "timeout_ms": 15000})
+            assert not nav.is_error, text(nav)
+            assert json.loads(text(nav))["title"] == "Test Index"
+
+            snap = await s.call_tool("browser_snapshot", {})
+            assert not snap.is_error, text(snap)
+            line = next(l for l in text(snap).splitlines() if 'button "Go"' in l)
+            ref = line.split("[ref=")[1].split("]")[0]
+
+            click = await s.call_tool("browser_click", {"ref": ref})
+            assert not click.is_error, text(click)
+            assert 'button \\"Go\\"' in text(click)
+
+            title = await s.call_tool("browser_evaluate", {"expression": "document.title"})
+            assert text(title) == '"clicked"'
+
+            shot = await s.call_tool("browser_take_screenshot", {})
+            kinds = [b.type for b in shot.content]
+            assert kinds == ["image", "text"], kinds
+            assert shot.content[0].mime_type == "image/png" and len(shot.content[0].data) > 100
+            path = text(shot).split()[1]
+            assert os.path.isfile(path), path
+
+            missing = await s.call_tool("browser_click", {"ref": "e999", "timeout_ms": 1000})
+            assert missing.is_error
+            assert "code: unknown_ref" in text(missing) and "take a new snapshot" in text(missing)
+
+            blocked = await s.call_tool("browser_navigate", {"url": "file:///etc/passwd"})
+            assert blocked.is_error and "code: url_blocked" in text(blocked)
+            assert "not retryable" in text(blocked)
+
+    asyncio.run(run())
+
+
+def test_the_session_of_an_mcp_connection_closes_with_it(runtime):
+    from sandbox_browser import Client
+
+    async def run() -> Set[str]:
+        async with mcp_session("--socket", runtime.socket) as s:
+            await s.call_tool("browser_tabs", {"action": "list"})
+            return session_ids()
+
+    def session_ids() -> Set[str]:
+        with Client(runtime.socket) as c:
+            return {x.session_id for x in c.session_list().sessions}
+
+    before = session_ids()
+    during = asyncio.run(run()) - before
+    assert len(during) == 1, "the first tool started one session"
+    assert not during & session_ids(), "the session was closed when the client went"
+
+
+def test_caps_leave_out_tool_groups(runtime):
+    async def run() -> Set[str]:
+        async with mcp_session("--socket", runtime.socket, "--caps", "core") as s:
+            return {t.name for t in (await s.list_tools()).tools}
+
+    names = asyncio.run(run())
+    assert "browser_click" in names
+    assert "browser_evaluate" not in names and "browser_take_screenshot" not in names
+
+
+def test_with_no_supervisor_it_runs_its_own_and_leaves_no_process(pages):
+    before = runtime_pids()
+    with tempfile.TemporaryDirectory(prefix="sb-mcp-own-") as dir:
+        marker = os.path.join(dir, "rt")
+        socket = os.path.join(dir, "none.sock")
+
+        async def run() -> None:
+            async with mcp_session("--socket", socket, "--runtime-dir", marker) as s:
+                nav = await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+                assert not nav.is_error, text(nav)
+                assert processes_naming(marker), "its own supervisor runs with the given runtime dir"
+
+        asyncio.run(run())
+        left = wait_gone(before, marker)
+        assert not left, left
+
+
+def test_a_client_that_disconnects_mid_action_leaves_no_process(pages):
+    before = runtime_pids()
+    with tempfile.TemporaryDirectory(prefix="sb-mcp-cut-") as dir:
+        marker = os.path.join(dir, "rt")
+        socket = os.path.join(dir, "none.sock")
+
+        async def run() -> None:
+            async with mcp_session("--socket", socket, "--runtime-dir", marker) as s:
+                await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+                # The page asks for /test/release/mcp-cut once the action runs in it, and never ends.
+                script = "fetch('/test/release/mcp-cut').then(() => new Promise(() => {}))"
+                task = asyncio.create_task(s.call_tool("browser_evaluate", {"expression": script, "timeout_ms": 60000}))
+                held = asyncio.to_thread(urllib.request.urlopen, pages.url("/test/hold/mcp-cut"), timeout=30)
+                await asyncio.wait_for(held, 30)
+                # The action is running in the page: the client goes away in the middle of it.
+                task.cancel()
+
+        t0 = time.monotonic()
+        asyncio.run(run())
+        left = wait_gone(before, marker)
+        assert not left, left
+        assert time.monotonic() - t0 < GONE_WITHIN_S + 10
