@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds Dockerfile.sandbox-browser and checks the image with a real Docker engine (default seccomp):
+# Builds Dockerfile.sandbox-browser and checks the image with a real Docker engine (default seccomp, then
+# the shipped profile sandbox-browser.seccomp.json, under which Chromium keeps its own sandbox):
 # it serves a page through the socket, passes its health check, `docker exec ... doctor` works as
 # documented, and `docker stop` ends it cleanly and soon, also right after the start. Skips (exit 0,
 # with a message) where there is no Docker engine, as on CI; the entrypoint's and the doctor's
@@ -57,3 +58,18 @@ docker stop -t 10 "$name" >/dev/null
 code=$(docker inspect -f '{{.State.ExitCode}}' "$name")
 [ "$code" = 0 ] || [ "$code" = 143 ] || { echo "exit code $code"; exit 1; }
 ok "exit $code"
+docker rm "$name" >/dev/null
+
+step "with the shipped seccomp profile: Chromium's own sandbox"
+docker run -d --name "$name" --shm-size=1g --security-opt seccomp=sandbox-browser.seccomp.json \
+    -v "$vol:/run/sandbox-browser" "$tag" >/dev/null
+for _ in $(seq 1 60); do
+    state=$(docker inspect -f '{{.State.Health.Status}}' "$name")
+    [ "$state" = healthy ] && break
+    sleep 1
+done
+[ "$state" = healthy ] || { docker logs "$name" | tail -20; exit 1; }
+docker exec "$name" browserctl runtime.health | grep -q '"browser_sandbox":"chromium"' \
+    || { docker exec "$name" browserctl runtime.health; exit 1; }
+docker stop -t 10 "$name" >/dev/null
+ok
