@@ -501,6 +501,38 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
     assert!(!dir.exists(), "the session's downloads went with it");
 }
 
+/// Issue 15 §5: a download a subframe starts (an `<iframe>` whose document is an attachment) is the
+/// session's too: capped at `max_bytes`, reported, its file removed. (It used to land in the session's
+/// directory unfollowed: `Browser.downloadWillBegin` names the subframe, which is no tab.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_a_subframe_starts_is_capped_and_reported_too() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[downloads]\nmax_bytes = 100000\n");
+    let c = sup.client().await;
+    c.session_start(Some("f")).await.unwrap();
+    c.goto("f", &pages.url("/test/index.html"), None).await.unwrap();
+    let frame = "document.body.insertAdjacentHTML('beforeend', '<iframe src=\"/test/download/1000000\"></iframe>'), 1";
+    let mut result =
+        c.call("page.evaluate", Some("f"), json!({"expression": frame}), None).await.unwrap().result.unwrap();
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    for _ in 0..250 {
+        seen.extend(result["downloads"].as_array().cloned().unwrap_or_default());
+        if seen.iter().any(|d| d["state"] != "started") {
+            break;
+        }
+        let wait = json!({"expression": "new Promise(r => setTimeout(() => r(1), 20))"});
+        result = c.call("page.evaluate", Some("f"), wait, None).await.unwrap().result.unwrap();
+    }
+    assert_eq!(seen.first().map(|d| d["state"].clone()), Some(json!("started")), "{seen:?}");
+    assert_eq!(seen.last().unwrap()["state"], "too_large", "{seen:?}");
+    let dir = sup.dir.path().join("artifacts/downloads/f");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::fs::read_dir(&dir).unwrap().next().is_some() {
+        assert!(std::time::Instant::now() < deadline, "the cancelled download's file was left");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await; // a poll's interval
+    }
+}
+
 /// Issue 15 §5: screenshots were kept forever (359 MB in 20 s on a noisy page). With `[artifacts]
 /// max_bytes`, each screenshot prunes the oldest files until the rest fit; the one just taken stays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,6 +9,11 @@
 //! that passes `max_bytes` is cancelled (`Browser.cancelDownload`) and its file removed; each one is
 //! reported once it starts and once it ends in the session's next result (`downloads`). A session's
 //! directory goes with `session.close` unless `keep`.
+//!
+//! `Browser.downloadWillBegin` names the frame, not the context: a download a tab starts is its
+//! session's at once (the main frame's id is the target's); one a subframe starts is owned as soon as
+//! its file (`<guid>.crdownload`, then `<guid>`) shows up in a session's directory, which is its
+//! context's own.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -63,6 +68,9 @@ pub struct Downloads {
     flying: Mutex<HashMap<String, Entry>>,
     /// By session: what its next result reports.
     news: Mutex<HashMap<String, Vec<DownloadInfo>>>,
+    /// Begun in a frame that is no session's tab (a subframe's): `Browser.downloadWillBegin`'s params
+    /// by `guid`, until the file shows whose it is.
+    unowned: Mutex<HashMap<String, serde_json::Value>>,
 }
 
 impl Downloads {
@@ -73,6 +81,7 @@ impl Downloads {
             root: artifacts_dir.join("downloads"),
             flying: Mutex::default(),
             news: Mutex::default(),
+            unowned: Mutex::default(),
         }
     }
 
@@ -120,13 +129,48 @@ impl Downloads {
         self.flying.lock().unwrap().insert(guid.to_string(), entry);
     }
 
+    /// A download began in a frame that is no session's tab (a subframe's): it is followed once its
+    /// file shows whose it is ([`Downloads::progressed`]).
+    pub fn began_unowned(&self, params: &serde_json::Value) {
+        if let Some(guid) = params["guid"].as_str() {
+            self.unowned.lock().unwrap().insert(guid.to_string(), params.clone());
+        }
+    }
+
+    /// The owner of an unowned download `guid` among `sessions` (`(session, context)`): the session
+    /// whose directory holds its file; it begins there.
+    fn adopt(&self, guid: &str, sessions: &[(String, String)]) {
+        let Some(params) = self.unowned.lock().unwrap().get(guid).cloned() else { return };
+        let owner = sessions.iter().find(|(session, _)| {
+            let dir = self.dir(session);
+            dir.join(guid).exists() || dir.join(format!("{guid}.crdownload")).exists()
+        });
+        if let Some((session, context)) = owner {
+            self.unowned.lock().unwrap().remove(guid);
+            self.began(session, context, &params);
+        }
+    }
+
     /// A download moved on (`Browser.downloadProgress`): past `max_bytes` it is cancelled
     /// (`Browser.cancelDownload`); once it ends (Chromium says `completed` or `canceled`), what is left of
     /// a cancelled one is removed (the file, and the `.crdownload` it is written to meanwhile) and its
     /// session hears of it. The cancel is sent in a task of its own: the events that follow are not
-    /// held up for its answer.
-    pub fn progressed(&self, link: &Link, params: &serde_json::Value) {
+    /// held up for its answer. `sessions` (`(session, context)`, asked only for a download not yet
+    /// owned) are the sessions that may own it.
+    pub fn progressed(
+        &self,
+        link: &Link,
+        params: &serde_json::Value,
+        sessions: impl FnOnce() -> Vec<(String, String)>,
+    ) {
         let Some(guid) = params["guid"].as_str() else { return };
+        if !self.flying.lock().unwrap().contains_key(guid) && self.unowned.lock().unwrap().contains_key(guid)
+        {
+            self.adopt(guid, &sessions());
+        }
+        if matches!(params["state"].as_str(), Some("completed" | "canceled")) {
+            self.unowned.lock().unwrap().remove(guid);
+        }
         let received = params["receivedBytes"].as_f64().unwrap_or(0.0).max(0.0) as u64;
         let state = params["state"].as_str().unwrap_or_default();
         let over = received > self.config.max_bytes;

@@ -704,8 +704,8 @@ impl Sessions {
     /// Follows `Target.targetDestroyed` on the browser connection: a session that had the target as one
     /// of its tabs brings its tab list up to date before its next action. And the downloads: one that
     /// begins in a session's tab is that session's (`Browser.downloadWillBegin`'s `frameId` is the
-    /// tab's main frame, whose id is the target's; a download a subframe starts is not followed), and
-    /// its progress is checked against `downloads.max_bytes`.
+    /// tab's main frame, whose id is the target's; one a subframe starts is owned once its file shows in
+    /// a session's directory), and its progress is checked against `downloads.max_bytes`.
     async fn watch_targets(self: Arc<Self>, link: &Link) {
         let mut events = link.client.browser_events();
         let discover = link
@@ -739,11 +739,21 @@ impl Sessions {
                         let frame = ev.params["frameId"].as_str().unwrap_or_default();
                         let owner = this.all().into_iter().find(|s| s.has_tab(frame));
                         let context = owner.as_ref().and_then(|s| s.context.lock().unwrap().clone());
-                        if let (Some(s), Some((_, context))) = (owner, context) {
-                            this.downloads.began(&s.id, &context, &ev.params);
+                        match (owner, context) {
+                            (Some(s), Some((_, context))) => {
+                                this.downloads.began(&s.id, &context, &ev.params)
+                            }
+                            _ => this.downloads.began_unowned(&ev.params),
                         }
                     }
-                    "Browser.downloadProgress" => this.downloads.progressed(&link, &ev.params),
+                    "Browser.downloadProgress" => this.downloads.progressed(&link, &ev.params, || {
+                        let sessions = this.all().into_iter();
+                        sessions
+                            .filter_map(|s| {
+                                s.context.lock().unwrap().clone().map(|(_, context)| (s.id.clone(), context))
+                            })
+                            .collect()
+                    }),
                     _ => {}
                 }
             }
