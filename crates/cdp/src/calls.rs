@@ -1,6 +1,7 @@
 //! Typed params and helpers for the calls every page action makes: `Runtime.evaluate`,
-//! `Runtime.callFunctionOn`, `DOM.resolveNode`, `DOM.describeNode`, `DOM.getBoxModel`; and the browser's
-//! `Target.createTarget`.
+//! `Runtime.callFunctionOn`, `DOM.resolveNode`, `DOM.describeNode`, `DOM.getBoxModel`,
+//! `DOM.getContentQuads`, `DOM.getFrameOwner`, `DOM.getNodeForLocation`, `Page.getFrameTree`,
+//! `Page.getLayoutMetrics`, `Page.createIsolatedWorld`; and the browser's `Target.*`.
 //!
 //! They return what Chromium answered, typed; a thrown exception is the answer's
 //! [`EvaluateResult::exception_details`], not an error here (the caller decides what it means).
@@ -11,7 +12,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::types::{CreateTargetResult, EvaluateResult, RemoteObject};
+use crate::types::{
+    CreateTargetResult, EvaluateResult, FrameTree, GetTargetsResult, LayoutMetrics, RemoteObject, TargetInfo,
+};
 use crate::{CdpClient, CdpError, Session};
 
 /// `Runtime.evaluate` params (the fields the runtime uses).
@@ -159,6 +162,91 @@ impl Session {
         Ok(r.node)
     }
 
+    /// `Page.getFrameTree`: the frames of this session's renderer, its root first.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`].
+    pub async fn frame_tree(&self, timeout: Duration) -> Result<FrameTree, CdpError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Got {
+            frame_tree: FrameTree,
+        }
+        let got: Got = self.call("Page.getFrameTree", serde_json::json!({}), timeout).await?;
+        Ok(got.frame_tree)
+    }
+
+    /// `DOM.getFrameOwner {frameId}`: the `backendNodeId` of the frame's `<iframe>` element.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (the frame is gone, or not of this renderer's documents).
+    pub async fn frame_owner(&self, frame_id: &str, timeout: Duration) -> Result<i64, CdpError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Owner {
+            backend_node_id: i64,
+        }
+        let owner: Owner =
+            self.call("DOM.getFrameOwner", serde_json::json!({"frameId": frame_id}), timeout).await?;
+        Ok(owner.backend_node_id)
+    }
+
+    /// `DOM.getContentQuads {objectId}`: the node's quads (`[x1, y1, ..., x4, y4]`, CSS px in its
+    /// frame's viewport), one per line box or fragment.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (`Could not compute content quads` for a node without layout).
+    pub async fn content_quads(&self, object_id: &str, timeout: Duration) -> Result<Vec<Vec<f64>>, CdpError> {
+        let q: ContentQuads =
+            self.call("DOM.getContentQuads", serde_json::json!({"objectId": object_id}), timeout).await?;
+        Ok(q.quads)
+    }
+
+    /// `Page.getLayoutMetrics`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`].
+    pub async fn layout_metrics(&self, timeout: Duration) -> Result<LayoutMetrics, CdpError> {
+        self.call("Page.getLayoutMetrics", serde_json::json!({}), timeout).await
+    }
+
+    /// `DOM.getNodeForLocation {x, y}` (CSS px of the document: the viewport's plus its scroll offset;
+    /// user-agent shadow DOM left out, as the page sees its own nodes): the `backendNodeId` of the node
+    /// that gets pointer events there.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (no node at that point).
+    pub async fn node_for_location(&self, x: i64, y: i64, timeout: Duration) -> Result<i64, CdpError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Hit {
+            backend_node_id: i64,
+        }
+        let params = serde_json::json!({"x": x, "y": y, "includeUserAgentShadowDOM": false});
+        let hit: Hit = self.call("DOM.getNodeForLocation", params, timeout).await?;
+        Ok(hit.backend_node_id)
+    }
+
+    /// `Page.createIsolatedWorld {frameId, worldName}`: the new world's `executionContextId`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (the frame is gone).
+    pub async fn create_isolated_world(
+        &self,
+        frame_id: &str,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<i64, CdpError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct World {
+            execution_context_id: i64,
+        }
+        let params = serde_json::json!({"frameId": frame_id, "worldName": name});
+        let world: World = self.call("Page.createIsolatedWorld", params, timeout).await?;
+        Ok(world.execution_context_id)
+    }
+
     /// `DOM.getBoxModel {backendNodeId}`.
     ///
     /// # Errors
@@ -192,6 +280,32 @@ impl CdpClient {
         }
         let created: CreateTargetResult = self.call("Target.createTarget", None, params, timeout).await?;
         Ok(created.target_id)
+    }
+
+    /// `Target.getTargetInfo {targetId}` on the browser connection.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (no such target).
+    pub async fn target_info(&self, target_id: &str, timeout: Duration) -> Result<TargetInfo, CdpError> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Got {
+            target_info: TargetInfo,
+        }
+        let got: Got = self
+            .call("Target.getTargetInfo", None, serde_json::json!({"targetId": target_id}), timeout)
+            .await?;
+        Ok(got.target_info)
+    }
+
+    /// `Target.getTargets` on the browser connection: every target of every browser context.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`].
+    pub async fn targets(&self, timeout: Duration) -> Result<Vec<TargetInfo>, CdpError> {
+        let got: GetTargetsResult =
+            self.call("Target.getTargets", None, serde_json::json!({}), timeout).await?;
+        Ok(got.target_infos)
     }
 
     /// `Target.createBrowserContext`: a browser context of its own (cookies, storage, cache and
@@ -240,6 +354,21 @@ impl CdpClient {
             .await?;
         Ok(info["targetInfo"]["browserContextId"].as_str().map(str::to_string))
     }
+}
+
+/// An answer of `method` (from [`Session::send_raw`], sent earlier) as `T`.
+///
+/// # Errors
+/// [`CdpError::Decode`] when it does not fit.
+pub fn decode<T: serde::de::DeserializeOwned>(method: &str, answer: Value) -> Result<T, CdpError> {
+    serde_json::from_value(answer)
+        .map_err(|e| CdpError::Decode { method: method.into(), reason: e.to_string() })
+}
+
+/// `DOM.getContentQuads` result: quads as `[x1, y1, ..., x4, y4]`, CSS px in the frame's viewport.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ContentQuads {
+    pub quads: Vec<Vec<f64>>,
 }
 
 fn to_value(params: &impl Serialize) -> Value {

@@ -26,6 +26,13 @@ pub struct Event {
     pub session_id: Option<String>,
 }
 
+impl Event {
+    /// The params as `T` (one of [`crate::types`]' event types); `None` when they do not fit.
+    pub fn parse<T: DeserializeOwned>(&self) -> Option<T> {
+        T::deserialize(&self.params).ok()
+    }
+}
+
 /// Events for one subscription, in arrival order. Ends (`recv` gives `None`) when the connection
 /// closes. Dropping it unsubscribes.
 #[derive(Debug)]

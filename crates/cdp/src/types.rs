@@ -77,6 +77,12 @@ pub struct TargetInfo {
     pub url: String,
     #[serde(default)]
     pub attached: bool,
+    /// The target that opened this one (`window.open`, `target=_blank`), when any.
+    #[serde(default)]
+    pub opener_id: Option<String>,
+    /// The browser context the target belongs to.
+    #[serde(default)]
+    pub browser_context_id: Option<String>,
 }
 
 /// `Target.getTargets` result.
@@ -84,6 +90,53 @@ pub struct TargetInfo {
 #[serde(rename_all = "camelCase")]
 pub struct GetTargetsResult {
     pub target_infos: Vec<TargetInfo>,
+}
+
+/// `Page.Frame` (the fields the runtime uses).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    /// The frame's id (a page's main frame has its target's id).
+    pub id: String,
+    /// Absent for a tree's root.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// The frame's current document.
+    #[serde(default)]
+    pub loader_id: String,
+    /// The `<iframe>`'s `name` attribute.
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub url: String,
+}
+
+/// `Page.FrameTree`: a frame and its child frames (of the same renderer).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameTree {
+    pub frame: Frame,
+    #[serde(default)]
+    pub child_frames: Vec<FrameTree>,
+}
+
+impl FrameTree {
+    /// Frame `id` in this tree.
+    pub fn find(&self, id: &str) -> Option<&Frame> {
+        if self.frame.id == id {
+            return Some(&self.frame);
+        }
+        self.child_frames.iter().find_map(|c| c.find(id))
+    }
+
+    /// Every frame of the tree, parents before children.
+    pub fn frames(&self) -> Vec<&Frame> {
+        let mut out = vec![&self.frame];
+        for child in &self.child_frames {
+            out.extend(child.frames());
+        }
+        out
+    }
 }
 
 /// `Page.navigate` result.
@@ -122,6 +175,25 @@ pub struct LayoutMetrics {
     /// The visible viewport, CSS px (`clientWidth`, `clientHeight`, ...).
     #[serde(default)]
     pub css_visual_viewport: Value,
+    /// The layout viewport, CSS px: its size and where it is scrolled to in the page.
+    #[serde(default)]
+    pub css_layout_viewport: LayoutViewport,
+}
+
+/// `Page.LayoutViewport`, CSS px.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LayoutViewport {
+    /// Scroll offset of the viewport's left edge in the page.
+    #[serde(default)]
+    pub page_x: f64,
+    /// Scroll offset of the viewport's top edge in the page.
+    #[serde(default)]
+    pub page_y: f64,
+    #[serde(default)]
+    pub client_width: f64,
+    #[serde(default)]
+    pub client_height: f64,
 }
 
 /// `Page.captureScreenshot` result.
@@ -252,4 +324,131 @@ mod tests {
         .unwrap();
         assert_eq!(thrown.message(), "Uncaught \"plain\"");
     }
+}
+
+/// `Page.lifecycleEvent` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LifecycleEvent {
+    pub frame_id: String,
+    #[serde(default)]
+    pub loader_id: String,
+    /// `init`, `commit`, `DOMContentLoaded`, `load`, `networkIdle`, ...
+    pub name: String,
+}
+
+/// `Page.frameNavigated` params.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FrameNavigated {
+    pub frame: Frame,
+}
+
+/// `Page.navigatedWithinDocument` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NavigatedWithinDocument {
+    pub frame_id: String,
+    pub url: String,
+}
+
+/// `Page.frameRequestedNavigation` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameRequestedNavigation {
+    pub frame_id: String,
+    /// `currentTab`, `newTab`, `newWindow` or `download`.
+    #[serde(default)]
+    pub disposition: Option<String>,
+}
+
+/// `Page.frameStoppedLoading` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameStoppedLoading {
+    pub frame_id: String,
+}
+
+/// `Page.javascriptDialogOpening` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JavascriptDialogOpening {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub message: String,
+    /// A `prompt`'s default value.
+    #[serde(default)]
+    pub default_prompt: Option<String>,
+}
+
+/// `Target.attachedToTarget` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachedToTarget {
+    pub session_id: String,
+    pub target_info: TargetInfo,
+}
+
+/// `Target.detachedFromTarget` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetachedFromTarget {
+    pub session_id: String,
+}
+
+/// `Target.targetDestroyed` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetDestroyed {
+    pub target_id: String,
+}
+
+/// `Runtime.executionContextCreated` params.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ExecutionContextCreated {
+    pub context: ExecutionContext,
+}
+
+/// `Runtime.ExecutionContextDescription` (the fields the runtime uses).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecutionContext {
+    pub id: i64,
+    #[serde(default)]
+    pub aux_data: ContextAuxData,
+}
+
+/// An execution context's `auxData`: its frame, and whether it is the frame's main world.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextAuxData {
+    #[serde(default)]
+    pub frame_id: String,
+    #[serde(default)]
+    pub is_default: bool,
+}
+
+/// `Browser.downloadWillBegin` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadWillBegin {
+    pub frame_id: String,
+    pub guid: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub suggested_filename: String,
+}
+
+/// `Browser.downloadProgress` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadProgress {
+    pub guid: String,
+    /// Bytes received so far.
+    #[serde(default)]
+    pub received_bytes: f64,
+    /// `inProgress`, `completed` or `canceled`.
+    pub state: String,
 }

@@ -24,6 +24,8 @@ use sb_protocol::api::DownloadInfo;
 use serde::Deserialize;
 use serde_json::json;
 
+use sb_cdp::types::{DownloadProgress, DownloadWillBegin};
+
 use crate::health::Link;
 
 /// `[downloads]`.
@@ -70,7 +72,7 @@ pub struct Downloads {
     news: Mutex<HashMap<String, Vec<DownloadInfo>>>,
     /// Begun in a frame that is no session's tab (a subframe's): `Browser.downloadWillBegin`'s params
     /// by `guid`, until the file shows whose it is.
-    unowned: Mutex<HashMap<String, serde_json::Value>>,
+    unowned: Mutex<HashMap<String, DownloadWillBegin>>,
 }
 
 impl Downloads {
@@ -114,11 +116,10 @@ impl Downloads {
     }
 
     /// A download began (`Browser.downloadWillBegin`) in `session`'s context `context`.
-    pub fn began(&self, session: &str, context: &str, params: &serde_json::Value) {
-        let Some(guid) = params["guid"].as_str() else { return };
+    pub fn began(&self, session: &str, context: &str, began: DownloadWillBegin) {
         let info = DownloadInfo {
-            url: sb_protocol::redact::in_url(params["url"].as_str().unwrap_or_default()).into_owned(),
-            suggested_filename: params["suggestedFilename"].as_str().unwrap_or_default().to_string(),
+            url: sb_protocol::redact::in_url(&began.url).into_owned(),
+            suggested_filename: began.suggested_filename,
             state: "started".into(),
             bytes: 0,
             path: None,
@@ -126,28 +127,26 @@ impl Downloads {
         self.tell(session, info.clone());
         let entry =
             Entry { session: session.to_string(), context: context.to_string(), info, too_large: false };
-        self.flying.lock().unwrap().insert(guid.to_string(), entry);
+        self.flying.lock().unwrap().insert(began.guid, entry);
     }
 
     /// A download began in a frame that is no session's tab (a subframe's): it is followed once its
     /// file shows whose it is ([`Downloads::progressed`]).
-    pub fn began_unowned(&self, params: &serde_json::Value) {
-        if let Some(guid) = params["guid"].as_str() {
-            self.unowned.lock().unwrap().insert(guid.to_string(), params.clone());
-        }
+    pub fn began_unowned(&self, began: DownloadWillBegin) {
+        self.unowned.lock().unwrap().insert(began.guid.clone(), began);
     }
 
     /// The owner of an unowned download `guid` among `sessions` (`(session, context)`): the session
     /// whose directory holds its file; it begins there.
     fn adopt(&self, guid: &str, sessions: &[(String, String)]) {
-        let Some(params) = self.unowned.lock().unwrap().get(guid).cloned() else { return };
+        let Some(began) = self.unowned.lock().unwrap().get(guid).cloned() else { return };
         let owner = sessions.iter().find(|(session, _)| {
             let dir = self.dir(session);
             dir.join(guid).exists() || dir.join(format!("{guid}.crdownload")).exists()
         });
         if let Some((session, context)) = owner {
             self.unowned.lock().unwrap().remove(guid);
-            self.began(session, context, &params);
+            self.began(session, context, began);
         }
     }
 
@@ -160,19 +159,19 @@ impl Downloads {
     pub fn progressed(
         &self,
         link: &Link,
-        params: &serde_json::Value,
+        progress: &DownloadProgress,
         sessions: impl FnOnce() -> Vec<(String, String)>,
     ) {
-        let Some(guid) = params["guid"].as_str() else { return };
+        let guid = progress.guid.as_str();
         if !self.flying.lock().unwrap().contains_key(guid) && self.unowned.lock().unwrap().contains_key(guid)
         {
             self.adopt(guid, &sessions());
         }
-        if matches!(params["state"].as_str(), Some("completed" | "canceled")) {
+        let state = progress.state.as_str();
+        if matches!(state, "completed" | "canceled") {
             self.unowned.lock().unwrap().remove(guid);
         }
-        let received = params["receivedBytes"].as_f64().unwrap_or(0.0).max(0.0) as u64;
-        let state = params["state"].as_str().unwrap_or_default();
+        let received = progress.received_bytes.max(0.0) as u64;
         let over = received > self.config.max_bytes;
         if state == "inProgress" {
             let cancel = {

@@ -15,11 +15,12 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
+use sb_cdp::types::{DownloadProgress, DownloadWillBegin, TargetDestroyed, TargetInfo};
 use sb_cdp::CdpClient;
 use sb_protocol::api::{DialogInfo, SessionInfo, TabInfo};
 use sb_protocol::ipc::RefRecord;
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::health::{BrowserObserver, Link};
 use crate::stats::Stats;
@@ -638,17 +639,14 @@ impl Sessions {
     ) -> Result<HashMap<String, (String, String)>, ErrorBody> {
         let targets = link
             .client
-            .call_raw("Target.getTargets", None, json!({}), budget.remaining())
+            .targets(budget.remaining())
             .await
             .map_err(|e| cdp_error(Phase::Session, "Target.getTargets", e))?;
-        let pages: Vec<&Value> = targets["targetInfos"]
-            .as_array()
-            .map(|t| t.iter().filter(|t| t["type"] == "page").collect())
-            .unwrap_or_default();
+        let pages: Vec<TargetInfo> = targets.into_iter().filter(|t| t.kind == "page").collect();
         let mut tabs = session.tabs.lock().unwrap();
         let mut gone = session.gone_tabs.lock().unwrap();
         tabs.retain(|t| {
-            let open = pages.iter().any(|p| p["targetId"] == t.target_id.as_str());
+            let open = pages.iter().any(|p| p.target_id == t.target_id);
             if !open {
                 gone.insert(t.target_id.clone());
             }
@@ -658,14 +656,13 @@ impl Sessions {
         loop {
             let joining: Vec<Tab> = pages
                 .iter()
-                .filter(|p| !tabs.iter().any(|t| p["targetId"] == t.target_id.as_str()))
-                .filter(|p| !gone.contains(p["targetId"].as_str().unwrap_or_default()))
+                .filter(|p| !tabs.iter().any(|t| p.target_id == t.target_id))
+                .filter(|p| !gone.contains(&p.target_id))
                 .filter_map(|p| {
-                    let opener = p["openerId"].as_str()?;
-                    tabs.iter().any(|t| t.target_id == opener).then(|| Tab {
-                        target_id: p["targetId"].as_str().unwrap_or_default().to_string(),
-                        opener_id: Some(opener.to_string()),
-                    })
+                    let opener = p.opener_id.as_deref()?;
+                    tabs.iter()
+                        .any(|t| t.target_id == opener)
+                        .then(|| Tab { target_id: p.target_id.clone(), opener_id: Some(opener.to_string()) })
                 })
                 .collect();
             if joining.is_empty() {
@@ -673,14 +670,7 @@ impl Sessions {
             }
             tabs.extend(joining);
         }
-        Ok(pages
-            .iter()
-            .filter_map(|p| {
-                let id = p["targetId"].as_str()?.to_string();
-                let url = p["url"].as_str().unwrap_or_default().to_string();
-                Some((id, (url, p["title"].as_str().unwrap_or_default().to_string())))
-            })
-            .collect())
+        Ok(pages.into_iter().map(|p| (p.target_id, (p.url, p.title))).collect())
     }
 
     /// Gives every open session a new target on `link`, at its last URL. Sessions restored from the
@@ -728,32 +718,37 @@ impl Sessions {
                 let Some(this) = this.upgrade() else { return };
                 match ev.method.as_str() {
                     "Target.targetDestroyed" => {
-                        let target = ev.params["targetId"].as_str().unwrap_or_default();
+                        let Some(gone) = ev.parse::<TargetDestroyed>() else { continue };
                         for s in this.all() {
-                            if s.has_tab(target) {
+                            if s.has_tab(&gone.target_id) {
                                 s.tabs_dirty.store(true, Ordering::SeqCst);
                             }
                         }
                     }
                     "Browser.downloadWillBegin" => {
-                        let frame = ev.params["frameId"].as_str().unwrap_or_default();
-                        let owner = this.all().into_iter().find(|s| s.has_tab(frame));
+                        let Some(began) = ev.parse::<DownloadWillBegin>() else { continue };
+                        let owner = this.all().into_iter().find(|s| s.has_tab(&began.frame_id));
                         let context = owner.as_ref().and_then(|s| s.context.lock().unwrap().clone());
                         match (owner, context) {
-                            (Some(s), Some((_, context))) => {
-                                this.downloads.began(&s.id, &context, &ev.params)
-                            }
-                            _ => this.downloads.began_unowned(&ev.params),
+                            (Some(s), Some((_, context))) => this.downloads.began(&s.id, &context, began),
+                            _ => this.downloads.began_unowned(began),
                         }
                     }
-                    "Browser.downloadProgress" => this.downloads.progressed(&link, &ev.params, || {
-                        let sessions = this.all().into_iter();
-                        sessions
-                            .filter_map(|s| {
-                                s.context.lock().unwrap().clone().map(|(_, context)| (s.id.clone(), context))
-                            })
-                            .collect()
-                    }),
+                    "Browser.downloadProgress" => {
+                        let Some(progress) = ev.parse::<DownloadProgress>() else { continue };
+                        this.downloads.progressed(&link, &progress, || {
+                            let sessions = this.all().into_iter();
+                            sessions
+                                .filter_map(|s| {
+                                    s.context
+                                        .lock()
+                                        .unwrap()
+                                        .clone()
+                                        .map(|(_, context)| (s.id.clone(), context))
+                                })
+                                .collect()
+                        })
+                    }
                     _ => {}
                 }
             }

@@ -12,6 +12,8 @@
 
 use std::time::Duration;
 
+use sb_cdp::calls::{decode, ContentQuads};
+use sb_cdp::types::LayoutMetrics;
 use sb_cdp::{CdpError, Session};
 use sb_protocol::ipc::{InputAction, Locator, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -57,11 +59,31 @@ fn err(code: ErrorCode, message: String) -> WorkerError {
 const CENTER: &str =
     "function() { this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); }";
 
-/// Whether the point lies inside `view` (a [`viewport`] answer).
-fn inside_viewport(view: &Value, x: f64, y: f64) -> bool {
-    let w = view["viewport"][0].as_f64().unwrap_or(f64::MAX);
-    let h = view["viewport"][1].as_f64().unwrap_or(f64::MAX);
-    x >= 0.0 && y >= 0.0 && x < w && y < h
+/// The viewport a click point is in, CSS px: its size and its scroll offset in the document.
+#[derive(Debug, Clone, Copy, serde::Deserialize)]
+struct View {
+    /// `[innerWidth, innerHeight]`.
+    viewport: [f64; 2],
+    /// `[scrollX, scrollY]`.
+    scroll: [f64; 2],
+}
+
+impl View {
+    /// Whether the point lies inside the viewport.
+    fn contains(&self, x: f64, y: f64) -> bool {
+        x >= 0.0 && y >= 0.0 && x < self.viewport[0] && y < self.viewport[1]
+    }
+}
+
+/// What one round of [`CHECKS`] found.
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
+#[serde(default)]
+struct Checks {
+    attached: bool,
+    visible: bool,
+    stable: bool,
+    enabled: bool,
+    editable: bool,
 }
 
 /// One round of checks: attached, visible, stable across an animation frame (two under a running
@@ -72,31 +94,50 @@ const CHECKS: &str = include_str!("checks.js");
 const VIEW: &str =
     "function() { return { viewport: [innerWidth, innerHeight], scroll: [scrollX, scrollY] }; }";
 
-/// The viewport the element's click point is in, as `{viewport: [w, h], scroll: [x, y]}`, CSS px, from
-/// `metrics` (`Page.getLayoutMetrics` of the element's session: its root frame, which is the page's for
-/// an element of a same-process iframe, whose quads are in the page's coordinates, and the iframe's own
-/// for an out-of-process one); the element's own window when that call failed.
-async fn viewport(metrics: Result<Value, CdpError>, el: &Element, budget: Budget) -> Result<Value, CdpError> {
+/// The viewport the element's click point is in, from `metrics` (`Page.getLayoutMetrics` of the
+/// element's session: its root frame, which is the page's for an element of a same-process iframe,
+/// whose quads are in the page's coordinates, and the iframe's own for an out-of-process one); the
+/// element's own window when that call failed.
+async fn viewport(
+    metrics: Result<LayoutMetrics, CdpError>,
+    el: &Element,
+    budget: Budget,
+) -> Result<View, CdpError> {
     match metrics {
         Ok(m) => {
-            let v = &m["cssLayoutViewport"];
-            Ok(json!({"viewport": [v["clientWidth"], v["clientHeight"]], "scroll": [v["pageX"], v["pageY"]]}))
+            let v = m.css_layout_viewport;
+            Ok(View { viewport: [v.client_width, v.client_height], scroll: [v.page_x, v.page_y] })
         }
         Err(e) if e.is_timeout() => Err(e),
-        Err(_) => call_function_on(&el.session, &el.object_id, VIEW, json!([]), budget.capped(STEP)).await,
+        Err(_) => {
+            let view =
+                call_function_on(&el.session, &el.object_id, VIEW, json!([]), budget.capped(STEP)).await?;
+            decode("viewport", view)
+        }
     }
 }
 
-/// A CDP answer on its way.
-type Answer = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, CdpError>> + Send>>;
+/// A CDP answer on its way, typed.
+type Answer<T> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, CdpError>> + Send>>;
+
+/// `session.send_raw(method, ...)`'s answer, decoded as `T` when it comes.
+fn typed<T: serde::de::DeserializeOwned + 'static>(
+    session: &Session,
+    method: &'static str,
+    params: Value,
+    timeout: Duration,
+) -> Answer<T> {
+    let sent = session.send_raw(method, params, timeout);
+    Box::pin(async move { decode(method, sent.await?) })
+}
 
 /// A round's first calls, sent together and in this order (one session runs them in order):
 /// `DOM.scrollIntoViewIfNeeded`, `DOM.getContentQuads`, and for pointer input `Page.getLayoutMetrics`.
 /// The checks, sent after them, take their first box after the scroll.
 struct Sent {
-    scrolled: Answer,
-    quads: Answer,
-    metrics: Option<Answer>,
+    scrolled: Answer<Value>,
+    quads: Answer<ContentQuads>,
+    metrics: Option<Answer<LayoutMetrics>>,
 }
 
 impl Sent {
@@ -105,9 +146,8 @@ impl Sent {
         let step = budget.capped(STEP);
         Sent {
             scrolled: Box::pin(session.send_raw("DOM.scrollIntoViewIfNeeded", node.clone(), step)),
-            quads: Box::pin(session.send_raw("DOM.getContentQuads", node, step)),
-            metrics: pointer
-                .then(|| -> Answer { Box::pin(session.send_raw("Page.getLayoutMetrics", json!({}), step)) }),
+            quads: typed(session, "DOM.getContentQuads", node, step),
+            metrics: pointer.then(|| typed(session, "Page.getLayoutMetrics", json!({}), step)),
         }
     }
 }
@@ -178,48 +218,38 @@ async fn check_round(
             }
             None => (quads.await?, None),
         };
-        let Some((x, y)) = quads["quads"].as_array().and_then(|qs| qs.iter().find_map(center)) else {
+        let Some((x, y)) = quads.quads.iter().find_map(|q| center(q)) else {
             return Ok::<_, CdpError>(None);
         };
         let Some(view) = view else {
             return Ok(Some((x, y, None)));
         };
-        if !inside_viewport(&view, x, y) {
+        if !view.contains(x, y) {
             return Ok(Some((x, y, None)));
         }
-        let hit = el
-            .session
-            .call_raw(
-                "DOM.getNodeForLocation",
-                // getNodeForLocation takes document coordinates; quads and mouse events are viewport ones.
-                json!({
-                    "x": (x + view["scroll"][0].as_f64().unwrap_or(0.0)).round() as i64,
-                    "y": (y + view["scroll"][1].as_f64().unwrap_or(0.0)).round() as i64,
-                    "includeUserAgentShadowDOM": false,
-                }),
-                budget.capped(STEP),
-            )
-            .await;
+        // getNodeForLocation takes document coordinates; quads and mouse events are viewport ones.
+        let (doc_x, doc_y) = ((x + view.scroll[0]).round() as i64, (y + view.scroll[1]).round() as i64);
+        let hit = el.session.node_for_location(doc_x, doc_y, budget.capped(STEP)).await;
         Ok(Some((x, y, Some(hit))))
     };
     let (c, geometry, ()) = tokio::join!(checks, geometry, scrolled);
-    let c = c.map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    let c: Checks = c.and_then(|c| decode("checks", c)).map_err(|e| cdp_failure(Phase::Actionability, e))?;
     let unmet = |code, what: &'static str| Ok(Round::Unmet(what, err(code, format!("{} {what}", el.label))));
-    if c["attached"] != json!(true) {
+    if !c.attached {
         return Ok(Round::Detached);
     }
-    if c["visible"] != json!(true) {
+    if !c.visible {
         return unmet(ErrorCode::NotVisible, "is not visible");
     }
-    if c["stable"] != json!(true) {
+    if !c.stable {
         return unmet(ErrorCode::NotStable, "is still moving");
     }
     // Looking at an element (hover, scroll) does not need it enabled; acting on it does.
     let needs_enabled = !matches!(input, InputAction::Hover | InputAction::ScrollIntoView);
-    if needs_enabled && c["enabled"] != json!(true) {
+    if needs_enabled && !c.enabled {
         return unmet(ErrorCode::NotEnabled, "is disabled");
     }
-    if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && c["editable"] != json!(true) {
+    if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && !c.editable {
         return unmet(ErrorCode::NotEnabled, "is not editable");
     }
     let Some((x, y, hit)) = geometry.map_err(|e| cdp_failure(Phase::Actionability, e))? else {
@@ -238,7 +268,7 @@ async fn check_round(
             Err(e) if e.is_timeout() => return Err(cdp_failure(Phase::Actionability, e)),
             Err(_) => return unmet(ErrorCode::NotVisible, "has nothing at its click point"),
         };
-        let hit_backend = hit["backendNodeId"].as_i64().unwrap_or(0);
+        let hit_backend = hit;
         if hit_backend != el.backend {
             // Not resolvable, or not known to be inside: not a click on this element.
             let Some(hit_obj) = resolve_backend(&el.session, hit_backend, budget).await else {
@@ -282,8 +312,7 @@ async fn check_round(
 }
 
 /// The center of a quad (`[x1, y1, ..., x4, y4]`) with a non-zero area.
-fn center(q: &Value) -> Option<(f64, f64)> {
-    let p: Vec<f64> = q.as_array()?.iter().filter_map(Value::as_f64).collect();
+fn center(p: &[f64]) -> Option<(f64, f64)> {
     if p.len() != 8 {
         return None;
     }

@@ -4,7 +4,10 @@ use std::time::Duration;
 
 use base64::Engine;
 use sb_cdp::calls::Evaluate;
-use sb_cdp::types::{CaptureScreenshotResult, EvaluateResult, LayoutMetrics, NavigateResult, RemoteObject};
+use sb_cdp::types::{
+    CaptureScreenshotResult, EvaluateResult, FrameNavigated, LayoutMetrics, LifecycleEvent, NavigateResult,
+    RemoteObject, ResponseReceived,
+};
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
 use sb_protocol::ipc::{
@@ -79,27 +82,35 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
                     break;
                 }
             };
-            let p = &ev.params;
             match ev.method.as_str() {
                 // Only an HTTP response has a status (Chromium reports 200 for `data:` and the like).
-                "Network.responseReceived" if p["requestId"] == loader_id => {
-                    let http = p["response"]["url"].as_str().is_some_and(|u| u.starts_with("http"));
-                    status = p["response"]["status"].as_f64().filter(|_| http).map(|s| s as u16);
+                "Network.responseReceived" => {
+                    if let Some(r) = ev.parse::<ResponseReceived>().filter(|r| r.request_id == loader_id) {
+                        let http = r.response.url.starts_with("http");
+                        status = http.then_some(r.response.status as u16);
+                    }
                 }
-                "Page.frameNavigated" if p["frame"]["loaderId"] == loader_id => committed = true,
-                "Page.lifecycleEvent" if p["loaderId"] == loader_id => match p["name"].as_str() {
-                    Some("commit") => committed = true,
-                    Some("DOMContentLoaded") => {
-                        committed = true;
-                        load_state = "domcontentloaded";
-                        break;
+                "Page.frameNavigated" => {
+                    committed |= ev.parse::<FrameNavigated>().is_some_and(|n| n.frame.loader_id == loader_id);
+                }
+                "Page.lifecycleEvent" => {
+                    let Some(e) = ev.parse::<LifecycleEvent>().filter(|e| e.loader_id == loader_id) else {
+                        continue;
+                    };
+                    match e.name.as_str() {
+                        "commit" => committed = true,
+                        "DOMContentLoaded" => {
+                            committed = true;
+                            load_state = "domcontentloaded";
+                            break;
+                        }
+                        "load" => {
+                            load_state = "load";
+                            break;
+                        }
+                        _ => {}
                     }
-                    Some("load") => {
-                        load_state = "load";
-                        break;
-                    }
-                    _ => {}
-                },
+                }
                 _ => {}
             }
         }

@@ -10,6 +10,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use sb_cdp::types::JavascriptDialogOpening;
 use sb_cdp::Session;
 use serde_json::json;
 
@@ -50,12 +51,10 @@ impl Dialogs {
                 if ev.method != "Page.javascriptDialogOpening" {
                     continue;
                 }
-                let kind = ev.params["type"].as_str().unwrap_or("alert").to_string();
-                let message = ev.params["message"].as_str().unwrap_or_default().to_string();
-                let default_value = ev.params["defaultPrompt"]
-                    .as_str()
-                    .filter(|d| kind == "prompt" && !d.is_empty())
-                    .map(str::to_string);
+                let Some(opening) = ev.parse::<JavascriptDialogOpening>() else { continue };
+                let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
+                let message = opening.message;
+                let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
                 let (accept, prompt) =
                     me.next.lock().unwrap().take().unwrap_or((kind == "beforeunload", None));
                 let mut params = json!({"accept": accept});

@@ -9,10 +9,9 @@
 
 use std::time::Duration;
 
-use sb_cdp::Session;
+use sb_cdp::{CdpError, Session};
 use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, Phase};
-use serde_json::{json, Value};
 
 use crate::error::cdp_failure;
 use crate::oopifs::Oopif;
@@ -43,43 +42,28 @@ pub(crate) async fn context(
     }
     let oopif = page.oopifs.lock().unwrap().get(frame_id).cloned();
     if let Some(oopif) = oopif {
-        let tree = oopif
-            .session
-            .call_raw("Page.getFrameTree", json!({}), budget.capped(STEP))
-            .await
-            .map_err(fail)?;
-        let loader = tree["frameTree"]["frame"]["loaderId"].as_str().unwrap_or_default().to_string();
+        let tree = oopif.session.frame_tree(budget.capped(STEP)).await.map_err(fail)?;
+        let loader = tree.frame.loader_id;
         let Some(offset) = owner_offset(page, frame_id, budget).await? else { return Ok(None) };
         return Ok(Some((oopif.session, offset, loader)));
     }
     // A same-process frame: of the page's renderer, or of an out-of-process iframe's (whose
     // coordinates its quads are in).
-    let tree =
-        page.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await.map_err(fail)?;
-    if let Some(loader) = find_loader(&tree["frameTree"], frame_id) {
-        return Ok(Some((page.session.clone(), (0.0, 0.0), loader)));
+    let tree = page.session.frame_tree(budget.capped(STEP)).await.map_err(fail)?;
+    if let Some(frame) = tree.find(frame_id) {
+        return Ok(Some((page.session.clone(), (0.0, 0.0), frame.loader_id.clone())));
     }
     let oopifs: Vec<(String, Oopif)> =
         page.oopifs.lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     for (oopif_frame, oopif) in oopifs {
-        let Ok(tree) = oopif.session.call_raw("Page.getFrameTree", json!({}), budget.capped(STEP)).await
-        else {
-            continue;
-        };
-        if let Some(loader) = find_loader(&tree["frameTree"], frame_id) {
+        let Ok(tree) = oopif.session.frame_tree(budget.capped(STEP)).await else { continue };
+        if let Some(frame) = tree.find(frame_id) {
+            let loader = frame.loader_id.clone();
             let Some(offset) = owner_offset(page, &oopif_frame, budget).await? else { return Ok(None) };
             return Ok(Some((oopif.session, offset, loader)));
         }
     }
     Ok(None)
-}
-
-/// The `loaderId` of `frame_id` in a `Page.getFrameTree` subtree.
-pub(crate) fn find_loader(node: &Value, frame_id: &str) -> Option<String> {
-    if node["frame"]["id"] == frame_id {
-        return node["frame"]["loaderId"].as_str().map(str::to_string);
-    }
-    node["childFrames"].as_array()?.iter().find_map(|c| find_loader(c, frame_id))
 }
 
 /// The top-left corner of the content box of out-of-process frame `frame_id`'s `<iframe>` in the
@@ -104,27 +88,13 @@ async fn owner_offset(
                 None => return Ok(None),
             },
         };
-        let call = |method: &'static str, params: Value| {
-            let session = session.clone();
-            async move {
-                match session.call_raw(method, params, budget.capped(STEP)).await {
-                    Ok(v) => Ok(Some(v)),
-                    Err(e) if e.is_timeout() => Err(cdp_failure(Phase::Actionability, e)),
-                    Err(_) => Ok(None),
-                }
-            }
-        };
-        let Some(owner) = call("DOM.getFrameOwner", json!({"frameId": frame})).await? else {
+        let Some(backend) = gone(session.frame_owner(&frame, budget.capped(STEP)).await)? else {
             return Ok(None);
         };
-        let Some(backend) = owner["backendNodeId"].as_i64() else { return Ok(None) };
-        let Some(model) = call("DOM.getBoxModel", json!({"backendNodeId": backend})).await? else {
+        let Some(model) = gone(session.get_box_model(backend, budget.capped(STEP)).await)? else {
             return Ok(None);
         };
-        let content = model["model"]["content"].as_array();
-        let Some((x, y)) = content.and_then(|c| Some((c.first()?.as_f64()?, c.get(1)?.as_f64()?))) else {
-            return Ok(None);
-        };
+        let (Some(&x), Some(&y)) = (model.content.first(), model.content.get(1)) else { return Ok(None) };
         offset = (offset.0 + x, offset.1 + y);
         match parent {
             None => return Ok(Some(offset)),
@@ -132,6 +102,16 @@ async fn owner_offset(
         }
     }
     Ok(None)
+}
+
+/// A call's answer, `None` when it failed but for a timeout (the frame or its box is gone); a timeout
+/// is a failure.
+fn gone<T>(r: Result<T, CdpError>) -> Result<Option<T>, WorkerError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.is_timeout() => Err(cdp_failure(Phase::Actionability, e)),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The page's frames (`Page.getFrameTree` of the page's session and of each out-of-process iframe's,
@@ -147,31 +127,21 @@ pub(crate) async fn list(
     sessions.extend(page.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
     let mut frames = Vec::new();
     for session in sessions {
-        let tree = session
-            .call_raw("Page.getFrameTree", json!({}), budget.capped(STEP))
-            .await
-            .map_err(|e| cdp_failure(Phase::Cdp, e))?;
-        collect(&tree["frameTree"], &mut frames);
+        let tree = session.frame_tree(budget.capped(STEP)).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
+        // A frame already listed is replaced: an out-of-process frame's own tree knows its URL best.
+        for f in tree.frames() {
+            let info = sb_protocol::ipc::FrameRecord {
+                frame_id: f.id.clone(),
+                parent_id: f.parent_id.clone(),
+                name: f.name.clone(),
+                url: f.url.clone(),
+            };
+            match frames.iter_mut().find(|x: &&mut sb_protocol::ipc::FrameRecord| x.frame_id == info.frame_id)
+            {
+                Some(seen) => *seen = info,
+                None => frames.push(info),
+            }
+        }
     }
     Ok(frames)
-}
-
-/// `node`'s frame and its descendants into `out` (a frame already listed is replaced: an out-of-process
-/// frame's own tree knows its URL best).
-fn collect(node: &Value, out: &mut Vec<sb_protocol::ipc::FrameRecord>) {
-    let f = &node["frame"];
-    let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let info = sb_protocol::ipc::FrameRecord {
-        frame_id: s(&f["id"]),
-        parent_id: f["parentId"].as_str().map(str::to_string),
-        name: s(&f["name"]),
-        url: s(&f["url"]),
-    };
-    match out.iter_mut().find(|x| x.frame_id == info.frame_id) {
-        Some(seen) => *seen = info,
-        None => out.push(info),
-    }
-    for child in node["childFrames"].as_array().into_iter().flatten() {
-        collect(child, out);
-    }
 }

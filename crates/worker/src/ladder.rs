@@ -126,13 +126,8 @@ async fn responsive(session: &Session, budget: Budget) -> bool {
 
 /// The URL `Target.getTargetInfo` gives for the page's target (`about:blank` when it does not answer).
 async fn target_url(page: &Page, budget: Budget) -> String {
-    let info = page
-        .browser
-        .call_raw("Target.getTargetInfo", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
-        .await;
-    info.ok()
-        .and_then(|v| v["targetInfo"]["url"].as_str().map(str::to_string))
-        .unwrap_or_else(|| "about:blank".into())
+    let info = page.browser.target_info(&page.target_id, budget.capped(TERMINATE)).await;
+    info.ok().map(|i| i.url).unwrap_or_else(|| "about:blank".into())
 }
 
 /// The page's renderer crashed: reopen it at the last URL that reached `DOMContentLoaded`, unless that

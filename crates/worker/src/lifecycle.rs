@@ -2,6 +2,7 @@
 //! lifecycle events it has seen (`Page.lifecycleEvent`: `init`, `commit`, `DOMContentLoaded`, `load`,
 //! `networkIdle`) and its URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`).
 
+use sb_cdp::types::{FrameNavigated, LifecycleEvent, NavigatedWithinDocument};
 use sb_cdp::Session;
 use tokio::sync::watch;
 
@@ -37,30 +38,30 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
     let main_frame = target_id.to_string();
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
-            match ev.method.as_str() {
-                "Page.frameNavigated" if ev.params["frame"]["id"] == main_frame.as_str() => {
-                    let url = ev.params["frame"]["url"].as_str().unwrap_or_default().to_string();
-                    tx.send_modify(|l| {
-                        l.url = url;
-                        l.commits += 1;
-                    });
-                    continue;
+            let committed = match ev.method.as_str() {
+                "Page.frameNavigated" => {
+                    ev.parse::<FrameNavigated>().filter(|n| n.frame.id == main_frame).map(|n| n.frame.url)
                 }
-                "Page.navigatedWithinDocument" if ev.params["frameId"] == main_frame.as_str() => {
-                    let url = ev.params["url"].as_str().unwrap_or_default().to_string();
-                    tx.send_modify(|l| {
-                        l.url = url;
-                        l.commits += 1;
-                    });
-                    continue;
+                "Page.navigatedWithinDocument" => {
+                    ev.parse::<NavigatedWithinDocument>().filter(|n| n.frame_id == main_frame).map(|n| n.url)
                 }
-                _ => {}
-            }
-            if ev.method != "Page.lifecycleEvent" || ev.params["frameId"] != main_frame.as_str() {
+                _ => None,
+            };
+            if let Some(url) = committed {
+                tx.send_modify(|l| {
+                    l.url = url;
+                    l.commits += 1;
+                });
                 continue;
             }
-            let loader = ev.params["loaderId"].as_str().unwrap_or_default().to_string();
-            let name = ev.params["name"].as_str().unwrap_or_default().to_string();
+            if ev.method != "Page.lifecycleEvent" {
+                continue;
+            }
+            let Some(LifecycleEvent { loader_id: loader, name, .. }) =
+                ev.parse::<LifecycleEvent>().filter(|e| e.frame_id == main_frame)
+            else {
+                continue;
+            };
             tx.send_modify(|l| {
                 if l.loader_id != loader || name == "init" {
                     l.loader_id = loader;

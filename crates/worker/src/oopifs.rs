@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use sb_cdp::types::{AttachedToTarget, DetachedFromTarget};
 use sb_cdp::{CdpClient, Session};
 use serde_json::json;
 
@@ -38,10 +39,13 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             match ev.method.as_str() {
-                "Target.attachedToTarget" if ev.params["targetInfo"]["type"] == "iframe" => {
-                    let target = ev.params["targetInfo"]["targetId"].as_str().unwrap_or_default().to_string();
-                    let id = ev.params["sessionId"].as_str().unwrap_or_default().to_string();
-                    let child = browser.session(id);
+                "Target.attachedToTarget" => {
+                    let Some(attached) = ev.parse::<AttachedToTarget>() else { continue };
+                    if attached.target_info.kind != "iframe" {
+                        continue;
+                    }
+                    let target = attached.target_info.target_id;
+                    let child = browser.session(attached.session_id);
                     found
                         .lock()
                         .unwrap()
@@ -56,7 +60,8 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     tokio::spawn(auto);
                 }
                 "Target.detachedFromTarget" => {
-                    let id = ev.params["sessionId"].as_str().unwrap_or_default();
+                    let Some(DetachedFromTarget { session_id }) = ev.parse() else { continue };
+                    let id = session_id.as_str();
                     // The frame and the out-of-process frames inside it go; their events end, so
                     // the tasks following them stop.
                     for session in forget(&found, id) {

@@ -306,16 +306,7 @@ pub(crate) async fn document_identity(
     page: &Page,
     budget: Budget,
 ) -> Result<(String, String, String), WorkerError> {
-    let tree = page
-        .session
-        .call_raw("Page.getFrameTree", json!({}), budget.remaining())
-        .await
-        .map_err(|e| cdp_failure(Phase::Cdp, e))?;
-    let frame = &tree["frameTree"]["frame"];
+    let tree = page.session.frame_tree(budget.remaining()).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
     let (_, title, _) = url_and_title(page, budget).await;
-    Ok((
-        frame["loaderId"].as_str().unwrap_or_default().to_string(),
-        frame["url"].as_str().unwrap_or_default().to_string(),
-        title.unwrap_or_default(),
-    ))
+    Ok((tree.frame.loader_id, tree.frame.url, title.unwrap_or_default()))
 }

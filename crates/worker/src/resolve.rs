@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use sb_cdp::calls::Evaluate;
 use sb_cdp::Session;
 use sb_protocol::ipc::{Locator, RefRecord, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -79,20 +80,15 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 /// # Errors
 /// A lookup call that ran out of time ([`found`]).
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
-    let world = page.session.call_raw(
-        "Page.createIsolatedWorld",
-        json!({"frameId": page.target_id, "worldName": WORLD}),
-        budget.capped(STEP),
-    );
+    let world = page.session.create_isolated_world(&page.target_id, WORLD, budget.capped(STEP));
     let Some(world) = found(world.await)? else { return Ok(None) };
-    let expr = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
-    let object = page.session.call_raw(
-        "Runtime.evaluate",
-        json!({"expression": expr, "contextId": world["executionContextId"]}),
-        budget.capped(STEP),
-    );
-    let Some(object) = found(object.await)? else { return Ok(None) };
-    let Some(object) = object["result"]["objectId"].as_str() else { return Ok(None) };
+    let expression =
+        format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
+    let lookup = Evaluate { expression, context_id: Some(world), ..Evaluate::default() };
+    let Some(found_object) = found(page.session.evaluate(&lookup, budget.capped(STEP)).await)? else {
+        return Ok(None);
+    };
+    let Some(object) = found_object.result.object_id.as_deref() else { return Ok(None) };
     let node = page.session.describe_node(object, budget.capped(STEP)).await;
     let _ = page
         .session
@@ -172,20 +168,22 @@ pub(crate) async fn resolve_as(
         }
         Locator::Selector(css) => {
             let expr = format!("({QUERY})({})", Value::String(css.clone()));
+            let query = Evaluate { expression: expr, ..Evaluate::default() };
             let r = page
                 .session
-                .call_raw("Runtime.evaluate", json!({"expression": expr}), budget.capped(STEP))
+                .evaluate(&query, budget.capped(STEP))
                 .await
                 .map_err(|e| cdp_failure(Phase::Actionability, e))?;
-            if let Some(d) = r.get("exceptionDetails") {
-                let msg = d["exception"]["description"].as_str().unwrap_or("invalid selector");
+            if let Some(d) = r.exception_details {
+                let description = d.exception.and_then(|e| e.description);
+                let msg = description.as_deref().unwrap_or("invalid selector");
                 return Err(fail(
                     ErrorCode::BadRequest,
                     Phase::Actionability,
                     msg.lines().next().unwrap_or_default(),
                 ));
             }
-            let Some(object_id) = r["result"]["objectId"].as_str().map(str::to_string) else {
+            let Some(object_id) = r.result.object_id else {
                 return Ok(None);
             };
             let described = page.session.describe_node(&object_id, budget.capped(STEP)).await;

@@ -10,6 +10,7 @@
 use std::time::Duration;
 
 use sb_cdp::calls::Evaluate;
+use sb_cdp::types::{FrameRequestedNavigation, FrameStoppedLoading};
 use sb_cdp::EventStream;
 use sb_protocol::Budget;
 
@@ -56,16 +57,17 @@ impl NavigationWatch {
         let mut requested = false;
         let mut stopped = false;
         while let Some(ev) = self.events.try_recv() {
-            let p = &ev.params;
             match ev.method.as_str() {
-                "Page.frameRequestedNavigation"
-                    if p["frameId"] == main
-                        && p["disposition"].as_str().is_none_or(|d| d == "currentTab") =>
-                {
-                    requested = true;
-                    stopped = false;
+                "Page.frameRequestedNavigation" => {
+                    let here = ev.parse::<FrameRequestedNavigation>().is_some_and(|r| {
+                        r.frame_id == main && r.disposition.as_deref().is_none_or(|d| d == "currentTab")
+                    });
+                    if here {
+                        requested = true;
+                        stopped = false;
+                    }
                 }
-                "Page.frameStoppedLoading" if p["frameId"] == main => stopped = true,
+                "Page.frameStoppedLoading" if stopped_loading(&ev, main) => stopped = true,
                 _ => {}
             }
         }
@@ -87,7 +89,7 @@ impl NavigationWatch {
                     }
                 }
                 ev = self.events.recv() => match ev {
-                    Some(ev) if ev.method == "Page.frameStoppedLoading" && ev.params["frameId"] == main => {
+                    Some(ev) if ev.method == "Page.frameStoppedLoading" && stopped_loading(&ev, main) => {
                         stopped = true;
                     }
                     Some(_) => {}
@@ -144,4 +146,9 @@ async fn dom_ready(page: &Page, budget: Budget) -> bool {
 pub(crate) fn is_ready(page: &Page) -> bool {
     let l = page.lifecycle.borrow();
     l.loader_id.is_empty() || l.has("DOMContentLoaded") || l.has("load")
+}
+
+/// Whether `ev` (a `Page.frameStoppedLoading`) is of frame `main`.
+fn stopped_loading(ev: &sb_cdp::Event, main: &str) -> bool {
+    ev.parse::<FrameStoppedLoading>().is_some_and(|s| s.frame_id == main)
 }

@@ -12,6 +12,7 @@
 
 use std::time::Duration;
 
+use sb_cdp::types::ExecutionContextCreated;
 use sb_cdp::Session;
 use sb_protocol::ipc::{FrameTarget, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -90,11 +91,10 @@ async fn default_context(
         if ev.method != "Runtime.executionContextCreated" {
             continue;
         }
-        let context = &ev.params["context"];
-        let aux = &context["auxData"];
-        if aux["frameId"] == frame_id && aux["isDefault"] == true {
+        let Some(ExecutionContextCreated { context }) = ev.parse() else { continue };
+        if context.aux_data.frame_id == frame_id && context.aux_data.is_default {
             // The last one reported is the frame's current document's.
-            found = context["id"].as_i64();
+            found = Some(context.id);
         }
     }
     Ok(found)

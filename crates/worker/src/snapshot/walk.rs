@@ -10,7 +10,6 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, fail};
-use crate::frames;
 use crate::page::{document_identity, Page, WORLD};
 
 use super::render::*;
@@ -100,7 +99,7 @@ pub(super) async fn walk_snapshot(
     let items = walked_items(&runs, 0, &raw, &mut refs_meta);
     let (loader_id, url, title) = document_identity(page, budget).await?;
     // Each frame's document, from its session's frame tree.
-    let mut trees: HashMap<String, Value> = HashMap::new();
+    let mut trees: HashMap<String, sb_cdp::types::FrameTree> = HashMap::new();
     let mut refs = Vec::new();
     let mut ids = Vec::new();
     let mut origin = HashMap::new();
@@ -127,10 +126,10 @@ pub(super) async fn walk_snapshot(
         } else {
             let key = r.session.id().to_string();
             if !trees.contains_key(&key) {
-                let tree = r.session.call_raw("Page.getFrameTree", json!({}), budget.remaining()).await;
+                let tree = r.session.frame_tree(budget.remaining()).await;
                 trees.insert(key.clone(), tree.map_err(cdp)?);
             }
-            frames::find_loader(&trees[&key]["frameTree"], &frame_id).unwrap_or_default()
+            trees[&key].find(&frame_id).map(|f| f.loader_id.clone()).unwrap_or_default()
         };
         if !frame_id.is_empty() {
             origin.insert(id.clone(), (*run, *index));
