@@ -67,6 +67,9 @@ pub struct CallFunctionOn {
     pub return_by_value: bool,
     /// Await a returned promise.
     pub await_promise: bool,
+    /// The object group remote objects of the result belong to (`Runtime.releaseObjectGroup`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object_group: Option<String>,
 }
 
 /// A DOM node as `DOM.describeNode` gives it (the fields the runtime uses).
@@ -81,6 +84,16 @@ pub struct Node {
     /// For an `<iframe>`: the frame it owns.
     #[serde(default)]
     pub frame_id: Option<String>,
+}
+
+/// `Runtime.PropertyDescriptor` (the fields the runtime uses).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Property {
+    /// The property's name (`"0"`, `"1"`, ... for an array's elements).
+    pub name: String,
+    /// Its value; absent for an accessor.
+    #[serde(default)]
+    pub value: Option<RemoteObject>,
 }
 
 #[derive(Deserialize)]
@@ -150,6 +163,42 @@ impl Session {
             .call("DOM.resolveNode", serde_json::json!({"backendNodeId": backend_node_id}), timeout)
             .await?;
         Ok(r.object)
+    }
+
+    /// `DOM.resolveNode {backendNodeId, executionContextId, objectGroup}`: the node's remote object in
+    /// the execution context `context` (an isolated world's), in object group `group`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`] (`-32000 No node with given id found` when it is gone).
+    pub async fn resolve_node_in(
+        &self,
+        backend_node_id: i64,
+        context: i64,
+        group: &str,
+        timeout: Duration,
+    ) -> Result<RemoteObject, CdpError> {
+        let params = serde_json::json!({"backendNodeId": backend_node_id, "executionContextId": context, "objectGroup": group});
+        let r: Resolved = self.call("DOM.resolveNode", params, timeout).await?;
+        Ok(r.object)
+    }
+
+    /// `Runtime.getProperties {objectId, ownProperties: true}`: an object's own properties, each its name
+    /// and value (a remote object; absent for accessors).
+    ///
+    /// # Errors
+    /// The call's [`CdpError`].
+    pub async fn own_properties(
+        &self,
+        object_id: &str,
+        timeout: Duration,
+    ) -> Result<Vec<Property>, CdpError> {
+        #[derive(Deserialize)]
+        struct Got {
+            result: Vec<Property>,
+        }
+        let params = serde_json::json!({"objectId": object_id, "ownProperties": true});
+        let got: Got = self.call("Runtime.getProperties", params, timeout).await?;
+        Ok(got.result)
     }
 
     /// `DOM.describeNode {objectId}`: the node behind a remote object.

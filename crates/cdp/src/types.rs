@@ -429,6 +429,26 @@ pub struct ContextAuxData {
     pub is_default: bool,
 }
 
+/// `Fetch.requestPaused` params (the fields the runtime uses).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestPaused {
+    pub request_id: String,
+    pub request: PausedRequest,
+    /// `Document`, `Image`, `Script`, ...
+    #[serde(default)]
+    pub resource_type: String,
+    /// The frame the request is for (a page's main frame has its target's id).
+    #[serde(default)]
+    pub frame_id: Option<String>,
+}
+
+/// `Network.Request` (the fields the runtime uses).
+#[derive(Debug, Clone, Deserialize)]
+pub struct PausedRequest {
+    pub url: String,
+}
+
 /// `Browser.downloadWillBegin` params.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -26,6 +26,8 @@ use std::time::{Duration, Instant};
 use sb_protocol::Budget;
 use serde_json::json;
 
+use sb_cdp::types::RequestPaused;
+
 use crate::health::Link;
 use crate::policy::{Names, Policy, RESOLVE};
 
@@ -79,17 +81,17 @@ impl Guard {
                     continue;
                 }
                 let Some(guard) = this.upgrade() else { return };
+                let Some(paused) = ev.parse::<RequestPaused>() else { continue };
                 let client = client.clone();
-                tokio::spawn(async move { guard.decide(&client, &ev.params).await });
+                tokio::spawn(async move { guard.decide(&client, paused).await });
             }
         });
         Ok(())
     }
 
     /// Checks one paused request and lets it go or fails it.
-    async fn decide(&self, client: &sb_cdp::CdpClient, params: &serde_json::Value) {
-        let Some(request_id) = params["requestId"].as_str() else { return };
-        let url = params["request"]["url"].as_str().unwrap_or_default();
+    async fn decide(&self, client: &sb_cdp::CdpClient, paused: RequestPaused) {
+        let (request_id, url) = (paused.request_id.as_str(), paused.request.url.as_str());
         let verdict = self.allows(url, Budget::new(RESOLVE)).await;
         let answer = match verdict {
             Ok(()) => {
@@ -97,9 +99,9 @@ impl Guard {
             }
             Err(blocked) => {
                 let shown = sb_protocol::redact::in_url(url);
-                let kind = params["resourceType"].as_str().unwrap_or_default();
+                let kind = paused.resource_type.as_str();
                 tracing::warn!(url = %shown, rule = %blocked.0, resource_type = kind, "url_blocked");
-                if let Some(frame) = params["frameId"].as_str() {
+                if let Some(frame) = paused.frame_id.as_deref() {
                     let mut refused = self.refused.lock().unwrap();
                     refused.retain(|_, (_, _, at)| at.elapsed() < REMEMBER);
                     refused.insert(frame.to_string(), (shown.into_owned(), blocked.0, Instant::now()));

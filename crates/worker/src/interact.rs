@@ -163,22 +163,20 @@ async fn act_on(
                     }
                     Err(e) => return Err(cdp(e)),
                 };
-                if let Some(problem) = r["error"].as_str() {
+                let r: Selected = serde_json::from_value(r).unwrap_or_default();
+                if let Some(problem) = r.error {
                     return Err(finding(ErrorCode::BadRequest, format!("{}: {problem}", el.label)));
                 }
-                let Some(now_missing) = r["missing"].as_str() else { break r };
+                let Some(now_missing) = r.missing else { break r };
                 if budget.expired() {
-                    return Err(not_there(now_missing));
+                    return Err(not_there(&now_missing));
                 }
-                missing = Some(now_missing.to_string());
+                missing = Some(now_missing);
                 tokio::time::sleep(budget.capped(SELECT_RETRY)).await;
             };
-            let values = r["values"]
-                .as_array()
-                .map(|v| v.iter().filter_map(|x| x.as_str().map(str::to_string)).collect());
             return Ok(Output::Selected(SelectedOutput {
                 element: el.label,
-                values: values.unwrap_or_default(),
+                values: r.values,
                 navigated_to: None,
                 navigation_pending: false,
             }));
@@ -297,3 +295,13 @@ const SELECT: &str = include_str!("select.js");
 
 /// Sets the value with the element's own setter (so frameworks see it), firing `input` and `change`.
 const FILL: &str = include_str!("fill.js");
+
+/// What `select.js` answers: the values now selected, or an option not there yet (`missing`), or why
+/// it cannot select (`error`).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct Selected {
+    values: Vec<String>,
+    missing: Option<String>,
+    error: Option<String>,
+}

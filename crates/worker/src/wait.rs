@@ -80,11 +80,19 @@ pub(crate) async fn wait_for(
                         if let Some(details) = r.exception_details {
                             return Err(thrown(condition, details.message()));
                         }
-                        let v = r.result.value.unwrap_or(Value::Null);
-                        if let Some(message) = v["error"].as_str() {
-                            return Err(thrown(condition, message.to_string()));
+                        // The waiter's answer: `{ok: true}`, or `{error}` when the condition threw.
+                        #[derive(serde::Deserialize, Default)]
+                        #[serde(default)]
+                        struct Waited {
+                            ok: bool,
+                            error: Option<String>,
                         }
-                        if v["ok"] == Value::Bool(true) {
+                        let waited: Waited =
+                            r.result.value.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
+                        if let Some(message) = waited.error {
+                            return Err(thrown(condition, message));
+                        }
+                        if waited.ok {
                             break;
                         }
                         return Err(not_met());

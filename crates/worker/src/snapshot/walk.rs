@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use sb_cdp::calls::{CallFunctionOn, Evaluate, Node};
 use sb_cdp::Session;
 use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, SnapshotOutput, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -26,8 +27,8 @@ pub(super) struct Run {
     pub(super) session: Session,
     /// The walker's result (in [`WALK_GROUP`]): `els`, the elements its refs name.
     pub(super) object: String,
-    /// `{items, complete, refFrames}`.
-    pub(super) walked: Value,
+    /// What the walk found.
+    pub(super) walked: Walked,
     /// The frame the walk ran in, then the same-origin iframes it walked into, by index (`frameId`).
     pub(super) frame_id: String,
     pub(super) frame_ids: Vec<String>,
@@ -35,6 +36,25 @@ pub(super) struct Run {
     pub(super) holes_pending: Vec<(usize, String)>,
     /// The run that filled each hole, by hole index.
     pub(super) filled: HashMap<usize, usize>,
+}
+
+/// The walker's answer (`walker.js`): the snapshot's items, and for each ref it numbered the id an
+/// earlier walk gave its element (`refIds`) and the frame it is in (`refFrames`, an index into the
+/// run's frames; `null` for the walk's own).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub(super) struct Walked {
+    pub(super) items: Vec<Value>,
+    /// False when the walk stopped at `max_chars` (only a walk that says so was cut).
+    pub(super) complete: bool,
+    pub(super) ref_ids: Vec<Option<String>>,
+    pub(super) ref_frames: Vec<Option<i64>>,
+}
+
+impl Default for Walked {
+    fn default() -> Walked {
+        Walked { items: Vec::new(), complete: true, ref_ids: Vec::new(), ref_frames: Vec::new() }
+    }
 }
 
 /// The element a scoped snapshot starts from: its document's session and frame, its node.
@@ -95,7 +115,7 @@ pub(super) async fn walk_snapshot(
         next += 1;
     }
     let mut refs_meta = Vec::new();
-    let raw = runs[0].walked["items"].as_array().cloned().unwrap_or_default();
+    let raw = runs[0].walked.items.clone();
     let items = walked_items(&runs, 0, &raw, &mut refs_meta);
     let (loader_id, url, title) = document_identity(page, budget).await?;
     // Each frame's document, from its session's frame tree.
@@ -108,15 +128,15 @@ pub(super) async fn walk_snapshot(
         let r = &runs[*run];
         // An element keeps the ref an earlier walk of its document gave it (the page's registry);
         // others get new numbers.
-        let id = match r.walked["refIds"][*index].as_str() {
-            Some(known) => known.to_string(),
+        let id = match r.walked.ref_ids.get(*index).cloned().flatten() {
+            Some(known) => known,
             None => {
                 fresh += 1;
                 format!("e{}", fresh - 1)
             }
         };
         ids.push(id.clone());
-        let frame = r.walked["refFrames"][*index].as_i64().and_then(|f| usize::try_from(f).ok());
+        let frame = r.walked.ref_frames.get(*index).copied().flatten().and_then(|f| usize::try_from(f).ok());
         let frame_id = match frame {
             Some(f) => r.frame_ids.get(f).cloned().unwrap_or_default(),
             None => r.frame_id.clone(),
@@ -146,7 +166,7 @@ pub(super) async fn walk_snapshot(
     let mut lines = Vec::new();
     render(&items, 0, &ids, options.interactive, &mut lines);
     let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize);
-    if !truncated && runs.iter().any(|r| r.walked["complete"] == json!(false)) {
+    if !truncated && runs.iter().any(|r| !r.walked.complete) {
         // The walker stopped early but the lines fit after all: say so all the same.
         text.push_str(
             "\n- ... more of the page cut at max_chars; narrow with scope, max_depth or interactive",
@@ -177,78 +197,74 @@ pub(super) async fn walk_in(
 ) -> Result<Run, WorkerError> {
     let phase = Phase::Cdp;
     let cdp = |e| cdp_failure(phase, e);
-    let world = session
-        .call_raw(
-            "Page.createIsolatedWorld",
-            json!({"frameId": frame_id, "worldName": WORLD}),
-            walk_time.remaining(),
-        )
-        .await
-        .map_err(cdp)?;
-    let context = world["executionContextId"].as_i64().unwrap_or_default();
+    let context = session.create_isolated_world(frame_id, WORLD, walk_time.remaining()).await.map_err(cdp)?;
     let opts = json!({
         "maxChars": options.max_chars,
         "interactive": options.interactive,
         "compact": options.compact,
         "maxDepth": options.max_depth,
     });
-    let call = match scope {
-        None => (
-            "Runtime.evaluate",
-            json!({"expression": format!("({WALKER})({opts})"), "contextId": context, "objectGroup": WALK_GROUP,
-                   "timeout": walk_time.remaining_ms(), "returnByValue": false}),
-        ),
+    let walked = match scope {
+        None => {
+            let walk = Evaluate {
+                expression: format!("({WALKER})({opts})"),
+                context_id: Some(context),
+                object_group: Some(WALK_GROUP.into()),
+                timeout: Some(walk_time.remaining_ms()),
+                ..Evaluate::default()
+            };
+            session.evaluate(&walk, walk_time.remaining()).await
+        }
         Some(backend) => {
             let root = session
-                .call_raw(
-                    "DOM.resolveNode",
-                    json!({"backendNodeId": backend, "executionContextId": context, "objectGroup": WALK_GROUP}),
-                    walk_time.remaining(),
-                )
+                .resolve_node_in(backend, context, WALK_GROUP, walk_time.remaining())
                 .await
                 .map_err(cdp)?;
-            (
-                "Runtime.callFunctionOn",
-                json!({"objectId": root["object"]["objectId"],
-                       "functionDeclaration": format!("function(opts) {{ return ({WALKER})(opts, this); }}"),
-                       "arguments": [{"value": opts}], "objectGroup": WALK_GROUP, "returnByValue": false}),
-            )
+            let walk = CallFunctionOn {
+                function_declaration: format!("function(opts) {{ return ({WALKER})(opts, this); }}"),
+                object_id: root.object_id.unwrap_or_default(),
+                arguments: vec![json!({"value": opts})],
+                object_group: Some(WALK_GROUP.into()),
+                ..CallFunctionOn::default()
+            };
+            session.call_function_on(&walk, walk_time.remaining()).await
         }
     };
-    let walked = session
-        .call_raw(call.0, call.1, walk_time.remaining())
-        .await
-        .map_err(|e| match e {
-            sb_cdp::CdpError::Timeout { .. } => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
-            other => cdp_failure(phase, other),
-        })?;
-    if let Some(details) = walked.get("exceptionDetails") {
+    let walked = walked.map_err(|e| match e {
+        sb_cdp::CdpError::Timeout { .. } => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
+        other => cdp_failure(phase, other),
+    })?;
+    if let Some(details) = walked.exception_details {
         let _ = release(session, walk_time).await;
+        let description = details.exception.and_then(|e| e.description).unwrap_or_else(|| "stopped".into());
         return Err(fail(ErrorCode::Timeout, phase, format!(
                 "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
-                details["exception"]["description"].as_str().unwrap_or("stopped").lines().next().unwrap_or_default()
+                description.lines().next().unwrap_or_default()
             )));
     }
-    let object = walked["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let object = walked.result.object_id.unwrap_or_default();
     let field = |name: &'static str, by_value: bool| {
-        session.call_raw(
-            "Runtime.callFunctionOn",
-            json!({"objectId": object, "functionDeclaration": format!("function() {{ return this.{name}; }}"),
-                   "returnByValue": by_value, "objectGroup": WALK_GROUP}),
-            walk_time.remaining(),
-        )
+        let get = CallFunctionOn {
+            function_declaration: format!("function() {{ return this.{name}; }}"),
+            object_id: object.clone(),
+            return_by_value: by_value,
+            object_group: Some(WALK_GROUP.into()),
+            ..CallFunctionOn::default()
+        };
+        session.call_function_on(&get, walk_time.remaining())
     };
     let (text, frames, holes) =
         tokio::join!(field("json", true), field("frames", false), field("holes", false));
-    let walked: Value = serde_json::from_str(text.map_err(cdp)?["result"]["value"].as_str().unwrap_or("{}"))
-        .unwrap_or_default();
-    let frames_id = frames.map_err(cdp)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
-    let holes_id = holes.map_err(cdp)?["result"]["objectId"].as_str().unwrap_or_default().to_string();
+    let text = text.map_err(cdp)?.result.value;
+    let walked: Walked =
+        text.as_ref().and_then(Value::as_str).and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default();
+    let frames_id = frames.map_err(cdp)?.result.object_id.unwrap_or_default();
+    let holes_id = holes.map_err(cdp)?.result.object_id.unwrap_or_default();
     let (frames, holes) = tokio::join!(
         describe_all(session, &frames_id, walk_time),
         describe_all(session, &holes_id, walk_time)
     );
-    let frame_of = |d: &Value| d["frameId"].as_str().unwrap_or_default().to_string();
+    let frame_of = |d: &Option<Node>| d.as_ref().and_then(|n| n.frame_id.clone()).unwrap_or_default();
     let frame_ids = frames.map_err(cdp)?.iter().map(frame_of).collect();
     let holes_pending = holes
         .map_err(cdp)?
@@ -289,33 +305,30 @@ pub(super) async fn keep_refs(
         // Every walk's world keeps its elements' ids (the next walk gives them the same refs); the
         // main frame's registry also finds them for actions.
         let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
-        let _ = r
-            .session
-            .call_raw(
-                "Runtime.callFunctionOn",
-                json!({"objectId": r.object, "functionDeclaration": REGISTER, "arguments": [{"value": pairs}]}),
-                budget.remaining(),
-            )
-            .await;
+        let register = CallFunctionOn {
+            function_declaration: REGISTER.into(),
+            object_id: r.object.clone(),
+            arguments: vec![json!({"value": pairs})],
+            ..CallFunctionOn::default()
+        };
+        let _ = r.session.call_function_on(&register, budget.remaining()).await;
         if run == 0 {
             continue;
         }
-        let picked = r
-            .session
-            .call_raw(
-                "Runtime.callFunctionOn",
-                json!({"objectId": r.object, "functionDeclaration": "function(idx) { return idx.map((i) => this.els[i]); }",
-                       "arguments": [{"value": wanted.iter().map(|w| w.1).collect::<Vec<_>>()}], "objectGroup": WALK_GROUP}),
-                budget.remaining(),
-            )
-            .await;
-        let Some(array) = picked.ok().and_then(|p| p["result"]["objectId"].as_str().map(str::to_string))
-        else {
+        let pick = CallFunctionOn {
+            function_declaration: "function(idx) { return idx.map((i) => this.els[i]); }".into(),
+            object_id: r.object.clone(),
+            arguments: vec![json!({"value": wanted.iter().map(|w| w.1).collect::<Vec<_>>()})],
+            object_group: Some(WALK_GROUP.into()),
+            ..CallFunctionOn::default()
+        };
+        let picked = r.session.call_function_on(&pick, budget.remaining()).await;
+        let Some(array) = picked.ok().and_then(|p| p.result.object_id) else {
             continue;
         };
         if let Ok(nodes) = describe_all(&r.session, &array, budget).await {
             for ((k, _), node) in wanted.iter().zip(nodes) {
-                shown[*k].backend_node_id = node["backendNodeId"].as_i64().unwrap_or(0);
+                shown[*k].backend_node_id = node.map_or(0, |n| n.backend_node_id);
             }
         }
     }
@@ -339,35 +352,21 @@ pub(super) const REGISTER: &str = r#"function(pairs) {
 }"#;
 
 /// `DOM.describeNode` of every element of the array `array_id` (`Runtime.getProperties`), in order,
-/// sent together; a node that cannot be described is `null`.
+/// sent together; a node that cannot be described is `None`.
 pub(super) async fn describe_all(
     session: &Session,
     array_id: &str,
     budget: Budget,
-) -> Result<Vec<Value>, sb_cdp::CdpError> {
-    let props = session
-        .call_raw(
-            "Runtime.getProperties",
-            json!({"objectId": array_id, "ownProperties": true}),
-            budget.remaining(),
-        )
-        .await?;
-    let mut ids: Vec<(usize, String)> = props["result"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|p| {
-            Some((p["name"].as_str()?.parse().ok()?, p["value"]["objectId"].as_str()?.to_string()))
-        })
-        .collect();
+) -> Result<Vec<Option<Node>>, sb_cdp::CdpError> {
+    let props = session.own_properties(array_id, budget.remaining()).await?;
+    let mut ids: Vec<(usize, String)> =
+        props.into_iter().filter_map(|p| Some((p.name.parse().ok()?, p.value?.object_id?))).collect();
     ids.sort_by_key(|(i, _)| *i);
-    let described =
-        futures_util::future::join_all(ids.iter().map(|(_, id)| {
-            session.call_raw("DOM.describeNode", json!({"objectId": id}), budget.remaining())
-        }))
-        .await;
-    Ok(described.into_iter().map(|d| d.map(|d| d["node"].clone()).unwrap_or(Value::Null)).collect())
+    let described = futures_util::future::join_all(
+        ids.iter().map(|(_, id)| session.describe_node(id, budget.remaining())),
+    )
+    .await;
+    Ok(described.into_iter().map(Result::ok).collect())
 }
 
 pub(super) async fn release(session: &Session, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
@@ -422,7 +421,7 @@ pub(super) fn walked_items(
                     .and_then(|h| runs[run].filled.get(&h).copied());
                 let children = match filled {
                     Some(inner) => {
-                        let raw = runs[inner].walked["items"].as_array().cloned().unwrap_or_default();
+                        let raw = runs[inner].walked.items.clone();
                         walked_items(runs, inner, &raw, refs)
                     }
                     None => walked_items(
