@@ -328,6 +328,9 @@ impl Browser {
     }
 }
 
+/// How long a browser whose pipe closed during the handshake may take to be seen exiting.
+const EXIT_SEEN: Duration = Duration::from_millis(500);
+
 /// The launch's probe: `Browser.getVersion` on the pipe, answered once the browser reads it (the call
 /// waits in the pipe meanwhile), by `deadline`; a browser that exits first fails at once.
 async fn handshake(
@@ -341,9 +344,22 @@ async fn handshake(
     loop {
         tokio::select! {
             answer = &mut call => {
-                return answer.map_err(|e| match process.child.try_wait() {
-                    Ok(Some(status)) => (Phase::Launch, format!("browser exited during launch ({status})")),
-                    _ => (Phase::Handshake, format!("CDP handshake failed: {e}")),
+                let e = match answer {
+                    Ok(version) => return Ok(version),
+                    Err(e) => e,
+                };
+                // A browser that exits closes its pipe before the kernel reports it exited: a closed
+                // pipe gives it a moment to be seen exiting (a launch failure), else it is the
+                // handshake that failed.
+                let exited = if matches!(e, sb_cdp::CdpError::Closed { .. }) {
+                    let wait = EXIT_SEEN.min(deadline.saturating_duration_since(Instant::now()));
+                    tokio::time::timeout(wait, process.child.wait()).await.ok().and_then(Result::ok)
+                } else {
+                    process.child.try_wait().ok().flatten()
+                };
+                return Err(match exited {
+                    Some(status) => (Phase::Launch, format!("browser exited during launch ({status})")),
+                    None => (Phase::Handshake, format!("CDP handshake failed: {e}")),
                 });
             }
             _ = tokio::time::sleep(Duration::from_millis(50)) => match process.child.try_wait() {
