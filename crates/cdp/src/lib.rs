@@ -33,6 +33,7 @@
 
 pub mod calls;
 mod client;
+pub mod commands;
 pub mod discovery;
 mod error;
 pub mod relay;

@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use sb_protocol::api::DownloadInfo;
 use serde::Deserialize;
-use serde_json::json;
 
+use sb_cdp::commands::{BrowserCancelDownload, BrowserSetDownloadBehavior};
 use sb_cdp::types::{DownloadProgress, DownloadWillBegin};
 
 use crate::health::Link;
@@ -98,18 +98,26 @@ impl Downloads {
     /// # Errors
     /// The directory cannot be made, or `Browser.setDownloadBehavior` failed (one line).
     pub async fn allow(&self, link: &Link, session: &str, context: &str) -> Result<(), String> {
-        let params = if self.config.enabled {
+        let behavior = if self.config.enabled {
             let dir = self.dir(session);
             crate::files::private_dir(&self.root)
                 .and_then(|()| crate::files::private_dir(&dir))
                 .map_err(|e| format!("downloads directory: {e}"))?;
-            json!({"behavior": "allowAndName", "browserContextId": context,
-                   "downloadPath": dir.display().to_string(), "eventsEnabled": true})
+            BrowserSetDownloadBehavior {
+                behavior: "allowAndName".into(),
+                browser_context_id: Some(context.to_string()),
+                download_path: Some(dir.display().to_string()),
+                events_enabled: Some(true),
+            }
         } else {
-            json!({"behavior": "deny", "browserContextId": context})
+            BrowserSetDownloadBehavior {
+                behavior: "deny".into(),
+                browser_context_id: Some(context.to_string()),
+                ..BrowserSetDownloadBehavior::default()
+            }
         };
         link.client
-            .call_raw("Browser.setDownloadBehavior", None, params, CALL)
+            .run(&behavior, CALL)
             .await
             .map(|_| ())
             .map_err(|e| format!("Browser.setDownloadBehavior: {e}"))
@@ -180,11 +188,14 @@ impl Downloads {
                 entry.too_large = true;
                 entry.info.bytes = received;
                 tracing::warn!(browser.session_id = %entry.session, url = %entry.info.url, bytes = received, max_bytes = self.config.max_bytes, "download_too_large");
-                json!({"guid": guid, "browserContextId": entry.context})
+                BrowserCancelDownload {
+                    guid: guid.to_string(),
+                    browser_context_id: Some(entry.context.clone()),
+                }
             };
             let client = link.client.clone();
             tokio::spawn(async move {
-                let _ = client.call_raw("Browser.cancelDownload", None, cancel, CALL).await;
+                let _ = client.run(&cancel, CALL).await;
             });
             return;
         }

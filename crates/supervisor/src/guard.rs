@@ -24,8 +24,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sb_protocol::Budget;
-use serde_json::json;
 
+use sb_cdp::commands::{FetchContinueRequest, FetchEnable, FetchFailRequest, RequestPattern};
 use sb_cdp::types::RequestPaused;
 
 use crate::health::Link;
@@ -66,14 +66,8 @@ impl Guard {
     /// When the browser refuses `Fetch.enable` (then nothing is intercepted; the caller logs it).
     pub async fn watch(self: &Arc<Self>, link: &Link) -> Result<(), sb_cdp::CdpError> {
         let mut events = link.client.browser_events();
-        link.client
-            .call_raw(
-                "Fetch.enable",
-                None,
-                json!({"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}),
-                crate::browser::HANDSHAKE_TIMEOUT,
-            )
-            .await?;
+        let every = RequestPattern { url_pattern: "*".into(), request_stage: "Request".into() };
+        link.client.run(&FetchEnable { patterns: vec![every] }, crate::browser::HANDSHAKE_TIMEOUT).await?;
         let (this, client) = (Arc::downgrade(self), link.client.clone());
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
@@ -94,9 +88,7 @@ impl Guard {
         let (request_id, url) = (paused.request_id.as_str(), paused.request.url.as_str());
         let verdict = self.allows(url, Budget::new(RESOLVE)).await;
         let answer = match verdict {
-            Ok(()) => {
-                client.call_raw("Fetch.continueRequest", None, json!({"requestId": request_id}), ANSWER)
-            }
+            Ok(()) => client.run(&FetchContinueRequest { request_id: request_id.to_string() }, ANSWER).await,
             Err(blocked) => {
                 let shown = sb_protocol::redact::in_url(url);
                 let kind = paused.resource_type.as_str();
@@ -106,15 +98,14 @@ impl Guard {
                     refused.retain(|_, (_, _, at)| at.elapsed() < REMEMBER);
                     refused.insert(frame.to_string(), (shown.into_owned(), blocked.0, Instant::now()));
                 }
-                client.call_raw(
-                    "Fetch.failRequest",
-                    None,
-                    json!({"requestId": request_id, "errorReason": "BlockedByClient"}),
-                    ANSWER,
-                )
+                let fail = FetchFailRequest {
+                    request_id: request_id.to_string(),
+                    error_reason: "BlockedByClient".into(),
+                };
+                client.run(&fail, ANSWER).await
             }
         };
-        if let Err(e) = answer.await {
+        if let Err(e) = answer {
             tracing::debug!(error.message = %e, "paused_request_not_answered");
         }
     }

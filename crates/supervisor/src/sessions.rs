@@ -15,12 +15,12 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
+use sb_cdp::commands::{TargetCloseTarget, TargetSetDiscoverTargets};
 use sb_cdp::types::{DownloadProgress, DownloadWillBegin, TargetDestroyed, TargetInfo};
 use sb_cdp::CdpClient;
 use sb_protocol::api::{DialogInfo, SessionInfo, TabInfo};
 use sb_protocol::ipc::RefRecord;
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
-use serde_json::json;
 
 use crate::health::{BrowserObserver, Link};
 use crate::stats::Stats;
@@ -700,12 +700,7 @@ impl Sessions {
         let mut events = link.client.browser_events();
         let discover = link
             .client
-            .call_raw(
-                "Target.setDiscoverTargets",
-                None,
-                json!({"discover": true}),
-                crate::browser::HANDSHAKE_TIMEOUT,
-            )
+            .run(&TargetSetDiscoverTargets { discover: true }, crate::browser::HANDSHAKE_TIMEOUT)
             .await;
         if let Err(e) = discover {
             tracing::warn!(error.message = %e, "target_discovery_unavailable");
@@ -804,7 +799,7 @@ pub async fn close_target(client: &CdpClient, target_id: &str, timeout: Duration
     if target_id.is_empty() || timeout.is_zero() {
         return;
     }
-    let _ = client.call_raw("Target.closeTarget", None, json!({"targetId": target_id}), timeout).await;
+    let _ = client.run(&TargetCloseTarget { target_id: target_id.to_string() }, timeout).await;
 }
 
 /// [`close_target`] with the default bound (1 s).

@@ -13,11 +13,13 @@
 use std::time::Duration;
 
 use sb_cdp::calls::{decode, ContentQuads};
+use sb_cdp::commands::{DomGetContentQuads, DomScrollIntoViewIfNeeded, PageGetLayoutMetrics};
 use sb_cdp::types::LayoutMetrics;
 use sb_cdp::{CdpError, Session};
 use sb_protocol::ipc::{InputAction, Locator, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
-use serde_json::{json, Value};
+use serde::de::IgnoredAny;
+use serde_json::json;
 
 use crate::error::{cdp_failure, fail};
 use crate::page::{call_function_on, Page};
@@ -117,37 +119,32 @@ async fn viewport(
     }
 }
 
+/// A node by `objectId` or by `backendNodeId`.
+type NodeRef = (Option<String>, Option<i64>);
+
 /// A CDP answer on its way, typed.
 type Answer<T> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, CdpError>> + Send>>;
-
-/// `session.send_raw(method, ...)`'s answer, decoded as `T` when it comes.
-fn typed<T: serde::de::DeserializeOwned + 'static>(
-    session: &Session,
-    method: &'static str,
-    params: Value,
-    timeout: Duration,
-) -> Answer<T> {
-    let sent = session.send_raw(method, params, timeout);
-    Box::pin(async move { decode(method, sent.await?) })
-}
 
 /// A round's first calls, sent together and in this order (one session runs them in order):
 /// `DOM.scrollIntoViewIfNeeded`, `DOM.getContentQuads`, and for pointer input `Page.getLayoutMetrics`.
 /// The checks, sent after them, take their first box after the scroll.
 struct Sent {
-    scrolled: Answer<Value>,
+    scrolled: Answer<IgnoredAny>,
     quads: Answer<ContentQuads>,
     metrics: Option<Answer<LayoutMetrics>>,
 }
 
 impl Sent {
     /// Sends the calls for the node named by `node` (`{"objectId"}` or `{"backendNodeId"}`).
-    fn send(session: &Session, node: Value, pointer: bool, budget: Budget) -> Sent {
+    fn send(session: &Session, node: NodeRef, pointer: bool, budget: Budget) -> Sent {
         let step = budget.capped(STEP);
+        let scroll = DomScrollIntoViewIfNeeded { object_id: node.0.clone(), backend_node_id: node.1 };
+        let quads = DomGetContentQuads { object_id: node.0, backend_node_id: node.1 };
         Sent {
-            scrolled: Box::pin(session.send_raw("DOM.scrollIntoViewIfNeeded", node.clone(), step)),
-            quads: typed(session, "DOM.getContentQuads", node, step),
-            metrics: pointer.then(|| typed(session, "Page.getLayoutMetrics", json!({}), step)),
+            scrolled: Box::pin(session.send(&scroll, step)),
+            quads: Box::pin(session.send(&quads, step)),
+            metrics: pointer
+                .then(|| -> Answer<LayoutMetrics> { Box::pin(session.send(&PageGetLayoutMetrics {}, step)) }),
         }
     }
 }
@@ -169,9 +166,8 @@ fn is_pointer(input: &InputAction) -> bool {
 fn send_early(page: &Page, locator: &Locator, input: &InputAction, budget: Budget) -> Option<Sent> {
     let Locator::Ref(r) = locator else { return None };
     let current = r.frame_id == page.target_id && page.lifecycle.borrow().loader_id == r.loader_id;
-    (current && r.backend_node_id != 0).then(|| {
-        Sent::send(&page.session, json!({"backendNodeId": r.backend_node_id}), is_pointer(input), budget)
-    })
+    (current && r.backend_node_id != 0)
+        .then(|| Sent::send(&page.session, (None, Some(r.backend_node_id)), is_pointer(input), budget))
 }
 
 /// What one round found.
@@ -199,7 +195,7 @@ async fn check_round(
 ) -> Result<Round, WorkerError> {
     let pointer = is_pointer(input);
     let Sent { scrolled, quads, metrics } =
-        sent.unwrap_or_else(|| Sent::send(&el.session, json!({"objectId": el.object_id}), pointer, budget));
+        sent.unwrap_or_else(|| Sent::send(&el.session, (Some(el.object_id.clone()), None), pointer, budget));
     let checks = call_function_on(&el.session, &el.object_id, CHECKS, json!([]), budget.capped(STEP));
     let scrolled = async {
         if scrolled.await.is_err() {

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use sb_cdp::calls::Evaluate;
+use sb_cdp::commands::{InputDispatchMouseEvent, PageStopLoading, RuntimeReleaseObjectGroup};
 use sb_cdp::types::{
     CaptureScreenshotResult, EvaluateResult, FrameNavigated, LayoutMetrics, LifecycleEvent, NavigateResult,
     RemoteObject, ResponseReceived,
@@ -139,7 +140,7 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
 /// (`Page.stopLoading`) and the tab still shows its previous document, reported with
 /// `load_state: "none"` and `timed_out: true`.
 async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output, WorkerError> {
-    let _ = page.session.call_raw("Page.stopLoading", json!({}), budget.capped(SMALL_CALL)).await;
+    let _ = page.session.run(&PageStopLoading {}, budget.capped(SMALL_CALL)).await;
     let (shown, title, _) = url_and_title(page, budget).await;
     let Some(shown) = shown else {
         // The page does not answer either: let the ladder look at it.
@@ -499,7 +500,7 @@ async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> 
         )
         .await;
     let _ = session
-        .call_raw("Runtime.releaseObjectGroup", json!({"objectGroup": EVAL_GROUP}), budget.capped(SMALL_CALL))
+        .run(&RuntimeReleaseObjectGroup { object_group: EVAL_GROUP.into() }, budget.capped(SMALL_CALL))
         .await;
     let converted =
         converted
@@ -523,9 +524,15 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Resul
     let size = eval_by_value(page, "[innerWidth, innerHeight]", phase, budget).await?;
     let n = |i: usize| size[i].as_f64().unwrap_or(0.0);
     page.session
-        .call_raw(
-            "Input.dispatchMouseEvent",
-            json!({"type": "mouseWheel", "x": n(0) / 2.0, "y": n(1) / 2.0, "deltaX": dx, "deltaY": dy}),
+        .run(
+            &InputDispatchMouseEvent {
+                kind: "mouseWheel".into(),
+                x: n(0) / 2.0,
+                y: n(1) / 2.0,
+                delta_x: Some(dx),
+                delta_y: Some(dy),
+                ..InputDispatchMouseEvent::default()
+            },
             budget.remaining(),
         )
         .await

@@ -10,9 +10,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use sb_cdp::commands::PageHandleJavaScriptDialog;
 use sb_cdp::types::JavascriptDialogOpening;
 use sb_cdp::Session;
-use serde_json::json;
 
 /// How long an input action waits after its input for dialogs it raised a moment later (150 ms).
 pub(crate) const SETTLE: Duration = Duration::from_millis(150);
@@ -57,13 +57,11 @@ impl Dialogs {
                 let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
                 let (accept, prompt) =
                     me.next.lock().unwrap().take().unwrap_or((kind == "beforeunload", None));
-                let mut params = json!({"accept": accept});
                 // An accepted prompt without text of the caller's answers with its default value, as
                 // a person pressing OK does.
-                if let Some(text) = prompt.or_else(|| default_value.clone().filter(|_| accept)) {
-                    params["promptText"] = json!(text);
-                }
-                let _ = session.call_raw("Page.handleJavaScriptDialog", params, Duration::from_secs(2)).await;
+                let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accept));
+                let answer = PageHandleJavaScriptDialog { accept, prompt_text };
+                let _ = session.run(&answer, Duration::from_secs(2)).await;
                 tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
                 me.answered.lock().unwrap().push((kind, message, accept, default_value));
             }

@@ -6,11 +6,11 @@
 use std::future::Future;
 use std::time::Duration;
 
+use sb_cdp::commands::{InputDispatchKeyEvent, InputDispatchMouseEvent, InputInsertText};
 use sb_cdp::CdpError;
 use sb_protocol::api::MouseButton;
 use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, ErrorCode, Phase};
-use serde_json::json;
 
 use crate::error::{cdp_failure, fail};
 use crate::keys::{self, KeyDef};
@@ -51,11 +51,17 @@ pub(crate) fn mouse<'a>(
     };
     let name = button.map_or("none", MouseButton::as_str);
     let sent = (!(kind == "mouseMoved" && button.is_none() && here)).then(|| {
-        page.session.send_raw(
-            "Input.dispatchMouseEvent",
-            json!({"type": kind, "x": x, "y": y, "button": name, "buttons": buttons, "clickCount": clicks, "modifiers": modifiers}),
-            dispatch_time(budget),
-        )
+        let event = InputDispatchMouseEvent {
+            kind: kind.to_string(),
+            x,
+            y,
+            button: Some(name.to_string()),
+            buttons: Some(buttons),
+            click_count: Some(clicks),
+            modifiers: Some(modifiers),
+            ..InputDispatchMouseEvent::default()
+        };
+        page.session.send(&event, dispatch_time(budget))
     });
     async move {
         if let Some(sent) = sent {
@@ -127,28 +133,27 @@ async fn key_event(
     text: Option<String>,
     budget: Budget,
 ) -> Result<(), WorkerError> {
-    let mut p = json!({
-        "type": kind, "key": def.key, "code": def.code, "windowsVirtualKeyCode": def.key_code,
-        "nativeVirtualKeyCode": def.key_code, "modifiers": modifiers, "location": def.location,
+    let event = InputDispatchKeyEvent {
+        kind: kind.to_string(),
+        key: def.key.clone(),
+        code: def.code.clone(),
+        windows_virtual_key_code: def.key_code,
+        native_virtual_key_code: def.key_code,
+        modifiers,
+        location: def.location,
         // As Playwright's `crInput.ts`: a numpad key (DOM location 3) is `isKeypad`.
-        "isKeypad": def.location == 3,
-    });
-    if let Some(t) = text {
-        p["text"] = json!(t);
-        p["unmodifiedText"] = json!(t);
-    }
-    page.session
-        .call_raw("Input.dispatchKeyEvent", p, dispatch_time(budget))
-        .await
-        .map(|_| ())
-        .map_err(|e| cdp_failure(Phase::Cdp, e))
+        is_keypad: def.location == 3,
+        unmodified_text: text.clone(),
+        text,
+    };
+    page.session.run(&event, dispatch_time(budget)).await.map(|_| ()).map_err(|e| cdp_failure(Phase::Cdp, e))
 }
 
 /// Types `ch`, a character no key of the US layout gives, as `Input.insertText` (as Playwright's
 /// `keyboard.insertText`).
 pub(crate) async fn insert_text(page: &Page, ch: char, budget: Budget) -> Result<(), WorkerError> {
     page.session
-        .call_raw("Input.insertText", json!({"text": ch.to_string()}), dispatch_time(budget))
+        .run(&InputInsertText { text: ch.to_string() }, dispatch_time(budget))
         .await
         .map(|_| ())
         .map_err(|e| cdp_failure(Phase::Cdp, e))

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use sb_cdp::commands::{InputDispatchDragEvent, InputDispatchMouseEvent, InputSetInterceptDrags};
 use sb_protocol::api::MouseButton;
 use sb_protocol::ipc::{InputAction, InputOutput, Locator, Output, SelectedOutput, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
@@ -218,16 +219,13 @@ async fn drag(page: &Page, x: f64, y: f64, to: &Locator, p: &Progress) -> Result
     // The source passed its checks: what fails from here is input (`cdp`), as for every action.
     let cdp = |e| cdp_failure(Phase::Cdp, e);
     let mut events = page.session.events();
-    page.session
-        .call_raw("Input.setInterceptDrags", json!({"enabled": true}), dispatch_time(budget))
-        .await
-        .map_err(cdp)?;
-    p.on_abort(&page.session, "Input.setInterceptDrags", json!({"enabled": false}));
+    page.session.run(&InputSetInterceptDrags { enabled: true }, dispatch_time(budget)).await.map_err(cdp)?;
+    p.on_abort(&page.session, &InputSetInterceptDrags { enabled: false });
     let outcome = async {
         mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?;
         mouse(page, "mousePressed", x, y, Some(MouseButton::Left), 1, 0, budget).await.map_err(cdp)?;
         // Until the button is released, a drag cut short releases it (and stops intercepting drags).
-        p.on_abort(&page.session, "Input.dispatchMouseEvent", release(x, y));
+        p.on_abort(&page.session, &release(x, y));
         // The target, checked like a hover (this also scrolls it into view), by the same retry loop.
         let target = actionability::ready(page, to, &InputAction::Hover, p).await?;
         let (label, tx, ty) = (target.el.label, target.x, target.y);
@@ -255,9 +253,8 @@ async fn drag(page: &Page, x: f64, y: f64, to: &Locator, p: &Progress) -> Result
         if let Some(data) = intercepted {
             for kind in ["dragEnter", "dragOver", "drop"] {
                 page.session
-                    .call_raw(
-                        "Input.dispatchDragEvent",
-                        json!({"type": kind, "x": tx, "y": ty, "data": data}),
+                    .run(
+                        &InputDispatchDragEvent { kind: kind.into(), x: tx, y: ty, data: data.clone() },
                         dispatch_time(budget),
                     )
                     .await
@@ -272,16 +269,21 @@ async fn drag(page: &Page, x: f64, y: f64, to: &Locator, p: &Progress) -> Result
     // released the button itself and only stops intercepting drags.
     let label = outcome?;
     p.forget_cleanups();
-    let _ = page
-        .session
-        .call_raw("Input.setInterceptDrags", json!({"enabled": false}), dispatch_time(budget))
-        .await;
+    let _ = page.session.run(&InputSetInterceptDrags { enabled: false }, dispatch_time(budget)).await;
     Ok(label)
 }
 
 /// `Input.dispatchMouseEvent` params that release the left button at (`x`, `y`).
-fn release(x: f64, y: f64) -> serde_json::Value {
-    json!({"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": 1})
+fn release(x: f64, y: f64) -> InputDispatchMouseEvent {
+    InputDispatchMouseEvent {
+        kind: "mouseReleased".into(),
+        x,
+        y,
+        button: Some("left".into()),
+        buttons: Some(0),
+        click_count: Some(1),
+        ..InputDispatchMouseEvent::default()
+    }
 }
 
 /// Focuses the element (before typing or pressing a key on it).

@@ -25,6 +25,7 @@
 
 use std::time::Duration;
 
+use sb_cdp::commands::{InputDispatchMouseEvent, PageCrash, RuntimeTerminateExecution, TargetCloseTarget};
 use sb_cdp::types::{EvaluateResult, NavigateResult};
 use sb_cdp::Session;
 use sb_protocol::margins::RESET_TIME;
@@ -103,14 +104,14 @@ pub(crate) async fn free(page: &mut Page, budget: Budget, input: bool) -> Freed 
 
 /// `Runtime.terminateExecution`; whether Chromium answered.
 async fn terminate(session: &Session, budget: Budget) -> bool {
-    session.call_raw("Runtime.terminateExecution", json!({}), budget.capped(TERMINATE)).await.is_ok()
+    session.run(&RuntimeTerminateExecution {}, budget.capped(TERMINATE)).await.is_ok()
 }
 
 /// Whether the tab acknowledges a mouse move (`Input.dispatchMouseEvent` to its corner) within
 /// [`PROBE`] twice over.
 async fn takes_input(session: &Session, budget: Budget) -> bool {
-    let moved = json!({"type": "mouseMoved", "x": 0, "y": 0});
-    session.call_raw("Input.dispatchMouseEvent", moved, budget.capped(PROBE * 2)).await.is_ok()
+    let moved = InputDispatchMouseEvent { kind: "mouseMoved".into(), ..InputDispatchMouseEvent::default() };
+    session.run(&moved, budget.capped(PROBE * 2)).await.is_ok()
 }
 
 /// Whether the page's main thread runs a trivial script within [`PROBE`].
@@ -159,10 +160,9 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
     // The new page goes into the old one's browser context (the session's cookies and storage).
     let context = browser.target_context(&page.target_id, budget.capped(TERMINATE)).await.ok().flatten();
     page.crash_expected.store(true, std::sync::atomic::Ordering::SeqCst);
-    let _ = page.session.call_raw("Page.crash", json!({}), budget.capped(Duration::from_millis(50))).await;
-    let _ = browser
-        .call_raw("Target.closeTarget", None, json!({"targetId": page.target_id}), budget.capped(TERMINATE))
-        .await;
+    let _ = page.session.run(&PageCrash {}, budget.capped(Duration::from_millis(50))).await;
+    let close = TargetCloseTarget { target_id: page.target_id.clone() };
+    let _ = browser.run(&close, budget.capped(TERMINATE)).await;
     let created =
         match browser.create_target("about:blank", true, context.as_deref(), budget.remaining()).await {
             Ok(target_id) => target_id,

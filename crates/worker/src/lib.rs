@@ -448,7 +448,7 @@ async fn renderer_gone(page: &Page, crashed: &mut tokio::sync::watch::Receiver<b
 /// browser itself is gone (a browser killed takes its renderers with it, and the crash may be
 /// reported first), the cause is the browser's (`browser_restarted`), else the renderer's.
 async fn crash_or_browser(page: &Page, phase: Phase) -> WorkerError {
-    let alive = page.browser.call_raw("Browser.getVersion", None, serde_json::json!({}), CRASH_CHECK).await;
+    let alive = page.browser.run(&sb_cdp::commands::BrowserGetVersion {}, CRASH_CHECK).await;
     if alive.is_err() {
         return browser_gone(phase);
     }

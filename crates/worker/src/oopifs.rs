@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use sb_cdp::commands::TargetSetAutoAttach;
 use sb_cdp::types::{AttachedToTarget, DetachedFromTarget};
 use sb_cdp::{CdpClient, Session};
-use serde_json::json;
 
 /// Longest one auto-attach CDP call may take.
 const STEP: Duration = Duration::from_millis(1_000);
@@ -52,11 +52,7 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                         .insert(target.clone(), Oopif { session: child.clone(), parent: parent.clone() });
                     // Its own out-of-process iframes: followed before auto-attach reports them.
                     follow(browser.clone(), &child, Some(target), found.clone());
-                    let auto = child.send_raw(
-                        "Target.setAutoAttach",
-                        json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
-                        STEP,
-                    );
+                    let auto = child.send(&TargetSetAutoAttach::flat(), STEP);
                     tokio::spawn(auto);
                 }
                 "Target.detachedFromTarget" => {

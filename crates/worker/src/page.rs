@@ -8,10 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sb_cdp::calls::{CallFunctionOn, Evaluate};
+use sb_cdp::commands::{
+    EmulationSetDeviceMetricsOverride, EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable,
+    PageEnable, PageSetLifecycleEventsEnabled, TargetSetAutoAttach,
+};
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::ipc::{Counter, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::conns::Conns;
 use crate::dialogs::Dialogs;
@@ -177,24 +181,12 @@ pub(crate) async fn attach_session(
     // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
     let (a, b, c, d, e, f) = tokio::join!(
         // Cross-site iframes are targets of their own: attach to them as they appear.
-        session.call_raw(
-            "Target.setAutoAttach",
-            serde_json::json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true}),
-            budget.remaining()
-        ),
-        session.call_raw("Page.enable", serde_json::json!({}), budget.remaining()),
-        session.call_raw(
-            "Emulation.setFocusEmulationEnabled",
-            serde_json::json!({"enabled": true}),
-            budget.remaining()
-        ),
-        session.call_raw("Network.enable", serde_json::json!({}), budget.remaining()),
-        session.call_raw(
-            "Page.setLifecycleEventsEnabled",
-            serde_json::json!({"enabled": true}),
-            budget.remaining()
-        ),
-        session.call_raw("Inspector.enable", serde_json::json!({}), budget.remaining()),
+        session.send(&TargetSetAutoAttach::flat(), budget.remaining()),
+        session.send(&PageEnable {}, budget.remaining()),
+        session.send(&EmulationSetFocusEmulationEnabled { enabled: true }, budget.remaining()),
+        session.send(&NetworkEnable {}, budget.remaining()),
+        session.send(&PageSetLifecycleEventsEnabled { enabled: true }, budget.remaining()),
+        session.send(&InspectorEnable {}, budget.remaining()),
     );
     a?;
     b?;
@@ -215,9 +207,15 @@ pub(crate) async fn set_display(
     d: sb_protocol::ipc::Display,
     budget: Budget,
 ) -> Result<(), CdpError> {
-    let metrics = json!({"width": d.width, "height": d.height, "deviceScaleFactor": d.scale,
-        "mobile": false, "screenWidth": d.width, "screenHeight": d.height});
-    session.call_raw("Emulation.setDeviceMetricsOverride", metrics, budget.remaining()).await.map(|_| ())
+    let metrics = EmulationSetDeviceMetricsOverride {
+        width: d.width,
+        height: d.height,
+        device_scale_factor: d.scale,
+        mobile: false,
+        screen_width: d.width,
+        screen_height: d.height,
+    };
+    session.run(&metrics, budget.remaining()).await.map(|_| ())
 }
 
 /// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,

@@ -90,8 +90,9 @@ impl Progress {
     }
 
     /// Registers a CDP call to send should the action be cut short (a timeout or a cancel).
-    pub(crate) fn on_abort(&self, session: &Session, method: &'static str, params: Value) {
-        self.cleanups.lock().unwrap().push(Cleanup { session: session.clone(), method, params });
+    pub(crate) fn on_abort<C: sb_cdp::commands::Command>(&self, session: &Session, cmd: &C) {
+        let params = sb_cdp::commands::params(cmd);
+        self.cleanups.lock().unwrap().push(Cleanup { session: session.clone(), method: C::METHOD, params });
     }
 
     /// The step those cleanups undo is done: they are not needed any more.

@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use sb_cdp::calls::Evaluate;
+use sb_cdp::commands::RuntimeReleaseObject;
 use sb_cdp::Session;
 use sb_protocol::ipc::{Locator, RefRecord, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -90,10 +91,8 @@ async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>
     };
     let Some(object) = found_object.result.object_id.as_deref() else { return Ok(None) };
     let node = page.session.describe_node(object, budget.capped(STEP)).await;
-    let _ = page
-        .session
-        .call_raw("Runtime.releaseObject", json!({"objectId": object}), budget.capped(STEP))
-        .await;
+    let _ =
+        page.session.run(&RuntimeReleaseObject { object_id: object.to_string() }, budget.capped(STEP)).await;
     Ok(found(node)?.map(|node| node.backend_node_id))
 }
 

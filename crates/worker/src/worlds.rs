@@ -12,11 +12,11 @@
 
 use std::time::Duration;
 
+use sb_cdp::commands::{RuntimeDisable, RuntimeEnable};
 use sb_cdp::types::ExecutionContextCreated;
 use sb_cdp::Session;
 use sb_protocol::ipc::{FrameTarget, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
-use serde_json::json;
 
 use crate::error::{cdp_failure, fail};
 use crate::frames;
@@ -83,8 +83,8 @@ async fn default_context(
     budget: Budget,
 ) -> Result<Option<i64>, WorkerError> {
     let mut events = session.events();
-    let enabled = session.call_raw("Runtime.enable", json!({}), budget.capped(STEP)).await;
-    let _ = session.call_raw("Runtime.disable", json!({}), budget.capped(STEP)).await;
+    let enabled = session.run(&RuntimeEnable {}, budget.capped(STEP)).await;
+    let _ = session.run(&RuntimeDisable {}, budget.capped(STEP)).await;
     enabled.map_err(|e| cdp_failure(Phase::Evaluate, e))?;
     let mut found = None;
     while let Some(ev) = events.try_recv() {

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use sb_cdp::calls::{CallFunctionOn, Evaluate, Node};
+use sb_cdp::commands::RuntimeReleaseObjectGroup;
 use sb_cdp::Session;
 use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, SnapshotOutput, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -369,14 +370,9 @@ pub(super) async fn describe_all(
     Ok(described.into_iter().map(Result::ok).collect())
 }
 
-pub(super) async fn release(session: &Session, budget: Budget) -> Result<Value, sb_cdp::CdpError> {
-    session
-        .call_raw(
-            "Runtime.releaseObjectGroup",
-            json!({"objectGroup": WALK_GROUP}),
-            budget.capped(std::time::Duration::from_millis(200)),
-        )
-        .await
+pub(super) async fn release(session: &Session, budget: Budget) -> Result<(), sb_cdp::CdpError> {
+    let group = RuntimeReleaseObjectGroup { object_group: WALK_GROUP.into() };
+    session.run(&group, budget.capped(std::time::Duration::from_millis(200))).await.map(|_| ())
 }
 
 /// The walker's items of run `run` as [`Item`]s, with the frames that filled its holes spliced in;

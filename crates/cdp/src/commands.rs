@@ -1,0 +1,336 @@
+//! Typed params for the CDP commands the runtime sends whose answers it reads little or nothing of:
+//! each is a struct named after its method (`PageEnable` is `Page.enable`) that implements [`Command`],
+//! and goes out with [`Session::run`] / [`Session::send`] on a page session or [`CdpClient::run`] on the
+//! browser connection. Field names are CDP's, in snake case (serialized in camelCase); an `Option` left
+//! `None` is left out. Method reference: <https://chromedevtools.github.io/devtools-protocol/>.
+//!
+//! ```no_run
+//! # async fn demo(session: &sb_cdp::Session) -> Result<(), sb_cdp::CdpError> {
+//! use sb_cdp::commands::{InputInsertText, PageEnable};
+//! use std::time::Duration;
+//! session.run(&PageEnable {}, Duration::from_secs(1)).await?;
+//! session.run(&InputInsertText { text: "é".into() }, Duration::from_secs(1)).await?;
+//! # Ok(()) }
+//! ```
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::calls::decode;
+use crate::types::BrowserVersion;
+use crate::{CdpClient, CdpError, Session};
+
+/// A CDP command: its params (this value, serialized) and what its answer decodes to.
+pub trait Command: Serialize {
+    /// The method, e.g. `"Page.enable"`.
+    const METHOD: &'static str;
+    /// The answer (`IgnoredAny` for a command whose answer is `{}` or not read).
+    type Output: DeserializeOwned;
+}
+
+macro_rules! command {
+    ($(#[$doc:meta])* $name:ident = $method:literal -> $out:ty { $($(#[$fmeta:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Default, Serialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl Command for $name {
+            const METHOD: &'static str = $method;
+            type Output = $out;
+        }
+    };
+}
+
+command!(
+    /// `Browser.getVersion`.
+    BrowserGetVersion = "Browser.getVersion" -> BrowserVersion {}
+);
+command!(
+    /// `Browser.setDownloadBehavior`: `behavior` `deny`, `allow` or `allowAndName` (files named by guid).
+    BrowserSetDownloadBehavior = "Browser.setDownloadBehavior" -> IgnoredAny {
+        behavior: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        browser_context_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        download_path: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        events_enabled: Option<bool>,
+    }
+);
+command!(
+    /// `Browser.cancelDownload`.
+    BrowserCancelDownload = "Browser.cancelDownload" -> IgnoredAny {
+        guid: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        browser_context_id: Option<String>,
+    }
+);
+command!(
+    /// `DOM.scrollIntoViewIfNeeded` of a node named by `object_id` or `backend_node_id`.
+    DomScrollIntoViewIfNeeded = "DOM.scrollIntoViewIfNeeded" -> IgnoredAny {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        object_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        backend_node_id: Option<i64>,
+    }
+);
+command!(
+    /// `DOM.getContentQuads` of a node named by `object_id` or `backend_node_id`.
+    DomGetContentQuads = "DOM.getContentQuads" -> crate::calls::ContentQuads {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        object_id: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        backend_node_id: Option<i64>,
+    }
+);
+command!(
+    /// `Emulation.setDeviceMetricsOverride`: the viewport (CSS px), its scale, the screen's size.
+    EmulationSetDeviceMetricsOverride = "Emulation.setDeviceMetricsOverride" -> IgnoredAny {
+        width: u32,
+        height: u32,
+        device_scale_factor: f64,
+        mobile: bool,
+        screen_width: u32,
+        screen_height: u32,
+    }
+);
+command!(
+    /// `Emulation.setFocusEmulationEnabled`: the page behaves as focused whatever window has the focus.
+    EmulationSetFocusEmulationEnabled = "Emulation.setFocusEmulationEnabled" -> IgnoredAny { enabled: bool }
+);
+command!(
+    /// `Fetch.enable`: pause the requests that match `patterns`.
+    FetchEnable = "Fetch.enable" -> IgnoredAny { patterns: Vec<RequestPattern> }
+);
+command!(
+    /// `Fetch.continueRequest`: let a paused request go on unchanged.
+    FetchContinueRequest = "Fetch.continueRequest" -> IgnoredAny { request_id: String }
+);
+command!(
+    /// `Fetch.failRequest`: fail a paused request with `error_reason` (`BlockedByClient`, ...).
+    FetchFailRequest = "Fetch.failRequest" -> IgnoredAny { request_id: String, error_reason: String }
+);
+command!(
+    /// `Input.dispatchDragEvent` (`dragEnter`, `dragOver`, `drop`, `dragCancel`) with the data of an
+    /// intercepted drag.
+    InputDispatchDragEvent = "Input.dispatchDragEvent" -> IgnoredAny {
+        #[serde(rename = "type")]
+        kind: String,
+        x: f64,
+        y: f64,
+        data: Value,
+    }
+);
+command!(
+    /// `Input.dispatchKeyEvent` (`rawKeyDown`, `keyDown`, `keyUp`); `text` and `unmodified_text` for a
+    /// key that types.
+    InputDispatchKeyEvent = "Input.dispatchKeyEvent" -> IgnoredAny {
+        #[serde(rename = "type")]
+        kind: String,
+        key: String,
+        code: String,
+        windows_virtual_key_code: u32,
+        native_virtual_key_code: u32,
+        modifiers: u32,
+        location: u32,
+        is_keypad: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        unmodified_text: Option<String>,
+    }
+);
+command!(
+    /// `Input.dispatchMouseEvent` (`mouseMoved`, `mousePressed`, `mouseReleased`, `mouseWheel`) at
+    /// (`x`, `y`), CSS px in the viewport; `buttons` is the held buttons' bit mask.
+    InputDispatchMouseEvent = "Input.dispatchMouseEvent" -> IgnoredAny {
+        #[serde(rename = "type")]
+        kind: String,
+        x: f64,
+        y: f64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        button: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        buttons: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        click_count: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        modifiers: Option<u32>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta_x: Option<f64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta_y: Option<f64>,
+    }
+);
+command!(
+    /// `Input.insertText`: text as an IME commits it (no key events).
+    InputInsertText = "Input.insertText" -> IgnoredAny { text: String }
+);
+command!(
+    /// `Input.setInterceptDrags`: a drag the page starts is reported (`Input.dragIntercepted`) instead of
+    /// run.
+    InputSetInterceptDrags = "Input.setInterceptDrags" -> IgnoredAny { enabled: bool }
+);
+command!(
+    /// `Inspector.enable` (for `Inspector.targetCrashed`).
+    InspectorEnable = "Inspector.enable" -> IgnoredAny {}
+);
+command!(
+    /// `Network.enable` (for `Network.responseReceived`).
+    NetworkEnable = "Network.enable" -> IgnoredAny {}
+);
+command!(
+    /// `Page.enable`.
+    PageEnable = "Page.enable" -> IgnoredAny {}
+);
+command!(
+    /// `Page.crash`: the renderer dies (the ladder's last step before a reset).
+    PageCrash = "Page.crash" -> IgnoredAny {}
+);
+command!(
+    /// `Page.stopLoading`.
+    PageStopLoading = "Page.stopLoading" -> IgnoredAny {}
+);
+command!(
+    /// `Page.getLayoutMetrics` (also [`Session::layout_metrics`]).
+    PageGetLayoutMetrics = "Page.getLayoutMetrics" -> crate::types::LayoutMetrics {}
+);
+command!(
+    /// `Page.handleJavaScriptDialog`: accept or dismiss the open dialog; `prompt_text` answers a prompt.
+    PageHandleJavaScriptDialog = "Page.handleJavaScriptDialog" -> IgnoredAny {
+        accept: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        prompt_text: Option<String>,
+    }
+);
+command!(
+    /// `Page.setLifecycleEventsEnabled`.
+    PageSetLifecycleEventsEnabled = "Page.setLifecycleEventsEnabled" -> IgnoredAny { enabled: bool }
+);
+command!(
+    /// `Runtime.enable` (replays `Runtime.executionContextCreated` for the live contexts).
+    RuntimeEnable = "Runtime.enable" -> IgnoredAny {}
+);
+command!(
+    /// `Runtime.disable`.
+    RuntimeDisable = "Runtime.disable" -> IgnoredAny {}
+);
+command!(
+    /// `Runtime.releaseObject`.
+    RuntimeReleaseObject = "Runtime.releaseObject" -> IgnoredAny { object_id: String }
+);
+command!(
+    /// `Runtime.releaseObjectGroup`.
+    RuntimeReleaseObjectGroup = "Runtime.releaseObjectGroup" -> IgnoredAny { object_group: String }
+);
+command!(
+    /// `Runtime.terminateExecution`: stops the script running on the page's main thread.
+    RuntimeTerminateExecution = "Runtime.terminateExecution" -> IgnoredAny {}
+);
+command!(
+    /// `Target.closeTarget`.
+    TargetCloseTarget = "Target.closeTarget" -> IgnoredAny { target_id: String }
+);
+command!(
+    /// `Target.setAutoAttach`: attach to the targets this one creates (out-of-process iframes), as flat
+    /// sessions with `flatten`.
+    TargetSetAutoAttach = "Target.setAutoAttach" -> IgnoredAny {
+        auto_attach: bool,
+        wait_for_debugger_on_start: bool,
+        flatten: bool,
+    }
+);
+command!(
+    /// `Target.setDiscoverTargets`: `Target.targetCreated` / `targetDestroyed` / `targetInfoChanged`.
+    TargetSetDiscoverTargets = "Target.setDiscoverTargets" -> IgnoredAny { discover: bool }
+);
+
+/// `Fetch.RequestPattern`.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestPattern {
+    /// A wildcard pattern (`*` any characters).
+    pub url_pattern: String,
+    /// `Request` or `Response`.
+    pub request_stage: String,
+}
+
+impl TargetSetAutoAttach {
+    /// Auto-attach with flat sessions, not waiting for a debugger.
+    pub fn flat() -> TargetSetAutoAttach {
+        TargetSetAutoAttach { auto_attach: true, wait_for_debugger_on_start: false, flatten: true }
+    }
+}
+
+/// `cmd`'s params as JSON (for a call stored and sent later, such as a cleanup).
+pub fn params(cmd: &impl Serialize) -> Value {
+    serde_json::to_value(cmd).unwrap_or(Value::Null)
+}
+
+impl Session {
+    /// Sends `cmd` on this session and waits for its answer, within `timeout`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`]; [`CdpError::Decode`] when the answer does not fit.
+    pub async fn run<C: Command>(&self, cmd: &C, timeout: Duration) -> Result<C::Output, CdpError> {
+        self.call(C::METHOD, params(cmd), timeout).await
+    }
+
+    /// Sends `cmd` now (in order with this session's other calls); the answer's future.
+    pub fn send<C: Command>(
+        &self,
+        cmd: &C,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<C::Output, CdpError>> + Send + 'static
+    where
+        C::Output: Send + 'static,
+    {
+        let sent = self.send_raw(C::METHOD, params(cmd), timeout);
+        async move { decode(C::METHOD, sent.await?) }
+    }
+}
+
+impl CdpClient {
+    /// Sends `cmd` on the browser connection (no session) and waits for its answer, within `timeout`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`]; [`CdpError::Decode`] when the answer does not fit.
+    pub async fn run<C: Command>(&self, cmd: &C, timeout: Duration) -> Result<C::Output, CdpError> {
+        self.call(C::METHOD, None, params(cmd), timeout).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn params_are_cdps_names_and_none_is_left_out() {
+        let click = InputDispatchMouseEvent {
+            kind: "mousePressed".into(),
+            x: 1.0,
+            y: 2.0,
+            button: Some("left".into()),
+            click_count: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(
+            params(&click),
+            json!({"type": "mousePressed", "x": 1.0, "y": 2.0, "button": "left", "clickCount": 1})
+        );
+        assert_eq!(
+            params(&TargetSetAutoAttach::flat()),
+            json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true})
+        );
+        assert_eq!(InputDispatchMouseEvent::METHOD, "Input.dispatchMouseEvent");
+        assert_eq!(params(&PageEnable {}), json!({}));
+    }
+}
