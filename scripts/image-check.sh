@@ -18,6 +18,17 @@ cleanup() { docker rm -f "$name" >/dev/null 2>&1 || true; docker volume rm -f "$
 trap cleanup EXIT
 step() { printf '%-58s' "$1"; }
 ok() { echo "ok${1:+ ($1)}"; }
+# wait_healthy: until the container's health check says healthy (at most 60 s), else its log and exit 1.
+wait_healthy() {
+    local state=starting
+    for _ in $(seq 1 60); do
+        state=$(docker inspect -f '{{.State.Health.Status}}' "$name")
+        [ "$state" = healthy ] && return 0
+        sleep 1
+    done
+    docker logs "$name" | tail -20
+    exit 1
+}
 
 step "build"
 start=$(date +%s)
@@ -35,12 +46,7 @@ ok "$ms ms"
 
 step "serves: health check healthy"
 docker run -d --name "$name" --shm-size=1g -v "$vol:/run/sandbox-browser" "$tag" >/dev/null
-for _ in $(seq 1 60); do
-    state=$(docker inspect -f '{{.State.Health.Status}}' "$name")
-    [ "$state" = healthy ] && break
-    sleep 1
-done
-[ "$state" = healthy ] || { docker logs "$name" | tail -20; exit 1; }
+wait_healthy
 ok
 
 step "docker exec doctor (as documented)"
@@ -63,12 +69,7 @@ docker rm "$name" >/dev/null
 step "with the shipped seccomp profile: Chromium's own sandbox"
 docker run -d --name "$name" --shm-size=1g --security-opt seccomp=sandbox-browser.seccomp.json \
     -v "$vol:/run/sandbox-browser" "$tag" >/dev/null
-for _ in $(seq 1 60); do
-    state=$(docker inspect -f '{{.State.Health.Status}}' "$name")
-    [ "$state" = healthy ] && break
-    sleep 1
-done
-[ "$state" = healthy ] || { docker logs "$name" | tail -20; exit 1; }
+wait_healthy
 docker exec "$name" browserctl runtime.health | grep -q '"browser_sandbox":"chromium"' \
     || { docker exec "$name" browserctl runtime.health; exit 1; }
 docker stop -t 10 "$name" >/dev/null

@@ -434,6 +434,26 @@ async fn the_url_policy_holds_for_redirects_subresources_links_and_popups() {
     }
 }
 
+/// The `downloads` that `session`'s results report, from `result` (an action's) on, until one of them
+/// ended (each result carries what is new; an end comes within a few actions: 20 ms page waits, at
+/// most 250 of them).
+async fn downloads_until_ended(
+    c: &sb_client::Client,
+    session: &str,
+    mut result: serde_json::Value,
+) -> Vec<serde_json::Value> {
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    for _ in 0..250 {
+        seen.extend(result["downloads"].as_array().cloned().unwrap_or_default());
+        if seen.iter().any(|d| d["state"] != "started") {
+            return seen;
+        }
+        let wait = json!({"expression": "new Promise(r => setTimeout(() => r(1), 20))"});
+        result = c.call("page.evaluate", Some(session), wait, None).await.unwrap().result.unwrap();
+    }
+    panic!("the download did not end: {seen:?}");
+}
+
 /// Issue 15 §5: a page's downloads landed in the runtime's `~/Downloads`, unbounded and kept forever.
 /// Now one goes into the session's own directory under the artifacts dir (0700), named by its guid;
 /// the session's next result reports it (started, then completed with its path and size); one past
@@ -448,22 +468,11 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
     c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
     let links = "document.body.insertAdjacentHTML('beforeend', '<a id=\"small\" href=\"/test/download/5000\" download=\"report.csv\">s</a> <a id=\"big\" href=\"/test/download/1000000\">b</a>'), 1";
     assert!(c.call("page.evaluate", Some("d"), json!({"expression": links}), None).await.unwrap().ok);
-    // Each result carries what is new; the ends come within a few actions.
     let until_ended = |link: &'static str| {
         let c = &c;
         async move {
             let r = c.call("page.click", Some("d"), json!({"selector": link}), None).await.unwrap();
-            let mut seen: Vec<serde_json::Value> = Vec::new();
-            let mut result = r.result.unwrap();
-            for _ in 0..200 {
-                seen.extend(result["downloads"].as_array().cloned().unwrap_or_default());
-                if seen.iter().any(|d| d["state"] != "started") {
-                    return seen;
-                }
-                let wait = json!({"expression": "new Promise(r => setTimeout(() => r(1), 20))"});
-                result = c.call("page.evaluate", Some("d"), wait, None).await.unwrap().result.unwrap();
-            }
-            panic!("the download did not end: {seen:?}");
+            downloads_until_ended(c, "d", r.result.unwrap()).await
         }
     };
     let small = until_ended("#small").await;
@@ -512,17 +521,8 @@ async fn a_download_a_subframe_starts_is_capped_and_reported_too() {
     c.session_start(Some("f")).await.unwrap();
     c.goto("f", &pages.url("/test/index.html"), None).await.unwrap();
     let frame = "document.body.insertAdjacentHTML('beforeend', '<iframe src=\"/test/download/1000000\"></iframe>'), 1";
-    let mut result =
-        c.call("page.evaluate", Some("f"), json!({"expression": frame}), None).await.unwrap().result.unwrap();
-    let mut seen: Vec<serde_json::Value> = Vec::new();
-    for _ in 0..250 {
-        seen.extend(result["downloads"].as_array().cloned().unwrap_or_default());
-        if seen.iter().any(|d| d["state"] != "started") {
-            break;
-        }
-        let wait = json!({"expression": "new Promise(r => setTimeout(() => r(1), 20))"});
-        result = c.call("page.evaluate", Some("f"), wait, None).await.unwrap().result.unwrap();
-    }
+    let result = c.call("page.evaluate", Some("f"), json!({"expression": frame}), None).await.unwrap();
+    let seen = downloads_until_ended(&c, "f", result.result.unwrap()).await;
     assert_eq!(seen.first().map(|d| d["state"].clone()), Some(json!("started")), "{seen:?}");
     assert_eq!(seen.last().unwrap()["state"], "too_large", "{seen:?}");
     let dir = sup.dir.path().join("artifacts/downloads/f");
