@@ -33,6 +33,16 @@ const SMALL_CALL: Duration = Duration::from_millis(1_000);
 /// registry of large-page refs lives there, out of the page's reach.
 pub(crate) const WORLD: &str = "sandbox-browser";
 
+/// The session's previous snapshot of this page, which the next `page.snapshot {diff: true}` compares
+/// against (the snapshot module's `diff`).
+pub(crate) struct Previous {
+    /// The main frame's document (`loaderId`).
+    pub(crate) document: String,
+    /// The options it was taken with, but `max_chars` and `diff`.
+    pub(crate) options: String,
+    pub(crate) text: String,
+}
+
 /// The attached page and what the worker remembers of it.
 pub(crate) struct Page {
     /// Opens the worker's connections to the browser (the ladder's second one).
@@ -69,7 +79,7 @@ pub(crate) struct Page {
     /// The viewport every page of the session gets, CSS px.
     pub(crate) viewport: Option<sb_protocol::ipc::Display>,
     /// The last snapshot's text, for the next `page.snapshot {diff: true}`.
-    pub(crate) last_snapshot: std::sync::Mutex<Option<crate::snapshot::Previous>>,
+    pub(crate) last_snapshot: std::sync::Mutex<Option<Previous>>,
 }
 
 impl Page {

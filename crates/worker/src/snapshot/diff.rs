@@ -18,15 +18,6 @@ use similar::{Algorithm, DiffOp};
 /// The text answered when nothing changed.
 pub(super) const UNCHANGED: &str = "- note \"nothing changed since the previous snapshot\"";
 
-/// The previous snapshot the next diff compares against.
-pub(crate) struct Previous {
-    /// The main frame's document (`loaderId`).
-    pub(crate) document: String,
-    /// The options it was taken with, but `max_chars` and `diff`.
-    pub(crate) options: String,
-    pub(crate) text: String,
-}
-
 /// For each line, the index of its parent line (the nearest earlier line of smaller indent).
 fn parents(lines: &[&str]) -> Vec<Option<usize>> {
     let mut stack: Vec<(usize, usize)> = Vec::new();

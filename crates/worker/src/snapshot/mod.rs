@@ -22,7 +22,7 @@ use sb_protocol::ipc::{Locator, Output, SnapshotOptions, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 
 use crate::error::fail;
-use crate::page::Page;
+use crate::page::{Page, Previous};
 use crate::progress::Progress;
 use crate::resolve::resolve;
 use crate::settle;
@@ -30,8 +30,6 @@ use crate::settle;
 mod diff;
 mod render;
 mod walk;
-
-pub(crate) use diff::Previous;
 
 use walk::*;
 
