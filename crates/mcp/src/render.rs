@@ -61,7 +61,10 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
             }
             text
         }
-        _ => result.to_string(),
+        _ => match result {
+            Value::String(text) => text,
+            other => other.to_string(),
+        },
     };
     blocks.push(ContentBlock::text(text));
     blocks.extend(events.into_iter().map(ContentBlock::text));
@@ -108,6 +111,7 @@ mod tests {
         );
         assert_eq!(texts(&click), ["{\"element\":\"button \\\"Go\\\"\"}", "dialogs: [{\"type\":\"alert\"}]"]);
         assert_eq!(click.is_error, Some(false));
+        assert_eq!(texts(&success(None, json!("session closed"))), ["session closed"]);
     }
 
     #[test]
