@@ -18,16 +18,19 @@ if [ ! -x target/bench-js/node_modules/.bin/playwright-mcp ]; then
 fi
 ensure_venv target/venv
 cargo build --release --locked --workspace --bins -q
-# The agent workload through MCP: ours and Playwright MCP side by side, on the Rust docs (the toolchain's,
-# else the bundled copy), served locally.
-docs="$(rustc --print sysroot 2>/dev/null)/share/doc/rust/html"
-[ -f "$docs/std/index.html" ] || docs="$PWD/scripts/demo-site"
-work=$(mktemp -d /tmp/sandbox-browser-bench.XXXXXX)
-trap 'stop_runtime; rm -rf "$work"' EXIT
-start_runtime "$PWD/target/release" "$work" "$docs"
-target/venv/bin/python scripts/bench/mcp-agent.py "$PWD/target/release/sandbox-browser" \
-    "$PWD/target/bench-js/node_modules/.bin/playwright-mcp" /usr/lib/chromium/chromium "$base" "$socket"
-stop_runtime
+# The agent workload through MCP (SB_BENCH_ONLY unset or mcp): ours and Playwright MCP side by side, on
+# the Rust docs (the toolchain's, else the bundled copy), served locally.
+if [ -z "${SB_BENCH_ONLY:-}" ] || [ "${SB_BENCH_ONLY:-}" = mcp ]; then
+    docs="$(rustc --print sysroot 2>/dev/null)/share/doc/rust/html"
+    [ -f "$docs/std/index.html" ] || docs="$PWD/scripts/demo-site"
+    work=$(mktemp -d /tmp/sandbox-browser-bench.XXXXXX)
+    trap 'stop_runtime; rm -rf "$work"' EXIT
+    start_runtime "$PWD/target/release" "$work" "$docs"
+    target/venv/bin/python scripts/bench/mcp-agent.py "$PWD/target/release/sandbox-browser" \
+        "$PWD/target/bench-js/node_modules/.bin/playwright-mcp" /usr/lib/chromium/chromium "$base" "$socket"
+    stop_runtime
+fi
+[ "${SB_BENCH_ONLY:-}" = mcp ] && exit 0
 SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" \
     SB_BENCH_PLAYWRIGHT_INTERACTION="$PWD/scripts/bench/playwright-interaction.cjs" \
     SB_BENCH_PLAYWRIGHT_BUDGET="$PWD/scripts/bench/playwright-budget.cjs" \

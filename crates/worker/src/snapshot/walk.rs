@@ -85,10 +85,21 @@ pub(super) async fn walk_snapshot(
     let cdp = |e| cdp_failure(phase, e);
     // Time kept back for the refs, the identity and the rendering.
     let walk_time = budget.child(std::time::Duration::from_millis(400));
-    let first = match &scope {
-        Some(s) => walk_in(&s.session, &s.frame_id, options, Some(s.backend), walk_time).await?,
-        None => walk_in(&page.session, &page.target_id, options, None, walk_time).await?,
+    // The main frame's identity is asked beside the walk (the page's session runs both in order): one
+    // round trip less than after it.
+    let (first, identity) = match &scope {
+        Some(s) => {
+            tokio::join!(
+                walk_in(&s.session, &s.frame_id, options, Some(s.backend), walk_time),
+                document_identity(page, budget)
+            )
+        }
+        None => tokio::join!(
+            walk_in(&page.session, &page.target_id, options, None, walk_time),
+            document_identity(page, budget)
+        ),
     };
+    let first = first?;
     let mut runs = vec![first];
     // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
     let mut next = 0;
@@ -118,7 +129,7 @@ pub(super) async fn walk_snapshot(
     let mut refs_meta = Vec::new();
     let raw = runs[0].walked.items.clone();
     let items = walked_items(&runs, 0, &raw, &mut refs_meta);
-    let (loader_id, url, title) = document_identity(page, budget).await?;
+    let (loader_id, url, title) = identity?;
     // Each frame's document, from its session's frame tree.
     let mut trees: HashMap<String, sb_cdp::types::FrameTree> = HashMap::new();
     let mut refs = Vec::new();
@@ -181,8 +192,10 @@ pub(super) async fn walk_snapshot(
     }
     let sessions: HashMap<String, Session> =
         runs.iter().map(|r| (r.session.id().to_string(), r.session.clone())).collect();
+    // Released after the answer: the session runs the release before its next call.
     for session in sessions.values() {
-        let _ = release(session, budget).await;
+        let group = RuntimeReleaseObjectGroup { object_group: WALK_GROUP.into() };
+        tokio::spawn(session.send(&group, budget.capped(std::time::Duration::from_millis(200))));
     }
     Ok(result)
 }
@@ -259,11 +272,11 @@ pub(super) async fn walk_in(
     let text = text.map_err(cdp)?.result.value;
     let walked: Walked =
         text.as_ref().and_then(Value::as_str).and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default();
-    let frames_id = frames.map_err(cdp)?.result.object_id.unwrap_or_default();
-    let holes_id = holes.map_err(cdp)?.result.object_id.unwrap_or_default();
+    let frames_id = non_empty(frames.map_err(cdp)?.result);
+    let holes_id = non_empty(holes.map_err(cdp)?.result);
     let (frames, holes) = tokio::join!(
-        describe_all(session, &frames_id, walk_time),
-        describe_all(session, &holes_id, walk_time)
+        describe_all(session, frames_id.as_deref(), walk_time),
+        describe_all(session, holes_id.as_deref(), walk_time)
     );
     let frame_of = |d: &Option<Node>| d.as_ref().and_then(|n| n.frame_id.clone()).unwrap_or_default();
     let frame_ids = frames.map_err(cdp)?.iter().map(frame_of).collect();
@@ -312,7 +325,8 @@ pub(super) async fn keep_refs(
             arguments: vec![json!({"value": pairs})],
             ..CallFunctionOn::default()
         };
-        let _ = r.session.call_function_on(&register, budget.remaining()).await;
+        // Not waited for: the session runs it before any later call (an action's ref lookup).
+        tokio::spawn(r.session.call_function_on(&register, budget.remaining()));
         if run == 0 {
             continue;
         }
@@ -327,7 +341,7 @@ pub(super) async fn keep_refs(
         let Some(array) = picked.ok().and_then(|p| p.result.object_id) else {
             continue;
         };
-        if let Ok(nodes) = describe_all(&r.session, &array, budget).await {
+        if let Ok(nodes) = describe_all(&r.session, Some(&array), budget).await {
             for ((k, _), node) in wanted.iter().zip(nodes) {
                 shown[*k].backend_node_id = node.map_or(0, |n| n.backend_node_id);
             }
@@ -352,13 +366,20 @@ pub(super) const REGISTER: &str = r#"function(pairs) {
   }
 }"#;
 
+/// The object id of an array that has elements (V8 describes an array as `Array(n)`); `None` for an
+/// empty one, whose elements need no round trip.
+fn non_empty(array: sb_cdp::types::RemoteObject) -> Option<String> {
+    (array.description.as_deref() != Some("Array(0)")).then_some(array.object_id).flatten()
+}
+
 /// `DOM.describeNode` of every element of the array `array_id` (`Runtime.getProperties`), in order,
-/// sent together; a node that cannot be described is `None`.
+/// sent together; a node that cannot be described is `None`. No array (`None`): no elements.
 pub(super) async fn describe_all(
     session: &Session,
-    array_id: &str,
+    array_id: Option<&str>,
     budget: Budget,
 ) -> Result<Vec<Option<Node>>, sb_cdp::CdpError> {
+    let Some(array_id) = array_id else { return Ok(Vec::new()) };
     let props = session.own_properties(array_id, budget.remaining()).await?;
     let mut ids: Vec<(usize, String)> =
         props.into_iter().filter_map(|p| Some((p.name.parse().ok()?, p.value?.object_id?))).collect();
