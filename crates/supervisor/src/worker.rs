@@ -305,9 +305,14 @@ impl WorkerHandle {
         }
     }
 
-    /// Whether the process has been killed or has exited (the session must start a new worker).
+    /// Whether the process has been killed or has exited, or its socketpair is closed (the session must
+    /// start a new worker). A process that dies closes its socket before the kernel reports it exited:
+    /// the closed stream tells first.
     pub fn is_spent(&mut self) -> bool {
-        self.killed || !matches!(self.child.try_wait(), Ok(None))
+        self.killed
+            || self.to_worker.is_closed()
+            || self.from_worker.is_closed()
+            || !matches!(self.child.try_wait(), Ok(None))
     }
 
     /// SIGKILL to the worker's process group. Tokio reaps it.
