@@ -240,17 +240,6 @@ impl Session {
         Ok(owner.backend_node_id)
     }
 
-    /// `DOM.getContentQuads {objectId}`: the node's quads (`[x1, y1, ..., x4, y4]`, CSS px in its
-    /// frame's viewport), one per line box or fragment.
-    ///
-    /// # Errors
-    /// The call's [`CdpError`] (`Could not compute content quads` for a node without layout).
-    pub async fn content_quads(&self, object_id: &str, timeout: Duration) -> Result<Vec<Vec<f64>>, CdpError> {
-        let q: ContentQuads =
-            self.call("DOM.getContentQuads", serde_json::json!({"objectId": object_id}), timeout).await?;
-        Ok(q.quads)
-    }
-
     /// `Page.getLayoutMetrics`.
     ///
     /// # Errors

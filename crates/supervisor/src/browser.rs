@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
+use sb_cdp::commands::BrowserGetVersion;
 use sb_cdp::types::BrowserVersion;
 use sb_cdp::{CdpClient, Relay};
 use sb_protocol::Phase;
@@ -339,7 +340,8 @@ async fn handshake(
     deadline: Instant,
 ) -> Result<BrowserVersion, (Phase, String)> {
     let left = deadline.saturating_duration_since(Instant::now());
-    let call = client.call::<BrowserVersion>("Browser.getVersion", None, serde_json::json!({}), left);
+    let get_version = BrowserGetVersion {};
+    let call = client.run(&get_version, left);
     tokio::pin!(call);
     loop {
         tokio::select! {

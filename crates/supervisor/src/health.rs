@@ -28,11 +28,10 @@ use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use sb_cdp::types::BrowserVersion;
+use sb_cdp::commands::BrowserGetVersion;
 use sb_cdp::{CdpClient, Relay};
 use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
-use serde_json::json;
 
 use crate::browser::{Browser, BrowserConfig, LaunchError, HANDSHAKE_TIMEOUT};
 use crate::spawner::Spawner;
@@ -298,10 +297,7 @@ impl BrowserHealth {
         if let Some(reason) = link.client.closed_reason() {
             return Err((Phase::Handshake, format!("the browser connection closed ({reason})")));
         }
-        let cdp = link
-            .client
-            .call::<BrowserVersion>("Browser.getVersion", None, json!({}), HANDSHAKE_TIMEOUT)
-            .await;
+        let cdp = link.client.run(&BrowserGetVersion {}, HANDSHAKE_TIMEOUT).await;
         if let Err(e) = cdp {
             return Err((Phase::Handshake, format!("Browser.getVersion: {e}")));
         }

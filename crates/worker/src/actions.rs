@@ -6,8 +6,8 @@ use base64::Engine;
 use sb_cdp::calls::Evaluate;
 use sb_cdp::commands::{InputDispatchMouseEvent, PageStopLoading, RuntimeReleaseObjectGroup};
 use sb_cdp::types::{
-    CaptureScreenshotResult, EvaluateResult, FrameNavigated, LayoutMetrics, LifecycleEvent, NavigateResult,
-    RemoteObject, ResponseReceived,
+    CaptureScreenshotResult, EvaluateResult, FrameNavigated, LifecycleEvent, NavigateResult, RemoteObject,
+    ResponseReceived,
 };
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
@@ -269,11 +269,7 @@ pub(crate) async fn screenshot(
         params["clip"] = json!({"x": x, "y": y, "width": width, "height": height.min(f64::from(MAX_SCREENSHOT_HEIGHT)), "scale": 1});
         params["captureBeyondViewport"] = json!(true);
     } else if shot.full_page {
-        let m: LayoutMetrics = page
-            .session
-            .call("Page.getLayoutMetrics", json!({}), budget.remaining())
-            .await
-            .map_err(|e| cdp_failure(phase, e))?;
+        let m = page.session.layout_metrics(budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
         let size = m.css_content_size;
         let max_height = f64::from(shot.max_height.clamp(1, MAX_SCREENSHOT_HEIGHT));
         truncated = size.height.ceil() > max_height;

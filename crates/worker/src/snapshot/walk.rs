@@ -192,10 +192,8 @@ pub(super) async fn walk_snapshot(
     }
     let sessions: HashMap<String, Session> =
         runs.iter().map(|r| (r.session.id().to_string(), r.session.clone())).collect();
-    // Released after the answer: the session runs the release before its next call.
     for session in sessions.values() {
-        let group = RuntimeReleaseObjectGroup { object_group: WALK_GROUP.into() };
-        tokio::spawn(session.send(&group, budget.capped(std::time::Duration::from_millis(200))));
+        release(session, budget);
     }
     Ok(result)
 }
@@ -249,7 +247,7 @@ pub(super) async fn walk_in(
         other => cdp_failure(phase, other),
     })?;
     if let Some(details) = walked.exception_details {
-        let _ = release(session, walk_time).await;
+        release(session, walk_time);
         let description = details.exception.and_then(|e| e.description).unwrap_or_else(|| "stopped".into());
         return Err(fail(ErrorCode::Timeout, phase, format!(
                 "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
@@ -391,9 +389,11 @@ pub(super) async fn describe_all(
     Ok(described.into_iter().map(Result::ok).collect())
 }
 
-pub(super) async fn release(session: &Session, budget: Budget) -> Result<(), sb_cdp::CdpError> {
+/// Releases the walk's objects ([`WALK_GROUP`]) in `session`, sent now and not waited for: the session
+/// runs it before its next call, so the answer need not wait for it.
+pub(super) fn release(session: &Session, budget: Budget) {
     let group = RuntimeReleaseObjectGroup { object_group: WALK_GROUP.into() };
-    session.run(&group, budget.capped(std::time::Duration::from_millis(200))).await.map(|_| ())
+    tokio::spawn(session.send(&group, budget.capped(std::time::Duration::from_millis(200))));
 }
 
 /// The walker's items of run `run` as [`Item`]s, with the frames that filled its holes spliced in;
