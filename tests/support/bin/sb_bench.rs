@@ -686,6 +686,46 @@ fn shared_lines(ours: &str, theirs: &str) -> (usize, usize) {
     (shared, theirs.lines().count())
 }
 
+/// Playwright's side of the snapshot table: `scripts/bench/playwright-snapshot.cjs` (named by
+/// `SB_BENCH_PLAYWRIGHT_SNAPSHOT`), asked one command a line (`goto <url>`, `snap`), one JSON line an answer.
+struct SnapshotPeer {
+    _child: tokio::process::Child,
+    stdin: tokio::process::ChildStdin,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+}
+
+impl SnapshotPeer {
+    /// Starts the peer on our Chromium binary; `None` without the script (or node).
+    fn start() -> Option<SnapshotPeer> {
+        use tokio::io::AsyncBufReadExt;
+        let script = std::env::var("SB_BENCH_PLAYWRIGHT_SNAPSHOT").ok()?;
+        let binary = sb_supervisor::browser::find_binary(None).ok()?;
+        let mut child = tokio::process::Command::new("node")
+            .arg(script)
+            .arg(binary)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .ok()?;
+        let stdin = child.stdin.take()?;
+        let lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
+        Some(SnapshotPeer { _child: child, stdin, lines })
+    }
+
+    /// One command and its answer; `None` once the peer has failed.
+    async fn ask(&mut self, command: &str) -> Option<Value> {
+        use tokio::io::AsyncWriteExt;
+        self.stdin.write_all(format!("{command}\n").as_bytes()).await.ok()?;
+        let line = self.lines.next_line().await.ok()??;
+        serde_json::from_str(&line).ok()
+    }
+}
+
+/// Runs per page in the snapshot table: the first of each is a warm-up, the others give the median.
+const SNAPSHOT_RUNS: usize = 9;
+
 async fn snapshot_table() {
     use sb_protocol::api::SnapshotParams;
     let corpus_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
@@ -702,43 +742,48 @@ async fn snapshot_table() {
         }
     }
     let pages = snapshot_pages(&corpus, &docs);
-    let urls: Vec<&str> = pages.iter().map(|(_, u)| u.as_str()).collect();
-    let theirs = node_json_lines("SB_BENCH_PLAYWRIGHT_SNAPSHOT", &[&urls.join(","), "5"]);
+    let mut peer = SnapshotPeer::start();
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
     let sid = c.session_start(None).await.unwrap().session_id;
-    println!("snapshot beside Playwright's locator('body').ariaSnapshot(), medians of 5 runs (the first run is a warm-up)");
+    println!(
+        "snapshot beside Playwright's locator('body').ariaSnapshot(), medians of {} runs (a warm-up first), \
+         one of Playwright's and one of ours in turn",
+        SNAPSHOT_RUNS - 1
+    );
     println!(
         "{:<40} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>8} {:>8}",
         "page", "ours", "inter.", "pw", "ratio", "i.ratio", "lines", "chars", "same"
     );
+    let whole = SnapshotParams { max_chars: Some(10_000_000), ..Default::default() };
+    let interactive = SnapshotParams { interactive: true, max_chars: Some(10_000_000), ..Default::default() };
     for (label, url) in &pages {
         c.goto(&sid, url, Some(60_000)).await.unwrap();
-        let whole = SnapshotParams { max_chars: Some(10_000_000), ..Default::default() };
-        let interactive =
-            SnapshotParams { interactive: true, max_chars: Some(10_000_000), ..Default::default() };
-        let run = |p: SnapshotParams| {
-            let c = &c;
-            let sid = sid.clone();
-            async move {
-                let mut ms = Vec::new();
-                let mut text = String::new();
-                for _ in 0..5 {
-                    let t = Instant::now();
-                    text = c.snapshot(&sid, p.clone()).await.unwrap().snapshot;
-                    ms.push(t.elapsed().as_secs_f64() * 1e3);
-                }
-                (median(ms[1..].to_vec()), text)
-            }
+        let mut theirs = match peer.as_mut() {
+            Some(p) => p.ask(&format!("goto {url}")).await.map(|_| p),
+            None => None,
         };
-        let (ours_ms, text) = run(whole).await;
-        let (inter_ms, _) = run(interactive).await;
-        let pw = theirs.iter().find(|v| v["url"] == url.as_str());
-        let pw_ms = pw
-            .and_then(|v| v["ms"].as_array())
-            .map(|a| median(a.iter().skip(1).filter_map(Value::as_f64).collect()));
-        let pw_text = pw.and_then(|v| v["text"].as_str()).unwrap_or_default();
-        let (shared, total) = shared_lines(&text, pw_text);
+        let (mut ours_ms, mut inter_ms, mut pw_ms) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut text, mut pw_text) = (String::new(), String::new());
+        for _ in 0..SNAPSHOT_RUNS {
+            if let Some(answer) = match theirs.as_mut() {
+                Some(p) => p.ask("snap").await,
+                None => None,
+            } {
+                pw_ms.extend(answer["ms"].as_f64());
+                pw_text = answer["text"].as_str().unwrap_or_default().to_string();
+            }
+            let t = Instant::now();
+            text = c.snapshot(&sid, whole.clone()).await.unwrap().snapshot;
+            ours_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            c.snapshot(&sid, interactive.clone()).await.unwrap();
+            inter_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        let ours_ms = median(ours_ms[1..].to_vec());
+        let inter_ms = median(inter_ms[1..].to_vec());
+        let pw_ms = (pw_ms.len() > 1).then(|| median(pw_ms[1..].to_vec()));
+        let (shared, total) = shared_lines(&text, &pw_text);
         let ratio = |m: f64| pw_ms.map(|p| format!("{:.2}x", m / p)).unwrap_or_else(|| "-".into());
         println!(
             "{:<40} {:>7.1}ms {:>7.1}ms {:>9} {:>7} {:>7} {:>7} {:>8} {:>7.1}%",
