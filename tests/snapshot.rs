@@ -95,6 +95,39 @@ async fn an_element_keeps_its_ref_across_snapshots_on_small_and_large_pages() {
     }
 }
 
+/// The walker's isolated world is made ready once a document and then kept (its execution context id):
+/// across documents and renderers (a cross-site navigation starts another renderer, whose context ids
+/// start again; the frames give the ids to other worlds) every snapshot is taken in the walker's world,
+/// its refs act, and the page's own world never sees the walker's globals.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_walkers_world_is_kept_across_documents_and_renderers() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("k")).await.unwrap();
+    let port = url::Url::parse(&pages.url("/")).unwrap().port().unwrap();
+    let here = pages.url("/test/index.html");
+    let there = format!("http://localhost:{port}/test/index.html");
+    let button = "<button onclick='this.textContent = \"Clicked\"'>Go</button>";
+    let frame = "<iframe srcdoc='<p>a</p>'></iframe>";
+    // The first document's world gets a low context id, which the next renderer gives to its frames.
+    for (url, frames) in [(&here, 0), (&there, 4), (&here, 0), (&there, 4)] {
+        c.goto("k", url, None).await.unwrap();
+        body(&c, "k", &format!("{}{button}", frame.repeat(frames)), 0).await;
+        for _ in 0..2 {
+            let snap = sb_tests::snapshot(&c, "k", SnapshotParams::default()).await.unwrap().snapshot;
+            assert_eq!(snap.matches("- iframe [ref=").count(), frames, "{url}:\n{snap}");
+            assert!(snap.contains("- button \"Go\" [ref="), "{url}:\n{snap}");
+        }
+        let snap = sb_tests::snapshot(&c, "k", SnapshotParams::default()).await.unwrap().snapshot;
+        let go = refs_by_line(&snap).into_iter().find(|(l, _)| l == "- button \"Go\"").unwrap().1;
+        let clicked = c.call("page.click", Some("k"), json!({"ref": go}), None).await.unwrap();
+        assert!(clicked.ok, "{url}: {:?}", clicked.error);
+        let seen = "[document.querySelector('button').textContent, \
+                    Object.getOwnPropertyNames(globalThis).filter((k) => k.startsWith('__sandboxBrowser'))]";
+        let seen = c.evaluate("k", seen, None).await.unwrap().value;
+        assert_eq!(seen, Some(json!(["Clicked", []])), "{url}");
+    }
+}
+
 /// `page.snapshot {diff: true}` answers what changed since the previous snapshot of the document,
 /// under its parents' lines; a new document answers whole. Every answer says its `tokens_estimate`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

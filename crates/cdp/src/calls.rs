@@ -130,7 +130,20 @@ impl Session {
     /// # Errors
     /// The call's [`CdpError`]; a thrown exception is not one (see [`EvaluateResult::exception_details`]).
     pub async fn evaluate(&self, params: &Evaluate, timeout: Duration) -> Result<EvaluateResult, CdpError> {
-        self.call("Runtime.evaluate", to_value(params), timeout).await
+        self.evaluate_now(params, timeout).await
+    }
+
+    /// `Runtime.evaluate`, sent now (in order with this session's other calls); the answer's future,
+    /// which may be dropped or spawned without changing what the session runs.
+    ///
+    /// # Errors
+    /// As [`Session::evaluate`].
+    pub fn evaluate_now(
+        &self,
+        params: &Evaluate,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<EvaluateResult, CdpError>> + Send + 'static {
+        self.script_now("Runtime.evaluate", to_value(params), timeout)
     }
 
     /// `Runtime.callFunctionOn`, sent now (in order with this session's other calls); the answer's
@@ -140,13 +153,22 @@ impl Session {
         params: &CallFunctionOn,
         timeout: Duration,
     ) -> impl Future<Output = Result<EvaluateResult, CdpError>> + Send + 'static {
-        let sent = self.send_raw("Runtime.callFunctionOn", to_value(params), timeout);
+        self.script_now("Runtime.callFunctionOn", to_value(params), timeout)
+    }
+
+    /// `method` (a script call: `Runtime.evaluate`, `Runtime.callFunctionOn`) sent now; its answer's
+    /// future.
+    fn script_now(
+        &self,
+        method: &'static str,
+        params: Value,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<EvaluateResult, CdpError>> + Send + 'static {
+        let sent = self.send_raw(method, params, timeout);
         async move {
             let v = sent.await?;
-            serde_json::from_value(v).map_err(|e| CdpError::Decode {
-                method: "Runtime.callFunctionOn".into(),
-                reason: e.to_string(),
-            })
+            serde_json::from_value(v)
+                .map_err(|e| CdpError::Decode { method: method.into(), reason: e.to_string() })
         }
     }
 

@@ -33,6 +33,55 @@ const SMALL_CALL: Duration = Duration::from_millis(1_000);
 /// registry of large-page refs lives there, out of the page's reach.
 pub(crate) const WORLD: &str = "sandbox-browser";
 
+/// The isolated world ([`WORLD`]) of the frames the snapshot walked, kept as their execution context
+/// ids: `Page.createIsolatedWorld` (a round trip) once a document instead of once a call. A kept id is
+/// trusted only where the world's marker answers, a global named by [`KeptWorlds::marker`] (128
+/// random bits a page cannot guess, set when the world is made ready): a context goes with its
+/// document, and after a renderer swap the new renderer's ids start again and may name another world.
+pub(crate) struct KeptWorlds {
+    marker: String,
+    contexts: std::sync::Mutex<std::collections::HashMap<(String, String), i64>>,
+}
+
+/// At most this many worlds are kept (one for each frame walked); past it all are forgotten, and made
+/// ready again as they are walked.
+const KEPT_WORLDS: usize = 64;
+
+impl KeptWorlds {
+    fn new() -> KeptWorlds {
+        use std::hash::{BuildHasher, RandomState};
+        let random = RandomState::new();
+        let marker = format!("__sandboxBrowser{:016x}{:016x}", random.hash_one(1u8), random.hash_one(2u8));
+        KeptWorlds { marker, contexts: Default::default() }
+    }
+
+    /// The name of the global that marks a world made ready by this worker (`__sandboxBrowser` and 32
+    /// hex digits).
+    pub(crate) fn marker(&self) -> &str {
+        &self.marker
+    }
+
+    /// The kept context of `frame_id`'s world in `session`, if any.
+    pub(crate) fn kept(&self, session: &Session, frame_id: &str) -> Option<i64> {
+        let key = (session.id().to_string(), frame_id.to_string());
+        self.contexts.lock().unwrap().get(&key).copied()
+    }
+
+    /// Keeps `context` as `frame_id`'s world in `session` (its marker set).
+    pub(crate) fn keep(&self, session: &Session, frame_id: &str, context: i64) {
+        let mut contexts = self.contexts.lock().unwrap();
+        if contexts.len() >= KEPT_WORLDS {
+            contexts.clear();
+        }
+        contexts.insert((session.id().to_string(), frame_id.to_string()), context);
+    }
+
+    /// Forgets `frame_id`'s world in `session` (its context is gone, or is not the world).
+    pub(crate) fn forget(&self, session: &Session, frame_id: &str) {
+        self.contexts.lock().unwrap().remove(&(session.id().to_string(), frame_id.to_string()));
+    }
+}
+
 /// The session's previous snapshot of this page, which the next `page.snapshot {diff: true}` compares
 /// against (the snapshot module's `diff`).
 pub(crate) struct Previous {
@@ -80,6 +129,8 @@ pub(crate) struct Page {
     pub(crate) viewport: Option<sb_protocol::ipc::Display>,
     /// The last snapshot's text, for the next `page.snapshot {diff: true}`.
     pub(crate) last_snapshot: std::sync::Mutex<Option<Previous>>,
+    /// The frames' isolated worlds kept ready.
+    pub(crate) worlds: KeptWorlds,
 }
 
 impl Page {
@@ -111,6 +162,7 @@ impl Page {
             tallies: Vec::new(),
             reported_url: String::new(),
             last_snapshot: Default::default(),
+            worlds: KeptWorlds::new(),
         })
     }
 

@@ -26,8 +26,9 @@ pub(super) const WALK_GROUP: &str = "sandbox-browser-snapshot";
 pub(super) struct Run {
     /// The session of the frame's document (the page's, or an out-of-process iframe's).
     pub(super) session: Session,
-    /// The walker's result (in [`WALK_GROUP`]): `els`, the elements its refs name.
-    pub(super) object: String,
+    /// The frame's isolated world, which keeps the walk (its elements, frames and holes) until
+    /// [`release`].
+    pub(super) context: i64,
     /// What the walk found.
     pub(super) walked: Walked,
     /// The frame the walk ran in, then the same-origin iframes it walked into, by index (`frameId`).
@@ -39,9 +40,10 @@ pub(super) struct Run {
     pub(super) filled: HashMap<usize, usize>,
 }
 
-/// The walker's answer (`walker.js`): the snapshot's items, and for each ref it numbered the id an
-/// earlier walk gave its element (`refIds`) and the frame it is in (`refFrames`, an index into the
-/// run's frames; `null` for the walk's own).
+/// The walker's answer (`walker.js`, as [`install`] answers it): the snapshot's items, and for each ref
+/// it numbered the id an earlier walk gave its element (`refIds`) and the frame it is in (`refFrames`,
+/// an index into the run's frames; `null` for the walk's own); the walk's number in its world, and how
+/// many same-origin iframes it walked into and cross-origin ones it left as holes.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub(super) struct Walked {
@@ -50,11 +52,22 @@ pub(super) struct Walked {
     pub(super) complete: bool,
     pub(super) ref_ids: Vec<Option<String>>,
     pub(super) ref_frames: Vec<Option<i64>>,
+    pub(super) walk: u64,
+    pub(super) frame_count: usize,
+    pub(super) hole_count: usize,
 }
 
 impl Default for Walked {
     fn default() -> Walked {
-        Walked { items: Vec::new(), complete: true, ref_ids: Vec::new(), ref_frames: Vec::new() }
+        Walked {
+            items: Vec::new(),
+            complete: true,
+            ref_ids: Vec::new(),
+            ref_frames: Vec::new(),
+            walk: 0,
+            frame_count: 0,
+            hole_count: 0,
+        }
     }
 }
 
@@ -90,12 +103,12 @@ pub(super) async fn walk_snapshot(
     let (first, identity) = match &scope {
         Some(s) => {
             tokio::join!(
-                walk_in(&s.session, &s.frame_id, options, Some(s.backend), walk_time),
+                walk_in(page, &s.session, &s.frame_id, options, Some(s.backend), walk_time),
                 document_identity(page, budget)
             )
         }
         None => tokio::join!(
-            walk_in(&page.session, &page.target_id, options, None, walk_time),
+            walk_in(page, &page.session, &page.target_id, options, None, walk_time),
             document_identity(page, budget)
         ),
     };
@@ -112,7 +125,7 @@ pub(super) async fn walk_snapshot(
             // Out of process: its own session; else the renderer of the walk that found it.
             let session = page.oopifs.lock().unwrap().get(&frame_id).map(|o| o.session.clone());
             let session = session.unwrap_or_else(|| runs[next].session.clone());
-            match walk_in(&session, &frame_id, options, None, walk_time).await {
+            match walk_in(page, &session, &frame_id, options, None, walk_time).await {
                 Ok(run) => {
                     runs.push(run);
                     let filled = runs.len() - 1;
@@ -188,7 +201,10 @@ pub(super) async fn walk_snapshot(
     }
     let mut result = output(text, shown, truncated, refs, url, title);
     if let Output::Snapshot(SnapshotOutput { refs, .. }) = &mut result {
-        keep_refs(&runs, &origin, refs, budget).await;
+        keep_refs(page, &runs, &origin, refs, budget).await;
+    }
+    for run in &runs {
+        forget_walk(page, run, budget);
     }
     let sessions: HashMap<String, Session> =
         runs.iter().map(|r| (r.session.id().to_string(), r.session.clone())).collect();
@@ -200,7 +216,12 @@ pub(super) async fn walk_snapshot(
 
 /// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`,
 /// from node `scope` when given (`DOM.resolveNode` in the walker's world), else from its body.
+///
+/// The walk runs in the frame's isolated world, kept ready between walks ([`crate::page::KeptWorlds`]): one round
+/// trip where the world is kept, the walker installed there and its marker answering; else the world
+/// is asked for (`Page.createIsolatedWorld`), made ready ([`install`]) and walked in the same call.
 pub(super) async fn walk_in(
+    page: &Page,
     session: &Session,
     frame_id: &str,
     options: &SnapshotOptions,
@@ -209,72 +230,37 @@ pub(super) async fn walk_in(
 ) -> Result<Run, WorkerError> {
     let phase = Phase::Cdp;
     let cdp = |e| cdp_failure(phase, e);
-    let context = session.create_isolated_world(frame_id, WORLD, walk_time.remaining()).await.map_err(cdp)?;
     let opts = json!({
         "maxChars": options.max_chars,
         "interactive": options.interactive,
         "compact": options.compact,
         "maxDepth": options.max_depth,
     });
-    let walked = match scope {
-        None => {
-            let walk = Evaluate {
-                expression: format!("({WALKER})({opts})"),
-                context_id: Some(context),
-                object_group: Some(WALK_GROUP.into()),
-                timeout: Some(walk_time.remaining_ms()),
-                ..Evaluate::default()
-            };
-            session.evaluate(&walk, walk_time.remaining()).await
+    let mut answer = None;
+    if let Some(context) = page.worlds.kept(session, frame_id) {
+        match walk_once(page, session, context, false, &opts, scope, walk_time).await {
+            Ok(Some(text)) => answer = Some((context, text)),
+            Err(e) if !matches!(e, Attempt::Gone) => return Err(e.into_error(session, walk_time)),
+            _ => page.worlds.forget(session, frame_id),
         }
-        Some(backend) => {
-            let root = session
-                .resolve_node_in(backend, context, WALK_GROUP, walk_time.remaining())
-                .await
-                .map_err(cdp)?;
-            let walk = CallFunctionOn {
-                function_declaration: format!("function(opts) {{ return ({WALKER})(opts, this); }}"),
-                object_id: root.object_id.unwrap_or_default(),
-                arguments: vec![json!({"value": opts})],
-                object_group: Some(WALK_GROUP.into()),
-                ..CallFunctionOn::default()
-            };
-            session.call_function_on(&walk, walk_time.remaining()).await
-        }
-    };
-    let walked = walked.map_err(|e| match e {
-        sb_cdp::CdpError::Timeout { .. } => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
-        other => cdp_failure(phase, other),
-    })?;
-    if let Some(details) = walked.exception_details {
-        release(session, walk_time);
-        let description = details.exception.and_then(|e| e.description).unwrap_or_else(|| "stopped".into());
-        return Err(fail(ErrorCode::Timeout, phase, format!(
-                "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
-                description.lines().next().unwrap_or_default()
-            )));
     }
-    let object = walked.result.object_id.unwrap_or_default();
-    let field = |name: &'static str, by_value: bool| {
-        let get = CallFunctionOn {
-            function_declaration: format!("function() {{ return this.{name}; }}"),
-            object_id: object.clone(),
-            return_by_value: by_value,
-            object_group: Some(WALK_GROUP.into()),
-            ..CallFunctionOn::default()
-        };
-        session.call_function_on(&get, walk_time.remaining())
+    let (context, text) = match answer {
+        Some(found) => found,
+        None => {
+            let context =
+                session.create_isolated_world(frame_id, WORLD, walk_time.remaining()).await.map_err(cdp)?;
+            let text = walk_once(page, session, context, true, &opts, scope, walk_time)
+                .await
+                .map_err(|e| e.into_error(session, walk_time))?
+                .ok_or_else(|| fail(ErrorCode::CdpError, phase, "the snapshot's world was not made ready"))?;
+            page.worlds.keep(session, frame_id, context);
+            (context, text)
+        }
     };
-    let (text, frames, holes) =
-        tokio::join!(field("json", true), field("frames", false), field("holes", false));
-    let text = text.map_err(cdp)?.result.value;
-    let walked: Walked =
-        text.as_ref().and_then(Value::as_str).and_then(|t| serde_json::from_str(t).ok()).unwrap_or_default();
-    let frames_id = non_empty(frames.map_err(cdp)?.result);
-    let holes_id = non_empty(holes.map_err(cdp)?.result);
+    let walked: Walked = serde_json::from_str(&text).unwrap_or_default();
     let (frames, holes) = tokio::join!(
-        describe_all(session, frames_id.as_deref(), walk_time),
-        describe_all(session, holes_id.as_deref(), walk_time)
+        walk_elements(page, session, context, walked.walk, "frames", walked.frame_count, walk_time),
+        walk_elements(page, session, context, walked.walk, "holes", walked.hole_count, walk_time)
     );
     let frame_of = |d: &Option<Node>| d.as_ref().and_then(|n| n.frame_id.clone()).unwrap_or_default();
     let frame_ids = frames.map_err(cdp)?.iter().map(frame_of).collect();
@@ -287,7 +273,7 @@ pub(super) async fn walk_in(
         .collect();
     Ok(Run {
         session: session.clone(),
-        object,
+        context,
         walked,
         frame_id: frame_id.to_string(),
         frame_ids,
@@ -296,11 +282,146 @@ pub(super) async fn walk_in(
     })
 }
 
+/// Why one walk call gave no walk.
+enum Attempt {
+    /// The kept world is gone or is not the walker's (its marker does not answer): ask for it anew.
+    Gone,
+    /// The call failed.
+    Failed(sb_cdp::CdpError),
+    /// The walk threw (V8's time limit, most likely), with its description.
+    Threw(String),
+}
+
+impl Attempt {
+    fn into_error(self, session: &Session, walk_time: Budget) -> WorkerError {
+        let phase = Phase::Cdp;
+        match self {
+            Attempt::Failed(sb_cdp::CdpError::Timeout { .. }) => fail(ErrorCode::Timeout, phase, "the page is too large to walk within the budget; narrow the snapshot with scope or raise timeout_ms"),
+            Attempt::Failed(other) => cdp_failure(phase, other),
+            Attempt::Gone => fail(ErrorCode::CdpError, phase, "the snapshot's world is gone"),
+            Attempt::Threw(description) => {
+                release(session, walk_time);
+                fail(ErrorCode::Timeout, phase, format!(
+                    "the page is too large to walk within the budget ({}); narrow the snapshot with scope or raise timeout_ms",
+                    description.lines().next().unwrap_or_default()
+                ))
+            }
+        }
+    }
+}
+
+/// One walk in world `context`: [`install`] first when the world is `fresh`, else only where its marker
+/// answers. `Ok(None)`: the world is not the walker's.
+async fn walk_once(
+    page: &Page,
+    session: &Session,
+    context: i64,
+    fresh: bool,
+    opts: &Value,
+    scope: Option<i64>,
+    walk_time: Budget,
+) -> Result<Option<String>, Attempt> {
+    let marker = page.worlds.marker();
+    let gone = |e: sb_cdp::CdpError| if fresh || e.is_timeout() { Attempt::Failed(e) } else { Attempt::Gone };
+    let ready = if fresh {
+        format!("{};", install(marker))
+    } else {
+        format!("if (!globalThis.{marker}) return null;")
+    };
+    let walked = match scope {
+        None => {
+            let walk = Evaluate {
+                expression: format!("(() => {{ {ready} return globalThis.{marker}.walk({opts}); }})()"),
+                context_id: Some(context),
+                return_by_value: true,
+                timeout: Some(walk_time.remaining_ms()),
+                ..Evaluate::default()
+            };
+            session.evaluate(&walk, walk_time.remaining()).await.map_err(gone)?
+        }
+        Some(backend) => {
+            let root = session
+                .resolve_node_in(backend, context, WALK_GROUP, walk_time.remaining())
+                .await
+                .map_err(gone)?;
+            let walk = CallFunctionOn {
+                function_declaration: format!(
+                    "function(opts) {{ {ready} return globalThis.{marker}.walk(opts, this); }}"
+                ),
+                object_id: root.object_id.unwrap_or_default(),
+                arguments: vec![json!({"value": opts})],
+                return_by_value: true,
+                ..CallFunctionOn::default()
+            };
+            session.call_function_on(&walk, walk_time.remaining()).await.map_err(gone)?
+        }
+    };
+    if let Some(details) = walked.exception_details {
+        let description = details.exception.and_then(|e| e.description).unwrap_or_else(|| "stopped".into());
+        return Err(Attempt::Threw(description));
+    }
+    match walked.result.value {
+        Some(Value::String(text)) => Ok(Some(text)),
+        _ if fresh => Err(Attempt::Threw("the walker gave no answer".into())),
+        _ => Ok(None),
+    }
+}
+
+/// Makes a world ready for walks (a statement): the global named by the page's marker holds [`WALKER`]
+/// and the last walk's elements (`last`: `{id, els, frames, holes}`, numbered in the world), which
+/// [`REGISTER`], [`keep_refs`] and [`walk_elements`] read and [`forget_walk`] drops; a walk answers its
+/// result as JSON text with its number and its frames' and holes' counts.
+fn install(marker: &str) -> String {
+    format!(
+        "globalThis.{marker} = (() => {{
+  const walker = {WALKER};
+  const sb = {{ walks: 0, last: null, walk(opts, root) {{
+    const r = walker(opts, root);
+    sb.last = {{ id: ++sb.walks, els: r.els, frames: r.frames, holes: r.holes }};
+    return JSON.stringify({{ ...r.result, walk: sb.last.id, frameCount: r.frames.length, holeCount: r.holes.length }});
+  }} }};
+  return sb;
+}})()"
+    )
+}
+
+/// A JavaScript expression of walk `walk`'s `last` record in the world (`null` once another walk or
+/// [`forget_walk`] replaced it).
+fn last_walk(marker: &str, walk: u64) -> String {
+    format!("((l) => l && l.id === {walk} ? l : null)(globalThis.{marker} && globalThis.{marker}.last)")
+}
+
+/// `DOM.describeNode` of each of walk `walk`'s `field` elements (`frames`: the same-origin iframes it
+/// walked into; `holes`: the cross-origin ones), `count` of them: no round trip when there are none.
+async fn walk_elements(
+    page: &Page,
+    session: &Session,
+    context: i64,
+    walk: u64,
+    field: &str,
+    count: usize,
+    budget: Budget,
+) -> Result<Vec<Option<Node>>, sb_cdp::CdpError> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let last = last_walk(page.worlds.marker(), walk);
+    let get = Evaluate {
+        expression: format!("(() => {{ const l = {last}; return l ? l.{field} : []; }})()"),
+        context_id: Some(context),
+        object_group: Some(WALK_GROUP.into()),
+        ..Evaluate::default()
+    };
+    let array = session.evaluate(&get, budget.remaining()).await?;
+    describe_all(session, non_empty(array.result).as_deref(), budget).await
+}
+
 /// Keeps the refs `shown` for the actions that name them: the main frame's walk registers its
 /// elements under their ids in its world's registry (`__sandboxBrowserRefs`, at most 100 000 entries,
 /// the oldest dropped first); a cross-origin frame's refs get their `backendNodeId`
 /// (`DOM.describeNode`). A ref that cannot be kept is `stale_ref` when used.
 pub(super) async fn keep_refs(
+    page: &Page,
     runs: &[Run],
     origin: &HashMap<String, (usize, usize)>,
     shown: &mut [RefRecord],
@@ -312,31 +433,32 @@ pub(super) async fn keep_refs(
             by_run.entry(run).or_default().push((k, index));
         }
     }
+    let marker = page.worlds.marker();
     for (run, wanted) in by_run {
         let r = &runs[run];
+        let last = last_walk(marker, r.walked.walk);
         // Every walk's world keeps its elements' ids (the next walk gives them the same refs); the
         // main frame's registry also finds them for actions.
         let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
-        let register = CallFunctionOn {
-            function_declaration: REGISTER.into(),
-            object_id: r.object.clone(),
-            arguments: vec![json!({"value": pairs})],
-            ..CallFunctionOn::default()
+        let register = Evaluate {
+            expression: format!("({REGISTER})({last}, {})", Value::Array(pairs)),
+            context_id: Some(r.context),
+            ..Evaluate::default()
         };
         // Not waited for: the session runs it before any later call (an action's ref lookup).
-        tokio::spawn(r.session.call_function_on(&register, budget.remaining()));
+        tokio::spawn(r.session.evaluate_now(&register, budget.remaining()));
         if run == 0 {
             continue;
         }
-        let pick = CallFunctionOn {
-            function_declaration: "function(idx) { return idx.map((i) => this.els[i]); }".into(),
-            object_id: r.object.clone(),
-            arguments: vec![json!({"value": wanted.iter().map(|w| w.1).collect::<Vec<_>>()})],
+        let indexes: Vec<usize> = wanted.iter().map(|w| w.1).collect();
+        let pick = Evaluate {
+            expression: format!("((l, idx) => l ? idx.map((i) => l.els[i]) : [])({last}, {indexes:?})"),
+            context_id: Some(r.context),
             object_group: Some(WALK_GROUP.into()),
-            ..CallFunctionOn::default()
+            ..Evaluate::default()
         };
-        let picked = r.session.call_function_on(&pick, budget.remaining()).await;
-        let Some(array) = picked.ok().and_then(|p| p.result.object_id) else {
+        let picked = r.session.evaluate(&pick, budget.remaining()).await;
+        let Some(array) = picked.ok().and_then(|p| non_empty(p.result)) else {
             continue;
         };
         if let Ok(nodes) = describe_all(&r.session, Some(&array), budget).await {
@@ -347,15 +469,16 @@ pub(super) async fn keep_refs(
     }
 }
 
-/// Registers a walk's shown elements, `pairs` of `[els index, ref id]`: by id (`__sandboxBrowserRefs`,
-/// for actions) and by element (`__sandboxBrowserIds`, a `WeakMap` the walker reads: an element keeps
-/// its ref).
-pub(super) const REGISTER: &str = r#"function(pairs) {
+/// Registers a walk's shown elements (a function of the walk's `last` record, `null` when it is gone,
+/// and `pairs` of `[els index, ref id]`): by id (`__sandboxBrowserRefs`, for actions) and by element
+/// (`__sandboxBrowserIds`, a `WeakMap` the walker reads: an element keeps its ref).
+pub(super) const REGISTER: &str = r#"function(last, pairs) {
+  if (!last) return;
   const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
   const ids = globalThis.__sandboxBrowserIds || (globalThis.__sandboxBrowserIds = new WeakMap());
   for (const [i, id] of pairs) {
-    registry.set(id, new WeakRef(this.els[i]));
-    ids.set(this.els[i], id);
+    registry.set(id, new WeakRef(last.els[i]));
+    ids.set(last.els[i], id);
   }
   // Bounded: the oldest refs go first (an action on one is then `stale_ref`).
   for (const key of registry.keys()) {
@@ -363,6 +486,20 @@ pub(super) const REGISTER: &str = r#"function(pairs) {
     registry.delete(key);
   }
 }"#;
+
+/// Drops run `run`'s walk from its world (the elements it held), sent now and not waited for.
+pub(super) fn forget_walk(page: &Page, run: &Run, budget: Budget) {
+    let marker = page.worlds.marker();
+    let forget = Evaluate {
+        expression: format!(
+            "(() => {{ if ({}) globalThis.{marker}.last = null; }})()",
+            last_walk(marker, run.walked.walk)
+        ),
+        context_id: Some(run.context),
+        ..Evaluate::default()
+    };
+    tokio::spawn(run.session.evaluate_now(&forget, budget.capped(std::time::Duration::from_millis(200))));
+}
 
 /// The object id of an array that has elements (V8 describes an array as `Array(n)`); `None` for an
 /// empty one, whose elements need no round trip.

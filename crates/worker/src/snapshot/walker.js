@@ -18,11 +18,12 @@
 // content nested under their `- iframe` line (same-origin iframes walked here; a cross-origin one is a
 // hole the caller fills with a walk of its own in that frame); interactive/compact/max_depth/max_chars.
 // Called as (opts, root?): root is the scope element (default: the body).
-// Returns {json: {items, complete, refFrames, refIds}, frames, holes, els}: items are [role, name,
+// Returns {result: {items, complete, refFrames, refIds}, frames, holes, els}: items are [role, name,
 // attrs, refIndex (-1: none), props ([[name, value]]), children, hole (-1: none)] or a text string;
 // refFrames[i] is the index in frames (the walked <iframe> elements) of ref i's frame (els[i]), -1 for
 // the walk's own frame; refIds[i] the ref an earlier walk gave els[i] (null: none); hole h is the
-// cross-origin <iframe> holes[h]. The caller keeps the refs it shows (REGISTER in walk.rs).
+// cross-origin <iframe> holes[h]. The caller (`install` in walk.rs) keeps the walk and the refs it
+// shows (REGISTER).
 (function (opts, scopeRoot) {
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
@@ -89,6 +90,7 @@
   const refIds = [];
   let frame = -1;
 
+  // Each element's computed style, read once: {s: CSSStyleDeclaration (null without a window), display}.
   const styles = new Map();
   const roles = new Map();
   const hiddenCache = new Map();
@@ -101,14 +103,18 @@
     const c = t.charCodeAt(0);
     return c >= 97 && c <= 122 ? t.toUpperCase() : t;
   };
-  const style = (e) => {
-    let s = styles.get(e);
-    if (s === undefined) {
-      s = e.ownerDocument.defaultView ? e.ownerDocument.defaultView.getComputedStyle(e) : null;
-      styles.set(e, s);
+  const styleOf = (e) => {
+    let r = styles.get(e);
+    if (r === undefined) {
+      const s = e.ownerDocument.defaultView ? e.ownerDocument.defaultView.getComputedStyle(e) : null;
+      r = { s, display: s ? s.display : '' };
+      styles.set(e, r);
     }
-    return s;
+    return r;
   };
+  const style = (e) => styleOf(e).s;
+  // The computed `display` ('' without a window).
+  const displayOf = (e) => styleOf(e).display;
   const parentOrHost = (e) => {
     if (e.parentElement) return e.parentElement;
     const p = e.parentNode;
@@ -298,8 +304,8 @@
     if (h === undefined) {
       h = !!(e.parentElement && e.parentElement.shadowRoot && !e.assignedSlot);
       if (!h) {
-        const s = style(e);
-        h = !s || s.display === 'none' || (e.getAttribute('aria-hidden') || '').toLowerCase() === 'true';
+        const r = styleOf(e);
+        h = !r.s || r.display === 'none' || (e.getAttribute('aria-hidden') || '').toLowerCase() === 'true';
       }
       if (!h) {
         const p = parentOrHost(e);
@@ -322,7 +328,7 @@
     if (ignored(e)) return true;
     const s = style(e);
     const slot = e.nodeName === 'SLOT';
-    if (s && s.display === 'contents' && !slot) {
+    if (s && displayOf(e) === 'contents' && !slot) {
       for (let c = e.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 1 && !hidden(c)) return false;
         if (c.nodeType === 3 && visibleTextNode(c)) return false;
@@ -357,58 +363,89 @@
   }
   const contentMemo = { '': new Map(), '::before': new Map(), '::after': new Map() };
   function cssContent(e, pseudo) {
+    if (!mayContent[pseudo || ''].has(e)) return undefined;
     const memo = contentMemo[pseudo || ''];
     if (memo.has(e)) return memo.get(e);
-    const text = pseudo && !mayHavePseudo(e, pseudo) ? undefined : computeCssContent(e, pseudo);
+    const text = computeCssContent(e, pseudo);
     memo.set(e, text);
     return text;
   }
-  // Which elements a ::before/::after rule can give content (a speed-up of ours: asking every element's
-  // pseudo style costs most of a walk). Per tree scope (the document, each shadow root), the subjects of
-  // the rules that name the pseudo-element, as one selector; `true` (ask every element) where the rules
-  // cannot be read (a cross-origin sheet) or not reduced to a subject (nesting, ::part, :host).
-  // Chromium's own sheet gives no text content to ::before/::after but for quotes, which are not text.
-  const pseudoScopes = new Map();
-  function pseudoSubjects(root, pseudo) {
-    let entry = pseudoScopes.get(root);
-    if (!entry) {
-      entry = { '::before': [], '::after': [], all: false };
-      const take = (rules) => {
-        for (const r of rules) {
-          if (r.styleSheet) { try { take(r.styleSheet.cssRules); } catch (err) { entry.all = true; } }
-          if (r.cssRules && r.cssRules.length) take(r.cssRules);
-          const text = r.selectorText;
-          if (!text || !/:(before|after)\b/i.test(text)) continue;
-          if (/[&]|::part|:host|::slotted/i.test(text)) { entry.all = true; continue; }
-          for (const part of text.split(',')) {
+  // Which elements CSS can give content (a speed-up of ours: asking every element's style for its
+  // `content` and its ::before/::after costs most of a walk). Per tree scope (the document, each shadow
+  // root, each same-origin frame's document), once, as the walk or a name enters it: the subjects of
+  // the rules that name ::before or ::after, and of the rules that set `content` on the element itself
+  // (with an inline style that names it), found by one querySelectorAll each; every element of the
+  // scope, and its host, where the rules cannot be read (a cross-origin sheet) or reduced to a subject
+  // (nesting, ::part, :host, ::slotted, keyframes). Chromium's own sheet gives no text content to an
+  // element or its ::before/::after but for quotes, which are not text.
+  const mayContent = { '': new Set(), '::before': new Set(), '::after': new Set() };
+  const scopes = new Set();
+  const validSelector = (sel) => {
+    try { document.createDocumentFragment().querySelector(sel); return true; } catch (err) { return false; }
+  };
+  // A selector list's selectors (commas inside parentheses, brackets or strings do not split it).
+  function selectors(text) {
+    const out = [];
+    let depth = 0;
+    let quote = '';
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (quote) { if (c === '\\') i++; else if (c === quote) quote = ''; continue; }
+      if (c === '"' || c === "'") quote = c;
+      else if (c === '\\') i++;
+      else if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (c === ',' && depth === 0) { out.push(text.slice(from, i)); from = i + 1; }
+    }
+    out.push(text.slice(from));
+    return out.map((x) => x.trim()).filter(Boolean);
+  }
+  function enterScope(root) {
+    if (!root || scopes.has(root)) return;
+    scopes.add(root);
+    const subjects = { '': ['[style*="content" i]'], '::before': [], '::after': [] };
+    let all = false;
+    const take = (rules) => {
+      for (const r of rules) {
+        if (r.styleSheet) { try { take(r.styleSheet.cssRules); } catch (err) { all = true; } }
+        const text = r.selectorText;
+        const content = !!(r.style && r.style.getPropertyValue('content'));
+        if (!text) {
+          // A keyframe can animate `content`.
+          if (content) all = true;
+        } else if (/[&]|::part|:host|::slotted/i.test(text)) {
+          all = true;
+        } else if (content) {
+          for (const part of selectors(text)) {
+            let kind = '';
+            let subject = part;
             for (const name of ['::before', '::after']) {
               const re = name === '::before' ? /::?before\b/gi : /::?after\b/gi;
-              if (re.test(part)) entry[name].push(part.replace(re, '').trim() || '*');
+              if (re.test(part)) { kind = name; subject = part.replace(re, '').trim() || '*'; }
             }
+            // A rule for another pseudo-element (::marker, ::placeholder, ...) sets no element's content.
+            if (!kind && /::|:first-(line|letter)\b/i.test(part)) continue;
+            if (validSelector(subject)) subjects[kind].push(subject);
+            else all = true;
           }
         }
-      };
-      const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
-      for (const sheet of sheets) {
-        try { take(sheet.cssRules); } catch (err) { entry.all = true; }
+        if (r.cssRules && r.cssRules.length) take(r.cssRules);
       }
-      for (const name of ['::before', '::after']) {
-        const list = entry[name].filter((sel) => { try { document.createDocumentFragment().querySelector(sel); return true; } catch (err) { return false; } });
-        entry[name] = list.length ? list.join(', ') : null;
+    };
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    for (const sheet of sheets) {
+      try { take(sheet.cssRules); } catch (err) { all = true; }
+    }
+    const add = (kind, found) => { for (const x of found) mayContent[kind].add(x); };
+    for (const kind of ['', '::before', '::after']) {
+      if (all) {
+        add(kind, root.querySelectorAll('*'));
+        if (root.host) mayContent[kind].add(root.host);
+      } else if (subjects[kind].length) {
+        add(kind, root.querySelectorAll(subjects[kind].join(', ')));
       }
-      pseudoScopes.set(root, entry);
     }
-    return entry.all ? true : entry[pseudo];
-  }
-  function mayHavePseudo(e, pseudo) {
-    for (const root of [e.getRootNode(), e.shadowRoot]) {
-      if (!root) continue;
-      const subjects = pseudoSubjects(root, pseudo);
-      if (subjects === true) return true;
-      if (subjects && root !== e.shadowRoot && e.matches(subjects)) return true;
-      // A shadow root's rules reach its host through :host, which makes them `true` above.
-    }
-    return false;
   }
   function computeCssContent(e, pseudo) {
     const s = pseudo ? e.ownerDocument.defaultView.getComputedStyle(e, pseudo) : style(e);
@@ -437,7 +474,7 @@
     const visit = (n, skipSlotted) => {
       if (skipSlotted && n.assignedSlot) return;
       if (n.nodeType === 1) {
-        const display = (style(n) && style(n).display) || 'inline';
+        const display = displayOf(n) || 'inline';
         let token = alt(n, o);
         if (display !== 'inline' || n.nodeName === 'BR') token = ' ' + token + ' ';
         tokens.push(token);
@@ -445,6 +482,8 @@
         tokens.push(n.textContent || '');
       }
     };
+    const shadow = e.shadowRoot;
+    if (shadow) enterScope(shadow);
     tokens.push(cssContent(e, '::before') || '');
     const own = cssContent(e);
     if (own !== undefined) {
@@ -455,7 +494,7 @@
         for (const c of assigned) visit(c, false);
       } else {
         for (let c = e.firstChild; c; c = c.nextSibling) visit(c, true);
-        if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(c, true);
+        if (shadow) for (let c = shadow.firstChild; c; c = c.nextSibling) visit(c, true);
         for (const owned of idRefs(e, e.getAttribute('aria-owns'))) visit(owned, true);
       }
     }
@@ -706,9 +745,11 @@
     return node;
   }
   function contents(node, e, owned, depth) {
-    const display = (style(e) && style(e).display) || 'inline';
+    const display = displayOf(e) || 'inline';
     const block = display !== 'inline' || e.nodeName === 'BR' ? ' ' : '';
     if (block) node.children.push(block);
+    const shadow = e.shadowRoot;
+    if (shadow) enterScope(shadow);
     node.children.push(cssContent(e, '::before') || '');
     if (tagOf(e) === 'IFRAME' && node.role === 'iframe') {
       // Our extension: the frame's content under its line.
@@ -719,6 +760,7 @@
         frame = frames.length;
         frames.push(e);
         const root = inner.body || inner.documentElement;
+        enterScope(inner);
         for (let c = root.firstChild; c; c = c.nextSibling) visit(node, c, depth);
         frame = outer;
       } else {
@@ -731,11 +773,10 @@
         for (const c of assigned) visit(node, c, depth);
       } else {
         // Only a shadow host's children can be assigned to a slot (asking every node costs time).
-        const host = !!e.shadowRoot;
         for (let c = e.firstChild; c; c = c.nextSibling) {
-          if (!host || !c.assignedSlot) visit(node, c, depth);
+          if (!shadow || !c.assignedSlot) visit(node, c, depth);
         }
-        if (host) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(node, c, depth);
+        if (shadow) for (let c = shadow.firstChild; c; c = c.nextSibling) visit(node, c, depth);
       }
     }
     for (const c of owned) visit(node, c, depth);
@@ -787,7 +828,9 @@
     return out;
   }
   const root = { role: 'fragment', name: '', attrs: [], props: [], children: [], hole: -1 };
-  visit(root, scopeRoot || document.body || document.documentElement, 0);
+  const start = scopeRoot || document.body || document.documentElement;
+  enterScope(start.getRootNode());
+  visit(root, start, 0);
   normalize(root);
-  return { json: JSON.stringify({ items: items(root, 0), complete, refFrames, refIds }), frames, holes, els };
+  return { result: { items: items(root, 0), complete, refFrames, refIds }, frames, holes, els };
 })
