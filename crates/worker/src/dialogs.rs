@@ -5,7 +5,8 @@
 //! it opens (`Page.javascriptDialogOpening` -> `Page.handleJavaScriptDialog`): dismissed by default,
 //! `beforeunload` accepted (so navigations go on), or as `page.handle_dialog` asked for the next one.
 //! What was answered is reported with the action that was running: an input action waits
-//! [`SETTLE`] after its input for a dialog its handlers raise a moment later (a timer, a fetch).
+//! [`SETTLE`] of the renderer's time after its input for a dialog its handlers raise a moment later
+//! (a timer, a fetch).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

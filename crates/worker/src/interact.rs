@@ -25,6 +25,38 @@ const SELECT_RETRY: Duration = Duration::from_millis(50);
 /// Longest one in-page call of an action may take.
 const STEP: Duration = Duration::from_millis(2_000);
 
+/// Longest [`settle_dialogs`] waits for the renderer past [`dialogs::SETTLE`] (a busy or hung page).
+const SETTLE_SLACK: Duration = Duration::from_millis(350);
+
+/// Waits [`dialogs::SETTLE`] in the renderer's own time, so that a dialog a handler's timer raises
+/// sooner is answered before the action is: a timer of that length in the page's isolated world, which
+/// the renderer fires after every timer the input's handlers set for earlier (timers run in deadline
+/// order, and an open dialog holds the page until the dialog watcher answers it). Measured in the
+/// worker's time, a loaded machine let a 100 ms timer's alert come after a 150 ms wait. At most
+/// `SETTLE + SETTLE_SLACK` of the budget; where the page has no world (it is navigating) the wait is
+/// the worker's own.
+async fn settle_dialogs(page: &Page, p: &Progress) {
+    let cap = p.budget().capped(dialogs::SETTLE + SETTLE_SLACK);
+    let started = std::time::Instant::now();
+    let world = page.session.create_isolated_world(&page.target_id, crate::page::WORLD, cap).await;
+    let waited = match world {
+        Ok(context) => {
+            let wait = sb_cdp::calls::Evaluate {
+                expression: format!("new Promise((r) => setTimeout(r, {}))", dialogs::SETTLE.as_millis()),
+                context_id: Some(context),
+                await_promise: true,
+                ..Default::default()
+            };
+            page.session.evaluate(&wait, cap.saturating_sub(started.elapsed())).await.is_ok()
+        }
+        Err(_) => false,
+    };
+    if !waited {
+        let rest = p.budget().capped(dialogs::SETTLE).saturating_sub(started.elapsed());
+        tokio::time::sleep(rest).await;
+    }
+}
+
 /// Runs `input` on `target` (or, for a press without target, on the focused element): waits until the
 /// element is ready ([`actionability::ready`]), then sends the input; failures after the checks are in
 /// phase `cdp`. A navigation the input started is waited for until it commits, within the budget
@@ -44,7 +76,7 @@ pub(crate) async fn act(
     if !matches!(input, InputAction::Hover | InputAction::ScrollIntoView)
         && matches!(navigation, Navigation::None)
     {
-        tokio::time::sleep(p.budget().capped(dialogs::SETTLE)).await;
+        settle_dialogs(page, p).await;
     }
     if navigation != Navigation::None {
         p.log(format!("navigation: {navigation:?}"));
