@@ -361,13 +361,3 @@ pub(crate) async fn eval_by_value(
     }
     Ok(r.result.value.unwrap_or(Value::Null))
 }
-
-/// The main frame's `loaderId` (its document), URL and title.
-pub(crate) async fn document_identity(
-    page: &Page,
-    budget: Budget,
-) -> Result<(String, String, String), WorkerError> {
-    let tree = page.session.frame_tree(budget.remaining()).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
-    let (_, title, _) = url_and_title(page, budget).await;
-    Ok((tree.frame.loader_id, tree.frame.url, title.unwrap_or_default()))
-}

@@ -41,23 +41,33 @@ pub(super) fn quote(s: &str) -> String {
 /// Whether `s` must be quoted to read back as the same YAML string (Playwright's
 /// `yamlStringNeedsQuotes` in `utils/isomorphic/yaml.ts`, rule for rule).
 fn yaml_needs_quotes(s: &str) -> bool {
-    let Some(first) = s.chars().next() else { return true };
-    let last = s.chars().next_back().unwrap_or(first);
+    let (Some(first), Some(last)) = (s.chars().next(), s.chars().next_back()) else { return true };
     let control = |c: char| matches!(c as u32, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f..=0x9f);
-    let chars: Vec<char> = s.chars().collect();
-    first.is_whitespace()
+    if first.is_whitespace()
         || last.is_whitespace()
-        || s.chars().any(control)
         || first == '-'
-        || chars.windows(2).any(|w| matches!(w[0], '\n' | ':') && w[1].is_whitespace())
         || last == ':'
-        || chars.windows(2).any(|w| w[0].is_whitespace() && w[1] == '#')
-        || s.contains(['\n', '\r'])
-        || "&*],?!>|@\"'#%".contains(first)
-        || s.contains(['{', '}', '`'])
-        || first == '['
-        || js_number(s)
-        || ["y", "n", "yes", "no", "true", "false", "on", "off", "null"].contains(&s.to_lowercase().as_str())
+        || "&*],?!>|@\"'#%[".contains(first)
+    {
+        return true;
+    }
+    // One pass: control characters, line breaks, braces and backticks; ": " and " #".
+    let mut prev = first;
+    for (i, c) in s.chars().enumerate() {
+        if control(c) || matches!(c, '\n' | '\r' | '{' | '}' | '`') {
+            return true;
+        }
+        if i > 0 && ((prev == ':' && c.is_whitespace()) || (prev.is_whitespace() && c == '#')) {
+            return true;
+        }
+        prev = c;
+    }
+    // YAML 1.1's booleans and null (ASCII words: no other string lowercases to one).
+    js_number(s)
+        || (s.len() <= 5
+            && ["y", "n", "yes", "no", "true", "false", "on", "off", "null"]
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(s)))
 }
 
 /// Whether JavaScript's `Number(s)` is a number (not `NaN`): a decimal, hex/octal/binary literal or

@@ -12,7 +12,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, fail};
-use crate::page::{document_identity, Page, WORLD};
+use crate::page::{url_and_title, Page, WORLD};
 
 use super::render::*;
 
@@ -42,8 +42,9 @@ pub(super) struct Run {
 
 /// The walker's answer (`walker.js`, as [`install`] answers it): the snapshot's items, and for each ref
 /// it numbered the id an earlier walk gave its element (`refIds`) and the frame it is in (`refFrames`,
-/// an index into the run's frames; `null` for the walk's own); the walk's number in its world, and how
-/// many same-origin iframes it walked into and cross-origin ones it left as holes.
+/// an index into the run's frames; `null` for the walk's own); the walk's number in its world, how
+/// many same-origin iframes it walked into and cross-origin ones it left as holes, and the document's
+/// title.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub(super) struct Walked {
@@ -55,6 +56,8 @@ pub(super) struct Walked {
     pub(super) walk: u64,
     pub(super) frame_count: usize,
     pub(super) hole_count: usize,
+    /// The walked document's title.
+    pub(super) title: String,
 }
 
 impl Default for Walked {
@@ -67,6 +70,7 @@ impl Default for Walked {
             walk: 0,
             frame_count: 0,
             hole_count: 0,
+            title: String::new(),
         }
     }
 }
@@ -98,18 +102,16 @@ pub(super) async fn walk_snapshot(
     let cdp = |e| cdp_failure(phase, e);
     // Time kept back for the refs, the identity and the rendering.
     let walk_time = budget.child(std::time::Duration::from_millis(400));
-    // The main frame's identity is asked beside the walk (the page's session runs both in order): one
-    // round trip less than after it.
-    let (first, identity) = match &scope {
-        Some(s) => {
-            tokio::join!(
-                walk_in(page, &s.session, &s.frame_id, options, Some(s.backend), walk_time),
-                document_identity(page, budget)
-            )
-        }
+    // The page's frame tree (the main frame's document and URL) is asked beside the walk (the page's
+    // session runs both in order): one round trip less than after it.
+    let (first, tree) = match &scope {
+        Some(s) => tokio::join!(
+            walk_in(page, &s.session, &s.frame_id, options, Some(s.backend), walk_time),
+            page.session.frame_tree(budget.remaining())
+        ),
         None => tokio::join!(
             walk_in(page, &page.session, &page.target_id, options, None, walk_time),
-            document_identity(page, budget)
+            page.session.frame_tree(budget.remaining())
         ),
     };
     let first = first?;
@@ -140,11 +142,18 @@ pub(super) async fn walk_snapshot(
         next += 1;
     }
     let mut refs_meta = Vec::new();
-    let raw = runs[0].walked.items.clone();
-    let items = walked_items(&runs, 0, &raw, &mut refs_meta);
-    let (loader_id, url, title) = identity?;
-    // Each frame's document, from its session's frame tree.
+    let items = walked_items(&runs, 0, &runs[0].walked.items, &mut refs_meta);
+    let tree = tree.map_err(cdp)?;
+    let url = tree.frame.url.clone();
+    // The title the walk read, when it walked the main frame's document.
+    let title = if runs[0].frame_id == page.target_id {
+        runs[0].walked.title.clone()
+    } else {
+        url_and_title(page, budget).await.1.unwrap_or_default()
+    };
+    // Each frame's document, from its session's frame tree (the page's asked beside the walk).
     let mut trees: HashMap<String, sb_cdp::types::FrameTree> = HashMap::new();
+    trees.insert(page.session.id().to_string(), tree);
     let mut refs = Vec::new();
     let mut ids = Vec::new();
     let mut origin = HashMap::new();
@@ -166,16 +175,12 @@ pub(super) async fn walk_snapshot(
             Some(f) => r.frame_ids.get(f).cloned().unwrap_or_default(),
             None => r.frame_id.clone(),
         };
-        let loader = if frame_id == page.target_id {
-            loader_id.clone()
-        } else {
-            let key = r.session.id().to_string();
-            if !trees.contains_key(&key) {
-                let tree = r.session.frame_tree(budget.remaining()).await;
-                trees.insert(key.clone(), tree.map_err(cdp)?);
-            }
-            trees[&key].find(&frame_id).map(|f| f.loader_id.clone()).unwrap_or_default()
-        };
+        let key = r.session.id().to_string();
+        if !trees.contains_key(&key) {
+            let tree = r.session.frame_tree(budget.remaining()).await;
+            trees.insert(key.clone(), tree.map_err(cdp)?);
+        }
+        let loader = trees[&key].find(&frame_id).map(|f| f.loader_id.clone()).unwrap_or_default();
         if !frame_id.is_empty() {
             origin.insert(id.clone(), (*run, *index));
             refs.push(RefRecord {
@@ -239,38 +244,30 @@ pub(super) async fn walk_in(
     let mut answer = None;
     if let Some(context) = page.worlds.kept(session, frame_id) {
         match walk_once(page, session, context, false, &opts, scope, walk_time).await {
-            Ok(Some(text)) => answer = Some((context, text)),
+            Ok(Some(found)) => answer = Some((context, found)),
             Err(e) if !matches!(e, Attempt::Gone) => return Err(e.into_error(session, walk_time)),
             _ => page.worlds.forget(session, frame_id),
         }
     }
-    let (context, text) = match answer {
+    let (context, answer) = match answer {
         Some(found) => found,
         None => {
             let context =
                 session.create_isolated_world(frame_id, WORLD, walk_time.remaining()).await.map_err(cdp)?;
-            let text = walk_once(page, session, context, true, &opts, scope, walk_time)
+            let answer = walk_once(page, session, context, true, &opts, scope, walk_time)
                 .await
                 .map_err(|e| e.into_error(session, walk_time))?
                 .ok_or_else(|| fail(ErrorCode::CdpError, phase, "the snapshot's world was not made ready"))?;
             page.worlds.keep(session, frame_id, context);
-            (context, text)
+            (context, answer)
         }
     };
-    let walked: Walked = serde_json::from_str(&text).unwrap_or_default();
-    let (frames, holes) = tokio::join!(
-        walk_elements(page, session, context, walked.walk, "frames", walked.frame_count, walk_time),
-        walk_elements(page, session, context, walked.walk, "holes", walked.hole_count, walk_time)
-    );
+    let walked: Walked = serde_json::from_str(&answer.text).unwrap_or_default();
     let frame_of = |d: &Option<Node>| d.as_ref().and_then(|n| n.frame_id.clone()).unwrap_or_default();
-    let frame_ids = frames.map_err(cdp)?.iter().map(frame_of).collect();
-    let holes_pending = holes
-        .map_err(cdp)?
-        .iter()
-        .enumerate()
-        .map(|(h, d)| (h, frame_of(d)))
-        .filter(|(_, f)| !f.is_empty())
-        .collect();
+    let (frames, holes) = answer.elements.split_at(walked.frame_count.min(answer.elements.len()));
+    let frame_ids = frames.iter().map(frame_of).collect();
+    let holes_pending =
+        holes.iter().enumerate().map(|(h, d)| (h, frame_of(d))).filter(|(_, f)| !f.is_empty()).collect();
     Ok(Run {
         session: session.clone(),
         context,
@@ -310,8 +307,16 @@ impl Attempt {
     }
 }
 
+/// A walk's answer: its JSON text ([`Walked`]), and the `<iframe>` elements it walked into, then those it
+/// left as holes (`DOM.describeNode`; `None` for one that could not be described).
+struct Answer {
+    text: String,
+    elements: Vec<Option<Node>>,
+}
+
 /// One walk in world `context`: [`install`] first when the world is `fresh`, else only where its marker
-/// answers. `Ok(None)`: the world is not the walker's.
+/// answers. `Ok(None)`: the world is not the walker's. A walk without iframes answers its text; one
+/// with iframes an array of its text and the iframes' elements, read in one more round trip.
 async fn walk_once(
     page: &Page,
     session: &Session,
@@ -320,7 +325,7 @@ async fn walk_once(
     opts: &Value,
     scope: Option<i64>,
     walk_time: Budget,
-) -> Result<Option<String>, Attempt> {
+) -> Result<Option<Answer>, Attempt> {
     let marker = page.worlds.marker();
     let gone = |e: sb_cdp::CdpError| if fresh || e.is_timeout() { Attempt::Failed(e) } else { Attempt::Gone };
     let ready = if fresh {
@@ -333,7 +338,7 @@ async fn walk_once(
             let walk = Evaluate {
                 expression: format!("(() => {{ {ready} return globalThis.{marker}.walk({opts}); }})()"),
                 context_id: Some(context),
-                return_by_value: true,
+                object_group: Some(WALK_GROUP.into()),
                 timeout: Some(walk_time.remaining_ms()),
                 ..Evaluate::default()
             };
@@ -350,7 +355,7 @@ async fn walk_once(
                 ),
                 object_id: root.object_id.unwrap_or_default(),
                 arguments: vec![json!({"value": opts})],
-                return_by_value: true,
+                object_group: Some(WALK_GROUP.into()),
                 ..CallFunctionOn::default()
             };
             session.call_function_on(&walk, walk_time.remaining()).await.map_err(gone)?
@@ -360,25 +365,38 @@ async fn walk_once(
         let description = details.exception.and_then(|e| e.description).unwrap_or_else(|| "stopped".into());
         return Err(Attempt::Threw(description));
     }
-    match walked.result.value {
-        Some(Value::String(text)) => Ok(Some(text)),
+    match (walked.result.value, walked.result.object_id) {
+        (Some(Value::String(text)), _) => Ok(Some(Answer { text, elements: Vec::new() })),
+        (_, Some(array)) => {
+            let props =
+                session.own_properties(&array, walk_time.remaining()).await.map_err(Attempt::Failed)?;
+            let text = props.iter().find(|p| p.name == "0").and_then(|p| p.value.as_ref()?.value.clone());
+            let Some(Value::String(text)) = text else {
+                return Err(Attempt::Threw("the walker gave no answer".into()));
+            };
+            let elements = describe_elements(session, props, 1, walk_time).await;
+            Ok(Some(Answer { text, elements }))
+        }
         _ if fresh => Err(Attempt::Threw("the walker gave no answer".into())),
         _ => Ok(None),
     }
 }
 
 /// Makes a world ready for walks (a statement): the global named by the page's marker holds [`WALKER`]
-/// and the last walk's elements (`last`: `{id, els, frames, holes}`, numbered in the world), which
-/// [`REGISTER`], [`keep_refs`] and [`walk_elements`] read and [`forget_walk`] drops; a walk answers its
-/// result as JSON text with its number and its frames' and holes' counts.
+/// and the last walk's elements (`last`: `{id, els}`, numbered in the world), which [`REGISTER`] and
+/// [`keep_refs`] read and [`forget_walk`] drops. A walk answers its result as JSON text with its number,
+/// its frames' and holes' counts and the document's title; with frames or holes,
+/// `[text, ...frames, ...holes]`.
 fn install(marker: &str) -> String {
     format!(
         "globalThis.{marker} = (() => {{
   const walker = {WALKER};
   const sb = {{ walks: 0, last: null, walk(opts, root) {{
     const r = walker(opts, root);
-    sb.last = {{ id: ++sb.walks, els: r.els, frames: r.frames, holes: r.holes }};
-    return JSON.stringify({{ ...r.result, walk: sb.last.id, frameCount: r.frames.length, holeCount: r.holes.length }});
+    sb.last = {{ id: ++sb.walks, els: r.els }};
+    const text = JSON.stringify({{ ...r.result, walk: sb.last.id, frameCount: r.frames.length,
+      holeCount: r.holes.length, title: document.title }});
+    return r.frames.length || r.holes.length ? [text, ...r.frames, ...r.holes] : text;
   }} }};
   return sb;
 }})()"
@@ -389,31 +407,6 @@ fn install(marker: &str) -> String {
 /// [`forget_walk`] replaced it).
 fn last_walk(marker: &str, walk: u64) -> String {
     format!("((l) => l && l.id === {walk} ? l : null)(globalThis.{marker} && globalThis.{marker}.last)")
-}
-
-/// `DOM.describeNode` of each of walk `walk`'s `field` elements (`frames`: the same-origin iframes it
-/// walked into; `holes`: the cross-origin ones), `count` of them: no round trip when there are none.
-async fn walk_elements(
-    page: &Page,
-    session: &Session,
-    context: i64,
-    walk: u64,
-    field: &str,
-    count: usize,
-    budget: Budget,
-) -> Result<Vec<Option<Node>>, sb_cdp::CdpError> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    let last = last_walk(page.worlds.marker(), walk);
-    let get = Evaluate {
-        expression: format!("(() => {{ const l = {last}; return l ? l.{field} : []; }})()"),
-        context_id: Some(context),
-        object_group: Some(WALK_GROUP.into()),
-        ..Evaluate::default()
-    };
-    let array = session.evaluate(&get, budget.remaining()).await?;
-    describe_all(session, non_empty(array.result).as_deref(), budget).await
 }
 
 /// Keeps the refs `shown` for the actions that name them: the main frame's walk registers its
@@ -516,14 +509,27 @@ pub(super) async fn describe_all(
 ) -> Result<Vec<Option<Node>>, sb_cdp::CdpError> {
     let Some(array_id) = array_id else { return Ok(Vec::new()) };
     let props = session.own_properties(array_id, budget.remaining()).await?;
-    let mut ids: Vec<(usize, String)> =
-        props.into_iter().filter_map(|p| Some((p.name.parse().ok()?, p.value?.object_id?))).collect();
+    Ok(describe_elements(session, props, 0, budget).await)
+}
+
+/// `DOM.describeNode` of the elements among an array's own properties `props` from index `from` on,
+/// in index order, sent together; a node that cannot be described is `None`.
+async fn describe_elements(
+    session: &Session,
+    props: Vec<sb_cdp::calls::Property>,
+    from: usize,
+    budget: Budget,
+) -> Vec<Option<Node>> {
+    let mut ids: Vec<(usize, String)> = props
+        .into_iter()
+        .filter_map(|p| Some((p.name.parse().ok().filter(|i| *i >= from)?, p.value?.object_id?)))
+        .collect();
     ids.sort_by_key(|(i, _)| *i);
     let described = futures_util::future::join_all(
         ids.iter().map(|(_, id)| session.describe_node(id, budget.remaining())),
     )
     .await;
-    Ok(described.into_iter().map(Result::ok).collect())
+    described.into_iter().map(Result::ok).collect()
 }
 
 /// Releases the walk's objects ([`WALK_GROUP`]) in `session`, sent now and not waited for: the session
@@ -574,10 +580,7 @@ pub(super) fn walked_items(
                     .and_then(|h| usize::try_from(h).ok())
                     .and_then(|h| runs[run].filled.get(&h).copied());
                 let children = match filled {
-                    Some(inner) => {
-                        let raw = runs[inner].walked.items.clone();
-                        walked_items(runs, inner, &raw, refs)
-                    }
+                    Some(inner) => walked_items(runs, inner, &runs[inner].walked.items, refs),
                     None => walked_items(
                         runs,
                         run,

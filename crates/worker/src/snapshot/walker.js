@@ -90,11 +90,11 @@
   const refIds = [];
   let frame = -1;
 
-  // Each element's computed style, read once: {s: CSSStyleDeclaration (null without a window), display}.
-  const styles = new Map();
-  const roles = new Map();
-  const hiddenCache = new Map();
-  const names = new Map();
+  // What the walk learns of each element, once (one lookup; a field is undefined until computed):
+  // {s: its computed style (null without a window), display, role, hidden, hba (hidden by ancestry), name}.
+  const facts = new Map();
+  let lastDoc = null;
+  let lastView = null;
 
   // ---- DOM helpers
   const tagOf = (e) => {
@@ -104,13 +104,18 @@
     return c >= 97 && c <= 122 ? t.toUpperCase() : t;
   };
   const styleOf = (e) => {
-    let r = styles.get(e);
-    if (r === undefined) {
-      const s = e.ownerDocument.defaultView ? e.ownerDocument.defaultView.getComputedStyle(e) : null;
-      r = { s, display: s ? s.display : '' };
-      styles.set(e, r);
+    let f = facts.get(e);
+    if (f === undefined) {
+      const doc = e.ownerDocument;
+      if (doc !== lastDoc) {
+        lastDoc = doc;
+        lastView = doc.defaultView;
+      }
+      const s = lastView ? lastView.getComputedStyle(e) : null;
+      f = { s, display: s ? s.display : '', role: undefined, hidden: undefined, hba: undefined, name: undefined };
+      facts.set(e, f);
     }
-    return r;
+    return f;
   };
   const style = (e) => styleOf(e).s;
   // The computed `display` ('' without a window).
@@ -275,14 +280,15 @@
     return role;
   }
   function roleOf(e) {
-    if (roles.has(e)) return roles.get(e);
+    const f = styleOf(e);
+    if (f.role !== undefined) return f.role;
     let role = explicitRole(e);
     if (!role) role = implicitRole(e);
     else if (role === 'none' || role === 'presentation') {
       const implicit = implicitRole(e);
       if (conflictResolved(e, implicit)) role = implicit;
     }
-    roles.set(e, role);
+    f.role = role;
     return role;
   }
 
@@ -300,29 +306,23 @@
     return s.visibility === 'visible';
   }
   function hiddenByAncestry(e) {
-    let h = hiddenCache.get(e);
+    const f = styleOf(e);
+    let h = f.hba;
     if (h === undefined) {
       h = !!(e.parentElement && e.parentElement.shadowRoot && !e.assignedSlot);
-      if (!h) {
-        const r = styleOf(e);
-        h = !r.s || r.display === 'none' || (e.getAttribute('aria-hidden') || '').toLowerCase() === 'true';
-      }
+      if (!h) h = !f.s || f.display === 'none' || (e.getAttribute('aria-hidden') || '').toLowerCase() === 'true';
       if (!h) {
         const p = parentOrHost(e);
         if (p) h = hiddenByAncestry(p);
       }
-      hiddenCache.set(e, h);
+      f.hba = h;
     }
     return h;
   }
-  const hiddenMemo = new Map();
   function hidden(e) {
-    let h = hiddenMemo.get(e);
-    if (h === undefined) {
-      h = computeHidden(e);
-      hiddenMemo.set(e, h);
-    }
-    return h;
+    const f = styleOf(e);
+    if (f.hidden === undefined) f.hidden = computeHidden(e);
+    return f.hidden;
   }
   function computeHidden(e) {
     if (ignored(e)) return true;
@@ -658,10 +658,11 @@
     return '';
   }
   function nameOf(e, role) {
-    if (names.has(e)) return names.get(e);
+    const f = styleOf(e);
+    if (f.name !== undefined) return f.name;
     let name = '';
     if (!NAME_PROHIBITED.has(role || '')) name = squash(flat(alt(e, { visited: new Set(), target: 'self' })));
-    names.set(e, name);
+    f.name = name;
     return name;
   }
 
