@@ -222,9 +222,10 @@ pub(super) async fn walk_snapshot(
 /// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`,
 /// from node `scope` when given (`DOM.resolveNode` in the walker's world), else from its body.
 ///
-/// The walk runs in the frame's isolated world, kept ready between walks ([`crate::page::KeptWorlds`]): one round
-/// trip where the world is kept, the walker installed there and its marker answering; else the world
-/// is asked for (`Page.createIsolatedWorld`), made ready ([`install`]) and walked in the same call.
+/// The walk runs in the frame's isolated world, kept ready between walks
+/// ([`crate::page::KeptWorlds`]): one round trip where the world is kept, the walker installed there
+/// and its marker answering; else the world is asked for (`Page.createIsolatedWorld`), made ready
+/// ([`install`]) and walked in the same call.
 pub(super) async fn walk_in(
     page: &Page,
     session: &Session,
