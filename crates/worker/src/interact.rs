@@ -8,7 +8,7 @@ use std::time::Duration;
 use sb_cdp::commands::{InputDispatchDragEvent, InputDispatchMouseEvent, InputSetInterceptDrags};
 use sb_protocol::api::MouseButton;
 use sb_protocol::ipc::{InputAction, InputOutput, Locator, Output, SelectedOutput, WorkerError};
-use sb_protocol::{ErrorCode, Phase};
+use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::json;
 
 use crate::actionability::{self, Ready};
@@ -38,20 +38,13 @@ const SETTLE_SLACK: Duration = Duration::from_millis(350);
 async fn settle_dialogs(page: &Page, p: &Progress) {
     let cap = p.budget().capped(dialogs::SETTLE + SETTLE_SLACK);
     let started = std::time::Instant::now();
-    let world = page.session.create_isolated_world(&page.target_id, crate::page::WORLD, cap).await;
-    let waited = match world {
-        Ok(context) => {
-            let wait = sb_cdp::calls::Evaluate {
-                expression: format!("new Promise((r) => setTimeout(r, {}))", dialogs::SETTLE.as_millis()),
-                context_id: Some(context),
-                await_promise: true,
-                ..Default::default()
-            };
-            page.session.evaluate(&wait, cap.saturating_sub(started.elapsed())).await.is_ok()
-        }
-        Err(_) => false,
+    let wait = sb_cdp::calls::Evaluate {
+        expression: format!("new Promise((r) => setTimeout(r, {}))", dialogs::SETTLE.as_millis()),
+        await_promise: true,
+        ..Default::default()
     };
-    if !waited {
+    let waited = page.worlds.evaluate(&page.session, &page.target_id, wait, Budget::new(cap), cap).await;
+    if waited.is_err() {
         let rest = p.budget().capped(dialogs::SETTLE).saturating_sub(started.elapsed());
         tokio::time::sleep(rest).await;
     }

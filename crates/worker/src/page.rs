@@ -12,6 +12,7 @@ use sb_cdp::commands::{
     EmulationSetDeviceMetricsOverride, EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable,
     PageEnable, PageSetLifecycleEventsEnabled, TargetSetAutoAttach,
 };
+use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::ipc::{Counter, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -61,10 +62,13 @@ impl KeptWorlds {
         &self.marker
     }
 
+    fn key(session: &Session, frame_id: &str) -> (String, String) {
+        (session.id().to_string(), frame_id.to_string())
+    }
+
     /// The kept context of `frame_id`'s world in `session`, if any.
     pub(crate) fn kept(&self, session: &Session, frame_id: &str) -> Option<i64> {
-        let key = (session.id().to_string(), frame_id.to_string());
-        self.contexts.lock().unwrap().get(&key).copied()
+        self.contexts.lock().unwrap().get(&Self::key(session, frame_id)).copied()
     }
 
     /// Keeps `context` as `frame_id`'s world in `session` (its marker set).
@@ -73,12 +77,45 @@ impl KeptWorlds {
         if contexts.len() >= KEPT_WORLDS {
             contexts.clear();
         }
-        contexts.insert((session.id().to_string(), frame_id.to_string()), context);
+        contexts.insert(Self::key(session, frame_id), context);
     }
 
     /// Forgets `frame_id`'s world in `session` (its context is gone, or is not the world).
     pub(crate) fn forget(&self, session: &Session, frame_id: &str) {
-        self.contexts.lock().unwrap().remove(&(session.id().to_string(), frame_id.to_string()));
+        self.contexts.lock().unwrap().remove(&Self::key(session, frame_id));
+    }
+
+    /// Evaluates `call` (a script of the runtime's own that needs nothing the walker installs) in
+    /// `frame_id`'s isolated world in `session`: in the kept context where the marker answers (one
+    /// round trip), else in the world asked for anew (`Page.createIsolatedWorld`; not kept: only a walk
+    /// makes a world ready). Each call within `budget.capped(step)`.
+    ///
+    /// # Errors
+    /// The call's [`CdpError`]; a kept context that ran out of time is not asked again (its timeout).
+    pub(crate) async fn evaluate(
+        &self,
+        session: &Session,
+        frame_id: &str,
+        mut call: Evaluate,
+        budget: Budget,
+        step: Duration,
+    ) -> Result<EvaluateResult, CdpError> {
+        let marker = self.marker.as_str();
+        if let Some(context) = self.kept(session, frame_id) {
+            // Elsewhere than the world, the answer is the marker's name.
+            let guarded = Evaluate {
+                expression: format!("globalThis.{marker} ? ({}) : {marker:?}", call.expression),
+                context_id: Some(context),
+                ..call.clone()
+            };
+            match session.evaluate(&guarded, budget.capped(step)).await {
+                Err(e) if e.is_timeout() => return Err(e),
+                Ok(r) if r.result.value.as_ref().and_then(Value::as_str) != Some(marker) => return Ok(r),
+                _ => self.forget(session, frame_id),
+            }
+        }
+        call.context_id = Some(session.create_isolated_world(frame_id, WORLD, budget.capped(step)).await?);
+        session.evaluate(&call, budget.capped(step)).await
     }
 }
 

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, fail};
 use crate::frames;
-use crate::page::{call_function_on, Page, WORLD};
+use crate::page::{call_function_on, Page};
 
 /// The selector engine (`query.js`): `(selector, root?) => Element | null`, the first match in document
 /// order, through open shadow roots (Playwright's `css` engine).
@@ -76,39 +76,20 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 }
 
 /// The `backendNodeId` of ref `id` from the walker's registry in the page's isolated world
-/// ([`WORLD`]); `Ok(None)` when the page no longer has it (another document, or collected).
+/// ([`crate::page::WORLD`], kept ready by the snapshot: [`crate::page::KeptWorlds::evaluate`]);
+/// `Ok(None)` when the page no longer has it (another document, or collected).
 ///
 /// # Errors
 /// A lookup call that ran out of time ([`found`]).
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
     let lookup = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
-    let marker = page.worlds.marker();
-    let mut object = None;
-    // The world the snapshot kept ready, where its marker answers (else `false`); else the world asked
-    // for anew.
-    if let Some(world) = page.worlds.kept(&page.session, &page.target_id) {
-        let expression = format!("globalThis.{marker} ? {lookup} : false");
-        let call = Evaluate { expression, context_id: Some(world), ..Evaluate::default() };
-        match page.session.evaluate(&call, budget.capped(STEP)).await {
-            Err(e) if e.is_timeout() => return Err(cdp_failure(Phase::Actionability, e)),
-            Ok(r) if r.result.value != Some(Value::Bool(false)) => object = Some(r.result),
-            _ => page.worlds.forget(&page.session, &page.target_id),
-        }
-    }
-    if object.is_none() {
-        let world = page.session.create_isolated_world(&page.target_id, WORLD, budget.capped(STEP));
-        let Some(world) = found(world.await)? else { return Ok(None) };
-        let call = Evaluate { expression: lookup, context_id: Some(world), ..Evaluate::default() };
-        let Some(answer) = found(page.session.evaluate(&call, budget.capped(STEP)).await)? else {
-            return Ok(None);
-        };
-        object = Some(answer.result);
-    }
-    let Some(object) = object.and_then(|o| o.object_id) else { return Ok(None) };
-    let object = object.as_str();
-    let node = page.session.describe_node(object, budget.capped(STEP)).await;
+    let call = Evaluate { expression: lookup, ..Evaluate::default() };
+    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget, STEP).await;
+    let Some(answer) = found(answer)? else { return Ok(None) };
+    let Some(object) = answer.result.object_id else { return Ok(None) };
+    let node = page.session.describe_node(&object, budget.capped(STEP)).await;
     // Not waited for: the session runs it before its next call.
-    let release = RuntimeReleaseObject { object_id: object.to_string() };
+    let release = RuntimeReleaseObject { object_id: object };
     tokio::spawn(page.session.send(&release, budget.capped(STEP)));
     Ok(found(node)?.map(|node| node.backend_node_id))
 }

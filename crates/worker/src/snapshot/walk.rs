@@ -26,8 +26,7 @@ pub(super) const WALK_GROUP: &str = "sandbox-browser-snapshot";
 pub(super) struct Run {
     /// The session of the frame's document (the page's, or an out-of-process iframe's).
     pub(super) session: Session,
-    /// The frame's isolated world, which keeps the walk (its elements, frames and holes) until
-    /// [`release`].
+    /// The frame's isolated world, which keeps the walk's elements until [`forget_walk`].
     pub(super) context: i64,
     /// What the walk found.
     pub(super) walked: Walked,

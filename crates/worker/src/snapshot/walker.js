@@ -103,7 +103,7 @@
     const c = t.charCodeAt(0);
     return c >= 97 && c <= 122 ? t.toUpperCase() : t;
   };
-  const styleOf = (e) => {
+  const factsOf = (e) => {
     let f = facts.get(e);
     if (f === undefined) {
       const doc = e.ownerDocument;
@@ -117,9 +117,9 @@
     }
     return f;
   };
-  const style = (e) => styleOf(e).s;
+  const style = (e) => factsOf(e).s;
   // The computed `display` ('' without a window).
-  const displayOf = (e) => styleOf(e).display;
+  const displayOf = (e) => factsOf(e).display;
   const parentOrHost = (e) => {
     if (e.parentElement) return e.parentElement;
     const p = e.parentNode;
@@ -280,7 +280,7 @@
     return role;
   }
   function roleOf(e) {
-    const f = styleOf(e);
+    const f = factsOf(e);
     if (f.role !== undefined) return f.role;
     let role = explicitRole(e);
     if (!role) role = implicitRole(e);
@@ -306,7 +306,7 @@
     return s.visibility === 'visible';
   }
   function hiddenByAncestry(e) {
-    const f = styleOf(e);
+    const f = factsOf(e);
     let h = f.hba;
     if (h === undefined) {
       h = !!(e.parentElement && e.parentElement.shadowRoot && !e.assignedSlot);
@@ -320,7 +320,7 @@
     return h;
   }
   function hidden(e) {
-    const f = styleOf(e);
+    const f = factsOf(e);
     if (f.hidden === undefined) f.hidden = computeHidden(e);
     return f.hidden;
   }
@@ -373,8 +373,8 @@
   // Which elements CSS can give content (a speed-up of ours: asking every element's style for its
   // `content` and its ::before/::after costs most of a walk). Per tree scope (the document, each shadow
   // root, each same-origin frame's document), once, as the walk or a name enters it: the subjects of
-  // the rules that name ::before or ::after, and of the rules that set `content` on the element itself
-  // (with an inline style that names it), found by one querySelectorAll each; every element of the
+  // the rules that set `content`, on ::before, on ::after or on the element itself (with an inline
+  // style that names it), found by one querySelectorAll each; every element of the
   // scope, and its host, where the rules cannot be read (a cross-origin sheet) or reduced to a subject
   // (nesting, ::part, :host, ::slotted, keyframes). Chromium's own sheet gives no text content to an
   // element or its ::before/::after but for quotes, which are not text.
@@ -658,7 +658,7 @@
     return '';
   }
   function nameOf(e, role) {
-    const f = styleOf(e);
+    const f = factsOf(e);
     if (f.name !== undefined) return f.name;
     let name = '';
     if (!NAME_PROHIBITED.has(role || '')) name = squash(flat(alt(e, { visited: new Set(), target: 'self' })));
