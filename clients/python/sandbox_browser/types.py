@@ -91,6 +91,8 @@ class StatsResult(Result):
     renderer_crashes: int = 0
     actions: Dict[str, ActionStats] = field(default_factory=dict)
     evaluate_ms: Histogram = field(default_factory=Histogram)
+    cdp_sessions: int = 0
+    """Flat CDP sessions the relay routes now (the workers' and the supervisor's standby sessions)."""
 
 
 @dataclass

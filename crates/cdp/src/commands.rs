@@ -239,6 +239,10 @@ command!(
     TargetCloseTarget = "Target.closeTarget" -> IgnoredAny { target_id: String }
 );
 command!(
+    /// `Target.detachFromTarget`: ends the flat session `session_id`.
+    TargetDetachFromTarget = "Target.detachFromTarget" -> IgnoredAny { session_id: String }
+);
+command!(
     /// `Target.setAutoAttach`: attach to the targets this one creates (out-of-process iframes), as flat
     /// sessions with `flatten`.
     TargetSetAutoAttach = "Target.setAutoAttach" -> IgnoredAny {

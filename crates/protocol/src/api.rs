@@ -910,6 +910,10 @@ pub struct StatsResult {
     pub actions: std::collections::BTreeMap<String, ActionStats>,
     /// Durations of `page.evaluate` calls, ms.
     pub evaluate_ms: Histogram,
+    /// Flat CDP sessions the relay routes now: the workers' (a page's, its out-of-process iframes')
+    /// and the supervisor's standby sessions (one on each session's active tab).
+    #[serde(default)]
+    pub cdp_sessions: u64,
 }
 
 /// `runtime.metrics` result.

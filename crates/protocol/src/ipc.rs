@@ -164,6 +164,13 @@ impl Action {
             Action::Extract { .. } | Action::Screenshot { .. } | Action::Snapshot { .. } | Action::Frames
         )
     }
+
+    /// Whether running the action again is what the caller asked for: it only reads
+    /// ([`Action::reads_only`]), or it is a navigation (a second `goto` lands where the first would
+    /// have). Such an action that the browser died under waits for the recovery and runs again.
+    pub fn repeatable(&self) -> bool {
+        self.reads_only() || matches!(self, Action::Goto { .. })
+    }
 }
 
 /// A stored element ref: what a snapshot showed, and where.

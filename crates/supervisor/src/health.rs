@@ -81,6 +81,9 @@ struct Slot {
     suspect: bool,
     /// Browsers launched so far (0: none yet).
     generation: u64,
+    /// Set while the observer gives the sessions their pages on a new browser: until then its link is
+    /// not handed out without the cycle's lock (an action would find its session's old, dead target).
+    settling: bool,
 }
 
 /// The recovery cycle's state; its mutex serializes checks and restarts.
@@ -244,7 +247,11 @@ impl BrowserHealth {
         let recent = slot.last_ok.is_some_and(|t| t.elapsed() < self.policy.interval);
         // The process's state costs one read of /proc: a browser that died (or was stopped) a moment
         // ago is noticed even before its connection reports the close.
-        let fresh = recent && !slot.suspect && b.client.closed_reason().is_none() && b.process.running();
+        let fresh = recent
+            && !slot.suspect
+            && !slot.settling
+            && b.client.closed_reason().is_none()
+            && b.process.running();
         fresh.then(|| Link::of(b, slot.generation))
     }
 
@@ -381,6 +388,7 @@ impl BrowserHealth {
             slot.browser = Some(b);
             slot.last_ok = Some(Instant::now());
             slot.suspect = false;
+            slot.settling = true;
             (link, slot.generation)
         };
         // The browser's death closes this connection: start the cycle then, not at the next request.
@@ -405,6 +413,7 @@ impl BrowserHealth {
         if let Some(observer) = self.observer() {
             observer.browser_ready(&link).await;
         }
+        self.slot.write().await.settling = false;
         link
     }
 

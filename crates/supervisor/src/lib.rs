@@ -39,6 +39,7 @@ pub mod spawner;
 pub mod stats;
 pub mod store;
 pub mod tabs;
+pub mod unstick;
 pub mod worker;
 
 use std::path::PathBuf;

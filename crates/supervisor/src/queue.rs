@@ -16,16 +16,21 @@ use sb_protocol::ipc::{Action, Counter, Output};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio_util::sync::CancellationToken;
 
-use crate::health::BrowserHealth;
+use crate::health::{BrowserHealth, Link};
 use crate::sessions::{SessionEntry, Sessions};
 use crate::stats::Stats;
 use crate::store::StoreEvent;
+use crate::unstick;
 use crate::worker::{WorkerHandle, WorkerLauncher};
 
 /// Longest a background worker replacement may take to attach.
 const WORKER_START: Duration = Duration::from_secs(10);
+/// How long a new worker may take to attach before the supervisor looks at its tab
+/// ([`unstick::free`]); at most a third of the budget.
+const ATTACH_PATIENCE: Duration = Duration::from_millis(1_000);
 
 /// What running a page action takes: the browser's health, the sessions, workers, counters.
+#[derive(Clone)]
 pub struct Queue {
     pub(crate) health: Arc<BrowserHealth>,
     pub(crate) sessions: Arc<Sessions>,
@@ -49,19 +54,62 @@ impl Queue {
         budget: Budget,
         cancel: &CancellationToken,
     ) -> Result<Output, ErrorBody> {
+        let (queued_at, replacing) = (std::time::Instant::now(), session.replacing.load(Ordering::SeqCst));
         let queued = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
         let mut slot = queued.map_err(|_| {
+            let behind = if replacing {
+                "a worker started after the last one ended"
+            } else {
+                "the session's earlier actions"
+            };
             ErrorBody::new(
                 ErrorCode::Timeout,
                 Phase::Worker,
-                format!("{} waited its whole budget behind the session's earlier actions", method.name()),
+                format!("{} waited its whole budget behind {behind}", method.name()),
             )
         })?;
+        if replacing {
+            session.recovery_waited(queued_at.elapsed().as_millis() as u64);
+        }
+        // An action that only reads, or whose repetition is what was asked (a goto), and that the
+        // browser died under, waits for the recovery and runs again on the reopened page, within its
+        // budget: its result says `session_reset`. Other actions answer `page_reset`: their effect may
+        // or may not have happened.
+        let again = action.repeatable().then(|| action.clone());
+        let mut result = self.run_once(session, &mut slot, method, action, budget, cancel).await;
+        if let (Some(action), Err(e)) = (again, &result) {
+            if e.code == ErrorCode::PageReset
+                && e.message == sb_protocol::error::BROWSER_GONE
+                && !budget.expired()
+            {
+                tracing::info!(browser.session_id = %session.id, browser.action = method.name(), "action_repeated_after_restart");
+                result = self.run_once(session, &mut slot, method, action, budget, cancel).await;
+            }
+        }
+        if slot.as_mut().is_some_and(|w| w.is_spent()) {
+            *slot = None;
+            drop(slot);
+            self.replace_worker_soon(session.clone()).await;
+        }
+        result
+    }
+
+    /// One run of `action` on the session's worker (`slot`, the session's queue held), after the
+    /// health check; the worker it ran on stays in `slot`, spent or not.
+    async fn run_once(
+        &self,
+        session: &Arc<SessionEntry>,
+        slot: &mut Option<WorkerHandle>,
+        method: Method,
+        action: Action,
+        budget: Budget,
+        cancel: &CancellationToken,
+    ) -> Result<Output, ErrorBody> {
         // A worker is started only on a browser known to be alive: when the start fails because the
         // browser died a moment ago, the health check restarts it (and reopens the session's page), and
         // the start is tried once more on the new one.
         let mut attempts = 0;
-        let worker = loop {
+        let (worker, link) = loop {
             attempts += 1;
             let link = self.health.link(budget).await?;
             if session.tabs_dirty.swap(false, Ordering::SeqCst) {
@@ -77,16 +125,15 @@ impl Queue {
             };
             if !stale {
                 match slot.as_mut() {
-                    Some(w) => break w,
+                    Some(w) => break (w, link),
                     None => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Worker, "no worker")),
                 }
             }
             *slot = None;
-            let launcher = self.launcher.with_display(*session.display.lock().unwrap());
-            match WorkerHandle::spawn(&launcher, &link, &session.target(), budget).await {
+            match self.start_worker(session, &link, budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
-                    break slot.insert(fresh);
+                    break (slot.insert(fresh), link);
                 }
                 Err(e) if attempts == 1 && self.health.is_down().await => {
                     tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_start_on_dead_browser");
@@ -138,6 +185,12 @@ impl Queue {
         if let Some(url) = worker.take_navigated() {
             self.sessions.url_seen(session, &url).await;
         }
+        // The supervisor's standby session on the tab (for freeing it should no worker be able to
+        // attach), attached while the page is idle: it has just answered.
+        if result.is_ok() && session.standby_stale(link.browser) {
+            let (session, link) = (session.clone(), link.clone());
+            tokio::spawn(async move { unstick::keep_standby(&session, &link).await });
+        }
         let mut result = result;
         if let Err(e) = &mut result {
             if matches!(
@@ -154,11 +207,6 @@ impl Queue {
                 *e = browser_gone(e.phase);
             }
         }
-        if worker.is_spent() {
-            *slot = None;
-            drop(slot);
-            self.replace_worker_soon(session.clone()).await;
-        }
         result
     }
 
@@ -166,22 +214,87 @@ impl Queue {
     /// end is not held up); the session's next action waits for it in the queue.
     async fn replace_worker_soon(&self, session: Arc<SessionEntry>) {
         let Some(link) = self.health.current_link().await else { return };
-        let launcher = self.launcher.with_display(*session.display.lock().unwrap());
+        let queue = self.clone();
+        session.replacing.store(true, Ordering::SeqCst);
         tokio::spawn(async move {
             let mut slot = session.worker.lock().await;
-            if slot.is_some() {
-                return;
-            }
-            match WorkerHandle::spawn(&launcher, &link, &session.target(), Budget::new(WORKER_START)).await {
-                Ok(fresh) => {
-                    tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
-                    *slot = Some(fresh);
+            if slot.is_none() {
+                match queue.start_worker(&session, &link, Budget::new(WORKER_START)).await {
+                    Ok(fresh) => {
+                        tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
+                        *slot = Some(fresh);
+                    }
+                    Err(e) => {
+                        tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_replace_failed")
+                    }
                 }
-                Err(e) => {
-                    tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_replace_failed")
-                }
             }
+            session.replacing.store(false, Ordering::SeqCst);
         });
+    }
+
+    /// Starts a worker on the session's active tab within `budget`, and sees that it can attach.
+    ///
+    /// A worker attaches in well under a second. One that has not after [`ATTACH_PATIENCE`] (a third
+    /// of the budget at most) may be waiting on a renderer busy in a script, which nothing else would
+    /// stop: the supervisor frees the tab from its own connection meanwhile ([`unstick::free`]), and
+    /// the worker's queued calls are answered once the script stops. A tab that cannot be freed so,
+    /// and a session whose worker failed to attach twice in a row, gets a new page first
+    /// ([`unstick::reset`]: `session_reset`, `tab_stuck`), and the worker starts on that.
+    ///
+    /// # Errors
+    /// [`WorkerHandle::spawn`]'s; the reset's (phase `session`).
+    async fn start_worker(
+        &self,
+        session: &Arc<SessionEntry>,
+        link: &Link,
+        budget: Budget,
+    ) -> Result<WorkerHandle, ErrorBody> {
+        let launcher = self.launcher.with_display(*session.display.lock().unwrap());
+        if session.attach_failures.load(Ordering::SeqCst) >= 2 {
+            tracing::warn!(browser.session_id = %session.id, "worker_cannot_attach");
+            unstick::reset(&self.sessions, session, link, budget).await?;
+        }
+        let target = session.target();
+        // Boxed, so that dropping it (a reset) kills the worker it was starting.
+        let mut spawning = Box::pin(WorkerHandle::spawn(&launcher, link, &target, budget));
+        let patience = ATTACH_PATIENCE.min(budget.remaining() / 3);
+        let attached = tokio::select! {
+            started = &mut spawning => Some(started),
+            _ = tokio::time::sleep(patience) => None,
+        };
+        let attached = match attached {
+            Some(started) => Some(started),
+            None => {
+                // The worker is slow to attach: is the tab stuck? Freed while the worker waits.
+                let freeing = unstick::free(session, link, &target, budget);
+                tokio::pin!(freeing);
+                tokio::select! {
+                    started = &mut spawning => Some(started),
+                    freed = &mut freeing => match freed {
+                        unstick::Freed::Stuck => None,
+                        unstick::Freed::Responsive | unstick::Freed::Terminated => Some((&mut spawning).await),
+                    },
+                }
+            }
+        };
+        let started = match attached {
+            Some(started) => started,
+            None => {
+                // Not even a terminated script freed it: a new page, and a worker on it.
+                drop(spawning);
+                unstick::reset(&self.sessions, session, link, budget).await?;
+                WorkerHandle::spawn(&launcher, link, &session.target(), budget).await
+            }
+        };
+        match &started {
+            Ok(_) => session.attach_failures.store(0, Ordering::SeqCst),
+            Err(e) => {
+                let failures = session.attach_failures.fetch_add(1, Ordering::SeqCst) + 1;
+                tracing::warn!(browser.session_id = %session.id, failures, error.message = %e.message, "worker_attach_failed");
+            }
+        }
+        started
     }
 }
 

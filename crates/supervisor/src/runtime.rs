@@ -33,6 +33,11 @@ use crate::stats::Stats;
 use crate::store::{SessionStore, StoreEvent, StoredSession};
 use crate::worker::{WorkerHandle, WorkerLauncher};
 
+/// What `session.close` keeps of its budget for what follows the browser's part: the session's
+/// directory removed and the store's record fsynced (a loaded disk takes tens of ms), so that a close
+/// whose browser is frozen still answers by its deadline.
+const CLOSE_RESERVE: Duration = Duration::from_millis(50);
+
 /// What the runtime needs besides the browser.
 #[derive(Debug, Clone)]
 pub struct RuntimeConfig {
@@ -307,7 +312,13 @@ impl Runtime {
     ) -> Result<Value, ErrorBody> {
         match op {
             RuntimeOp::Health => to_json(self.health(budget).await?),
-            RuntimeOp::Stats => to_json(self.queue.stats.snapshot()),
+            RuntimeOp::Stats => {
+                let mut stats = self.queue.stats.snapshot();
+                if let Some(link) = self.queue.health.current_link().await {
+                    stats.cdp_sessions = link.relay.sessions() as u64;
+                }
+                to_json(stats)
+            }
             RuntimeOp::Metrics => to_json(MetricsResult {
                 content_type: "text/plain; version=0.0.4".into(),
                 text: crate::stats::prometheus(&self.queue.stats.snapshot(), self.queue.sessions.len()),
@@ -357,7 +368,7 @@ impl Runtime {
             }
             OnSession::Op(op) => match op {
                 SessionOp::Close => to_json(self.close_session(session, budget).await),
-                SessionOp::TabsList => to_json(crate::tabs::list(q, session, budget).await?),
+                SessionOp::TabsList => to_json(crate::tabs::list(q, session, budget, cancel).await?),
                 SessionOp::TabsOpen => {
                     to_json(crate::tabs::open(q, session, dispatch::params(params)?, budget, cancel).await?)
                 }
@@ -418,8 +429,10 @@ impl Runtime {
     }
 
     /// `session.close`: the worker is shut down and every tab closed, all within the request's budget
-    /// (tabs close together); the store forgets the session.
+    /// less [`CLOSE_RESERVE`] (tabs close together); then the store forgets the session (fsynced
+    /// before the answer, in the time kept for it).
     async fn close_session(&self, session: &Arc<SessionEntry>, budget: Budget) -> SessionCloseResult {
+        let budget = budget.child(CLOSE_RESERVE);
         self.queue.sessions.remove(&session.id);
         let worker = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
         let mut targets: Vec<String> = session.tabs().into_iter().map(|t| t.target_id).collect();

@@ -10,7 +10,7 @@
 //! Arrows: sessions -> [`crate::health`] -> [`crate::browser`]; nothing here runs a page action.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -114,6 +114,14 @@ pub struct SessionEntry {
     /// Set when one of its tabs' targets was destroyed (`Target.targetDestroyed`): the tab list is
     /// brought up to date before the next action.
     pub(crate) tabs_dirty: AtomicBool,
+    /// Worker starts in a row that failed to attach to the active tab: at two, the next start resets
+    /// the tab first ([`crate::unstick::reset`]).
+    pub(crate) attach_failures: AtomicU32,
+    /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
+    pub(crate) standby: Mutex<Option<crate::unstick::Standby>>,
+    /// Set while a worker is started in the background (after the last one was killed or died): the
+    /// next action's wait for it is a wait for recovery.
+    pub(crate) replacing: AtomicBool,
 }
 
 impl SessionEntry {
@@ -136,6 +144,9 @@ impl SessionEntry {
             tabs: Mutex::new(Vec::new()),
             gone_tabs: Mutex::new(HashSet::new()),
             tabs_dirty: AtomicBool::new(false),
+            attach_failures: AtomicU32::new(0),
+            standby: Mutex::new(None),
+            replacing: AtomicBool::new(false),
         }
     }
 
@@ -243,14 +254,28 @@ impl SessionEntry {
         self.restore.lock().unwrap().take()
     }
 
+    /// Whether the supervisor's standby session ([`crate::unstick::keep_standby`]) is not on the active
+    /// tab of browser `browser`.
+    pub(crate) fn standby_stale(&self, browser: u64) -> bool {
+        let target = self.target();
+        !self.standby.lock().unwrap().as_ref().is_some_and(|s| s.is_on(browser, &target))
+    }
+
+    /// Whether the session's page must load its URL before the next action.
+    pub(crate) fn restore_pending(&self) -> bool {
+        self.restore.lock().unwrap().is_some()
+    }
+
     /// Keeps `url` to load before the next action (a restore that could not finish).
     pub(crate) fn keep_restore(&self, url: String) {
         *self.restore.lock().unwrap() = Some(url);
     }
 
-    /// The session's last action waited `ms` for its tab to be freed after the action before it.
+    /// The session's last action waited `ms` for its tab to be freed after the action before it (added
+    /// to what it waited already: a worker replaced in the background, a page reloaded).
     pub(crate) fn recovery_waited(&self, ms: u64) {
-        *self.recovery_waited_ms.lock().unwrap() = Some(ms);
+        let mut waited = self.recovery_waited_ms.lock().unwrap();
+        *waited = Some(waited.unwrap_or(0) + ms);
     }
 
     /// How long the last action waited for its tab to be freed (ms), taken (it is reported once).

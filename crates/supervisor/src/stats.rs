@@ -100,6 +100,7 @@ impl Stats {
             renderer_crashes: self.renderer_crashes.get(),
             actions,
             evaluate_ms: Histogram { bounds_ms, counts, sum_ms, count },
+            cdp_sessions: 0,
         }
     }
 }

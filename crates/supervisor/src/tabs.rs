@@ -17,13 +17,30 @@ use crate::health::Link;
 use crate::queue::Queue;
 use crate::sessions::{cdp_error, close_target, tab_infos, SessionEntry, Sessions};
 
-/// `tabs.list`: the session's tabs, popups included.
+/// `tabs.list`: the session's tabs, popups included. A page reopened after a browser restart first
+/// loads its URL (and a list read as the browser died waits for the recovery and reads again).
 ///
 /// # Errors
 /// The health check's; `Target.getTargets`'s (phase `session`).
-pub async fn list(q: &Queue, session: &SessionEntry, budget: Budget) -> Result<TabsListResult, ErrorBody> {
+pub async fn list(
+    q: &Queue,
+    session: &Arc<SessionEntry>,
+    budget: Budget,
+    cancel: &CancellationToken,
+) -> Result<TabsListResult, ErrorBody> {
     let link = q.health.link(budget).await?;
-    let infos = Sessions::current_tabs(session, &link, budget).await?;
+    let read = Sessions::current_tabs(session, &link, budget).await;
+    // The browser died as the list was read (it only reads: it waits for the recovery and reads again),
+    // or the session's page was reopened after a restart: the page loads its URL first, as it does
+    // before a page action, so the list shows what the next action will act on.
+    let died = read.is_err() && q.health.is_down().await;
+    let infos = if (died || session.restore_pending()) && !budget.expired() {
+        q.run(session, Method::TabsList, Action::Frames, budget, cancel).await?;
+        let link = q.health.link(budget).await?;
+        Sessions::current_tabs(session, &link, budget).await?
+    } else {
+        read?
+    };
     Ok(TabsListResult { tabs: tab_infos(session, &infos) })
 }
 
