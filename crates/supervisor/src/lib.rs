@@ -39,7 +39,7 @@ pub mod spawner;
 pub mod stats;
 pub mod store;
 pub mod tabs;
-pub mod unstick;
+pub(crate) mod unstick;
 pub mod worker;
 
 use std::path::PathBuf;
