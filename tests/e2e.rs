@@ -50,7 +50,8 @@ async fn start_goto_extract_screenshot_evaluate_close() {
 
     c.goto(sid, &pages.url("/test/long.html"), None).await.unwrap();
     let viewport =
-        c.evaluate(sid, "innerHeight", None).await.unwrap().value.unwrap().as_u64().unwrap() as u32;
+        c.evaluate(sid, "innerHeight", None).await.unwrap().into_inner().value.unwrap().as_u64().unwrap()
+            as u32;
     let full = c.screenshot(sid, ScreenshotParams { full_page: true, ..Default::default() }).await.unwrap();
     assert!(full.path.starts_with(sup.dir.path().to_str().unwrap()), "{}", full.path);
     assert_eq!(decode_png(&full.path), (full.width, full.height));
@@ -72,7 +73,7 @@ async fn start_goto_extract_screenshot_evaluate_close() {
 
     let shot = c.screenshot(sid, ScreenshotParams { inline: true, ..Default::default() }).await.unwrap();
     assert_eq!(shot.height, viewport);
-    let data = base64::engine::general_purpose::STANDARD.decode(shot.data.unwrap()).unwrap();
+    let data = base64::engine::general_purpose::STANDARD.decode(shot.data.clone().unwrap()).unwrap();
     assert_eq!(data, std::fs::read(&shot.path).unwrap());
 
     let jpeg = c
@@ -86,11 +87,11 @@ async fn start_goto_extract_screenshot_evaluate_close() {
     assert_eq!(&std::fs::read(&jpeg.path).unwrap()[..2], &[0xFF, 0xD8]);
 
     let two = c.evaluate(sid, "1 + 1", None).await.unwrap();
-    assert_eq!((two.kind.as_str(), two.value), ("number", Some(json!(2))));
+    assert_eq!((two.kind.as_str(), two.value.clone()), ("number", Some(json!(2))));
     let awaited = c.evaluate(sid, "Promise.resolve({a: [1, 'x', null]})", None).await.unwrap();
     assert_eq!(awaited.value, Some(json!({"a": [1, "x", null]})));
     let undef = c.evaluate(sid, "undefined", None).await.unwrap();
-    assert_eq!((undef.kind.as_str(), undef.value), ("undefined", None));
+    assert_eq!((undef.kind.as_str(), undef.value.clone()), ("undefined", None));
     let nan = c.evaluate(sid, "0/0", None).await.unwrap();
     assert_eq!(nan.unserializable.as_deref(), Some("NaN"));
     let e = api_error(c.evaluate(sid, "throw new Error('boom')", None).await);
@@ -113,7 +114,7 @@ async fn start_goto_extract_screenshot_evaluate_close() {
 async fn navigation_errors_name_chromiums_net_error() {
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
-    let sid = c.session_start(Some("nav")).await.unwrap().session_id;
+    let sid = c.session_start(Some("nav")).await.unwrap().into_inner().session_id;
     // A port nothing listens on: bind one, note it, close it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let e = api_error(c.goto(&sid, &format!("http://127.0.0.1:{port}/"), None).await);
@@ -341,7 +342,7 @@ fn sigint_stops_the_supervisor_cleanly_too() {
 async fn evaluate_results_keep_every_javascript_value() {
     let sup = Supervisor::with_config(sb_tests::MORE_SCHEMES);
     let c = sup.client().await;
-    let sid = c.session_start(Some("values")).await.unwrap().session_id;
+    let sid = c.session_start(Some("values")).await.unwrap().into_inner().session_id;
     c.goto(&sid, "data:text/html,<body><div id=x class=y>hi</div></body>", None).await.unwrap();
     let eval = |e: &'static str| {
         let c = c.clone();
@@ -357,10 +358,10 @@ async fn evaluate_results_keep_every_javascript_value() {
         [("-0", "-0"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"), ("NaN", "NaN"), ("12n", "12n")]
     {
         let r = eval(expr).await;
-        assert_eq!((r.value, r.unserializable.as_deref()), (None, Some(text)), "{expr}");
+        assert_eq!((r.value.clone(), r.unserializable.as_deref()), (None, Some(text)), "{expr}");
     }
     let r = eval("undefined").await;
-    assert_eq!((r.kind.as_str(), r.value), ("undefined", None));
+    assert_eq!((r.kind.as_str(), r.value.clone()), ("undefined", None));
     // Nested: tagged where JSON has no word for it.
     let r = eval("({a: [NaN, -0, 1n, undefined, Infinity, 2], d: new Date(0), u: new URL('http://h.test/p?q=1'), s: 'x', n: null})").await;
     assert_eq!(
@@ -389,7 +390,7 @@ async fn evaluate_results_keep_every_javascript_value() {
 async fn evaluate_can_be_turned_off() {
     let sup = Supervisor::start(&["--disable-evaluate"]);
     let c = sup.client().await;
-    let sid = c.session_start(None).await.unwrap().session_id;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     let e = api_error(c.evaluate(&sid, "1", None).await);
     assert_eq!(
         (e.code, e.phase, e.retryable),
@@ -410,7 +411,7 @@ async fn the_config_file_sets_limits_and_gates_and_bad_files_are_refused() {
     .unwrap();
     let sup = Supervisor::start(&["--config", good.to_str().unwrap()]);
     let c = sup.client().await;
-    let sid = c.session_start(None).await.unwrap().session_id;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     assert_eq!(api_error(c.session_start(None).await).code, ErrorCode::TooManySessions);
     assert_eq!(api_error(c.evaluate(&sid, "1", None).await).code, ErrorCode::EvaluateDisabled);
     let predicate =
@@ -482,4 +483,45 @@ async fn session_close_answers_within_its_budget_with_a_frozen_browser() {
     assert!(r.ok, "{r:?}");
     assert!(took <= budget + sb_protocol::margins::GRACE.as_millis() as u64, "session.close took {took} ms");
     assert!(c.session_list().await.unwrap().sessions.is_empty());
+}
+
+/// Issue 25 §3: a parameter the method does not take is refused (`bad_request` naming it, the accepted
+/// ones and the closest name), on every method, before anything runs; before, it was dropped and the
+/// method ran as if it had not been given (`page.extract {formatt, max_charz}` answered the whole page
+/// as text).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parameters_a_method_does_not_take_are_refused_with_a_hint() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("p")).await.unwrap();
+    c.goto("p", &pages.url("/test/index.html"), None).await.unwrap();
+    let refused = |method: &'static str, params: Value| {
+        let c = c.clone();
+        async move {
+            let session = sb_protocol::api::Method::parse(method).unwrap().needs_session().then_some("p");
+            let r = c.call(method, session, params.clone(), Some(5_000)).await.unwrap();
+            let e = r.error.unwrap_or_else(|| panic!("{method} {params}: accepted: {:?}", r.result));
+            assert_eq!(e.code, ErrorCode::BadRequest, "{method} {params}: {e:?}");
+            e.message
+        }
+    };
+    let m = refused("page.extract", json!({"formatt": "html", "max_charz": 5})).await;
+    assert_eq!(
+        m,
+        "page.extract: unknown parameter 'formatt' (did you mean 'format'?); it takes: format, max_chars"
+    );
+    let m = refused("page.click", json!({"selector": "#go", "settle_ms": 400})).await;
+    assert_eq!(
+        m,
+        "page.click: unknown parameter 'settle_ms'; it takes: button, click_count, modifiers, ref, selector"
+    );
+    // Nothing ran: the click's handler did not set the title.
+    assert_eq!(c.evaluate("p", "document.title", None).await.unwrap().value, Some(json!("Test Index")));
+    // Every method, those without parameters too (session.close last: it is refused, not run).
+    for method in sb_protocol::api::Method::ALL {
+        refused(method.name(), json!({"definitely_not_a_parameter": 1})).await;
+    }
+    assert_eq!(c.session_list().await.unwrap().sessions.len(), 1, "session.close did not run");
+    // What the methods take still works.
+    let r = c.call("page.extract", Some("p"), json!({"format": "text", "max_chars": 5}), None).await.unwrap();
+    assert_eq!(r.result.unwrap()["content"], json!("Hello"));
 }

@@ -24,7 +24,7 @@ fn code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> (ErrorCode, String) {
 }
 
 async fn js(c: &Client, sid: &str, expr: &str) -> serde_json::Value {
-    c.evaluate(sid, expr, None).await.unwrap().value.unwrap_or(json!(null))
+    c.evaluate(sid, expr, None).await.unwrap().into_inner().value.unwrap_or(json!(null))
 }
 
 /// `page.evaluate {function, ref}`: `function` called with the ref's element, in its frame.
@@ -37,6 +37,7 @@ async fn js_on(c: &Client, sid: &str, function: &str, reference: &str) -> Option
     )
     .await
     .unwrap()
+    .into_inner()
     .value
 }
 
@@ -134,7 +135,7 @@ async fn refs_go_stale_with_their_document_and_with_their_element() {
     assert!(message.contains("no longer in the page"), "{message}");
     assert_ne!(js(&c, "r", "document.title").await, json!("again"));
     // The next snapshot gives the new node a new ref, which acts on it.
-    let snap = sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap().snapshot;
+    let snap = sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
     let save = line_ref(snap.lines().find(|l| l.contains("button \"Save\"")).expect(&snap));
     assert_ne!(save, "e5", "{snap}");
     c.click("r", ClickParams { element: by_ref(&save), ..Default::default() }, None).await.unwrap();
@@ -581,7 +582,7 @@ async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed()
 async fn iframes_and_shadow_roots_are_in_the_snapshot_and_refs_act_inside_them() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     sb_tests::session_at_frames(&c, &pages, "f", None).await;
-    let snap = sb_tests::snapshot(&c, "f", SnapshotParams::default()).await.unwrap().snapshot;
+    let snap = sb_tests::snapshot(&c, "f", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
     let ref_of = |text: &str| -> String {
         let line = snap.lines().find(|l| l.contains(text)).unwrap_or_else(|| panic!("{text} in:\n{snap}"));
         line_ref(line)
@@ -658,7 +659,8 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
     for path in ["/test/nested.html", "/test/bignested/1000"] {
         c.goto("n", &pages.url(path), None).await.unwrap();
         c.wait_for("n", ready(), None).await.unwrap();
-        let snap = sb_tests::snapshot(&c, "n", SnapshotParams::default()).await.unwrap().snapshot;
+        let snap =
+            sb_tests::snapshot(&c, "n", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
         let lines: Vec<&str> = snap.lines().collect();
         let middle = lines.iter().position(|l| l.starts_with("- iframe [ref=")).expect(&snap);
         let deep =
@@ -726,7 +728,8 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         ..Default::default()
     };
     c.wait_for("big", child_ready, None).await.unwrap();
-    let framed = sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap().snapshot;
+    let framed =
+        sb_tests::snapshot(&c, "big", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
     let mut lines = framed.lines();
     let first = lines.next().unwrap_or_default();
     assert!(first.starts_with("- iframe [ref=") && first.ends_with(':'), "{}", &framed[..300]);

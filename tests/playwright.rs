@@ -21,7 +21,7 @@ async fn popups_from_page_code_open_and_scrollbars_take_no_room() {
     // Scrollbars take no layout width on a page taller than the viewport.
     c.goto("p", &pages.url("/test/long.html"), None).await.unwrap();
     let widths = c.evaluate("p", "[document.documentElement.clientWidth, innerWidth, document.documentElement.scrollHeight > innerHeight]", None).await.unwrap();
-    let v = widths.value.unwrap();
+    let v = widths.into_inner().value.unwrap();
     assert_eq!(v[0], v[1], "{v}");
     assert_eq!(v[2], json!(true), "the page scrolls: {v}");
 }
@@ -81,7 +81,7 @@ async fn key_combos_hold_each_modifier_once_and_code_names_work() {
         let v = c
             .evaluate("k", "(() => { const k = keys; window.keys = []; return k.join(' '); })()", None)
             .await;
-        v.unwrap().value.unwrap()
+        v.unwrap().into_inner().value.unwrap()
     };
     c.press("k", press("Shift+~"), None).await.unwrap();
     assert_eq!(
@@ -243,10 +243,10 @@ async fn a_full_page_screenshot_leaves_the_layout_as_it_was() {
     c.session_start(Some("f")).await.unwrap();
     c.goto("f", &pages.url("/test/long.html"), None).await.unwrap();
     let measure = "[document.documentElement.clientWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]";
-    let before = c.evaluate("f", measure, None).await.unwrap().value;
+    let before = c.evaluate("f", measure, None).await.unwrap().into_inner().value;
     let shot = c.call("page.screenshot", Some("f"), json!({"full_page": true}), None).await.unwrap();
     assert!(shot.ok, "{shot:?}");
-    let after = c.evaluate("f", measure, None).await.unwrap().value;
+    let after = c.evaluate("f", measure, None).await.unwrap().into_inner().value;
     assert_eq!(before, after);
     let after = after.unwrap();
     assert_eq!((&after[2], &after[3]), (&json!(1280), &json!(800)));
@@ -337,8 +337,11 @@ async fn evaluate_runs_in_the_frame_it_is_given() {
     assert_eq!(r.result.unwrap()["value"], json!("about:srcdoc"));
 
     // The cross-site frame (out of process) by its <iframe>'s ref.
-    let snap =
-        sb_tests::snapshot(&c, "ef", sb_protocol::api::SnapshotParams::default()).await.unwrap().snapshot;
+    let snap = sb_tests::snapshot(&c, "ef", sb_protocol::api::SnapshotParams::default())
+        .await
+        .unwrap()
+        .into_inner()
+        .snapshot;
     let ref_of = |prefix: &str| -> String {
         let line =
             snap.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix} in:\n{snap}"));

@@ -194,10 +194,13 @@ async fn a_browser_that_cannot_come_back_answers_browser_unavailable_without_a_l
     assert_eq!(e.phase.as_str(), "launch");
 
     // Later requests answer the same at once and start no new cycle.
-    for (method, session) in
-        [("page.goto", Some(sid.as_str())), ("runtime.health", None), ("session.start", None)]
-    {
-        let r = call(&c, method, session, json!({"url": pages.url("/test/index.html")})).await;
+    let goto = json!({"url": pages.url("/test/index.html")});
+    for (method, session, params) in [
+        ("page.goto", Some(sid.as_str()), goto),
+        ("runtime.health", None, json!({})),
+        ("session.start", None, json!({})),
+    ] {
+        let r = call(&c, method, session, params).await;
         assert_eq!(api_error(&r).code, ErrorCode::BrowserUnavailable, "{method}: {r:?}");
     }
     let stats = c.stats().await.unwrap();
@@ -243,7 +246,7 @@ async fn stats_until(
     loop {
         let stats = c.stats().await.unwrap();
         if done(&stats) {
-            return stats;
+            return stats.into_inner();
         }
         assert!(std::time::Instant::now() < deadline, "{what}: {stats:?}");
         // A polling pace, not a synchronisation: the condition above is what the test waits for.
@@ -284,8 +287,16 @@ async fn a_renderer_crash_resets_only_its_session() {
     let Fixture { pages, sup, c } = Fixture::with_config(sb_tests::DEVTOOLS_PORT).await;
     let a = session_at_index(&c, &pages, "a").await;
     let b = session_at_index(&c, &pages, "b").await;
-    let target =
-        c.session_list().await.unwrap().sessions.into_iter().find(|s| s.session_id == a).unwrap().target_id;
+    let target = c
+        .session_list()
+        .await
+        .unwrap()
+        .into_inner()
+        .sessions
+        .into_iter()
+        .find(|s| s.session_id == a)
+        .unwrap()
+        .target_id;
 
     // Crash a's renderer from outside, and see the crash happen before acting.
     crash_renderer(&sup, &target).await;
@@ -354,7 +365,7 @@ async fn sessions_survive_a_killed_supervisor() {
     leftover.0.wait().unwrap();
     assert!(!leftover_profile.exists());
     let c = second.client().await;
-    let list = c.session_list().await.unwrap().sessions;
+    let list = c.session_list().await.unwrap().into_inner().sessions;
     assert_eq!(list.len(), 2, "{list:?}");
     assert_eq!(list[0].session_id, sid);
     assert_eq!(list[0].url.as_deref(), Some(pages.url("/test/slow/300").as_str()));

@@ -121,6 +121,7 @@ async fn sessions_share_no_cookies_or_storage() {
             c.evaluate(sid, "document.querySelector('#cookie').textContent", None)
                 .await
                 .unwrap()
+                .into_inner()
                 .value
                 .unwrap()
         }
@@ -282,9 +283,9 @@ async fn the_browser_listens_on_no_port_and_its_pages_still_work() {
     let pages = PageServer::start(None).await;
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
-    let sid = c.session_start(Some("p")).await.unwrap().session_id;
+    let sid = c.session_start(Some("p")).await.unwrap().into_inner().session_id;
     c.goto(&sid, &pages.url("/test/index.html"), None).await.unwrap();
-    let value = c.evaluate(&sid, "document.title", None).await.unwrap().value;
+    let value = c.evaluate(&sid, "document.title", None).await.unwrap().into_inner().value;
     assert_eq!(value, Some(json!("Test Index")));
     let health = c.health().await.unwrap();
     assert_eq!(health.cdp_transport, "pipe");
@@ -331,7 +332,7 @@ async fn a_killed_workers_sessions_are_detached() {
     let pages = PageServer::start(None).await;
     let sup = Supervisor::with_config(sb_tests::DEVTOOLS_PORT);
     let c = sup.client().await;
-    let sid = c.session_start(Some("k")).await.unwrap().session_id;
+    let sid = c.session_start(Some("k")).await.unwrap().into_inner().session_id;
     c.goto(&sid, &pages.url("/test/index.html"), None).await.unwrap();
     let target = c.session_list().await.unwrap().sessions[0].target_id.clone();
     let cdp = sb_cdp::CdpClient::connect(&sb_tests::devtools_ws_url(sup.dir.path()), T).await.unwrap();
@@ -359,7 +360,7 @@ async fn a_killed_workers_sessions_are_detached() {
         tokio::task::yield_now().await;
     }
     assert_eq!(attached().await, json!(true), "the standby stays");
-    let value = c.evaluate(&sid, "document.title", None).await.map(|r| r.value);
+    let value = c.evaluate(&sid, "document.title", None).await.map(|r| r.into_inner().value);
     assert_eq!(value.unwrap(), Some(json!("Test Index")));
     assert_eq!(sessions().await, 2, "the fresh worker's session and the standby");
 }

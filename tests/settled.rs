@@ -49,12 +49,17 @@ async fn enter_in_a_form_and_a_navigating_select_wait_too_and_a_plain_click_repo
     c.goto("f", &pages.url("/test/nav.html"), None).await.unwrap();
     let select =
         SelectParams { element: css("#go"), values: vec!["/test/slow/200".into()], ..Default::default() };
-    let r: SelectResult = c.request(Method::PageSelect, Some("f"), select, None).await.unwrap();
+    let r: SelectResult =
+        c.request::<SelectResult>(Method::PageSelect, Some("f"), select, None).await.unwrap().into_inner();
     assert_eq!(r.navigated_to, Some(pages.url("/test/slow/200")), "{r:?}");
 
     c.goto("f", &pages.url("/test/index.html"), None).await.unwrap();
     let r = c.click("f", ClickParams { element: css("#go"), ..Default::default() }, None).await.unwrap();
-    assert_eq!((r.navigated_to, r.navigation_pending), (None, false), "a button that navigates nowhere");
+    assert_eq!(
+        (r.navigated_to.clone(), r.navigation_pending),
+        (None, false),
+        "a button that navigates nowhere"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

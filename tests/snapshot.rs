@@ -27,7 +27,8 @@ async fn snapshots_are_yaml_quoted_as_playwright_quotes_them_on_small_and_large_
     let mut texts = Vec::new();
     for pad in [0, 2_600] {
         body(&c, "y", html, pad).await;
-        let snap = sb_tests::snapshot(&c, "y", SnapshotParams::default()).await.unwrap().snapshot;
+        let snap =
+            sb_tests::snapshot(&c, "y", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
         texts.push(without_refs(&snap));
     }
     let expected = [
@@ -113,17 +114,19 @@ async fn the_walkers_world_is_kept_across_documents_and_renderers() {
         c.goto("k", url, None).await.unwrap();
         body(&c, "k", &format!("{}{button}", frame.repeat(frames)), 0).await;
         for _ in 0..2 {
-            let snap = sb_tests::snapshot(&c, "k", SnapshotParams::default()).await.unwrap().snapshot;
+            let snap =
+                sb_tests::snapshot(&c, "k", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
             assert_eq!(snap.matches("- iframe [ref=").count(), frames, "{url}:\n{snap}");
             assert!(snap.contains("- button \"Go\" [ref="), "{url}:\n{snap}");
         }
-        let snap = sb_tests::snapshot(&c, "k", SnapshotParams::default()).await.unwrap().snapshot;
+        let snap =
+            sb_tests::snapshot(&c, "k", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
         let go = refs_by_line(&snap).into_iter().find(|(l, _)| l == "- button \"Go\"").unwrap().1;
         let clicked = c.call("page.click", Some("k"), json!({"ref": go}), None).await.unwrap();
         assert!(clicked.ok, "{url}: {:?}", clicked.error);
         let seen = "[document.querySelector('button').textContent, \
                     Object.getOwnPropertyNames(globalThis).filter((k) => k.startsWith('__sandboxBrowser'))]";
-        let seen = c.evaluate("k", seen, None).await.unwrap().value;
+        let seen = c.evaluate("k", seen, None).await.unwrap().into_inner().value;
         assert_eq!(seen, Some(json!(["Clicked", []])), "{url}");
     }
 }
@@ -207,7 +210,8 @@ async fn the_corpus_snapshots_as_playwright_snapshots_it() {
     let mut wrong = Vec::new();
     for file in &files {
         c.goto("corpus", &pages.url(&format!("/{file}")), None).await.unwrap();
-        let ours = sb_tests::snapshot(&c, "corpus", SnapshotParams::default()).await.unwrap().snapshot;
+        let ours =
+            sb_tests::snapshot(&c, "corpus", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
         let expected = std::fs::read_to_string(corpus.join(file.replace(".html", ".yml"))).unwrap();
         let expected =
             if expected.trim().is_empty() { "- note \"the page is empty\"" } else { expected.trim_end() };
@@ -239,7 +243,7 @@ async fn empty_pages_iframe_scopes_and_interactive_walks_are_whole() {
         ..Default::default()
     };
     c.wait_for("w", ready, None).await.unwrap();
-    let whole = sb_tests::snapshot(&c, "w", SnapshotParams::default()).await.unwrap().snapshot;
+    let whole = sb_tests::snapshot(&c, "w", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
     let frame = whole.lines().find(|l| l.starts_with("- iframe [ref=")).expect(&whole);
     let frame_ref = frame.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string();
     let scoped = SnapshotParams { scope: Some(frame_ref), ..Default::default() };

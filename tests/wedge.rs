@@ -164,4 +164,11 @@ async fn reads_and_gotos_sent_as_the_browser_dies_run_on_the_reopened_page() {
         let r = c.call(method, Some("r"), params.clone(), Some(NEXT)).await.unwrap();
         assert_read_the_reopened_page(method, round, &r, &pages);
     }
+    // The Rust client's typed result shows the common part too (issue 25).
+    let pid = c.health().await.unwrap().browser_pid;
+    nix::sys::signal::killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+    let r = c.extract("r", Default::default()).await.unwrap();
+    assert_eq!(r.common.session_reset, Some(true), "{r:?}");
+    assert_eq!(r.common.reset_reason.as_deref(), Some("browser_restarted"), "{r:?}");
+    assert!(r.content.contains("Hello from the test server"), "{r:?}");
 }

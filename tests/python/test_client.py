@@ -4,8 +4,10 @@ async client, and budgets."""
 import asyncio
 import base64
 import inspect
+import json
 import os
 import re
+import signal
 import socket
 import tempfile
 import threading
@@ -16,7 +18,7 @@ import pytest
 import sandbox_browser as sb
 from sandbox_browser import AsyncClient, Client
 from sandbox_browser._methods import Methods
-from conftest import ROOT
+from conftest import ROOT, Runtime
 
 
 class Recording(Client):
@@ -41,9 +43,9 @@ def wire_names() -> set:
 
 
 def rust_method_names() -> set:
-    source = (ROOT / "crates" / "protocol" / "src" / "api.rs").read_text()
-    block = source[source.index("pub fn name(self)"):source.index("pub fn needs_session")]
-    return set(re.findall(r'=> "([a-z_]+\.[a-z_]+)"', block))
+    """Every method of the API schema the runtime generates (docs/api.schema.json)."""
+    schema = json.loads((ROOT / "docs" / "api.schema.json").read_text())
+    return {m["name"] for m in schema["x-methods"]}
 
 
 def test_the_client_has_every_api_method():
@@ -202,3 +204,53 @@ def test_the_async_client_runs_sessions_concurrently(runtime, pages):
             return titles
 
     assert asyncio.run(run()) == ["tab 0", "tab 1", "tab 2"]
+
+
+def test_the_common_result_part_and_unknown_fields_are_kept():
+    r = sb.types.from_dict(
+        sb.types.ExtractResult,
+        {"content": "x", "session_reset": True, "reset_reason": "browser_restarted", "shiny_new": 1},
+    )
+    assert (r.content, r.session_reset, r.reset_reason) == ("x", True, "browser_restarted")
+    assert r.extra == {"shiny_new": 1}
+
+
+def test_a_read_after_the_browser_died_says_session_reset(pages):
+    """Issue 25: the Python client shows the common result part; here a browser killed under a session
+    (a runtime of the test's own: the shared one's other sessions would see the reset too)."""
+    own = Runtime()
+    try:
+        with Client(own.socket) as c:
+            sid = c.session_start().session_id
+            c.goto(sid, pages.url("/test/index.html"))
+            os.killpg(c.health().browser_pid, signal.SIGKILL)
+            r = c.extract(sid, timeout_ms=10_000)
+            assert (r.session_reset, r.reset_reason) == (True, "browser_restarted")
+            assert "Hello from the test server" in r.content
+    finally:
+        own.stop()
+
+
+def schema_params(schema: dict, ref: dict) -> set:
+    """The parameter names of a params type in the API schema (flattened ones included)."""
+    d = schema["$defs"][ref["$ref"].rsplit("/", 1)[-1]]
+    names = set(d.get("properties", {}))
+    for key in ("allOf", "anyOf", "oneOf"):
+        for part in d.get(key, []):
+            names |= schema_params(schema, part) if "$ref" in part else set(part.get("properties", {}))
+    return names
+
+
+def test_each_method_takes_the_parameters_the_schema_declares():
+    """Issue 25: the client's keyword arguments are the API schema's params, no more, no fewer
+    (``page.drag``'s ``from``/``to`` are ``source``/``target`` in Python: ``from`` is a keyword)."""
+    schema = json.loads((ROOT / "docs" / "api.schema.json").read_text())
+    declared = {m["name"]: schema_params(schema, m["params"]) for m in schema["x-methods"]}
+    python_names = {"source": "from", "target": "to"}
+    for name, fn in inspect.getmembers(Methods, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        wire = re.search(r"``([a-z_]+\.[a-z_]+)``", fn.__doc__).group(1)
+        skip = {"self", "timeout_ms"} | ({"session_id"} if wire != "session.start" else set())
+        params = {python_names.get(p, p) for p in inspect.signature(fn).parameters} - skip
+        assert params == declared[wire], (name, wire)

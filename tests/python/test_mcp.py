@@ -14,7 +14,11 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from conftest import BIN, processes_naming
+import signal
+
+from sandbox_browser import Client
+
+from conftest import BIN, Runtime, processes_naming
 
 # How long a stopped MCP server (and what it started) may take to be gone.
 GONE_WITHIN_S = 30
@@ -171,3 +175,29 @@ def test_a_client_that_disconnects_mid_action_leaves_no_process(pages):
                 task.cancel()
 
         asyncio.run(run())
+
+
+def test_a_tool_after_the_browser_died_says_session_reset_and_unknown_arguments_are_refused(pages):
+    """Issue 25: the MCP tools render the common result part (a reset page reaches the model in one
+    line) and refuse an argument their schema does not list, naming the closest one."""
+    own = Runtime()
+    try:
+
+        async def run() -> None:
+            async with mcp_session("--socket", own.socket) as s:
+                tools = {t.name: t for t in (await s.list_tools()).tools}
+                assert tools["browser_extract"].input_schema["additionalProperties"] is False
+                nav = await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+                assert not nav.is_error, text(nav)
+                typo = await s.call_tool("browser_extract", {"formatt": "html"})
+                assert typo.is_error and "did you mean 'format'" in text(typo), text(typo)
+                with Client(own.socket) as c:
+                    os.killpg(c.health().browser_pid, signal.SIGKILL)
+                read = await s.call_tool("browser_extract", {"timeout_ms": 10000})
+                assert not read.is_error, text(read)
+                assert text(read).startswith("session reset (browser_restarted)"), text(read)
+                assert "Hello from the test server" in text(read)
+
+        asyncio.run(run())
+    finally:
+        own.stop()

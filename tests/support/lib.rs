@@ -776,7 +776,7 @@ pub async fn snapshot(
     c: &sb_client::Client,
     session_id: &str,
     params: sb_protocol::api::SnapshotParams,
-) -> Result<sb_protocol::api::SnapshotResult, sb_client::ClientError> {
+) -> Result<sb_client::Reply<sb_protocol::api::SnapshotResult>, sb_client::ClientError> {
     let r = c.snapshot(session_id, params).await;
     if let Ok(s) = &r {
         assert_yaml(&s.snapshot);

@@ -10,10 +10,27 @@ a snapshot, ``"e12"``) or by a CSS ``selector``.
 from typing import Any, Dict, List, Optional, Type
 
 from .types import (
-    EvaluateResult, ExtractResult, FramesResult, GotoResult, HandleDialogResult, HealthResult,
-    InputResult, MetricsResult, ScreenshotResult, ScrollResult, SelectResult, SessionCloseResult,
-    SessionListResult, SessionStartResult, SetViewportResult, SnapshotResult, StatsResult, TabInfo,
-    TabsCloseResult, TabsListResult, WaitForResult,
+    EvaluateResult,
+    ExtractResult,
+    FramesResult,
+    GotoResult,
+    HandleDialogResult,
+    HealthResult,
+    InputResult,
+    MetricsResult,
+    ScreenshotResult,
+    ScrollResult,
+    SelectResult,
+    SessionCloseResult,
+    SessionListResult,
+    SessionStartResult,
+    SetViewportResult,
+    SnapshotResult,
+    StatsResult,
+    TabInfo,
+    TabsCloseResult,
+    TabsListResult,
+    WaitForResult,
 )
 
 

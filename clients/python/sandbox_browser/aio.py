@@ -101,6 +101,6 @@ class AsyncClient(Methods):
             self._server_max_ms = result["max_timeout_ms"]
         return result
 
-    async def _request(self, method: str, session_id: Optional[str], params: Dict[str, Any],  # type: ignore[override]
+    async def _request(self, method: str, session_id: Optional[str], params: Dict[str, Any],
                        timeout_ms: Optional[int], result: Type[Any]) -> Any:
         return from_dict(result, await self.call(method, session_id, params, timeout_ms))

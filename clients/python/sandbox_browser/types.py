@@ -1,109 +1,161 @@
-"""Results of the runtime's API methods, as dataclasses (the shapes of docs/protocol.md).
+"""Results of the runtime's API methods, as dataclasses.
 
-Fields the runtime adds in a newer version are ignored, so an older client keeps working. Every page
-action's result also carries ``elapsed_ms`` (the runtime's own time for the request, ms) and the
-``dialogs`` answered and ``downloads`` seen during it.
+Generated from docs/api.schema.json by scripts/gen-python.py: do not edit by hand (CI checks it).
+
+Every result has the common part (:class:`Result`): ``elapsed_ms``, ``session_reset`` and
+``reset_reason`` when the session's page was replaced since its last result, ``waited_for_recovery_ms``,
+and the ``dialogs`` answered and ``downloads`` seen during the action. Fields a newer runtime adds are
+kept in ``extra``, so an older client still shows them.
 """
 
-import dataclasses
-import sys
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Type, TypeVar, Union, get_type_hints
+from __future__ import annotations
 
-T = TypeVar("T")
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from ._decode import from_dict
+
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
 class DialogInfo:
-    """A JavaScript dialog that opened during an action and was answered."""
+    """A JavaScript dialog that opened during an action and was answered; page actions list them in their result as ``dialogs`` (absent when there were none)."""
 
-    type: str = ""
-    """``alert``, ``confirm``, ``prompt`` or ``beforeunload``."""
-    message: str = ""
     accepted: bool = False
     default_value: Optional[str] = None
+    """A ``prompt``'s default value (``defaultPrompt``), when it has a non-empty one; an accepted prompt without ``prompt_text`` answers with it."""
+    message: str = ""
+    type: str = ""
+    """``alert``, ``confirm``, ``prompt`` or ``beforeunload``."""
 
 
 @dataclass
 class DownloadInfo:
-    """A download the page started (reported once when it starts, once when it ends)."""
+    """A download a page started, reported in the session's next result as ``downloads`` (once when it starts, once when it ends; absent when there is nothing new)."""
 
-    url: str = ""
-    suggested_filename: str = ""
-    state: str = ""
-    """``started``, ``completed``, ``canceled`` or ``too_large``."""
     bytes: int = 0
+    """Bytes received when it ended (0 when it started)."""
     path: Optional[str] = None
-    """The file, once ``completed``."""
+    """The file, once ``completed``: under the session's downloads directory (0700), removed with the session unless ``downloads.keep``."""
+    state: str = ""
+    """``started``, ``completed``, ``canceled``, or ``too_large`` (cancelled by the runtime at ``downloads.max_bytes``, its file removed)."""
+    suggested_filename: str = ""
+    """The name the page or server suggested (the file itself is named by the download's guid)."""
+    url: str = ""
+    """Where it came from (credentials redacted)."""
 
 
 @dataclass
 class Result:
-    """What every result has."""
+    """The part every result has, beside its method's own fields (in the same JSON object): how long the request took, and what happened to the session's page since its last result. Every front door shows it: a reset page, a dialog or a download always reaches the caller."""
 
+    dialogs: List[DialogInfo] = field(default_factory=list)
+    """Dialogs answered during the action."""
+    downloads: List[DownloadInfo] = field(default_factory=list)
+    """Downloads that started or ended since the session's last result."""
     elapsed_ms: int = 0
     """The runtime's time for the request, ms."""
-    dialogs: List[DialogInfo] = field(default_factory=list)
-    downloads: List[DownloadInfo] = field(default_factory=list)
+    reset_reason: Optional[str] = None
+    """Why: ``browser_restarted``, ``supervisor_restarted``, ``tab_stuck``, ``renderer_crashed``, ``crash_loop``, ``active_tab_closed``."""
+    session_reset: Optional[bool] = None
+    """``true`` when the session's page was replaced since its last result (its state is lost: take a new snapshot); absent otherwise."""
+    waited_for_recovery_ms: Optional[int] = None
+    """How long the action first waited for the tab to be freed (or its worker started, or its page reopened) after the previous one, ms."""
+    extra: Dict[str, Any] = field(default_factory=dict)
+    """Fields the runtime sent that this client does not know (a newer runtime's), as JSON."""
 
 
 @dataclass
 class HealthResult(Result):
-    browser_version: str = ""
+    """``runtime.health`` result."""
+
     browser_pid: int = 0
-    cdp_transport: str = ""
     browser_sandbox: str = ""
-    uptime_ms: int = 0
-    sessions: int = 0
-    restarts: int = 0
+    """Chromium's own sandbox: ``"chromium"`` (on), or ``"off: running as root"`` / ``"off: browser.no_sandbox"`` (the container is then the only sandbox; ``doctor`` says why)."""
+    browser_version: str = ""
+    """``Browser.getVersion``'s ``product``, e.g. ``"HeadlessChrome/156.0.8078.79"``."""
+    cdp_transport: str = ""
+    """How the runtime speaks CDP to the browser: ``"pipe"`` (``--remote-debugging-pipe``: no DevTools port, no ``DevToolsActivePort``; docs/security.md)."""
     last_probe_ms: int = 0
-    max_timeout_ms: int = 120_000
-    """The largest budget the runtime honours, ms."""
+    """How long ago the browser last passed its probe, in ms."""
+    max_timeout_ms: int = 120000
+    """The largest ``timeout_ms`` this runtime honours (its clamp, ``timeouts.max_ms``): a client waits for up to this long (plus its slack) on a request without ``timeout_ms``."""
+    restarts: int = 0
+    """Browser restarts since the supervisor started."""
+    sessions: int = 0
+    """Open sessions."""
+    uptime_ms: int = 0
 
 
 @dataclass
 class ActionStats:
+    """Calls, failures and timeouts of one method (``runtime.stats``)."""
+
     count: int = 0
     failures: int = 0
     timeouts: int = 0
+    """Failures with code ``timeout`` (also counted in ``failures``)."""
 
 
 @dataclass
 class Histogram:
+    """A histogram: ``counts[i]`` observations were at most ``bounds_ms[i]`` (cumulative, the last bound is ``+Inf``, written ``null``); ``sum_ms`` and ``count`` over all of them."""
+
     bounds_ms: List[Optional[float]] = field(default_factory=list)
+    count: int = 0
     counts: List[int] = field(default_factory=list)
     sum_ms: float = 0.0
-    count: int = 0
 
 
 @dataclass
 class StatsResult(Result):
-    restarts: int = 0
-    restart_failures: int = 0
-    unhealthy_checks: int = 0
-    recoveries: int = 0
-    probes: int = 0
-    probes_skipped: int = 0
-    sessions_rehydrated: int = 0
-    worker_kills: int = 0
-    terminate_executions: int = 0
-    page_resets: int = 0
-    renderer_crashes: int = 0
+    """``runtime.stats`` result: counters since the supervisor started."""
+
     actions: Dict[str, ActionStats] = field(default_factory=dict)
-    evaluate_ms: Histogram = field(default_factory=Histogram)
+    """Per method (``page.goto``, ...): calls, failures, timeouts."""
     cdp_sessions: int = 0
-    """Flat CDP sessions the relay routes now (the workers' and the supervisor's standby sessions)."""
+    """Flat CDP sessions the relay routes now: the workers' (a page's, its out-of-process iframes') and the supervisor's standby sessions (one on each session's active tab)."""
+    evaluate_ms: Histogram = field(default_factory=Histogram)
+    """Durations of ``page.evaluate`` calls, ms."""
+    page_resets: int = 0
+    """Tabs closed and reopened at their last URL (stuck page or renderer crash)."""
+    probes: int = 0
+    """Health probe rounds run (HTTP ``/json/version`` + CDP ``Browser.getVersion``)."""
+    probes_skipped: int = 0
+    """Actions that skipped the probes because one passed recently."""
+    recoveries: int = 0
+    """Recovery cycles that ended with a working browser."""
+    renderer_crashes: int = 0
+    """Renderer crashes seen (``Inspector.targetCrashed``)."""
+    restart_failures: int = 0
+    """Restarts that failed (the runtime then answers ``browser_unavailable``)."""
+    restarts: int = 0
+    """Browser restarts attempted (each recovery cycle makes at most ``runtime_restart_attempts``)."""
+    sessions_rehydrated: int = 0
+    """Sessions given a new page after a browser or supervisor restart."""
+    terminate_executions: int = 0
+    """``Runtime.terminateExecution`` calls that stopped a script."""
+    unhealthy_checks: int = 0
+    """Health checks that found the browser unhealthy (each starts a recovery cycle)."""
+    worker_kills: int = 0
+    """Worker processes killed past their deadline."""
 
 
 @dataclass
 class MetricsResult(Result):
+    """``runtime.metrics`` result."""
+
     content_type: str = ""
+    """``text/plain; version=0.0.4``."""
     text: str = ""
     """The Prometheus text exposition."""
 
 
 @dataclass
 class SessionStartResult(Result):
+    """``session.start`` result."""
+
     session_id: str = ""
     target_id: str = ""
     """CDP ``targetId`` of the session's page."""
@@ -111,179 +163,220 @@ class SessionStartResult(Result):
 
 @dataclass
 class SessionCloseResult(Result):
-    session_id: str = ""
+    """``session.close`` result."""
+
     closed: bool = False
+    session_id: str = ""
 
 
 @dataclass
 class SessionInfo:
+    """One entry of ``session.list``."""
+
     session_id: str = ""
     target_id: str = ""
     url: Optional[str] = None
+    """The last URL a ``page.goto`` reached, when any."""
 
 
 @dataclass
 class SessionListResult(Result):
+    """``session.list`` result."""
+
     sessions: List[SessionInfo] = field(default_factory=list)
 
 
 @dataclass
 class GotoResult(Result):
+    """``page.goto`` result."""
+
+    load_state: str = ""
+    """What the navigation reached: ``"commit"``, ``"domcontentloaded"`` or ``"load"``."""
+    status: Optional[int] = None
+    """HTTP status of the main document; absent for ``about:``, ``data:`` and same-document navigations."""
+    timed_out: bool = False
+    """True when ``domcontentloaded`` did not arrive within the budget and the answer is what ``commit`` reached."""
+    title: str = ""
     url: str = ""
     """The URL after redirects."""
-    title: str = ""
-    status: Optional[int] = None
-    """HTTP status of the main document (absent for ``about:``/``data:``)."""
-    load_state: str = ""
-    """``commit``, ``domcontentloaded`` or ``load``."""
-    timed_out: bool = False
 
 
 @dataclass
 class ExtractResult(Result):
-    format: str = "text"
-    content: str = ""
+    """``page.extract`` result."""
+
     chars: int = 0
-    truncated: bool = False
-    url: str = ""
+    """Length of ``content`` in Unicode scalar values."""
+    content: str = ""
+    format: str = ""
     title: str = ""
+    truncated: bool = False
+    """True when the page had more than ``max_chars``."""
+    url: str = ""
 
 
 @dataclass
 class ScreenshotResult(Result):
-    path: str = ""
-    """Absolute path of the image under the runtime's artifacts directory."""
-    format: str = "png"
-    width: int = 0
-    """Device pixels."""
-    height: int = 0
+    """``page.screenshot`` result."""
+
     bytes: int = 0
-    truncated: bool = False
+    """File size in bytes."""
     data: Optional[str] = None
-    """Base64 image, with ``inline=True``."""
+    """Base64 image, only with ``inline: true``."""
+    format: str = ""
+    height: int = 0
+    path: str = ""
+    """Absolute path of the image under the artifacts dir."""
+    truncated: bool = False
+    """True when a full-page capture was cut at ``max_height``."""
+    width: int = 0
+    """Image size in device pixels."""
 
 
 @dataclass
 class EvaluateResult(Result):
-    """A JavaScript value: ``type`` is ``typeof``; JSON values in ``value``; ``NaN``, ``-0``,
-    ``Infinity`` and bigints in ``unserializable``; CDP's text for the rest in ``description``."""
+    """``page.evaluate`` result: a JavaScript value, typed so that nothing is lost. ``type`` is JavaScript's ``typeof`` (``"undefined"``, ``"object"``, ``"number"``, ...). JSON-representable values are in ``value``; ``NaN``, ``-0``, ``Infinity``, ``-Infinity`` and bigints are in ``unserializable`` (CDP's ``unserializableValue``, e.g. ``"NaN"``, ``"12n"``); ``description`` is CDP's text for the rest."""
 
-    type: str = ""
-    value: Any = None
-    unserializable: Optional[str] = None
     description: Optional[str] = None
+    type: str = ""
+    unserializable: Optional[str] = None
+    value: Any = None
+    """Absent for ``undefined`` and unserializable values; ``Some(Value::Null)`` for ``null``."""
 
 
 @dataclass
 class WaitForResult(Result):
+    """``page.wait_for`` result."""
+
     matched: str = ""
+    """Which condition was met, e.g. ``"selector #done visible"``."""
     url: str = ""
+    """The page's URL when it was met."""
 
 
 @dataclass
 class SnapshotResult(Result):
-    snapshot: str = ""
-    """Aria-snapshot text: ``- button "Submit" [ref=e12]``, one node a line."""
-    lines: int = 0
+    """``page.snapshot`` result."""
+
     chars: int = 0
-    tokens_estimate: int = 0
     diff: bool = False
-    refs: int = 0
-    truncated: bool = False
+    """True when ``snapshot`` is a diff against the previous snapshot (``page.snapshot {diff: true}``)."""
+    lines: int = 0
     loading: bool = False
-    url: str = ""
+    """True when the page's document was still loading (it had not reached ``DOMContentLoaded`` within half the budget, which the snapshot waits): the text may be partial and starts with a marker line, ``- note "the page is still loading; take another snapshot"``. An empty page is never an empty text either: it says ``- note "the page is empty"``."""
+    refs: int = 0
+    """How many refs the text carries."""
+    snapshot: str = ""
+    """Aria-snapshot text: ``- button "Submit" [ref=e12]``, one node a line, two-space indent."""
     title: str = ""
+    tokens_estimate: int = 0
+    """The text's size in model tokens, estimated as one token per 4 characters (rounded up): the rule of thumb for English text in the common tokenizers; snapshot text, with its markup, runs a little over it."""
+    truncated: bool = False
+    url: str = ""
 
 
 @dataclass
 class InputResult(Result):
+    """Result of the input actions."""
+
     element: str = ""
     """The element acted on, e.g. ``button "Submit"``."""
     navigated_to: Optional[str] = None
+    """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none."""
     navigation_pending: bool = False
-
-
-@dataclass
-class SelectResult(InputResult):
-    values: List[str] = field(default_factory=list)
-
-
-@dataclass
-class ScrollResult(InputResult):
-    """``scroll`` of an element: ``element``; of the page by a delta: ``scroll_x``/``scroll_y`` (CSS px)."""
-
-    scroll_x: Optional[float] = None
-    scroll_y: Optional[float] = None
+    """True when a navigation the action started had not committed when the budget ran out (the action itself was done: do not repeat it; wait for the page instead)."""
 
 
 @dataclass
 class HandleDialogResult(Result):
+    """``page.handle_dialog`` result."""
+
     next_dialog: str = ""
+    """``accept`` or ``dismiss``."""
+
+
+@dataclass
+class SelectResult(Result):
+    """``page.select`` result."""
+
+    element: str = ""
+    navigated_to: Optional[str] = None
+    """As ```InputResult::navigated_to```."""
+    navigation_pending: bool = False
+    """As ```InputResult::navigation_pending```."""
+    values: List[str] = field(default_factory=list)
+    """The values now selected."""
+
+
+@dataclass
+class ScrollResult(Result):
+    """``page.scroll``'s result: ```InputResult``` when it scrolled an element into view, ```ScrollResult``` when it scrolled the page by ``dx``/``dy``."""
+
+    element: str = ""
+    """The element acted on, e.g. ``button "Submit"``."""
+    navigated_to: Optional[str] = None
+    """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none."""
+    navigation_pending: bool = False
+    """True when a navigation the action started had not committed when the budget ran out (the action itself was done: do not repeat it; wait for the page instead)."""
+    scroll_x: float = 0.0
+    scroll_y: float = 0.0
 
 
 @dataclass
 class SetViewportResult(Result):
-    width: int = 0
+    """``page.set_viewport`` result: the viewport now in force."""
+
+    device_scale_factor: float = 0.0
     height: int = 0
-    device_scale_factor: float = 1.0
+    width: int = 0
 
 
 @dataclass
 class FrameInfo:
+    """One frame of a page (``Page.getFrameTree``)."""
+
     frame_id: str = ""
-    parent_id: Optional[str] = None
+    """CDP ``frameId`` (the main frame's is the tab's ``target_id``)."""
     name: str = ""
+    """The ``<iframe>``'s ``name`` attribute (empty when none)."""
+    parent_id: Optional[str] = None
+    """The parent frame's id; absent for the main frame."""
     url: str = ""
 
 
 @dataclass
 class FramesResult(Result):
+    """``page.frames`` result: the main frame first, then its descendants, parents before children."""
+
     frames: List[FrameInfo] = field(default_factory=list)
 
 
 @dataclass
-class TabInfo(Result):
-    target_id: str = ""
-    url: str = ""
-    title: str = ""
+class TabInfo:
+    """One tab of a session."""
+
     active: bool = False
+    """Whether page actions go to this tab."""
     opener_id: Optional[str] = None
+    """The tab that opened it (``window.open``, ``target=_blank``), when it is a popup."""
+    target_id: str = ""
+    """CDP ``targetId``."""
+    title: str = ""
+    url: str = ""
 
 
 @dataclass
 class TabsListResult(Result):
+    """``tabs.list`` result, in the order the tabs were opened."""
+
     tabs: List[TabInfo] = field(default_factory=list)
 
 
 @dataclass
 class TabsCloseResult(Result):
-    closed: str = ""
+    """``tabs.close`` result."""
+
     active: str = ""
-
-
-def from_dict(cls: Type[T], data: Any) -> T:
-    """Builds dataclass ``cls`` from a JSON object, nested dataclasses and lists/dicts of them
-    included; keys ``cls`` does not have are ignored."""
-    hints = get_type_hints(cls, vars(sys.modules[cls.__module__]))
-    kwargs = {}
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if isinstance(data, dict) and f.name in data:
-            kwargs[f.name] = _convert(hints[f.name], data[f.name])
-    return cls(**kwargs)
-
-
-def _convert(hint: Any, value: Any) -> Any:
-    origin = getattr(hint, "__origin__", None)
-    args = getattr(hint, "__args__", ())
-    if value is None:
-        return None
-    if origin is Union:
-        inner = [a for a in args if a is not type(None)]
-        return _convert(inner[0], value) if len(inner) == 1 else value
-    if origin in (list, List) and isinstance(value, list):
-        return [_convert(args[0], v) for v in value] if args else value
-    if origin in (dict, Dict) and isinstance(value, dict):
-        return {k: _convert(args[1], v) for k, v in value.items()} if args else value
-    if dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        return from_dict(hint, value)
-    return value
+    """The session's active tab afterwards."""
+    closed: str = ""
+    """The closed tab."""

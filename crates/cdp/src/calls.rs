@@ -398,22 +398,6 @@ impl CdpClient {
         .await
         .map(|_| ())
     }
-
-    /// The browser context of target `target_id` (`Target.getTargetInfo`'s `browserContextId`; the default
-    /// context has one too); `None` when the browser does not say.
-    ///
-    /// # Errors
-    /// The call's [`CdpError`] (a target that is gone included).
-    pub async fn target_context(
-        &self,
-        target_id: &str,
-        timeout: Duration,
-    ) -> Result<Option<String>, CdpError> {
-        let info = self
-            .call_raw("Target.getTargetInfo", None, serde_json::json!({"targetId": target_id}), timeout)
-            .await?;
-        Ok(info["targetInfo"]["browserContextId"].as_str().map(str::to_string))
-    }
 }
 
 /// An answer of `method` (from [`Session::send_raw`], sent earlier) as `T`.

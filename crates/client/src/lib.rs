@@ -20,11 +20,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    ClickParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams,
-    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method,
-    MetricsResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
-    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SnapshotParams,
-    SnapshotResult, StatsResult, TypeParams, WaitForParams, WaitForResult,
+    CheckParams, ClickParams, CommonResult, DragParams, ElementParams, EvaluateParams, EvaluateResult,
+    ExtractParams, ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams,
+    HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, PressParams, Request, RequestId,
+    Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
+    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams,
+    TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -181,7 +183,7 @@ impl Client {
         session_id: Option<&str>,
         params: impl serde::Serialize,
         timeout_ms: Option<u64>,
-    ) -> Result<T, ClientError> {
+    ) -> Result<Reply<T>, ClientError> {
         let params = serde_json::to_value(params).map_err(|e| ClientError::Decode(e.to_string()))?;
         let response = self.call(method.name(), session_id, params, timeout_ms).await?;
         match (response.ok, response.result, response.error) {
@@ -197,8 +199,9 @@ impl Client {
     ///
     /// # Errors
     /// As [`Client::request`].
-    pub async fn health(&self) -> Result<HealthResult, ClientError> {
-        let health: HealthResult = self.request(Method::RuntimeHealth, None, Value::Null, None).await?;
+    pub async fn health(&self) -> Result<Reply<HealthResult>, ClientError> {
+        let health: Reply<HealthResult> =
+            self.request(Method::RuntimeHealth, None, Value::Null, None).await?;
         self.server_max_ms.store(health.max_timeout_ms, Ordering::Relaxed);
         Ok(health)
     }
@@ -207,7 +210,7 @@ impl Client {
     ///
     /// # Errors
     /// As [`Client::request`].
-    pub async fn stats(&self) -> Result<StatsResult, ClientError> {
+    pub async fn stats(&self) -> Result<Reply<StatsResult>, ClientError> {
         self.request(Method::RuntimeStats, None, Value::Null, None).await
     }
 
@@ -215,7 +218,7 @@ impl Client {
     ///
     /// # Errors
     /// As [`Client::request`].
-    pub async fn metrics(&self) -> Result<MetricsResult, ClientError> {
+    pub async fn metrics(&self) -> Result<Reply<MetricsResult>, ClientError> {
         self.request(Method::RuntimeMetrics, None, Value::Null, None).await
     }
 
@@ -223,7 +226,10 @@ impl Client {
     ///
     /// # Errors
     /// As [`Client::request`]; `session_exists` when the id is taken.
-    pub async fn session_start(&self, session_id: Option<&str>) -> Result<SessionStartResult, ClientError> {
+    pub async fn session_start(
+        &self,
+        session_id: Option<&str>,
+    ) -> Result<Reply<SessionStartResult>, ClientError> {
         let params = SessionStartParams { session_id: session_id.map(str::to_string), ..Default::default() };
         self.request(Method::SessionStart, None, params, None).await
     }
@@ -232,7 +238,7 @@ impl Client {
     ///
     /// # Errors
     /// As [`Client::request`]; `unknown_session`.
-    pub async fn session_close(&self, session_id: &str) -> Result<SessionCloseResult, ClientError> {
+    pub async fn session_close(&self, session_id: &str) -> Result<Reply<SessionCloseResult>, ClientError> {
         self.request(Method::SessionClose, Some(session_id), Value::Null, None).await
     }
 
@@ -240,7 +246,7 @@ impl Client {
     ///
     /// # Errors
     /// As [`Client::request`].
-    pub async fn session_list(&self) -> Result<SessionListResult, ClientError> {
+    pub async fn session_list(&self) -> Result<Reply<SessionListResult>, ClientError> {
         self.request(Method::SessionList, None, Value::Null, None).await
     }
 
@@ -253,7 +259,7 @@ impl Client {
         session_id: &str,
         url: &str,
         timeout_ms: Option<u64>,
-    ) -> Result<GotoResult, ClientError> {
+    ) -> Result<Reply<GotoResult>, ClientError> {
         self.request(Method::PageGoto, Some(session_id), GotoParams { url: url.into() }, timeout_ms).await
     }
 
@@ -265,7 +271,7 @@ impl Client {
         &self,
         session_id: &str,
         params: ExtractParams,
-    ) -> Result<ExtractResult, ClientError> {
+    ) -> Result<Reply<ExtractResult>, ClientError> {
         self.request(Method::PageExtract, Some(session_id), params, None).await
     }
 
@@ -277,7 +283,7 @@ impl Client {
         &self,
         session_id: &str,
         params: ScreenshotParams,
-    ) -> Result<ScreenshotResult, ClientError> {
+    ) -> Result<Reply<ScreenshotResult>, ClientError> {
         self.request(Method::PageScreenshot, Some(session_id), params, None).await
     }
 
@@ -290,7 +296,7 @@ impl Client {
         session_id: &str,
         params: WaitForParams,
         timeout_ms: Option<u64>,
-    ) -> Result<WaitForResult, ClientError> {
+    ) -> Result<Reply<WaitForResult>, ClientError> {
         self.request(Method::PageWaitFor, Some(session_id), params, timeout_ms).await
     }
 
@@ -302,8 +308,124 @@ impl Client {
         &self,
         session_id: &str,
         params: SnapshotParams,
-    ) -> Result<SnapshotResult, ClientError> {
+    ) -> Result<Reply<SnapshotResult>, ClientError> {
         self.request(Method::PageSnapshot, Some(session_id), params, None).await
+    }
+
+    /// `page.select`: choose options of a `<select>` by value, label or index.
+    ///
+    /// # Errors
+    /// As [`Client::click`]; `timeout` when an option never appears.
+    pub async fn select(
+        &self,
+        session_id: &str,
+        params: SelectParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<SelectResult>, ClientError> {
+        self.request(Method::PageSelect, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.check`: check (or, with `checked: false`, uncheck) a checkbox or radio button.
+    ///
+    /// # Errors
+    /// As [`Client::click`].
+    pub async fn check(
+        &self,
+        session_id: &str,
+        params: CheckParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<InputResult>, ClientError> {
+        self.request(Method::PageCheck, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.scroll`: an element into view ([`ScrollAnswer::Element`]), or the page by `dx`/`dy` CSS px
+    /// ([`ScrollAnswer::Page`]).
+    ///
+    /// # Errors
+    /// As [`Client::click`]; `bad_request` for a delta beyond ±100000 px or not finite.
+    pub async fn scroll(
+        &self,
+        session_id: &str,
+        params: ScrollParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<ScrollAnswer>, ClientError> {
+        self.request(Method::PageScroll, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.drag`: one element onto another.
+    ///
+    /// # Errors
+    /// As [`Client::click`].
+    pub async fn drag(
+        &self,
+        session_id: &str,
+        params: DragParams,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<InputResult>, ClientError> {
+        self.request(Method::PageDrag, Some(session_id), params, timeout_ms).await
+    }
+
+    /// `page.set_viewport`: the session's viewport (CSS px) and scale from now on.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a side outside 1..=10000.
+    pub async fn set_viewport(
+        &self,
+        session_id: &str,
+        params: SetViewportParams,
+    ) -> Result<Reply<SetViewportResult>, ClientError> {
+        self.request(Method::PageSetViewport, Some(session_id), params, None).await
+    }
+
+    /// `page.frames`: the active tab's frame tree.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn frames(&self, session_id: &str) -> Result<Reply<FramesResult>, ClientError> {
+        self.request(Method::PageFrames, Some(session_id), Value::Null, None).await
+    }
+
+    /// `tabs.list`: the session's tabs, popups included.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn tabs_list(&self, session_id: &str) -> Result<Reply<TabsListResult>, ClientError> {
+        self.request(Method::TabsList, Some(session_id), Value::Null, None).await
+    }
+
+    /// `tabs.open`: a new tab (at `url`, else `about:blank`), which becomes the active one.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `url_blocked`.
+    pub async fn tabs_open(
+        &self,
+        session_id: &str,
+        url: Option<&str>,
+    ) -> Result<Reply<TabInfo>, ClientError> {
+        let params = TabsOpenParams { url: url.map(str::to_string) };
+        self.request(Method::TabsOpen, Some(session_id), params, None).await
+    }
+
+    /// `tabs.focus`: page actions go to the tab `target_id` (or a unique prefix) from now on.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `tab_not_found`, `ambiguous_target`.
+    pub async fn tabs_focus(&self, session_id: &str, target_id: &str) -> Result<Reply<TabInfo>, ClientError> {
+        let params = TabTargetParams { target_id: target_id.to_string() };
+        self.request(Method::TabsFocus, Some(session_id), params, None).await
+    }
+
+    /// `tabs.close`: closes the tab `target_id` (not the last one).
+    ///
+    /// # Errors
+    /// As [`Client::tabs_focus`].
+    pub async fn tabs_close(
+        &self,
+        session_id: &str,
+        target_id: &str,
+    ) -> Result<Reply<TabsCloseResult>, ClientError> {
+        let params = TabTargetParams { target_id: target_id.to_string() };
+        self.request(Method::TabsClose, Some(session_id), params, None).await
     }
 
     /// `page.click`.
@@ -316,7 +438,7 @@ impl Client {
         session_id: &str,
         params: ClickParams,
         timeout_ms: Option<u64>,
-    ) -> Result<InputResult, ClientError> {
+    ) -> Result<Reply<InputResult>, ClientError> {
         self.request(Method::PageClick, Some(session_id), params, timeout_ms).await
     }
 
@@ -329,7 +451,7 @@ impl Client {
         session_id: &str,
         params: TypeParams,
         timeout_ms: Option<u64>,
-    ) -> Result<InputResult, ClientError> {
+    ) -> Result<Reply<InputResult>, ClientError> {
         self.request(Method::PageType, Some(session_id), params, timeout_ms).await
     }
 
@@ -342,7 +464,7 @@ impl Client {
         session_id: &str,
         params: FillParams,
         timeout_ms: Option<u64>,
-    ) -> Result<InputResult, ClientError> {
+    ) -> Result<Reply<InputResult>, ClientError> {
         self.request(Method::PageFill, Some(session_id), params, timeout_ms).await
     }
 
@@ -355,7 +477,7 @@ impl Client {
         session_id: &str,
         params: PressParams,
         timeout_ms: Option<u64>,
-    ) -> Result<InputResult, ClientError> {
+    ) -> Result<Reply<InputResult>, ClientError> {
         self.request(Method::PagePress, Some(session_id), params, timeout_ms).await
     }
 
@@ -368,7 +490,7 @@ impl Client {
         session_id: &str,
         params: ElementParams,
         timeout_ms: Option<u64>,
-    ) -> Result<InputResult, ClientError> {
+    ) -> Result<Reply<InputResult>, ClientError> {
         self.request(Method::PageHover, Some(session_id), params, timeout_ms).await
     }
 
@@ -380,7 +502,7 @@ impl Client {
         &self,
         session_id: &str,
         params: HandleDialogParams,
-    ) -> Result<HandleDialogResult, ClientError> {
+    ) -> Result<Reply<HandleDialogResult>, ClientError> {
         self.request(Method::PageHandleDialog, Some(session_id), params, None).await
     }
 
@@ -393,7 +515,7 @@ impl Client {
         session_id: &str,
         expression: &str,
         timeout_ms: Option<u64>,
-    ) -> Result<EvaluateResult, ClientError> {
+    ) -> Result<Reply<EvaluateResult>, ClientError> {
         let params = EvaluateParams { expression: Some(expression.into()), ..Default::default() };
         self.request(Method::PageEvaluate, Some(session_id), params, timeout_ms).await
     }
@@ -411,5 +533,34 @@ mod tests {
         assert_eq!(wait_ms(Some(10), MAX_TIMEOUT_MS), MIN_TIMEOUT_MS + slack);
         assert_eq!(wait_ms(None, 300_000), 300_000 + slack);
         assert_eq!(wait_ms(Some(u64::MAX), MAX_TIMEOUT_MS), u64::MAX);
+    }
+}
+
+/// A method's typed result with the part every result has ([`CommonResult`]: `session_reset`,
+/// `reset_reason`, `waited_for_recovery_ms`, `dialogs`, `downloads`, `elapsed_ms`), decoded from the
+/// same JSON object. It dereferences to the result, so `reply.value` reads the method's own field;
+/// `reply.common.session_reset` says the session's page was replaced before it ran.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct Reply<T> {
+    /// The method's own result.
+    #[serde(flatten)]
+    pub result: T,
+    /// The common part.
+    #[serde(flatten)]
+    pub common: CommonResult,
+}
+
+impl<T> Reply<T> {
+    /// The method's own result, without the common part.
+    pub fn into_inner(self) -> T {
+        self.result
+    }
+}
+
+impl<T> std::ops::Deref for Reply<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.result
     }
 }

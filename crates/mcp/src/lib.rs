@@ -182,7 +182,7 @@ impl Shared {
         );
         let started = self.answer(started.await)?;
         *guard = Some(started.session_id.clone());
-        Ok(started.session_id)
+        Ok(started.into_inner().session_id)
     }
 
     fn answer<T>(&self, result: Result<T, ClientError>) -> Result<T, ErrorBody> {
@@ -244,6 +244,19 @@ impl Shared {
                 )
             })?),
         };
+        // An argument the tool's schema does not list is refused, as the socket refuses a parameter
+        // the method does not take (the tool's own schema: `browser_tabs` and `browser_fill_form`
+        // have arguments of their own).
+        if let Some(Value::Object(properties)) = tool.schema.get("properties") {
+            let accepted: Vec<String> = properties.keys().filter(|k| *k != "timeout_ms").cloned().collect();
+            if let Some(unknown) = sb_protocol::fields::unknown(args.keys(), &accepted) {
+                return Err(ErrorBody::new(
+                    ErrorCode::BadRequest,
+                    Phase::Request,
+                    format!("{}: {unknown}", tool.name),
+                ));
+            }
+        }
         let params = Value::Object(args);
         match tool.action {
             Action::Call(Method::PageScreenshot) => {

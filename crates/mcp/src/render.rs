@@ -2,7 +2,7 @@
 //! as an image block and its path), errors as one line with the code and what to do about it.
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use sb_protocol::api::Method;
+use sb_protocol::api::{CommonResult, Method};
 use sb_protocol::ErrorBody;
 use serde_json::Value;
 
@@ -12,12 +12,16 @@ use serde_json::Value;
 /// `inline: true`): the image block, then a line with its path, size (device px) and bytes.
 /// `page.evaluate`: the value as JSON (or `undefined`, `NaN`, ... as JavaScript writes them).
 /// `page.extract`: the content. Anything else: the result as compact JSON without `elapsed_ms`.
-/// Dialogs answered and downloads seen during the action follow as their own lines.
+/// The common result part ([`CommonResult`]) is rendered on every tool: a page reset since the last
+/// tool first, as one line (`session reset (browser_restarted): ...`), the dialogs answered and
+/// downloads seen during the action after the result, each kind as a line of its own.
 pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
     let mut blocks = Vec::new();
-    if let Value::Object(map) = &mut result {
-        map.remove("elapsed_ms");
+    let common = take_common(&mut result);
+    if let Some(line) = reset_line(&common) {
+        blocks.push(ContentBlock::text(line));
     }
+    // Dialogs and downloads as the runtime sent them (a field this build does not know still shows).
     let events: Vec<String> = ["dialogs", "downloads"]
         .into_iter()
         .filter_map(|key| {
@@ -84,6 +88,35 @@ pub fn error(body: &ErrorBody) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// Takes the common part's timing and reset fields out of `result` (dialogs and downloads stay, for the
+/// event lines); each field read on its own, so one of another shape loses only itself.
+fn take_common(result: &mut Value) -> CommonResult {
+    let Value::Object(map) = result else { return CommonResult::default() };
+    CommonResult {
+        elapsed_ms: map.remove("elapsed_ms").and_then(|v| v.as_u64()).unwrap_or(0),
+        session_reset: map.remove("session_reset").and_then(|v| v.as_bool()),
+        reset_reason: map.remove("reset_reason").and_then(|v| v.as_str().map(str::to_string)),
+        waited_for_recovery_ms: map.remove("waited_for_recovery_ms").and_then(|v| v.as_u64()),
+        dialogs: Vec::new(),
+        downloads: Vec::new(),
+    }
+}
+
+/// The line a page reset gets: what happened and what to do (`None` when there was none).
+fn reset_line(common: &CommonResult) -> Option<String> {
+    if common.session_reset != Some(true) {
+        return None;
+    }
+    let reason = common.reset_reason.as_deref().unwrap_or("unknown");
+    let mut line = format!(
+        "session reset ({reason}): the page was reopened and its state is lost; refs from before are stale, take a new snapshot"
+    );
+    if let Some(ms) = common.waited_for_recovery_ms {
+        line.push_str(&format!(" (waited {ms} ms for it)"));
+    }
+    Some(line)
+}
+
 fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
     value.get(key).and_then(Value::as_str).unwrap_or("")
 }
@@ -112,6 +145,17 @@ mod tests {
         assert_eq!(texts(&click), ["{\"element\":\"button \\\"Go\\\"\"}", "dialogs: [{\"type\":\"alert\"}]"]);
         assert_eq!(click.is_error, Some(false));
         assert_eq!(texts(&success(None, json!("session closed"))), ["session closed"]);
+        let reset = success(
+            Some(Method::PageExtract),
+            json!({"content": "Hello", "session_reset": true, "reset_reason": "browser_restarted", "elapsed_ms": 9}),
+        );
+        assert_eq!(
+            texts(&reset),
+            [
+                "session reset (browser_restarted): the page was reopened and its state is lost; refs from before are stale, take a new snapshot",
+                "Hello"
+            ]
+        );
     }
 
     #[test]

@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 /// The JSON Schema (draft 2020-12, subschemas inlined) of `T`'s JSON form, compacted by [`compact`],
 /// with an optional `timeout_ms` property added (the request's budget, ms).
 ///
-/// The result is always an object schema (`{"type": "object", "properties": {...}}`), as MCP's
-/// `Tool.inputSchema` must be.
+/// The result is always an object schema (`{"type": "object", "properties": {...},
+/// "additionalProperties": false}`), as MCP's `Tool.inputSchema` must be.
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     let generator = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true).into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
@@ -23,6 +23,8 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
         _ => Map::new(),
     };
     object.insert("type".into(), "object".into());
+    // A property not listed is refused (by the tool and by the socket): say so to the model.
+    object.insert("additionalProperties".into(), false.into());
     let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(properties) = properties {
         properties.insert(
@@ -141,6 +143,7 @@ mod tests {
     fn every_schema_is_an_object_with_a_budget() {
         let schema = input_schema::<sb_protocol::api::ClickParams>();
         assert_eq!(schema["type"], "object");
+        assert_eq!(schema["additionalProperties"], false);
         assert_eq!(schema["properties"]["timeout_ms"]["type"], "integer");
         assert_eq!(schema["properties"]["ref"]["type"], "string");
         assert!(schema["properties"]["button"]["enum"].as_array().unwrap().contains(&json!("right")));

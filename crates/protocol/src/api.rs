@@ -196,178 +196,171 @@ impl Response {
     }
 }
 
-/// Every method of the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Method {
+/// The API's methods, one declaration each: the wire name, whether it needs a session, its params and
+/// result types and its default budget. Everything about a method that is not its behaviour comes from
+/// here: the [`Method`] enum, [`Method::ALL`], [`Method::name`], [`Method::needs_session`],
+/// [`Method::default_timeout_ms`], the check of a request's params against the fields its type takes
+/// ([`Method::check_params`], `bad_request` for one it does not), and each method's JSON Schema
+/// ([`Method::schemas`], from which `sandbox-browser schema`, `docs/api.schema.json` and the generated
+/// clients come), as Playwright generates its channels and validator from `protocol.yml`.
+macro_rules! methods {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal {
+        session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr $(,)?
+    })*) => {
+        /// Every method of the API.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Method {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Method {
+            /// All methods, in documentation order.
+            pub const ALL: [Method; [$($name),*].len()] = [$(Method::$variant),*];
+
+            /// The wire name, e.g. `"page.goto"`.
+            pub fn name(self) -> &'static str {
+                match self { $(Method::$variant => $name,)* }
+            }
+
+            /// Whether the request must name an open session (`session_id`).
+            pub fn needs_session(self) -> bool {
+                match self { $(Method::$variant => $session,)* }
+            }
+
+            /// The budget in ms when the request gives no `timeout_ms`.
+            pub fn default_timeout_ms(self) -> u64 {
+                match self { $(Method::$variant => $timeout,)* }
+            }
+
+            /// Checks that `params` names only fields the method takes ([`crate::fields::check`] of
+            /// its params type).
+            ///
+            /// # Errors
+            /// The first field it does not take, with the accepted ones and the closest name.
+            pub fn check_params(self, params: &Value) -> Result<(), crate::fields::UnknownField> {
+                match self { $(Method::$variant => crate::fields::check::<$params>(params),)* }
+            }
+
+            /// The method's params and result schemas, as subschemas of `generator` (their types'
+            /// definitions land in its `$defs`).
+            pub fn schemas(self, generator: &mut schemars::SchemaGenerator) -> (schemars::Schema, schemars::Schema) {
+                match self {
+                    $(Method::$variant => (generator.subschema_for::<$params>(), generator.subschema_for::<$result>()),)*
+                }
+            }
+        }
+    };
+}
+
+/// The part every result has, beside its method's own fields (in the same JSON object): how long
+/// the request took, and what happened to the session's page since its last result. Every front door
+/// shows it: a reset page, a dialog or a download always reaches the caller.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CommonResult {
+    /// The runtime's time for the request, ms.
+    #[serde(default)]
+    pub elapsed_ms: u64,
+    /// `true` when the session's page was replaced since its last result (its state is lost: take a
+    /// new snapshot); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_reset: Option<bool>,
+    /// Why: `browser_restarted`, `supervisor_restarted`, `tab_stuck`, `renderer_crashed`, `crash_loop`,
+    /// `active_tab_closed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset_reason: Option<String>,
+    /// How long the action first waited for the tab to be freed (or its worker started, or its page
+    /// reopened) after the previous one, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited_for_recovery_ms: Option<u64>,
+    /// Dialogs answered during the action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<DialogInfo>,
+    /// Downloads that started or ended since the session's last result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<DownloadInfo>,
+}
+
+/// `page.scroll`'s result: [`InputResult`] when it scrolled an element into view, [`ScrollResult`]
+/// when it scrolled the page by `dx`/`dy`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ScrollAnswer {
+    /// `{ref | selector}`.
+    Element(InputResult),
+    /// `{dx?, dy?}`.
+    Page(ScrollResult),
+}
+
+/// `tabs.open`, `tabs.focus` result: the tab.
+pub type TabResult = TabInfo;
+
+use crate::fields::NoParams;
+
+methods! {
     /// `runtime.health` -> [`HealthResult`]; `browser_unavailable` when the browser is down.
-    RuntimeHealth,
+    RuntimeHealth = "runtime.health" { session: false, params: NoParams, result: HealthResult, timeout_ms: 8_000 }
     /// `runtime.stats` -> [`StatsResult`]: the runtime's counters since start.
-    RuntimeStats,
+    RuntimeStats = "runtime.stats" { session: false, params: NoParams, result: StatsResult, timeout_ms: 8_000 }
     /// `runtime.metrics` -> [`MetricsResult`]: the same counters in Prometheus text format.
-    RuntimeMetrics,
+    RuntimeMetrics = "runtime.metrics" { session: false, params: NoParams, result: MetricsResult, timeout_ms: 8_000 }
     /// `session.start {session_id?}` -> [`SessionStartResult`].
-    SessionStart,
+    SessionStart = "session.start" { session: false, params: SessionStartParams, result: SessionStartResult, timeout_ms: 8_000 }
     /// `session.close` -> [`SessionCloseResult`].
-    SessionClose,
+    SessionClose = "session.close" { session: true, params: NoParams, result: SessionCloseResult, timeout_ms: 8_000 }
     /// `session.list` -> [`SessionListResult`].
-    SessionList,
+    SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
     /// `page.goto {url}` -> [`GotoResult`].
-    PageGoto,
+    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
     /// `page.extract {format?, max_chars?}` -> [`ExtractResult`].
-    PageExtract,
+    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000 }
     /// `page.screenshot {full_page?, format?, quality?, inline?}` -> [`ScreenshotResult`].
-    PageScreenshot,
+    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000 }
     /// `page.evaluate {expression}` -> [`EvaluateResult`].
-    PageEvaluate,
+    PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000 }
     /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
     /// [`WaitForResult`].
-    PageWaitFor,
+    PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000 }
     /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?}` -> [`SnapshotResult`].
-    PageSnapshot,
+    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000 }
     /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`].
-    PageClick,
+    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`].
-    PageType,
+    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.fill {ref | selector, value}` -> [`InputResult`].
-    PageFill,
+    PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.press {key, ref? | selector?}` -> [`InputResult`].
-    PagePress,
+    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.hover {ref | selector}` -> [`InputResult`].
-    PageHover,
+    PageHover = "page.hover" { session: true, params: ElementParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.handle_dialog {accept, prompt_text?}`: how to answer the next dialog -> [`HandleDialogResult`].
-    PageHandleDialog,
+    PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000 }
     /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`].
-    PageSelect,
+    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000 }
     /// `page.check {ref | selector, checked?}` -> [`InputResult`].
-    PageCheck,
+    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.scroll {ref | selector}` -> [`InputResult`], or `{dx?, dy?}` -> [`ScrollResult`].
-    PageScroll,
+    PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000 }
     /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`].
-    PageDrag,
+    PageDrag = "page.drag" { session: true, params: DragParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.set_viewport {width, height, device_scale_factor?}` -> [`SetViewportResult`]: the session's
     /// viewport from now on (its pages, and the pages of every later worker).
-    PageSetViewport,
+    PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000 }
     /// `page.frames` -> [`FramesResult`]: the active tab's frame tree (out-of-process iframes included).
-    PageFrames,
+    PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
-    TabsList,
+    TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, which becomes the active one.
-    TabsOpen,
+    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 8_000 }
     /// `tabs.focus {target_id}` -> [`TabInfo`]: page actions go to this tab from now on.
-    TabsFocus,
+    TabsFocus = "tabs.focus" { session: true, params: TabTargetParams, result: TabResult, timeout_ms: 8_000 }
     /// `tabs.close {target_id}` -> [`TabsCloseResult`].
-    TabsClose,
+    TabsClose = "tabs.close" { session: true, params: TabTargetParams, result: TabsCloseResult, timeout_ms: 8_000 }
 }
 
 impl Method {
-    /// All methods, in documentation order.
-    pub const ALL: [Method; 28] = [
-        Method::RuntimeHealth,
-        Method::RuntimeStats,
-        Method::RuntimeMetrics,
-        Method::SessionStart,
-        Method::SessionClose,
-        Method::SessionList,
-        Method::PageGoto,
-        Method::PageExtract,
-        Method::PageScreenshot,
-        Method::PageEvaluate,
-        Method::PageWaitFor,
-        Method::PageSnapshot,
-        Method::PageClick,
-        Method::PageType,
-        Method::PageFill,
-        Method::PagePress,
-        Method::PageHover,
-        Method::PageHandleDialog,
-        Method::PageSelect,
-        Method::PageCheck,
-        Method::PageScroll,
-        Method::PageDrag,
-        Method::PageSetViewport,
-        Method::PageFrames,
-        Method::TabsList,
-        Method::TabsOpen,
-        Method::TabsFocus,
-        Method::TabsClose,
-    ];
-
     /// Parses a wire name such as `"page.goto"`.
     pub fn parse(name: &str) -> Option<Method> {
         Method::ALL.into_iter().find(|m| m.name() == name)
-    }
-
-    /// The wire name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::RuntimeHealth => "runtime.health",
-            Method::RuntimeStats => "runtime.stats",
-            Method::RuntimeMetrics => "runtime.metrics",
-            Method::SessionStart => "session.start",
-            Method::SessionClose => "session.close",
-            Method::SessionList => "session.list",
-            Method::PageGoto => "page.goto",
-            Method::PageExtract => "page.extract",
-            Method::PageScreenshot => "page.screenshot",
-            Method::PageEvaluate => "page.evaluate",
-            Method::PageWaitFor => "page.wait_for",
-            Method::PageSnapshot => "page.snapshot",
-            Method::PageClick => "page.click",
-            Method::PageType => "page.type",
-            Method::PageFill => "page.fill",
-            Method::PagePress => "page.press",
-            Method::PageHover => "page.hover",
-            Method::PageHandleDialog => "page.handle_dialog",
-            Method::PageSelect => "page.select",
-            Method::PageCheck => "page.check",
-            Method::PageScroll => "page.scroll",
-            Method::PageDrag => "page.drag",
-            Method::PageSetViewport => "page.set_viewport",
-            Method::PageFrames => "page.frames",
-            Method::TabsList => "tabs.list",
-            Method::TabsOpen => "tabs.open",
-            Method::TabsFocus => "tabs.focus",
-            Method::TabsClose => "tabs.close",
-        }
-    }
-
-    /// Whether the request must name an open session (`session_id`).
-    pub fn needs_session(self) -> bool {
-        matches!(
-            self,
-            Method::SessionClose
-                | Method::PageGoto
-                | Method::PageExtract
-                | Method::PageScreenshot
-                | Method::PageEvaluate
-                | Method::PageWaitFor
-                | Method::PageSnapshot
-                | Method::PageClick
-                | Method::PageType
-                | Method::PageFill
-                | Method::PagePress
-                | Method::PageHover
-                | Method::PageHandleDialog
-                | Method::PageSelect
-                | Method::PageCheck
-                | Method::PageScroll
-                | Method::PageDrag
-                | Method::PageSetViewport
-                | Method::PageFrames
-                | Method::TabsList
-                | Method::TabsOpen
-                | Method::TabsFocus
-                | Method::TabsClose
-        )
-    }
-
-    /// The budget in ms when the request gives no `timeout_ms`.
-    pub fn default_timeout_ms(self) -> u64 {
-        match self {
-            Method::PageGoto => 15_000,
-            Method::PageWaitFor => 20_000,
-            _ => 8_000,
-        }
     }
 }
 
@@ -398,7 +391,7 @@ pub struct SetViewportParams {
 }
 
 /// `page.set_viewport` result: the viewport now in force.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SetViewportResult {
     pub width: u32,
     pub height: u32,
@@ -406,7 +399,7 @@ pub struct SetViewportResult {
 }
 
 /// One frame of a page (`Page.getFrameTree`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FrameInfo {
     /// CDP `frameId` (the main frame's is the tab's `target_id`).
     pub frame_id: String,
@@ -419,7 +412,7 @@ pub struct FrameInfo {
 }
 
 /// `page.frames` result: the main frame first, then its descendants, parents before children.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FramesResult {
     pub frames: Vec<FrameInfo>,
 }
@@ -574,7 +567,7 @@ pub struct WaitForParams {
 }
 
 /// `page.wait_for` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WaitForResult {
     /// Which condition was met, e.g. `"selector #done visible"`.
     pub matched: String,
@@ -619,7 +612,7 @@ pub struct SnapshotParams {
 }
 
 /// `page.snapshot` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SnapshotResult {
     /// Aria-snapshot text: `- button "Submit" [ref=e12]`, one node a line, two-space indent.
     pub snapshot: String,
@@ -703,7 +696,7 @@ pub struct PressParams {
 }
 
 /// Result of the input actions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct InputResult {
     /// The element acted on, e.g. `button "Submit"`.
     pub element: String,
@@ -732,7 +725,7 @@ pub struct SelectParams {
 }
 
 /// `page.select` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SelectResult {
     pub element: String,
     /// The values now selected.
@@ -776,7 +769,7 @@ pub struct DragParams {
 }
 
 /// `page.scroll {dx, dy}` result: the page's scroll position after it, CSS px.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScrollResult {
     pub scroll_x: f64,
     pub scroll_y: f64,
@@ -784,7 +777,7 @@ pub struct ScrollResult {
 
 /// A JavaScript dialog that opened during an action and was answered; page actions list them in
 /// their result as `dialogs` (absent when there were none).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DialogInfo {
     /// `alert`, `confirm`, `prompt` or `beforeunload`.
     #[serde(rename = "type")]
@@ -799,7 +792,7 @@ pub struct DialogInfo {
 
 /// A download a page started, reported in the session's next result as `downloads` (once when it
 /// starts, once when it ends; absent when there is nothing new).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DownloadInfo {
     /// Where it came from (credentials redacted).
     pub url: String,
@@ -826,14 +819,14 @@ pub struct HandleDialogParams {
 }
 
 /// `page.handle_dialog` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandleDialogResult {
     /// `accept` or `dismiss`.
     pub next_dialog: String,
 }
 
 /// `runtime.health` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HealthResult {
     /// `Browser.getVersion`'s `product`, e.g. `"HeadlessChrome/156.0.8078.79"`.
     pub browser_version: String,
@@ -863,7 +856,7 @@ fn default_max_timeout_ms() -> u64 {
 }
 
 /// Calls, failures and timeouts of one method (`runtime.stats`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ActionStats {
     pub count: u64,
     pub failures: u64,
@@ -873,7 +866,7 @@ pub struct ActionStats {
 
 /// A histogram: `counts[i]` observations were at most `bounds_ms[i]` (cumulative, the last bound is
 /// `+Inf`, written `null`); `sum_ms` and `count` over all of them.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Histogram {
     pub bounds_ms: Vec<Option<f64>>,
     pub counts: Vec<u64>,
@@ -882,7 +875,7 @@ pub struct Histogram {
 }
 
 /// `runtime.stats` result: counters since the supervisor started.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StatsResult {
     /// Browser restarts attempted (each recovery cycle makes at most `runtime_restart_attempts`).
     pub restarts: u64,
@@ -917,7 +910,7 @@ pub struct StatsResult {
 }
 
 /// `runtime.metrics` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MetricsResult {
     /// `text/plain; version=0.0.4`.
     pub content_type: String,
@@ -926,7 +919,7 @@ pub struct MetricsResult {
 }
 
 /// `session.start` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionStartResult {
     pub session_id: String,
     /// CDP `targetId` of the session's page.
@@ -934,14 +927,14 @@ pub struct SessionStartResult {
 }
 
 /// `session.close` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionCloseResult {
     pub session_id: String,
     pub closed: bool,
 }
 
 /// One entry of `session.list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionInfo {
     pub session_id: String,
     pub target_id: String,
@@ -951,13 +944,13 @@ pub struct SessionInfo {
 }
 
 /// `session.list` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionListResult {
     pub sessions: Vec<SessionInfo>,
 }
 
 /// One tab of a session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabInfo {
     /// CDP `targetId`.
     pub target_id: String,
@@ -971,7 +964,7 @@ pub struct TabInfo {
 }
 
 /// `tabs.list` result, in the order the tabs were opened.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabsListResult {
     pub tabs: Vec<TabInfo>,
 }
@@ -993,7 +986,7 @@ pub struct TabTargetParams {
 }
 
 /// `tabs.close` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabsCloseResult {
     /// The closed tab.
     pub closed: String,
@@ -1002,7 +995,7 @@ pub struct TabsCloseResult {
 }
 
 /// `page.goto` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GotoResult {
     /// The URL after redirects.
     pub url: String,
@@ -1019,7 +1012,7 @@ pub struct GotoResult {
 }
 
 /// `page.extract` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ExtractResult {
     pub format: ExtractFormat,
     pub content: String,
@@ -1032,7 +1025,7 @@ pub struct ExtractResult {
 }
 
 /// `page.screenshot` result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScreenshotResult {
     /// Absolute path of the image under the artifacts dir.
     pub path: String,
@@ -1055,7 +1048,7 @@ pub struct ScreenshotResult {
 /// `type` is JavaScript's `typeof` (`"undefined"`, `"object"`, `"number"`, ...). JSON-representable
 /// values are in `value`; `NaN`, `-0`, `Infinity`, `-Infinity` and bigints are in `unserializable`
 /// (CDP's `unserializableValue`, e.g. `"NaN"`, `"12n"`); `description` is CDP's text for the rest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvaluateResult {
     #[serde(rename = "type")]
     pub kind: String,

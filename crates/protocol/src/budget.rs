@@ -1,14 +1,15 @@
 //! The one end-to-end deadline of a request.
 //!
-//! The caller's `timeout_ms` is clamped to [`MIN_TIMEOUT_MS`]..=[`MAX_TIMEOUT_MS`] and turned into one
-//! absolute [`Budget`] when the supervisor reads the request. Every inner layer (worker, CDP call,
+//! The supervisor clamps the caller's `timeout_ms` to its configured range (`[timeouts] min_ms` and
+//! `max_ms`, by default [`MIN_TIMEOUT_MS`]..=[`MAX_TIMEOUT_MS`]) and turns it into one absolute
+//! [`Budget`] when it reads the request. Every inner layer (worker, CDP call,
 //! in-page wait) takes a [`Budget::child`] with a little headroom and derives its own timeout from
 //! [`Budget::remaining`]; none re-reads a configured timeout.
 //!
 //! ```
 //! use std::time::Duration;
 //! use sb_protocol::Budget;
-//! let budget = Budget::new(Duration::from_millis(sb_protocol::budget::clamp_timeout_ms(50))); // 1000 ms
+//! let budget = Budget::new(Duration::from_millis(1_000));
 //! assert!(budget.remaining() <= Duration::from_millis(1000));
 //! let inner = budget.child(Duration::from_millis(100));
 //! assert!(inner.remaining() <= budget.remaining());
@@ -20,11 +21,6 @@ use std::time::{Duration, Instant};
 pub const MIN_TIMEOUT_MS: u64 = 1_000;
 /// Largest budget a caller can ask for, in ms.
 pub const MAX_TIMEOUT_MS: u64 = 120_000;
-
-/// Clamps a requested timeout (ms) to [`MIN_TIMEOUT_MS`]..=[`MAX_TIMEOUT_MS`].
-pub fn clamp_timeout_ms(ms: u64) -> u64 {
-    ms.clamp(MIN_TIMEOUT_MS, MAX_TIMEOUT_MS)
-}
 
 /// An absolute deadline, passed down by value (it is `Copy`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,14 +76,6 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn clamps_to_range() {
-        assert_eq!(clamp_timeout_ms(0), 1_000);
-        assert_eq!(clamp_timeout_ms(999), 1_000);
-        assert_eq!(clamp_timeout_ms(5_000), 5_000);
-        assert_eq!(clamp_timeout_ms(10_000_000), 120_000);
-    }
 
     #[test]
     fn child_takes_headroom_and_never_goes_before_now() {

@@ -14,7 +14,7 @@ pub const BROWSER_GONE: &str = "the browser went away during the action (browser
 pub const RUNTIME_HINT: &str = "Check sandbox browser runtime/container health.";
 
 /// A stable error code (`error.code` in a response).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The request line is not JSON, or a field is missing or of the wrong type.
@@ -138,7 +138,7 @@ impl std::fmt::Display for ErrorCode {
 }
 
 /// The step that was running when an error happened (`error.phase`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Reading and validating the request line.
@@ -194,7 +194,7 @@ impl Phase {
 /// `error` of a failed response: `{"code", "message", "phase", "retryable", "hint"?}`.
 ///
 /// `message` is one line for a model to read: no tracebacks, no raw CDP dumps.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,

@@ -24,10 +24,12 @@
 pub mod api;
 pub mod budget;
 pub mod error;
+pub mod fields;
 pub mod files;
 pub mod ipc;
 pub mod margins;
 pub mod redact;
+pub mod schema;
 
 pub use budget::Budget;
 pub use error::{ErrorBody, ErrorCode, Phase};

@@ -155,6 +155,18 @@ pub fn mcp(common: Common, caps: Vec<String>) -> ExitCode {
     sb_mcp::run(sb_mcp::Options { socket, exe, serve_args, caps })
 }
 
+/// `schema`: prints the API's JSON Schema document ([`sb_protocol::schema::document`]), pretty, with a
+/// final newline: byte for byte what `docs/api.schema.json` holds.
+pub fn schema() -> ExitCode {
+    println!("{}", schema_text());
+    ExitCode::SUCCESS
+}
+
+/// The schema document as `schema` prints it (without the final newline).
+pub fn schema_text() -> String {
+    serde_json::to_string_pretty(&sb_protocol::schema::document()).unwrap_or_default()
+}
+
 /// `doctor`: checks every prerequisite of `serve` (or, with `probe`, only asks the running supervisor)
 /// and prints a table or JSON. Exit 0 when nothing failed.
 pub fn doctor(common: Common, json: bool, probe: bool, quick: bool) -> ExitCode {
@@ -254,6 +266,47 @@ pub fn worker(
         Err(e) => {
             tracing::warn!(error.message = %e, "worker_exiting");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str) -> String {
+        let path = format!("{}/../../docs/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The checked-in schema is what the code generates: CI fails when a type changed without it.
+    #[test]
+    fn docs_api_schema_json_is_current() {
+        assert!(
+            doc("api.schema.json") == format!("{}\n", schema_text()),
+            "docs/api.schema.json is stale: run `cargo run -q --bin sandbox-browser -- schema > docs/api.schema.json`"
+        );
+    }
+
+    /// docs/errors.md's table has every code the runtime sends, each once, with its `retryable`.
+    #[test]
+    fn docs_errors_md_lists_every_code_with_its_retryable() {
+        let text = doc("errors.md");
+        let codes_section = text.split("\n## ").find(|s| s.starts_with("Codes")).expect("a Codes section");
+        let rows: Vec<(String, String)> = codes_section
+            .lines()
+            .filter_map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let code = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                Some((code.to_string(), cells.get(3)?.to_string()))
+            })
+            .collect();
+        let codes = sb_protocol::schema::error_codes();
+        assert_eq!(rows.len(), codes.len(), "{rows:?}");
+        for code in codes {
+            let row = rows.iter().find(|(c, _)| c == code.as_str());
+            let (_, retryable) = row.unwrap_or_else(|| panic!("{code} is not in docs/errors.md"));
+            assert_eq!(retryable, if code.retryable() { "yes" } else { "no" }, "{code}");
         }
     }
 }

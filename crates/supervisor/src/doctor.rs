@@ -502,7 +502,7 @@ async fn health(socket: &Path, limit: Duration) -> Result<sb_protocol::api::Heal
         let client = sb_client::Client::connect(socket)
             .await
             .map_err(|e| format!("no supervisor answers on {}: {e}", socket.display()))?;
-        client.health().await.map_err(|e| e.to_string())
+        client.health().await.map(sb_client::Reply::into_inner).map_err(|e| e.to_string())
     };
     tokio::time::timeout(limit, ask)
         .await

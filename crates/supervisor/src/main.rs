@@ -60,6 +60,10 @@ enum Cmd {
         #[arg(long, value_delimiter = ',', default_value = "evaluate,files")]
         caps: Vec<String>,
     },
+    /// Print the API's JSON Schema (every method's params and result, the common result part, the
+    /// error body, the error codes with `retryable`): the contract clients are generated from, as
+    /// docs/api.schema.json holds it.
+    Schema,
     /// One session's worker (started by the supervisor; not for direct use).
     #[command(hide = true)]
     Worker {
@@ -83,6 +87,7 @@ fn main() -> std::process::ExitCode {
         }
         Cmd::Doctor { common, json, probe, quick } => commands::doctor(common, json, probe, quick),
         Cmd::Mcp { common, caps } => commands::mcp(common, caps),
+        Cmd::Schema => commands::schema(),
         Cmd::Worker { target_id, log_format, viewport, scale } => {
             let display = viewport.map(|(width, height)| sb_protocol::ipc::Display { width, height, scale });
             commands::worker(target_id, log_format, display)

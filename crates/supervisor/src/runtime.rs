@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sb_protocol::api::{
-    HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId, Response, SessionCloseResult,
-    SessionListResult, SessionStartParams, SessionStartResult,
+    CommonResult, HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId, Response,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
 };
 use sb_protocol::ipc::{Display, RefRecord};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
@@ -134,8 +134,9 @@ impl Runtime {
         &self.queue.sessions
     }
 
-    /// Reads one request line and answers it. Bad input is answered with `bad_request`,
-    /// `unknown_method` or `unknown_session`; nothing here panics on what a client sends.
+    /// Reads one request line and answers it. Bad input is answered with `bad_request` (a param the
+    /// method does not take too: [`Method::check_params`]), `unknown_method` or `unknown_session`;
+    /// nothing here panics on what a client sends.
     pub async fn handle_line(self: &Arc<Self>, line: &str, cancel: &CancellationToken) -> Response {
         let started = Instant::now();
         let value: Value = match serde_json::from_str(line) {
@@ -165,7 +166,12 @@ impl Runtime {
             Budget::new(Duration::from_millis(self.config.timeouts.budget_ms(method, request.timeout_ms)));
         let span_session = request.session_id.clone().unwrap_or_default();
         log_action("browser_action_started", method, &span_session, None, None);
-        let result = self.execute(method, request, budget, cancel).await;
+        // A field the method does not take is refused before anything runs: an agent's typo must not
+        // silently change what it gets.
+        let result = match method.check_params(&request.params) {
+            Err(unknown) => Err(dispatch::bad_request(format!("{}: {unknown}", method.name()))),
+            Ok(()) => self.execute(method, request, budget, cancel).await,
+        };
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let stats = &self.queue.stats;
         stats.record_action(method, result.as_ref().err().map(|e| e.code));
@@ -219,20 +225,17 @@ impl Runtime {
         let waited = session.take_recovery_waited();
         match outcome {
             Ok(mut value) => {
-                let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
-                if !dialogs.is_empty() {
-                    value["dialogs"] = to_json(dialogs)?;
-                }
-                let downloads = self.queue.sessions.downloads.take(&session.id);
-                if !downloads.is_empty() {
-                    value["downloads"] = to_json(downloads)?;
-                }
-                if let Some(ms) = waited {
-                    value["waited_for_recovery_ms"] = ms.into();
-                }
-                if let Some(reason) = reset {
-                    value["session_reset"] = true.into();
-                    value["reset_reason"] = reason.into();
+                let common = CommonResult {
+                    elapsed_ms: 0,
+                    session_reset: reset.is_some().then_some(true),
+                    reset_reason: reset,
+                    waited_for_recovery_ms: waited,
+                    dialogs: std::mem::take(&mut *session.dialogs.lock().unwrap()),
+                    downloads: self.queue.sessions.downloads.take(&session.id),
+                };
+                // The common part joins the method's own fields (`elapsed_ms` is set on the way out).
+                if let (Value::Object(fields), Value::Object(own)) = (to_json(common)?, &mut value) {
+                    own.extend(fields.into_iter().filter(|(k, _)| k != "elapsed_ms"));
                 }
                 Ok(value)
             }

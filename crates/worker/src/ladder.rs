@@ -158,7 +158,11 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
     // its blocked main thread). `Page.crash` runs on the renderer's IO thread, so it works even then.
     // It never answers (the renderer is gone): a short wait is enough to send it.
     // The new page goes into the old one's browser context (the session's cookies and storage).
-    let context = browser.target_context(&page.target_id, budget.capped(TERMINATE)).await.ok().flatten();
+    let context = browser
+        .target_info(&page.target_id, budget.capped(TERMINATE))
+        .await
+        .ok()
+        .and_then(|i| i.browser_context_id);
     page.crash_expected.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = page.session.run(&PageCrash {}, budget.capped(Duration::from_millis(50))).await;
     let close = TargetCloseTarget { target_id: page.target_id.clone() };

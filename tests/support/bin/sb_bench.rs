@@ -160,7 +160,7 @@ impl RawCdp {
 /// call so both see the same machine. Returns both series (ms) and the worker's pid.
 async fn evaluate_pair_ms(sup: &Supervisor) -> (Vec<f64>, Vec<f64>, u32) {
     let c = sup.client().await;
-    let sid = c.session_start(Some("bench")).await.unwrap().session_id;
+    let sid = c.session_start(Some("bench")).await.unwrap().into_inner().session_id;
     let health = c.health().await.unwrap();
     let ws_url = sb_tests::devtools_ws_url(sup.dir.path());
     let (ws, _) = tokio_tungstenite::connect_async(ws_url.as_str()).await.unwrap();
@@ -212,7 +212,7 @@ const HANG_VARIANTS: [(&str, &str); 4] = [
 /// One hang variant through the runtime: (normal screenshot ms, answer ms, next screenshot ms).
 async fn hang_variant(c: &sb_client::Client, url: &str, name: &str, expr: &str) -> (f64, f64, f64) {
     use sb_protocol::api::ScreenshotParams;
-    let sid = c.session_start(None).await.unwrap().session_id;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     c.goto(&sid, url, None).await.unwrap();
     let mut normal = Vec::new();
     for _ in 0..5 {
@@ -361,7 +361,7 @@ async fn budget_tables() {
         "{:<10} {:>7} {:>10} {:>8}   {:>14} {:>8}",
         "case", "T ms", "ours ms", "ours/T", "playwright ms", "pw/T"
     );
-    let sid = c.session_start(None).await.unwrap().session_id;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     for budget in BUDGETS {
         for case in ["wait", "promise", "busy", "server"] {
             c.goto(&sid, &pages.url("/test/index.html"), Some(10_000)).await.unwrap();
@@ -458,7 +458,7 @@ async fn loop_sessions(sup: &Supervisor, pages: &sb_tests::PageServer, n: usize)
         let c = sup.client().await;
         let form = pages.url("/test/form.html");
         tasks.push(tokio::spawn(async move {
-            let sid = c.session_start(None).await.unwrap().session_id;
+            let sid = c.session_start(None).await.unwrap().into_inner().session_id;
             let mut times = Vec::new();
             while Instant::now() < end {
                 let t = Instant::now();
@@ -503,7 +503,7 @@ async fn interaction_table(sup: &Supervisor) {
     let pages = sb_tests::PageServer::start(None).await;
     let c = sup.client().await;
     let theirs = playwright_interaction(&pages.base);
-    let sid = c.session_start(None).await.unwrap().session_id;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     println!();
     println!("snapshot (ours: default max_chars 40000, cut; Playwright: whole page), 3 runs each, medians");
     println!(
@@ -745,7 +745,7 @@ async fn snapshot_table() {
     let mut peer = SnapshotPeer::start();
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
-    let sid = c.session_start(None).await.unwrap().session_id;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     println!(
         "snapshot beside Playwright's locator('body').ariaSnapshot(), medians of {} runs (a warm-up first), \
          one of Playwright's and one of ours in turn",
@@ -774,7 +774,7 @@ async fn snapshot_table() {
                 pw_text = answer["text"].as_str().unwrap_or_default().to_string();
             }
             let t = Instant::now();
-            text = c.snapshot(&sid, whole.clone()).await.unwrap().snapshot;
+            text = c.snapshot(&sid, whole.clone()).await.unwrap().into_inner().snapshot;
             ours_ms.push(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
             c.snapshot(&sid, interactive.clone()).await.unwrap();

@@ -1,0 +1,131 @@
+//! The whole API as one JSON Schema document (draft 2020-12): what `sandbox-browser schema` prints and
+//! `docs/api.schema.json` holds (a test fails when the file is stale), and what other languages'
+//! clients are generated from.
+//!
+//! Everything in it comes from the Rust types through `schemars`: each method of
+//! [`crate::api::Method`] (its wire name, whether it needs a session, its default budget, its params and
+//! result), the part every result has ([`CommonResult`]), the error body, and every error code with its
+//! `retryable`. Types are in `$defs`; the methods and codes are listed under `x-methods` and
+//! `x-error-codes` (JSON Schema keeps unknown keywords).
+//!
+//! ```
+//! let doc = sb_protocol::schema::document();
+//! let goto = doc["x-methods"].as_array().unwrap().iter().find(|m| m["name"] == "page.goto").unwrap();
+//! assert_eq!(goto["session"], true);
+//! assert_eq!(goto["params"]["$ref"], "#/$defs/GotoParams");
+//! ```
+
+use schemars::generate::SchemaSettings;
+use serde_json::{json, Value};
+
+use crate::api::{CommonResult, Method};
+use crate::error::{ErrorBody, ErrorCode};
+
+/// The API's schema document (see the module's documentation for its shape).
+pub fn document() -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let methods: Vec<Value> = Method::ALL
+        .iter()
+        .map(|m| {
+            let (params, result) = m.schemas(&mut generator);
+            json!({
+                "name": m.name(),
+                "session": m.needs_session(),
+                "default_timeout_ms": m.default_timeout_ms(),
+                "params": params,
+                "result": result,
+            })
+        })
+        .collect();
+    let common = generator.subschema_for::<CommonResult>();
+    let error = generator.subschema_for::<ErrorBody>();
+    let codes: Vec<Value> = error_codes()
+        .into_iter()
+        .map(|code| json!({"code": code.as_str(), "retryable": code.retryable()}))
+        .collect();
+    let defs: serde_json::Map<String, Value> = generator.take_definitions(true);
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "sandbox-browser socket API",
+        "description": "Newline-delimited JSON on the supervisor's Unix socket: a request {id, method, session_id?, timeout_ms?, params?} answers {id, ok: true, result} (the method's result and the common result part in one object) or {id, ok: false, error}.",
+        "x-methods": methods,
+        "x-common-result": common,
+        "x-error": error,
+        "x-error-codes": codes,
+        "$defs": defs,
+    })
+}
+
+/// Every error code the runtime sends, in declaration order, read from [`ErrorCode`]'s own schema
+/// (its serde names), without `unknown` (a client's name for a code from a newer runtime).
+pub fn error_codes() -> Vec<ErrorCode> {
+    let schema = schemars::schema_for!(ErrorCode).to_value();
+    let mut names = Vec::new();
+    collect_consts(&schema, &mut names);
+    names
+        .into_iter()
+        .filter_map(|name| serde_json::from_value::<ErrorCode>(Value::String(name)).ok())
+        .filter(|code| *code != ErrorCode::Unknown)
+        .collect()
+}
+
+fn collect_consts(schema: &Value, names: &mut Vec<String>) {
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::String(name)) = map.get("const") {
+        names.push(name.clone());
+    }
+    if let Some(Value::Array(values)) = map.get("enum") {
+        names.extend(values.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(parts)) = map.get(key) {
+            parts.iter().for_each(|p| collect_consts(p, names));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_one_wire_name_and_its_retryable() {
+        let codes = error_codes();
+        assert_eq!(codes.len(), 26, "{codes:?}");
+        for code in codes {
+            let wire = serde_json::to_value(code).unwrap();
+            assert_eq!(wire, json!(code.as_str()), "serde and as_str agree");
+        }
+        let retryable: Vec<&str> =
+            error_codes().into_iter().filter(|c| c.retryable()).map(|c| c.as_str()).collect();
+        assert_eq!(
+            retryable,
+            [
+                "too_many_connections",
+                "timeout",
+                "navigation_failed",
+                "page_reset",
+                "worker_crashed",
+                "cdp_error",
+                "element_covered",
+                "not_visible",
+                "not_enabled",
+                "not_stable"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_method_is_in_the_document_with_params_and_result() {
+        let doc = document();
+        let methods = doc["x-methods"].as_array().unwrap();
+        assert_eq!(methods.len(), Method::ALL.len());
+        for m in methods {
+            for part in ["params", "result"] {
+                let reference = m[part]["$ref"].as_str().unwrap_or_else(|| panic!("{m}"));
+                let name = reference.trim_start_matches("#/$defs/");
+                assert!(doc["$defs"].get(name).is_some(), "{name} is defined");
+            }
+        }
+    }
+}
