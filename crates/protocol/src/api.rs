@@ -711,6 +711,13 @@ pub struct InputResult {
     pub navigation_pending: bool,
 }
 
+impl InputResult {
+    /// The result of an input on `element` that started no navigation.
+    pub fn of(element: impl Into<String>) -> InputResult {
+        InputResult { element: element.into(), navigated_to: None, navigation_pending: false }
+    }
+}
+
 /// `page.select` params: one or more of `values`, `labels`, `indexes`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SelectParams {

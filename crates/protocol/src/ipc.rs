@@ -12,14 +12,20 @@
 //! [`ToWorker::Cdp`] carry the messages of its browser connections (routes of the supervisor's relay
 //! on the browser's pipe; the worker has no other way to reach the browser).
 //!
-//! These types are deliberately not the JSON API types: postcard is not self-describing, so nothing
-//! here may skip fields or hold a `serde_json::Value` (JSON travels as text instead).
+//! Postcard is not self-describing, so nothing here may skip fields or hold a `serde_json::Value`
+//! (JSON travels as text instead). A worker's output that is an API result as the caller gets it
+//! (`GotoResult`, `ExtractResult`, `InputResult`, ...) is carried as that type's JSON text inside the
+//! frame (`as_json`), so the IPC declares no twin of it; the outputs the supervisor still turns into a
+//! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own.
 
 use bytes::Bytes;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
-use crate::api::{ElementState, ExtractFormat, ImageFormat, LoadState, Modifier, MouseButton};
+use crate::api::{
+    ElementState, ExtractFormat, ExtractResult, FramesResult, GotoResult, ImageFormat, InputResult,
+    LoadState, Modifier, MouseButton, ScreenshotResult, ScrollResult, SelectResult, WaitForResult,
+};
 use crate::error::{ErrorCode, Phase};
 
 /// Largest frame either side accepts, in bytes (256 MiB: an inline full-page screenshot fits).
@@ -372,95 +378,56 @@ macro_rules! outputs {
 
 outputs! {
     /// `page.goto`.
-    Goto(GotoOutput),
+    #[serde(with = "as_json")]
+    Goto(GotoResult),
     /// `page.extract`.
-    Extract(ExtractOutput),
+    #[serde(with = "as_json")]
+    Extract(ExtractResult),
     /// `page.screenshot`.
-    Screenshot(ScreenshotOutput),
+    #[serde(with = "as_json")]
+    Screenshot(ScreenshotResult),
     /// `page.wait_for`.
-    WaitFor(WaitForOutput),
+    #[serde(with = "as_json")]
+    WaitFor(WaitForResult),
     /// `page.snapshot`.
     Snapshot(SnapshotOutput),
     /// `HandleDialog` was stored.
     DialogPolicy(DialogPolicyOutput),
     /// `page.select`.
-    Selected(SelectedOutput),
+    #[serde(with = "as_json")]
+    Selected(SelectResult),
     /// `page.scroll` by deltas.
-    Scrolled(ScrolledOutput),
+    #[serde(with = "as_json")]
+    Scrolled(ScrollResult),
     /// `tabs.focus` / `tabs.open`: attached to another tab.
     Attached(AttachedOutput),
     /// Input on an element.
-    Input(InputOutput),
+    #[serde(with = "as_json")]
+    Input(InputResult),
     /// `page.evaluate`.
     Evaluate(EvaluateOutput),
     /// `page.set_viewport`: the display now in force.
     Display(Display),
     /// `page.frames`.
-    Frames(FramesOutput),
+    #[serde(with = "as_json")]
+    Frames(FramesResult),
 }
 
-/// The page's frames, main frame first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FramesOutput {
-    pub frames: Vec<FrameRecord>,
-}
+/// An API result type inside a frame, as its JSON text: the API's types leave absent fields out of
+/// their JSON (`skip_serializing_if`), which postcard (not self-describing) cannot read back, so the
+/// worker's output travels in the very shape the caller gets, and the IPC has no twin of it.
+mod as_json {
+    use serde::de::{DeserializeOwned, Error as _};
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// One frame (the API's `FrameInfo`, without its serde skips: postcard frames are not self-describing).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FrameRecord {
-    pub frame_id: String,
-    pub parent_id: Option<String>,
-    pub name: String,
-    pub url: String,
-}
+    pub(super) fn serialize<T: Serialize, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&serde_json::to_string(value).map_err(S::Error::custom)?)
+    }
 
-/// Where a navigation got.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GotoOutput {
-    /// The main frame's URL at the answer.
-    pub url: String,
-    pub title: String,
-    /// The main document's HTTP status, when it had one.
-    pub status: Option<u16>,
-    /// `none`, `commit`, `domcontentloaded` or `load`.
-    pub load_state: String,
-    /// The budget ran out before `domcontentloaded`.
-    pub timed_out: bool,
-}
-
-/// The page's text or HTML.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExtractOutput {
-    pub format: ExtractFormat,
-    pub content: String,
-    /// Characters (not bytes) of `content`.
-    pub chars: u64,
-    pub truncated: bool,
-    pub url: String,
-    pub title: String,
-}
-
-/// A written screenshot.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScreenshotOutput {
-    pub path: String,
-    pub format: ImageFormat,
-    /// Image size in device px.
-    pub width: u32,
-    pub height: u32,
-    /// File size in bytes.
-    pub bytes: u64,
-    /// A full page cut at `max_height`.
-    pub truncated: bool,
-    /// Base64 image, when asked inline.
-    pub data: Option<String>,
-}
-
-/// What a wait matched.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WaitForOutput {
-    pub matched: String,
-    pub url: String,
+    pub(super) fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        serde_json::from_str(&String::deserialize(d)?).map_err(D::Error::custom)
+    }
 }
 
 /// An aria snapshot and the refs its text shows.
@@ -485,47 +452,11 @@ pub struct DialogPolicyOutput {
     pub accept: bool,
 }
 
-/// The options a select now has selected (their values).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SelectedOutput {
-    pub element: String,
-    pub values: Vec<String>,
-    /// Where a navigation the input started went ([`InputOutput::navigated_to`]).
-    pub navigated_to: Option<String>,
-    /// A navigation the input started had not committed at the deadline.
-    pub navigation_pending: bool,
-}
-
-/// The page's scroll position after a scroll, CSS px.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ScrolledOutput {
-    pub x: f64,
-    pub y: f64,
-}
-
 /// The tab now driven: its URL and title.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttachedOutput {
     pub url: String,
     pub title: String,
-}
-
-/// The element acted on, described (`button "Submit"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct InputOutput {
-    pub element: String,
-    /// The main frame's URL once a navigation the input started committed (a link, a form submitted
-    /// with Enter, a select whose `change` navigates); `None` when it started none.
-    pub navigated_to: Option<String>,
-    /// A navigation the input started had not committed at the deadline.
-    pub navigation_pending: bool,
-}
-
-impl InputOutput {
-    /// The output of an input on `element` that started no navigation.
-    pub fn of(element: impl Into<String>) -> InputOutput {
-        InputOutput { element: element.into(), navigated_to: None, navigation_pending: false }
-    }
 }
 
 /// A script's value.
@@ -552,6 +483,24 @@ mod tests {
         assert_eq!(Display::checked(390, 700, 2.0), Ok(Display { width: 390, height: 700, scale: 2.0 }));
         for (w, h, s) in [(0, 10, 1.0), (10, 10_001, 1.0), (10, 10, 0.4), (10, 10, 4.5), (10, 10, f64::NAN)] {
             assert!(Display::checked(w, h, s).is_err(), "{w}x{h} at {s}");
+        }
+    }
+
+    /// An API result whose absent fields its JSON leaves out (a goto without a status, an input that
+    /// started no navigation) comes back whole through postcard: it travels as its JSON text.
+    #[test]
+    fn api_results_travel_whole_in_a_frame() {
+        let goto = GotoResult {
+            url: "about:blank".into(),
+            title: String::new(),
+            status: None,
+            load_state: "load".into(),
+            timed_out: false,
+        };
+        for output in [Output::Goto(goto), Output::Input(InputResult::of("button \"Go\""))] {
+            let done = FromWorker::Done { seq: 1, outcome: Ok(output) };
+            let back: FromWorker = decode(&encode(&done).unwrap()).unwrap();
+            assert_eq!(back, done);
         }
     }
 

@@ -14,16 +14,15 @@
 
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
-    ExtractResult, FillParams, FrameInfo, FramesResult, GotoParams, GotoResult, HandleDialogParams,
-    HandleDialogResult, ImageFormat, InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult,
-    ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult,
-    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
+    ImageFormat, InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult, ScrollParams,
+    ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, SnapshotParams,
+    SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
     DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
 };
 use sb_protocol::ipc::{
-    Action, DialogPolicyOutput, Display, EvaluateOutput, ExtractOutput, FrameTarget, FramesOutput,
-    GotoOutput, InputAction, InputOutput, Locator, Output, RefRecord, ScreenshotOutput, ScrolledOutput,
-    SelectedOutput, SnapshotOptions, SnapshotOutput, WaitCondition, WaitForOutput,
+    Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, Output,
+    RefRecord, SnapshotOptions, SnapshotOutput, WaitCondition,
 };
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
@@ -167,19 +166,7 @@ static GOTO: PageMethod = PageMethod {
         let p: GotoParams = params(v)?;
         Ok(Action::Goto { url: p.url })
     },
-    finish: |o| {
-        finish_as(o, |g: GotoOutput| {
-            let url = g.url.clone();
-            let result = GotoResult {
-                url: g.url,
-                title: g.title,
-                status: g.status,
-                load_state: g.load_state,
-                timed_out: g.timed_out,
-            };
-            Done { url: Some(url), ..Done::of(result) }
-        })
-    },
+    finish: |o| finish_as(o, |g: GotoResult| Done { url: Some(g.url.clone()), ..Done::of(g) }),
     numbers_refs: false,
 };
 
@@ -188,18 +175,7 @@ static EXTRACT: PageMethod = PageMethod {
         let p: ExtractParams = params(v)?;
         Ok(Action::Extract { format: p.format, max_chars: p.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS) })
     },
-    finish: |o| {
-        finish_as(o, |e: ExtractOutput| {
-            Done::of(ExtractResult {
-                format: e.format,
-                content: e.content,
-                chars: e.chars,
-                truncated: e.truncated,
-                url: e.url,
-                title: e.title,
-            })
-        })
-    },
+    finish: |o| finish_as(o, Done::of::<ExtractResult>),
     numbers_refs: false,
 };
 
@@ -237,19 +213,7 @@ static SCREENSHOT: PageMethod = PageMethod {
             target,
         })
     },
-    finish: |o| {
-        finish_as(o, |s: ScreenshotOutput| {
-            Done::of(ScreenshotResult {
-                path: s.path,
-                format: s.format,
-                width: s.width,
-                height: s.height,
-                bytes: s.bytes,
-                truncated: s.truncated,
-                data: s.data,
-            })
-        })
-    },
+    finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
     numbers_refs: false,
 };
 
@@ -294,7 +258,7 @@ static WAIT_FOR: PageMethod = PageMethod {
         }
         Ok(Action::WaitFor { condition })
     },
-    finish: |o| finish_as(o, |w: WaitForOutput| Done::of(WaitForResult { matched: w.matched, url: w.url })),
+    finish: |o| finish_as(o, Done::of::<WaitForResult>),
     numbers_refs: false,
 };
 
@@ -366,14 +330,9 @@ fn click_count(n: Option<u32>) -> Result<u32, ErrorBody> {
     }
 }
 
-/// The API's result of an input action.
-fn input_result(i: InputOutput) -> InputResult {
-    InputResult { element: i.element, navigated_to: i.navigated_to, navigation_pending: i.navigation_pending }
-}
-
 /// The result of the input actions: the element acted on.
 fn input_done(o: Output) -> Result<Done, ErrorBody> {
-    finish_as(o, |i: InputOutput| Done::of(input_result(i)))
+    finish_as(o, Done::of::<InputResult>)
 }
 
 static CLICK: PageMethod = PageMethod {
@@ -441,16 +400,7 @@ static SELECT: PageMethod = PageMethod {
         let select = InputAction::Select { values: p.values, labels: p.labels, indexes: p.indexes };
         input(cx, p.element, false, select)
     },
-    finish: |o| {
-        finish_as(o, |s: SelectedOutput| {
-            Done::of(SelectResult {
-                element: s.element,
-                values: s.values,
-                navigated_to: s.navigated_to,
-                navigation_pending: s.navigation_pending,
-            })
-        })
-    },
+    finish: |o| finish_as(o, Done::of::<SelectResult>),
     numbers_refs: false,
 };
 
@@ -480,9 +430,9 @@ static SCROLL: PageMethod = PageMethod {
             _ => Err(bad_request("page.scroll takes ref or selector, or dx and dy")),
         }
     },
-    finish: |o| match InputOutput::try_from(o) {
-        Ok(i) => Ok(Done::of(input_result(i))),
-        Err(o) => finish_as(o, |s: ScrolledOutput| Done::of(ScrollResult { scroll_x: s.x, scroll_y: s.y })),
+    finish: |o| match InputResult::try_from(o) {
+        Ok(i) => Ok(Done::of(i)),
+        Err(o) => finish_as(o, Done::of::<ScrollResult>),
     },
     numbers_refs: false,
 };
@@ -505,16 +455,7 @@ static SET_VIEWPORT: PageMethod = PageMethod {
 
 static FRAMES: PageMethod = PageMethod {
     prepare: |_, _| Ok(Action::Frames),
-    finish: |o| {
-        finish_as(o, |f: FramesOutput| {
-            let frames = f
-                .frames
-                .into_iter()
-                .map(|r| FrameInfo { frame_id: r.frame_id, parent_id: r.parent_id, name: r.name, url: r.url })
-                .collect();
-            Done::of(FramesResult { frames })
-        })
-    },
+    finish: |o| finish_as(o, Done::of::<FramesResult>),
     numbers_refs: false,
 };
 
@@ -696,7 +637,7 @@ mod tests {
         let a = prepare(Method::PageGoto, json!({"url": "http://x/"}), &ON).unwrap();
         assert_eq!(a, Action::Goto { url: "http://x/".into() });
         assert_eq!(code(prepare(Method::PageGoto, Value::Null, &ON)), ErrorCode::BadRequest);
-        let out = GotoOutput {
+        let out = GotoResult {
             url: "http://x/a".into(),
             title: "A".into(),
             status: Some(200),
@@ -713,7 +654,7 @@ mod tests {
     fn an_output_of_another_kind_is_internal() {
         let e = finish(
             Method::PageGoto,
-            InputOutput { element: "x".into(), navigated_to: None, navigation_pending: false },
+            InputResult { element: "x".into(), navigated_to: None, navigation_pending: false },
         )
         .unwrap_err();
         assert_eq!(e.code, ErrorCode::Internal);
@@ -867,13 +808,14 @@ mod tests {
             assert_eq!(code(prepare(Method::PageClick, click, &ON)), ErrorCode::BadRequest, "{n}");
         }
         assert_eq!(
-            finish(Method::PageScroll, ScrolledOutput { x: 0.0, y: 9.0 }).unwrap().result["scroll_y"],
+            finish(Method::PageScroll, ScrollResult { scroll_x: 0.0, scroll_y: 9.0 }).unwrap().result
+                ["scroll_y"],
             9.0
         );
         assert_eq!(
             finish(
                 Method::PageScroll,
-                InputOutput { element: "b".into(), navigated_to: None, navigation_pending: false }
+                InputResult { element: "b".into(), navigated_to: None, navigation_pending: false }
             )
             .unwrap()
             .result["element"],

@@ -11,10 +11,8 @@ use sb_cdp::types::{
 };
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
-use sb_protocol::ipc::{
-    EvaluateOutput, ExtractOutput, FrameTarget, GotoOutput, Locator, Output, ScreenshotOutput,
-    ScrolledOutput, WorkerError,
-};
+use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult};
+use sb_protocol::ipc::{EvaluateOutput, FrameTarget, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
@@ -127,7 +125,7 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
             _ => load_state,
         };
     }
-    Ok(Output::Goto(GotoOutput {
+    Ok(Output::Goto(GotoResult {
         url: final_url.unwrap_or_else(|| url.to_string()),
         title: title.unwrap_or_default(),
         status,
@@ -150,7 +148,7 @@ async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output,
             format!("navigation to {url} did not commit within the budget"),
         ));
     };
-    Ok(Output::Goto(GotoOutput {
+    Ok(Output::Goto(GotoResult {
         url: shown,
         title: title.unwrap_or_default(),
         status: None,
@@ -188,7 +186,7 @@ pub(crate) async fn extract(
         Some((at, _)) => (text[..at].to_string(), true),
         None => (text.to_string(), false),
     };
-    Ok(Output::Extract(ExtractOutput {
+    Ok(Output::Extract(ExtractResult {
         format,
         chars: content.chars().count() as u64,
         content,
@@ -291,7 +289,7 @@ pub(crate) async fn screenshot(
     })?;
     write_private(std::path::Path::new(path), &bytes)
         .map_err(|e| fail(format!("cannot write {path}: {e}")))?;
-    Ok(Output::Screenshot(ScreenshotOutput {
+    Ok(Output::Screenshot(ScreenshotResult {
         path: path.to_string(),
         format: shot.format,
         width: dims.width as u32,
@@ -541,8 +539,8 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Resul
         budget,
     )
     .await?;
-    Ok(Output::Scrolled(ScrolledOutput {
-        x: after[0].as_f64().unwrap_or(0.0),
-        y: after[1].as_f64().unwrap_or(0.0),
+    Ok(Output::Scrolled(ScrollResult {
+        scroll_x: after[0].as_f64().unwrap_or(0.0),
+        scroll_y: after[1].as_f64().unwrap_or(0.0),
     }))
 }

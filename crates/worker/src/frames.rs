@@ -122,7 +122,7 @@ fn gone<T>(r: Result<T, CdpError>) -> Result<Option<T>, WorkerError> {
 pub(crate) async fn list(
     page: &Page,
     budget: Budget,
-) -> Result<Vec<sb_protocol::ipc::FrameRecord>, WorkerError> {
+) -> Result<Vec<sb_protocol::api::FrameInfo>, WorkerError> {
     let mut sessions = vec![page.session.clone()];
     sessions.extend(page.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
     let mut frames = Vec::new();
@@ -130,14 +130,13 @@ pub(crate) async fn list(
         let tree = session.frame_tree(budget.capped(STEP)).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
         // A frame already listed is replaced: an out-of-process frame's own tree knows its URL best.
         for f in tree.frames() {
-            let info = sb_protocol::ipc::FrameRecord {
+            let info = sb_protocol::api::FrameInfo {
                 frame_id: f.id.clone(),
                 parent_id: f.parent_id.clone(),
                 name: f.name.clone(),
                 url: f.url.clone(),
             };
-            match frames.iter_mut().find(|x: &&mut sb_protocol::ipc::FrameRecord| x.frame_id == info.frame_id)
-            {
+            match frames.iter_mut().find(|x: &&mut sb_protocol::api::FrameInfo| x.frame_id == info.frame_id) {
                 Some(seen) => *seen = info,
                 None => frames.push(info),
             }

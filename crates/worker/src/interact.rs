@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use sb_cdp::commands::{InputDispatchDragEvent, InputDispatchMouseEvent, InputSetInterceptDrags};
 use sb_protocol::api::MouseButton;
-use sb_protocol::ipc::{InputAction, InputOutput, Locator, Output, SelectedOutput, WorkerError};
+use sb_protocol::api::{InputResult, SelectResult};
+use sb_protocol::ipc::{InputAction, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::json;
 
@@ -99,7 +100,7 @@ async fn act_on(
             InputAction::Press { key } => {
                 p.enter(Phase::Cdp);
                 press(page, key, p.budget()).await?;
-                Ok(Output::Input(InputOutput::of("the focused element")))
+                Ok(Output::Input(InputResult::of("the focused element")))
             }
             _ => Err(p.fail(ErrorCode::BadRequest, "give a ref or a selector")),
         };
@@ -200,7 +201,7 @@ async fn act_on(
                 missing = Some(now_missing);
                 tokio::time::sleep(budget.capped(SELECT_RETRY)).await;
             };
-            return Ok(Output::Selected(SelectedOutput {
+            return Ok(Output::Selected(SelectResult {
                 element: el.label,
                 values: r.values,
                 navigated_to: None,
@@ -227,10 +228,10 @@ async fn act_on(
         InputAction::ScrollIntoView => {}
         InputAction::DragTo { to } => {
             let target = drag(page, x, y, to, p).await?;
-            return Ok(Output::Input(InputOutput::of(format!("{} onto {target}", el.label))));
+            return Ok(Output::Input(InputResult::of(format!("{} onto {target}", el.label))));
         }
     }
-    Ok(Output::Input(InputOutput::of(el.label)))
+    Ok(Output::Input(InputResult::of(el.label)))
 }
 
 /// Steps of the pointer's way from the source to the target.

@@ -48,9 +48,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use sb_cdp::wire::Inbound;
+use sb_protocol::api::FramesResult;
 use sb_protocol::ipc::{
-    self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FramesOutput, FromWorker, Output,
-    ToWorker, WorkerError,
+    self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FromWorker, Output, ToWorker,
+    WorkerError,
 };
 use sb_protocol::margins::RECOVERY_MAX;
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -485,7 +486,7 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
         Action::Attach { target_id } => switch_to(page, &target_id, p.budget()).await,
         Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
         Action::Frames => {
-            frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesOutput { frames }))
+            frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
         }
     };
     if outcome.is_err() {

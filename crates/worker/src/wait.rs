@@ -10,8 +10,9 @@
 use std::time::Duration;
 
 use sb_cdp::calls::Evaluate;
+use sb_protocol::api::WaitForResult;
 use sb_protocol::api::{ElementState, LoadState};
-use sb_protocol::ipc::{Output, WaitCondition, WaitForOutput, WorkerError};
+use sb_protocol::ipc::{Output, WaitCondition, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde_json::Value;
 
@@ -110,7 +111,7 @@ pub(crate) async fn wait_for(
         }
     }
     let url = url_and_title(page, budget).await.0.unwrap_or_default();
-    Ok(Output::WaitFor(WaitForOutput { matched: what, url }))
+    Ok(Output::WaitFor(WaitForResult { matched: what, url }))
 }
 
 /// The error for a test that threw: `evaluate_error` for the caller's function, else `bad_request`
