@@ -811,3 +811,29 @@ async fn chromiums_own_sandbox_runs_under_the_shipped_seccomp_profile() {
     );
     assert!(log.contains("sandbox"), "the runtime's log says why the browser failed:\n{log}");
 }
+
+/// Issue 28 §1: a session id of `..` was accepted, and its `session.close` removed the whole artifacts
+/// directory (every session's downloads and screenshots; with `--artifacts` the runtime dir, the socket
+/// and the store). Ids that are not plain names are refused now, naming the rule, and nothing is
+/// removed; a plain id's close removes its own directory only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_ids_that_look_like_paths_are_refused_and_remove_nothing() {
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let artifacts = sup.dir.path().join("artifacts");
+    c.session_start(Some("keep")).await.unwrap();
+    c.session_start(Some("gone")).await.unwrap();
+    let marker = artifacts.join("marker.png");
+    std::fs::write(&marker, b"another session's screenshot").unwrap();
+    for bad in [".", "..", ".hidden", "-rf", "a/b", "../x", "/abs", ""] {
+        let r = c.call("session.start", None, json!({"session_id": bad}), None).await.unwrap();
+        let e = r.error.unwrap_or_else(|| panic!("{bad:?} was accepted"));
+        assert_eq!(e.code, sb_protocol::ErrorCode::BadRequest, "{bad:?}: {e:?}");
+        assert!(e.message.contains("never . or .."), "{bad:?}: {}", e.message);
+    }
+    c.session_close("gone").await.unwrap();
+    assert!(marker.exists(), "the artifacts dir is intact");
+    assert!(artifacts.join("downloads/keep").is_dir(), "the other session's downloads directory stays");
+    assert!(!artifacts.join("downloads/gone").exists(), "the closed session's own directory went");
+    assert_eq!(c.session_list().await.unwrap().sessions.len(), 1);
+}

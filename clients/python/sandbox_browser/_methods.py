@@ -72,8 +72,8 @@ class Methods:
         timeout_ms: Optional[int] = None,
     ) -> SessionStartResult:
         """``session.start``: a new session (its own browser context and tab). ``session_id``:
-        1..128 of ``[A-Za-z0-9._-]``, generated when ``None``; ``viewport``: ``{"width", "height"}``
-        in CSS px."""
+        1..128 of ``[A-Za-z0-9._-]`` starting with a letter or digit, generated when ``None``;
+        ``viewport``: ``{"width", "height"}`` in CSS px."""
         params = _params(session_id=session_id, viewport=viewport, device_scale_factor=device_scale_factor)
         return self._request("session.start", None, params, timeout_ms, SessionStartResult)
 

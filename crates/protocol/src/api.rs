@@ -367,7 +367,8 @@ impl Method {
 /// `session.start` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionStartParams {
-    /// The id to use; generated when absent. 1..=128 chars of `[A-Za-z0-9._-]`.
+    /// The id to use; generated when absent. 1..=128 chars of `[A-Za-z0-9._-]`, starting with a letter or
+    /// digit (never `.` or `..`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// The session's viewport, CSS px (each side 1..=10000); the configured one (1280x800 by default)

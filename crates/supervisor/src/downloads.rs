@@ -87,9 +87,12 @@ impl Downloads {
         }
     }
 
-    /// The directory of `session`'s downloads.
-    pub fn dir(&self, session: &str) -> PathBuf {
-        self.root.join(session)
+    /// The directory of `session`'s downloads ([`crate::files::under`] the downloads root).
+    ///
+    /// # Errors
+    /// A session id that is not a plain name (a store written by an older runtime may hold one).
+    pub fn dir(&self, session: &str) -> std::io::Result<PathBuf> {
+        crate::files::under(&self.root, session)
     }
 
     /// Sets the download behaviour of `session`'s new browser context `context`: into its own
@@ -99,7 +102,7 @@ impl Downloads {
     /// The directory cannot be made, or `Browser.setDownloadBehavior` failed (one line).
     pub async fn allow(&self, link: &Link, session: &str, context: &str) -> Result<(), String> {
         let behavior = if self.config.enabled {
-            let dir = self.dir(session);
+            let dir = self.dir(session).map_err(|e| format!("downloads directory: {e}"))?;
             crate::files::private_dir(&self.root)
                 .and_then(|()| crate::files::private_dir(&dir))
                 .map_err(|e| format!("downloads directory: {e}"))?;
@@ -149,8 +152,8 @@ impl Downloads {
     fn adopt(&self, guid: &str, sessions: &[(String, String)]) {
         let Some(began) = self.unowned.lock().unwrap().get(guid).cloned() else { return };
         let owner = sessions.iter().find(|(session, _)| {
-            let dir = self.dir(session);
-            dir.join(guid).exists() || dir.join(format!("{guid}.crdownload")).exists()
+            self.dir(session)
+                .is_ok_and(|dir| dir.join(guid).exists() || dir.join(format!("{guid}.crdownload")).exists())
         });
         if let Some((session, context)) = owner {
             self.unowned.lock().unwrap().remove(guid);
@@ -200,8 +203,9 @@ impl Downloads {
             return;
         }
         let Some(mut entry) = self.flying.lock().unwrap().remove(guid) else { return };
-        let file = self.dir(&entry.session).join(guid);
-        let partial = self.dir(&entry.session).join(format!("{guid}.crdownload"));
+        // A session is only given a directory (`allow`) when its id is a plain name.
+        let Ok(dir) = self.dir(&entry.session) else { return };
+        let (file, partial) = (dir.join(guid), dir.join(format!("{guid}.crdownload")));
         entry.info.bytes = entry.info.bytes.max(received);
         if state == "completed" && !entry.too_large && !over {
             entry.info.state = "completed".into();
@@ -239,7 +243,9 @@ impl Downloads {
         self.news.lock().unwrap().remove(session);
         self.flying.lock().unwrap().retain(|_, e| e.session != session);
         if !self.config.keep {
-            let _ = std::fs::remove_dir_all(self.dir(session));
+            if let Ok(dir) = self.dir(session) {
+                let _ = std::fs::remove_dir_all(dir);
+            }
         }
     }
 }

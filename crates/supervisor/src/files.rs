@@ -10,7 +10,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 pub use sb_protocol::files::{create_private, DIR_MODE, FILE_MODE};
 
@@ -56,6 +56,31 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
     }
 }
 
+/// `root` joined with `name`, a string a client gave (a session id), proven to stay directly under
+/// `root`: `name` must be one plain path component (not empty, not `.` or `..`, no `/`, no NUL), and
+/// the joined path's parent must be `root` itself. Every path the runtime builds from a client's
+/// string goes through here (a session's downloads directory, its screenshots' names).
+///
+/// # Errors
+/// `InvalidInput` naming the string and the rule.
+pub fn under(root: &Path, name: &str) -> std::io::Result<PathBuf> {
+    let mut parts = Path::new(name).components();
+    let plain = matches!((parts.next(), parts.next()), (Some(Component::Normal(c)), None) if c == name)
+        && !name.contains('\0');
+    let path = root.join(name);
+    if plain && path.parent() == Some(root) {
+        Ok(path)
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "{name:?} is not a plain name (one path component, not . or ..): refused under {}",
+                root.display()
+            ),
+        ))
+    }
+}
+
 /// Opens `path` to append (`O_NOFOLLOW`; created 0600 when missing).
 ///
 /// # Errors
@@ -67,6 +92,22 @@ pub fn append_private(path: &Path) -> std::io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 28 §1: no string a client can give leaves the root it is joined to.
+    #[test]
+    fn a_clients_string_never_leaves_its_root() {
+        let root = Path::new("/srv/artifacts/downloads");
+        for hostile in ["", ".", "..", "../x", "x/..", "a/b", "/etc", "./a", "a/", "a\0b", "//", "..."] {
+            let joined = under(root, hostile);
+            if hostile == "..." {
+                // Three dots is a plain name (a file called `...`), and it stays under the root.
+                assert_eq!(joined.unwrap(), root.join("..."));
+            } else {
+                assert!(joined.is_err(), "{hostile:?} gave {joined:?}");
+            }
+        }
+        assert_eq!(under(root, "s1.a_b-c").unwrap(), root.join("s1.a_b-c"));
+    }
     use std::io::Write;
 
     #[test]

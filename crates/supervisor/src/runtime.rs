@@ -510,7 +510,12 @@ impl Context for SessionContext<'_> {
             .map(|d| d.as_millis())
             .unwrap_or(0);
         let name = format!("{}-{millis}-{n}.{}", self.session.id, format.as_str());
-        self.config.artifacts_dir.join(name).to_string_lossy().into_owned()
+        // Session ids are plain names (checked at session.start and when the store is read), so this
+        // stays under the artifacts dir; a name that would not falls back to one without the id.
+        let path = crate::files::under(&self.config.artifacts_dir, &name).unwrap_or_else(|_| {
+            self.config.artifacts_dir.join(format!("session-{millis}-{n}.{}", format.as_str()))
+        });
+        path.to_string_lossy().into_owned()
     }
 
     fn next_ref(&self) -> u64 {

@@ -395,6 +395,15 @@ impl Sessions {
     ) -> Sessions {
         let open = restored
             .into_iter()
+            // A store written before ids had to be plain names may hold one that is not (`..`): it is
+            // not reopened (its paths could leave their roots).
+            .filter(|s| match validate_session_id(&s.session_id) {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::warn!(browser.session_id = %s.session_id, error.message = %e.message, "session_not_restored");
+                    false
+                }
+            })
             .map(|s| {
                 let entry = SessionEntry::new(s.session_id.clone(), s.url);
                 *entry.display.lock().unwrap() = s.display;
@@ -838,9 +847,15 @@ pub fn cdp_error(phase: Phase, method: &str, e: sb_cdp::CdpError) -> ErrorBody {
     ErrorBody::new(code, phase, format!("{method}: {e}"))
 }
 
-fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
-    let ok = !id.is_empty()
-        && id.len() <= MAX_SESSION_ID
+/// A session id is a plain name: 1..=[`MAX_SESSION_ID`] chars of `A-Z a-z 0-9 . _ -`, starting with a
+/// letter or digit, so it is never `.`, `..`, a hidden name or an option (paths are built from it:
+/// a session's downloads directory, its screenshots' names, both through [`crate::files::under`]).
+///
+/// # Errors
+/// `bad_request` stating the rule.
+pub(crate) fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
+    let ok = id.len() <= MAX_SESSION_ID
+        && id.starts_with(|c: char| c.is_ascii_alphanumeric())
         && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
     if ok {
         Ok(())
@@ -848,7 +863,10 @@ fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
         Err(ErrorBody::new(
             ErrorCode::BadRequest,
             Phase::Request,
-            format!("session_id must be 1..={MAX_SESSION_ID} chars of A-Z a-z 0-9 . _ -"),
+            format!(
+                "session_id must be 1..={MAX_SESSION_ID} chars of A-Z a-z 0-9 . _ -, starting with a letter or digit (so never . or ..); got {}",
+                if id.len() <= MAX_SESSION_ID { format!("{id:?}") } else { format!("{} bytes", id.len()) }
+            ),
         ))
     }
 }
