@@ -1,12 +1,12 @@
 //! The snapshot as Playwright's aria snapshot (issue 14), on real pages: YAML any parser reads, the
-//! same text from the accessibility-tree path and the in-page walker.
+//! same text on a small page and on a large one (one path serves both: the in-page walker).
 
 use sb_protocol::api::SnapshotParams;
 use sb_tests::{without_refs, Fixture};
 use serde_json::json;
 
-/// Replaces the page's body with `html` (and `pad` empty elements, which show nothing: past 2500
-/// elements the snapshot is taken by the in-page walker).
+/// Replaces the page's body with `html` and `pad` empty elements, which show nothing (a large page
+/// whose snapshot must be the small page's).
 async fn body(c: &sb_client::Client, sid: &str, html: &str, pad: usize) {
     let script = format!(
         "document.body.innerHTML = {} + '<i></i>'.repeat({pad}), document.getElementsByTagName('*').length",
@@ -16,7 +16,7 @@ async fn body(c: &sb_client::Client, sid: &str, html: &str, pad: usize) {
 }
 
 /// Text, names and URLs that YAML would read as something else are quoted as Playwright's serializer
-/// quotes them; the accessibility-tree path and the walker write the same text.
+/// quotes them, on a small page and a large one alike.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshots_are_yaml_quoted_as_playwright_quotes_them_on_small_and_large_pages() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
@@ -42,8 +42,8 @@ async fn snapshots_are_yaml_quoted_as_playwright_quotes_them_on_small_and_large_
         "- paragraph: plain text",
     ]
     .join("\n");
-    assert_eq!(texts[0], expected, "the accessibility-tree path");
-    assert_eq!(texts[1], expected, "the walker");
+    assert_eq!(texts[0], expected, "the small page");
+    assert_eq!(texts[1], expected, "the page with 2600 more elements");
 }
 
 /// The refs of a snapshot's lines, in order, by the line's text without the ref.
@@ -59,11 +59,11 @@ fn refs_by_line(text: &str) -> Vec<(String, String)> {
 
 /// The same element keeps its ref across snapshots of its document (as Playwright MCP's refs); a new
 /// element gets a new number, a removed one's ref is `stale_ref`, and no number names two elements.
-/// On both paths: the accessibility tree, and the walker (a page past 2500 elements).
+/// On a small page and on a large one (2600 more elements).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_element_keeps_its_ref_across_snapshots_on_small_and_large_pages() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
-    for (sid, pad) in [("ax", 0), ("walk", 2_600)] {
+    for (sid, pad) in [("small", 0), ("large", 2_600)] {
         c.session_start(Some(sid)).await.unwrap();
         c.goto(sid, &pages.url("/test/index.html"), None).await.unwrap();
         body(&c, sid, "<button>One</button><button id=two>Two</button><button>Three</button>", pad).await;
