@@ -15,7 +15,7 @@ use sb_cdp::Relay;
 use sb_protocol::api::{LoadState, MouseButton};
 use sb_protocol::ipc::{Action, InputAction, Locator, Output, WaitCondition};
 use sb_protocol::{Budget, ErrorCode, Phase};
-use sb_supervisor::health::Link;
+use sb_supervisor::link::Link;
 use sb_supervisor::spawner::Spawner;
 use sb_supervisor::worker::{WorkerHandle, WorkerLauncher};
 use sb_tests::{bin_path, PageServer};

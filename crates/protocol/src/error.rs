@@ -131,6 +131,12 @@ impl ErrorCode {
     }
 }
 
+/// `bad_request` (phase `request`) with `message`: the request itself is wrong (not JSON, an unknown
+/// or mistyped parameter, a value out of range). Not retryable as is.
+pub fn bad_request(message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(ErrorCode::BadRequest, Phase::Request, message)
+}
+
 impl std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

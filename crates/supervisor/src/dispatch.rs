@@ -20,6 +20,7 @@ use sb_protocol::api::{
     SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
     DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
 };
+use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, Output,
     RefRecord, SnapshotOptions, SnapshotOutput, WaitCondition,
@@ -493,11 +494,6 @@ fn finish_as<O: TryFrom<Output, Error = Output>>(
 pub fn params<T: DeserializeOwned>(params: Value) -> Result<T, ErrorBody> {
     let params = if params.is_null() { json!({}) } else { params };
     serde_json::from_value(params).map_err(|e| bad_request(format!("bad params: {e}")))
-}
-
-/// `bad_request` (phase `request`) with `message`.
-pub fn bad_request(message: impl Into<String>) -> ErrorBody {
-    ErrorBody::new(ErrorCode::BadRequest, Phase::Request, message)
 }
 
 /// `evaluate_disabled` when the configuration turned in-page JavaScript off (`page.evaluate`,

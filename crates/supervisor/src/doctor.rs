@@ -458,8 +458,7 @@ async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String
         log_format: "json".into(),
         viewport: None,
     };
-    let link =
-        crate::health::Link { client: browser.client.clone(), relay: browser.relay.clone(), browser: 1 };
+    let link = crate::link::Link { client: browser.client.clone(), relay: browser.relay.clone(), browser: 1 };
     let worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(Duration::from_secs(10)))
         .await
         .map_err(|e| e.message)?;

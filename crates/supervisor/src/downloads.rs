@@ -26,7 +26,7 @@ use serde::Deserialize;
 use sb_cdp::commands::{BrowserCancelDownload, BrowserSetDownloadBehavior};
 use sb_cdp::types::{DownloadProgress, DownloadWillBegin};
 
-use crate::health::Link;
+use crate::link::Link;
 
 /// `[downloads]`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -28,7 +28,7 @@ use sb_protocol::Budget;
 use sb_cdp::commands::{FetchContinueRequest, FetchEnable, FetchFailRequest, RequestPattern};
 use sb_cdp::types::RequestPaused;
 
-use crate::health::Link;
+use crate::link::Link;
 use crate::policy::{Names, Policy, RESOLVE};
 
 /// Longest `Fetch.continueRequest` / `Fetch.failRequest` may take.

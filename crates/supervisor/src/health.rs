@@ -29,11 +29,13 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use sb_cdp::commands::BrowserGetVersion;
-use sb_cdp::{CdpClient, Relay};
+use sb_cdp::CdpClient;
+
 use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 
 use crate::browser::{Browser, BrowserConfig, LaunchError, HANDSHAKE_TIMEOUT};
+use crate::link::Link;
 use crate::spawner::Spawner;
 use crate::stats::Stats;
 
@@ -52,23 +54,9 @@ pub struct HealthPolicy {
     pub cooldown: Duration,
 }
 
-/// The browser connection sessions use: the supervisor's own route, the relay a worker gets a
-/// route of its own on, and which browser this is.
-#[derive(Clone)]
-pub struct Link {
-    /// The supervisor's browser-level route (targets are created and closed on it).
-    pub client: CdpClient,
-    /// The browser's one connection (its pipe), shared by routes.
-    pub relay: Relay,
-    /// Which browser of the runtime's life this is (1 for the first; a restart makes a new one): a
-    /// worker or a browser context of an older one is obsolete.
-    pub browser: u64,
-}
-
-impl Link {
-    fn of(b: &Browser, generation: u64) -> Link {
-        Link { client: b.client.clone(), relay: b.relay.clone(), browser: generation }
-    }
+/// The link to browser `b`, the `generation`th of the runtime's life.
+fn link_of(b: &Browser, generation: u64) -> Link {
+    Link { client: b.client.clone(), relay: b.relay.clone(), browser: generation }
 }
 
 /// The current browser and what is known of its health.
@@ -225,7 +213,7 @@ impl BrowserHealth {
         slot.browser
             .as_ref()
             .filter(|b| b.client.closed_reason().is_none())
-            .map(|b| Link::of(b, slot.generation))
+            .map(|b| link_of(b, slot.generation))
     }
 
     /// Whether the browser is known not to be alive right now: none, its connection closed, or its
@@ -252,7 +240,7 @@ impl BrowserHealth {
             && !slot.settling
             && b.client.closed_reason().is_none()
             && b.process.running();
-        fresh.then(|| Link::of(b, slot.generation))
+        fresh.then(|| link_of(b, slot.generation))
     }
 
     /// The health check and, when it fails, the recovery cycle. One at a time. (Boxed: the cycle's
@@ -297,7 +285,7 @@ impl BrowserHealth {
         let link = {
             let slot = self.slot.read().await;
             match &slot.browser {
-                Some(b) => Link::of(b, slot.generation),
+                Some(b) => link_of(b, slot.generation),
                 None => return Err((Phase::Launch, "the browser is not running".into())),
             }
         };
@@ -384,7 +372,7 @@ impl BrowserHealth {
         let (link, generation) = {
             let mut slot = self.slot.write().await;
             slot.generation += 1;
-            let link = Link::of(&b, slot.generation);
+            let link = link_of(&b, slot.generation);
             slot.browser = Some(b);
             slot.last_ok = Some(Instant::now());
             slot.suspect = false;

@@ -28,6 +28,7 @@ pub mod downloads;
 pub mod files;
 pub mod guard;
 pub mod health;
+pub mod link;
 pub mod logging;
 pub mod policy;
 pub mod queue;

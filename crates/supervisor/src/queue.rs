@@ -16,7 +16,8 @@ use sb_protocol::ipc::{Action, Counter, Output};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio_util::sync::CancellationToken;
 
-use crate::health::{BrowserHealth, Link};
+use crate::health::BrowserHealth;
+use crate::link::Link;
 use crate::sessions::{SessionEntry, Sessions};
 use crate::stats::Stats;
 use crate::store::StoreEvent;

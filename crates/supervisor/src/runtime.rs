@@ -17,6 +17,7 @@ use sb_protocol::api::{
     CommonResult, HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId, Response,
     SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
 };
+use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Display, RefRecord};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::Value;
@@ -141,14 +142,12 @@ impl Runtime {
         let started = Instant::now();
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
-            Err(e) => {
-                return Response::failure(None, dispatch::bad_request(format!("request is not JSON: {e}")))
-            }
+            Err(e) => return Response::failure(None, bad_request(format!("request is not JSON: {e}"))),
         };
         let id: Option<RequestId> = value.get("id").cloned().and_then(|v| serde_json::from_value(v).ok());
         let request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
-            Err(e) => return Response::failure(id, dispatch::bad_request(format!("bad request: {e}"))),
+            Err(e) => return Response::failure(id, bad_request(format!("bad request: {e}"))),
         };
         let id = Some(request.id.clone());
         let Some(method) = Method::parse(&request.method) else {
@@ -169,7 +168,7 @@ impl Runtime {
         // A field the method does not take is refused before anything runs: an agent's typo must not
         // silently change what it gets.
         let result = match method.check_params(&request.params) {
-            Err(unknown) => Err(dispatch::bad_request(format!("{}: {unknown}", method.name()))),
+            Err(unknown) => Err(bad_request(format!("{}: {unknown}", method.name()))),
             Ok(()) => self.execute(method, request, budget, cancel).await,
         };
         let elapsed_ms = started.elapsed().as_millis() as u64;
@@ -209,10 +208,7 @@ impl Runtime {
             Route::Session(route) => route,
         };
         let id = request.session_id.as_deref().ok_or_else(|| {
-            dispatch::bad_request(format!(
-                "{} needs a session_id; start one with session.start",
-                method.name()
-            ))
+            bad_request(format!("{} needs a session_id; start one with session.start", method.name()))
         })?;
         let session = self.queue.sessions.get(id)?;
         self.url_allowed(method, &request.params, budget).await?;
@@ -576,7 +572,7 @@ fn display(p: &SessionStartParams, window: (u32, u32)) -> Result<Option<Display>
     let (width, height) = p.viewport.map_or(window, |v| (v.width, v.height));
     Display::checked(width, height, p.device_scale_factor.unwrap_or(1.0))
         .map(Some)
-        .map_err(|m| dispatch::bad_request(format!("session.start {m}")))
+        .map_err(|m| bad_request(format!("session.start {m}")))
 }
 
 fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {

@@ -22,7 +22,8 @@ use sb_protocol::api::{DialogInfo, SessionInfo, TabInfo};
 use sb_protocol::ipc::RefRecord;
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 
-use crate::health::{BrowserObserver, Link};
+use crate::health::BrowserObserver;
+use crate::link::Link;
 use crate::stats::Stats;
 use crate::store::{SessionStore, StoreEvent, StoredSession};
 use crate::worker::WorkerHandle;
@@ -73,6 +74,26 @@ impl RefTable {
     }
 }
 
+/// A flat session of the supervisor's own on a session's active tab, attached while the page was
+/// idle (after an action answered), kept for freeing the tab should no worker be able to attach
+/// (`unstick`).
+#[derive(Clone)]
+pub(crate) struct Standby {
+    /// The browser it is on ([`Link::browser`]).
+    pub(crate) browser: u64,
+    /// The tab it is attached to.
+    pub(crate) target_id: String,
+    /// The flat session, on the supervisor's own route.
+    pub(crate) session: sb_cdp::Session,
+}
+
+impl Standby {
+    /// Whether it is attached to `target_id` of browser `browser` ([`Link::browser`]).
+    pub(crate) fn is_on(&self, browser: u64, target_id: &str) -> bool {
+        self.browser == browser && self.target_id == target_id
+    }
+}
+
 /// One harness session: its tabs, its refs, and the worker that drives its active tab.
 pub struct SessionEntry {
     /// The harness's `session_id`.
@@ -115,10 +136,10 @@ pub struct SessionEntry {
     /// brought up to date before the next action.
     pub(crate) tabs_dirty: AtomicBool,
     /// Worker starts in a row that failed to attach to the active tab: at two, the next start resets
-    /// the tab first ([`crate::unstick::reset`]).
+    /// the tab first (the supervisor's page reset, `unstick`).
     pub(crate) attach_failures: AtomicU32,
     /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
-    pub(crate) standby: Mutex<Option<crate::unstick::Standby>>,
+    pub(crate) standby: Mutex<Option<Standby>>,
     /// Set while a worker is started in the background (after the last one was killed or died): the
     /// next action's wait for it is a wait for recovery.
     pub(crate) replacing: AtomicBool,
@@ -254,7 +275,7 @@ impl SessionEntry {
         self.restore.lock().unwrap().take()
     }
 
-    /// Whether the supervisor's standby session ([`crate::unstick::keep_standby`]) is not on the active
+    /// Whether the supervisor's standby session ([`Standby`]) is not on the active
     /// tab of browser `browser`.
     pub(crate) fn standby_stale(&self, browser: u64) -> bool {
         let target = self.target();

@@ -8,12 +8,12 @@
 use std::sync::Arc;
 
 use sb_protocol::api::{Method, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams};
+use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, AttachedOutput};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio_util::sync::CancellationToken;
 
-use crate::dispatch::bad_request;
-use crate::health::Link;
+use crate::link::Link;
 use crate::queue::Queue;
 use crate::sessions::{cdp_error, close_target, tab_infos, SessionEntry, Sessions};
 

@@ -31,8 +31,8 @@ use sb_cdp::Session;
 use sb_protocol::{Budget, ErrorBody};
 use serde_json::json;
 
-use crate::health::Link;
-use crate::sessions::{cdp_error, close_target, SessionEntry, Sessions};
+use crate::link::Link;
+use crate::sessions::{cdp_error, close_target, SessionEntry, Sessions, Standby};
 use crate::store::StoreEvent;
 
 /// Longest the responsiveness probe may take. Longer than the worker ladder's 150 ms: this runs only
@@ -87,22 +87,6 @@ pub(crate) async fn free(session: &SessionEntry, link: &Link, target_id: &str, b
     }
     tracing::warn!(target_id, standby = !fresh, freed = ?freed, terminate_answered = ?terminated, "tab_freed_by_supervisor");
     freed
-}
-
-/// A flat session of the supervisor's own on a session's active tab, attached while the page was
-/// idle (after a worker attached there), kept for [`free`].
-#[derive(Clone)]
-pub(crate) struct Standby {
-    browser: u64,
-    target_id: String,
-    session: Session,
-}
-
-impl Standby {
-    /// Whether it is attached to `target_id` of browser `browser` ([`Link::browser`]).
-    pub(crate) fn is_on(&self, browser: u64, target_id: &str) -> bool {
-        self.browser == browser && self.target_id == target_id
-    }
 }
 
 /// Attaches the session's standby to its active tab on `link`'s browser, when it is not there yet

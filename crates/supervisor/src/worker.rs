@@ -27,7 +27,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 
-use crate::health::Link;
+use crate::link::Link;
 use crate::reaper;
 use crate::spawner::Spawner;
 
