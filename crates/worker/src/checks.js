@@ -20,7 +20,11 @@ async function() {
   // With an animation, the box between the two frames counts too: a periodic animation whose frames
   // came a whole period apart (a loaded machine) would otherwise look still.
   let mid = a;
-  const framed = (await frame()) && (!animated || ((mid = this.getBoundingClientRect()), await frame()));
+  let framed = await frame();
+  if (framed && animated) {
+    mid = this.getBoundingClientRect();
+    framed = await frame();
+  }
   const starting = pendingBefore || running.some((an, i) => an.pending || an.currentTime === clocks[i]);
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();

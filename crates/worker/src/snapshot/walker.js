@@ -142,7 +142,7 @@
     const out = [];
     for (const id of ref.split(' ').filter(Boolean)) {
       let found = null;
-      try { found = root.querySelector('#' + CSS.escape(id)); } catch (err) { found = null; }
+      try { found = root.querySelector('#' + CSS.escape(id)); } catch { found = null; }
       if (found && !out.includes(found)) out.push(found);
     }
     return out;
@@ -346,8 +346,7 @@
     // Strings, attr(x) and a "/" before the alternative text; anything else is not text.
     const tokens = [];
     const re = /\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|(\/)|(\S+))/gy;
-    let m;
-    while ((m = re.exec(value))) {
+    for (let m = re.exec(value); m; m = re.exec(value)) {
       if (m[1] !== undefined || m[2] !== undefined) tokens.push({ s: (m[1] ?? m[2]).replace(/\\(.)/g, '$1') });
       else if (m[3] !== undefined) tokens.push({ s: e.getAttribute(m[3]) || '' });
       else if (m[4]) tokens.push({ slash: true });
@@ -381,7 +380,7 @@
   const mayContent = { '': new Set(), '::before': new Set(), '::after': new Set() };
   const scopes = new Set();
   const validSelector = (sel) => {
-    try { document.createDocumentFragment().querySelector(sel); return true; } catch (err) { return false; }
+    try { document.createDocumentFragment().querySelector(sel); return true; } catch { return false; }
   };
   // A selector list's selectors (commas inside parentheses, brackets or strings do not split it).
   function selectors(text) {
@@ -408,7 +407,7 @@
     let all = false;
     const take = (rules) => {
       for (const r of rules) {
-        if (r.styleSheet) { try { take(r.styleSheet.cssRules); } catch (err) { all = true; } }
+        if (r.styleSheet) { try { take(r.styleSheet.cssRules); } catch { all = true; } }
         const text = r.selectorText;
         const content = !!(r.style && r.style.getPropertyValue('content'));
         if (!text) {
@@ -435,7 +434,7 @@
     };
     const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
     for (const sheet of sheets) {
-      try { take(sheet.cssRules); } catch (err) { all = true; }
+      try { take(sheet.cssRules); } catch { all = true; }
     }
     const add = (kind, found) => { for (const x of found) mayContent[kind].add(x); };
     for (const kind of ['', '::before', '::after']) {
@@ -755,7 +754,7 @@
     if (tagOf(e) === 'IFRAME' && node.role === 'iframe') {
       // Our extension: the frame's content under its line.
       let inner = null;
-      try { inner = e.contentDocument; } catch (err) { inner = null; }
+      try { inner = e.contentDocument; } catch { inner = null; }
       if (inner && (inner.body || inner.documentElement)) {
         const outer = frame;
         frame = frames.length;
