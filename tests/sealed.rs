@@ -189,10 +189,20 @@ async fn the_url_policy_refuses_local_files_browser_pages_and_blocked_networks()
         format!("http://2130706433:{port}/test/index.html"),
         format!("http://[::ffff:127.0.0.1]:{port}/test/index.html"),
         format!("http://localhost:{port}/test/index.html"),
+        // Issue 28 §3: Chromium resolves `*.localhost` and `localhost.` to the loopback itself.
+        format!("http://evil.localhost:{port}/test/index.html"),
+        format!("http://localhost.:{port}/test/index.html"),
+        // Issue 28 §4: an IPv6 address carrying 127.0.0.1 (IPv4-compatible).
+        format!("http://[::127.0.0.1]:{port}/test/index.html"),
     ] {
         let r = c.call("page.goto", Some("s"), json!({"url": url}), None).await.unwrap();
         assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::UrlBlocked), "{url}");
     }
+    // A name that does not resolve cannot be checked: refused, saying so.
+    let r =
+        c.call("page.goto", Some("s"), json!({"url": "http://no-such-host.invalid/"}), None).await.unwrap();
+    let e = r.error.expect("an unresolved name is refused");
+    assert!(e.message.contains("could not be resolved"), "{}", e.message);
 }
 
 /// The socket holds at most `max_connections`: one more gets a `too_many_connections` line and is

@@ -3,14 +3,31 @@
 //!
 //! A URL's userinfo (`user:pass@`) becomes `redacted@`; the value of a query parameter whose name
 //! looks like a credential ([`SECRET_NAMES`], matched case-insensitively as a part of the name, so
-//! `access_token` and `X-Amz-Signature` count) becomes `redacted`. Text that is not an absolute URL is
-//! returned as it is.
+//! `access_token` and `X-Amz-Signature` count; and [`SECRET_WORDS`] as a whole name or a part of one)
+//! becomes `redacted`, in the query and in a fragment of `key=value` pairs alike. Text that is not an
+//! absolute URL is returned as it is.
 
 use std::borrow::Cow;
 
-/// Parts of a query parameter's name that make it a credential.
-pub const SECRET_NAMES: &[&str] =
-    &["token", "key", "secret", "password", "passwd", "pwd", "sig", "auth", "credential", "session"];
+/// Parts of a query parameter's name that make it a credential (anywhere in the name).
+pub const SECRET_NAMES: &[&str] = &[
+    "token",
+    "key",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "sig",
+    "auth",
+    "credential",
+    "session",
+    "jwt",
+    "bearer",
+];
+
+/// Short names that are a credential when they are the whole name or one of its `_`, `-` or `.`
+/// separated parts (an OAuth `code`, a `pw`), not inside a longer word (`zipcode`).
+pub const SECRET_WORDS: &[&str] = &["code", "pw"];
 
 /// The value that replaces a credential.
 pub const REDACTED: &str = "redacted";
@@ -19,6 +36,23 @@ pub const REDACTED: &str = "redacted";
 pub fn is_secret_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     SECRET_NAMES.iter().any(|s| lower.contains(s))
+        || lower.split(['_', '-', '.']).any(|part| SECRET_WORDS.contains(&part))
+}
+
+/// `pairs` (a query's or a fragment's `key=value` pairs) with the credentials' values redacted, when
+/// any is one.
+fn redacted_pairs(pairs: url::form_urlencoded::Parse<'_>) -> Option<Vec<(String, String)>> {
+    if !pairs.clone().any(|(k, _)| is_secret_name(&k)) {
+        return None;
+    }
+    Some(
+        pairs
+            .map(|(k, v)| {
+                let v = if is_secret_name(&k) { REDACTED.to_string() } else { v.into_owned() };
+                (k.into_owned(), v)
+            })
+            .collect(),
+    )
 }
 
 /// `url` without its credentials (see the module doc); borrowed when there were none.
@@ -30,16 +64,17 @@ pub fn in_url(url: &str) -> Cow<'_, str> {
         let _ = parsed.set_password(None);
         let _ = parsed.set_username(REDACTED);
     }
-    if parsed.query_pairs().any(|(k, _)| is_secret_name(&k)) {
+    if let Some(pairs) = redacted_pairs(parsed.query_pairs()) {
         changed = true;
-        let pairs: Vec<(String, String)> = parsed
-            .query_pairs()
-            .map(|(k, v)| {
-                let v = if is_secret_name(&k) { REDACTED.to_string() } else { v.into_owned() };
-                (k.into_owned(), v)
-            })
-            .collect();
         parsed.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    // A fragment of key=value pairs carries credentials too (OAuth's implicit flow:
+    // `#access_token=...&token_type=bearer`).
+    let fragment = parsed.fragment().filter(|f| f.contains('=')).map(str::to_string);
+    if let Some(pairs) = fragment.and_then(|f| redacted_pairs(url::form_urlencoded::parse(f.as_bytes()))) {
+        changed = true;
+        let text = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(pairs).finish();
+        parsed.set_fragment(Some(&text));
     }
     if changed {
         Cow::Owned(parsed.into())
@@ -97,5 +132,20 @@ mod tests {
             "navigation to \"http://h/p?apikey=redacted\" failed: net::ERR_FAILED"
         );
         assert!(matches!(in_text("no url here"), Cow::Borrowed(_)));
+    }
+
+    /// Issue 28 §4: a fragment's key=value pairs, and the names `code`, `jwt`, `pw`, `bearer`.
+    #[test]
+    fn fragments_and_short_secret_names_are_redacted() {
+        assert_eq!(
+            in_url("https://app.example/cb#access_token=abc&token_type=bearer&state=x"),
+            "https://app.example/cb#access_token=redacted&token_type=redacted&state=x"
+        );
+        assert_eq!(
+            in_url("https://app.example/cb?code=abc&jwt=e.y.j&pw=1&bearer=t&user_pw=2&zipcode=12345"),
+            "https://app.example/cb?code=redacted&jwt=redacted&pw=redacted&bearer=redacted&user_pw=redacted&zipcode=12345"
+        );
+        assert!(matches!(in_url("https://example.com/doc#section-2"), Cow::Borrowed(_)));
+        assert!(matches!(in_url("https://example.com/a#x=1"), Cow::Borrowed(_)));
     }
 }

@@ -7,8 +7,11 @@
 //! 1. its scheme is not allowed (default `http`, `https`, and `about:blank`); `javascript:` is never
 //!    allowed while `evaluate_enabled` is false, nor `data:` unless listed;
 //! 2. `blocked_origins` matches it, or `allowed_origins` is set and does not;
-//! 3. its host, an IP literal in any notation (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`) or a name
-//!    resolved now (every address it resolves to), falls in a blocked network.
+//! 3. its host, an IP literal in any notation (`2130706433`, `0x7f.1`, `[::ffff:127.0.0.1]`, and an IPv6
+//!    address carrying an IPv4 one: NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, `::a.b.c.d`, each checked
+//!    as both) or a name resolved now (every address it resolves to; `localhost` and `*.localhost` as
+//!    the loopback, as Chromium resolves them itself), falls in a blocked network; a name that cannot
+//!    be resolved in time is refused, since it cannot be checked.
 //!
 //! Networks blocked by default: link-local (169.254.0.0/16, fe80::/10, which hold the cloud metadata
 //! endpoints 169.254.169.254 and fd00:ec2::254 too) and the unspecified addresses (0.0.0.0/8, ::),
@@ -43,7 +46,8 @@ pub struct Policy {
     pub blocked_networks: Vec<String>,
     /// Refuse loopback addresses (127.0.0.0/8, ::1).
     pub block_loopback: bool,
-    /// Refuse private addresses (10/8, 172.16/12, 192.168/16, fc00::/7).
+    /// Refuse private addresses (10/8, 172.16/12, 192.168/16, fc00::/7, carrier-grade NAT 100.64/10,
+    /// 198.18/15).
     pub block_private: bool,
 }
 
@@ -64,7 +68,15 @@ impl Default for Policy {
 pub const ALWAYS_BLOCKED: &[&str] =
     &["169.254.0.0/16", "fe80::/10", "fd00:ec2::254/128", "0.0.0.0/8", "::/128"];
 const LOOPBACK: &[&str] = &["127.0.0.0/8", "::1/128"];
-const PRIVATE: &[&str] = &["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"];
+const PRIVATE: &[&str] = &[
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "fc00::/7",
+    // Carrier-grade NAT (RFC 6598) and the benchmarking range (RFC 2544): not the internet either.
+    "100.64.0.0/10",
+    "198.18.0.0/15",
+];
 
 /// Longest a name may take to resolve.
 pub const RESOLVE: Duration = Duration::from_millis(2_000);
@@ -189,24 +201,64 @@ impl Policy {
         let addresses: Vec<IpAddr> = match parsed.host() {
             Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
             Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
+            // Chromium answers `localhost` and every `*.localhost` itself, with the loopback, without
+            // asking DNS (whatever DNS would say).
+            Some(url::Host::Domain(name)) if is_localhost(name) => {
+                vec![IpAddr::from([127, 0, 0, 1]), IpAddr::from(std::net::Ipv6Addr::LOCALHOST)]
+            }
             Some(url::Host::Domain(name)) => {
                 let port = parsed.port_or_known_default().unwrap_or(80);
-                names.resolve(name, port, budget.capped(RESOLVE)).await
+                let found = names.resolve(name, port, budget.capped(RESOLVE)).await;
+                if found.is_empty() {
+                    // What cannot be resolved cannot be checked against the blocked networks (the
+                    // browser may resolve it a moment later): it is refused.
+                    return blocked(format!(
+                        "{name} could not be resolved within {} ms, so whether it reaches a blocked network cannot be checked",
+                        budget.capped(RESOLVE).as_millis()
+                    ));
+                }
+                found
             }
             None => Vec::new(),
         };
         for ip in addresses {
-            // An IPv4-mapped IPv6 address is the IPv4 address it maps.
-            let ip = match ip {
-                IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
-                v4 => v4,
-            };
-            if let Some(net) = networks.iter().find(|n| n.contains(&ip)) {
-                return blocked(format!("{ip} is in the blocked network {net}"));
+            for ip in with_embedded_ipv4(ip) {
+                if let Some(net) = networks.iter().find(|n| n.contains(&ip)) {
+                    return blocked(format!("{ip} is in the blocked network {net}"));
+                }
             }
         }
         Ok(())
     }
+}
+
+/// Whether Chromium resolves `name` to the loopback by itself: `localhost` and its subdomains, with or
+/// without a final dot (`net::IsLocalHostname`).
+fn is_localhost(name: &str) -> bool {
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name == "localhost" || name.ends_with(".localhost")
+}
+
+/// `ip`, and the IPv4 address an IPv6 address carries, when it carries one: IPv4-mapped
+/// (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, not `::` or `::1`), NAT64 (`64:ff9b::/96`, the
+/// last 32 bits) and 6to4 (`2002::/16`, bits 16 to 48). A network's gateway turns those into the IPv4
+/// address, so each is checked as that too.
+fn with_embedded_ipv4(ip: IpAddr) -> Vec<IpAddr> {
+    let IpAddr::V6(v6) = ip else { return vec![ip] };
+    let s = v6.segments();
+    let low = std::net::Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
+    let embedded = if let Some(v4) = v6.to_ipv4_mapped() {
+        Some(v4)
+    } else if s[..6] == [0; 6] && u32::from(low) > 1 {
+        Some(low)
+    } else if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        Some(low)
+    } else if s[0] == 0x2002 {
+        Some(std::net::Ipv4Addr::new((s[1] >> 8) as u8, s[1] as u8, (s[2] >> 8) as u8, s[2] as u8))
+    } else {
+        None
+    };
+    std::iter::once(ip).chain(embedded.map(IpAddr::V4)).collect()
 }
 
 /// Whether `entry` (an origin, or a host pattern) matches `url`'s origin.
@@ -226,8 +278,51 @@ fn origin_matches(entry: &str, url: &url::Url) -> bool {
 mod tests {
     use super::*;
 
+    /// Names a public resolver would answer, answered here without one (the machine has no DNS for
+    /// the internet): an address of the web.
+    fn web_names() -> Names {
+        let names = Names::default();
+        let web = IpAddr::from([93, 184, 215, 14]);
+        for host in ["example.com", "docs.example.com", "bad.example.com", "other.org"] {
+            for port in [80, 443] {
+                names.cache.lock().unwrap().insert((host.into(), port), (vec![web], Instant::now()));
+            }
+        }
+        names
+    }
+
     async fn why(p: &Policy, url: &str) -> Option<String> {
-        p.allows(url, false, &Names::default(), Budget::new(Duration::from_secs(5))).await.err().map(|b| b.0)
+        p.allows(url, false, &web_names(), Budget::new(Duration::from_secs(5))).await.err().map(|b| b.0)
+    }
+
+    /// Issue 28 §3 and §4: an IPv6 address that carries an IPv4 one is checked as that too;
+    /// `*.localhost` is the loopback, as Chromium resolves it itself; a name that does not resolve is
+    /// refused; carrier-grade NAT and 198.18/15 are private.
+    #[tokio::test]
+    async fn embedded_ipv4_localhost_names_and_unresolved_names_are_checked() {
+        let p = Policy::default();
+        for url in [
+            "http://[64:ff9b::a9fe:a9fe]/",
+            "http://[2002:a9fe:a9fe::1]/",
+            "http://[::169.254.169.254]/",
+            "http://[::ffff:169.254.169.254]/",
+        ] {
+            let got = why(&p, url).await.unwrap_or_else(|| panic!("{url} loaded"));
+            assert!(got.contains("169.254.169.254 is in the blocked network 169.254.0.0/16"), "{url}: {got}");
+        }
+        assert_eq!(why(&p, "http://[2001:db8::1]/").await, None, "an IPv6 address without an IPv4 one");
+        assert_eq!(why(&p, "http://[::1]/").await, None, "::1 is the loopback, allowed by default");
+        let loopback = Policy { block_loopback: true, ..Policy::default() };
+        for url in ["http://evil.localhost:8080/", "http://localhost./", "http://A.B.LOCALHOST/"] {
+            let got = why(&loopback, url).await.unwrap_or_else(|| panic!("{url} loaded"));
+            assert!(got.contains("127.0.0.1 is in the blocked network 127.0.0.0/8"), "{url}: {got}");
+        }
+        let got = why(&p, "http://no-such-host.invalid/").await.expect("an unresolved name is refused");
+        assert!(got.contains("could not be resolved"), "{got}");
+        let private = Policy { block_private: true, ..Policy::default() };
+        for url in ["http://100.64.0.1/", "http://198.18.0.1/", "http://[64:ff9b::a00:1]/"] {
+            assert!(why(&private, url).await.is_some(), "{url} loaded");
+        }
     }
 
     #[tokio::test]
