@@ -249,9 +249,7 @@ fn with_embedded_ipv4(ip: IpAddr) -> Vec<IpAddr> {
     let low = std::net::Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
     let embedded = if let Some(v4) = v6.to_ipv4_mapped() {
         Some(v4)
-    } else if s[..6] == [0; 6] && u32::from(low) > 1 {
-        Some(low)
-    } else if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+    } else if (s[..6] == [0; 6] && u32::from(low) > 1) || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
         Some(low)
     } else if s[0] == 0x2002 {
         Some(std::net::Ipv4Addr::new((s[1] >> 8) as u8, s[1] as u8, (s[2] >> 8) as u8, s[2] as u8))
