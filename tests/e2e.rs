@@ -525,3 +525,32 @@ async fn parameters_a_method_does_not_take_are_refused_with_a_hint() {
     let r = c.call("page.extract", Some("p"), json!({"format": "text", "max_chars": 5}), None).await.unwrap();
     assert_eq!(r.result.unwrap()["content"], json!("Hello"));
 }
+
+/// Issue 28 §4: screenshots were capped in height but not in width: a 40000 px wide `full_page` or
+/// `clip` was rendered. Past `MAX_SCREENSHOT_PIXELS` (width x height) the answer is `bad_request`
+/// naming the cap, before anything is rendered; a capture under it works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn screenshots_past_the_pixel_cap_are_refused() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("wide")).await.unwrap();
+    c.goto("wide", &pages.url("/test/index.html"), None).await.unwrap();
+    c.evaluate("wide", "document.body.style.cssText = 'width: 40000px; height: 2000px; margin: 0'", None)
+        .await
+        .unwrap();
+    let cap = sb_protocol::api::MAX_SCREENSHOT_PIXELS.to_string();
+    for params in
+        [json!({"full_page": true}), json!({"clip": {"x": 0, "y": 0, "width": 40000, "height": 2000}})]
+    {
+        let r = c.call("page.screenshot", Some("wide"), params.clone(), None).await.unwrap();
+        let e = r.error.unwrap_or_else(|| panic!("{params}: rendered"));
+        assert_eq!(e.code, ErrorCode::BadRequest, "{params}: {e:?}");
+        assert!(e.message.contains(&cap) && e.message.contains("40000x20"), "{params}: {}", e.message);
+    }
+    let r = c.call(
+        "page.screenshot",
+        Some("wide"),
+        json!({"clip": {"x": 0, "y": 0, "width": 4000, "height": 2000}}),
+        None,
+    );
+    assert!(r.await.unwrap().ok, "a capture under the cap works");
+}

@@ -518,6 +518,10 @@ pub struct Clip {
 pub const DEFAULT_SCREENSHOT_MAX_HEIGHT: u32 = 16_384;
 /// Hard cap on a screenshot's height, in px: JPEG cannot encode more than 65535 px a side.
 pub const MAX_SCREENSHOT_HEIGHT: u32 = 65_535;
+/// Hard cap on a screenshot's size, in device px (width x height x the device scale squared): 64 Mi
+/// px, 256 MiB of pixels as Chromium renders them. A larger capture is refused (`bad_request`) before
+/// it is rendered: a 40000 px wide page or clip would otherwise be.
+pub const MAX_SCREENSHOT_PIXELS: u64 = 64 * 1024 * 1024;
 
 /// `page.evaluate` params: an `expression`, or a `function` called with the element named by `ref` or
 /// `selector` (if any) as its argument.

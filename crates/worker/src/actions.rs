@@ -10,7 +10,7 @@ use sb_cdp::types::{
     ResponseReceived,
 };
 use sb_cdp::CdpError;
-use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT};
+use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS};
 use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult};
 use sb_protocol::ipc::{EvaluateOutput, FrameTarget, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -274,6 +274,24 @@ pub(crate) async fn screenshot(
         let height = size.height.ceil().clamp(1.0, max_height);
         params["clip"] =
             json!({"x": 0, "y": 0, "width": size.width.ceil().max(1.0), "height": height, "scale": 1});
+    }
+    // The capture's size in device px, refused past the cap before Chromium renders it.
+    let scale = page.viewport.map_or(1.0, |d| d.scale);
+    let size = match params.get("clip") {
+        Some(clip) => (clip["width"].as_f64().unwrap_or(0.0), clip["height"].as_f64().unwrap_or(0.0)),
+        None => page.viewport.map_or((0.0, 0.0), |d| (f64::from(d.width), f64::from(d.height))),
+    };
+    let pixels = (size.0 * scale).ceil() * (size.1 * scale).ceil();
+    if !pixels.is_finite() || pixels > MAX_SCREENSHOT_PIXELS as f64 {
+        return Err(fail(
+            ErrorCode::BadRequest,
+            phase,
+            format!(
+                "the screenshot would be {:.0}x{:.0} device px, past the cap of {MAX_SCREENSHOT_PIXELS} px (width x height); capture a clip, an element or a lower max_height",
+                (size.0 * scale).ceil(),
+                (size.1 * scale).ceil()
+            ),
+        ));
     }
     let captured: CaptureScreenshotResult = page
         .session
