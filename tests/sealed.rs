@@ -511,6 +511,8 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
     let dir = path.parent().unwrap().to_path_buf();
     assert!(dir.ends_with("downloads/d"), "{}", dir.display());
     assert_eq!(mode(&dir), 0o700);
+    // Issue 28 §4: the finished file is the runtime's only, whatever the umask (it was 0644).
+    assert_eq!(mode(&path), 0o600, "{}", path.display());
 
     let big = until_ended("#big").await;
     let ended = big.last().unwrap();
@@ -846,4 +848,32 @@ async fn session_ids_that_look_like_paths_are_refused_and_remove_nothing() {
     assert!(artifacts.join("downloads/keep").is_dir(), "the other session's downloads directory stays");
     assert!(!artifacts.join("downloads/gone").exists(), "the closed session's own directory went");
     assert_eq!(c.session_list().await.unwrap().sessions.len(), 1);
+}
+
+/// Issue 28 §4: whatever the umask the runtime starts with (022 here, as a shell's), its browser's
+/// profile is 0700 (it was 0755) and its files 0600; the browser's temporary files go into the profile
+/// (every launch left an `org.chromium.Chromium.*` directory in /tmp), and crash dumps are pointed
+/// there too (they went under `$HOME/.config/chromium/Crash Reports`).
+#[test]
+fn the_browsers_files_are_the_runtimes_only_and_stay_in_its_profile() {
+    let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
+    let sup = Supervisor::start(&[]);
+    nix::sys::stat::umask(old);
+    let profile = std::fs::read_dir(sup.dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("chromium-profile-"))
+        .expect("the browser's profile");
+    assert_eq!(mode(&profile), 0o700, "{}", profile.display());
+    assert_eq!(mode(&profile.join("Local State")), 0o600);
+    let tmp: Vec<String> = std::fs::read_dir(profile.join("tmp"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(tmp.iter().any(|n| n.starts_with("org.chromium.Chromium.")), "{tmp:?}");
+    let browser = sb_tests::descendant_naming(sup.pid(), "--crash-dumps-dir=").expect("the browser");
+    let cmdline = std::fs::read_to_string(format!("/proc/{browser}/cmdline")).unwrap();
+    assert!(cmdline.contains(&format!("--crash-dumps-dir={}", profile.join("crash").display())), "{cmdline}");
 }

@@ -143,6 +143,10 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         f.insert(1, "--hide-scrollbars".into());
     }
     f.push(format!("--user-data-dir={}", user_data_dir.display()));
+    // Crash dumps (which may hold a page's cookies) go into the profile, removed with it, not under
+    // $HOME/.config/chromium/Crash Reports.
+    f.push(format!("--crash-dumps-dir={}", user_data_dir.join("crash").display()));
+    f.push("--disable-crash-reporter".into());
     f.push(format!("--window-size={},{}", config.window.0, config.window.1));
     if config.no_sandbox || nix::unistd::geteuid().is_root() {
         f.push("--no-sandbox".into());
@@ -260,8 +264,17 @@ impl Browser {
             .map_err(|e| fail(Phase::Launch, format!("cannot create a user-data-dir: {e}")))?;
         let pipes =
             Pipes::new().map_err(|e| fail(Phase::Launch, format!("cannot create the CDP pipes: {e}")))?;
+        // The browser's temporary files (`org.chromium.Chromium.*`) go into the profile too, removed
+        // with it, not into /tmp where every launch left a directory.
+        let tmp = udd.path().join("tmp");
+        crate::files::private_dir(&tmp)
+            .map_err(|e| fail(Phase::Launch, format!("cannot create {}: {e}", tmp.display())))?;
         let mut cmd = Command::new(&binary);
-        cmd.args(flags(config, udd.path())).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
+        cmd.args(flags(config, udd.path()))
+            .env("TMPDIR", &tmp)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
         let (browser_reads, browser_writes) =
             (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
         let mut child = spawner

@@ -84,8 +84,9 @@ impl Common {
     }
 }
 
-/// `serve`: boots Chromium and serves the socket until SIGTERM/SIGINT. Exit 2 for a bad
-/// configuration, 1 when the runtime could not start.
+/// `serve`: boots Chromium and serves the socket until SIGTERM/SIGINT, with the umask 077 (the
+/// runtime's files and its browser's are its own). Exit 2 for a bad configuration, 1 when the runtime
+/// could not start.
 pub fn serve(
     common: Common,
     max_request_bytes: Option<usize>,
@@ -93,6 +94,9 @@ pub fn serve(
     disable_evaluate: bool,
 ) -> ExitCode {
     logging::init(&log_format);
+    // Whatever umask the runtime was started with, what it and its browser and workers write is the
+    // runtime's only (a finished download was 0644, the profile directory 0755).
+    nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o077));
     let mut settings = match common.settings() {
         Ok(settings) => settings,
         Err(e) => {
