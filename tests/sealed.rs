@@ -205,22 +205,29 @@ async fn the_url_policy_refuses_local_files_browser_pages_and_blocked_networks()
     assert!(e.message.contains("could not be resolved"), "{}", e.message);
 }
 
+/// One request on `s` (`method`, no params), its answer (or what came instead).
+fn request(s: &mut std::os::unix::net::UnixStream, method: &str) -> serde_json::Value {
+    use std::io::{BufRead, BufReader, Write};
+    // A refused connection may be closed before the request is written: its one line is read all the
+    // same.
+    let _ = s.write_all(format!("{{\"id\":1,\"method\":\"{method}\"}}\n").as_bytes());
+    let mut line = String::new();
+    let _ = BufReader::new(s.try_clone().unwrap()).read_line(&mut line);
+    serde_json::from_str(&line).unwrap_or(json!({"ok": false, "line": line}))
+}
+
 /// The socket holds at most `max_connections`: one more gets a `too_many_connections` line and is
 /// closed (the runtime still answers its open connections, and a new one once a slot is free); a
-/// connection that parks half a line is closed after `partial_line_timeout_ms`.
+/// connection that parks half a line is closed after `partial_line_timeout_ms`. (No open connection
+/// is idle long enough to be closed for a newcomer here: `evict_idle_after_ms` is a minute.)
 #[test]
 fn connections_are_capped_and_parked_partial_lines_closed() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::os::unix::net::UnixStream;
-    let sup = Supervisor::with_config("[limits]\nmax_connections = 3\npartial_line_timeout_ms = 1000\n");
-    let health = |s: &mut UnixStream| -> serde_json::Value {
-        // A refused connection may be closed before the request is written: its one line is read all
-        // the same.
-        let _ = s.write_all(b"{\"id\":1,\"method\":\"runtime.health\"}\n");
-        let mut line = String::new();
-        BufReader::new(s.try_clone().unwrap()).read_line(&mut line).unwrap();
-        serde_json::from_str(&line).unwrap_or(json!({"ok": false, "line": line}))
-    };
+    let sup = Supervisor::with_config(
+        "[limits]\nmax_connections = 3\npartial_line_timeout_ms = 1000\nevict_idle_after_ms = 60000\n",
+    );
+    let health = |s: &mut UnixStream| request(s, "runtime.health");
     let mut open: Vec<UnixStream> = (0..3).map(|_| UnixStream::connect(&sup.socket).unwrap()).collect();
     for s in &mut open {
         assert_eq!(health(s)["ok"], json!(true));
@@ -240,10 +247,11 @@ fn connections_are_capped_and_parked_partial_lines_closed() {
     let mut rest = Vec::new();
     let n = open[1].read_to_end(&mut rest).expect("closed by the runtime, not by the read timeout");
     assert_eq!(n, 0, "{}", String::from_utf8_lossy(&rest));
-    // Its slot is free again: a new connection is served (the runtime frees it as it closes).
+    // Its slot is free again: a new connection is served (the runtime frees it as it closes); asked
+    // for something else than runtime.health, which the reserved slot would answer anyway.
     let served = (0..50).find_map(|_| {
         let mut s = UnixStream::connect(&sup.socket).unwrap();
-        let v = health(&mut s);
+        let v = request(&mut s, "session.list");
         if v["ok"] == json!(true) {
             Some(v)
         } else {
@@ -876,4 +884,60 @@ fn the_browsers_files_are_the_runtimes_only_and_stay_in_its_profile() {
     let browser = sb_tests::descendant_naming(sup.pid(), "--crash-dumps-dir=").expect("the browser");
     let cmdline = std::fs::read_to_string(format!("/proc/{browser}/cmdline")).unwrap();
     assert!(cmdline.contains(&format!("--crash-dumps-dir={}", profile.join("crash").display())), "{cmdline}");
+}
+
+/// Issue 28 §5: a runtime crowded with idle connections stays reachable. With every slot held,
+/// `runtime.health` from a new connection is answered (a reserved slot: the container's health check
+/// must not restart a runtime that is merely crowded) while anything else is refused; with
+/// connections idle past `evict_idle_after_ms`, a newcomer closes the one idle longest (oldest first)
+/// and is served; and an idle connection is closed after `idle_timeout_ms`. Each close is logged once.
+#[test]
+fn a_crowded_socket_answers_health_and_closes_idle_connections_oldest_first() {
+    use std::io::Read;
+    use std::os::unix::net::UnixStream;
+    // Held, not idle long enough to be closed for a newcomer.
+    let held = Supervisor::with_config("[limits]\nmax_connections = 2\nevict_idle_after_ms = 60000\n");
+    let mut open: Vec<UnixStream> = (0..2).map(|_| UnixStream::connect(&held.socket).unwrap()).collect();
+    for s in &mut open {
+        assert_eq!(request(s, "session.list")["ok"], json!(true));
+    }
+    let mut probe = UnixStream::connect(&held.socket).unwrap();
+    let answer = request(&mut probe, "runtime.health");
+    assert_eq!(answer["ok"], json!(true), "health is answered past the limit: {answer}");
+    let mut other = UnixStream::connect(&held.socket).unwrap();
+    let answer = request(&mut other, "session.list");
+    assert_eq!(answer["error"]["code"], json!("too_many_connections"), "{answer}");
+
+    // Idle connections: the oldest goes for a newcomer, the rest after the idle timeout.
+    let idle = Supervisor::with_config(
+        "[limits]\nmax_connections = 2\nevict_idle_after_ms = 0\nidle_timeout_ms = 2000\n",
+    );
+    let mut oldest = UnixStream::connect(&idle.socket).unwrap();
+    assert_eq!(request(&mut oldest, "session.list")["ok"], json!(true));
+    let mut newer = UnixStream::connect(&idle.socket).unwrap();
+    assert_eq!(request(&mut newer, "session.list")["ok"], json!(true));
+    let mut newcomer = UnixStream::connect(&idle.socket).unwrap();
+    assert_eq!(request(&mut newcomer, "session.list")["ok"], json!(true), "the newcomer is served");
+    let closed = |s: &mut UnixStream, what: &str| {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let mut rest = Vec::new();
+        let n = s.read_to_end(&mut rest).unwrap_or_else(|e| panic!("{what} was not closed: {e}"));
+        assert_eq!(n, 0, "{what}: {}", String::from_utf8_lossy(&rest));
+    };
+    closed(&mut oldest, "the oldest idle connection");
+    assert_eq!(request(&mut newer, "session.list")["ok"], json!(true), "the newer one stays");
+    closed(&mut newer, "an idle connection past idle_timeout_ms");
+    idle.wait_for_log("both closes", |events| {
+        events.iter().filter(|e| e["message"] == "connection_closed").count() >= 2
+    });
+    let reasons: Vec<String> = idle
+        .log_events()
+        .into_iter()
+        .filter(|e| e["message"] == "connection_closed")
+        .map(|e| e["reason"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        reasons.contains(&"idle_at_limit".to_string()) && reasons.contains(&"idle_timeout".to_string()),
+        "{reasons:?}"
+    );
 }

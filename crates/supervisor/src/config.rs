@@ -187,6 +187,12 @@ pub struct Limits {
     /// How long a connection may hold part of a request line without sending more, ms; then it is
     /// closed.
     pub partial_line_timeout_ms: u64,
+    /// How long a connection may stay idle (nothing in flight, nothing sent), ms; then it is closed.
+    /// 0: never.
+    pub idle_timeout_ms: u64,
+    /// At `max_connections`, a new connection closes the one idle longest when that one has been idle
+    /// at least this long, ms (0: any idle one).
+    pub evict_idle_after_ms: u64,
 }
 
 impl Default for Limits {
@@ -196,6 +202,8 @@ impl Default for Limits {
             max_request_bytes: sb_protocol::api::DEFAULT_MAX_REQUEST_BYTES,
             max_connections: 64,
             partial_line_timeout_ms: 10_000,
+            idle_timeout_ms: 600_000,
+            evict_idle_after_ms: 5_000,
         }
     }
 }

@@ -154,6 +154,11 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         max_line_bytes: config.settings.limits.max_request_bytes,
         max_connections: config.settings.limits.max_connections,
         partial_line_timeout: Duration::from_millis(config.settings.limits.partial_line_timeout_ms),
+        idle_timeout: match config.settings.limits.idle_timeout_ms {
+            0 => None,
+            ms => Some(Duration::from_millis(ms)),
+        },
+        evict_idle_after: Duration::from_millis(config.settings.limits.evict_idle_after_ms),
     };
     let server = tokio::spawn(server::serve(listener, runtime.clone(), limits));
     let signal_name = loop {

@@ -2,11 +2,12 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
-use sb_protocol::api::Response;
+use sb_protocol::api::{Method, Response};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
@@ -49,10 +50,38 @@ pub struct Limits {
     pub max_line_bytes: usize,
     /// Open connections at once (`too_many_connections` past it).
     pub max_connections: usize,
-    /// How long a connection may hold part of a line without sending more of it before it is closed
-    /// (an idle connection between lines is not).
+    /// How long a connection may hold part of a line without sending more of it before it is closed.
     pub partial_line_timeout: Duration,
+    /// How long a connection may be idle between lines (nothing in flight) before it is closed.
+    pub idle_timeout: Option<Duration>,
+    /// At `max_connections`, a new connection closes the longest-idle one idle at least this long.
+    pub evict_idle_after: Duration,
 }
+
+/// What the accept loop knows of an open connection: when it was last active, what it has in flight,
+/// and how to close it.
+struct Conn {
+    last_active: std::sync::Mutex<Instant>,
+    in_flight: AtomicUsize,
+    close: CancellationToken,
+}
+
+impl Conn {
+    fn touch(&self) {
+        *self.last_active.lock().unwrap() = Instant::now();
+    }
+
+    /// How long it has been idle, or `None` while it has a request in flight.
+    fn idle_for(&self) -> Option<Duration> {
+        (self.in_flight.load(Ordering::SeqCst) == 0).then(|| self.last_active.lock().unwrap().elapsed())
+    }
+}
+
+/// The open connections, by a number of the accept loop's.
+type Conns = Arc<std::sync::Mutex<std::collections::HashMap<u64, Arc<Conn>>>>;
+
+/// How long a connection in the reserved slot may take to send its one line.
+const RESERVED_LINE: Duration = Duration::from_secs(1);
 
 /// Requests of one connection in flight at once: a client that sends more waits (its next lines are
 /// not read) until one is answered, and at most this many answers wait for a client that does not read.
@@ -62,12 +91,21 @@ pub const MAX_IN_FLIGHT: usize = 16;
 pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Accepts connections until the task is dropped. A peer whose uid (`SO_PEERCRED`) is neither the
-/// supervisor's nor root is refused and logged. Past `max_connections` a connection gets one
-/// `too_many_connections` line and is closed. A failed accept (`EMFILE`) is logged once for a run of
-/// failures and retried after [`ACCEPT_BACKOFF`].
+/// supervisor's nor root is refused and logged. A failed accept (`EMFILE`) is logged once for a run
+/// of failures and retried after [`ACCEPT_BACKOFF`].
+///
+/// At `max_connections` the socket stays reachable: a new connection first closes the connection idle
+/// longest, when it has been idle at least `evict_idle_after` (`connection_closed`, reason
+/// `idle_at_limit`); else it gets the one reserved slot, where a `runtime.health` (the container's
+/// health check, `doctor --probe`) is answered and anything else gets one `too_many_connections`
+/// line; with the reserved slot taken too, that line at once. An idle connection is also closed after
+/// `idle_timeout` (reason `idle_timeout`). Each close is logged once.
 pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits) {
     let me = nix::unistd::geteuid().as_raw();
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let reserved = Arc::new(tokio::sync::Semaphore::new(1));
+    let conns: Conns = Arc::default();
+    let mut next_id = 0u64;
     let mut failed_accepts = 0u64;
     loop {
         let (stream, _) = match listener.accept().await {
@@ -96,15 +134,131 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
                 continue;
             }
         }
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            tokio::spawn(refuse(stream, limits.max_connections));
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => Some(slot),
+            // The evicted connection gives its slot back as it closes.
+            Err(_) if evict_idlest(&conns, limits.evict_idle_after) => {
+                let freed = tokio::time::timeout(Duration::from_secs(1), slots.clone().acquire_owned()).await;
+                freed.ok().and_then(Result::ok)
+            }
+            Err(_) => None,
+        };
+        let Some(slot) = slot else {
+            match reserved.clone().try_acquire_owned() {
+                Ok(permit) => {
+                    let runtime = runtime.clone();
+                    tokio::spawn(async move {
+                        reserved_slot(stream, runtime, limits.max_connections).await;
+                        drop(permit);
+                    });
+                }
+                Err(_) => {
+                    tokio::spawn(refuse(stream, limits.max_connections));
+                }
+            }
             continue;
         };
-        let runtime = runtime.clone();
+        next_id += 1;
+        let id = next_id;
+        let conn = Arc::new(Conn {
+            last_active: std::sync::Mutex::new(Instant::now()),
+            in_flight: AtomicUsize::new(0),
+            close: CancellationToken::new(),
+        });
+        conns.lock().unwrap().insert(id, conn.clone());
+        let (runtime, conns) = (runtime.clone(), conns.clone());
         tokio::spawn(async move {
-            connection(stream, runtime, limits).await;
+            connection(stream, runtime, limits, conn).await;
+            conns.lock().unwrap().remove(&id);
             drop(slot);
         });
+    }
+}
+
+/// Closes the connection idle longest, when it has been idle at least `after`; whether one was.
+fn evict_idlest(conns: &Conns, after: Duration) -> bool {
+    let conns = conns.lock().unwrap();
+    let idlest = conns
+        .values()
+        .filter_map(|c| c.idle_for().map(|idle| (idle, c)))
+        .filter(|(idle, _)| *idle >= after)
+        .max_by_key(|(idle, _)| *idle);
+    match idlest {
+        Some((idle, conn)) => {
+            tracing::warn!(reason = "idle_at_limit", idle_ms = idle.as_millis() as u64, "connection_closed");
+            conn.close.cancel();
+            true
+        }
+        None => false,
+    }
+}
+
+/// The reserved slot, for a connection past the limit: its first line (within [`RESERVED_LINE`]) is
+/// answered when it is a `runtime.health`, so that a health check sees a crowded runtime as alive;
+/// anything else gets the `too_many_connections` line. Then it is closed.
+async fn reserved_slot(mut stream: UnixStream, runtime: Arc<Runtime>, max: usize) {
+    let mut buf = BytesMut::with_capacity(1024);
+    let mut codec = LinesCodec::new_with_max_length(64 * 1024);
+    let first = async {
+        loop {
+            match codec.decode(&mut buf) {
+                Ok(Some(line)) => return Some(line),
+                Ok(None) => {}
+                Err(_) => return None,
+            }
+            match stream.read_buf(&mut buf).await {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+        }
+    };
+    let line = tokio::time::timeout(RESERVED_LINE, first).await.ok().flatten();
+    let method = line.as_deref().and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+    let is_health = method.is_some_and(|v| v["method"] == Method::RuntimeHealth.name());
+    match line {
+        Some(line) if is_health => {
+            let response = runtime.handle_line(&line, &CancellationToken::new()).await;
+            let mut out = serde_json::to_vec(&response).unwrap_or_default();
+            out.push(b'\n');
+            let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(&out)).await;
+        }
+        _ => refuse(stream, max).await,
+    }
+}
+
+/// `read` (the next bytes of a connection between lines), unless the connection is closed first: by
+/// the accept loop (evicted at the limit), or for being idle past `idle_timeout` (nothing in flight,
+/// nothing sent; logged once). `None` when it is closed.
+async fn idle_or_read<F: std::future::Future<Output = std::io::Result<usize>>>(
+    conn: &Conn,
+    idle_timeout: Option<Duration>,
+    read: F,
+) -> Option<std::io::Result<usize>> {
+    tokio::pin!(read);
+    loop {
+        // While a request is in flight the connection is not idle: look again a whole timeout later
+        // (its answer makes it active again).
+        let idle_deadline = idle_timeout.map(|t| match conn.idle_for() {
+            Some(_) => *conn.last_active.lock().unwrap() + t,
+            None => Instant::now() + t,
+        });
+        let idle = async {
+            match idle_deadline {
+                Some(at) => tokio::time::sleep_until(at.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            r = &mut read => return Some(r),
+            _ = conn.close.cancelled() => return None,
+            _ = idle => {
+                let limit = idle_timeout.unwrap_or_default();
+                if conn.idle_for().is_some_and(|idle| idle >= limit) {
+                    tracing::info!(reason = "idle_timeout", idle_ms = limit.as_millis() as u64, "connection_closed");
+                    return None;
+                }
+            }
+        }
     }
 }
 
@@ -125,13 +279,15 @@ async fn refuse(mut stream: UnixStream, max: usize) {
 /// One connection: lines in, each handled on its own task (at most [`MAX_IN_FLIGHT`] at once),
 /// responses written as they complete. When the client closes its end, every action it still has in
 /// flight is cancelled; a partial line held past `partial_line_timeout` closes the connection.
-async fn connection(stream: UnixStream, runtime: Arc<Runtime>, limits: Limits) {
+async fn connection(stream: UnixStream, runtime: Arc<Runtime>, limits: Limits, conn: Arc<Conn>) {
     let max_line_bytes = limits.max_line_bytes;
     let (mut reader, mut writer) = stream.into_split();
     let (tx, mut rx) = mpsc::channel::<Response>(MAX_IN_FLIGHT);
     let in_flight = Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT));
+    let writer_conn = conn.clone();
     let write_task = tokio::spawn(async move {
         while let Some(response) = rx.recv().await {
+            writer_conn.touch();
             let mut line = serde_json::to_vec(&response).unwrap_or_else(|_| b"{}".to_vec());
             line.push(b'\n');
             if writer.write_all(&line).await.is_err() {
@@ -159,9 +315,13 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, limits: Limits) {
                 let runtime = runtime.clone();
                 let tx = tx.clone();
                 let cancel = gone.clone();
+                conn.in_flight.fetch_add(1, Ordering::SeqCst);
+                let busy = conn.clone();
                 tokio::spawn(async move {
                     let response = runtime.handle_line(&line, &cancel).await;
                     let _ = tx.send(response).await;
+                    busy.touch();
+                    busy.in_flight.fetch_sub(1, Ordering::SeqCst);
                     drop(permit);
                 });
             }
@@ -171,7 +331,10 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, limits: Limits) {
                 let partial = !buf.is_empty();
                 let read = reader.read_buf(&mut buf);
                 let read = if !partial {
-                    read.await
+                    match idle_or_read(&conn, limits.idle_timeout, read).await {
+                        Some(r) => r,
+                        None => break,
+                    }
                 } else {
                     match tokio::time::timeout(limits.partial_line_timeout, read).await {
                         Ok(r) => r,
@@ -186,7 +349,7 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, limits: Limits) {
                 };
                 match read {
                     Ok(0) | Err(_) => eof = true,
-                    Ok(_) => {}
+                    Ok(_) => conn.touch(),
                 }
             }
             Err(LinesCodecError::MaxLineLengthExceeded) => {
