@@ -123,6 +123,10 @@ async fn navigation_errors_name_chromiums_net_error() {
     assert!(e.retryable);
     assert_eq!(api_error(c.session_start(Some("nav")).await).code, ErrorCode::SessionExists);
     assert_eq!(api_error(c.session_start(Some("bad id!")).await).code, ErrorCode::BadRequest);
+    // Issue 26 §3: a string that is not a URL is the caller's mistake, not a blocked URL.
+    let e = api_error(c.goto(&sid, "asdfasdf", None).await);
+    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
+    assert!(e.message.contains("not a valid URL"), "{}", e.message);
 }
 
 /// Writes `line` (a newline is added) and reads one response line.

@@ -257,12 +257,21 @@ impl Runtime {
     /// request's budget.
     ///
     /// # Errors
-    /// `url_blocked` (phase `navigate`) naming the rule, the URL without its credentials.
+    /// `bad_request` for a string that is not a URL; `url_blocked` (phase `navigate`) naming the rule,
+    /// the URL without its credentials.
     async fn url_allowed(&self, method: Method, params: &Value, budget: Budget) -> Result<(), ErrorBody> {
         if !navigates(method) {
             return Ok(());
         }
         let Some(url) = params.get("url").and_then(Value::as_str) else { return Ok(()) };
+        // Nothing was blocked when the input is not a URL at all: the input is wrong.
+        if let Err(e) = url::Url::parse(url) {
+            let shown = sb_protocol::redact::in_url(url);
+            return Err(bad_request(format!(
+                "{}: {shown:?} is not a valid URL ({e}); give an absolute URL such as https://example.com/",
+                method.name()
+            )));
+        }
         self.guard.allows(url, budget).await.map_err(|b| {
             let shown = sb_protocol::redact::in_url(url);
             ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.0))
