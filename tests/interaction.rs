@@ -387,6 +387,11 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
     assert_eq!(r.result.unwrap()["values"], json!(["a"]), "a single select takes the first match");
     let r = call("page.select", json!({"selector": "#one", "values": ["nope"]})).await;
     assert!(r.error.unwrap().message.contains("nope"));
+    // Issue 26 §3: a label is matched with its whitespace normalized, a no-break space included (it
+    // answered timeout "has no option with label").
+    js(&c, "m", "document.body.insertAdjacentHTML('afterbegin', '<select id=\"lang\"><option value=\"c\">C</option><option value=\"h\">&nbsp;HTML\\n  5</option></select>'); 1").await;
+    let r = call("page.select", json!({"selector": "#lang", "labels": ["HTML 5"]})).await;
+    assert_eq!(r.result.unwrap_or_else(|| panic!("{:?}", r.error))["values"], json!(["h"]));
 
     let snap = sb_tests::snapshot(&c, "m", SnapshotParams { interactive: true, ..Default::default() })
         .await

@@ -6,9 +6,13 @@
 function(want) {
   if (this.localName !== 'select') return { error: 'is not a <select>' };
   const opts = Array.from(this.options);
-  const label = (o) => o.label || o.text.trim();
-  const byValue = (v) => (o) => o.value === v || label(o) === v;
-  const byLabel = (l) => (o) => label(o) === l;
+  // Labels compare with their whitespace normalized on both sides (every run of white space, a
+  // no-break space included, is one space; none at the ends), as Playwright's text matching does
+  // (`normalizeWhiteSpace`): an option written `&nbsp;HTML` is chosen by the label `HTML`.
+  const norm = (t) => t.replace(/\s+/g, ' ').trim();
+  const label = (o) => norm(o.label || o.text);
+  const byValue = (v) => (o) => o.value === v || label(o) === norm(v);
+  const byLabel = (l) => (o) => label(o) === norm(l);
   const byIndex = (i) => (o) => opts[i] === o;
   const wanted = [
     ...want.values.map((v) => ['value or label ' + JSON.stringify(v), byValue(v)]),
