@@ -378,6 +378,15 @@ async fn evaluate_results_keep_every_javascript_value() {
             "n": null
         }))
     );
+    // Issue 26 §3: an object's own toJSON is not called (it gave "string"): the object comes back as
+    // it is, as Playwright returns it; Map, Set and RegExp keep their type.
+    let r = eval("({toJSON: () => 'string', data: 'data'})").await;
+    assert_eq!(r.value, Some(json!({"toJSON": {"$function": "toJSON"}, "data": "data"})));
+    let r = eval("[new Map([['k', 1]]), new Set([2]), /a+/g, new Date(NaN)]").await;
+    assert_eq!(
+        r.value,
+        Some(json!([{"$map": [["k", 1]]}, {"$set": [2]}, {"$regexp": "/a+/g"}, {"$date": "Invalid Date"}]))
+    );
     // Circular objects and DOM nodes come back described, not as errors.
     let r = eval("(() => { const o = {name: 'o'}; o.self = o; return o; })()").await;
     assert_eq!(r.value, Some(json!({"name": "o", "self": {"$circular": true}})));

@@ -369,9 +369,12 @@ const TO_JSON: &str = r#"function() {
     if (typeof Node !== 'undefined' && v instanceof Node) return { $node: node(v) };
     if (stack.includes(v)) return { $circular: true };
     if (depth > 32) return { $truncated: 'too deep' };
-    try {
-      if (typeof v.toJSON === 'function') return conv(v.toJSON(), depth + 1);
-    } catch (e) { return { $truncated: String(e) }; }
+    // Typed values keep their type, as Playwright's serializer (`utilityScriptSerializers.ts`) keeps
+    // them, and nothing else's own `toJSON` is called: an object with one is returned as it is (its
+    // `toJSON` shown as a function), as Playwright returns it.
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? { $date: 'Invalid Date' } : v.toISOString();
+    if (typeof URL !== 'undefined' && v instanceof URL) return v.href;
+    if (v instanceof RegExp) return { $regexp: String(v) };
     // Window and the other platform objects (Location, Navigator, Storage, events, ...) as their
     // class, not a dump of their properties; the page's own objects and classes keep their fields.
     const tag = Object.prototype.toString.call(v).slice(8, -1);
