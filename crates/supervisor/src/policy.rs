@@ -11,7 +11,8 @@
 //!    address carrying an IPv4 one: NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, `::a.b.c.d`, each checked
 //!    as both) or a name resolved now (every address it resolves to; `localhost` and `*.localhost` as
 //!    the loopback, as Chromium resolves them itself), falls in a blocked network; a name that cannot
-//!    be resolved in time is refused, since it cannot be checked.
+//!    be resolved in time is refused when the configuration blocks networks of its own
+//!    (`block_loopback`, `block_private`, `blocked_networks`), since it cannot be checked.
 //!
 //! Networks blocked by default: link-local (169.254.0.0/16, fe80::/10, which hold the cloud metadata
 //! endpoints 169.254.169.254 and fd00:ec2::254 too) and the unspecified addresses (0.0.0.0/8, ::),
@@ -139,6 +140,12 @@ impl Policy {
         Ok(())
     }
 
+    /// Whether the configuration blocks networks beyond the defaults (loopback, private ranges, or
+    /// its own list).
+    fn restricts_networks(&self) -> bool {
+        self.block_loopback || self.block_private || !self.blocked_networks.is_empty()
+    }
+
     fn networks(&self) -> Vec<IpNet> {
         let mut names: Vec<&str> = ALWAYS_BLOCKED.to_vec();
         if self.block_loopback {
@@ -209,9 +216,11 @@ impl Policy {
             Some(url::Host::Domain(name)) => {
                 let port = parsed.port_or_known_default().unwrap_or(80);
                 let found = names.resolve(name, port, budget.capped(RESOLVE)).await;
-                if found.is_empty() {
-                    // What cannot be resolved cannot be checked against the blocked networks (the
-                    // browser may resolve it a moment later): it is refused.
+                if found.is_empty() && self.restricts_networks() {
+                    // What cannot be resolved cannot be checked against the networks the configuration
+                    // blocks (the browser may resolve it a moment later): it is refused. With only the
+                    // default rules it passes: the browser may resolve names the runtime cannot
+                    // (`--host-resolver-rules`), and its own error says the rest.
                     return blocked(format!(
                         "{name} could not be resolved within {} ms, so whether it reaches a blocked network cannot be checked",
                         budget.capped(RESOLVE).as_millis()
@@ -315,8 +324,14 @@ mod tests {
             let got = why(&loopback, url).await.unwrap_or_else(|| panic!("{url} loaded"));
             assert!(got.contains("127.0.0.1 is in the blocked network 127.0.0.0/8"), "{url}: {got}");
         }
-        let got = why(&p, "http://no-such-host.invalid/").await.expect("an unresolved name is refused");
+        let got =
+            why(&loopback, "http://no-such-host.invalid/").await.expect("an unresolved name is refused");
         assert!(got.contains("could not be resolved"), "{got}");
+        assert_eq!(
+            why(&p, "http://no-such-host.invalid/").await,
+            None,
+            "with only the default rules it passes"
+        );
         let private = Policy { block_private: true, ..Policy::default() };
         for url in ["http://100.64.0.1/", "http://198.18.0.1/", "http://[64:ff9b::a00:1]/"] {
             assert!(why(&private, url).await.is_some(), "{url} loaded");
