@@ -102,8 +102,27 @@ async fn key_combos_hold_each_modifier_once_and_code_names_work() {
         c.press("k", press(name), None).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(keys(c.clone()).await, json!(expected), "{name}");
     }
+    // Issue 26 §3, as Playwright's Keyboard: with Shift held a key sends its shifted form (`#` on
+    // Digit3, keyCode 51, charCode 35); a key pressed as named gets no Shift of its own (`+` on Equal).
+    c.evaluate(
+        "k",
+        "window.codes = []; document.querySelector('#name').addEventListener('keydown', (e) => codes.push('down:' + e.key + ':' + e.keyCode)); \
+         document.querySelector('#name').addEventListener('keypress', (e) => codes.push('press:' + e.charCode)), 1",
+        None,
+    )
+    .await
+    .unwrap();
+    c.press("k", press("Shift+Digit3"), None).await.unwrap();
+    assert_eq!(
+        keys(c.clone()).await,
+        json!("keydown:Shift:ShiftLeft:1:s keydown:#:Digit3:0:s keyup:#:Digit3:0:s keyup:Shift:ShiftLeft:1:")
+    );
+    c.press("k", press("+"), None).await.unwrap();
+    assert_eq!(keys(c.clone()).await, json!("keydown:+:Equal:0: keyup:+:Equal:0:"), "no Shift of its own");
+    let codes = c.evaluate("k", "codes.join(' ')", None).await.unwrap().into_inner().value;
+    assert_eq!(codes, Some(json!("down:Shift:16 down:#:51 press:35 down:+:187 press:43")));
     let value = c.evaluate("k", "document.querySelector('#name').value", None).await.unwrap();
-    assert_eq!(value.value, Some(json!("~3a")), "the keys typed what a keyboard types");
+    assert_eq!(value.value, Some(json!("~3a#+")), "the keys typed what a keyboard types");
     let e = c.press("k", press("Hyper+A"), None).await.unwrap_err();
     assert!(e.to_string().contains("KeyA-KeyZ"), "{e}");
 }
@@ -148,15 +167,16 @@ async fn select_matches_value_or_label_takes_the_first_and_waits_for_options() {
     assert!(e.message.contains("Teal"), "{e:?}");
 }
 
-/// Evaluate results as Playwright's serializer gives them: `toJSON` applied, platform objects as a
-/// short description; a `data:` URL has no HTTP status.
+/// Evaluate results as Playwright's serializer gives them: an object with its own `toJSON` as it is
+/// (issue 26 §3: Playwright does not call it), platform objects as a short description; a `data:` URL
+/// has no HTTP status.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn evaluate_applies_to_json_and_describes_platform_objects() {
+async fn evaluate_keeps_objects_as_they_are_and_describes_platform_objects() {
     let Fixture { pages, sup: _sup, c } = Fixture::with_config(sb_tests::MORE_SCHEMES).await;
     c.session_start(Some("e")).await.unwrap();
     c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
     let r = c.evaluate("e", "({toJSON: () => 'string', data: 'data'})", None).await.unwrap();
-    assert_eq!(r.value, Some(json!("string")));
+    assert_eq!(r.value, Some(json!({"toJSON": {"$function": "toJSON"}, "data": "data"})));
     let r = c.evaluate("e", "[window, document, document.body, location, navigator]", None).await.unwrap();
     assert_eq!(
         r.value,
