@@ -102,6 +102,15 @@ pub(crate) fn for_char(c: char) -> Option<KeyDef> {
     }
 }
 
+/// What the key at `code` types with Shift on a US keyboard (`Digit3` `#`, `Equal` `+`), for the keys
+/// whose shifted form is another character (digits and punctuation).
+fn shifted_form(code: &str) -> Option<char> {
+    if let Some(d) = code.strip_prefix("Digit").and_then(|d| d.parse::<usize>().ok()).filter(|d| *d < 10) {
+        return SHIFTED_DIGITS.chars().nth(d);
+    }
+    PUNCT.iter().find(|p| p.2 == code).map(|p| p.1)
+}
+
 /// A key by Playwright's names: a `key` value (`Enter`, `ArrowLeft`, `F5`, `Control`, `a`, `~`), a
 /// `code` value (`KeyA`, `Digit3`, `Numpad7`, `NumpadEnter`, `ShiftRight`, `Backquote`, `F13`), or
 /// `ControlOrMeta` (Control here: the runtime runs on Linux). Numpad keys have `location` 3, right-side
@@ -244,13 +253,20 @@ pub(crate) fn parse_combo(combo: &str) -> Result<(Vec<KeyDef>, KeyDef), ComboErr
         }
     }
     let mut key = named(key).ok_or_else(|| unknown(key))?;
-    // A letter in a combo is the key itself: `Control+A` sends `a`, as a keyboard does without Shift;
-    // with Shift held it sends `A` (Shift is already down, so it is not pressed again).
+    let shift_held = held.iter().any(|m| m.modifier_bit() == SHIFT);
+    // As Playwright's `Keyboard` (`server/input.ts`, `usKeyboardLayout.ts`): a key is sent as named,
+    // without a Shift of its own (`press('+')` is `+` on `Equal`, Shift not pressed); with Shift held,
+    // a key that has a shifted form on the US layout sends it (`Shift+Digit3` is `#`, keyCode 51; the
+    // character code comes from its text), and a letter is the key itself (`Control+A` sends `a`,
+    // `Shift+A` sends `A`).
     if key.key.len() == 1 && key.key.chars().all(|c| c.is_ascii_alphabetic()) {
-        let shift_held = held.iter().any(|m| m.modifier_bit() == SHIFT);
         let letter = if shift_held { key.key.to_ascii_uppercase() } else { key.key.to_ascii_lowercase() };
-        key = KeyDef { key: letter.clone(), text: Some(letter), shifted: false, ..key };
+        key = KeyDef { key: letter.clone(), text: Some(letter), ..key };
+    } else if let Some(shifted) = shift_held.then(|| shifted_form(&key.code)).flatten() {
+        let s = shifted.to_string();
+        key = KeyDef { key: s.clone(), text: Some(s), ..key };
     }
+    key.shifted = false;
     Ok((held, key))
 }
 
@@ -292,6 +308,20 @@ mod tests {
         assert_eq!((key.key.as_str(), key.code.as_str()), ("a", "KeyA"));
         let (mods, key) = parse_combo("Control++").unwrap();
         assert_eq!((mods.len(), key.key.as_str()), (1, "+"));
+        // Issue 26 §3: with Shift held, a key sends its shifted form; a key is never given a Shift of
+        // its own.
+        let (_, hash) = parse_combo("Shift+Digit3").unwrap();
+        assert_eq!(
+            (hash.key.as_str(), hash.code.as_str(), hash.key_code, hash.text.as_deref()),
+            ("#", "Digit3", 51, Some("#"))
+        );
+        let (mods, plus) = parse_combo("+").unwrap();
+        assert_eq!(
+            (mods.len(), plus.key.as_str(), plus.code.as_str(), plus.shifted),
+            (0, "+", "Equal", false)
+        );
+        let (_, plus) = parse_combo("Shift+Equal").unwrap();
+        assert_eq!(plus.key, "+");
         let (_, enter) = parse_combo("Enter").unwrap();
         assert_eq!((enter.key_code, enter.text.as_deref()), (13, Some("\r")));
         assert!(parse_combo("Hyper+A").is_err());
