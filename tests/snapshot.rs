@@ -259,3 +259,21 @@ async fn empty_pages_iframe_scopes_and_interactive_walks_are_whole() {
     let flat = sb_tests::snapshot(&c, "w", flat).await.unwrap();
     assert_eq!((flat.refs, flat.truncated), (800, false), "{} chars", flat.chars);
 }
+
+/// Issue 26 §3: an `interactive` snapshot cut at `max_chars` is cut at the limit (it stopped at 34,322
+/// of 40,000: the walk's estimate of an interactive line was long), and its cut line suggests what is
+/// left (`scope`, `max_depth`), not `interactive` again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interactive_snapshot_is_cut_at_the_limit_and_suggests_what_is_left() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("cut")).await.unwrap();
+    c.goto("cut", &pages.url("/test/index.html"), None).await.unwrap();
+    let script = "document.body.innerHTML = Array.from({length: 6000}, (_, i) => `<p>Some text ${i}</p><button>Button number ${i}</button>`).join(''), 1";
+    c.evaluate("cut", script, None).await.unwrap();
+    let params = SnapshotParams { interactive: true, max_chars: Some(40_000), ..Default::default() };
+    let snap = sb_tests::snapshot(&c, "cut", params).await.unwrap().into_inner();
+    assert!(snap.truncated, "{}", snap.chars);
+    assert!(snap.chars > 39_000 && snap.chars <= 40_100, "cut at {} of 40000 chars", snap.chars);
+    let last = snap.snapshot.lines().last().unwrap();
+    assert!(last.contains("narrow with scope") && !last.contains("interactive"), "{last}");
+}

@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn cut_adds_a_marker_line() {
         let lines: Vec<String> = (0..10).map(|i| format!("- text: line {i}")).collect();
-        let (text, shown, truncated) = cut(&lines, 40);
+        let (text, shown, truncated) = cut(&lines, 40, false);
         assert!(truncated);
         assert_eq!(shown, 3);
         assert!(
@@ -122,7 +122,10 @@ mod tests {
             ),
             "{text}"
         );
-        let (_, _, truncated) = cut(&lines, 10_000);
+        // Issue 26 §3: a snapshot already interactive is not told to be interactive.
+        let (text, _, _) = cut(&lines, 40, true);
+        assert!(text.ends_with("narrow with scope (a ref or selector) or max_depth"), "{text}");
+        let (_, _, truncated) = cut(&lines, 10_000, false);
         assert!(!truncated);
     }
 

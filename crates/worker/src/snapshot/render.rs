@@ -216,16 +216,26 @@ pub(super) fn output(
     })
 }
 
-/// Joins lines up to `max_chars`; when cut, a marker line says so.
-pub(super) fn cut(lines: &[String], max_chars: usize) -> (String, usize, bool) {
+/// What a cut snapshot suggests to narrow it: `interactive` only to a caller that did not ask for it.
+pub(super) fn narrow_with(interactive: bool) -> &'static str {
+    if interactive {
+        "narrow with scope (a ref or selector) or max_depth"
+    } else {
+        "narrow with scope, max_depth or interactive"
+    }
+}
+
+/// Joins lines up to `max_chars`; when cut, a marker line says so and what narrows it.
+pub(super) fn cut(lines: &[String], max_chars: usize, interactive: bool) -> (String, usize, bool) {
     let mut text = String::new();
     let mut chars = 0;
     for (i, line) in lines.iter().enumerate() {
         let n = line.chars().count() + 1;
         if chars + n > max_chars {
             let marker = format!(
-                "- ... {} more lines cut at max_chars={max_chars}; narrow with scope, max_depth or interactive",
-                lines.len() - i
+                "- ... {} more lines cut at max_chars={max_chars}; {}",
+                lines.len() - i,
+                narrow_with(interactive)
             );
             text.push_str(&marker);
             return (text, i + 1, true);

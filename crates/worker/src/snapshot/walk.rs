@@ -194,12 +194,11 @@ pub(super) async fn walk_snapshot(
     }
     let mut lines = Vec::new();
     render(&items, 0, &ids, options.interactive, &mut lines);
-    let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize);
+    let (mut text, mut shown, mut truncated) = cut(&lines, options.max_chars as usize, options.interactive);
     if !truncated && runs.iter().any(|r| !r.walked.complete) {
         // The walker stopped early but the lines fit after all: say so all the same.
-        text.push_str(
-            "\n- ... more of the page cut at max_chars; narrow with scope, max_depth or interactive",
-        );
+        text.push_str("\n- ... more of the page cut at max_chars; ");
+        text.push_str(narrow_with(options.interactive));
         shown += 1;
         truncated = true;
     }

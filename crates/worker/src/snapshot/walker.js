@@ -740,7 +740,9 @@
       node.children = [e.value];
     }
     if (!opts.interactive || INTERACTIVE.has(role) || (name && NAMED.has(role))) {
-      used += (opts.interactive ? 0 : 2 * depth) + role.length + name.length + 24;
+      // An interactive line is `- role "name" [ref=eN]`: counted a little short, so that the walk goes
+      // on to the limit and the caller's exact cut (not this estimate) ends the text.
+      used += opts.interactive ? role.length + name.length + 12 : 2 * depth + role.length + name.length + 24;
     }
     return node;
   }
