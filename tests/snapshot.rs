@@ -277,3 +277,32 @@ async fn an_interactive_snapshot_is_cut_at_the_limit_and_suggests_what_is_left()
     let last = snap.snapshot.lines().last().unwrap();
     assert!(last.contains("narrow with scope") && !last.contains("interactive"), "{last}");
 }
+
+/// Issue 26 §3: a ref belongs to an element with its role and name, as Playwright's aria refs do: a
+/// button renamed from "Submit" to "Sending" gets a new ref in the next snapshot, and the old ref
+/// answers `stale_ref` (it kept its ref, so an agent acting on an old snapshot clicked something other
+/// than what it read); an element whose name stays keeps its ref.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renamed_element_gets_a_new_ref_and_the_old_one_is_stale() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("r")).await.unwrap();
+    c.goto("r", &pages.url("/test/index.html"), None).await.unwrap();
+    c.evaluate("r", "document.body.innerHTML = '<button id=s>Submit</button><button>Stay</button>', 1", None)
+        .await
+        .unwrap();
+    let ref_of = |snap: &str, line: &str| -> String {
+        let l = snap.lines().find(|l| l.contains(line)).unwrap_or_else(|| panic!("{line} in {snap}"));
+        l.split("[ref=").nth(1).unwrap().trim_end_matches([']', ':']).to_string()
+    };
+    let first = sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+    let (submit, stay) = (ref_of(&first, "button \"Submit\""), ref_of(&first, "button \"Stay\""));
+    c.evaluate("r", "document.querySelector('#s').textContent = 'Sending', 1", None).await.unwrap();
+    let second = sb_tests::snapshot(&c, "r", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+    let sending = ref_of(&second, "button \"Sending\"");
+    assert_ne!(sending, submit, "a renamed element gets a new ref:\n{second}");
+    assert_eq!(ref_of(&second, "button \"Stay\""), stay, "an unchanged one keeps its ref");
+    let old = c.call("page.click", Some("r"), json!({"ref": submit}), None).await.unwrap();
+    assert_eq!(old.error.map(|e| e.code), Some(sb_protocol::ErrorCode::StaleRef));
+    let new = c.call("page.click", Some("r"), json!({"ref": sending}), None).await.unwrap();
+    assert!(new.ok, "{new:?}");
+}

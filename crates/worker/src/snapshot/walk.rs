@@ -431,7 +431,10 @@ pub(super) async fn keep_refs(
         let last = last_walk(marker, r.walked.walk);
         // Every walk's world keeps its elements' ids (the next walk gives them the same refs); the
         // main frame's registry also finds them for actions.
-        let pairs: Vec<Value> = wanted.iter().map(|&(k, index)| json!([index, shown[k].id])).collect();
+        let pairs: Vec<Value> = wanted
+            .iter()
+            .map(|&(k, index)| json!([index, shown[k].id, shown[k].role, shown[k].name]))
+            .collect();
         let register = Evaluate {
             expression: format!("({REGISTER})({last}, {})", Value::Array(pairs)),
             context_id: Some(r.context),
@@ -462,15 +465,19 @@ pub(super) async fn keep_refs(
 }
 
 /// Registers a walk's shown elements (a function of the walk's `last` record, `null` when it is gone,
-/// and `pairs` of `[els index, ref id]`): by id (`__sandboxBrowserRefs`, for actions) and by element
-/// (`__sandboxBrowserIds`, a `WeakMap` the walker reads: an element keeps its ref).
+/// and `pairs` of `[els index, ref id, role, name]`): by id (`__sandboxBrowserRefs`, for actions) and
+/// by element (`__sandboxBrowserIds`, a `WeakMap` the walker reads: an element keeps its ref while its
+/// role and name stay). An element given a new ref (it was renamed) loses its old one: an action on
+/// that is `stale_ref`, never a click on what the agent did not read.
 pub(super) const REGISTER: &str = r#"function(last, pairs) {
   if (!last) return;
   const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
   const ids = globalThis.__sandboxBrowserIds || (globalThis.__sandboxBrowserIds = new WeakMap());
-  for (const [i, id] of pairs) {
+  for (const [i, id, role, name] of pairs) {
+    const had = ids.get(last.els[i]);
+    if (had && had.id !== id) registry.delete(had.id);
     registry.set(id, new WeakRef(last.els[i]));
-    ids.set(last.els[i], id);
+    ids.set(last.els[i], { id, role, name });
   }
   // Bounded: the oldest refs go first (an action on one is then `stale_ref`).
   for (const key of registry.keys()) {

@@ -823,7 +823,10 @@
         ref = els.length;
         els.push(c.element);
         refFrames.push(c.frame);
-        refIds.push(known?.get(c.element) ?? null);
+        // An element keeps its ref while its role and name stay (as Playwright's aria refs): a
+        // renamed button is another target for an agent, and gets a new ref.
+        const had = known?.get(c.element);
+        refIds.push(had && had.role === c.role && had.name === c.name ? had.id : null);
       }
       out.push([c.role, c.name, c.attrs, ref, c.props, items(c, depth + 1), c.hole]);
     }
