@@ -108,6 +108,10 @@ pub fn sandbox_mode(config: &BrowserConfig) -> &'static str {
     }
 }
 
+/// The longest `TMPDIR` the browser is given (bytes): Chromium's singleton socket in it must fit a
+/// Unix socket path (107 bytes).
+const MAX_TMPDIR_LEN: usize = 60;
+
 /// The command-line flags of a launch (without the binary).
 pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
     let mut f: Vec<String> = [
@@ -265,16 +269,19 @@ impl Browser {
         let pipes =
             Pipes::new().map_err(|e| fail(Phase::Launch, format!("cannot create the CDP pipes: {e}")))?;
         // The browser's temporary files (`org.chromium.Chromium.*`) go into the profile too, removed
-        // with it, not into /tmp where every launch left a directory.
+        // with it, not into /tmp where every launch left a directory. Chromium binds a Unix socket
+        // there (`<TMPDIR>/org.chromium.Chromium.XXXXXX/SingletonSocket`, 46 chars more), and a socket
+        // path has at most 107 bytes: a profile too deep for that keeps the system's temp dir.
         let tmp = udd.path().join("tmp");
-        crate::files::private_dir(&tmp)
-            .map_err(|e| fail(Phase::Launch, format!("cannot create {}: {e}", tmp.display())))?;
         let mut cmd = Command::new(&binary);
-        cmd.args(flags(config, udd.path()))
-            .env("TMPDIR", &tmp)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
+        if tmp.as_os_str().len() <= MAX_TMPDIR_LEN {
+            crate::files::private_dir(&tmp)
+                .map_err(|e| fail(Phase::Launch, format!("cannot create {}: {e}", tmp.display())))?;
+            cmd.env("TMPDIR", &tmp);
+        } else {
+            tracing::warn!(path = %tmp.display(), "browser_tmpdir_too_long");
+        }
+        cmd.args(flags(config, udd.path())).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
         let (browser_reads, browser_writes) =
             (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
         let mut child = spawner
