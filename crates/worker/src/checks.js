@@ -13,9 +13,12 @@ async function() {
   // measurements still see it at its start: pending before the frames or after them, not stable this
   // round.
   const pendingBefore = running.some((an) => an.pending);
-  // Frames over which an animation's clock did not advance (a loaded machine can deliver them) show no
-  // movement whether or not the animation moves the element: no evidence of stillness this round.
+  // Frames over which an animation's clock did not advance by a frame's worth (a loaded machine can
+  // deliver them milliseconds apart) show no movement whether or not the animation moves the element:
+  // a slow one (600 px in 20 s) moves less than a layout unit (1/64 px) in a millisecond. No evidence of
+  // stillness this round; the retry loop looks again.
   const clocks = running.map((an) => an.currentTime);
+  const FRAME_MS = 16;
   const frame = () => new Promise((r) => { const t = setTimeout(() => r(false), 200); requestAnimationFrame(() => { clearTimeout(t); r(true); }); });
   // With an animation, the box between the two frames counts too: a periodic animation whose frames
   // came a whole period apart (a loaded machine) would otherwise look still.
@@ -25,7 +28,7 @@ async function() {
     mid = this.getBoundingClientRect();
     framed = await frame();
   }
-  const starting = pendingBefore || running.some((an, i) => an.pending || an.currentTime === clocks[i]);
+  const starting = pendingBefore || running.some((an, i) => an.pending || !(an.currentTime - clocks[i] >= FRAME_MS));
   if (!this.isConnected) return { attached: false };
   const b = this.getBoundingClientRect();
   const style = getComputedStyle(this);
