@@ -125,6 +125,16 @@ struct Boxed {
 }
 
 impl Session {
+    /// Whether the page's main thread runs a trivial script (`Runtime.evaluate "1"`) within `timeout`
+    /// (a zero timeout: no). A page busy in a script, or blocked outside JavaScript, does not.
+    pub async fn responsive(&self, timeout: Duration) -> bool {
+        if timeout.is_zero() {
+            return false;
+        }
+        let r = self.evaluate(&Evaluate::by_value("1"), timeout).await;
+        r.is_ok_and(|r| r.exception_details.is_none())
+    }
+
     /// `Runtime.evaluate` within `timeout`.
     ///
     /// # Errors

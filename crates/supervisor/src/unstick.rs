@@ -26,10 +26,8 @@
 use std::time::Duration;
 
 use sb_cdp::commands::{PageCrash, RuntimeTerminateExecution, TargetDetachFromTarget};
-use sb_cdp::types::EvaluateResult;
 use sb_cdp::Session;
 use sb_protocol::{Budget, ErrorBody};
-use serde_json::json;
 
 use crate::link::Link;
 use crate::sessions::{cdp_error, close_target, SessionEntry, Sessions, Standby};
@@ -113,13 +111,7 @@ pub(crate) async fn keep_standby(session: &SessionEntry, link: &Link) {
 
 /// Whether the page's main thread runs a trivial script within [`PROBE`] (and `budget`).
 async fn responsive(session: &Session, budget: Budget) -> bool {
-    let timeout = budget.capped(PROBE);
-    if timeout.is_zero() {
-        return false;
-    }
-    let r: Result<EvaluateResult, _> =
-        session.call("Runtime.evaluate", json!({"expression": "1", "returnByValue": true}), timeout).await;
-    r.is_ok_and(|r| r.exception_details.is_none())
+    session.responsive(budget.capped(PROBE)).await
 }
 
 /// `Target.detachFromTarget` of the supervisor's own session (its events stop).

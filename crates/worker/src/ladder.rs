@@ -26,7 +26,7 @@
 use std::time::Duration;
 
 use sb_cdp::commands::{InputDispatchMouseEvent, PageCrash, RuntimeTerminateExecution, TargetCloseTarget};
-use sb_cdp::types::{EvaluateResult, NavigateResult};
+use sb_cdp::types::NavigateResult;
 use sb_cdp::Session;
 use sb_protocol::margins::RESET_TIME;
 use sb_protocol::Budget;
@@ -116,13 +116,7 @@ async fn takes_input(session: &Session, budget: Budget) -> bool {
 
 /// Whether the page's main thread runs a trivial script within [`PROBE`].
 async fn responsive(session: &Session, budget: Budget) -> bool {
-    let timeout = budget.capped(PROBE);
-    if timeout.is_zero() {
-        return false;
-    }
-    let r: Result<EvaluateResult, _> =
-        session.call("Runtime.evaluate", json!({"expression": "1", "returnByValue": true}), timeout).await;
-    r.is_ok_and(|r| r.exception_details.is_none())
+    session.responsive(budget.capped(PROBE)).await
 }
 
 /// The URL `Target.getTargetInfo` gives for the page's target (`about:blank` when it does not answer).
