@@ -46,7 +46,9 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 `"id": null`.
 
 - Request: `{"id", "method", "session_id"?, "timeout_ms"?, "params"?}`. `session_id` names the session a
-  `page.*` method (and `session.close`) acts on.
+  `page.*` method (and `session.close`) acts on. A parameter the method does not take is refused
+  (`bad_request` naming it, the accepted ones and the closest name); every method's params and result
+  are in the API's JSON Schema, [api.schema.json](api.schema.json) (`sandbox-browser schema`).
 - Response: `{"id", "ok": true, "result": {..., "elapsed_ms"}}` or
   `{"id", "ok": false, "error": {"code", "message", "phase", "retryable", "hint"?}}`; the codes and phases are
   in [errors.md](errors.md).
