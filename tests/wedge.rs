@@ -109,6 +109,8 @@ async fn a_stopped_worker_over_a_page_blocked_outside_javascript_resets_the_tab(
         assert_eq!(read["session_reset"], json!(true), "round {round}: {read}");
         assert_ne!(target_of(&c.session_list().await.unwrap(), "x"), before, "round {round}: a new page");
     }
+    let resets = c.stats().await.unwrap().page_resets;
+    assert!(resets >= 3, "the supervisor's resets are counted: {resets}");
 }
 
 /// What a method that only reads (or a goto) answered after the browser was killed under it: it ran on

@@ -30,7 +30,6 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use sb_cdp::commands::BrowserGetVersion;
 use sb_cdp::CdpClient;
-
 use sb_protocol::error::{DO_NOT_RETRY, RUNTIME_HINT};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 

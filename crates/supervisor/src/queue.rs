@@ -234,6 +234,17 @@ impl Queue {
         });
     }
 
+    /// [`unstick::reset`], counted as a page reset (`runtime.stats` `page_resets`), as the worker's
+    /// own resets are.
+    ///
+    /// # Errors
+    /// As [`unstick::reset`].
+    async fn reset_tab(&self, session: &SessionEntry, link: &Link, budget: Budget) -> Result<(), ErrorBody> {
+        unstick::reset(&self.sessions, session, link, budget).await?;
+        self.stats.page_resets.inc();
+        Ok(())
+    }
+
     /// Starts a worker on the session's active tab within `budget`, and sees that it can attach.
     ///
     /// A worker attaches in well under a second. One that has not after [`ATTACH_PATIENCE`] (a third
@@ -254,7 +265,7 @@ impl Queue {
         let launcher = self.launcher.with_display(*session.display.lock().unwrap());
         if session.attach_failures.load(Ordering::SeqCst) >= 2 {
             tracing::warn!(browser.session_id = %session.id, "worker_cannot_attach");
-            unstick::reset(&self.sessions, session, link, budget).await?;
+            self.reset_tab(session, link, budget).await?;
         }
         let target = session.target();
         // Boxed, so that dropping it (a reset) kills the worker it was starting.
@@ -284,7 +295,7 @@ impl Queue {
             None => {
                 // Not even a terminated script freed it: a new page, and a worker on it.
                 drop(spawning);
-                unstick::reset(&self.sessions, session, link, budget).await?;
+                self.reset_tab(session, link, budget).await?;
                 WorkerHandle::spawn(&launcher, link, &session.target(), budget).await
             }
         };

@@ -11,13 +11,13 @@
 //! So the supervisor frees the tab itself, on its own route of the relay, as the ladder does
 //! (`sb_worker`'s `ladder`):
 //!
-//! 1. [`free`]: attach a flat session of its own, probe (`Runtime.evaluate "1"`, at most [`PROBE`]);
+//! 1. [`free`]: on the session's standby (a flat session of the supervisor's own), probe (`Runtime.evaluate "1"`, at most [`PROBE`]);
 //!    when the page does not answer, `Runtime.terminateExecution` (Chromium runs it on the renderer's
 //!    IO thread, so it reaches a busy main thread) and the probe again. The worker's queued calls are
 //!    answered once the script stops, and it becomes ready.
 //! 2. [`reset`]: a tab that is still stuck (its main thread blocked outside JavaScript), or a session
-//!    whose worker could not attach twice in a row, gets a new page: `Page.crash` ends the renderer
-//!    (it too runs on the IO thread), the target is closed, and a new one in the session's browser
+//!    whose worker could not attach twice in a row, gets a new page: `Page.crash` on the standby ends
+//!    the renderer (it too runs on the IO thread), the target is closed, and a new one in the session's browser
 //!    context takes its place as the active tab; the session's next action loads its last URL
 //!    first, and its result says `session_reset: true, reset_reason: "tab_stuck"`.
 //!
@@ -57,17 +57,8 @@ pub(crate) enum Freed {
 /// the renderer's IO thread takes. A session attached now, while the main thread spins, is answered by
 /// the browser but never set up in the renderer, so nothing sent on it arrives: then it is `Stuck`.
 pub(crate) async fn free(session: &SessionEntry, link: &Link, target_id: &str, budget: Budget) -> Freed {
-    let standby = session.standby.lock().unwrap().clone();
-    let standby = standby.filter(|s| s.is_on(link.browser, target_id)).map(|s| s.session);
-    let (cdp, fresh) = match standby {
-        Some(cdp) => (cdp, false),
-        None => match link.client.attach(target_id, budget.capped(STEP)).await {
-            Ok(cdp) => (cdp, true),
-            Err(e) => {
-                tracing::warn!(target_id, error.message = %e, "tab_not_attachable");
-                return Freed::Stuck;
-            }
-        },
+    let Some((cdp, fresh)) = session_on(session, link, target_id, budget).await else {
+        return Freed::Stuck;
     };
     let mut terminated = None;
     let freed = if responsive(&cdp, budget).await {
@@ -85,6 +76,27 @@ pub(crate) async fn free(session: &SessionEntry, link: &Link, target_id: &str, b
     }
     tracing::warn!(target_id, standby = !fresh, freed = ?freed, terminate_answered = ?terminated, "tab_freed_by_supervisor");
     freed
+}
+
+/// The supervisor's session on `target_id`: the session's standby when it is on that tab, else one
+/// attached now (`true`: the caller detaches it); `None` when the tab cannot be attached to.
+async fn session_on(
+    session: &SessionEntry,
+    link: &Link,
+    target_id: &str,
+    budget: Budget,
+) -> Option<(Session, bool)> {
+    let standby = session.standby.lock().unwrap().clone();
+    if let Some(standby) = standby.filter(|s| s.is_on(link.browser, target_id)) {
+        return Some((standby.session, false));
+    }
+    match link.client.attach(target_id, budget.capped(STEP)).await {
+        Ok(cdp) => Some((cdp, true)),
+        Err(e) => {
+            tracing::warn!(target_id, error.message = %e, "tab_not_attachable");
+            None
+        }
+    }
 }
 
 /// Attaches the session's standby to its active tab on `link`'s browser, when it is not there yet
@@ -136,10 +148,14 @@ pub(crate) async fn reset(
     budget: Budget,
 ) -> Result<(), ErrorBody> {
     let old = session.target();
-    // The stuck renderer goes first: a new page at the same site would share its process.
-    if let Ok(crashing) = link.client.attach(&old, budget.capped(STEP)).await {
+    // The stuck renderer goes first: a new page at the same site would share its process. On the
+    // standby, set up while the page was idle, `Page.crash` reaches the renderer; one attached now may
+    // never be set up in it, and then closing the target is what ends the page.
+    if let Some((crashing, fresh)) = session_on(session, link, &old, budget).await {
         let _ = crashing.run(&PageCrash {}, budget.capped(Duration::from_millis(50))).await;
-        link.client.forget_session(crashing.id());
+        if fresh {
+            link.client.forget_session(crashing.id());
+        }
     }
     close_target(&link.client, &old, budget.capped(STEP)).await;
     let context = sessions.context(session, link, budget).await?;
