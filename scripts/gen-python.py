@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""Generates the Python client's result dataclasses (clients/python/sandbox_browser/types.py) from the
-API's JSON Schema (docs/api.schema.json, which `sandbox-browser schema` prints from the Rust types).
+"""Generates the Python client's result dataclasses (clients/python/sandbox_browser/types.py) and its
+methods (clients/python/sandbox_browser/_methods.py) from the API's JSON Schema (docs/api.schema.json,
+which `sandbox-browser schema` prints from the Rust types).
 
-    scripts/gen-python.py           # writes types.py
-    scripts/gen-python.py --check   # exits 1 when types.py is not what the schema gives (CI)
+    scripts/gen-python.py           # writes types.py and _methods.py
+    scripts/gen-python.py --check   # exits 1 when either is not what the schema gives (CI)
+
+Each method of the API becomes one Python method: its name is the wire name's last part for `runtime.*`
+and `page.*` (`page.goto` -> `goto`) and the whole name for `session.*` and `tabs.*` (`tabs.list` ->
+`tabs_list`); a session's methods take `session_id` first; the parameters in POSITIONAL come next, the
+others are keyword-only; every one takes `timeout_ms`. Its doc string is the method's and its
+parameters' descriptions.
 
 Every method's result becomes a dataclass on top of `Result`, the common part every result has
 (`x-common-result`: elapsed_ms, session_reset, reset_reason, waited_for_recovery_ms, dialogs,
@@ -13,13 +20,71 @@ for Python 3.9 (typing's Optional/List/Dict, no `X | None`).
 """
 
 import json
+import re
 import sys
+import textwrap
 from pathlib import Path
 from typing import Dict, List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "docs" / "api.schema.json"
 OUT = ROOT / "clients" / "python" / "sandbox_browser" / "types.py"
+METHODS_OUT = ROOT / "clients" / "python" / "sandbox_browser" / "_methods.py"
+
+# The parameters a method takes by position after `session_id` (`?`: optional, default None), as the
+# hand-written client had them; `wire:python` renames one (`from` is a keyword in Python).
+POSITIONAL = {
+    "session.start": ["session_id?"],
+    "page.goto": ["url"],
+    "page.evaluate": ["expression?"],
+    "page.click": ["ref?"],
+    "page.type": ["ref?", "text?"],
+    "page.fill": ["ref?", "value?"],
+    "page.press": ["key"],
+    "page.hover": ["ref?"],
+    "page.handle_dialog": ["accept"],
+    "page.select": ["ref?"],
+    "page.check": ["ref?"],
+    "page.scroll": ["ref?"],
+    "page.drag": ["from:source", "to:target"],
+    "page.set_viewport": ["width", "height"],
+    "tabs.open": ["url?"],
+    "tabs.focus": ["target_id"],
+    "tabs.close": ["target_id"],
+}
+
+METHODS_HEADER = '''"""The API's methods, once for both clients: each builds its request and hands it to ``_request``,
+which the sync :class:`~sandbox_browser.Client` runs at once and the :class:`~sandbox_browser.AsyncClient`
+returns as a coroutine.
+
+Generated from docs/api.schema.json by scripts/gen-python.py: do not edit by hand (CI checks it).
+
+Every method takes ``timeout_ms``: the request's one budget in ms (the runtime clamps it to
+1000..120000; ``None`` means the method's default). Page methods name their element by ``ref`` (from
+a snapshot, ``"e12"``) or by a CSS ``selector``. A parameter left ``None`` is not sent (the runtime's
+default applies).
+"""
+
+from typing import Any, Dict, List, Literal, Optional, Type
+
+from .types import (
+{imports}
+)
+
+
+def _params(values: Dict[str, Any]) -> Dict[str, Any]:
+    """The params object: ``None`` values left out (the runtime's defaults apply)."""
+    return {{k: v for k, v in values.items() if v is not None}}
+
+
+class Methods:
+    """One method per API method (docs/protocol.md)."""
+
+    def _request(
+        self, method: str, session_id: Optional[str], params: Dict[str, Any], timeout_ms: Optional[int], result: Type[Any]
+    ) -> Any:
+        raise NotImplementedError
+'''
 
 # Python names that differ from the schema's: `page.scroll` answers either shape (an untagged enum in
 # Rust); in Python it is one class with the fields of both.
@@ -166,29 +231,124 @@ class Gen:
         return "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
 
 
+class MethodGen:
+    """The Python methods of every method in the schema's `x-methods`."""
+
+    def __init__(self, doc: dict) -> None:
+        self.defs: Dict[str, dict] = doc["$defs"]
+        self.doc = doc
+
+    def param_type(self, schema: dict) -> str:
+        """The Python type of a parameter (without Optional): enums as Literal, objects as dicts."""
+        name = ref_name(schema)
+        if name:
+            d = self.defs[name]
+            values = d.get("enum") or [c["const"] for c in d.get("oneOf", []) if "const" in c]
+            if values:
+                return "Literal[" + ", ".join(json.dumps(v) for v in values) + "]"
+            return "Dict[str, Any]" if d.get("type") == "object" or "anyOf" in d else "Any"
+        if "anyOf" in schema:
+            parts = [p for p in schema["anyOf"] if p.get("type") != "null"]
+            return self.param_type(parts[0]) if len(parts) == 1 else "Any"
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            kinds = [k for k in kind if k != "null"]
+            kind = kinds[0] if len(kinds) == 1 else None
+        if kind == "array":
+            return f"List[{self.param_type(schema.get('items', {}))}]"
+        return {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "object": "Dict[str, Any]"}.get(
+            kind, "Any"
+        )
+
+    def method(self, m: dict) -> Tuple[str, str]:
+        """(result class, the method's text)."""
+        wire = m["name"]
+        group, last = wire.split(".", 1)
+        py = last if group in ("runtime", "page") else f"{group}_{last}"
+        params_def = self.defs[ref_name(m["params"])]
+        props: Dict[str, dict] = params_def.get("properties", {})
+        required = set(params_def.get("required", []))
+        result = RENAMED.get(ref_name(m["result"]), ref_name(m["result"]))
+        args: List[str] = ["self"]
+        if m["session"]:
+            args.append("session_id: str")
+        names: Dict[str, str] = {}
+        positional = POSITIONAL.get(wire, [])
+        for spec in positional:
+            optional = spec.endswith("?")
+            wire_name, _, py_name = spec.rstrip("?").partition(":")
+            py_name = py_name or wire_name
+            names[wire_name] = py_name
+            t = self.param_type(props[wire_name])
+            args.append(f"{py_name}: Optional[{t}] = None" if optional else f"{py_name}: {t}")
+        args.append("*")
+        for prop in sorted(props):
+            if prop in names:
+                continue
+            names[prop] = prop
+            t = self.param_type(props[prop])
+            args.append(f"{prop}: {t}" if prop in required else f"{prop}: Optional[{t}] = None")
+        args.append("timeout_ms: Optional[int] = None")
+        lines = [f"    def {py}(", *[f"        {a}," for a in args[:]], f"    ) -> {result}:"]
+        one = f"    def {py}({', '.join(args)}) -> {result}:"
+        if len(one) <= 120:
+            lines = [one]
+        doc = [doc_text(m.get("description", wire))]
+        for prop in sorted(props, key=lambda p: list(names).index(p)):
+            text = props[prop].get("description") if isinstance(props[prop], dict) else None
+            if text:
+                doc.append(f":param {names[prop]}: {doc_text(text)}")
+        wrap = [textwrap.fill(d, 110, initial_indent="        ", subsequent_indent="        ") for d in doc]
+        body = wrap[0] + ("\n\n" + "\n".join(wrap[1:]) if len(wrap) > 1 else "")
+        lines.append(f'        """{body.lstrip()}')
+        lines.append('        """')
+        session = "session_id" if m["session"] else "None"
+        values = ", ".join(f'"{w}": {p}' for w, p in names.items())
+        if names and len(values) <= 90:
+            lines.append(f"        params = _params({{{values}}})")
+        elif names:
+            lines.append("        params = _params(")
+            lines.append("            {")
+            lines.extend(f'                "{w}": {p},' for w, p in names.items())
+            lines.append("            }")
+            lines.append("        )")
+        lines.append(f'        return self._request("{wire}", {session}, {"params" if names else "{}"}, timeout_ms, {result})')
+        return result, "\n".join(lines) + "\n"
+
+    def run(self) -> str:
+        results: List[str] = []
+        texts: List[str] = []
+        group = ""
+        for m in self.doc["x-methods"]:
+            result, text = self.method(m)
+            if result not in results:
+                results.append(result)
+            g = m["name"].split(".")[0]
+            if g != group:
+                texts.append(f"    # {g}.*\n")
+                group = g
+            texts.append(text)
+        imports = "\n".join(f"    {r}," for r in sorted(results))
+        return METHODS_HEADER.format(imports=imports) + "\n" + "\n".join(texts)
+
+
 def doc_text(text: str) -> str:
-    """A doc comment as a docstring: one paragraph a line, rustdoc's brackets and backticks as RST."""
-    text = " ".join(text.split())
-    for a, b in (("[`", "``"), ("`]", "``"), ('"""', "'''")):
-        text = text.replace(a, b)
-    out, i = [], 0
-    while i < len(text):
-        if text[i] == "`" and not text.startswith("``", i):
-            out.append("``")
-        else:
-            out.append(text[i])
-        i += 1
-    return "".join(out).replace("````", "``").replace("\\", "\\\\")
+    """A doc comment as a docstring: one paragraph a line, rustdoc's links and backticks as RST literals."""
+    text = " ".join(text.split()).replace('"""', "\'\'\'").replace("\\", "\\\\")
+    text = re.sub(r"\[`([^`\]]+)`\](\([^)]*\))?", r"`\1`", text)
+    return re.sub(r"`([^`]+)`", r"``\1``", text)
 
 
 def main() -> int:
-    text = Gen(json.loads(SCHEMA.read_text())).run()
+    doc = json.loads(SCHEMA.read_text())
+    outputs = [(OUT, Gen(doc).run()), (METHODS_OUT, MethodGen(doc).run())]
     if sys.argv[1:] == ["--check"]:
-        if OUT.read_text() != text:
-            print(f"{OUT.relative_to(ROOT)} is stale: run scripts/gen-python.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text)
+        stale = [path for path, text in outputs if path.read_text() != text]
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} is stale: run scripts/gen-python.py", file=sys.stderr)
+        return 1 if stale else 0
+    for path, text in outputs:
+        path.write_text(text)
     return 0
 
 

@@ -147,7 +147,7 @@ fn assert_read_the_reopened_page(
 /// Before, about half of them answered `page_reset` at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reads_and_gotos_sent_as_the_browser_dies_run_on_the_reopened_page() {
-    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     let index = pages.url("/test/index.html");
     c.session_start(Some("r")).await.unwrap();
     c.goto("r", &index, None).await.unwrap();
@@ -173,4 +173,17 @@ async fn reads_and_gotos_sent_as_the_browser_dies_run_on_the_reopened_page() {
     assert_eq!(r.common.session_reset, Some(true), "{r:?}");
     assert_eq!(r.common.reset_reason.as_deref(), Some("browser_restarted"), "{r:?}");
     assert!(r.content.contains("Hello from the test server"), "{r:?}");
+    // And browserctl's line carries it (the Python client and the MCP server: tests/python).
+    let pid = c.health().await.unwrap().browser_pid;
+    nix::sys::signal::killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+    let out = tokio::process::Command::new(sb_tests::bin_path("browserctl"))
+        .arg("--socket")
+        .arg(&sup.socket)
+        .args(["page.extract", "--session", "r", "--timeout-ms", "20000"])
+        .output()
+        .await
+        .unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(line["result"]["session_reset"], json!(true), "{line}");
+    assert_eq!(line["result"]["reset_reason"], json!("browser_restarted"), "{line}");
 }

@@ -38,7 +38,7 @@ def wire_names() -> set:
     names = set()
     for name, fn in inspect.getmembers(Methods, inspect.isfunction):
         if not name.startswith("_"):
-            names.add(re.search(r"``([a-z_]+\.[a-z_]+)``", fn.__doc__).group(1))
+            names.add(re.search(r"``([a-z_]+\.[a-z_]+)[ `]", fn.__doc__).group(1))
     return names
 
 
@@ -250,7 +250,7 @@ def test_each_method_takes_the_parameters_the_schema_declares():
     for name, fn in inspect.getmembers(Methods, inspect.isfunction):
         if name.startswith("_"):
             continue
-        wire = re.search(r"``([a-z_]+\.[a-z_]+)``", fn.__doc__).group(1)
+        wire = re.search(r"``([a-z_]+\.[a-z_]+)[ `]", fn.__doc__).group(1)
         skip = {"self", "timeout_ms"} | ({"session_id"} if wire != "session.start" else set())
         params = {python_names.get(p, p) for p in inspect.signature(fn).parameters} - skip
         assert params == declared[wire], (name, wire)

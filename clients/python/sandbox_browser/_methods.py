@@ -2,12 +2,15 @@
 which the sync :class:`~sandbox_browser.Client` runs at once and the :class:`~sandbox_browser.AsyncClient`
 returns as a coroutine.
 
+Generated from docs/api.schema.json by scripts/gen-python.py: do not edit by hand (CI checks it).
+
 Every method takes ``timeout_ms``: the request's one budget in ms (the runtime clamps it to
 1000..120000; ``None`` means the method's default). Page methods name their element by ``ref`` (from
-a snapshot, ``"e12"``) or by a CSS ``selector``.
+a snapshot, ``"e12"``) or by a CSS ``selector``. A parameter left ``None`` is not sent (the runtime's
+default applies).
 """
 
-from typing import Any, Dict, List, Optional, Type
+from typing import Any, Dict, List, Literal, Optional, Type
 
 from .types import (
     EvaluateResult,
@@ -34,9 +37,9 @@ from .types import (
 )
 
 
-def _params(**kwargs: Any) -> Dict[str, Any]:
-    """The params object: ``None`` values left out (the runtime's defaults apply); ``ref`` as is."""
-    return {k: v for k, v in kwargs.items() if v is not None}
+def _params(values: Dict[str, Any]) -> Dict[str, Any]:
+    """The params object: ``None`` values left out (the runtime's defaults apply)."""
+    return {k: v for k, v in values.items() if v is not None}
 
 
 class Methods:
@@ -50,15 +53,19 @@ class Methods:
     # runtime.*
 
     def health(self, *, timeout_ms: Optional[int] = None) -> HealthResult:
-        """``runtime.health``; raises :class:`BrowserUnavailable` when the browser is down."""
+        """``runtime.health`` -> ``HealthResult``: the browser's state (probed when the last probe is old);
+        ``browser_unavailable`` when the browser is down.
+        """
         return self._request("runtime.health", None, {}, timeout_ms, HealthResult)
 
     def stats(self, *, timeout_ms: Optional[int] = None) -> StatsResult:
-        """``runtime.stats``: the runtime's counters since it started."""
+        """``runtime.stats`` -> ``StatsResult``: the runtime's counters since it started.
+        """
         return self._request("runtime.stats", None, {}, timeout_ms, StatsResult)
 
     def metrics(self, *, timeout_ms: Optional[int] = None) -> MetricsResult:
-        """``runtime.metrics``: the counters in Prometheus text format."""
+        """``runtime.metrics`` -> ``MetricsResult``: the same counters in Prometheus text format.
+        """
         return self._request("runtime.metrics", None, {}, timeout_ms, MetricsResult)
 
     # session.*
@@ -67,58 +74,99 @@ class Methods:
         self,
         session_id: Optional[str] = None,
         *,
-        viewport: Optional[Dict[str, int]] = None,
         device_scale_factor: Optional[float] = None,
+        viewport: Optional[Dict[str, Any]] = None,
         timeout_ms: Optional[int] = None,
     ) -> SessionStartResult:
-        """``session.start``: a new session (its own browser context and tab). ``session_id``:
-        1..128 of ``[A-Za-z0-9._-]`` starting with a letter or digit, generated when ``None``;
-        ``viewport``: ``{"width", "height"}`` in CSS px."""
-        params = _params(session_id=session_id, viewport=viewport, device_scale_factor=device_scale_factor)
+        """``session.start {session_id?, viewport?, device_scale_factor?}`` -> ``SessionStartResult``: a new
+        session with its own browser context and tab. ``session_id``: 1..=128 chars of ``[A-Za-z0-9._-]``
+        starting with a letter or digit, generated when absent; ``viewport``: ``{width, height}`` in CSS px.
+
+        :param session_id: The id to use; generated when absent. 1..=128 chars of ``[A-Za-z0-9._-]``, starting
+        with a letter or digit (never ``.`` or ``..``).
+        :param device_scale_factor: Device pixels per CSS px (``devicePixelRatio``), 0.5..=4; 1 when absent.
+        Screenshots are taken at this scale.
+        :param viewport: The session's viewport, CSS px (each side 1..=10000); the configured one (1280x800 by
+        default) when absent. Every page of the session measures it (``innerWidth`` x ``innerHeight``).
+        """
+        params = _params({"session_id": session_id, "device_scale_factor": device_scale_factor, "viewport": viewport})
         return self._request("session.start", None, params, timeout_ms, SessionStartResult)
 
     def session_close(self, session_id: str, *, timeout_ms: Optional[int] = None) -> SessionCloseResult:
-        """``session.close``: closes the session's tabs and its browser context."""
+        """``session.close`` -> ``SessionCloseResult``: closes the session's tabs and its browser context.
+        """
         return self._request("session.close", session_id, {}, timeout_ms, SessionCloseResult)
 
     def session_list(self, *, timeout_ms: Optional[int] = None) -> SessionListResult:
-        """``session.list``: the open sessions."""
+        """``session.list`` -> ``SessionListResult``: the open sessions.
+        """
         return self._request("session.list", None, {}, timeout_ms, SessionListResult)
 
     # page.*
 
     def goto(self, session_id: str, url: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
-        """``page.goto``: loads ``url``; answers once it reached ``load`` (or what it reached when the
-        budget ran out, ``timed_out=True``)."""
-        return self._request("page.goto", session_id, {"url": url}, timeout_ms, GotoResult)
+        """``page.goto {url}`` -> ``GotoResult``: loads ``url`` and answers once it reached ``load`` (or what it
+        reached when the budget ran out, ``timed_out: true``).
+        """
+        params = _params({"url": url})
+        return self._request("page.goto", session_id, params, timeout_ms, GotoResult)
 
     def extract(
-        self, session_id: str, *, format: str = "text", max_chars: Optional[int] = None, timeout_ms: Optional[int] = None
+        self,
+        session_id: str,
+        *,
+        format: Optional[Literal["text", "html"]] = None,
+        max_chars: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
     ) -> ExtractResult:
-        """``page.extract``: the page's ``text`` (innerText) or ``html``, at most ``max_chars``."""
-        params = _params(format=format, max_chars=max_chars)
+        """``page.extract {format?, max_chars?}`` -> ``ExtractResult``: the page's ``text`` (innerText) or
+        ``html``, at most ``max_chars``.
+
+        :param max_chars: Cap on the content, in Unicode scalar values; default 100000
+        (``DEFAULT_EXTRACT_MAX_CHARS``).
+        """
+        params = _params({"format": format, "max_chars": max_chars})
         return self._request("page.extract", session_id, params, timeout_ms, ExtractResult)
 
     def screenshot(
         self,
         session_id: str,
         *,
-        full_page: bool = False,
-        format: str = "png",
-        quality: Optional[int] = None,
-        inline: bool = False,
+        clip: Optional[Dict[str, Any]] = None,
+        format: Optional[Literal["png", "jpeg"]] = None,
+        full_page: Optional[bool] = None,
+        inline: Optional[bool] = None,
         max_height: Optional[int] = None,
-        clip: Optional[Dict[str, float]] = None,
+        quality: Optional[int] = None,
         ref: Optional[str] = None,
         selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> ScreenshotResult:
-        """``page.screenshot``: the viewport, the full page (cut at ``max_height`` CSS px), a ``clip``
-        region (``{"x", "y", "width", "height"}``, CSS px) or an element, saved under the runtime's
-        artifacts directory; ``inline=True`` also returns it as base64 ``data``."""
+        """``page.screenshot {full_page?, format?, quality?, inline?, max_height?, clip?, ref? | selector?}`` ->
+        ``ScreenshotResult``: the viewport, the full page (cut at ``max_height`` CSS px), a ``clip`` region
+        (``{x, y, width, height}``, CSS px) or an element, saved under the runtime's artifacts directory;
+        ``inline`` also returns it as base64 ``data``.
+
+        :param clip: A region to capture, CSS px: of the viewport, or of the whole page with ``full_page`` (as
+        Playwright's ``clip``).
+        :param full_page: The whole scrollable page rather than the viewport.
+        :param inline: Also return the image as base64 in ``data``.
+        :param max_height: Full page only: the tallest capture in CSS px (default 16384
+        (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``)); a taller page is cut
+        and the result says ``truncated: true``.
+        :param quality: JPEG quality 0..=100.
+        """
         params = _params(
-            full_page=full_page, format=format, quality=quality, inline=inline, max_height=max_height,
-            clip=clip, ref=ref, selector=selector,
+            {
+                "clip": clip,
+                "format": format,
+                "full_page": full_page,
+                "inline": inline,
+                "max_height": max_height,
+                "quality": quality,
+                "ref": ref,
+                "selector": selector,
+            }
         )
         return self._request("page.screenshot", session_id, params, timeout_ms, ScreenshotResult)
 
@@ -127,36 +175,74 @@ class Methods:
         session_id: str,
         expression: Optional[str] = None,
         *,
+        frame: Optional[str] = None,
         function: Optional[str] = None,
         ref: Optional[str] = None,
         selector: Optional[str] = None,
-        frame: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> EvaluateResult:
-        """``page.evaluate``: an ``expression``, or a ``function`` called with the element named by
-        ``ref``/``selector``; promises are awaited. Raises :class:`EvaluateError` when it throws."""
-        params = _params(expression=expression, function=function, ref=ref, selector=selector, frame=frame)
+        """``page.evaluate {expression | function, ref? | selector?, frame?}`` -> ``EvaluateResult``: an
+        ``expression``, or a ``function`` called with the element named by ``ref``/``selector``; promises are
+        awaited; ``evaluate_error`` when it throws.
+
+        :param expression: A JavaScript expression; a promise is awaited.
+        :param frame: The frame to run in, as Playwright's ``frame.evaluate``: a ``frame_id`` from
+        ``page.frames``, or the ref of an ``<iframe>`` (``e7``). The script runs in that frame's main world;
+        default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
+        :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
+        awaited.
+        """
+        params = _params(
+            {
+                "expression": expression,
+                "frame": frame,
+                "function": function,
+                "ref": ref,
+                "selector": selector,
+            }
+        )
         return self._request("page.evaluate", session_id, params, timeout_ms, EvaluateResult)
 
     def wait_for(
         self,
         session_id: str,
         *,
+        function: Optional[str] = None,
+        load_state: Optional[Literal["domcontentloaded", "load", "networkidle"]] = None,
         selector: Optional[str] = None,
-        state: Optional[str] = None,
+        state: Optional[Literal["attached", "detached", "visible", "hidden"]] = None,
         text: Optional[str] = None,
         text_gone: Optional[str] = None,
-        url: Optional[str] = None,
-        load_state: Optional[str] = None,
-        function: Optional[str] = None,
         time_ms: Optional[int] = None,
+        url: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> WaitForResult:
-        """``page.wait_for``: exactly one condition (a ``selector`` in a ``state``, ``text`` to appear,
-        ``text_gone``, a ``url`` glob, a ``load_state``, a JS ``function`` truthy, or ``time_ms``)."""
+        """``page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}`` ->
+        ``WaitForResult``: exactly one condition (a ``selector`` in a ``state``, ``text`` to appear,
+        ``text_gone``, a ``url`` glob, a ``load_state``, a JS ``function`` truthy, or ``time_ms``).
+
+        :param function: A JavaScript expression polled until truthy (a promise is awaited).
+        :param load_state: ``load``, ``domcontentloaded`` or ``networkidle`` (Chromium's lifecycle event: no
+        request for 500 ms).
+        :param selector: A CSS selector, with ``state``.
+        :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
+        :param text: Text that must appear in the page (``document.body.innerText``).
+        :param text_gone: Text that must disappear from the page.
+        :param time_ms: Just wait this long, in ms.
+        :param url: A glob the URL must match: ``**`` any characters, ``*`` any but ``/``, ``?`` one
+        character.
+        """
         params = _params(
-            selector=selector, state=state, text=text, text_gone=text_gone, url=url, load_state=load_state,
-            function=function, time_ms=time_ms,
+            {
+                "function": function,
+                "load_state": load_state,
+                "selector": selector,
+                "state": state,
+                "text": text,
+                "text_gone": text_gone,
+                "time_ms": time_ms,
+                "url": url,
+            }
         )
         return self._request("page.wait_for", session_id, params, timeout_ms, WaitForResult)
 
@@ -164,18 +250,36 @@ class Methods:
         self,
         session_id: str,
         *,
-        interactive: bool = False,
-        compact: bool = False,
+        compact: Optional[bool] = None,
+        diff: Optional[bool] = None,
+        interactive: Optional[bool] = None,
+        max_chars: Optional[int] = None,
         max_depth: Optional[int] = None,
         scope: Optional[str] = None,
-        max_chars: Optional[int] = None,
-        diff: bool = False,
         timeout_ms: Optional[int] = None,
     ) -> SnapshotResult:
-        """``page.snapshot``: the page as aria-snapshot text with ``[ref=eN]`` refs to act on."""
+        """``page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?, diff?}`` ->
+        ``SnapshotResult``: the page as aria-snapshot text with ``[ref=eN]`` refs to act on.
+
+        :param compact: Drop unnamed structure (lists, groups, paragraphs without a name).
+        :param diff: Answer only what changed since the session's previous snapshot of the same document taken
+        with the same options: changed lines marked ``+ `` (added) and ``- `` (removed), each under its
+        unchanged parents' lines (marked with two spaces). A new document, other options, or no earlier
+        snapshot answer the whole snapshot (``diff`` is then false in the result).
+        :param interactive: Only the elements with refs, as a flat list.
+        :param max_chars: Cap on the text (default 40000 (``DEFAULT_SNAPSHOT_MAX_CHARS``)); when cut, a marker
+        line ends it and ``truncated`` is true.
+        :param scope: A ref (``e3``) or a CSS selector to snapshot under.
+        """
         params = _params(
-            interactive=interactive, compact=compact, max_depth=max_depth, scope=scope, max_chars=max_chars,
-            diff=diff or None,
+            {
+                "compact": compact,
+                "diff": diff,
+                "interactive": interactive,
+                "max_chars": max_chars,
+                "max_depth": max_depth,
+                "scope": scope,
+            }
         )
         return self._request("page.snapshot", session_id, params, timeout_ms, SnapshotResult)
 
@@ -184,44 +288,65 @@ class Methods:
         session_id: str,
         ref: Optional[str] = None,
         *,
-        selector: Optional[str] = None,
-        button: Optional[str] = None,
+        button: Optional[Literal["left", "right", "middle"]] = None,
         click_count: Optional[int] = None,
-        modifiers: Optional[List[str]] = None,
+        modifiers: Optional[List[Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]]] = None,
+        selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.click``: waits until the element is actionable (visible, stable, enabled, not covered),
-        then clicks it with ``button`` (``left``/``right``/``middle``) ``click_count`` times."""
-        params = _params(ref=ref, selector=selector, button=button, click_count=click_count, modifiers=modifiers)
+        """``page.click {ref | selector, button?, click_count?, modifiers?}`` -> ``InputResult``: waits until the
+        element is actionable (visible, stable, enabled, not covered), then clicks it with ``button``
+        ``click_count`` times.
+
+        :param button: ``left`` (default), ``right`` or ``middle``.
+        :param click_count: 2 for a double click.
+        :param modifiers: ``Alt``, ``Control``, ``Meta``, ``Shift`` (or ``ControlOrMeta``) held during the
+        click.
+        """
+        params = _params(
+            {
+                "ref": ref,
+                "button": button,
+                "click_count": click_count,
+                "modifiers": modifiers,
+                "selector": selector,
+            }
+        )
         return self._request("page.click", session_id, params, timeout_ms, InputResult)
 
     def type(
         self,
         session_id: str,
         ref: Optional[str] = None,
-        text: str = "",
+        text: Optional[str] = None,
         *,
+        clear: Optional[bool] = None,
         selector: Optional[str] = None,
-        clear: bool = False,
-        submit: bool = False,
+        submit: Optional[bool] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.type``: types ``text`` key by key (``clear`` first empties the field, ``submit``
-        presses Enter after)."""
-        params = _params(ref=ref, selector=selector, text=text, clear=clear, submit=submit)
+        """``page.type {ref | selector, text, clear?, submit?}`` -> ``InputResult``: types ``text`` key by key
+        (``clear`` first empties the field, ``submit`` presses Enter after).
+
+        :param clear: Empty the field first.
+        :param submit: Press Enter after.
+        """
+        params = _params({"ref": ref, "text": text, "clear": clear, "selector": selector, "submit": submit})
         return self._request("page.type", session_id, params, timeout_ms, InputResult)
 
     def fill(
         self,
         session_id: str,
         ref: Optional[str] = None,
-        value: str = "",
+        value: Optional[str] = None,
         *,
         selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.fill``: sets an input's value at once (as Playwright's ``fill``)."""
-        params = _params(ref=ref, selector=selector, value=value)
+        """``page.fill {ref | selector, value}`` -> ``InputResult``: sets an input's value at once (as
+        Playwright's ``fill``).
+        """
+        params = _params({"ref": ref, "value": value, "selector": selector})
         return self._request("page.fill", session_id, params, timeout_ms, InputResult)
 
     def press(
@@ -233,21 +358,41 @@ class Methods:
         selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.press``: ``Enter``, ``Tab``, ``Control+A``, ... on the element, or on the focused one."""
-        params = _params(key=key, ref=ref, selector=selector)
+        """``page.press {key, ref? | selector?}`` -> ``InputResult``: ``Enter``, ``Tab``, ``Control+A``, ... on
+        the element, or on the focused one.
+
+        :param key: ``Enter``, ``Tab``, ``ArrowLeft``, ``Control+A``, ``Shift+Tab``, ... (US layout).
+        """
+        params = _params({"key": key, "ref": ref, "selector": selector})
         return self._request("page.press", session_id, params, timeout_ms, InputResult)
 
     def hover(
-        self, session_id: str, ref: Optional[str] = None, *, selector: Optional[str] = None, timeout_ms: Optional[int] = None
+        self,
+        session_id: str,
+        ref: Optional[str] = None,
+        *,
+        selector: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.hover``: moves the mouse over the element."""
-        return self._request("page.hover", session_id, _params(ref=ref, selector=selector), timeout_ms, InputResult)
+        """``page.hover {ref | selector}`` -> ``InputResult``: moves the mouse over the element.
+        """
+        params = _params({"ref": ref, "selector": selector})
+        return self._request("page.hover", session_id, params, timeout_ms, InputResult)
 
     def handle_dialog(
-        self, session_id: str, accept: bool, *, prompt_text: Optional[str] = None, timeout_ms: Optional[int] = None
+        self,
+        session_id: str,
+        accept: bool,
+        *,
+        prompt_text: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
     ) -> HandleDialogResult:
-        """``page.handle_dialog``: how the session answers its next JavaScript dialog."""
-        params = _params(accept=accept, prompt_text=prompt_text)
+        """``page.handle_dialog {accept, prompt_text?}`` -> ``HandleDialogResult``: how the session answers its
+        next JavaScript dialog.
+
+        :param prompt_text: The text a ``prompt`` gets when accepted.
+        """
+        params = _params({"accept": accept, "prompt_text": prompt_text})
         return self._request("page.handle_dialog", session_id, params, timeout_ms, HandleDialogResult)
 
     def select(
@@ -255,14 +400,16 @@ class Methods:
         session_id: str,
         ref: Optional[str] = None,
         *,
+        indexes: Optional[List[int]] = None,
+        labels: Optional[List[str]] = None,
         selector: Optional[str] = None,
         values: Optional[List[str]] = None,
-        labels: Optional[List[str]] = None,
-        indexes: Optional[List[int]] = None,
         timeout_ms: Optional[int] = None,
     ) -> SelectResult:
-        """``page.select``: selects a ``<select>``'s options by ``values``, ``labels`` or ``indexes``."""
-        params = _params(ref=ref, selector=selector, values=values, labels=labels, indexes=indexes)
+        """``page.select {ref | selector, values? | labels? | indexes?}`` -> ``SelectResult``: selects a
+        ``<select>``'s options.
+        """
+        params = _params({"ref": ref, "indexes": indexes, "labels": labels, "selector": selector, "values": values})
         return self._request("page.select", session_id, params, timeout_ms, SelectResult)
 
     def check(
@@ -270,12 +417,16 @@ class Methods:
         session_id: str,
         ref: Optional[str] = None,
         *,
+        checked: Optional[bool] = None,
         selector: Optional[str] = None,
-        checked: bool = True,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.check``: brings a checkbox or radio to ``checked``."""
-        params = _params(ref=ref, selector=selector, checked=checked)
+        """``page.check {ref | selector, checked?}`` -> ``InputResult``: brings a checkbox or radio to
+        ``checked`` (default true).
+
+        :param checked: The state wanted (default true).
+        """
+        params = _params({"ref": ref, "checked": checked, "selector": selector})
         return self._request("page.check", session_id, params, timeout_ms, InputResult)
 
     def scroll(
@@ -283,20 +434,33 @@ class Methods:
         session_id: str,
         ref: Optional[str] = None,
         *,
-        selector: Optional[str] = None,
         dx: Optional[float] = None,
         dy: Optional[float] = None,
+        selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> ScrollResult:
-        """``page.scroll``: an element into view, or the page by a wheel delta ``dx``/``dy`` (CSS px)."""
-        params = _params(ref=ref, selector=selector, dx=dx, dy=dy)
+        """``page.scroll {ref | selector}`` -> ``InputResult``: an element into view; or ``{dx?, dy?}`` ->
+        ``ScrollResult``: the page by a wheel delta (CSS px).
+        """
+        params = _params({"ref": ref, "dx": dx, "dy": dy, "selector": selector})
         return self._request("page.scroll", session_id, params, timeout_ms, ScrollResult)
 
     def drag(
-        self, session_id: str, source: Dict[str, str], target: Dict[str, str], *, timeout_ms: Optional[int] = None
+        self,
+        session_id: str,
+        source: Dict[str, Any],
+        target: Dict[str, Any],
+        *,
+        timeout_ms: Optional[int] = None,
     ) -> InputResult:
-        """``page.drag``: from ``source`` to ``target``, each ``{"ref": ...}`` or ``{"selector": ...}``."""
-        return self._request("page.drag", session_id, {"from": source, "to": target}, timeout_ms, InputResult)
+        """``page.drag {from: {ref | selector}, to: {ref | selector}}`` -> ``InputResult``: drags with the mouse
+        from one element to the other.
+
+        :param source: The element to press on.
+        :param target: The element to release over.
+        """
+        params = _params({"from": source, "to": target})
+        return self._request("page.drag", session_id, params, timeout_ms, InputResult)
 
     def set_viewport(
         self,
@@ -307,28 +471,50 @@ class Methods:
         device_scale_factor: Optional[float] = None,
         timeout_ms: Optional[int] = None,
     ) -> SetViewportResult:
-        """``page.set_viewport``: the session's viewport in CSS px from now on."""
-        params = _params(width=width, height=height, device_scale_factor=device_scale_factor)
+        """``page.set_viewport {width, height, device_scale_factor?}`` -> ``SetViewportResult``: the session's
+        viewport in CSS px from now on (its pages, and the pages of every later worker).
+        """
+        params = _params({"width": width, "height": height, "device_scale_factor": device_scale_factor})
         return self._request("page.set_viewport", session_id, params, timeout_ms, SetViewportResult)
 
     def frames(self, session_id: str, *, timeout_ms: Optional[int] = None) -> FramesResult:
-        """``page.frames``: the active tab's frame tree, main frame first."""
+        """``page.frames`` -> ``FramesResult``: the active tab's frame tree, main frame first (out-of-process
+        iframes included).
+        """
         return self._request("page.frames", session_id, {}, timeout_ms, FramesResult)
 
     # tabs.*
 
     def tabs_list(self, session_id: str, *, timeout_ms: Optional[int] = None) -> TabsListResult:
-        """``tabs.list``: the session's tabs, popups included."""
+        """``tabs.list`` -> ``TabsListResult``: the session's tabs (popups included).
+        """
         return self._request("tabs.list", session_id, {}, timeout_ms, TabsListResult)
 
     def tabs_open(self, session_id: str, url: Optional[str] = None, *, timeout_ms: Optional[int] = None) -> TabInfo:
-        """``tabs.open``: a new tab (the active one from now on) at ``url`` (not waited for)."""
-        return self._request("tabs.open", session_id, _params(url=url), timeout_ms, TabInfo)
+        """``tabs.open {url?}`` -> ``TabInfo``: a new tab, the active one from now on, at ``url`` (not waited
+        for).
+
+        :param url: Where the new tab goes (``about:blank`` when absent); it is not waited for: use
+        ``page.wait_for``.
+        """
+        params = _params({"url": url})
+        return self._request("tabs.open", session_id, params, timeout_ms, TabInfo)
 
     def tabs_focus(self, session_id: str, target_id: str, *, timeout_ms: Optional[int] = None) -> TabInfo:
-        """``tabs.focus``: page methods go to this tab (a unique ``target_id`` prefix is enough)."""
-        return self._request("tabs.focus", session_id, {"target_id": target_id}, timeout_ms, TabInfo)
+        """``tabs.focus {target_id}`` -> ``TabInfo``: page methods go to this tab from now on (a unique
+        ``target_id`` prefix is enough).
+
+        :param target_id: A tab's ``target_id``, whole or a unique prefix (``ambiguous_target`` when several
+        tabs match, ``tab_not_found`` when none does).
+        """
+        params = _params({"target_id": target_id})
+        return self._request("tabs.focus", session_id, params, timeout_ms, TabInfo)
 
     def tabs_close(self, session_id: str, target_id: str, *, timeout_ms: Optional[int] = None) -> TabsCloseResult:
-        """``tabs.close``: closes the tab."""
-        return self._request("tabs.close", session_id, {"target_id": target_id}, timeout_ms, TabsCloseResult)
+        """``tabs.close {target_id}`` -> ``TabsCloseResult``: closes the tab.
+
+        :param target_id: A tab's ``target_id``, whole or a unique prefix (``ambiguous_target`` when several
+        tabs match, ``tab_not_found`` when none does).
+        """
+        params = _params({"target_id": target_id})
+        return self._request("tabs.close", session_id, params, timeout_ms, TabsCloseResult)

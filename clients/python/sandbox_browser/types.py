@@ -301,16 +301,16 @@ class SelectResult(Result):
 
     element: str = ""
     navigated_to: Optional[str] = None
-    """As ```InputResult::navigated_to```."""
+    """As ``InputResult::navigated_to``."""
     navigation_pending: bool = False
-    """As ```InputResult::navigation_pending```."""
+    """As ``InputResult::navigation_pending``."""
     values: List[str] = field(default_factory=list)
     """The values now selected."""
 
 
 @dataclass
 class ScrollResult(Result):
-    """``page.scroll``'s result: ```InputResult``` when it scrolled an element into view, ```ScrollResult``` when it scrolled the page by ``dx``/``dy``."""
+    """``page.scroll``'s result: ``InputResult`` when it scrolled an element into view, ``ScrollResult`` when it scrolled the page by ``dx``/``dy``."""
 
     element: str = ""
     """The element acted on, e.g. ``button "Submit"``."""

@@ -204,13 +204,13 @@ impl Response {
 /// ([`Method::schemas`], from which `sandbox-browser schema`, `docs/api.schema.json` and the generated
 /// clients come), as Playwright generates its channels and validator from `protocol.yml`.
 macro_rules! methods {
-    ($($(#[$doc:meta])* $variant:ident = $name:literal {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal {
         session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr $(,)?
     })*) => {
         /// Every method of the API.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Method {
-            $($(#[$doc])* $variant,)*
+            $($(#[doc = $doc])* $variant,)*
         }
 
         impl Method {
@@ -220,6 +220,12 @@ macro_rules! methods {
             /// The wire name, e.g. `"page.goto"`.
             pub fn name(self) -> &'static str {
                 match self { $(Method::$variant => $name,)* }
+            }
+
+            /// The method's documentation (its doc comment in the declaration, Markdown with rustdoc's
+            /// `[`Type`]` links): the schema's `description`, the generated clients' doc strings.
+            pub fn description(self) -> &'static str {
+                match self { $(Method::$variant => concat!($($doc, "\n"),*),)* }
             }
 
             /// Whether the request must name an open session (`session_id`).
@@ -297,63 +303,88 @@ pub type TabResult = TabInfo;
 use crate::fields::NoParams;
 
 methods! {
-    /// `runtime.health` -> [`HealthResult`]; `browser_unavailable` when the browser is down.
+    /// `runtime.health` -> [`HealthResult`]: the browser's state (probed when the last probe is old);
+    /// `browser_unavailable` when the browser is down.
     RuntimeHealth = "runtime.health" { session: false, params: NoParams, result: HealthResult, timeout_ms: 8_000 }
-    /// `runtime.stats` -> [`StatsResult`]: the runtime's counters since start.
+    /// `runtime.stats` -> [`StatsResult`]: the runtime's counters since it started.
     RuntimeStats = "runtime.stats" { session: false, params: NoParams, result: StatsResult, timeout_ms: 8_000 }
     /// `runtime.metrics` -> [`MetricsResult`]: the same counters in Prometheus text format.
     RuntimeMetrics = "runtime.metrics" { session: false, params: NoParams, result: MetricsResult, timeout_ms: 8_000 }
-    /// `session.start {session_id?}` -> [`SessionStartResult`].
+    /// `session.start {session_id?, viewport?, device_scale_factor?}` -> [`SessionStartResult`]: a new
+    /// session with its own browser context and tab. `session_id`: 1..=128 chars of `[A-Za-z0-9._-]`
+    /// starting with a letter or digit, generated when absent; `viewport`: `{width, height}` in CSS px.
     SessionStart = "session.start" { session: false, params: SessionStartParams, result: SessionStartResult, timeout_ms: 8_000 }
-    /// `session.close` -> [`SessionCloseResult`].
+    /// `session.close` -> [`SessionCloseResult`]: closes the session's tabs and its browser context.
     SessionClose = "session.close" { session: true, params: NoParams, result: SessionCloseResult, timeout_ms: 8_000 }
-    /// `session.list` -> [`SessionListResult`].
+    /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
-    /// `page.goto {url}` -> [`GotoResult`].
+    /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once it reached `load` (or what it
+    /// reached when the budget ran out, `timed_out: true`).
     PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
-    /// `page.extract {format?, max_chars?}` -> [`ExtractResult`].
+    /// `page.extract {format?, max_chars?}` -> [`ExtractResult`]: the page's `text` (innerText) or
+    /// `html`, at most `max_chars`.
     PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000 }
-    /// `page.screenshot {full_page?, format?, quality?, inline?}` -> [`ScreenshotResult`].
+    /// `page.screenshot {full_page?, format?, quality?, inline?, max_height?, clip?, ref? | selector?}` ->
+    /// [`ScreenshotResult`]: the viewport, the full page (cut at `max_height` CSS px), a `clip` region
+    /// (`{x, y, width, height}`, CSS px) or an element, saved under the runtime's artifacts directory;
+    /// `inline` also returns it as base64 `data`.
     PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000 }
-    /// `page.evaluate {expression}` -> [`EvaluateResult`].
+    /// `page.evaluate {expression | function, ref? | selector?, frame?}` -> [`EvaluateResult`]: an
+    /// `expression`, or a `function` called with the element named by `ref`/`selector`; promises are
+    /// awaited; `evaluate_error` when it throws.
     PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000 }
     /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
-    /// [`WaitForResult`].
+    /// [`WaitForResult`]: exactly one condition (a `selector` in a `state`, `text` to appear, `text_gone`,
+    /// a `url` glob, a `load_state`, a JS `function` truthy, or `time_ms`).
     PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000 }
-    /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?}` -> [`SnapshotResult`].
+    /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?, diff?}` ->
+    /// [`SnapshotResult`]: the page as aria-snapshot text with `[ref=eN]` refs to act on.
     PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000 }
-    /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`].
+    /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`]: waits until
+    /// the element is actionable (visible, stable, enabled, not covered), then clicks it with `button`
+    /// `click_count` times.
     PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000 }
-    /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`].
+    /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`]: types `text` key by key
+    /// (`clear` first empties the field, `submit` presses Enter after).
     PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000 }
-    /// `page.fill {ref | selector, value}` -> [`InputResult`].
+    /// `page.fill {ref | selector, value}` -> [`InputResult`]: sets an input's value at once (as
+    /// Playwright's `fill`).
     PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000 }
-    /// `page.press {key, ref? | selector?}` -> [`InputResult`].
+    /// `page.press {key, ref? | selector?}` -> [`InputResult`]: `Enter`, `Tab`, `Control+A`, ... on the
+    /// element, or on the focused one.
     PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000 }
-    /// `page.hover {ref | selector}` -> [`InputResult`].
+    /// `page.hover {ref | selector}` -> [`InputResult`]: moves the mouse over the element.
     PageHover = "page.hover" { session: true, params: ElementParams, result: InputResult, timeout_ms: 8_000 }
-    /// `page.handle_dialog {accept, prompt_text?}`: how to answer the next dialog -> [`HandleDialogResult`].
+    /// `page.handle_dialog {accept, prompt_text?}` -> [`HandleDialogResult`]: how the session answers
+    /// its next JavaScript dialog.
     PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000 }
-    /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`].
+    /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`]: selects a
+    /// `<select>`'s options.
     PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000 }
-    /// `page.check {ref | selector, checked?}` -> [`InputResult`].
+    /// `page.check {ref | selector, checked?}` -> [`InputResult`]: brings a checkbox or radio to
+    /// `checked` (default true).
     PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000 }
-    /// `page.scroll {ref | selector}` -> [`InputResult`], or `{dx?, dy?}` -> [`ScrollResult`].
+    /// `page.scroll {ref | selector}` -> [`InputResult`]: an element into view; or `{dx?, dy?}` ->
+    /// [`ScrollResult`]: the page by a wheel delta (CSS px).
     PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000 }
-    /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`].
+    /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`]: drags with the
+    /// mouse from one element to the other.
     PageDrag = "page.drag" { session: true, params: DragParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.set_viewport {width, height, device_scale_factor?}` -> [`SetViewportResult`]: the session's
-    /// viewport from now on (its pages, and the pages of every later worker).
+    /// viewport in CSS px from now on (its pages, and the pages of every later worker).
     PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000 }
-    /// `page.frames` -> [`FramesResult`]: the active tab's frame tree (out-of-process iframes included).
+    /// `page.frames` -> [`FramesResult`]: the active tab's frame tree, main frame first (out-of-process
+    /// iframes included).
     PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
-    /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, which becomes the active one.
+    /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
+    /// for).
     TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 8_000 }
-    /// `tabs.focus {target_id}` -> [`TabInfo`]: page actions go to this tab from now on.
+    /// `tabs.focus {target_id}` -> [`TabInfo`]: page methods go to this tab from now on (a unique
+    /// `target_id` prefix is enough).
     TabsFocus = "tabs.focus" { session: true, params: TabTargetParams, result: TabResult, timeout_ms: 8_000 }
-    /// `tabs.close {target_id}` -> [`TabsCloseResult`].
+    /// `tabs.close {target_id}` -> [`TabsCloseResult`]: closes the tab.
     TabsClose = "tabs.close" { session: true, params: TabTargetParams, result: TabsCloseResult, timeout_ms: 8_000 }
 }
 

@@ -30,6 +30,7 @@ pub fn document() -> Value {
             let (params, result) = m.schemas(&mut generator);
             json!({
                 "name": m.name(),
+                "description": m.description().lines().map(str::trim).collect::<Vec<_>>().join(" ").trim().to_string(),
                 "session": m.needs_session(),
                 "default_timeout_ms": m.default_timeout_ms(),
                 "params": params,
@@ -127,5 +128,71 @@ mod tests {
                 assert!(doc["$defs"].get(name).is_some(), "{name} is defined");
             }
         }
+    }
+
+    /// The property names a result schema allows: its own (through `$ref`, `anyOf` and `allOf`) and
+    /// the common part's.
+    fn allowed(doc: &Value, schema: &Value, names: &mut std::collections::BTreeSet<String>) {
+        if let Some(r) = schema["$ref"].as_str() {
+            allowed(doc, &doc["$defs"][r.trim_start_matches("#/$defs/")], names);
+        }
+        if let Some(props) = schema["properties"].as_object() {
+            names.extend(props.keys().cloned());
+        }
+        for key in ["anyOf", "allOf", "oneOf"] {
+            for part in schema[key].as_array().into_iter().flatten() {
+                allowed(doc, part, names);
+            }
+        }
+    }
+
+    /// Issue 25: docs/protocol.md (written by scripts/protocol-examples.sh from a real run) is held to
+    /// the declaration: it shows every method; each example's params are ones its method takes; each
+    /// answer's fields are its result type's or the common part's, and each error's code is one the
+    /// runtime has. A renamed field or a method without its docs line fails here.
+    #[test]
+    fn docs_protocol_md_shows_every_method_and_agrees_with_the_schema() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/protocol.md")).unwrap();
+        let doc = document();
+        let mut shown = std::collections::BTreeSet::new();
+        let mut lines = text.lines();
+        let mut examples = 0;
+        while let Some(line) = lines.next() {
+            if line != "```json" {
+                continue;
+            }
+            let request: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+            let response: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+            examples += 1;
+            assert_eq!(request["id"], response["id"], "{request}");
+            let name = request["method"].as_str().unwrap();
+            let Some(method) = Method::parse(name) else {
+                assert_eq!(response["error"]["code"], "unknown_method", "{request}");
+                continue;
+            };
+            shown.insert(method.name());
+            let params = request.get("params").cloned().unwrap_or(json!({}));
+            method.check_params(&params).unwrap_or_else(|e| panic!("{request}: {e:?}"));
+            if response["ok"] == true {
+                let entry = doc["x-methods"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap();
+                let mut names = std::collections::BTreeSet::new();
+                allowed(&doc, &entry["result"], &mut names);
+                allowed(&doc, &doc["x-common-result"], &mut names);
+                for key in response["result"].as_object().unwrap().keys() {
+                    assert!(
+                        names.contains(key),
+                        "{name} answers `{key}`, which its result type does not have"
+                    );
+                }
+            } else {
+                let code: ErrorCode = serde_json::from_value(response["error"]["code"].clone()).unwrap();
+                assert_ne!(code, ErrorCode::Unknown, "{response}");
+            }
+        }
+        let missing: Vec<&str> =
+            Method::ALL.iter().map(|m| m.name()).filter(|n| !shown.contains(n)).collect();
+        assert!(missing.is_empty(), "docs/protocol.md has no example of {missing:?}");
+        assert!(examples > 40, "{examples}");
     }
 }

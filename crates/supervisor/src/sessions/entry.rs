@@ -1,0 +1,262 @@
+//! One session's entry: its tabs, its active target, what its next result must report, and the
+//! supervisor's standby session on its tab. The entry outlives its worker and its target.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use sb_protocol::api::DialogInfo;
+use sb_protocol::{ErrorBody, ErrorCode, Phase};
+
+use super::refs::RefTable;
+use crate::worker::WorkerHandle;
+
+/// One tab of a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tab {
+    /// CDP `targetId`.
+    pub target_id: String,
+    /// The tab that opened it (a popup).
+    pub opener_id: Option<String>,
+}
+
+/// A flat session of the supervisor's own on a session's active tab, attached while the page was
+/// idle (after an action answered), kept for freeing the tab should no worker be able to attach
+/// (`unstick`).
+#[derive(Clone)]
+pub(crate) struct Standby {
+    /// The browser it is on ([`crate::link::Link::browser`]).
+    pub(crate) browser: u64,
+    /// The tab it is attached to.
+    pub(crate) target_id: String,
+    /// The flat session, on the supervisor's own route.
+    pub(crate) session: sb_cdp::Session,
+}
+
+impl Standby {
+    /// Whether it is attached to `target_id` of browser `browser` ([`crate::link::Link::browser`]).
+    pub(crate) fn is_on(&self, browser: u64, target_id: &str) -> bool {
+        self.browser == browser && self.target_id == target_id
+    }
+}
+
+/// One harness session: its tabs, its refs, and the worker that drives its active tab.
+pub struct SessionEntry {
+    /// The harness's `session_id`.
+    pub id: String,
+    /// CDP `targetId` of the session's active tab (a page reset replaces it).
+    pub(super) target_id: Mutex<String>,
+    /// The session's queue: held for the whole of an action.
+    pub(crate) worker: tokio::sync::Mutex<Option<WorkerHandle>>,
+    pub(super) last_url: Mutex<Option<String>>,
+    /// Screenshots taken, for file names.
+    pub(super) shots: AtomicU64,
+    pub(super) refs: Mutex<RefTable>,
+    /// The number of the next ref (`e{n}`).
+    pub(super) next_ref: AtomicU64,
+    /// Serializes snapshots' ref numbering.
+    pub(crate) snapshotting: tokio::sync::Mutex<()>,
+    /// Dialogs answered during the current action, for its result.
+    pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
+    /// Why the session's page was replaced, until its next result reports it (`session_reset`).
+    pub(super) reset: Mutex<Option<String>>,
+    /// The session's own display (`session.start {viewport, device_scale_factor}`); `None`: the
+    /// configured one. Every worker of the session gets it.
+    pub(crate) display: Mutex<Option<sb_protocol::ipc::Display>>,
+    /// The URL the session's new page must load before its next action runs (after a browser or
+    /// supervisor restart, or when its last tab closed).
+    pub(super) restore: Mutex<Option<String>>,
+    /// The session's browser context (cookies, storage, cache and permissions of its own) as
+    /// `(browser, browserContextId)` ([`crate::link::Link::browser`]): a context of another browser (one that was
+    /// restarted) is gone, and the session's next page gets a new one.
+    pub(super) context: Mutex<Option<(u64, String)>>,
+    /// How long the last action waited for the tab to be freed after the one before it, until its
+    /// result reports it (`waited_for_recovery_ms`).
+    pub(super) recovery_waited_ms: Mutex<Option<u64>>,
+    /// The session's tabs in the order they were opened; the active one is `target_id`.
+    pub(super) tabs: Mutex<Vec<Tab>>,
+    /// Tabs that left the session (closed): a target lingers in `Target.getTargets` for a moment after
+    /// `Target.closeTarget`, and must not join again as a popup.
+    pub(super) gone_tabs: Mutex<HashSet<String>>,
+    /// Set when one of its tabs' targets was destroyed (`Target.targetDestroyed`): the tab list is
+    /// brought up to date before the next action.
+    pub(crate) tabs_dirty: AtomicBool,
+    /// Worker starts in a row that failed to attach to the active tab: at two, the next start resets
+    /// the tab first (the supervisor's page reset, `unstick`).
+    pub(crate) attach_failures: AtomicU32,
+    /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
+    pub(crate) standby: Mutex<Option<Standby>>,
+    /// Set while a worker is started in the background (after the last one was killed or died): the
+    /// next action's wait for it is a wait for recovery.
+    pub(crate) replacing: AtomicBool,
+}
+
+impl SessionEntry {
+    pub(super) fn new(id: String, last_url: Option<String>) -> SessionEntry {
+        SessionEntry {
+            id,
+            target_id: Mutex::new(String::new()),
+            worker: tokio::sync::Mutex::new(None),
+            last_url: Mutex::new(last_url),
+            shots: AtomicU64::new(0),
+            refs: Mutex::new(RefTable::default()),
+            next_ref: AtomicU64::new(1),
+            snapshotting: tokio::sync::Mutex::new(()),
+            dialogs: Mutex::new(Vec::new()),
+            reset: Mutex::new(None),
+            display: Mutex::new(None),
+            restore: Mutex::new(None),
+            context: Mutex::new(None),
+            recovery_waited_ms: Mutex::new(None),
+            tabs: Mutex::new(Vec::new()),
+            gone_tabs: Mutex::new(HashSet::new()),
+            tabs_dirty: AtomicBool::new(false),
+            attach_failures: AtomicU32::new(0),
+            standby: Mutex::new(None),
+            replacing: AtomicBool::new(false),
+        }
+    }
+
+    /// The session's page is a new target, its only tab (session start, rehydration).
+    pub(super) fn bind_fresh(&self, target_id: String) {
+        *self.tabs.lock().unwrap() = if target_id.is_empty() {
+            Vec::new()
+        } else {
+            vec![Tab { target_id: target_id.clone(), opener_id: None }]
+        };
+        self.set_target(target_id);
+    }
+
+    /// The tab `old` was replaced by `new` (a page reset).
+    pub(crate) fn replace_tab(&self, old: &str, new: &str) {
+        for t in self.tabs.lock().unwrap().iter_mut().filter(|t| t.target_id == old) {
+            t.target_id = new.to_string();
+        }
+        self.set_target(new.to_string());
+    }
+
+    /// Whether `target_id` is one of the session's tabs.
+    pub fn has_tab(&self, target_id: &str) -> bool {
+        self.tabs.lock().unwrap().iter().any(|t| t.target_id == target_id)
+    }
+
+    /// The session's tabs, oldest first.
+    pub fn tabs(&self) -> Vec<Tab> {
+        self.tabs.lock().unwrap().clone()
+    }
+
+    /// Adds a tab the session opened itself (`tabs.open`).
+    pub(crate) fn add_tab(&self, target_id: String) {
+        self.tabs.lock().unwrap().push(Tab { target_id, opener_id: None });
+    }
+
+    /// Removes a closed tab; it never joins again.
+    pub(crate) fn remove_tab(&self, target_id: &str) {
+        self.tabs.lock().unwrap().retain(|t| t.target_id != target_id);
+        self.gone_tabs.lock().unwrap().insert(target_id.to_string());
+    }
+
+    /// A tab by its whole `target_id` or a unique prefix of it (case-insensitive).
+    ///
+    /// # Errors
+    /// `tab_not_found` when none matches, `ambiguous_target` when several do.
+    pub fn find_tab(&self, wanted: &str) -> Result<String, ErrorBody> {
+        let tabs = self.tabs();
+        if let Some(t) = tabs.iter().find(|t| t.target_id == wanted) {
+            return Ok(t.target_id.clone());
+        }
+        let upper = wanted.to_ascii_uppercase();
+        let matches: Vec<&Tab> =
+            tabs.iter().filter(|t| t.target_id.to_ascii_uppercase().starts_with(&upper)).collect();
+        match matches.as_slice() {
+            [one] => Ok(one.target_id.clone()),
+            [] => Err(ErrorBody::new(
+                ErrorCode::TabNotFound,
+                Phase::Session,
+                format!("no tab of session '{}' has target_id '{wanted}'; tabs.list shows them", self.id),
+            )),
+            many => Err(ErrorBody::new(
+                ErrorCode::AmbiguousTarget,
+                Phase::Session,
+                format!(
+                    "'{wanted}' matches {} tabs ({}); give more of the target_id",
+                    many.len(),
+                    many.iter().map(|t| t.target_id.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// The session's active target (empty while it has none: a rehydration that failed).
+    pub fn target(&self) -> String {
+        self.target_id.lock().unwrap().clone()
+    }
+
+    pub(crate) fn set_target(&self, target_id: String) {
+        *self.target_id.lock().unwrap() = target_id;
+    }
+
+    /// The main frame's last known URL.
+    pub fn last_url(&self) -> Option<String> {
+        self.last_url.lock().unwrap().clone()
+    }
+
+    /// Records the main frame's URL; whether it changed.
+    pub(super) fn set_url(&self, url: &str) -> bool {
+        let mut last = self.last_url.lock().unwrap();
+        if last.as_deref() == Some(url) {
+            return false;
+        }
+        *last = Some(url.to_string());
+        true
+    }
+
+    /// Notes that the session's page was replaced (a reason already pending is kept).
+    pub fn mark_reset(&self, reason: &str) {
+        self.reset.lock().unwrap().get_or_insert_with(|| reason.to_string());
+    }
+
+    /// The URL the session's page must load before its next action, taken.
+    pub(crate) fn take_restore(&self) -> Option<String> {
+        self.restore.lock().unwrap().take()
+    }
+
+    /// Whether the supervisor's standby session ([`Standby`]) is not on the active
+    /// tab of browser `browser`.
+    pub(crate) fn standby_stale(&self, browser: u64) -> bool {
+        let target = self.target();
+        !self.standby.lock().unwrap().as_ref().is_some_and(|s| s.is_on(browser, &target))
+    }
+
+    /// Whether the session's page must load its URL before the next action.
+    pub(crate) fn restore_pending(&self) -> bool {
+        self.restore.lock().unwrap().is_some()
+    }
+
+    /// Keeps `url` to load before the next action (a restore that could not finish).
+    pub(crate) fn keep_restore(&self, url: String) {
+        *self.restore.lock().unwrap() = Some(url);
+    }
+
+    /// The session's last action waited `ms` for its tab to be freed after the action before it (added
+    /// to what it waited already: a worker replaced in the background, a page reloaded).
+    pub(crate) fn recovery_waited(&self, ms: u64) {
+        let mut waited = self.recovery_waited_ms.lock().unwrap();
+        *waited = Some(waited.unwrap_or(0) + ms);
+    }
+
+    /// How long the last action waited for its tab to be freed (ms), taken (it is reported once).
+    pub(crate) fn take_recovery_waited(&self) -> Option<u64> {
+        self.recovery_waited_ms.lock().unwrap().take()
+    }
+
+    /// The pending reset reason, taken (it is reported once).
+    pub(crate) fn take_reset(&self) -> Option<String> {
+        self.reset.lock().unwrap().take()
+    }
+
+    /// The number of the session's next screenshot (1, 2, ...).
+    pub(crate) fn next_shot(&self) -> u64 {
+        self.shots.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}

@@ -1,0 +1,326 @@
+//! Sessions: the registry of open sessions and the store that keeps them across supervisor restarts.
+//!
+//! A session is one harness conversation with one page (and the popups it opens). Its entry
+//! ([`SessionEntry`], `entry.rs`) outlives its worker and its target: a replaced worker or a page reset
+//! keeps the entry, its ref table (`refs.rs`) and its queue. The registry keeps the store
+//! ([`SessionStore`]) in step; `targets.rs` opens a session's pages and contexts; `watch.rs` is the
+//! [`crate::health::BrowserObserver`]: when a new browser comes up every open session gets a new target
+//! at its last URL, and `Target.targetDestroyed` marks the sessions whose tab closed.
+//!
+//! Arrows: sessions -> [`crate::health`] -> [`crate::browser`]; nothing here runs a page action.
+
+mod entry;
+mod refs;
+mod targets;
+mod watch;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use sb_protocol::api::SessionInfo;
+use sb_protocol::{ErrorBody, ErrorCode, Phase};
+
+pub(crate) use entry::Standby;
+pub use entry::{SessionEntry, Tab};
+pub use refs::MAX_REFS;
+pub use targets::{cdp_error, close_target, close_target_soon, tab_infos};
+pub(crate) use watch::Observer;
+
+use crate::stats::Stats;
+use crate::store::{SessionStore, StoreEvent, StoredSession};
+
+/// Longest a session id may be, in bytes.
+pub const MAX_SESSION_ID: usize = 128;
+
+/// A session id held for a `session.start` in progress: counted against `max_sessions` and taken
+/// for its id from the moment it is checked, so concurrent starts can never pass the limit. Dropped
+/// without [`Sessions::commit`], it frees the slot.
+pub struct Reservation<'a> {
+    sessions: &'a Sessions,
+    id: String,
+}
+
+impl Reservation<'_> {
+    /// The reserved session id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        self.sessions.inner.lock().unwrap().pending.remove(&self.id);
+    }
+}
+
+#[derive(Default)]
+struct Registry {
+    open: HashMap<String, Arc<SessionEntry>>,
+    /// Ids of starts in progress ([`Reservation`]).
+    pending: HashSet<String>,
+}
+
+/// The open sessions, the store that keeps them across supervisor restarts, and the limit.
+pub struct Sessions {
+    inner: Mutex<Registry>,
+    max: usize,
+    generated: AtomicU64,
+    store: Option<SessionStore>,
+    stats: Arc<Stats>,
+    /// Where the sessions' downloads go, and what each is yet to hear of them.
+    pub downloads: crate::downloads::Downloads,
+}
+
+impl Sessions {
+    /// The registry, with `restored` sessions from an earlier supervisor: they get new pages when the
+    /// browser comes up, and `session_reset` (`supervisor_restarted`) on their next result.
+    pub fn new(
+        max: usize,
+        store: Option<SessionStore>,
+        restored: Vec<StoredSession>,
+        stats: Arc<Stats>,
+        downloads: crate::downloads::Downloads,
+    ) -> Sessions {
+        let open = restored
+            .into_iter()
+            // A store written before ids had to be plain names may hold one that is not (`..`): it is
+            // not reopened (its paths could leave their roots).
+            .filter(|s| match validate_session_id(&s.session_id) {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::warn!(browser.session_id = %s.session_id, error.message = %e.message, "session_not_restored");
+                    false
+                }
+            })
+            .map(|s| {
+                let entry = SessionEntry::new(s.session_id.clone(), s.url);
+                *entry.display.lock().unwrap() = s.display;
+                entry.mark_reset("supervisor_restarted");
+                (s.session_id, Arc::new(entry))
+            })
+            .collect();
+        Sessions {
+            inner: Mutex::new(Registry { open, pending: HashSet::new() }),
+            max,
+            generated: AtomicU64::new(0),
+            store,
+            stats,
+            downloads,
+        }
+    }
+
+    /// Appends to the session store (when there is one); durable before it returns.
+    pub async fn record(&self, event: StoreEvent) {
+        if let Some(store) = &self.store {
+            store.append(event).await;
+        }
+    }
+
+    /// An open session.
+    ///
+    /// # Errors
+    /// `unknown_session`.
+    pub fn get(&self, id: &str) -> Result<Arc<SessionEntry>, ErrorBody> {
+        self.inner.lock().unwrap().open.get(id).cloned().ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::UnknownSession,
+                Phase::Session,
+                format!("no open session '{id}'; start one with session.start"),
+            )
+        })
+    }
+
+    /// Open sessions now.
+    pub fn len(&self) -> usize {
+        self.inner.lock().unwrap().open.len()
+    }
+
+    /// Whether no session is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every open session.
+    pub fn all(&self) -> Vec<Arc<SessionEntry>> {
+        self.inner.lock().unwrap().open.values().cloned().collect()
+    }
+
+    /// `session.list`: every open session, by id.
+    pub fn list(&self) -> Vec<SessionInfo> {
+        let mut sessions: Vec<SessionInfo> = self
+            .all()
+            .iter()
+            .map(|s| SessionInfo { session_id: s.id.clone(), target_id: s.target(), url: s.last_url() })
+            .collect();
+        sessions.sort_by(|a, b| a.session_id.cmp(&b.session_id));
+        sessions
+    }
+
+    /// Reserves a slot for a new session (`requested` id, or a generated one), atomically against the
+    /// limit and the ids in use.
+    ///
+    /// # Errors
+    /// `bad_request` for an invalid id; `too_many_sessions` at the limit (starts in progress count);
+    /// `session_exists` for an id open or being started.
+    pub fn reserve(&self, requested: Option<String>) -> Result<Reservation<'_>, ErrorBody> {
+        let id = match requested {
+            Some(id) => {
+                validate_session_id(&id)?;
+                id
+            }
+            None => format!("s{}-{}", self.generated.fetch_add(1, Ordering::Relaxed) + 1, short_random()),
+        };
+        let mut inner = self.inner.lock().unwrap();
+        let used = inner.open.len() + inner.pending.len();
+        if used >= self.max {
+            return Err(ErrorBody::new(
+                ErrorCode::TooManySessions,
+                Phase::Session,
+                format!(
+                    "{used} sessions are open or starting, the limit; close one with session.close first"
+                ),
+            ));
+        }
+        if inner.open.contains_key(&id) || inner.pending.contains(&id) {
+            return Err(ErrorBody::new(
+                ErrorCode::SessionExists,
+                Phase::Session,
+                format!("session '{id}' is already open; close it or use another id"),
+            ));
+        }
+        inner.pending.insert(id.clone());
+        Ok(Reservation { sessions: self, id })
+    }
+
+    /// A new entry for a reservation (not yet open).
+    pub fn entry(&self, reservation: &Reservation<'_>) -> Arc<SessionEntry> {
+        Arc::new(SessionEntry::new(reservation.id.clone(), None))
+    }
+
+    /// Opens the reserved session with its entry and records it (`session_started`, `target_bound`).
+    pub async fn commit(&self, reservation: Reservation<'_>, entry: Arc<SessionEntry>) {
+        {
+            let mut inner = self.inner.lock().unwrap();
+            inner.pending.remove(&reservation.id);
+            inner.open.insert(reservation.id.clone(), entry.clone());
+        }
+        drop(reservation);
+        self.record(StoreEvent::SessionStarted {
+            session_id: entry.id.clone(),
+            at_ms: crate::store::now_ms(),
+        })
+        .await;
+        self.record(StoreEvent::TargetBound { session_id: entry.id.clone(), target_id: entry.target() })
+            .await;
+        let display = *entry.display.lock().unwrap();
+        if let Some(display) = display {
+            self.record(StoreEvent::DisplaySet { session_id: entry.id.clone(), display }).await;
+        }
+    }
+
+    /// Takes the session out of the registry (its actions then answer `unknown_session`).
+    pub fn remove(&self, id: &str) -> Option<Arc<SessionEntry>> {
+        self.inner.lock().unwrap().open.remove(id)
+    }
+
+    /// Takes every session out (shutdown).
+    pub fn drain(&self) -> Vec<Arc<SessionEntry>> {
+        self.inner.lock().unwrap().open.drain().map(|(_, s)| s).collect()
+    }
+
+    /// Records the session's main frame URL (in the store when it changed, without its credentials:
+    /// [`sb_protocol::redact::in_url`]; a page reopened after a restart loads it so).
+    pub async fn url_seen(&self, session: &SessionEntry, url: &str) {
+        if session.set_url(url) {
+            let url = sb_protocol::redact::in_url(url).into_owned();
+            self.record(StoreEvent::UrlChanged { session_id: session.id.clone(), url }).await;
+        }
+    }
+}
+
+/// A session id is a plain name: 1..=[`MAX_SESSION_ID`] chars of `A-Z a-z 0-9 . _ -`, starting with a
+/// letter or digit, so it is never `.`, `..`, a hidden name or an option (paths are built from it:
+/// a session's downloads directory, its screenshots' names, both through [`crate::files::under`]).
+///
+/// # Errors
+/// `bad_request` stating the rule.
+pub(crate) fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
+    let ok = id.len() <= MAX_SESSION_ID
+        && id.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ErrorBody::new(
+            ErrorCode::BadRequest,
+            Phase::Request,
+            format!(
+                "session_id must be 1..={MAX_SESSION_ID} chars of A-Z a-z 0-9 . _ -, starting with a letter or digit (so never . or ..); got {}",
+                if id.len() <= MAX_SESSION_ID { format!("{id:?}") } else { format!("{} bytes", id.len()) }
+            ),
+        ))
+    }
+}
+
+fn short_random() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..8].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sb_protocol::ipc::RefRecord;
+
+    fn r(id: &str, loader: &str) -> RefRecord {
+        RefRecord {
+            id: id.into(),
+            role: "button".into(),
+            name: id.into(),
+            backend_node_id: 1,
+            frame_id: "F".into(),
+            loader_id: loader.into(),
+        }
+    }
+
+    fn registry(max: usize) -> Sessions {
+        let downloads =
+            crate::downloads::Downloads::new(Default::default(), std::path::Path::new("/nonexistent"));
+        Sessions::new(max, None, Vec::new(), Arc::new(Stats::default()), downloads)
+    }
+
+    #[test]
+    fn reservations_count_against_the_limit_before_the_session_opens() {
+        let s = registry(2);
+        let a = s.reserve(Some("a".into())).unwrap();
+        let _b = s.reserve(None).unwrap();
+        assert_eq!(s.reserve(Some("c".into())).err().unwrap().code, ErrorCode::TooManySessions);
+        assert_eq!(s.reserve(Some("a".into())).err().unwrap().code, ErrorCode::TooManySessions);
+        drop(a);
+        assert_eq!(s.reserve(Some("a".into())).unwrap().id(), "a");
+    }
+
+    #[test]
+    fn an_id_being_started_is_taken() {
+        let s = registry(8);
+        let _a = s.reserve(Some("a".into())).unwrap();
+        assert_eq!(s.reserve(Some("a".into())).err().unwrap().code, ErrorCode::SessionExists);
+        assert_eq!(s.reserve(Some("bad id".into())).err().unwrap().code, ErrorCode::BadRequest);
+    }
+
+    #[test]
+    fn the_ref_table_drops_its_oldest_documents_first() {
+        let e = SessionEntry::new("s".into(), None);
+        let half = MAX_REFS / 2 + 1;
+        e.keep_refs((1..=half).map(|n| r(&format!("e{n}"), "old")).collect());
+        e.keep_refs((half + 1..=2 * half).map(|n| r(&format!("e{n}"), "new")).collect());
+        assert_eq!(e.refs_kept(), half);
+        assert_eq!(e.reference("e1").unwrap_err().code, ErrorCode::StaleRef);
+        assert_eq!(e.reference(&format!("e{}", 2 * half)).unwrap().loader_id, "new");
+        assert_eq!(e.reference(&format!("e{}", 2 * half + 1)).unwrap_err().code, ErrorCode::UnknownRef);
+        // One document larger than the bound stays whole: its refs are the page the agent sees.
+        let e = SessionEntry::new("s".into(), None);
+        e.keep_refs((1..=MAX_REFS + 5).map(|n| r(&format!("e{n}"), "only")).collect());
+        assert_eq!(e.refs_kept(), MAX_REFS + 5);
+    }
+}

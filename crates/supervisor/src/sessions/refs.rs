@@ -1,0 +1,90 @@
+//! The refs a session's snapshots issued, bounded by [`MAX_REFS`] (the oldest documents' refs dropped
+//! first), and how a ref the session no longer keeps is told from one it never issued.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+
+use sb_protocol::ipc::RefRecord;
+use sb_protocol::{ErrorBody, ErrorCode, Phase};
+
+use super::SessionEntry;
+
+/// Most refs a session keeps. Past it the refs of its oldest documents are dropped first (never the
+/// newest document's); a dropped ref answers `stale_ref`.
+pub const MAX_REFS: usize = 50_000;
+
+/// The refs a session's snapshots issued: by id, bounded by [`MAX_REFS`] (oldest documents out
+/// first).
+#[derive(Default)]
+pub(super) struct RefTable {
+    pub(super) by_id: HashMap<String, RefRecord>,
+    /// Documents (`loaderId`) in the order their first ref was kept.
+    documents: VecDeque<String>,
+}
+
+impl RefTable {
+    pub(super) fn keep(&mut self, refs: Vec<RefRecord>) {
+        for r in refs {
+            if !self.documents.contains(&r.loader_id) {
+                self.documents.push_back(r.loader_id.clone());
+            }
+            self.by_id.insert(r.id.clone(), r);
+        }
+        while self.by_id.len() > MAX_REFS && self.documents.len() > 1 {
+            let Some(oldest) = self.documents.pop_front() else { break };
+            self.by_id.retain(|_, r| r.loader_id != oldest);
+        }
+    }
+}
+
+impl SessionEntry {
+    /// A ref this session issued.
+    ///
+    /// # Errors
+    /// `unknown_ref` for a ref no snapshot of this session issued; `stale_ref` for one dropped with its
+    /// document (past [`MAX_REFS`]).
+    pub fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody> {
+        if let Some(r) = self.refs.lock().unwrap().by_id.get(id) {
+            return Ok(r.clone());
+        }
+        let issued = id
+            .strip_prefix('e')
+            .and_then(|n| n.parse::<u64>().ok())
+            .is_some_and(|n| n >= 1 && n < self.next_ref.load(Ordering::SeqCst));
+        Err(if issued {
+            ErrorBody::new(
+                ErrorCode::StaleRef,
+                Phase::Request,
+                format!(
+                    "Ref {id} belongs to an older document that the session no longer keeps; take a new snapshot."
+                ),
+            )
+        } else {
+            ErrorBody::new(
+                ErrorCode::UnknownRef,
+                Phase::Request,
+                format!("Ref {id} was never issued in this session; take a new snapshot."),
+            )
+        })
+    }
+
+    /// The number the next snapshot's first new ref gets.
+    pub(crate) fn next_ref(&self) -> u64 {
+        self.next_ref.load(Ordering::SeqCst)
+    }
+
+    /// Stores a snapshot's refs; refs are never reused, so the counter moves past them.
+    pub(crate) fn keep_refs(&self, refs: Vec<RefRecord>) {
+        for r in &refs {
+            if let Some(n) = r.id.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
+                self.next_ref.fetch_max(n + 1, Ordering::SeqCst);
+            }
+        }
+        self.refs.lock().unwrap().keep(refs);
+    }
+
+    /// How many refs the session keeps now.
+    pub fn refs_kept(&self) -> usize {
+        self.refs.lock().unwrap().by_id.len()
+    }
+}
