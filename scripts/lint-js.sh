@@ -2,7 +2,8 @@
 # Lints the page scripts the worker injects (crates/worker/src/**/*.js) with Biome (pinned in
 # scripts/js/package.json, installed from npm into scripts/js/node_modules): correctness and suspicious
 # code, not style. Each script is a function declaration or expression handed to Runtime.callFunctionOn
-# or Runtime.evaluate, not a module, so it is linted wrapped as `export default (...)`.
+# or Runtime.evaluate, not a module, so it is linted wrapped as `export default (...)` (and a
+# `'use strict'` in it is not redundant, whatever the module rule says).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x scripts/js/node_modules/.bin/biome ]; then

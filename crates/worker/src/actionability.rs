@@ -32,22 +32,7 @@ pub(crate) const RETRY: Duration = Duration::from_millis(50);
 /// as in Playwright's `expectHitTarget` (injected/injectedScript.ts): the deepest element there
 /// (through open shadow roots) is `this`, or below it in the flat tree (slotted content, a shadow
 /// root's content), or a label of it.
-const HIT_TARGET: &str = r#"function(o, x, y) {
-  let hit = o;
-  for (let root = hit.shadowRoot; root; root = hit.shadowRoot) {
-    // `elementsFromPoint`, not `elementFromPoint`: over slotted text the latter answers the host.
-    const deeper = root.elementsFromPoint(x, y)[0];
-    if (!deeper || deeper === hit) break;
-    hit = deeper;
-  }
-  for (let n = hit; n; ) {
-    if (n === this) return true;
-    if (n.assignedSlot) n = n.assignedSlot;
-    else if (n.parentNode && n.parentNode.nodeType === 11) n = n.parentNode.host;
-    else n = n.parentNode;
-  }
-  return !!this.labels && Array.from(this.labels).some((l) => l === hit || l.contains(hit));
-}"#;
+const HIT_TARGET: &str = include_str!("hit_target.js");
 
 /// Longest one CDP call of a round may take.
 const STEP: Duration = Duration::from_millis(2_000);

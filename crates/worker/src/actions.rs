@@ -17,7 +17,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
-use crate::page::{call_function_on, eval_by_value, url_and_title, Page};
+use crate::page::{call_function_on, decode, eval_as, eval_by_value, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 use crate::settle;
@@ -236,7 +236,7 @@ pub(crate) async fn screenshot(
     let mut truncated = false;
     // Chromium's clip is in the document's CSS px; a viewport region and an element's box are in the
     // viewport's, so the page's scroll offset is added (as Playwright's crPage does).
-    let scroll = || eval_by_value(page, "[scrollX, scrollY]", phase, budget);
+    let scroll = || eval_as::<[f64; 2]>(page, "[scrollX, scrollY]", phase, budget);
     let region = match (&shot.target, shot.clip) {
         (Some(locator), _) => {
             let el = resolve(page, locator, budget).await?.ok_or_else(|| {
@@ -245,40 +245,43 @@ pub(crate) async fn screenshot(
             let r = call_function_on(&el.session, &el.object_id, ELEMENT_BOX, json!([]), budget.remaining())
                 .await
                 .map_err(|e| cdp_failure(phase, e))?;
-            let n = |i: usize| r[i].as_f64().unwrap_or(0.0);
-            if n(2) < 1.0 || n(3) < 1.0 {
+            let [x, y, width, height]: [f64; 4] = decode(r, phase, "the element's box")?;
+            if width < 1.0 || height < 1.0 {
                 return Err(fail(
                     ErrorCode::NotVisible,
                     phase,
                     format!("{} has no visible box to capture", el.label),
                 ));
             }
-            let s = scroll().await?;
-            let (sx, sy) = (s[0].as_f64().unwrap_or(0.0), s[1].as_f64().unwrap_or(0.0));
-            Some([n(0) + el.offset.0 + sx, n(1) + el.offset.1 + sy, n(2), n(3)])
+            let [sx, sy] = scroll().await?;
+            Some([x + el.offset.0 + sx, y + el.offset.1 + sy, width, height])
         }
         (None, Some(c)) if !shot.full_page => {
-            let s = scroll().await?;
-            Some([c[0] + s[0].as_f64().unwrap_or(0.0), c[1] + s[1].as_f64().unwrap_or(0.0), c[2], c[3]])
+            let [sx, sy] = scroll().await?;
+            Some([c[0] + sx, c[1] + sy, c[2], c[3]])
         }
         (None, clip) => clip,
     };
-    if let Some([x, y, width, height]) = region {
-        params["clip"] = json!({"x": x, "y": y, "width": width, "height": height.min(f64::from(MAX_SCREENSHOT_HEIGHT)), "scale": 1});
+    // The clip `[x, y, width, height]`, CSS px of the document.
+    let clip = if let Some([x, y, width, height]) = region {
         params["captureBeyondViewport"] = json!(true);
+        Some([x, y, width, height.min(f64::from(MAX_SCREENSHOT_HEIGHT))])
     } else if shot.full_page {
         let m = page.session.layout_metrics(budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
         let size = m.css_content_size;
         let max_height = f64::from(shot.max_height.clamp(1, MAX_SCREENSHOT_HEIGHT));
         truncated = size.height.ceil() > max_height;
-        let height = size.height.ceil().clamp(1.0, max_height);
-        params["clip"] =
-            json!({"x": 0, "y": 0, "width": size.width.ceil().max(1.0), "height": height, "scale": 1});
+        Some([0.0, 0.0, size.width.ceil().max(1.0), size.height.ceil().clamp(1.0, max_height)])
+    } else {
+        None
+    };
+    if let Some([x, y, width, height]) = clip {
+        params["clip"] = json!({"x": x, "y": y, "width": width, "height": height, "scale": 1});
     }
     // The capture's size in device px, refused past the cap before Chromium renders it.
     let scale = page.viewport.map_or(1.0, |d| d.scale);
-    let size = match params.get("clip") {
-        Some(clip) => (clip["width"].as_f64().unwrap_or(0.0), clip["height"].as_f64().unwrap_or(0.0)),
+    let size = match clip {
+        Some([_, _, width, height]) => (width, height),
         None => page.viewport.map_or((0.0, 0.0), |d| (f64::from(d.width), f64::from(d.height))),
     };
     let pixels = (size.0 * scale).ceil() * (size.1 * scale).ceil();
@@ -337,63 +340,7 @@ const EVAL_GROUP: &str = "sandbox-browser-evaluate";
 /// `{"$number": "NaN" | "-0" | "Infinity" | "-Infinity"}`, `{"$bigint": "12"}`, `{"$symbol": "..."}`,
 /// `{"$function": "name"}`, `{"$node": "<div id=\"x\">"}`, `{"$circular": true}`,
 /// `{"$truncated": "..."}` past depth 32 or 20000 values; `toJSON` is honoured (Date, URL -> string).
-const TO_JSON: &str = r#"function() {
-  'use strict';
-  let budget = 20000;
-  const stack = [];
-  const node = (n) => {
-    if (n.nodeType !== 1) return n.nodeName;
-    let s = '<' + n.localName;
-    for (const a of ['id', 'class', 'name', 'href']) if (n.hasAttribute(a)) s += ' ' + a + '="' + n.getAttribute(a).slice(0, 40) + '"';
-    return s + '>';
-  };
-  const plain = new Set(['Object', 'Array', 'Map', 'Set', 'Error', 'Date', 'RegExp', 'Arguments', 'Promise']);
-  const platform = (v, tag) => {
-    if (plain.has(tag) || ArrayBuffer.isView(v) || v instanceof Error) return false;
-    try {
-      const ctor = Object.getPrototypeOf(v)?.constructor;
-      return typeof ctor === 'function' && ctor !== Object && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(ctor));
-    } catch (e) { return false; }
-  };
-  const conv = (v, depth) => {
-    if (--budget < 0) return { $truncated: 'too many values' };
-    switch (typeof v) {
-      case 'undefined': return { $undefined: true };
-      case 'number': return Number.isFinite(v) ? (Object.is(v, -0) ? { $number: '-0' } : v) : { $number: String(v) };
-      case 'bigint': return { $bigint: v.toString() };
-      case 'string': case 'boolean': return v;
-      case 'symbol': return { $symbol: v.toString() };
-      case 'function': return { $function: v.name || 'anonymous' };
-    }
-    if (v === null) return null;
-    if (typeof Node !== 'undefined' && v instanceof Node) return { $node: node(v) };
-    if (stack.includes(v)) return { $circular: true };
-    if (depth > 32) return { $truncated: 'too deep' };
-    // Typed values keep their type, as Playwright's serializer (`utilityScriptSerializers.ts`) keeps
-    // them, and nothing else's own `toJSON` is called: an object with one is returned as it is (its
-    // `toJSON` shown as a function), as Playwright returns it.
-    if (v instanceof Date) return Number.isNaN(v.getTime()) ? { $date: 'Invalid Date' } : v.toISOString();
-    if (typeof URL !== 'undefined' && v instanceof URL) return v.href;
-    if (v instanceof RegExp) return { $regexp: String(v) };
-    // Window and the other platform objects (Location, Navigator, Storage, events, ...) as their
-    // class, not a dump of their properties; the page's own objects and classes keep their fields.
-    const tag = Object.prototype.toString.call(v).slice(8, -1);
-    if (v === globalThis || platform(v, tag)) return { $object: tag };
-    stack.push(v);
-    try {
-      if (Array.isArray(v)) return v.map((x) => conv(x, depth + 1));
-      if (v instanceof Map) return { $map: Array.from(v, ([k, x]) => [conv(k, depth + 1), conv(x, depth + 1)]) };
-      if (v instanceof Set) return { $set: Array.from(v, (x) => conv(x, depth + 1)) };
-      if (v instanceof Error) return { $error: String(v) };
-      const out = {};
-      for (const k of Object.keys(v)) {
-        try { out[k] = conv(v[k], depth + 1); } catch (e) { out[k] = { $truncated: String(e) }; }
-      }
-      return out;
-    } finally { stack.pop(); }
-  };
-  return conv(this, 0);
-}"#;
+const TO_JSON: &str = include_str!("to_json.js");
 
 /// `Runtime.evaluate {awaitPromise, userGesture: true, timeout}`; an object result is converted by
 /// [`TO_JSON`] (`Runtime.callFunctionOn`, `returnByValue`). V8's own `timeout` stops a synchronous
@@ -536,14 +483,13 @@ async fn typed(session: &sb_cdp::Session, obj: RemoteObject, budget: Budget) -> 
 pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Result<Output, WorkerError> {
     let budget = p.budget();
     let phase = Phase::Cdp;
-    let size = eval_by_value(page, "[innerWidth, innerHeight]", phase, budget).await?;
-    let n = |i: usize| size[i].as_f64().unwrap_or(0.0);
+    let [width, height] = eval_as::<[f64; 2]>(page, "[innerWidth, innerHeight]", phase, budget).await?;
     page.session
         .run(
             &InputDispatchMouseEvent {
                 kind: "mouseWheel".into(),
-                x: n(0) / 2.0,
-                y: n(1) / 2.0,
+                x: width / 2.0,
+                y: height / 2.0,
                 delta_x: Some(dx),
                 delta_y: Some(dy),
                 ..InputDispatchMouseEvent::default()
@@ -553,15 +499,12 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Resul
         .await
         .map_err(|e| cdp_failure(phase, e))?;
     // The wheel scrolls on the compositor; the position is read once a frame has gone by.
-    let after = eval_by_value(
+    let [scroll_x, scroll_y] = eval_as::<[f64; 2]>(
         page,
         "new Promise((r) => { const t = setTimeout(() => r([scrollX, scrollY]), 100); requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); r([scrollX, scrollY]); })); })",
         phase,
         budget,
     )
     .await?;
-    Ok(Output::Scrolled(ScrollResult {
-        scroll_x: after[0].as_f64().unwrap_or(0.0),
-        scroll_y: after[1].as_f64().unwrap_or(0.0),
-    }))
+    Ok(Output::Scrolled(ScrollResult { scroll_x, scroll_y }))
 }

@@ -398,3 +398,30 @@ pub(crate) async fn eval_by_value(
     }
     Ok(r.result.value.unwrap_or(Value::Null))
 }
+
+/// A page script's answer as the type its caller expects (e.g. `[f64; 2]` for `[scrollX, scrollY]`).
+///
+/// # Errors
+/// `cdp_error` (phase `phase`) naming what was expected when the answer has another shape (a page
+/// that replaced `scrollX` with a string, say).
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(
+    value: Value,
+    phase: Phase,
+    what: &str,
+) -> Result<T, WorkerError> {
+    serde_json::from_value(value.clone())
+        .map_err(|e| fail(ErrorCode::CdpError, phase, format!("the page answered {value} for {what}: {e}")))
+}
+
+/// [`eval_by_value`], its answer decoded ([`decode`]).
+///
+/// # Errors
+/// As [`eval_by_value`] and [`decode`].
+pub(crate) async fn eval_as<T: serde::de::DeserializeOwned>(
+    page: &Page,
+    expression: &str,
+    phase: Phase,
+    budget: Budget,
+) -> Result<T, WorkerError> {
+    decode(eval_by_value(page, expression, phase, budget).await?, phase, expression)
+}

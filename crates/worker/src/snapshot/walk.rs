@@ -387,20 +387,11 @@ async fn walk_once(
 /// its frames' and holes' counts and the document's title; with frames or holes,
 /// `[text, ...frames, ...holes]`.
 fn install(marker: &str) -> String {
-    format!(
-        "globalThis.{marker} = (() => {{
-  const walker = {WALKER};
-  const sb = {{ walks: 0, last: null, walk(opts, root) {{
-    const r = walker(opts, root);
-    sb.last = {{ id: ++sb.walks, els: r.els }};
-    const text = JSON.stringify({{ ...r.result, walk: sb.last.id, frameCount: r.frames.length,
-      holeCount: r.holes.length, title: document.title }});
-    return r.frames.length || r.holes.length ? [text, ...r.frames, ...r.holes] : text;
-  }} }};
-  return sb;
-}})()"
-    )
+    format!("globalThis.{marker} = ({INSTALL})({WALKER})")
 }
+
+/// The snapshot's object of a world, a function of [`WALKER`] (see [`install`]).
+const INSTALL: &str = include_str!("install.js");
 
 /// A JavaScript expression of walk `walk`'s `last` record in the world (`null` once another walk or
 /// [`forget_walk`] replaced it).
@@ -469,22 +460,7 @@ pub(super) async fn keep_refs(
 /// by element (`__sandboxBrowserIds`, a `WeakMap` the walker reads: an element keeps its ref while its
 /// role and name stay). An element given a new ref (it was renamed) loses its old one: an action on
 /// that is `stale_ref`, never a click on what the agent did not read.
-pub(super) const REGISTER: &str = r#"function(last, pairs) {
-  if (!last) return;
-  const registry = globalThis.__sandboxBrowserRefs || (globalThis.__sandboxBrowserRefs = new Map());
-  const ids = globalThis.__sandboxBrowserIds || (globalThis.__sandboxBrowserIds = new WeakMap());
-  for (const [i, id, role, name] of pairs) {
-    const had = ids.get(last.els[i]);
-    if (had && had.id !== id) registry.delete(had.id);
-    registry.set(id, new WeakRef(last.els[i]));
-    ids.set(last.els[i], { id, role, name });
-  }
-  // Bounded: the oldest refs go first (an action on one is then `stale_ref`).
-  for (const key of registry.keys()) {
-    if (registry.size <= 100000) break;
-    registry.delete(key);
-  }
-}"#;
+pub(super) const REGISTER: &str = include_str!("register.js");
 
 /// Drops run `run`'s walk from its world (the elements it held), sent now and not waited for.
 pub(super) fn forget_walk(page: &Page, run: &Run, budget: Budget) {
