@@ -783,3 +783,28 @@ async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
         assert!(held.truncated && held.chars <= 40_000 + 120, "{page}: {} chars", held.chars);
     }
 }
+
+/// Issue 25 §4: a timeout names the steps the action took, the last one where its time went (as
+/// Playwright's call log does): here typing into a field whose key handler blocks for 300 ms a key,
+/// so twenty keys cannot fit in 1.5 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_names_the_steps_it_took() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    form(&c, &pages, "s").await;
+    js(
+        &c,
+        "s",
+        "document.querySelector('#name').addEventListener('keydown', () => { const t = Date.now(); while (Date.now() - t < 300) {} }); 1",
+    )
+    .await;
+    let typed = c
+        .type_text(
+            "s",
+            TypeParams { element: by_css("#name"), text: "x".repeat(20), ..Default::default() },
+            Some(1_500),
+        )
+        .await;
+    let (code_, message) = code(typed);
+    assert_eq!(code_, ErrorCode::Timeout, "{message}");
+    assert!(message.contains("is actionable at") && message.ends_with("typing 20 characters)"), "{message}");
+}

@@ -20,6 +20,7 @@
 
 pub mod artifacts;
 pub mod browser;
+pub mod call;
 pub mod commands;
 pub mod config;
 pub mod dispatch;

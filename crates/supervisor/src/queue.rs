@@ -11,11 +11,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sb_protocol::api::Method;
 use sb_protocol::ipc::{Action, Counter, Output};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio_util::sync::CancellationToken;
 
+use crate::call::Call;
 use crate::health::BrowserHealth;
 use crate::link::Link;
 use crate::sessions::{SessionEntry, Sessions};
@@ -50,11 +50,10 @@ impl Queue {
     pub async fn run(
         &self,
         session: &Arc<SessionEntry>,
-        method: Method,
+        call: Call<'_>,
         action: Action,
-        budget: Budget,
-        cancel: &CancellationToken,
     ) -> Result<Output, ErrorBody> {
+        let Call { method, budget, .. } = call;
         let (queued_at, replacing) = (std::time::Instant::now(), session.replacing.load(Ordering::SeqCst));
         let queued = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
         let mut slot = queued.map_err(|_| {
@@ -77,14 +76,14 @@ impl Queue {
         // budget: its result says `session_reset`. Other actions answer `page_reset`: their effect may
         // or may not have happened.
         let again = action.repeatable().then(|| action.clone());
-        let mut result = self.run_once(session, &mut slot, method, action, budget, cancel).await;
+        let mut result = self.run_once(session, &mut slot, call, action).await;
         if let (Some(action), Err(e)) = (again, &result) {
             if e.code == ErrorCode::PageReset
                 && e.message == sb_protocol::error::BROWSER_GONE
                 && !budget.expired()
             {
                 tracing::info!(browser.session_id = %session.id, browser.action = method.name(), "action_repeated_after_restart");
-                result = self.run_once(session, &mut slot, method, action, budget, cancel).await;
+                result = self.run_once(session, &mut slot, call, action).await;
             }
         }
         if slot.as_mut().is_some_and(|w| w.is_spent()) {
@@ -101,11 +100,10 @@ impl Queue {
         &self,
         session: &Arc<SessionEntry>,
         slot: &mut Option<WorkerHandle>,
-        method: Method,
+        call: Call<'_>,
         action: Action,
-        budget: Budget,
-        cancel: &CancellationToken,
     ) -> Result<Output, ErrorBody> {
+        let Call { method, budget, cancel } = call;
         // A worker is started only on a browser known to be alive: when the start fails because the
         // browser died a moment ago, the health check restarts it (and reopens the session's page), and
         // the start is tried once more on the new one.

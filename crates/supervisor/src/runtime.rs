@@ -24,6 +24,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::browser::BrowserConfig;
+use crate::call::Call;
 use crate::dispatch::{self, Context, OnSession, Route, RuntimeOp, SessionOp};
 use crate::guard::Guard;
 use crate::health::{BrowserHealth, BrowserObserver, HealthPolicy, PROVIDER};
@@ -169,7 +170,7 @@ impl Runtime {
         // silently change what it gets.
         let result = match method.check_params(&request.params) {
             Err(unknown) => Err(bad_request(format!("{}: {unknown}", method.name()))),
-            Ok(()) => self.execute(method, request, budget, cancel).await,
+            Ok(()) => self.execute(Call { method, budget, cancel }, request).await,
         };
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let stats = &self.queue.stats;
@@ -196,13 +197,8 @@ impl Runtime {
     /// The method, then the dialogs answered meanwhile go into the result, and a page replaced since
     /// the session's last result is reported: `session_reset: true` and `reset_reason` in a result, a
     /// sentence at the end of an error's message.
-    async fn execute(
-        self: &Arc<Self>,
-        method: Method,
-        request: Request,
-        budget: Budget,
-        cancel: &CancellationToken,
-    ) -> Result<Value, ErrorBody> {
+    async fn execute(self: &Arc<Self>, call: Call<'_>, request: Request) -> Result<Value, ErrorBody> {
+        let Call { method, budget, .. } = call;
         let route = match dispatch::route(method) {
             Route::Runtime(op) => return self.execute_runtime(op, request, budget).await,
             Route::Session(route) => route,
@@ -212,7 +208,7 @@ impl Runtime {
         })?;
         let session = self.queue.sessions.get(id)?;
         self.url_allowed(method, &request.params, budget).await?;
-        let outcome = self.execute_on(&session, method, route, request.params, budget, cancel).await;
+        let outcome = self.execute_on(&session, call, route, request.params).await;
         let outcome = outcome.map_err(|e| self.refused_on_the_way(&session, method, e));
         if let (Method::PageScreenshot, Ok(result)) = (method, &outcome) {
             self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
@@ -347,12 +343,11 @@ impl Runtime {
     async fn execute_on(
         &self,
         session: &Arc<SessionEntry>,
-        method: Method,
+        call: Call<'_>,
         route: OnSession,
         params: Value,
-        budget: Budget,
-        cancel: &CancellationToken,
     ) -> Result<Value, ErrorBody> {
+        let budget = call.budget;
         let q = &self.queue;
         match route {
             OnSession::Page(page) => {
@@ -361,7 +356,7 @@ impl Runtime {
                     if page.numbers_refs { Some(session.snapshotting.lock().await) } else { None };
                 let cx = SessionContext { session, config: &self.config };
                 let action = (page.prepare)(params, &cx)?;
-                let output = q.run(session, method, action, budget, cancel).await?;
+                let output = q.run(session, call, action).await?;
                 let done = (page.finish)(output)?;
                 session.keep_refs(done.refs);
                 if let Some(display) = done.display {
@@ -376,15 +371,15 @@ impl Runtime {
             }
             OnSession::Op(op) => match op {
                 SessionOp::Close => to_json(self.close_session(session, budget).await),
-                SessionOp::TabsList => to_json(crate::tabs::list(q, session, budget, cancel).await?),
+                SessionOp::TabsList => to_json(crate::tabs::list(q, session, call).await?),
                 SessionOp::TabsOpen => {
-                    to_json(crate::tabs::open(q, session, dispatch::params(params)?, budget, cancel).await?)
+                    to_json(crate::tabs::open(q, session, dispatch::params(params)?, call).await?)
                 }
                 SessionOp::TabsFocus => {
-                    to_json(crate::tabs::focus(q, session, dispatch::params(params)?, budget, cancel).await?)
+                    to_json(crate::tabs::focus(q, session, dispatch::params(params)?, call).await?)
                 }
                 SessionOp::TabsClose => {
-                    to_json(crate::tabs::close(q, session, dispatch::params(params)?, budget, cancel).await?)
+                    to_json(crate::tabs::close(q, session, dispatch::params(params)?, call).await?)
                 }
             },
         }

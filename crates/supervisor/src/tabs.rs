@@ -7,12 +7,12 @@
 
 use std::sync::Arc;
 
-use sb_protocol::api::{Method, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams};
+use sb_protocol::api::{TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, AttachedOutput};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
-use tokio_util::sync::CancellationToken;
 
+use crate::call::Call;
 use crate::link::Link;
 use crate::queue::Queue;
 use crate::sessions::{cdp_error, close_target, tab_infos, SessionEntry, Sessions};
@@ -25,9 +25,9 @@ use crate::sessions::{cdp_error, close_target, tab_infos, SessionEntry, Sessions
 pub async fn list(
     q: &Queue,
     session: &Arc<SessionEntry>,
-    budget: Budget,
-    cancel: &CancellationToken,
+    call: Call<'_>,
 ) -> Result<TabsListResult, ErrorBody> {
+    let budget = call.budget;
     let link = q.health.link(budget).await?;
     let read = Sessions::current_tabs(session, &link, budget).await;
     // The browser died as the list was read (it only reads: it waits for the recovery and reads again),
@@ -35,7 +35,7 @@ pub async fn list(
     // before a page action, so the list shows what the next action will act on.
     let died = read.is_err() && q.health.is_down().await;
     let infos = if (died || session.restore_pending()) && !budget.expired() {
-        q.run(session, Method::TabsList, Action::Frames, budget, cancel).await?;
+        q.run(session, call, Action::Frames).await?;
         let link = q.health.link(budget).await?;
         Sessions::current_tabs(session, &link, budget).await?
     } else {
@@ -52,9 +52,9 @@ pub async fn open(
     q: &Queue,
     session: &Arc<SessionEntry>,
     p: TabsOpenParams,
-    budget: Budget,
-    cancel: &CancellationToken,
+    call: Call<'_>,
 ) -> Result<TabInfo, ErrorBody> {
+    let budget = call.budget;
     let link = q.health.link(budget).await?;
     let url = p.url.unwrap_or_else(|| "about:blank".into());
     let context = q.sessions.context(session, &link, budget).await?;
@@ -64,7 +64,7 @@ pub async fn open(
         .await
         .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
     session.add_tab(target_id.clone());
-    focus_tab(q, session, target_id, Method::TabsOpen, budget, cancel).await
+    focus_tab(q, session, target_id, call).await
 }
 
 /// `tabs.focus {target_id}`: page actions go to that tab from now on.
@@ -75,11 +75,10 @@ pub async fn focus(
     q: &Queue,
     session: &Arc<SessionEntry>,
     p: TabTargetParams,
-    budget: Budget,
-    cancel: &CancellationToken,
+    call: Call<'_>,
 ) -> Result<TabInfo, ErrorBody> {
-    let (_, target_id) = named_tab(q, session, &p, budget).await?;
-    focus_tab(q, session, target_id, Method::TabsFocus, budget, cancel).await
+    let (_, target_id) = named_tab(q, session, &p, call.budget).await?;
+    focus_tab(q, session, target_id, call).await
 }
 
 /// `tabs.close {target_id}`: closes a tab (not the last: close the session); closing the active one
@@ -91,9 +90,9 @@ pub async fn close(
     q: &Queue,
     session: &Arc<SessionEntry>,
     p: TabTargetParams,
-    budget: Budget,
-    cancel: &CancellationToken,
+    call: Call<'_>,
 ) -> Result<TabsCloseResult, ErrorBody> {
+    let budget = call.budget;
     let (link, target_id) = named_tab(q, session, &p, budget).await?;
     if session.tabs().len() == 1 {
         return Err(bad_request(format!(
@@ -105,7 +104,7 @@ pub async fn close(
     let mut active = session.target();
     if active == target_id {
         let next = session.tabs().last().map(|t| t.target_id.clone()).unwrap_or_default();
-        active = focus_tab(q, session, next, Method::TabsClose, budget, cancel).await?.target_id;
+        active = focus_tab(q, session, next, call).await?.target_id;
     }
     Ok(TabsCloseResult { closed: target_id, active })
 }
@@ -131,13 +130,11 @@ async fn focus_tab(
     q: &Queue,
     session: &Arc<SessionEntry>,
     target_id: String,
-    method: Method,
-    budget: Budget,
-    cancel: &CancellationToken,
+    call: Call<'_>,
 ) -> Result<TabInfo, ErrorBody> {
     let opener_id = session.tabs().into_iter().find(|t| t.target_id == target_id).and_then(|t| t.opener_id);
     let action = Action::Attach { target_id: target_id.clone() };
-    let output = q.run(session, method, action, budget, cancel).await?;
+    let output = q.run(session, call, action).await?;
     let attached = AttachedOutput::try_from(output).map_err(|other| {
         ErrorBody::new(
             ErrorCode::Internal,

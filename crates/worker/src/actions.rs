@@ -17,7 +17,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
-use crate::page::{call_function_on, decode, eval_as, eval_by_value, url_and_title, Page};
+use crate::page::{call_function_on, decode, eval_as, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 use crate::settle;
@@ -178,21 +178,23 @@ pub(crate) async fn extract(
     let expr = format!(
         "(() => {{ const s = String({source}); return [s.slice(0, {units}), s.length > {units}, location.href, document.title]; }})()"
     );
-    let value = eval_by_value(page, &expr, phase, budget).await?;
-    let arr = value.as_array().cloned().unwrap_or_default();
-    let text = arr.first().and_then(Value::as_str).unwrap_or("");
-    let cut_in_page = arr.get(1).and_then(Value::as_bool).unwrap_or(false);
+    p.log(match format {
+        ExtractFormat::Text => "reading the page's text",
+        ExtractFormat::Html => "reading the page's HTML",
+    });
+    let (text, cut_in_page, url, title): (String, bool, String, String) =
+        eval_as(page, &expr, phase, budget).await?;
     let (content, cut_here) = match text.char_indices().nth(max_chars as usize) {
         Some((at, _)) => (text[..at].to_string(), true),
-        None => (text.to_string(), false),
+        None => (text, false),
     };
     Ok(Output::Extract(ExtractResult {
         format,
         chars: content.chars().count() as u64,
         content,
         truncated: cut_in_page || cut_here,
-        url: arr.get(2).and_then(Value::as_str).unwrap_or("").to_string(),
-        title: arr.get(3).and_then(Value::as_str).unwrap_or("").to_string(),
+        url,
+        title,
     }))
 }
 
@@ -296,6 +298,7 @@ pub(crate) async fn screenshot(
             ),
         ));
     }
+    p.log(format!("capturing {:.0}x{:.0} CSS px", size.0, size.1));
     let captured: CaptureScreenshotResult = page
         .session
         .call("Page.captureScreenshot", params, budget.remaining())
@@ -369,6 +372,7 @@ pub(crate) async fn evaluate(
         timeout: Some(v8_timeout_ms),
         context_id: world.context_id,
     };
+    p.log("running the script");
     let r = match world.session.evaluate(&call, timeout).await {
         Ok(r) => r,
         // V8 collected a promise nothing can settle any more: it never resolves, so the action cannot

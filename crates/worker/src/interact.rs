@@ -64,12 +64,14 @@ pub(crate) async fn act(
 ) -> Result<Output, WorkerError> {
     let watch = NavigationWatch::start(page);
     let mut output = act_on(page, target, input, p).await?;
+    p.log("input sent; waiting for a navigation it started to commit");
     let navigation = watch.settle(page, p.budget()).await;
     // A dialog the input raised a moment later (from a timer, after a fetch) belongs to this result.
     // A hover raises none; a navigation's new document is waited for already.
     if !matches!(input, InputAction::Hover | InputAction::ScrollIntoView)
         && matches!(navigation, Navigation::None)
     {
+        p.log("waiting for a dialog it raised");
         settle_dialogs(page, p).await;
     }
     if navigation != Navigation::None {
@@ -99,6 +101,7 @@ async fn act_on(
         return match input {
             InputAction::Press { key } => {
                 p.enter(Phase::Cdp);
+                p.log(format!("pressing {key} on the focused element"));
                 press(page, key, p.budget()).await?;
                 Ok(Output::Input(InputResult::of("the focused element")))
             }
@@ -106,6 +109,7 @@ async fn act_on(
         };
     };
     let ready = actionability::ready(page, locator, input, p).await?;
+    p.log(format!("{} is actionable at ({:.0}, {:.0})", ready.el.label, ready.x, ready.y));
     // An element's own answer (no such option, not fillable) is still a finding about it.
     let finding = |code, message: String| fail(code, Phase::Actionability, message);
     // Checks passed: what follows is input, not actionability.
@@ -150,6 +154,7 @@ async fn act_on(
                 .map_err(cdp)?;
                 press(page, "Backspace", budget).await?;
             }
+            p.log(format!("typing {} characters", text.chars().count()));
             for ch in text.chars() {
                 match keys::for_char(ch) {
                     Some(def) => key_stroke(page, &def, 0, true, budget).await?,

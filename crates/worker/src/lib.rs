@@ -489,10 +489,15 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
         }
     };
-    if outcome.is_err() {
-        p.abort(CLEANUP_TIME).await;
+    match outcome {
+        Err(e) => {
+            p.abort(CLEANUP_TIME).await;
+            // A timeout names what was tried, as Playwright's call log does: the steps the action's
+            // leaves logged (the last one is where the time went).
+            Err(if e.code == ErrorCode::Timeout { p.with_steps(e) } else { e })
+        }
+        ok => ok,
     }
-    outcome
 }
 
 /// `page.set_viewport`: the page's display now (`Emulation.setDeviceMetricsOverride`), and every page's

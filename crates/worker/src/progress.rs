@@ -80,9 +80,9 @@ impl Progress {
     }
 
     /// `e` with what was tried appended to its message: ` (step; step)`, the step log (`e` as it is
-    /// when nothing was logged).
+    /// when nothing was logged). The log is reported once: a second call adds nothing.
     pub(crate) fn with_steps(&self, mut e: WorkerError) -> WorkerError {
-        let steps = self.steps.lock().unwrap();
+        let steps = std::mem::take(&mut *self.steps.lock().unwrap());
         if !steps.is_empty() {
             e.message = format!("{} ({})", e.message, steps.join("; "));
         }
