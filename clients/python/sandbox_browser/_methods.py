@@ -107,6 +107,9 @@ class Methods:
     def goto(self, session_id: str, url: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
         """``page.goto {url}`` -> ``GotoResult``: loads ``url`` and answers once it reached ``load`` (or what it
         reached when the budget ran out, ``timed_out: true``).
+
+        :param url: The URL to load: ``http(s)``, ``about:blank``, ``data:`` or what the URL policy allows
+        (docs/security.md).
         """
         params = _params({"url": url})
         return self._request("page.goto", session_id, params, timeout_ms, GotoResult)
@@ -122,6 +125,8 @@ class Methods:
         """``page.extract {format?, max_chars?}`` -> ``ExtractResult``: the page's ``text`` (innerText) or
         ``html``, at most ``max_chars``.
 
+        :param format: ``text`` (the page's ``innerText``, the default) or ``html``
+        (``document.documentElement.outerHTML``).
         :param max_chars: Cap on the content, in Unicode scalar values; default 100000
         (``DEFAULT_EXTRACT_MAX_CHARS``).
         """
@@ -149,12 +154,16 @@ class Methods:
 
         :param clip: A region to capture, CSS px: of the viewport, or of the whole page with ``full_page`` (as
         Playwright's ``clip``).
+        :param format: ``png`` (the default) or ``jpeg``.
         :param full_page: The whole scrollable page rather than the viewport.
         :param inline: Also return the image as base64 in ``data``.
         :param max_height: Full page only: the tallest capture in CSS px (default 16384
         (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``)); a taller page is cut
         and the result says ``truncated: true``.
         :param quality: JPEG quality 0..=100.
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params(
             {
@@ -191,6 +200,9 @@ class Methods:
         default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
         :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
         awaited.
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params(
             {
@@ -269,6 +281,7 @@ class Methods:
         :param interactive: Only the elements with refs, as a flat list.
         :param max_chars: Cap on the text (default 40000 (``DEFAULT_SNAPSHOT_MAX_CHARS``)); when cut, a marker
         line ends it and ``truncated`` is true.
+        :param max_depth: Deepest level shown (the root's children are level 1); all levels when absent.
         :param scope: A ref (``e3``) or a CSS selector to snapshot under.
         """
         params = _params(
@@ -298,10 +311,13 @@ class Methods:
         element is actionable (visible, stable, enabled, not covered), then clicks it with ``button``
         ``click_count`` times.
 
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param button: ``left`` (default), ``right`` or ``middle``.
         :param click_count: 2 for a double click.
         :param modifiers: ``Alt``, ``Control``, ``Meta``, ``Shift`` (or ``ControlOrMeta``) held during the
         click.
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params(
             {
@@ -328,7 +344,11 @@ class Methods:
         """``page.type {ref | selector, text, clear?, submit?}`` -> ``InputResult``: types ``text`` key by key
         (``clear`` first empties the field, ``submit`` presses Enter after).
 
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param text: The text, typed key by key (characters without a key are inserted as an IME would).
         :param clear: Empty the field first.
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         :param submit: Press Enter after.
         """
         params = _params({"ref": ref, "text": text, "clear": clear, "selector": selector, "submit": submit})
@@ -345,6 +365,11 @@ class Methods:
     ) -> InputResult:
         """``page.fill {ref | selector, value}`` -> ``InputResult``: sets an input's value at once (as
         Playwright's ``fill``).
+
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param value: The value it gets (``""`` empties it).
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params({"ref": ref, "value": value, "selector": selector})
         return self._request("page.fill", session_id, params, timeout_ms, InputResult)
@@ -362,6 +387,9 @@ class Methods:
         the element, or on the focused one.
 
         :param key: ``Enter``, ``Tab``, ``ArrowLeft``, ``Control+A``, ``Shift+Tab``, ... (US layout).
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params({"key": key, "ref": ref, "selector": selector})
         return self._request("page.press", session_id, params, timeout_ms, InputResult)
@@ -375,6 +403,10 @@ class Methods:
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.hover {ref | selector}`` -> ``InputResult``: moves the mouse over the element.
+
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params({"ref": ref, "selector": selector})
         return self._request("page.hover", session_id, params, timeout_ms, InputResult)
@@ -390,6 +422,7 @@ class Methods:
         """``page.handle_dialog {accept, prompt_text?}`` -> ``HandleDialogResult``: how the session answers its
         next JavaScript dialog.
 
+        :param accept: Accept (OK) or dismiss (Cancel) the next dialog.
         :param prompt_text: The text a ``prompt`` gets when accepted.
         """
         params = _params({"accept": accept, "prompt_text": prompt_text})
@@ -408,6 +441,13 @@ class Methods:
     ) -> SelectResult:
         """``page.select {ref | selector, values? | labels? | indexes?}`` -> ``SelectResult``: selects a
         ``<select>``'s options.
+
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param indexes: Options to select by their position, 0-based.
+        :param labels: Options to select by their label (whitespace normalized).
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
+        :param values: Options to select by their value (or, failing that, their label).
         """
         params = _params({"ref": ref, "indexes": indexes, "labels": labels, "selector": selector, "values": values})
         return self._request("page.select", session_id, params, timeout_ms, SelectResult)
@@ -424,7 +464,10 @@ class Methods:
         """``page.check {ref | selector, checked?}`` -> ``InputResult``: brings a checkbox or radio to
         ``checked`` (default true).
 
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param checked: The state wanted (default true).
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params({"ref": ref, "checked": checked, "selector": selector})
         return self._request("page.check", session_id, params, timeout_ms, InputResult)
@@ -441,6 +484,12 @@ class Methods:
     ) -> ScrollResult:
         """``page.scroll {ref | selector}`` -> ``InputResult``: an element into view; or ``{dx?, dy?}`` ->
         ``ScrollResult``: the page by a wheel delta (CSS px).
+
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param dx: Horizontal wheel delta, CSS px (positive: right).
+        :param dy: Vertical wheel delta, CSS px (positive: down).
+        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
+        Playwright's ``css`` engine).
         """
         params = _params({"ref": ref, "dx": dx, "dy": dy, "selector": selector})
         return self._request("page.scroll", session_id, params, timeout_ms, ScrollResult)
@@ -473,6 +522,10 @@ class Methods:
     ) -> SetViewportResult:
         """``page.set_viewport {width, height, device_scale_factor?}`` -> ``SetViewportResult``: the session's
         viewport in CSS px from now on (its pages, and the pages of every later worker).
+
+        :param width: Viewport width, CSS px (1..=10000).
+        :param height: Viewport height, CSS px (1..=10000).
+        :param device_scale_factor: Device pixels per CSS px (0.5..=4); the session's current one when absent.
         """
         params = _params({"width": width, "height": height, "device_scale_factor": device_scale_factor})
         return self._request("page.set_viewport", session_id, params, timeout_ms, SetViewportResult)

@@ -23,9 +23,11 @@ class DialogInfo:
     """A JavaScript dialog that opened during an action and was answered; page actions list them in their result as ``dialogs`` (absent when there were none)."""
 
     accepted: bool = False
+    """Whether it was accepted (OK) or dismissed (Cancel)."""
     default_value: Optional[str] = None
     """A ``prompt``'s default value (``defaultPrompt``), when it has a non-empty one; an accepted prompt without ``prompt_text`` answers with it."""
     message: str = ""
+    """The dialog's text."""
     type: str = ""
     """``alert``, ``confirm``, ``prompt`` or ``beforeunload``."""
 
@@ -71,6 +73,7 @@ class HealthResult(Result):
     """``runtime.health`` result."""
 
     browser_pid: int = 0
+    """The browser's process id."""
     browser_sandbox: str = ""
     """Chromium's own sandbox: ``"chromium"`` (on), or ``"off: running as root"`` / ``"off: browser.no_sandbox"`` (the container is then the only sandbox; ``doctor`` says why)."""
     browser_version: str = ""
@@ -86,6 +89,7 @@ class HealthResult(Result):
     sessions: int = 0
     """Open sessions."""
     uptime_ms: int = 0
+    """Since the supervisor started, ms."""
 
 
 @dataclass
@@ -93,7 +97,9 @@ class ActionStats:
     """Calls, failures and timeouts of one method (``runtime.stats``)."""
 
     count: int = 0
+    """Requests answered."""
     failures: int = 0
+    """Requests answered with an error."""
     timeouts: int = 0
     """Failures with code ``timeout`` (also counted in ``failures``)."""
 
@@ -103,9 +109,13 @@ class Histogram:
     """A histogram: ``counts[i]`` observations were at most ``bounds_ms[i]`` (cumulative, the last bound is ``+Inf``, written ``null``); ``sum_ms`` and ``count`` over all of them."""
 
     bounds_ms: List[Optional[float]] = field(default_factory=list)
+    """Upper bounds of the buckets, ms (``null``: ``+Inf``)."""
     count: int = 0
+    """Number of observations."""
     counts: List[int] = field(default_factory=list)
+    """Observations at most each bound (cumulative)."""
     sum_ms: float = 0.0
+    """Sum of all observations, ms."""
 
 
 @dataclass
@@ -157,6 +167,7 @@ class SessionStartResult(Result):
     """``session.start`` result."""
 
     session_id: str = ""
+    """The session's id (the one asked for, or a generated one)."""
     target_id: str = ""
     """CDP ``targetId`` of the session's page."""
 
@@ -166,7 +177,9 @@ class SessionCloseResult(Result):
     """``session.close`` result."""
 
     closed: bool = False
+    """Whether it was open (and is closed now)."""
     session_id: str = ""
+    """The session closed."""
 
 
 @dataclass
@@ -174,7 +187,9 @@ class SessionInfo:
     """One entry of ``session.list``."""
 
     session_id: str = ""
+    """The session's id."""
     target_id: str = ""
+    """CDP ``targetId`` of its active tab."""
     url: Optional[str] = None
     """The last URL a ``page.goto`` reached, when any."""
 
@@ -184,6 +199,7 @@ class SessionListResult(Result):
     """``session.list`` result."""
 
     sessions: List[SessionInfo] = field(default_factory=list)
+    """The open sessions, by id."""
 
 
 @dataclass
@@ -197,6 +213,7 @@ class GotoResult(Result):
     timed_out: bool = False
     """True when ``domcontentloaded`` did not arrive within the budget and the answer is what ``commit`` reached."""
     title: str = ""
+    """The page's title."""
     url: str = ""
     """The URL after redirects."""
 
@@ -208,11 +225,15 @@ class ExtractResult(Result):
     chars: int = 0
     """Length of ``content`` in Unicode scalar values."""
     content: str = ""
+    """The page's text or HTML, at most ``max_chars`` characters."""
     format: str = ""
+    """``text`` or ``html``, as asked."""
     title: str = ""
+    """The page's title."""
     truncated: bool = False
     """True when the page had more than ``max_chars``."""
     url: str = ""
+    """The page's URL."""
 
 
 @dataclass
@@ -224,7 +245,9 @@ class ScreenshotResult(Result):
     data: Optional[str] = None
     """Base64 image, only with ``inline: true``."""
     format: str = ""
+    """``png`` or ``jpeg``."""
     height: int = 0
+    """Image height, device px."""
     path: str = ""
     """Absolute path of the image under the artifacts dir."""
     truncated: bool = False
@@ -238,8 +261,11 @@ class EvaluateResult(Result):
     """``page.evaluate`` result: a JavaScript value, typed so that nothing is lost. ``type`` is JavaScript's ``typeof`` (``"undefined"``, ``"object"``, ``"number"``, ...). JSON-representable values are in ``value``; ``NaN``, ``-0``, ``Infinity``, ``-Infinity`` and bigints are in ``unserializable`` (CDP's ``unserializableValue``, e.g. ``"NaN"``, ``"12n"``); ``description`` is CDP's text for the rest."""
 
     description: Optional[str] = None
+    """V8's text of a value JSON cannot hold (a function, a DOM node, a symbol)."""
     type: str = ""
+    """``type``: JavaScript's ``typeof`` of the value."""
     unserializable: Optional[str] = None
+    """CDP's ``unserializableValue``: ``"NaN"``, ``"-0"``, ``"Infinity"``, ``"-Infinity"``, or a bigint such as ``"12n"``."""
     value: Any = None
     """Absent for ``undefined`` and unserializable values; ``Some(Value::Null)`` for ``null``."""
 
@@ -259,9 +285,11 @@ class SnapshotResult(Result):
     """``page.snapshot`` result."""
 
     chars: int = 0
+    """Characters (Unicode scalar values) in ``snapshot``."""
     diff: bool = False
     """True when ``snapshot`` is a diff against the previous snapshot (``page.snapshot {diff: true}``)."""
     lines: int = 0
+    """Lines in ``snapshot``."""
     loading: bool = False
     """True when the page's document was still loading (it had not reached ``DOMContentLoaded`` within half the budget, which the snapshot waits): the text may be partial and starts with a marker line, ``- note "the page is still loading; take another snapshot"``. An empty page is never an empty text either: it says ``- note "the page is empty"``."""
     refs: int = 0
@@ -269,10 +297,13 @@ class SnapshotResult(Result):
     snapshot: str = ""
     """Aria-snapshot text: ``- button "Submit" [ref=e12]``, one node a line, two-space indent."""
     title: str = ""
+    """The page's title."""
     tokens_estimate: int = 0
     """The text's size in model tokens, estimated as one token per 4 characters (rounded up): the rule of thumb for English text in the common tokenizers; snapshot text, with its markup, runs a little over it."""
     truncated: bool = False
+    """True when the text was cut at ``max_chars`` (it ends with a marker line saying so)."""
     url: str = ""
+    """The page's URL."""
 
 
 @dataclass
@@ -300,6 +331,7 @@ class SelectResult(Result):
     """``page.select`` result."""
 
     element: str = ""
+    """The ``<select>`` acted on, e.g. ``combobox "Size"``."""
     navigated_to: Optional[str] = None
     """As ``InputResult::navigated_to``."""
     navigation_pending: bool = False
@@ -319,7 +351,9 @@ class ScrollResult(Result):
     navigation_pending: bool = False
     """True when a navigation the action started had not committed when the budget ran out (the action itself was done: do not repeat it; wait for the page instead)."""
     scroll_x: float = 0.0
+    """``scrollX`` after the scroll, CSS px."""
     scroll_y: float = 0.0
+    """``scrollY`` after the scroll, CSS px."""
 
 
 @dataclass
@@ -327,8 +361,11 @@ class SetViewportResult(Result):
     """``page.set_viewport`` result: the viewport now in force."""
 
     device_scale_factor: float = 0.0
+    """Device pixels per CSS px."""
     height: int = 0
+    """Viewport height, CSS px."""
     width: int = 0
+    """Viewport width, CSS px."""
 
 
 @dataclass
@@ -342,6 +379,7 @@ class FrameInfo:
     parent_id: Optional[str] = None
     """The parent frame's id; absent for the main frame."""
     url: str = ""
+    """The frame's document URL."""
 
 
 @dataclass
@@ -349,6 +387,7 @@ class FramesResult(Result):
     """``page.frames`` result: the main frame first, then its descendants, parents before children."""
 
     frames: List[FrameInfo] = field(default_factory=list)
+    """The active tab's frames, main frame first, parents before children."""
 
 
 @dataclass
@@ -362,7 +401,9 @@ class TabInfo:
     target_id: str = ""
     """CDP ``targetId``."""
     title: str = ""
+    """The tab's title."""
     url: str = ""
+    """The tab's URL."""
 
 
 @dataclass
@@ -370,6 +411,7 @@ class TabsListResult(Result):
     """``tabs.list`` result, in the order the tabs were opened."""
 
     tabs: List[TabInfo] = field(default_factory=list)
+    """The session's tabs, oldest first."""
 
 
 @dataclass

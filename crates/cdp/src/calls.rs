@@ -422,6 +422,7 @@ pub fn decode<T: serde::de::DeserializeOwned>(method: &str, answer: Value) -> Re
 /// `DOM.getContentQuads` result: quads as `[x1, y1, ..., x4, y4]`, CSS px in the frame's viewport.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct ContentQuads {
+    /// Each quad's four corners `[x1, y1, x2, y2, x3, y3, x4, y4]`, CSS px (a box split over lines has several).
     pub quads: Vec<Vec<f64>>,
 }
 

@@ -21,6 +21,7 @@ type Reply = Result<Value, CdpError>;
 pub struct Event {
     /// E.g. `"Page.domContentEventFired"`.
     pub method: String,
+    /// The event's params (`{}` when it has none).
     pub params: Value,
     /// The flat session the event belongs to; `None` for browser-level events.
     pub session_id: Option<String>,

@@ -55,11 +55,15 @@ command!(
 command!(
     /// `Browser.setDownloadBehavior`: `behavior` `deny`, `allow` or `allowAndName` (files named by guid).
     BrowserSetDownloadBehavior = "Browser.setDownloadBehavior" -> IgnoredAny {
+        /// `deny`, `allow`, `allowAndName` or `default`.
         behavior: String,
+        /// The browser context it applies to (the default context when absent).
         #[serde(skip_serializing_if = "Option::is_none")]
         browser_context_id: Option<String>,
+        /// The directory downloads go to (an absolute path).
         #[serde(skip_serializing_if = "Option::is_none")]
         download_path: Option<String>,
+        /// Whether `Browser.downloadWillBegin` and `Browser.downloadProgress` are sent.
         #[serde(skip_serializing_if = "Option::is_none")]
         events_enabled: Option<bool>,
     }
@@ -67,7 +71,9 @@ command!(
 command!(
     /// `Browser.cancelDownload`.
     BrowserCancelDownload = "Browser.cancelDownload" -> IgnoredAny {
+        /// The download (`Browser.downloadWillBegin`'s `guid`).
         guid: String,
+        /// Its browser context.
         #[serde(skip_serializing_if = "Option::is_none")]
         browser_context_id: Option<String>,
     }
@@ -75,8 +81,10 @@ command!(
 command!(
     /// `DOM.scrollIntoViewIfNeeded` of a node named by `object_id` or `backend_node_id`.
     DomScrollIntoViewIfNeeded = "DOM.scrollIntoViewIfNeeded" -> IgnoredAny {
+        /// The node, by `Runtime.RemoteObjectId`.
         #[serde(skip_serializing_if = "Option::is_none")]
         object_id: Option<String>,
+        /// The node, by `DOM.BackendNodeId`.
         #[serde(skip_serializing_if = "Option::is_none")]
         backend_node_id: Option<i64>,
     }
@@ -84,8 +92,10 @@ command!(
 command!(
     /// `DOM.getContentQuads` of a node named by `object_id` or `backend_node_id`.
     DomGetContentQuads = "DOM.getContentQuads" -> crate::calls::ContentQuads {
+        /// The node, by `Runtime.RemoteObjectId`.
         #[serde(skip_serializing_if = "Option::is_none")]
         object_id: Option<String>,
+        /// The node, by `DOM.BackendNodeId`.
         #[serde(skip_serializing_if = "Option::is_none")]
         backend_node_id: Option<i64>,
     }
@@ -93,38 +103,62 @@ command!(
 command!(
     /// `Emulation.setDeviceMetricsOverride`: the viewport (CSS px), its scale, the screen's size.
     EmulationSetDeviceMetricsOverride = "Emulation.setDeviceMetricsOverride" -> IgnoredAny {
+        /// Viewport width, CSS px.
         width: u32,
+        /// Viewport height, CSS px.
         height: u32,
+        /// Device px per CSS px (`devicePixelRatio`).
         device_scale_factor: f64,
+        /// Whether to emulate a mobile device (meta viewport, overlay scroll bars).
         mobile: bool,
+        /// `screen.width`, CSS px.
         screen_width: u32,
+        /// `screen.height`, CSS px.
         screen_height: u32,
     }
 );
 command!(
     /// `Emulation.setFocusEmulationEnabled`: the page behaves as focused whatever window has the focus.
-    EmulationSetFocusEmulationEnabled = "Emulation.setFocusEmulationEnabled" -> IgnoredAny { enabled: bool }
+    EmulationSetFocusEmulationEnabled = "Emulation.setFocusEmulationEnabled" -> IgnoredAny {
+        /// Whether the emulation is on.
+        enabled: bool,
+    }
 );
 command!(
     /// `Fetch.enable`: pause the requests that match `patterns`.
-    FetchEnable = "Fetch.enable" -> IgnoredAny { patterns: Vec<RequestPattern> }
+    FetchEnable = "Fetch.enable" -> IgnoredAny {
+        /// Which requests to pause (every one: `[{urlPattern: "*"}]`).
+        patterns: Vec<RequestPattern>,
+    }
 );
 command!(
     /// `Fetch.continueRequest`: let a paused request go on unchanged.
-    FetchContinueRequest = "Fetch.continueRequest" -> IgnoredAny { request_id: String }
+    FetchContinueRequest = "Fetch.continueRequest" -> IgnoredAny {
+        /// `Fetch.requestPaused`'s `requestId`.
+        request_id: String,
+    }
 );
 command!(
     /// `Fetch.failRequest`: fail a paused request with `error_reason` (`BlockedByClient`, ...).
-    FetchFailRequest = "Fetch.failRequest" -> IgnoredAny { request_id: String, error_reason: String }
+    FetchFailRequest = "Fetch.failRequest" -> IgnoredAny {
+        /// `Fetch.requestPaused`'s `requestId`.
+        request_id: String,
+        /// A `Network.ErrorReason`: `BlockedByClient`, `Failed`, `AccessDenied`, ...
+        error_reason: String,
+    }
 );
 command!(
     /// `Input.dispatchDragEvent` (`dragEnter`, `dragOver`, `drop`, `dragCancel`) with the data of an
     /// intercepted drag.
     InputDispatchDragEvent = "Input.dispatchDragEvent" -> IgnoredAny {
+        /// `type`: `dragEnter`, `dragOver`, `drop` or `dragCancel`.
         #[serde(rename = "type")]
         kind: String,
+        /// X in the viewport, CSS px.
         x: f64,
+        /// Y in the viewport, CSS px.
         y: f64,
+        /// The `Input.DragData` of `Input.dragIntercepted`.
         data: Value,
     }
 );
@@ -132,17 +166,27 @@ command!(
     /// `Input.dispatchKeyEvent` (`rawKeyDown`, `keyDown`, `keyUp`); `text` and `unmodified_text` for a
     /// key that types.
     InputDispatchKeyEvent = "Input.dispatchKeyEvent" -> IgnoredAny {
+        /// `type`: `rawKeyDown`, `keyDown`, `keyUp` or `char`.
         #[serde(rename = "type")]
         kind: String,
+        /// `KeyboardEvent.key`, e.g. `"a"`, `"Enter"`.
         key: String,
+        /// `KeyboardEvent.code`, e.g. `"KeyA"`.
         code: String,
+        /// The Windows virtual key code (`keyCode`).
         windows_virtual_key_code: u32,
+        /// The platform's key code (the same as the Windows one here).
         native_virtual_key_code: u32,
+        /// Held modifiers: Alt 1, Control 2, Meta 4, Shift 8.
         modifiers: u32,
+        /// `KeyboardEvent.location`: 0 standard, 1 left, 2 right, 3 numpad.
         location: u32,
+        /// Whether the key is on the numeric keypad.
         is_keypad: bool,
+        /// The text the key types (a `keypress` and an `input` follow).
         #[serde(skip_serializing_if = "Option::is_none")]
         text: Option<String>,
+        /// The text it types without Shift.
         #[serde(skip_serializing_if = "Option::is_none")]
         unmodified_text: Option<String>,
     }
@@ -151,32 +195,47 @@ command!(
     /// `Input.dispatchMouseEvent` (`mouseMoved`, `mousePressed`, `mouseReleased`, `mouseWheel`) at
     /// (`x`, `y`), CSS px in the viewport; `buttons` is the held buttons' bit mask.
     InputDispatchMouseEvent = "Input.dispatchMouseEvent" -> IgnoredAny {
+        /// `type`: `mouseMoved`, `mousePressed`, `mouseReleased` or `mouseWheel`.
         #[serde(rename = "type")]
         kind: String,
+        /// X in the viewport, CSS px.
         x: f64,
+        /// Y in the viewport, CSS px.
         y: f64,
+        /// `none`, `left`, `middle`, `right`, `back`, `forward`.
         #[serde(skip_serializing_if = "Option::is_none")]
         button: Option<String>,
+        /// The buttons held, a bit mask (left 1, right 2, middle 4).
         #[serde(skip_serializing_if = "Option::is_none")]
         buttons: Option<u32>,
+        /// The press's number in a run of clicks (2 for a double click).
         #[serde(skip_serializing_if = "Option::is_none")]
         click_count: Option<u32>,
+        /// Held modifiers: Alt 1, Control 2, Meta 4, Shift 8.
         #[serde(skip_serializing_if = "Option::is_none")]
         modifiers: Option<u32>,
+        /// Horizontal wheel delta, CSS px.
         #[serde(skip_serializing_if = "Option::is_none")]
         delta_x: Option<f64>,
+        /// Vertical wheel delta, CSS px.
         #[serde(skip_serializing_if = "Option::is_none")]
         delta_y: Option<f64>,
     }
 );
 command!(
     /// `Input.insertText`: text as an IME commits it (no key events).
-    InputInsertText = "Input.insertText" -> IgnoredAny { text: String }
+    InputInsertText = "Input.insertText" -> IgnoredAny {
+        /// The text to insert.
+        text: String,
+    }
 );
 command!(
     /// `Input.setInterceptDrags`: a drag the page starts is reported (`Input.dragIntercepted`) instead of
     /// run.
-    InputSetInterceptDrags = "Input.setInterceptDrags" -> IgnoredAny { enabled: bool }
+    InputSetInterceptDrags = "Input.setInterceptDrags" -> IgnoredAny {
+        /// Whether drags are intercepted.
+        enabled: bool,
+    }
 );
 command!(
     /// `Inspector.enable` (for `Inspector.targetCrashed`).
@@ -205,14 +264,19 @@ command!(
 command!(
     /// `Page.handleJavaScriptDialog`: accept or dismiss the open dialog; `prompt_text` answers a prompt.
     PageHandleJavaScriptDialog = "Page.handleJavaScriptDialog" -> IgnoredAny {
+        /// Accept (OK) or dismiss (Cancel).
         accept: bool,
+        /// The text a prompt answers with.
         #[serde(skip_serializing_if = "Option::is_none")]
         prompt_text: Option<String>,
     }
 );
 command!(
     /// `Page.setLifecycleEventsEnabled`.
-    PageSetLifecycleEventsEnabled = "Page.setLifecycleEventsEnabled" -> IgnoredAny { enabled: bool }
+    PageSetLifecycleEventsEnabled = "Page.setLifecycleEventsEnabled" -> IgnoredAny {
+        /// Whether `Page.lifecycleEvent` is sent.
+        enabled: bool,
+    }
 );
 command!(
     /// `Runtime.enable` (replays `Runtime.executionContextCreated` for the live contexts).
@@ -224,11 +288,17 @@ command!(
 );
 command!(
     /// `Runtime.releaseObject`.
-    RuntimeReleaseObject = "Runtime.releaseObject" -> IgnoredAny { object_id: String }
+    RuntimeReleaseObject = "Runtime.releaseObject" -> IgnoredAny {
+        /// The `Runtime.RemoteObjectId` to release.
+        object_id: String,
+    }
 );
 command!(
     /// `Runtime.releaseObjectGroup`.
-    RuntimeReleaseObjectGroup = "Runtime.releaseObjectGroup" -> IgnoredAny { object_group: String }
+    RuntimeReleaseObjectGroup = "Runtime.releaseObjectGroup" -> IgnoredAny {
+        /// The group whose objects are released.
+        object_group: String,
+    }
 );
 command!(
     /// `Runtime.terminateExecution`: stops the script running on the page's main thread.
@@ -236,24 +306,36 @@ command!(
 );
 command!(
     /// `Target.closeTarget`.
-    TargetCloseTarget = "Target.closeTarget" -> IgnoredAny { target_id: String }
+    TargetCloseTarget = "Target.closeTarget" -> IgnoredAny {
+        /// CDP `targetId`.
+        target_id: String,
+    }
 );
 command!(
     /// `Target.detachFromTarget`: ends the flat session `session_id`.
-    TargetDetachFromTarget = "Target.detachFromTarget" -> IgnoredAny { session_id: String }
+    TargetDetachFromTarget = "Target.detachFromTarget" -> IgnoredAny {
+        /// CDP `sessionId`.
+        session_id: String,
+    }
 );
 command!(
     /// `Target.setAutoAttach`: attach to the targets this one creates (out-of-process iframes), as flat
     /// sessions with `flatten`.
     TargetSetAutoAttach = "Target.setAutoAttach" -> IgnoredAny {
+        /// Whether to attach to related targets.
         auto_attach: bool,
+        /// Whether a new target waits for `Runtime.runIfWaitingForDebugger`.
         wait_for_debugger_on_start: bool,
+        /// Flat sessions (messages carry `sessionId`), the only mode the runtime uses.
         flatten: bool,
     }
 );
 command!(
     /// `Target.setDiscoverTargets`: `Target.targetCreated` / `targetDestroyed` / `targetInfoChanged`.
-    TargetSetDiscoverTargets = "Target.setDiscoverTargets" -> IgnoredAny { discover: bool }
+    TargetSetDiscoverTargets = "Target.setDiscoverTargets" -> IgnoredAny {
+        /// Whether target events are sent.
+        discover: bool,
+    }
 );
 
 /// `Fetch.RequestPattern`.

@@ -5,25 +5,60 @@ use std::time::Duration;
 pub enum CdpError {
     /// No answer within the call's timeout. The pending entry has been removed.
     #[error("CDP {method} timed out after {} ms", .timeout.as_millis())]
-    Timeout { method: String, timeout: Duration },
+    Timeout {
+        /// The CDP method, e.g. `Page.navigate`.
+        method: String,
+        /// The time it had.
+        timeout: Duration,
+    },
     /// The WebSocket is closed (or closed while the call was pending).
     #[error("CDP connection closed: {reason}")]
-    Closed { reason: String },
+    Closed {
+        /// Why, e.g. `"browser connection lost"`.
+        reason: String,
+    },
     /// Chromium answered with a JSON-RPC error, e.g. `-32000 "No target with given id found"`.
     #[error("CDP {method} failed: {message}")]
-    Protocol { method: String, code: i64, message: String },
+    Protocol {
+        /// The CDP method.
+        method: String,
+        /// The JSON-RPC error code, e.g. `-32000`.
+        code: i64,
+        /// Chromium's message.
+        message: String,
+    },
     /// The WebSocket handshake failed.
     #[error("could not connect to {url}: {reason}")]
-    Connect { url: String, reason: String },
+    Connect {
+        /// The endpoint.
+        url: String,
+        /// The handshake's failure.
+        reason: String,
+    },
     /// A discovery request (`/json/...`) failed or answered something else than JSON.
     #[error("HTTP {url}: {reason}")]
-    Http { url: String, reason: String },
+    Http {
+        /// The URL requested.
+        url: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// A response did not have the expected shape.
     #[error("unexpected CDP answer to {method}: {reason}")]
-    Decode { method: String, reason: String },
+    Decode {
+        /// The CDP method answered.
+        method: String,
+        /// serde's message.
+        reason: String,
+    },
     /// A URL could not be parsed or used.
     #[error("bad URL {url}: {reason}")]
-    Url { url: String, reason: String },
+    Url {
+        /// The URL as given.
+        url: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
 }
 
 impl CdpError {

@@ -13,8 +13,10 @@ pub struct VersionInfo {
     /// E.g. `"Chrome/156.0.8078.79"` (`HeadlessChrome/...` in headless mode).
     #[serde(rename = "Browser", default)]
     pub browser: String,
+    /// `Protocol-Version`: the CDP version, e.g. `"1.3"`.
     #[serde(rename = "Protocol-Version", default)]
     pub protocol_version: String,
+    /// `webSocketDebuggerUrl`: the browser's CDP endpoint (`ws://host:port/devtools/browser/<id>`).
     #[serde(rename = "webSocketDebuggerUrl")]
     pub web_socket_debugger_url: String,
 }
@@ -22,13 +24,18 @@ pub struct VersionInfo {
 /// One entry of `GET /json/list`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ListedTarget {
+    /// The target's id (CDP `targetId`).
     pub id: String,
+    /// `type`: `page`, `iframe`, `service_worker`, `browser`, ...
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// The page's title.
     #[serde(default)]
     pub title: String,
+    /// The target's URL.
     #[serde(default)]
     pub url: String,
+    /// Its own CDP endpoint, when the browser lists one.
     #[serde(rename = "webSocketDebuggerUrl", default)]
     pub web_socket_debugger_url: Option<String>,
 }
@@ -37,15 +44,19 @@ pub struct ListedTarget {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BrowserVersion {
+    /// The CDP version, e.g. `"1.3"`.
     #[serde(default)]
     pub protocol_version: String,
     /// E.g. `"HeadlessChrome/156.0.8078.79"`.
     #[serde(default)]
     pub product: String,
+    /// The Chromium revision (a commit hash).
     #[serde(default)]
     pub revision: String,
+    /// The browser's `User-Agent` header.
     #[serde(default)]
     pub user_agent: String,
+    /// The V8 version.
     #[serde(default)]
     pub js_version: String,
 }
@@ -54,6 +65,7 @@ pub struct BrowserVersion {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateTargetResult {
+    /// The new target's `targetId`.
     pub target_id: String,
 }
 
@@ -61,6 +73,7 @@ pub struct CreateTargetResult {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttachToTargetResult {
+    /// The flat session's `sessionId`, which later messages name.
     pub session_id: String,
 }
 
@@ -68,13 +81,18 @@ pub struct AttachToTargetResult {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetInfo {
+    /// CDP `targetId`.
     pub target_id: String,
+    /// `type`: `page`, `iframe`, `worker`, `service_worker`, `browser`, ...
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// The page's title (its URL while it has none).
     #[serde(default)]
     pub title: String,
+    /// The target's URL.
     #[serde(default)]
     pub url: String,
+    /// Whether some client is attached to it.
     #[serde(default)]
     pub attached: bool,
     /// The target that opened this one (`window.open`, `target=_blank`), when any.
@@ -89,6 +107,7 @@ pub struct TargetInfo {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetTargetsResult {
+    /// Every target the browser has.
     pub target_infos: Vec<TargetInfo>,
 }
 
@@ -107,6 +126,7 @@ pub struct Frame {
     /// The `<iframe>`'s `name` attribute.
     #[serde(default)]
     pub name: String,
+    /// The frame's document URL, without its fragment.
     #[serde(default)]
     pub url: String,
 }
@@ -115,7 +135,9 @@ pub struct Frame {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FrameTree {
+    /// The frame.
     pub frame: Frame,
+    /// Its child frames of the same renderer (an out-of-process iframe is a target of its own).
     #[serde(default)]
     pub child_frames: Vec<FrameTree>,
 }
@@ -143,6 +165,7 @@ impl FrameTree {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NavigateResult {
+    /// The frame that navigated.
     pub frame_id: String,
     /// Absent for same-document navigations.
     #[serde(default)]
@@ -156,12 +179,16 @@ pub struct NavigateResult {
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rect {
+    /// Left edge, CSS px.
     #[serde(default)]
     pub x: f64,
+    /// Top edge, CSS px.
     #[serde(default)]
     pub y: f64,
+    /// Width, CSS px.
     #[serde(default)]
     pub width: f64,
+    /// Height, CSS px.
     #[serde(default)]
     pub height: f64,
 }
@@ -190,8 +217,10 @@ pub struct LayoutViewport {
     /// Scroll offset of the viewport's top edge in the page.
     #[serde(default)]
     pub page_y: f64,
+    /// Width of the viewport without scroll bars, CSS px.
     #[serde(default)]
     pub client_width: f64,
+    /// Height of the viewport without scroll bars, CSS px.
     #[serde(default)]
     pub client_height: f64,
 }
@@ -210,8 +239,10 @@ pub struct RemoteObject {
     /// `typeof`: `object`, `function`, `undefined`, `string`, `number`, `boolean`, `symbol`, `bigint`.
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// For objects: `node`, `array`, `null`, `error`, `regexp`, `date`, `map`, `promise`, ...
     #[serde(default)]
     pub subtype: Option<String>,
+    /// The constructor's name of an object, e.g. `"HTMLDivElement"`.
     #[serde(default)]
     pub class_name: Option<String>,
     /// Present with `returnByValue` for JSON-representable values (may be JSON `null`).
@@ -220,8 +251,10 @@ pub struct RemoteObject {
     /// `NaN`, `-0`, `Infinity`, `-Infinity`, or a bigint such as `12n`.
     #[serde(default)]
     pub unserializable_value: Option<String>,
+    /// V8's short text of the value, e.g. `"Error: boom\n    at ..."` or `"Array(3)"`.
     #[serde(default)]
     pub description: Option<String>,
+    /// A handle to the object in its context (until its object group is released or the document goes).
     #[serde(default)]
     pub object_id: Option<String>,
 }
@@ -238,10 +271,13 @@ pub struct ExceptionDetails {
     /// Often just `"Uncaught"`; the message is in `exception.description`.
     #[serde(default)]
     pub text: String,
+    /// The thrown value.
     #[serde(default)]
     pub exception: Option<RemoteObject>,
+    /// The line it was thrown at, 0-based.
     #[serde(default)]
     pub line_number: i64,
+    /// The column it was thrown at, 0-based.
     #[serde(default)]
     pub column_number: i64,
 }
@@ -261,7 +297,9 @@ impl ExceptionDetails {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateResult {
+    /// The value (or a handle to it).
     pub result: RemoteObject,
+    /// Present when the script threw (or its promise rejected).
     #[serde(default)]
     pub exception_details: Option<ExceptionDetails>,
 }
@@ -270,19 +308,25 @@ pub struct EvaluateResult {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResponseReceived {
+    /// The request's `requestId` (a navigation's document request has its `loaderId`).
     pub request_id: String,
+    /// The document (`loaderId`) the request belongs to.
     #[serde(default)]
     pub loader_id: String,
+    /// `type`: the resource type (`Document`, `Script`, `Image`, ...).
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// The response.
     pub response: NetworkResponse,
 }
 
 /// `Network.Response` (the fields used).
 #[derive(Debug, Clone, Deserialize)]
 pub struct NetworkResponse {
+    /// The response's URL (after redirects).
     #[serde(default)]
     pub url: String,
+    /// The HTTP status (Chromium reports 200 for `data:` and the like).
     #[serde(default)]
     pub status: f64,
 }
@@ -330,7 +374,9 @@ mod tests {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LifecycleEvent {
+    /// The frame the event is for.
     pub frame_id: String,
+    /// Its document (`loaderId`).
     #[serde(default)]
     pub loader_id: String,
     /// `init`, `commit`, `DOMContentLoaded`, `load`, `networkIdle`, ...
@@ -340,6 +386,7 @@ pub struct LifecycleEvent {
 /// `Page.frameNavigated` params.
 #[derive(Debug, Clone, Deserialize)]
 pub struct FrameNavigated {
+    /// The frame with its new document.
     pub frame: Frame,
 }
 
@@ -347,7 +394,9 @@ pub struct FrameNavigated {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NavigatedWithinDocument {
+    /// The frame that navigated.
     pub frame_id: String,
+    /// Its new URL (a fragment or a `history.pushState` change).
     pub url: String,
 }
 
@@ -355,6 +404,7 @@ pub struct NavigatedWithinDocument {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FrameRequestedNavigation {
+    /// The frame about to navigate.
     pub frame_id: String,
     /// `currentTab`, `newTab`, `newWindow` or `download`.
     #[serde(default)]
@@ -365,6 +415,7 @@ pub struct FrameRequestedNavigation {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FrameStoppedLoading {
+    /// The frame that stopped loading.
     pub frame_id: String,
 }
 
@@ -375,6 +426,7 @@ pub struct JavascriptDialogOpening {
     /// `alert`, `confirm`, `prompt` or `beforeunload`.
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// The dialog's text.
     #[serde(default)]
     pub message: String,
     /// A `prompt`'s default value.
@@ -386,7 +438,9 @@ pub struct JavascriptDialogOpening {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttachedToTarget {
+    /// The new flat session's `sessionId`.
     pub session_id: String,
+    /// The target attached to.
     pub target_info: TargetInfo,
 }
 
@@ -394,6 +448,7 @@ pub struct AttachedToTarget {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DetachedFromTarget {
+    /// The `sessionId` that ended.
     pub session_id: String,
 }
 
@@ -401,12 +456,14 @@ pub struct DetachedFromTarget {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetDestroyed {
+    /// The destroyed target's `targetId`.
     pub target_id: String,
 }
 
 /// `Runtime.executionContextCreated` params.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ExecutionContextCreated {
+    /// The new context.
     pub context: ExecutionContext,
 }
 
@@ -414,7 +471,9 @@ pub struct ExecutionContextCreated {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecutionContext {
+    /// The context's id (`executionContextId`), unique within its renderer.
     pub id: i64,
+    /// Its frame and whether it is the frame's main world.
     #[serde(default)]
     pub aux_data: ContextAuxData,
 }
@@ -423,8 +482,10 @@ pub struct ExecutionContext {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextAuxData {
+    /// The frame the context belongs to.
     #[serde(default)]
     pub frame_id: String,
+    /// `true` for the frame's main world, `false` for an isolated world.
     #[serde(default)]
     pub is_default: bool,
 }
@@ -433,7 +494,9 @@ pub struct ContextAuxData {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestPaused {
+    /// The paused request's id (`Fetch.continueRequest` and `Fetch.failRequest` name it).
     pub request_id: String,
+    /// What is requested.
     pub request: PausedRequest,
     /// `Document`, `Image`, `Script`, ...
     #[serde(default)]
@@ -446,6 +509,7 @@ pub struct RequestPaused {
 /// `Network.Request` (the fields the runtime uses).
 #[derive(Debug, Clone, Deserialize)]
 pub struct PausedRequest {
+    /// The URL requested, its fragment included when the page's had one.
     pub url: String,
 }
 
@@ -453,10 +517,14 @@ pub struct PausedRequest {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadWillBegin {
+    /// The frame that started it (a page's main frame has its target's id).
     pub frame_id: String,
+    /// The download's id in later `Browser.downloadProgress` events.
     pub guid: String,
+    /// The URL downloaded.
     #[serde(default)]
     pub url: String,
+    /// The file name the page or the server suggested.
     #[serde(default)]
     pub suggested_filename: String,
 }
@@ -465,6 +533,7 @@ pub struct DownloadWillBegin {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadProgress {
+    /// The download's id (from `Browser.downloadWillBegin`).
     pub guid: String,
     /// Bytes received so far.
     #[serde(default)]

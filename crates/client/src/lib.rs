@@ -45,7 +45,12 @@ pub const CLIENT_SLACK: Duration = Duration::from_secs(2);
 pub enum ClientError {
     /// The socket could not be reached (no supervisor, wrong path, no permission).
     #[error("cannot connect to {path}: {source}")]
-    Connect { path: String, source: std::io::Error },
+    Connect {
+        /// The socket path tried.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
     /// The connection broke or was closed by the runtime.
     #[error("connection to the runtime lost: {0}")]
     Closed(String),

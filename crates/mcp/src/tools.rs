@@ -69,9 +69,13 @@ pub enum Action {
 /// One tool.
 #[derive(Debug, Clone)]
 pub struct ToolDef {
+    /// The MCP tool name, as Playwright MCP names the same action (`browser_click`).
     pub name: &'static str,
+    /// The capability group that turns it on (`--caps`).
     pub cap: Cap,
+    /// MCP `description`: what the model reads.
     pub description: &'static str,
+    /// What it calls on the socket API.
     pub action: Action,
     /// MCP `inputSchema`.
     pub schema: Map<String, Value>,
@@ -96,9 +100,13 @@ pub struct TabsArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TabsAction {
+    /// List the session's tabs.
     List,
+    /// Open a new tab (the active one from now on).
     New,
+    /// Make a tab the active one.
     Select,
+    /// Close a tab.
     Close,
 }
 

@@ -145,7 +145,9 @@ impl LoadState {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
+    /// A number id, echoed back as it was sent.
     Number(serde_json::Number),
+    /// A string id, echoed back as it was sent.
     String(String),
 }
 
@@ -158,13 +160,17 @@ impl From<u64> for RequestId {
 /// One request line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request {
+    /// Pairs the response with this request; echoed back as it was sent.
     pub id: RequestId,
+    /// The method's wire name, e.g. `"page.goto"` (`docs/protocol.md`).
     pub method: String,
+    /// The session a `page.*`, `tabs.*` or `session.close` request acts on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// End-to-end budget in ms, clamped to 1000..=120000; absent means the method's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// The method's params (an object; absent or `null` is `{}`).
     #[serde(default, skip_serializing_if = "Value::is_null")]
     pub params: Value,
 }
@@ -174,9 +180,12 @@ pub struct Request {
 pub struct Response {
     /// The request's id; `null` when the request line could not be read.
     pub id: Option<RequestId>,
+    /// `true` with a `result`, `false` with an `error`.
     pub ok: bool,
+    /// The method's result with the common part ([`CommonResult`]), when `ok`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+    /// Why the request failed, when not `ok`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorBody>,
 }
@@ -416,8 +425,11 @@ pub struct SessionStartParams {
 /// px (0.5..=4, 1 when absent).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SetViewportParams {
+    /// Viewport width, CSS px (1..=10000).
     pub width: u32,
+    /// Viewport height, CSS px (1..=10000).
     pub height: u32,
+    /// Device pixels per CSS px (0.5..=4); the session's current one when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_scale_factor: Option<f64>,
 }
@@ -425,8 +437,11 @@ pub struct SetViewportParams {
 /// `page.set_viewport` result: the viewport now in force.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SetViewportResult {
+    /// Viewport width, CSS px.
     pub width: u32,
+    /// Viewport height, CSS px.
     pub height: u32,
+    /// Device pixels per CSS px.
     pub device_scale_factor: f64,
 }
 
@@ -440,25 +455,30 @@ pub struct FrameInfo {
     pub parent_id: Option<String>,
     /// The `<iframe>`'s `name` attribute (empty when none).
     pub name: String,
+    /// The frame's document URL.
     pub url: String,
 }
 
 /// `page.frames` result: the main frame first, then its descendants, parents before children.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FramesResult {
+    /// The active tab's frames, main frame first, parents before children.
     pub frames: Vec<FrameInfo>,
 }
 
 /// A viewport size in CSS px.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Viewport {
+    /// Width, CSS px.
     pub width: u32,
+    /// Height, CSS px.
     pub height: u32,
 }
 
 /// `page.goto` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GotoParams {
+    /// The URL to load: `http(s)`, `about:blank`, `data:` or what the URL policy allows (docs/security.md).
     pub url: String,
 }
 
@@ -479,6 +499,7 @@ pub const DEFAULT_EXTRACT_MAX_CHARS: u64 = 100_000;
 /// `page.extract` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ExtractParams {
+    /// `text` (the page's `innerText`, the default) or `html` (`document.documentElement.outerHTML`).
     #[serde(default)]
     pub format: ExtractFormat,
     /// Cap on the content, in Unicode scalar values; default 100000 ([`DEFAULT_EXTRACT_MAX_CHARS`]).
@@ -490,8 +511,10 @@ pub struct ExtractParams {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ImageFormat {
+    /// PNG (the default): lossless.
     #[default]
     Png,
+    /// JPEG, with `quality`.
     Jpeg,
 }
 
@@ -511,6 +534,7 @@ pub struct ScreenshotParams {
     /// The whole scrollable page rather than the viewport.
     #[serde(default)]
     pub full_page: bool,
+    /// `png` (the default) or `jpeg`.
     #[serde(default)]
     pub format: ImageFormat,
     /// JPEG quality 0..=100.
@@ -538,9 +562,13 @@ pub struct ScreenshotParams {
 /// A rectangle in CSS px.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Clip {
+    /// Left edge, CSS px of the viewport (of the page with `full_page`).
     pub x: f64,
+    /// Top edge, CSS px of the viewport (of the page with `full_page`).
     pub y: f64,
+    /// Width, CSS px (at least 1).
     pub width: f64,
+    /// Height, CSS px (at least 1).
     pub height: f64,
 }
 
@@ -564,6 +592,7 @@ pub struct EvaluateParams {
     /// A JavaScript function such as `(el) => el.textContent`; a promise it returns is awaited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// The element a `function` is called with (`ref` or `selector`), when any.
     #[serde(flatten)]
     pub element: ElementParams,
     /// The frame to run in, as Playwright's `frame.evaluate`: a `frame_id` from `page.frames`, or the
@@ -630,6 +659,7 @@ pub struct SnapshotParams {
     /// Drop unnamed structure (lists, groups, paragraphs without a name).
     #[serde(default)]
     pub compact: bool,
+    /// Deepest level shown (the root's children are level 1); all levels when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u32>,
     /// A ref (`e3`) or a CSS selector to snapshot under.
@@ -652,7 +682,9 @@ pub struct SnapshotParams {
 pub struct SnapshotResult {
     /// Aria-snapshot text: `- button "Submit" [ref=e12]`, one node a line, two-space indent.
     pub snapshot: String,
+    /// Lines in `snapshot`.
     pub lines: u64,
+    /// Characters (Unicode scalar values) in `snapshot`.
     pub chars: u64,
     /// The text's size in model tokens, estimated as one token per 4 characters (rounded up): the
     /// rule of thumb for English text in the common tokenizers; snapshot text, with its markup, runs
@@ -663,6 +695,7 @@ pub struct SnapshotResult {
     pub diff: bool,
     /// How many refs the text carries.
     pub refs: u64,
+    /// True when the text was cut at `max_chars` (it ends with a marker line saying so).
     pub truncated: bool,
     /// True when the page's document was still loading (it had not reached `DOMContentLoaded` within
     /// half the budget, which the snapshot waits): the text may be partial and starts with a marker
@@ -670,15 +703,19 @@ pub struct SnapshotResult {
     /// empty text either: it says `- note "the page is empty"`.
     #[serde(default)]
     pub loading: bool,
+    /// The page's URL.
     pub url: String,
+    /// The page's title.
     pub title: String,
 }
 
 /// The element an input action targets: a ref from a snapshot, or a CSS selector (one of them).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ElementParams {
+    /// A ref from the session's last snapshots, e.g. `"e12"`.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// A CSS selector; its first match in document order, open shadow roots pierced (as Playwright's `css` engine).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
 }
@@ -686,6 +723,7 @@ pub struct ElementParams {
 /// `page.click` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClickParams {
+    /// The element to click.
     #[serde(flatten)]
     pub element: ElementParams,
     /// `left` (default), `right` or `middle`.
@@ -702,8 +740,10 @@ pub struct ClickParams {
 /// `page.type` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TypeParams {
+    /// The element to type into.
     #[serde(flatten)]
     pub element: ElementParams,
+    /// The text, typed key by key (characters without a key are inserted as an IME would).
     pub text: String,
     /// Empty the field first.
     #[serde(default)]
@@ -716,8 +756,10 @@ pub struct TypeParams {
 /// `page.fill` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FillParams {
+    /// The element to fill: an `<input>`, a `<textarea>` or a `contenteditable` element.
     #[serde(flatten)]
     pub element: ElementParams,
+    /// The value it gets (`""` empties it).
     pub value: String,
 }
 
@@ -757,12 +799,16 @@ impl InputResult {
 /// `page.select` params: one or more of `values`, `labels`, `indexes`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SelectParams {
+    /// The `<select>`.
     #[serde(flatten)]
     pub element: ElementParams,
+    /// Options to select by their value (or, failing that, their label).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
+    /// Options to select by their label (whitespace normalized).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
+    /// Options to select by their position, 0-based.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub indexes: Vec<u32>,
 }
@@ -770,6 +816,7 @@ pub struct SelectParams {
 /// `page.select` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SelectResult {
+    /// The `<select>` acted on, e.g. `combobox "Size"`.
     pub element: String,
     /// The values now selected.
     pub values: Vec<String>,
@@ -784,6 +831,7 @@ pub struct SelectResult {
 /// `page.check` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CheckParams {
+    /// The checkbox or radio.
     #[serde(flatten)]
     pub element: ElementParams,
     /// The state wanted (default true).
@@ -794,10 +842,13 @@ pub struct CheckParams {
 /// `page.scroll` params: an element to bring into view, or a wheel delta in CSS px.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScrollParams {
+    /// The element to scroll into view, when any (else the page is scrolled by `dx`, `dy`).
     #[serde(flatten)]
     pub element: ElementParams,
+    /// Horizontal wheel delta, CSS px (positive: right).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dx: Option<f64>,
+    /// Vertical wheel delta, CSS px (positive: down).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dy: Option<f64>,
 }
@@ -814,7 +865,9 @@ pub struct DragParams {
 /// `page.scroll {dx, dy}` result: the page's scroll position after it, CSS px.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScrollResult {
+    /// `scrollX` after the scroll, CSS px.
     pub scroll_x: f64,
+    /// `scrollY` after the scroll, CSS px.
     pub scroll_y: f64,
 }
 
@@ -825,7 +878,9 @@ pub struct DialogInfo {
     /// `alert`, `confirm`, `prompt` or `beforeunload`.
     #[serde(rename = "type")]
     pub kind: String,
+    /// The dialog's text.
     pub message: String,
+    /// Whether it was accepted (OK) or dismissed (Cancel).
     pub accepted: bool,
     /// A `prompt`'s default value (`defaultPrompt`), when it has a non-empty one; an accepted prompt without
     /// `prompt_text` answers with it.
@@ -855,6 +910,7 @@ pub struct DownloadInfo {
 /// `page.handle_dialog` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HandleDialogParams {
+    /// Accept (OK) or dismiss (Cancel) the next dialog.
     pub accept: bool,
     /// The text a `prompt` gets when accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -873,6 +929,7 @@ pub struct HandleDialogResult {
 pub struct HealthResult {
     /// `Browser.getVersion`'s `product`, e.g. `"HeadlessChrome/156.0.8078.79"`.
     pub browser_version: String,
+    /// The browser's process id.
     pub browser_pid: u32,
     /// How the runtime speaks CDP to the browser: `"pipe"` (`--remote-debugging-pipe`: no DevTools
     /// port, no `DevToolsActivePort`; docs/security.md).
@@ -881,6 +938,7 @@ pub struct HealthResult {
     /// `"off: browser.no_sandbox"` (the container is then the only sandbox; `doctor` says why).
     #[serde(default)]
     pub browser_sandbox: String,
+    /// Since the supervisor started, ms.
     pub uptime_ms: u64,
     /// Open sessions.
     pub sessions: usize,
@@ -901,7 +959,9 @@ fn default_max_timeout_ms() -> u64 {
 /// Calls, failures and timeouts of one method (`runtime.stats`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ActionStats {
+    /// Requests answered.
     pub count: u64,
+    /// Requests answered with an error.
     pub failures: u64,
     /// Failures with code `timeout` (also counted in `failures`).
     pub timeouts: u64,
@@ -911,9 +971,13 @@ pub struct ActionStats {
 /// `+Inf`, written `null`); `sum_ms` and `count` over all of them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Histogram {
+    /// Upper bounds of the buckets, ms (`null`: `+Inf`).
     pub bounds_ms: Vec<Option<f64>>,
+    /// Observations at most each bound (cumulative).
     pub counts: Vec<u64>,
+    /// Sum of all observations, ms.
     pub sum_ms: f64,
+    /// Number of observations.
     pub count: u64,
 }
 
@@ -964,6 +1028,7 @@ pub struct MetricsResult {
 /// `session.start` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionStartResult {
+    /// The session's id (the one asked for, or a generated one).
     pub session_id: String,
     /// CDP `targetId` of the session's page.
     pub target_id: String,
@@ -972,14 +1037,18 @@ pub struct SessionStartResult {
 /// `session.close` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionCloseResult {
+    /// The session closed.
     pub session_id: String,
+    /// Whether it was open (and is closed now).
     pub closed: bool,
 }
 
 /// One entry of `session.list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionInfo {
+    /// The session's id.
     pub session_id: String,
+    /// CDP `targetId` of its active tab.
     pub target_id: String,
     /// The last URL a `page.goto` reached, when any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -989,6 +1058,7 @@ pub struct SessionInfo {
 /// `session.list` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionListResult {
+    /// The open sessions, by id.
     pub sessions: Vec<SessionInfo>,
 }
 
@@ -997,7 +1067,9 @@ pub struct SessionListResult {
 pub struct TabInfo {
     /// CDP `targetId`.
     pub target_id: String,
+    /// The tab's URL.
     pub url: String,
+    /// The tab's title.
     pub title: String,
     /// Whether page actions go to this tab.
     pub active: bool,
@@ -1009,6 +1081,7 @@ pub struct TabInfo {
 /// `tabs.list` result, in the order the tabs were opened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabsListResult {
+    /// The session's tabs, oldest first.
     pub tabs: Vec<TabInfo>,
 }
 
@@ -1042,6 +1115,7 @@ pub struct TabsCloseResult {
 pub struct GotoResult {
     /// The URL after redirects.
     pub url: String,
+    /// The page's title.
     pub title: String,
     /// HTTP status of the main document; absent for `about:`, `data:` and same-document navigations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1057,13 +1131,17 @@ pub struct GotoResult {
 /// `page.extract` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ExtractResult {
+    /// `text` or `html`, as asked.
     pub format: ExtractFormat,
+    /// The page's text or HTML, at most `max_chars` characters.
     pub content: String,
     /// Length of `content` in Unicode scalar values.
     pub chars: u64,
     /// True when the page had more than `max_chars`.
     pub truncated: bool,
+    /// The page's URL.
     pub url: String,
+    /// The page's title.
     pub title: String,
 }
 
@@ -1072,9 +1150,11 @@ pub struct ExtractResult {
 pub struct ScreenshotResult {
     /// Absolute path of the image under the artifacts dir.
     pub path: String,
+    /// `png` or `jpeg`.
     pub format: ImageFormat,
     /// Image size in device pixels.
     pub width: u32,
+    /// Image height, device px.
     pub height: u32,
     /// File size in bytes.
     pub bytes: u64,
@@ -1093,13 +1173,16 @@ pub struct ScreenshotResult {
 /// (CDP's `unserializableValue`, e.g. `"NaN"`, `"12n"`); `description` is CDP's text for the rest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvaluateResult {
+    /// `type`: JavaScript's `typeof` of the value.
     #[serde(rename = "type")]
     pub kind: String,
     /// Absent for `undefined` and unserializable values; `Some(Value::Null)` for `null`.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub value: Option<Value>,
+    /// CDP's `unserializableValue`: `"NaN"`, `"-0"`, `"Infinity"`, `"-Infinity"`, or a bigint such as `"12n"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unserializable: Option<String>,
+    /// V8's text of a value JSON cannot hold (a function, a DOM node, a symbol).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }

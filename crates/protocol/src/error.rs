@@ -202,10 +202,15 @@ impl Phase {
 /// `message` is one line for a model to read: no tracebacks, no raw CDP dumps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ErrorBody {
+    /// Stable code (docs/errors.md).
     pub code: ErrorCode,
+    /// One line for a model to read: what happened and what to do.
     pub message: String,
+    /// The step the request failed in.
     pub phase: Phase,
+    /// Whether the same request may succeed if sent again.
     pub retryable: bool,
+    /// For an operator: how to fix what the model cannot (e.g. the browser runtime being down).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }

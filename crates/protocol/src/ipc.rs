@@ -56,25 +56,48 @@ pub fn decode<T: DeserializeOwned>(frame: &[u8]) -> Result<T, postcard::Error> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
     /// Run one action within `budget_ms` (what remains of the request's budget, less headroom).
-    Run { seq: u64, budget_ms: u64, action: Box<Action> },
+    Run {
+        /// The run's number, which its reports and its `Done` carry.
+        seq: u64,
+        /// What remains of the request's budget for the action, ms.
+        budget_ms: u64,
+        /// The action.
+        action: Box<Action>,
+    },
     /// The client of run `seq` went away: stop it (`Runtime.terminateExecution`) and answer `Done`.
-    Cancel { seq: u64 },
+    Cancel {
+        /// The run to stop.
+        seq: u64,
+    },
     /// Detach and exit.
     Shutdown,
     /// A CDP message from the browser for the worker's connection `conn` (a route of the supervisor's
     /// relay on the browser's pipe).
-    Cdp { conn: u32, message: String },
+    Cdp {
+        /// The worker's connection (0: the page's).
+        conn: u32,
+        /// The CDP message as JSON text.
+        message: String,
+    },
     /// The worker's connection `conn` ended (the browser closed, or the connection stopped reading);
     /// `reason` is for logs.
-    CdpClosed { conn: u32, reason: String },
+    CdpClosed {
+        /// The connection that ended.
+        conn: u32,
+        /// Why (for logs).
+        reason: String,
+    },
 }
 
 /// A page's display: its viewport (CSS px) and device pixels per CSS px
 /// (`Emulation.setDeviceMetricsOverride`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Display {
+    /// Viewport width, CSS px.
     pub width: u32,
+    /// Viewport height, CSS px.
     pub height: u32,
+    /// Device pixels per CSS px.
     pub scale: f64,
 }
 
@@ -105,16 +128,30 @@ impl Display {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Action {
     /// `Page.navigate` and wait for `domcontentloaded`.
-    Goto { url: String },
+    Goto {
+        /// The URL to load (already checked against the URL policy).
+        url: String,
+    },
     /// Page text or HTML, cut at `max_chars`.
-    Extract { format: ExtractFormat, max_chars: u64 },
+    Extract {
+        /// `text` or `html`.
+        format: ExtractFormat,
+        /// Cap on the content, Unicode scalar values.
+        max_chars: u64,
+    },
     /// `Page.captureScreenshot`, written to `path`; a full page is cut at `max_height` CSS px.
     Screenshot {
+        /// The whole page (cut at `max_height`), not the viewport.
         full_page: bool,
+        /// `png` or `jpeg`.
         format: ImageFormat,
+        /// JPEG quality, 0..=100.
         quality: Option<u8>,
+        /// Whether the result carries the image as base64 too.
         inline: bool,
+        /// The tallest full-page capture, CSS px.
         max_height: u32,
+        /// Where the image is written (under the session's artifacts; `files::under`).
         path: String,
         /// A region, CSS px: of the viewport, or of the page with `full_page`; `[x, y, width, height]`.
         clip: Option<[f64; 4]>,
@@ -122,26 +159,67 @@ pub enum Action {
         target: Option<Locator>,
     },
     /// `Runtime.evaluate` of `expression`, in the main world of `frame` (default: the main frame).
-    Evaluate { expression: String, frame: Option<FrameTarget> },
+    Evaluate {
+        /// The script.
+        expression: String,
+        /// The frame whose main world it runs in (default: the main frame).
+        frame: Option<FrameTarget>,
+    },
     /// `Runtime.callFunctionOn` of `function` with the element (when given) as its argument; without
     /// one, `this` is the global object of `frame` (default: the main frame).
-    CallFunction { function: String, target: Option<Locator>, frame: Option<FrameTarget> },
+    CallFunction {
+        /// The function's source.
+        function: String,
+        /// The element passed as its argument, when any.
+        target: Option<Locator>,
+        /// The frame whose global object is `this` without an element (default: the main frame).
+        frame: Option<FrameTarget>,
+    },
     /// Scroll the page by a mouse wheel at the viewport's center, in CSS px.
-    Scroll { dx: f64, dy: f64 },
+    Scroll {
+        /// Horizontal wheel delta, CSS px.
+        dx: f64,
+        /// Vertical wheel delta, CSS px.
+        dy: f64,
+    },
     /// Wait until the condition holds.
-    WaitFor { condition: WaitCondition },
+    WaitFor {
+        /// The condition.
+        condition: WaitCondition,
+    },
     /// The accessibility snapshot; new refs are numbered from `next_ref`.
-    Snapshot { options: SnapshotOptions, next_ref: u64 },
+    Snapshot {
+        /// What to show.
+        options: SnapshotOptions,
+        /// The number of the first new ref (`e{next_ref}`).
+        next_ref: u64,
+    },
     /// How to answer the next JavaScript dialog (default: dismiss; `beforeunload` is accepted).
-    HandleDialog { accept: bool, prompt_text: Option<String> },
+    HandleDialog {
+        /// Accept (OK) or dismiss (Cancel).
+        accept: bool,
+        /// The text a prompt answers with.
+        prompt_text: Option<String>,
+    },
     /// `Emulation.setDeviceMetricsOverride` on the page, kept for every page the worker attaches to.
-    SetDisplay { display: Display },
+    SetDisplay {
+        /// The viewport and scale.
+        display: Display,
+    },
     /// The page's frame tree.
     Frames,
     /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
-    Input { target: Option<Locator>, input: InputAction },
+    Input {
+        /// The element (none: the focused one, for `Press`).
+        target: Option<Locator>,
+        /// What to do.
+        input: InputAction,
+    },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
-    Attach { target_id: String },
+    Attach {
+        /// CDP `targetId` of the tab.
+        target_id: String,
+    },
 }
 
 impl Action {
@@ -184,7 +262,9 @@ impl Action {
 pub struct RefRecord {
     /// `e1`, `e2`, ...: never reused within a session.
     pub id: String,
+    /// Its role as the snapshot showed it, e.g. `button`.
     pub role: String,
+    /// Its accessible name as the snapshot showed it.
     pub name: String,
     /// CDP `backendDOMNodeId`; 0 for a large-page ref, which the page keeps (the walker's registry in
     /// the runtime's isolated world) until an action looks it up.
@@ -198,6 +278,7 @@ pub struct RefRecord {
 /// How an action names its element.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Locator {
+    /// A ref from a snapshot.
     Ref(RefRecord),
     /// A CSS selector in the main frame.
     Selector(String),
@@ -215,10 +296,15 @@ pub enum FrameTarget {
 /// `page.snapshot` options (see the API's `SnapshotParams`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SnapshotOptions {
+    /// Only what an agent can act on (and the text around it).
     pub interactive: bool,
+    /// Fewer wrapper lines.
     pub compact: bool,
+    /// Deepest level shown.
     pub max_depth: Option<u32>,
+    /// The subtree to show, when not the whole page.
     pub scope: Option<Locator>,
+    /// Cap on the text, characters.
     pub max_chars: u64,
     /// Only the changes since the previous snapshot of the same document with the same options.
     pub diff: bool,
@@ -229,39 +315,53 @@ pub struct SnapshotOptions {
 pub enum InputAction {
     /// `button` pressed `click_count` times with `modifiers` held.
     Click {
+        /// The button pressed.
         button: MouseButton,
+        /// Presses in a row (2: a double click).
         click_count: u32,
+        /// Modifiers held during the click.
         modifiers: Vec<Modifier>,
     },
+    /// Move the mouse over the element.
     Hover,
     /// Key events per character; `clear` empties the field first, `submit` presses Enter after.
     Type {
+        /// The text typed.
         text: String,
+        /// Empty the field first.
         clear: bool,
+        /// Press Enter after.
         submit: bool,
     },
     /// Sets the value of an input, textarea or contenteditable, firing `input` and `change`.
     Fill {
+        /// The value set.
         value: String,
     },
     /// A key or combo such as `Enter`, `Control+A`, `Shift+Tab`.
     Press {
+        /// The key, e.g. `Enter`, `Control+A`.
         key: String,
     },
     /// Choose `<select>` options by value, label or index (several where the select allows it).
     Select {
+        /// By value (or label).
         values: Vec<String>,
+        /// By label.
         labels: Vec<String>,
+        /// By position, 0-based.
         indexes: Vec<u32>,
     },
     /// Click a checkbox, radio or switch until it is in the `checked` state.
     Check {
+        /// The state wanted.
         checked: bool,
     },
     /// Scroll the element into view.
     ScrollIntoView,
     /// Press on the element, move to `to`'s center, release (HTML5 drag and drop included).
     DragTo {
+        /// Where to drop.
         to: Locator,
     },
 }
@@ -271,10 +371,14 @@ pub enum InputAction {
 pub enum WaitCondition {
     /// A CSS selector in `state`.
     Selector {
+        /// The CSS selector.
         selector: String,
+        /// The state waited for.
         state: ElementState,
     },
+    /// Text that appears in the page.
     Text(String),
+    /// Text that leaves the page.
     TextGone(String),
     /// A URL glob.
     Url(String),
@@ -290,33 +394,83 @@ pub enum WaitCondition {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
     /// Attached to the target (`Target.attachToTarget`, flat session `cdp_session_id`).
-    Ready { target_id: String, cdp_session_id: String },
+    Ready {
+        /// CDP `targetId` attached to.
+        target_id: String,
+        /// The flat session's `sessionId`.
+        cdp_session_id: String,
+    },
     /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one. The first
     /// step is implied by the action ([`Action::phase`]) and not sent; input sends `cdp` once its
     /// actionability checks passed.
-    Phase { seq: u64, phase: Phase },
+    Phase {
+        /// The run.
+        seq: u64,
+        /// The step it entered.
+        phase: Phase,
+    },
     /// A JavaScript dialog opened during run `seq` and was answered (`kind`: alert, confirm, prompt,
     /// beforeunload).
-    Dialog { seq: u64, kind: String, message: String, accepted: bool, default_value: Option<String> },
+    Dialog {
+        /// The run it opened during.
+        seq: u64,
+        /// `alert`, `confirm`, `prompt` or `beforeunload`.
+        kind: String,
+        /// The dialog's text.
+        message: String,
+        /// Whether it was accepted.
+        accepted: bool,
+        /// A prompt's default value.
+        default_value: Option<String>,
+    },
     /// The session's page moved to `target_id`: a page reset (`reason`: `tab_stuck`,
     /// `renderer_crashed`, `crash_loop`), or another tab of the session (`tabs.focus`, no reason).
     /// May come between runs, after the freeing that follows an answer; the supervisor reads it with
     /// the next run.
-    TargetChanged { target_id: String, reason: Option<String> },
+    TargetChanged {
+        /// The tab now driven.
+        target_id: String,
+        /// Why the page was replaced (none: another tab was focused).
+        reason: Option<String>,
+    },
     /// Run `seq` waited `waited_ms` for the tab to be freed after the previous answer (the escalation
     /// ladder, a page reopened after a crash) before it started (sent before `Done`).
-    Recovered { seq: u64, waited_ms: u64 },
+    Recovered {
+        /// The run.
+        seq: u64,
+        /// How long it waited, ms.
+        waited_ms: u64,
+    },
     /// The main frame committed a new URL since the last report (sent before `Done`).
-    Navigated { url: String },
+    Navigated {
+        /// The main frame's URL.
+        url: String,
+    },
     /// Something worth counting happened during the run (`runtime.stats`).
-    Tally { counter: Counter },
+    Tally {
+        /// What happened.
+        counter: Counter,
+    },
     /// Run `seq` finished.
-    Done { seq: u64, outcome: Result<Output, WorkerError> },
+    Done {
+        /// The run.
+        seq: u64,
+        /// Its output, or what went wrong.
+        outcome: Result<Output, WorkerError>,
+    },
     /// A CDP message to the browser on the worker's connection `conn` (0: the page's; others are
     /// opened by sending on them, as the escalation ladder's second connection).
-    Cdp { conn: u32, message: String },
+    Cdp {
+        /// The worker's connection.
+        conn: u32,
+        /// The CDP message as JSON text.
+        message: String,
+    },
     /// The worker closed its connection `conn`: the relay detaches its sessions.
-    CdpClose { conn: u32 },
+    CdpClose {
+        /// The connection closed.
+        conn: u32,
+    },
 }
 
 /// What a worker reports for the runtime's counters.
@@ -331,8 +485,11 @@ pub enum Counter {
 /// A failed action, as the worker classifies it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkerError {
+    /// The error code.
     pub code: ErrorCode,
+    /// The step it failed in.
     pub phase: Phase,
+    /// One line for a model to read.
     pub message: String,
 }
 
@@ -433,29 +590,39 @@ mod as_json {
 /// An aria snapshot and the refs its text shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SnapshotOutput {
+    /// The aria-snapshot text with `[ref=eN]`.
     pub text: String,
+    /// Lines in `text`.
     pub lines: u64,
+    /// Characters in `text`.
     pub chars: u64,
+    /// Cut at `max_chars`.
     pub truncated: bool,
     /// The main document had not reached `DOMContentLoaded` (the text starts with a marker line).
     pub loading: bool,
     /// The text is a diff against the previous snapshot.
     pub diff: bool,
+    /// The refs the text shows, for the session's ref table.
     pub refs: Vec<RefRecord>,
+    /// The page's URL.
     pub url: String,
+    /// The page's title.
     pub title: String,
 }
 
 /// How the next dialog will be answered.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DialogPolicyOutput {
+    /// Accept the next dialog (else dismiss it).
     pub accept: bool,
 }
 
 /// The tab now driven: its URL and title.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttachedOutput {
+    /// The tab's URL.
     pub url: String,
+    /// The tab's title.
     pub title: String,
 }
 

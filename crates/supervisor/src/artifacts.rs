@@ -29,7 +29,9 @@ impl Default for Retention {
 /// What a pass removed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Pruned {
+    /// Files removed.
     pub files: usize,
+    /// Their size, bytes.
     pub bytes: u64,
 }
 

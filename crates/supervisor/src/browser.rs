@@ -60,7 +60,9 @@ pub struct BrowserConfig {
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct LaunchError {
+    /// The step that failed (`launch`).
     pub phase: Phase,
+    /// One line for the error's message.
     pub message: String,
     /// The end of Chromium's stderr (at most 2000 chars), for logs, not for models.
     pub stderr_tail: String,

@@ -54,6 +54,7 @@ impl Common {
         Ok(settings)
     }
 
+    /// Overrides `settings` with the options given on the command line (each wins over the file).
     pub fn apply(&self, settings: &mut Config) {
         if self.browser.is_some() {
             settings.browser.path = self.browser.clone();

@@ -20,11 +20,15 @@ use serde::Deserialize;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
+    /// `[browser]`: which Chromium, how it runs, its viewport.
     pub browser: BrowserSection,
+    /// `[timeouts]`: default budgets and their clamp.
     pub timeouts: Timeouts,
     /// When false, `page.evaluate` answers `evaluate_disabled`.
     pub evaluate_enabled: bool,
+    /// `[paths]`: the socket, the runtime directory, the artifacts.
     pub paths: Paths,
+    /// `[limits]`: sessions, connections, request sizes.
     pub limits: Limits,
     /// `[policy]`: which URLs load (see [`crate::policy`]).
     pub policy: crate::policy::Policy,
@@ -65,7 +69,9 @@ pub struct BrowserSection {
     /// The largest JavaScript heap a renderer may grow, MiB (V8's `--max-old-space-size`); a page
     /// past it ends its renderer (the session answers `page_reset`). 0: V8's own limit.
     pub js_heap_mb: u32,
+    /// `[browser.viewport]`: every session's viewport unless it asks for its own.
     pub viewport: Viewport,
+    /// `[browser.sandbox]`: the seccomp filter of the processes the runtime starts.
     pub sandbox: SandboxSection,
 }
 
@@ -87,7 +93,9 @@ impl Default for BrowserSection {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Viewport {
+    /// Width, CSS px.
     pub width: u32,
+    /// Height, CSS px.
     pub height: u32,
 }
 
@@ -130,10 +138,15 @@ impl Default for SandboxSection {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Timeouts {
+    /// Budget of a method without its own default, ms (8000).
     pub default_ms: u64,
+    /// Budget of `page.goto`, ms (15000).
     pub goto_ms: u64,
+    /// Budget of `page.wait_for`, ms (20000).
     pub wait_for_ms: u64,
+    /// The smallest `timeout_ms` honoured, ms (1000).
     pub min_ms: u64,
+    /// The largest `timeout_ms` honoured, ms (120000).
     pub max_ms: u64,
 }
 
@@ -169,8 +182,11 @@ impl Timeouts {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Paths {
+    /// The Unix socket (`--socket`).
     pub socket: Option<PathBuf>,
+    /// The runtime directory: session store, profile, worker sockets (`--runtime-dir`).
     pub runtime_dir: Option<PathBuf>,
+    /// Screenshots and downloads (`--artifacts`).
     pub artifacts: Option<PathBuf>,
 }
 

@@ -21,8 +21,11 @@ use crate::worker::{WorkerHandle, WorkerLauncher};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// Found what is needed.
     Pass,
+    /// Works, with a caveat the detail names.
     Warn,
+    /// Something the runtime needs is missing or broken; the detail says how to fix it.
     Fail,
     /// Not run (its precondition failed, or it was not asked for).
     Skip,
@@ -45,6 +48,7 @@ pub struct Check {
     /// Stable name: `config`, `browser_binary`, `browser_launch`, `worker`, `sandbox`, `dev_shm`,
     /// `fonts`, `runtime_dir`, `socket_dir`, `artifacts_dir`, `supervisor`.
     pub name: &'static str,
+    /// How it came out.
     pub status: Status,
     /// One line: what was found.
     pub detail: String,
@@ -60,6 +64,7 @@ pub struct Check {
 pub struct Report {
     /// True when no check failed (warnings allowed).
     pub ok: bool,
+    /// Every check, in the order run.
     pub checks: Vec<Check>,
 }
 
@@ -72,8 +77,11 @@ pub struct DoctorConfig {
     pub settings: Config,
     /// Why the file did not parse.
     pub config_error: Option<String>,
+    /// The socket `serve` would listen on.
     pub socket: PathBuf,
+    /// The runtime directory `serve` would use.
     pub runtime_dir: PathBuf,
+    /// The artifacts directory `serve` would use.
     pub artifacts_dir: PathBuf,
     /// Ask a running supervisor on `socket` too (`--socket` was given).
     pub check_supervisor: bool,

@@ -32,16 +32,27 @@ impl Counter {
 /// Every counter of the runtime (see [`StatsResult`] for what each counts).
 #[derive(Debug, Default)]
 pub struct Stats {
+    /// Browser restarts attempted.
     pub restarts: Counter,
+    /// Browser restarts that failed.
     pub restart_failures: Counter,
+    /// Health checks that found the browser unhealthy.
     pub unhealthy_checks: Counter,
+    /// Recovery cycles that ended with a working browser.
     pub recoveries: Counter,
+    /// Health probes sent (`Browser.getVersion`).
     pub probes: Counter,
+    /// Actions that skipped the probes (a recent one passed).
     pub probes_skipped: Counter,
+    /// Sessions given a new page after a restart.
     pub sessions_rehydrated: Counter,
+    /// Workers killed past their deadline.
     pub worker_kills: Counter,
+    /// `Runtime.terminateExecution` calls that were answered.
     pub terminate_executions: Counter,
+    /// Tabs closed and reopened at their last URL.
     pub page_resets: Counter,
+    /// Renderer crashes seen.
     pub renderer_crashes: Counter,
     actions: Mutex<BTreeMap<&'static str, ActionStats>>,
     /// Per bucket (not cumulative), then `+Inf`; sum in ms; count.

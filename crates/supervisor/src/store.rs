@@ -33,21 +33,45 @@ pub const FILE_NAME: &str = "sessions.jsonl";
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum StoreEvent {
     /// `session.start` succeeded; `at_ms` is Unix time in ms.
-    SessionStarted { session_id: String, at_ms: u64 },
+    SessionStarted {
+        /// The session.
+        session_id: String,
+        /// When, Unix time in ms.
+        at_ms: u64,
+    },
     /// The session's page is the CDP target `target_id` (after start, page reset, rehydration).
-    TargetBound { session_id: String, target_id: String },
+    TargetBound {
+        /// The session.
+        session_id: String,
+        /// CDP `targetId` of its page.
+        target_id: String,
+    },
     /// The session's main frame is at `url`.
-    UrlChanged { session_id: String, url: String },
+    UrlChanged {
+        /// The session.
+        session_id: String,
+        /// The URL, credentials redacted.
+        url: String,
+    },
     /// The session's own display (`session.start {viewport}`, `page.set_viewport`): its pages keep it
     /// after a restart.
-    DisplaySet { session_id: String, display: Display },
+    DisplaySet {
+        /// The session.
+        session_id: String,
+        /// Its viewport and scale.
+        display: Display,
+    },
     /// `session.close`.
-    SessionClosed { session_id: String },
+    SessionClosed {
+        /// The session.
+        session_id: String,
+    },
 }
 
 /// An open session as the store remembers it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StoredSession {
+    /// The session's id.
     pub session_id: String,
     /// The last target bound (gone after a supervisor restart: the browser died with it).
     pub target_id: Option<String>,

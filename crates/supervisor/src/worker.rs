@@ -38,6 +38,7 @@ pub use sb_protocol::margins::{GRACE, HEADROOM};
 /// What starting a worker takes: the spawner, the executable (`<exe> worker ...`), the log format.
 #[derive(Clone)]
 pub struct WorkerLauncher {
+    /// How the worker process is forked (the seccomp filter, the fds it keeps).
     pub spawner: Spawner,
     /// Normally the supervisor's own executable.
     pub exe: std::path::PathBuf,
