@@ -73,9 +73,15 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - Input actions that start a navigation wait for it to commit and say where it went
   (`"navigated_to"`; `"navigation_pending": true` when it had not committed at the deadline). A snapshot
   of a page still loading says `"loading": true`.
-- Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none); an
-  input action waits 150 ms after its input for a dialog its handlers raise a moment later (a timer, a
-  fetch), so that dialog is in its own result. A `prompt` reports its `default_value`.
+- An input action (click, type, fill, press, hover, select, check, drag) answers as soon as its effects
+  are known: the navigation it started has committed, or the requests it started are answered (at most
+  2 s). `"settle_ms": N` on any input waits N ms more of the page's own time
+  (capped by the budget): a window in which a dialog its handlers raise counts as the input's (the MCP
+  tools give their inputs 300 ms).
+- Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none). A
+  dialog that opens between actions (a timer an earlier click started) is answered by the session's
+  policy at once and listed in the session's next result; `page.wait_for {"dialog": true}` waits for
+  one. A `prompt` reports its `default_value`.
 - A session's results list its pages' downloads in `downloads` once when one starts and once when it
   ends (`{"url", "suggested_filename", "state": "started" | "completed" | "canceled" | "too_large",
   "bytes", "path"}`; `path` when completed: a file named by the download's guid in the session's own
@@ -118,6 +124,10 @@ example "page.evaluate that throws" page.evaluate s1 '{"expression": "null.x"}'
 example "page.evaluate that never ends" page.evaluate s1 '{"expression": "(async () => { await 0; while (true) {} })()"}' 2000
 example "page.handle_dialog" page.handle_dialog s1 '{"accept": true, "prompt_text": "yes"}'
 example "page.evaluate raising a dialog" page.evaluate s1 "{\"expression\": \"prompt('Name?')\"}"
+example "page.evaluate: a click handler that raises a dialog 100 ms later" page.evaluate s1 "{\"expression\": \"document.querySelector('h1').onclick = () => setTimeout(() => alert('later'), 100), 1\"}"
+example "page.click with settle_ms: the late dialog is the click's" page.click s1 '{"selector": "h1", "settle_ms": 300}'
+example "page.click without settle_ms answers at once" page.click s1 '{"selector": "h1"}'
+example "page.wait_for a dialog (the one that click raised)" page.wait_for s1 '{"dialog": true}'
 example "page.wait_for" page.wait_for s1 '{"selector": "h1", "state": "visible"}'
 example "page.wait_for that is never met" page.wait_for s1 '{"text": "never there"}' 1500
 example "page.extract" page.extract s1 '{"format": "text", "max_chars": 60}'

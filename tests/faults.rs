@@ -69,7 +69,7 @@ fn wedge(upstream: Wire, armed: Arc<AtomicBool>) -> Relay {
 
 fn click_go() -> Action {
     let click = InputAction::Click { button: MouseButton::Left, click_count: 1, modifiers: Vec::new() };
-    Action::Input { target: Some(Locator::Selector("#go".into())), input: click }
+    Action::Input { target: Some(Locator::Selector("#go".into())), input: click, settle_ms: 0 }
 }
 
 /// The input times out at its deadline (phase `cdp`); after the answer the ladder finds the page's

@@ -226,7 +226,7 @@ async fn a_key_press_stuck_after_its_checks_fails_in_phase_cdp() {
     .await
     .unwrap();
     let name = ElementParams { reference: None, selector: Some("#name".into()) };
-    let press = PressParams { element: name, key: "a".into() };
+    let press = PressParams { element: name, key: "a".into(), ..Default::default() };
     let e = api_error(timed(BUDGET, c.press("keys", press, Some(BUDGET))).await);
     assert_eq!(e.phase, Phase::Cdp, "{e:?}");
     assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");

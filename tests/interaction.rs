@@ -176,11 +176,17 @@ async fn click_type_fill_press_hover_with_exact_events() {
         log(&c).await,
         json!("keydown:a keyup:a keydown:Shift+shift keydown:B+shift keyup:B+shift keyup:Shift keydown:Shift+shift keydown:!+shift keyup:!+shift keyup:Shift ")
     );
-    c.press("i", PressParams { element: by_ref("e2"), key: "Control+A".into() }, None).await.unwrap();
-    assert_eq!(log(&c).await, json!("keydown:Control+ctrl keydown:a+ctrl keyup:a+ctrl keyup:Control "));
-    c.press("i", PressParams { element: ElementParams::default(), key: "Backspace".into() }, None)
+    c.press("i", PressParams { element: by_ref("e2"), key: "Control+A".into(), ..Default::default() }, None)
         .await
         .unwrap();
+    assert_eq!(log(&c).await, json!("keydown:Control+ctrl keydown:a+ctrl keyup:a+ctrl keyup:Control "));
+    c.press(
+        "i",
+        PressParams { element: ElementParams::default(), key: "Backspace".into(), ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         js(&c, "i", "document.querySelector('#name').value").await,
         json!(""),
@@ -190,7 +196,13 @@ async fn click_type_fill_press_hover_with_exact_events() {
 
     c.type_text(
         "i",
-        TypeParams { element: by_css("#name"), text: "Ann".into(), clear: true, submit: false },
+        TypeParams {
+            element: by_css("#name"),
+            text: "Ann".into(),
+            clear: true,
+            submit: false,
+            ..Default::default()
+        },
         None,
     )
     .await
@@ -231,11 +243,15 @@ async fn click_type_fill_press_hover_with_exact_events() {
     assert_eq!(js(&c, "i", "seen").await, json!("mouseover mousemove mousedown hovered:yes mouseup click "));
     log(&c).await;
 
-    c.fill("i", FillParams { element: by_ref("e2"), value: "Zoë".into() }, None).await.unwrap();
+    c.fill("i", FillParams { element: by_ref("e2"), value: "Zoë".into(), ..Default::default() }, None)
+        .await
+        .unwrap();
     assert_eq!(js(&c, "i", "document.querySelector('#name').value").await, json!("Zoë"));
     c.hover("i", by_ref("e5"), None).await.unwrap();
     assert_eq!(js(&c, "i", "document.querySelector('#save').matches(':hover')").await, json!(true));
-    c.press("i", PressParams { element: by_ref("e2"), key: "Shift+Tab".into() }, None).await.unwrap();
+    c.press("i", PressParams { element: by_ref("e2"), key: "Shift+Tab".into(), ..Default::default() }, None)
+        .await
+        .unwrap();
     assert_eq!(
         js(&c, "i", "document.activeElement.id").await,
         json!(""),
@@ -243,8 +259,16 @@ async fn click_type_fill_press_hover_with_exact_events() {
     );
     assert_eq!(
         code(
-            c.press("i", PressParams { element: ElementParams::default(), key: "Hyper+X".into() }, None)
-                .await
+            c.press(
+                "i",
+                PressParams {
+                    element: ElementParams::default(),
+                    key: "Hyper+X".into(),
+                    ..Default::default()
+                },
+                None
+            )
+            .await
         )
         .0,
         ErrorCode::BadRequest

@@ -38,8 +38,13 @@ async fn enter_in_a_form_and_a_navigating_select_wait_too_and_a_plain_click_repo
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("f")).await.unwrap();
     c.goto("f", &pages.url("/test/nav.html"), None).await.unwrap();
-    c.fill("f", FillParams { element: css("#q"), value: "cats".into() }, None).await.unwrap();
-    let r = c.press("f", PressParams { element: css("#q"), key: "Enter".into() }, None).await.unwrap();
+    c.fill("f", FillParams { element: css("#q"), value: "cats".into(), ..Default::default() }, None)
+        .await
+        .unwrap();
+    let r = c
+        .press("f", PressParams { element: css("#q"), key: "Enter".into(), ..Default::default() }, None)
+        .await
+        .unwrap();
     assert_eq!(r.navigated_to, Some(pages.url("/test/slow/200?q=cats")), "{r:?}");
     // The new document has committed (its content may still be arriving: the action waits for the
     // commit, as Playwright's do, and a read of the page waits for DOMContentLoaded).

@@ -219,6 +219,7 @@ class Methods:
         self,
         session_id: str,
         *,
+        dialog: Optional[bool] = None,
         function: Optional[str] = None,
         load_state: Optional[Literal["domcontentloaded", "load", "networkidle"]] = None,
         selector: Optional[str] = None,
@@ -233,6 +234,9 @@ class Methods:
         ``WaitForResult``: exactly one condition (a ``selector`` in a ``state``, ``text`` to appear,
         ``text_gone``, a ``url`` glob, a ``load_state``, a JS ``function`` truthy, or ``time_ms``).
 
+        :param dialog: Wait for a JavaScript dialog to open (and be answered by the session's policy,
+        ``page.handle_dialog``); one answered since the session's last result counts. It is in this result's
+        ``dialogs``.
         :param function: A JavaScript expression polled until truthy (a promise is awaited).
         :param load_state: ``load``, ``domcontentloaded`` or ``networkidle`` (Chromium's lifecycle event: no
         request for 500 ms).
@@ -246,6 +250,7 @@ class Methods:
         """
         params = _params(
             {
+                "dialog": dialog,
                 "function": function,
                 "load_state": load_state,
                 "selector": selector,
@@ -305,6 +310,7 @@ class Methods:
         click_count: Optional[int] = None,
         modifiers: Optional[List[Literal["Alt", "Control", "Meta", "Shift", "ControlOrMeta"]]] = None,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.click {ref | selector, button?, click_count?, modifiers?}`` -> ``InputResult``: waits until the
@@ -318,6 +324,11 @@ class Methods:
         click.
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         """
         params = _params(
             {
@@ -326,6 +337,7 @@ class Methods:
                 "click_count": click_count,
                 "modifiers": modifiers,
                 "selector": selector,
+                "settle_ms": settle_ms,
             }
         )
         return self._request("page.click", session_id, params, timeout_ms, InputResult)
@@ -338,6 +350,7 @@ class Methods:
         *,
         clear: Optional[bool] = None,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         submit: Optional[bool] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
@@ -349,9 +362,23 @@ class Methods:
         :param clear: Empty the field first.
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         :param submit: Press Enter after.
         """
-        params = _params({"ref": ref, "text": text, "clear": clear, "selector": selector, "submit": submit})
+        params = _params(
+            {
+                "ref": ref,
+                "text": text,
+                "clear": clear,
+                "selector": selector,
+                "settle_ms": settle_ms,
+                "submit": submit,
+            }
+        )
         return self._request("page.type", session_id, params, timeout_ms, InputResult)
 
     def fill(
@@ -361,6 +388,7 @@ class Methods:
         value: Optional[str] = None,
         *,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.fill {ref | selector, value}`` -> ``InputResult``: sets an input's value at once (as
@@ -370,8 +398,13 @@ class Methods:
         :param value: The value it gets (``""`` empties it).
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         """
-        params = _params({"ref": ref, "value": value, "selector": selector})
+        params = _params({"ref": ref, "value": value, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.fill", session_id, params, timeout_ms, InputResult)
 
     def press(
@@ -381,6 +414,7 @@ class Methods:
         *,
         ref: Optional[str] = None,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.press {key, ref? | selector?}`` -> ``InputResult``: ``Enter``, ``Tab``, ``Control+A``, ... on
@@ -390,8 +424,13 @@ class Methods:
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         """
-        params = _params({"key": key, "ref": ref, "selector": selector})
+        params = _params({"key": key, "ref": ref, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.press", session_id, params, timeout_ms, InputResult)
 
     def hover(
@@ -400,6 +439,7 @@ class Methods:
         ref: Optional[str] = None,
         *,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.hover {ref | selector}`` -> ``InputResult``: moves the mouse over the element.
@@ -407,8 +447,13 @@ class Methods:
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         """
-        params = _params({"ref": ref, "selector": selector})
+        params = _params({"ref": ref, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.hover", session_id, params, timeout_ms, InputResult)
 
     def handle_dialog(
@@ -436,6 +481,7 @@ class Methods:
         indexes: Optional[List[int]] = None,
         labels: Optional[List[str]] = None,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         values: Optional[List[str]] = None,
         timeout_ms: Optional[int] = None,
     ) -> SelectResult:
@@ -447,9 +493,23 @@ class Methods:
         :param labels: Options to select by their label (whitespace normalized).
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         :param values: Options to select by their value (or, failing that, their label).
         """
-        params = _params({"ref": ref, "indexes": indexes, "labels": labels, "selector": selector, "values": values})
+        params = _params(
+            {
+                "ref": ref,
+                "indexes": indexes,
+                "labels": labels,
+                "selector": selector,
+                "settle_ms": settle_ms,
+                "values": values,
+            }
+        )
         return self._request("page.select", session_id, params, timeout_ms, SelectResult)
 
     def check(
@@ -459,6 +519,7 @@ class Methods:
         *,
         checked: Optional[bool] = None,
         selector: Optional[str] = None,
+        settle_ms: Optional[int] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.check {ref | selector, checked?}`` -> ``InputResult``: brings a checkbox or radio to
@@ -468,8 +529,13 @@ class Methods:
         :param checked: The state wanted (default true).
         :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
         Playwright's ``css`` engine).
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         """
-        params = _params({"ref": ref, "checked": checked, "selector": selector})
+        params = _params({"ref": ref, "checked": checked, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.check", session_id, params, timeout_ms, InputResult)
 
     def scroll(
@@ -500,6 +566,7 @@ class Methods:
         source: Dict[str, Any],
         target: Dict[str, Any],
         *,
+        settle_ms: Optional[int] = None,
         timeout_ms: Optional[int] = None,
     ) -> InputResult:
         """``page.drag {from: {ref | selector}, to: {ref | selector}}`` -> ``InputResult``: drags with the mouse
@@ -507,8 +574,13 @@ class Methods:
 
         :param source: The element to press on.
         :param target: The element to release over.
+        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
+        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
+        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
+        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
+        effects are known.
         """
-        params = _params({"from": source, "to": target})
+        params = _params({"from": source, "to": target, "settle_ms": settle_ms})
         return self._request("page.drag", session_id, params, timeout_ms, InputResult)
 
     def set_viewport(

@@ -320,6 +320,17 @@ pub struct ResponseReceived {
     pub response: NetworkResponse,
 }
 
+/// `Network.requestWillBeSent` params (the fields used).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestWillBeSent {
+    /// The request's id (`Network.loadingFinished` and `loadingFailed` name it).
+    pub request_id: String,
+    /// `type`: the resource type (`Document`, `XHR`, `Fetch`, `EventSource`, ...).
+    #[serde(rename = "type", default)]
+    pub kind: String,
+}
+
 /// `Network.Response` (the fields used).
 #[derive(Debug, Clone, Deserialize)]
 pub struct NetworkResponse {

@@ -266,6 +266,22 @@ impl Shared {
                 Ok(render::success(Some(Method::PageScreenshot), result))
             }
             Action::Call(method) => {
+                let mut params = params;
+                // The input tools settle as Playwright MCP's do (a short window in which a dialog or a
+                // navigation counts as the action's) unless the model asks for another window.
+                let input = matches!(
+                    method,
+                    Method::PageClick
+                        | Method::PageType
+                        | Method::PageFill
+                        | Method::PagePress
+                        | Method::PageSelect
+                        | Method::PageCheck
+                        | Method::PageDrag
+                );
+                if input && params.get("settle_ms").is_none_or(Value::is_null) {
+                    params["settle_ms"] = sb_protocol::api::MCP_SETTLE_MS.into();
+                }
                 let result = self.call(method, params, budget_ms).await?;
                 Ok(render::success(Some(method), result))
             }

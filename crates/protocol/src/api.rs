@@ -363,7 +363,7 @@ methods! {
     /// element, or on the focused one.
     PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.hover {ref | selector}` -> [`InputResult`]: moves the mouse over the element.
-    PageHover = "page.hover" { session: true, params: ElementParams, result: InputResult, timeout_ms: 8_000 }
+    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.handle_dialog {accept, prompt_text?}` -> [`HandleDialogResult`]: how the session answers
     /// its next JavaScript dialog.
     PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000 }
@@ -629,6 +629,11 @@ pub struct WaitForParams {
     /// Just wait this long, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
+    /// Wait for a JavaScript dialog to open (and be answered by the session's policy,
+    /// `page.handle_dialog`); one answered since the session's last result counts. It is in this
+    /// result's `dialogs`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dialog: bool,
 }
 
 /// `page.wait_for` result.
@@ -649,6 +654,9 @@ pub const MAX_SCROLL_DELTA: f64 = 100_000.0;
 
 /// The largest `click_count` of `page.click` (a triple click).
 pub const MAX_CLICK_COUNT: u32 = 3;
+
+/// The largest `settle_ms` an input takes (the budget, at most 120 s, caps it further).
+pub const MAX_SETTLE_MS: u64 = 120_000;
 
 /// `page.snapshot` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -720,9 +728,41 @@ pub struct ElementParams {
     pub selector: Option<String>,
 }
 
+/// The part every input's params have: how long to wait after the input for what its handlers do
+/// later (`page.click {ref, settle_ms: 300}`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Settle {
+    /// Ms of the page's own time to wait after the input (and after the navigation or the requests it
+    /// started), capped by the budget: a dialog a handler's timer raises within it is reported in this
+    /// result (one raised later is answered by policy and reported in the session's next result). 0 (the
+    /// default on the socket; the MCP tools use [`MCP_SETTLE_MS`]): the answer comes as soon as the
+    /// input's effects are known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle_ms: Option<u64>,
+}
+
+/// The `settle_ms` the MCP server gives its input tools (a click, a key, a fill) when the model gives
+/// none: 300 ms, a window in which a dialog or a navigation counts as the action's, as Playwright MCP's
+/// tools have (theirs waits the requests the action started and then a fixed wait).
+pub const MCP_SETTLE_MS: u64 = 300;
+
+/// `page.hover` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HoverParams {
+    /// The element to hover.
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
+}
+
 /// `page.click` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClickParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The element to click.
     #[serde(flatten)]
     pub element: ElementParams,
@@ -740,6 +780,9 @@ pub struct ClickParams {
 /// `page.type` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TypeParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The element to type into.
     #[serde(flatten)]
     pub element: ElementParams,
@@ -756,6 +799,9 @@ pub struct TypeParams {
 /// `page.fill` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FillParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The element to fill: an `<input>`, a `<textarea>` or a `contenteditable` element.
     #[serde(flatten)]
     pub element: ElementParams,
@@ -766,6 +812,9 @@ pub struct FillParams {
 /// `page.press` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PressParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The focused element when no element is named.
     #[serde(flatten)]
     pub element: ElementParams,
@@ -799,6 +848,9 @@ impl InputResult {
 /// `page.select` params: one or more of `values`, `labels`, `indexes`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SelectParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The `<select>`.
     #[serde(flatten)]
     pub element: ElementParams,
@@ -831,6 +883,9 @@ pub struct SelectResult {
 /// `page.check` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CheckParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The checkbox or radio.
     #[serde(flatten)]
     pub element: ElementParams,
@@ -856,6 +911,9 @@ pub struct ScrollParams {
 /// `page.drag` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DragParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
     /// The element to press on.
     pub from: ElementParams,
     /// The element to release over.

@@ -214,6 +214,8 @@ pub enum Action {
         target: Option<Locator>,
         /// What to do.
         input: InputAction,
+        /// Ms of the page's time to wait after the input's effects (`settle_ms`), 0 for none.
+        settle_ms: u64,
     },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
     Attach {
@@ -380,6 +382,8 @@ pub enum WaitCondition {
     Text(String),
     /// Text that leaves the page.
     TextGone(String),
+    /// A JavaScript dialog answered since the session's last result.
+    Dialog,
     /// A URL glob.
     Url(String),
     /// A load state of the main frame's document.

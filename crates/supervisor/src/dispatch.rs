@@ -15,10 +15,11 @@
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
     ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
-    ImageFormat, InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult, ScrollParams,
-    ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, SnapshotParams,
-    SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    HoverParams, ImageFormat, InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult,
+    ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, Settle,
+    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
     DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
+    MAX_SETTLE_MS,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -307,8 +308,17 @@ fn input(
     element: ElementParams,
     optional: bool,
     input: InputAction,
+    settle: Settle,
 ) -> Result<Action, ErrorBody> {
-    Ok(Action::Input { target: locator(cx, element, optional)?, input })
+    Ok(Action::Input { target: locator(cx, element, optional)?, input, settle_ms: settle_ms(settle)? })
+}
+
+/// An input's `settle_ms`: at most [`MAX_SETTLE_MS`] (the budget caps it further), 0 when absent.
+fn settle_ms(settle: Settle) -> Result<u64, ErrorBody> {
+    match settle.settle_ms.unwrap_or(0) {
+        ms @ 0..=MAX_SETTLE_MS => Ok(ms),
+        ms => Err(bad_request(format!("settle_ms must be 0 to {MAX_SETTLE_MS}; got {ms}"))),
+    }
 }
 
 /// A scroll delta (CSS px): finite and within [`MAX_SCROLL_DELTA`] either way (0 when absent).
@@ -344,7 +354,7 @@ static CLICK: PageMethod = PageMethod {
             click_count: click_count(p.click_count)?,
             modifiers: p.modifiers,
         };
-        input(cx, p.element, false, click)
+        input(cx, p.element, false, click, p.settle)
     },
     finish: input_done,
     numbers_refs: false,
@@ -353,7 +363,8 @@ static CLICK: PageMethod = PageMethod {
 static TYPE: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: TypeParams = params(v)?;
-        input(cx, p.element, false, InputAction::Type { text: p.text, clear: p.clear, submit: p.submit })
+        let typing = InputAction::Type { text: p.text, clear: p.clear, submit: p.submit };
+        input(cx, p.element, false, typing, p.settle)
     },
     finish: input_done,
     numbers_refs: false,
@@ -362,7 +373,7 @@ static TYPE: PageMethod = PageMethod {
 static FILL: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: FillParams = params(v)?;
-        input(cx, p.element, false, InputAction::Fill { value: p.value })
+        input(cx, p.element, false, InputAction::Fill { value: p.value }, p.settle)
     },
     finish: input_done,
     numbers_refs: false,
@@ -371,14 +382,17 @@ static FILL: PageMethod = PageMethod {
 static PRESS: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: PressParams = params(v)?;
-        input(cx, p.element, true, InputAction::Press { key: p.key })
+        input(cx, p.element, true, InputAction::Press { key: p.key }, p.settle)
     },
     finish: input_done,
     numbers_refs: false,
 };
 
 static HOVER: PageMethod = PageMethod {
-    prepare: |v, cx| input(cx, params(v)?, false, InputAction::Hover),
+    prepare: |v, cx| {
+        let p: HoverParams = params(v)?;
+        input(cx, p.element, false, InputAction::Hover, p.settle)
+    },
     finish: input_done,
     numbers_refs: false,
 };
@@ -386,7 +400,7 @@ static HOVER: PageMethod = PageMethod {
 static CHECK: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: CheckParams = params(v)?;
-        input(cx, p.element, false, InputAction::Check { checked: p.checked.unwrap_or(true) })
+        input(cx, p.element, false, InputAction::Check { checked: p.checked.unwrap_or(true) }, p.settle)
     },
     finish: input_done,
     numbers_refs: false,
@@ -399,7 +413,7 @@ static SELECT: PageMethod = PageMethod {
             return Err(bad_request("page.select needs values, labels or indexes"));
         }
         let select = InputAction::Select { values: p.values, labels: p.labels, indexes: p.indexes };
-        input(cx, p.element, false, select)
+        input(cx, p.element, false, select, p.settle)
     },
     finish: |o| finish_as(o, Done::of::<SelectResult>),
     numbers_refs: false,
@@ -412,7 +426,7 @@ static DRAG: PageMethod = PageMethod {
             Some(to) => to,
             None => return Err(bad_request("page.drag needs `to` with ref or selector")),
         };
-        input(cx, p.from, false, InputAction::DragTo { to })
+        input(cx, p.from, false, InputAction::DragTo { to }, p.settle)
     },
     finish: input_done,
     numbers_refs: false,
@@ -423,7 +437,7 @@ static SCROLL: PageMethod = PageMethod {
         let p: ScrollParams = params(v)?;
         match (locator(cx, p.element, true)?, p.dx, p.dy) {
             (Some(target), None, None) => {
-                Ok(Action::Input { target: Some(target), input: InputAction::ScrollIntoView })
+                Ok(Action::Input { target: Some(target), input: InputAction::ScrollIntoView, settle_ms: 0 })
             }
             (None, dx, dy) if dx.is_some() || dy.is_some() => {
                 Ok(Action::Scroll { dx: delta("dx", dx)?, dy: delta("dy", dy)? })
@@ -551,10 +565,13 @@ fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
     found.extend(p.load_state.map(WaitCondition::LoadState));
     found.extend(p.function.map(WaitCondition::Function));
     found.extend(p.time_ms.map(WaitCondition::Time));
+    if p.dialog {
+        found.push(WaitCondition::Dialog);
+    }
     match found.len() {
         1 => Ok(found.remove(0)),
         n => Err(bad_request(format!(
-            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms (got {n})"
+            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms, dialog (got {n})"
         ))),
     }
 }
@@ -663,11 +680,17 @@ mod tests {
         let Action::Input {
             target: Some(Locator::Ref(r)),
             input: InputAction::Click { button, click_count, .. },
+            settle_ms: 0,
         } = a
         else {
             panic!("{a:?}")
         };
         assert_eq!((r.backend_node_id, button, click_count), (7, MouseButton::Left, 1));
+        // `settle_ms` on any input, bounded.
+        let a = prepare(Method::PageFill, json!({"ref": "e1", "value": "x", "settle_ms": 250}), &ON).unwrap();
+        assert!(matches!(a, Action::Input { settle_ms: 250, .. }), "{a:?}");
+        let huge = json!({"ref": "e1", "settle_ms": MAX_SETTLE_MS + 1});
+        assert_eq!(code(prepare(Method::PageHover, huge, &ON)), ErrorCode::BadRequest);
         assert_eq!(code(prepare(Method::PageClick, json!({}), &ON)), ErrorCode::BadRequest);
         assert_eq!(
             code(prepare(Method::PageClick, json!({"ref": "e1", "selector": "b"}), &ON)),

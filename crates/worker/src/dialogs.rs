@@ -4,9 +4,10 @@
 //! later CDP call that needs the page would hang. A watcher on the page's session answers each one as
 //! it opens (`Page.javascriptDialogOpening` -> `Page.handleJavaScriptDialog`): dismissed by default,
 //! `beforeunload` accepted (so navigations go on), or as `page.handle_dialog` asked for the next one.
-//! What was answered is reported with the action that was running: an input action waits
-//! [`SETTLE`] of the renderer's time after its input for a dialog its handlers raise a moment later
-//! (a timer, a fetch).
+//! What was answered is reported with the action that was running, or, for one that opened between
+//! actions (a timer an earlier click started), with the session's next result; `page.wait_for
+//! {dialog: true}` waits for one, and an input's `settle_ms` gives its handlers' dialogs a window to
+//! count as the input's.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,9 +15,6 @@ use std::time::Duration;
 use sb_cdp::commands::PageHandleJavaScriptDialog;
 use sb_cdp::types::JavascriptDialogOpening;
 use sb_cdp::Session;
-
-/// How long an input action waits after its input for dialogs it raised a moment later (150 ms).
-pub(crate) const SETTLE: Duration = Duration::from_millis(150);
 
 /// One answered dialog: (kind, message, accepted, a prompt's default value).
 pub(crate) type Answered = (String, String, bool, Option<String>);
@@ -28,12 +26,19 @@ type Answer = (bool, Option<String>);
 pub(crate) struct Dialogs {
     next: Arc<Mutex<Option<Answer>>>,
     answered: Arc<Mutex<Vec<Answered>>>,
+    /// Told each time a dialog is answered (`page.wait_for {dialog: true}`).
+    pub(crate) opened: Arc<tokio::sync::Notify>,
 }
 
 impl Dialogs {
     /// Sets how the next dialog is answered.
     pub(crate) fn set_next(&self, accept: bool, prompt_text: Option<String>) {
         *self.next.lock().unwrap() = Some((accept, prompt_text));
+    }
+
+    /// Whether a dialog was answered since the last [`Dialogs::take`].
+    pub(crate) fn any(&self) -> bool {
+        !self.answered.lock().unwrap().is_empty()
     }
 
     /// The dialogs answered since the last call.
@@ -65,6 +70,7 @@ impl Dialogs {
                 let _ = session.run(&answer, Duration::from_secs(2)).await;
                 tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
                 me.answered.lock().unwrap().push((kind, message, accept, default_value));
+                me.opened.notify_waiters();
             }
         });
     }

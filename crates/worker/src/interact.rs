@@ -15,10 +15,10 @@ use serde_json::json;
 use crate::actionability::{self, Ready};
 use crate::error::{cdp_failure, fail};
 use crate::input::{dispatch_time, insert_text, key_stroke, mouse, press};
+use crate::keys;
 use crate::page::{call_function_on, Page};
 use crate::progress::Progress;
 use crate::settle::{Navigation, NavigationWatch};
-use crate::{dialogs, keys};
 
 /// Time between two looks for a `<select>`'s missing options.
 const SELECT_RETRY: Duration = Duration::from_millis(50);
@@ -26,53 +26,64 @@ const SELECT_RETRY: Duration = Duration::from_millis(50);
 /// Longest one in-page call of an action may take.
 const STEP: Duration = Duration::from_millis(2_000);
 
-/// Longest [`settle_dialogs`] waits for the renderer past [`dialogs::SETTLE`] (a busy or hung page).
+/// Longest [`settle_for`] waits for the renderer past the `settle_ms` asked (a busy or hung page).
 const SETTLE_SLACK: Duration = Duration::from_millis(350);
 
-/// Waits [`dialogs::SETTLE`] in the renderer's own time, so that a dialog a handler's timer raises
-/// sooner is answered before the action is: a timer of that length in the page's isolated world, which
-/// the renderer fires after every timer the input's handlers set for earlier (timers run in deadline
-/// order, and an open dialog holds the page until the dialog watcher answers it). Measured in the
-/// worker's time, a loaded machine let a 100 ms timer's alert come after a 150 ms wait. At most
-/// `SETTLE + SETTLE_SLACK` of the budget; where the page has no world (it is navigating) the wait is
-/// the worker's own.
-async fn settle_dialogs(page: &Page, p: &Progress) {
-    let cap = p.budget().capped(dialogs::SETTLE + SETTLE_SLACK);
+/// Waits `ms` of the renderer's own time (`page.click {settle_ms}`), capped by the budget, so that a
+/// dialog a handler's timer raises sooner is answered before the action is: a timer of that length in
+/// the page's isolated world, which the renderer fires after every timer the input's handlers set for
+/// earlier (timers run in deadline order, and an open dialog holds the page until the dialog watcher
+/// answers it). Measured in the worker's time, a loaded machine let a 100 ms timer's alert come after a
+/// 150 ms wait. Where the page has no world (it is navigating) the wait is the worker's own.
+async fn settle_for(page: &Page, ms: u64, p: &Progress) {
+    let wanted = Duration::from_millis(ms);
+    let cap = p.budget().capped(wanted + SETTLE_SLACK);
     let started = std::time::Instant::now();
     let wait = sb_cdp::calls::Evaluate {
-        expression: format!("new Promise((r) => setTimeout(r, {}))", dialogs::SETTLE.as_millis()),
+        expression: format!("new Promise((r) => setTimeout(r, {ms}))"),
         await_promise: true,
         ..Default::default()
     };
     let waited = page.worlds.evaluate(&page.session, &page.target_id, wait, Budget::new(cap), cap).await;
     if waited.is_err() {
-        let rest = p.budget().capped(dialogs::SETTLE).saturating_sub(started.elapsed());
+        let rest = p.budget().capped(wanted).saturating_sub(started.elapsed());
         tokio::time::sleep(rest).await;
     }
 }
 
 /// Runs `input` on `target` (or, for a press without target, on the focused element): waits until the
 /// element is ready ([`actionability::ready`]), then sends the input; failures after the checks are in
-/// phase `cdp`. A navigation the input started is waited for until it commits, within the budget
-/// ([`NavigationWatch`], after Playwright's `waitForSignalsCreatedBy`), and reported
-/// (`navigated_to`, or `navigation_pending` when the budget ran out first).
+/// phase `cdp`. The answer comes as soon as the input's effects are known: a navigation it started is
+/// waited for until it commits, within the budget ([`NavigationWatch`], after Playwright's
+/// `waitForSignalsCreatedBy`), and reported (`navigated_to`, or `navigation_pending` when the budget
+/// ran out first); otherwise the requests it started are waited for (at most
+/// [`crate::settle::REQUESTS_CAP`]). `settle_ms` more of the renderer's
+/// time are waited when the caller asks (a window in which a dialog counts as the action's).
 pub(crate) async fn act(
     page: &Page,
     target: Option<&Locator>,
     input: &InputAction,
+    settle_ms: u64,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
-    let watch = NavigationWatch::start(page);
+    let mut watch = NavigationWatch::start(page);
     let mut output = act_on(page, target, input, p).await?;
     p.log("input sent; waiting for a navigation it started to commit");
     let navigation = watch.settle(page, p.budget()).await;
-    // A dialog the input raised a moment later (from a timer, after a fetch) belongs to this result.
-    // A hover raises none; a navigation's new document is waited for already.
+    // A hover or a scroll starts no requests worth waiting for; a navigation's document is waited
+    // for already.
     if !matches!(input, InputAction::Hover | InputAction::ScrollIntoView)
         && matches!(navigation, Navigation::None)
     {
-        p.log("waiting for a dialog it raised");
-        settle_dialogs(page, p).await;
+        p.log("waiting for the requests it started");
+        let open = watch.requests_answered(p.budget()).await;
+        if open > 0 {
+            p.log(format!("{open} requests it started were still open"));
+        }
+    }
+    if settle_ms > 0 {
+        p.log(format!("settling {settle_ms} ms"));
+        settle_for(page, settle_ms, p).await;
     }
     if navigation != Navigation::None {
         p.log(format!("navigation: {navigation:?}"));

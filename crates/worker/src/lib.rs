@@ -478,7 +478,9 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
         Action::Scroll { dx, dy } => actions::scroll(page, dx, dy, p).await,
         Action::WaitFor { condition } => wait::wait_for(page, &condition, p).await,
         Action::Snapshot { options, next_ref } => snapshot::snapshot(page, &options, next_ref, p).await,
-        Action::Input { target, input } => interact::act(page, target.as_ref(), &input, p).await,
+        Action::Input { target, input, settle_ms } => {
+            interact::act(page, target.as_ref(), &input, settle_ms, p).await
+        }
         Action::HandleDialog { accept, prompt_text } => {
             page.dialogs.set_next(accept, prompt_text);
             Ok(Output::DialogPolicy(DialogPolicyOutput { accept }))

@@ -6,11 +6,16 @@
 //! as `Page.frameRequestedNavigation`), and the action answers once each has committed (a new document
 //! in the main frame, or a same-document URL change) or was given up (`Page.frameStoppedLoading`
 //! without a commit: a 204, a download, a cancelled navigation), within the action's budget.
+//!
+//! An input that started no navigation answers once the requests it started are answered (a `fetch`
+//! its click handler sent: Playwright MCP's `waitForCompletion` waits for them the same way), for at
+//! most [`REQUESTS_CAP`]; nothing else is waited for (a dialog a timer raises
+//! later is answered by the dialog watcher and reported with the session's next result).
 
 use std::time::Duration;
 
 use sb_cdp::calls::Evaluate;
-use sb_cdp::types::{FrameRequestedNavigation, FrameStoppedLoading};
+use sb_cdp::types::{FrameRequestedNavigation, FrameStoppedLoading, RequestWillBeSent};
 use sb_cdp::EventStream;
 use sb_protocol::Budget;
 
@@ -21,10 +26,16 @@ use crate::progress::Progress;
 /// Longest the round trip that flushes the renderer's navigation requests may take.
 const FLUSH: Duration = Duration::from_millis(500);
 
+/// Longest an input waits for the requests it started to be answered (2 s), within its budget.
+pub(crate) const REQUESTS_CAP: Duration = Duration::from_millis(2_000);
+
 /// What the main frame looked like before an input, and the events since.
 pub(crate) struct NavigationWatch {
     events: EventStream,
     commits: u64,
+    /// Requests started since the input (`Network.requestWillBeSent`) and not yet answered
+    /// (`Network.loadingFinished` / `loadingFailed`), by `requestId`.
+    requests: std::collections::HashSet<String>,
 }
 
 /// How a navigation an input requested ended.
@@ -45,18 +56,56 @@ impl NavigationWatch {
     pub(crate) fn start(page: &Page) -> NavigationWatch {
         let events = page.session.events();
         let l = page.lifecycle.borrow();
-        NavigationWatch { events, commits: l.commits }
+        NavigationWatch { events, commits: l.commits, requests: Default::default() }
+    }
+
+    /// Follows the page's requests: one that starts joins the set (an `EventSource` never ends and is
+    /// left out), one answered or failed leaves it.
+    fn track(&mut self, ev: &sb_cdp::Event) {
+        match ev.method.as_str() {
+            "Network.requestWillBeSent" => {
+                if let Some(r) = ev.parse::<RequestWillBeSent>().filter(|r| r.kind != "EventSource") {
+                    self.requests.insert(r.request_id);
+                }
+            }
+            "Network.loadingFinished" | "Network.loadingFailed" => {
+                if let Some(id) = ev.params.get("requestId").and_then(|v| v.as_str()) {
+                    self.requests.remove(id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// After an input that started no navigation: waits until the requests it started are answered,
+    /// for at most [`REQUESTS_CAP`] of `budget`; how many were still open then (0: all answered).
+    pub(crate) async fn requests_answered(&mut self, budget: Budget) -> usize {
+        while let Some(ev) = self.events.try_recv() {
+            self.track(&ev);
+        }
+        let until = tokio::time::Instant::now() + budget.capped(REQUESTS_CAP);
+        while !self.requests.is_empty() {
+            match tokio::time::timeout_at(until, self.events.recv()).await {
+                Ok(Some(ev)) => self.track(&ev),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        self.requests.len()
     }
 
     /// After the input: whether it requested a navigation of the main frame, and, if so, how it ended
     /// within `budget` (a round trip to the renderer first, so that every request it made has been
     /// reported).
-    pub(crate) async fn settle(mut self, page: &Page, budget: Budget) -> Navigation {
+    pub(crate) async fn settle(&mut self, page: &Page, budget: Budget) -> Navigation {
         let main = page.target_id.as_str();
+        // A round trip to the renderer: the input's handlers have run (input events are handled before
+        // a later script), and every navigation and request they started has been reported. No frame
+        // is waited for: an animation frame after each input made a click in a row two frames long.
         let _ = page.session.evaluate(&Evaluate::by_value("0"), budget.capped(FLUSH)).await;
         let mut requested = false;
         let mut stopped = false;
         while let Some(ev) = self.events.try_recv() {
+            self.track(&ev);
             match ev.method.as_str() {
                 "Page.frameRequestedNavigation" => {
                     let here = ev.parse::<FrameRequestedNavigation>().is_some_and(|r| {

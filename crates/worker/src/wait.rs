@@ -56,6 +56,15 @@ pub(crate) async fn wait_for(
             }
             tokio::time::sleep(wanted).await;
         }
+        WaitCondition::Dialog => {
+            // Registered before the check, so a dialog answered in between is not missed.
+            let opened = page.dialogs.opened.notified();
+            tokio::pin!(opened);
+            opened.as_mut().enable();
+            if !page.dialogs.any() && tokio::time::timeout(budget.remaining(), opened).await.is_err() {
+                return Err(not_met());
+            }
+        }
         WaitCondition::LoadState(LoadState::NetworkIdle) => {
             let mut lifecycle = page.lifecycle.clone();
             let idle =
@@ -134,6 +143,7 @@ fn describe(condition: &WaitCondition) -> String {
         WaitCondition::LoadState(s) => format!("load_state {}", s.as_str()),
         WaitCondition::Function(_) => "function".into(),
         WaitCondition::Time(ms) => format!("{ms} ms"),
+        WaitCondition::Dialog => "dialog".into(),
     }
 }
 
@@ -169,7 +179,9 @@ fn test_function(condition: &WaitCondition) -> String {
             "return document.readyState !== 'loading';".into()
         }
         // Not run in the page (`wait_for` answers them itself).
-        WaitCondition::LoadState(LoadState::NetworkIdle) | WaitCondition::Time(_) => "return true;".into(),
+        WaitCondition::LoadState(LoadState::NetworkIdle) | WaitCondition::Time(_) | WaitCondition::Dialog => {
+            "return true;".into()
+        }
         WaitCondition::Function(f) => {
             format!("let v = ({f}); if (typeof v === 'function') v = v(); return v;")
         }
