@@ -941,3 +941,51 @@ fn a_crowded_socket_answers_health_and_closes_idle_connections_oldest_first() {
         "{reasons:?}"
     );
 }
+
+/// Issue 28 §6: with `[limits] session_tokens`, a session belongs to the token it was started with: a
+/// call without it or with another caller's answers `unknown_session` exactly as an unknown id does
+/// (no oracle), `session.list` shows only the caller's sessions, and the clients carry the token by
+/// themselves (the first `session.start`'s, adopted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_session_tokens_a_session_belongs_to_its_caller() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[limits]\nsession_tokens = true\n");
+    let alice = sup.client().await;
+    let bob = sup.client().await;
+    let started = alice.session_start(Some("a")).await.unwrap();
+    assert_eq!(started.session_token.len(), 32, "{started:?}");
+    assert_eq!(alice.token().as_deref(), Some(started.session_token.as_str()));
+    bob.session_start(Some("b")).await.unwrap();
+    assert_ne!(alice.token(), bob.token());
+    let index = pages.url("/test/index.html");
+    alice.goto("a", &index, None).await.unwrap();
+
+    let unknown = |r: sb_protocol::api::Response| {
+        let e = r.error.expect("refused");
+        assert_eq!(e.code, sb_protocol::ErrorCode::UnknownSession);
+        e.message
+    };
+    let nobody = unknown(bob.call("page.extract", Some("nobody"), json!({}), None).await.unwrap());
+    let theirs = unknown(bob.call("page.extract", Some("a"), json!({}), None).await.unwrap());
+    assert_eq!(theirs, nobody.replace("nobody", "a"), "the same answer as for an id that is not open");
+    let anonymous = sup.client().await;
+    unknown(anonymous.call("page.goto", Some("a"), json!({"url": index}), None).await.unwrap());
+    unknown(anonymous.call("session.close", Some("a"), json!({}), None).await.unwrap());
+    assert!(alice.extract("a", Default::default()).await.unwrap().content.contains("Hello"));
+
+    let ids = |c: &sb_client::Client| {
+        let c = c.clone();
+        async move {
+            let list = c.session_list().await.unwrap();
+            list.sessions.iter().map(|s| s.session_id.clone()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(ids(&alice).await, ["a"]);
+    assert_eq!(ids(&bob).await, ["b"]);
+    assert!(ids(&anonymous).await.is_empty());
+    // One agent, one token: alice's next session shares hers, and another client given it is alice.
+    alice.session_start(Some("a2")).await.unwrap();
+    let alice_again = sup.client().await.with_token(alice.token().unwrap());
+    assert_eq!(ids(&alice_again).await, ["a", "a2"]);
+    alice_again.session_close("a").await.unwrap();
+}

@@ -92,15 +92,37 @@ async def playwright(c: Counter, base: str) -> None:
 
 
 # A page with no requests: a button whose click changes its text (issue 26: an MCP click there answers in
-# at most 0.5x Playwright MCP's).
-CLICK_PAGE = "data:text/html,<title>c</title><button onclick='this.textContent=Number(this.textContent)%2B1'>0</button>"
+# at most 0.5x Playwright MCP's). Served from loopback by this script (CLICK_URL is set in main).
+CLICK_HTML = b"<!doctype html><title>c</title><button onclick='this.textContent=Number(this.textContent)+1'>0</button>"
+CLICK_URL = ""
 CLICKS = int(os.environ.get("SB_BENCH_CLICKS", "20"))
 
 
+def serve_click_page() -> str:
+    """Serves CLICK_HTML at /click.html on a loopback port of its own; its URL."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(CLICK_HTML)))
+            self.end_headers()
+            self.wfile.write(CLICK_HTML)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/click.html"
+
+
 async def clicks(session: ClientSession, target_key: str) -> float:
-    """p50 of CLICKS `browser_click`s (after 3 warm-up clicks) on CLICK_PAGE's button, ms."""
+    """p50 of CLICKS `browser_click`s (after 3 warm-up clicks) on the click page's button, ms."""
     c = Counter(session)
-    snap = await c.call("browser_navigate", {"url": CLICK_PAGE})
+    snap = await c.call("browser_navigate", {"url": CLICK_URL})
     if "[ref=" not in snap:
         snap = await c.call("browser_snapshot", {})
     args = {"element": "button", target_key: ref_of(r'button "', snap)}
@@ -172,7 +194,9 @@ def socket_baseline(socket: str, base: str) -> Dict[str, Any]:
 
 
 async def main() -> None:
+    global CLICK_URL
     sandbox_browser, playwright_mcp, chromium, base, socket = sys.argv[1:6]
+    CLICK_URL = serve_click_page()
     rows = [socket_baseline(socket, base)]
     rows.append(await measure(
         "sandbox-browser mcp", StdioServerParameters(command=sandbox_browser, args=["mcp", "--socket", socket]), ours, base))

@@ -29,16 +29,28 @@ def wait_ms(timeout_ms: Optional[int], server_max_ms: int) -> int:
     return max(int(budget), MIN_TIMEOUT_MS) + CLIENT_SLACK_MS
 
 
-def encode(request_id: int, method: str, session_id: Optional[str], params: Dict[str, Any], timeout_ms: Optional[int]) -> bytes:
+def encode(request_id: int, method: str, session_id: Optional[str], params: Dict[str, Any], timeout_ms: Optional[int],
+           session_token: Optional[str] = None) -> bytes:
     """One request line."""
     request: Dict[str, Any] = {"id": request_id, "method": method}
     if session_id is not None:
         request["session_id"] = session_id
+    if session_token is not None:
+        request["session_token"] = session_token
     if timeout_ms is not None:
         request["timeout_ms"] = timeout_ms
     if params:
         request["params"] = params
     return (json.dumps(request, separators=(",", ":")) + "\n").encode()
+
+
+def adopted_token(token: Optional[str], method: str, result: Dict[str, Any]) -> Optional[str]:
+    """The client's session token after ``result``: the first ``session.start`` result's token is
+    adopted by a client that has none (its later sessions then share it, as one agent's)."""
+    issued = result.get("session_token")
+    if token is None and method == "session.start" and isinstance(issued, str) and issued:
+        return issued
+    return token
 
 
 def decode(line: bytes) -> Optional[Dict[str, Any]]:

@@ -17,7 +17,9 @@ class AsyncClient(Methods):
     a call's task stops the wait.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, socket_path: str) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, socket_path: str,
+                 session_token: Optional[str] = None) -> None:
+        self.session_token = session_token
         self.socket_path = socket_path
         self._reader = reader
         self._writer = writer
@@ -28,15 +30,16 @@ class AsyncClient(Methods):
         self._read_task = asyncio.get_running_loop().create_task(self._read_loop())
 
     @classmethod
-    async def connect(cls, socket_path: Optional[str] = None) -> "AsyncClient":
+    async def connect(cls, socket_path: Optional[str] = None, session_token: Optional[str] = None) -> "AsyncClient":
         """Connects to the runtime's socket (default: as :class:`~sandbox_browser.Client`); raises
-        :class:`RuntimeUnreachable` when nothing answers there."""
+        :class:`RuntimeUnreachable` when nothing answers there. ``session_token``: as
+        :class:`~sandbox_browser.Client`'s."""
         path = socket_path or _wire.default_socket_path()
         try:
             reader, writer = await asyncio.open_unix_connection(path, limit=64 << 20)
         except OSError as e:
             raise unavailable(RuntimeUnreachable, f"cannot connect to {path}: {e}") from e
-        return cls(reader, writer, path)
+        return cls(reader, writer, path, session_token)
 
     async def __aenter__(self) -> "AsyncClient":
         return self
@@ -87,7 +90,7 @@ class AsyncClient(Methods):
         self._pending[request_id] = future
         wait_ms = _wire.wait_ms(timeout_ms, self._server_max_ms)
         try:
-            self._writer.write(_wire.encode(request_id, method, session_id, params or {}, timeout_ms))
+            self._writer.write(_wire.encode(request_id, method, session_id, params or {}, timeout_ms, self.session_token))
             await self._writer.drain()
             response = await asyncio.wait_for(future, wait_ms / 1000)
         except asyncio.TimeoutError:
@@ -97,6 +100,7 @@ class AsyncClient(Methods):
         finally:
             self._pending.pop(request_id, None)
         result = _wire.result_of(response)
+        self.session_token = _wire.adopted_token(self.session_token, method, result)
         if method == "runtime.health" and isinstance(result.get("max_timeout_ms"), int):
             self._server_max_ms = result["max_timeout_ms"]
         return result

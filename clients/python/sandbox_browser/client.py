@@ -19,9 +19,14 @@ class Client(Methods):
     answers there. Each call waits the request's budget (``timeout_ms``, or the runtime's largest)
     plus 2 s of slack, never longer, then raises :class:`NoAnswer`. Use as a context manager, or
     call :meth:`close`.
+
+    ``session_token`` is the caller's identity on a runtime shared by several agents (``[limits]
+    session_tokens``): sent with every request; without one, the first ``session_start``'s token is
+    adopted and sent from then on.
     """
 
-    def __init__(self, socket_path: Optional[str] = None) -> None:
+    def __init__(self, socket_path: Optional[str] = None, session_token: Optional[str] = None) -> None:
+        self.session_token = session_token
         self.socket_path = socket_path or _wire.default_socket_path()
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -54,7 +59,7 @@ class Client(Methods):
             wait_s = _wire.wait_ms(timeout_ms, self._server_max_ms) / 1000
             deadline = time.monotonic() + wait_s
             try:
-                self._sock.sendall(_wire.encode(request_id, method, session_id, params or {}, timeout_ms))
+                self._sock.sendall(_wire.encode(request_id, method, session_id, params or {}, timeout_ms, self.session_token))
                 while True:
                     response = self._read_line(deadline)
                     if response is not None and response.get("id") == request_id:
@@ -64,6 +69,7 @@ class Client(Methods):
             except OSError as e:
                 raise unavailable(RuntimeUnreachable, f"connection to the runtime lost: {e}") from e
         result = _wire.result_of(response)
+        self.session_token = _wire.adopted_token(self.session_token, method, result)
         if method == "runtime.health" and isinstance(result.get("max_timeout_ms"), int):
             self._server_max_ms = result["max_timeout_ms"]
         return result

@@ -168,6 +168,8 @@ class SessionStartResult(Result):
 
     session_id: str = ""
     """The session's id (the one asked for, or a generated one)."""
+    session_token: str = ""
+    """The session's token: the request's ``session_token``, or a new random one (128 bits, hex). With ``[limits] session_tokens`` every call on the session must carry it."""
     target_id: str = ""
     """CDP ``targetId`` of the session's page."""
 

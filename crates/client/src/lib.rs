@@ -76,6 +76,10 @@ pub struct Client {
     /// The largest budget the runtime honours, ms: [`MAX_TIMEOUT_MS`] until a `runtime.health`
     /// answer says the runtime's own clamp (`max_timeout_ms`).
     server_max_ms: Arc<AtomicU64>,
+    /// The caller's session token, sent with every request ([`Client::with_token`], or the first
+    /// `session.start` result's, adopted): the sessions this client starts share it, and with
+    /// `[limits] session_tokens` only it reaches them.
+    token: Arc<Mutex<Option<String>>>,
 }
 
 /// How long the client waits for an answer, ms: the budget the runtime will use, plus [`CLIENT_SLACK`].
@@ -122,7 +126,20 @@ impl Client {
             pending,
             next_id: Arc::new(AtomicU64::new(1)),
             server_max_ms: Arc::new(AtomicU64::new(MAX_TIMEOUT_MS)),
+            token: Arc::new(Mutex::new(None)),
         })
+    }
+
+    /// This client with the session token `token` (an agent's identity on a shared runtime): sent with
+    /// every request, so `session.start` gives it to new sessions and `session.list` shows theirs.
+    pub fn with_token(self, token: impl Into<String>) -> Client {
+        *self.token.lock().unwrap() = Some(token.into());
+        self
+    }
+
+    /// The session token this client sends, once it has one.
+    pub fn token(&self) -> Option<String> {
+        self.token.lock().unwrap().clone()
     }
 
     /// Sends one request and returns the whole response (`ok` true or false).
@@ -145,6 +162,7 @@ impl Client {
             id: id.clone(),
             method: method.to_string(),
             session_id: session_id.map(str::to_string),
+            session_token: self.token(),
             timeout_ms,
             params,
         };
@@ -162,7 +180,16 @@ impl Client {
         }
         let wait_ms = wait_ms(timeout_ms, self.server_max_ms.load(Ordering::Relaxed));
         match tokio::time::timeout(Duration::from_millis(wait_ms), rx).await {
-            Ok(Ok(response)) => Ok(response),
+            Ok(Ok(response)) => {
+                if method == Method::SessionStart.name() {
+                    let issued = response.result.as_ref().and_then(|r| r["session_token"].as_str());
+                    let mut token = self.token.lock().unwrap();
+                    if let (None, Some(issued)) = (token.as_ref(), issued.filter(|t| !t.is_empty())) {
+                        *token = Some(issued.to_string());
+                    }
+                }
+                Ok(response)
+            }
             Ok(Err(_)) => Err(ClientError::Closed("connection closed by the runtime".into())),
             Err(_) => {
                 self.forget(&id);

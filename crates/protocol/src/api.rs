@@ -167,6 +167,12 @@ pub struct Request {
     /// The session a `page.*`, `tabs.*` or `session.close` request acts on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// The caller's session token (from `session.start`'s result): with `[limits] session_tokens`, a
+    /// call on a session must carry that session's token, and `session.list` shows only the sessions
+    /// of the token it carries; on `session.start` it is the token the new session gets (one agent,
+    /// one token for all its sessions). The clients carry it by themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_token: Option<String>,
     /// End-to-end budget in ms, clamped to 1000..=120000; absent means the method's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
@@ -1090,6 +1096,10 @@ pub struct SessionStartResult {
     pub session_id: String,
     /// CDP `targetId` of the session's page.
     pub target_id: String,
+    /// The session's token: the request's `session_token`, or a new random one (128 bits, hex). With
+    /// `[limits] session_tokens` every call on the session must carry it.
+    #[serde(default)]
+    pub session_token: String,
 }
 
 /// `session.close` result.

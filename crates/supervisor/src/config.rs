@@ -209,6 +209,11 @@ pub struct Limits {
     /// At `max_connections`, a new connection closes the one idle longest when that one has been idle
     /// at least this long, ms (0: any idle one).
     pub evict_idle_after_ms: u64,
+    /// Sessions belong to the token they were started with (`session.start`'s `session_token`): a
+    /// call on a session must carry its token (a wrong or missing one answers `unknown_session`, as an
+    /// unknown id does), and `session.list` shows only the caller's. For one runtime serving several
+    /// agents. Off by default.
+    pub session_tokens: bool,
 }
 
 impl Default for Limits {
@@ -220,6 +225,7 @@ impl Default for Limits {
             partial_line_timeout_ms: 10_000,
             idle_timeout_ms: 600_000,
             evict_idle_after_ms: 5_000,
+            session_tokens: false,
         }
     }
 }

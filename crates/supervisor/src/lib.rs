@@ -113,6 +113,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             retention: config.settings.artifacts.clone(),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
+            session_tokens: config.settings.limits.session_tokens,
             browser: BrowserConfig {
                 path: b.path.clone(),
                 no_sandbox: b.no_sandbox,

@@ -55,6 +55,8 @@ pub struct RuntimeConfig {
     pub timeouts: crate::config::Timeouts,
     /// Open sessions at once.
     pub max_sessions: usize,
+    /// Sessions belong to their token (`[limits] session_tokens`).
+    pub session_tokens: bool,
     /// How to launch the browser.
     pub browser: BrowserConfig,
     /// Probes and the recovery cycle.
@@ -206,7 +208,11 @@ impl Runtime {
         let id = request.session_id.as_deref().ok_or_else(|| {
             bad_request(format!("{} needs a session_id; start one with session.start", method.name()))
         })?;
-        let session = self.queue.sessions.get(id)?;
+        let session = if self.config.session_tokens {
+            self.queue.sessions.get_as(id, request.session_token.as_deref())?
+        } else {
+            self.queue.sessions.get(id)?
+        };
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, call, route, request.params).await;
         let outcome = outcome.map_err(|e| self.refused_on_the_way(&session, method, e));
@@ -327,14 +333,18 @@ impl Runtime {
                 content_type: "text/plain; version=0.0.4".into(),
                 text: crate::stats::prometheus(&self.queue.stats.snapshot(), self.queue.sessions.len()),
             }),
-            RuntimeOp::SessionList => to_json(SessionListResult { sessions: self.queue.sessions.list() }),
+            RuntimeOp::SessionList => {
+                // With session tokens, a caller sees only its own sessions (none without a token).
+                let token = self.config.session_tokens.then(|| request.session_token.unwrap_or_default());
+                to_json(SessionListResult { sessions: self.queue.sessions.list(token.as_deref()) })
+            }
             RuntimeOp::SessionStart => {
                 let mut p: SessionStartParams = dispatch::params(request.params)?;
                 if p.session_id.is_none() {
                     p.session_id = request.session_id;
                 }
                 let display = display(&p, self.config.browser.window)?;
-                to_json(self.start_session(p.session_id, display, budget).await?)
+                to_json(self.start_session(p.session_id, request.session_token, display, budget).await?)
             }
         }
     }
@@ -408,13 +418,15 @@ impl Runtime {
     async fn start_session(
         &self,
         requested: Option<String>,
+        token: Option<String>,
         display: Option<Display>,
         budget: Budget,
     ) -> Result<SessionStartResult, ErrorBody> {
         let sessions = &self.queue.sessions;
         let reservation = sessions.reserve(requested)?;
         let link = self.queue.health.link(budget).await?;
-        let entry = sessions.entry(&reservation);
+        let entry = sessions.entry(&reservation, token);
+        let session_token = entry.token.clone();
         *entry.display.lock().unwrap() = display;
         let target_id = sessions.new_target(&entry, &link, budget).await?;
         let launcher = self.queue.launcher.with_display(display);
@@ -428,7 +440,7 @@ impl Runtime {
         *entry.worker.lock().await = Some(worker);
         let session_id = reservation.id().to_string();
         sessions.commit(reservation, entry).await;
-        Ok(SessionStartResult { session_id, target_id })
+        Ok(SessionStartResult { session_id, target_id, session_token })
     }
 
     /// `session.close`: the worker is shut down and every tab closed, all within the request's budget

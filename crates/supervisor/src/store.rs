@@ -38,6 +38,9 @@ pub enum StoreEvent {
         session_id: String,
         /// When, Unix time in ms.
         at_ms: u64,
+        /// The session's token (`session.start`); absent in a store written before tokens.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
     },
     /// The session's page is the CDP target `target_id` (after start, page reset, rehydration).
     TargetBound {
@@ -73,6 +76,8 @@ pub enum StoreEvent {
 pub struct StoredSession {
     /// The session's id.
     pub session_id: String,
+    /// Its token (`session.start`), when the store has one.
+    pub token: Option<String>,
     /// The last target bound (gone after a supervisor restart: the browser died with it).
     pub target_id: Option<String>,
     /// The last URL, when any.
@@ -88,9 +93,9 @@ pub fn fold(text: &str) -> Vec<StoredSession> {
     let mut order = 0;
     for event in text.lines().filter_map(|l| serde_json::from_str::<StoreEvent>(l).ok()) {
         match event {
-            StoreEvent::SessionStarted { session_id, .. } => {
+            StoreEvent::SessionStarted { session_id, token, .. } => {
                 order += 1;
-                let s = StoredSession { session_id: session_id.clone(), ..Default::default() };
+                let s = StoredSession { session_id: session_id.clone(), token, ..Default::default() };
                 open.insert(session_id, (order, s));
             }
             StoreEvent::TargetBound { session_id, target_id } => {
@@ -122,7 +127,11 @@ pub fn fold(text: &str) -> Vec<StoredSession> {
 fn events_of(sessions: &[StoredSession]) -> Vec<StoreEvent> {
     let mut events = Vec::new();
     for s in sessions {
-        events.push(StoreEvent::SessionStarted { session_id: s.session_id.clone(), at_ms: now_ms() });
+        events.push(StoreEvent::SessionStarted {
+            session_id: s.session_id.clone(),
+            at_ms: now_ms(),
+            token: s.token.clone(),
+        });
         if let Some(t) = &s.target_id {
             events.push(StoreEvent::TargetBound { session_id: s.session_id.clone(), target_id: t.clone() });
         }
@@ -239,6 +248,7 @@ mod tests {
             target_id: target.map(Into::into),
             url: url.map(Into::into),
             display: None,
+            token: None,
         }
     }
 
@@ -256,13 +266,23 @@ mod tests {
         assert_eq!(fold(text), vec![s("a", Some("T1"), Some("http://x/2"))]);
     }
 
+    #[test]
+    fn a_sessions_token_is_kept_and_a_store_without_tokens_still_reads() {
+        let text = "{\"event\":\"session_started\",\"session_id\":\"a\",\"at_ms\":1,\"token\":\"t1\"}\n";
+        assert_eq!(fold(text)[0].token.as_deref(), Some("t1"));
+        let folded = fold(text);
+        let compacted: String =
+            events_of(&folded).iter().map(|e| serde_json::to_string(e).unwrap() + "\n").collect();
+        assert_eq!(fold(&compacted)[0].token.as_deref(), Some("t1"), "{compacted}");
+    }
+
     #[tokio::test]
     async fn the_store_survives_reopening_and_is_compacted() {
         let dir = tempfile::tempdir().unwrap();
         let (store, open) = SessionStore::open(dir.path()).unwrap();
         assert!(open.is_empty());
         for id in ["a", "b", "c"] {
-            store.append(StoreEvent::SessionStarted { session_id: id.into(), at_ms: 1 }).await;
+            store.append(StoreEvent::SessionStarted { session_id: id.into(), at_ms: 1, token: None }).await;
             store
                 .append(StoreEvent::TargetBound { session_id: id.into(), target_id: format!("T-{id}") })
                 .await;

@@ -44,6 +44,8 @@ impl Standby {
 pub struct SessionEntry {
     /// The harness's `session_id`.
     pub id: String,
+    /// The session's token (`session.start`'s `session_token`).
+    pub(crate) token: String,
     /// CDP `targetId` of the session's active tab (a page reset replaces it).
     pub(super) target_id: Mutex<String>,
     /// The session's queue: held for the whole of an action.
@@ -92,9 +94,10 @@ pub struct SessionEntry {
 }
 
 impl SessionEntry {
-    pub(super) fn new(id: String, last_url: Option<String>) -> SessionEntry {
+    pub(super) fn new(id: String, last_url: Option<String>, token: String) -> SessionEntry {
         SessionEntry {
             id,
+            token,
             target_id: Mutex::new(String::new()),
             worker: tokio::sync::Mutex::new(None),
             last_url: Mutex::new(last_url),

@@ -94,7 +94,8 @@ impl Sessions {
                 }
             })
             .map(|s| {
-                let entry = SessionEntry::new(s.session_id.clone(), s.url);
+                let token = s.token.unwrap_or_else(new_token);
+                let entry = SessionEntry::new(s.session_id.clone(), s.url, token);
                 *entry.display.lock().unwrap() = s.display;
                 entry.mark_reset("supervisor_restarted");
                 (s.session_id, Arc::new(entry))
@@ -122,13 +123,7 @@ impl Sessions {
     /// # Errors
     /// `unknown_session`.
     pub fn get(&self, id: &str) -> Result<Arc<SessionEntry>, ErrorBody> {
-        self.inner.lock().unwrap().open.get(id).cloned().ok_or_else(|| {
-            ErrorBody::new(
-                ErrorCode::UnknownSession,
-                Phase::Session,
-                format!("no open session '{id}'; start one with session.start"),
-            )
-        })
+        self.inner.lock().unwrap().open.get(id).cloned().ok_or_else(|| unknown_session(id))
     }
 
     /// Open sessions now.
@@ -146,11 +141,12 @@ impl Sessions {
         self.inner.lock().unwrap().open.values().cloned().collect()
     }
 
-    /// `session.list`: every open session, by id.
-    pub fn list(&self) -> Vec<SessionInfo> {
+    /// `session.list`: every open session (only those of `token`, when given), by id.
+    pub fn list(&self, token: Option<&str>) -> Vec<SessionInfo> {
         let mut sessions: Vec<SessionInfo> = self
             .all()
             .iter()
+            .filter(|s| token.is_none_or(|t| same(t, &s.token)))
             .map(|s| SessionInfo { session_id: s.id.clone(), target_id: s.target(), url: s.last_url() })
             .collect();
         sessions.sort_by(|a, b| a.session_id.cmp(&b.session_id));
@@ -193,9 +189,22 @@ impl Sessions {
         Ok(Reservation { sessions: self, id })
     }
 
-    /// A new entry for a reservation (not yet open).
-    pub fn entry(&self, reservation: &Reservation<'_>) -> Arc<SessionEntry> {
-        Arc::new(SessionEntry::new(reservation.id.clone(), None))
+    /// A new entry for a reservation (not yet open), with `token` (a new random one when `None`).
+    pub fn entry(&self, reservation: &Reservation<'_>, token: Option<String>) -> Arc<SessionEntry> {
+        let token = token.filter(|t| !t.is_empty()).unwrap_or_else(new_token);
+        Arc::new(SessionEntry::new(reservation.id.clone(), None, token))
+    }
+
+    /// An open session whose token is `token` (`[limits] session_tokens`): a missing or wrong token
+    /// answers exactly as an unknown id does, so a caller learns nothing of other callers' sessions.
+    ///
+    /// # Errors
+    /// `unknown_session`.
+    pub fn get_as(&self, id: &str, token: Option<&str>) -> Result<Arc<SessionEntry>, ErrorBody> {
+        match self.get(id) {
+            Ok(s) if token.is_some_and(|t| same(t, &s.token)) => Ok(s),
+            _ => Err(unknown_session(id)),
+        }
     }
 
     /// Opens the reserved session with its entry and records it (`session_started`, `target_bound`).
@@ -209,6 +218,7 @@ impl Sessions {
         self.record(StoreEvent::SessionStarted {
             session_id: entry.id.clone(),
             at_ms: crate::store::now_ms(),
+            token: Some(entry.token.clone()),
         })
         .await;
         self.record(StoreEvent::TargetBound { session_id: entry.id.clone(), target_id: entry.target() })
@@ -263,6 +273,26 @@ pub(crate) fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
     }
 }
 
+/// `unknown_session` for `id`: the one answer for an id that is not open and for a token that is not
+/// the session's.
+fn unknown_session(id: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::UnknownSession,
+        Phase::Session,
+        format!("no open session '{id}'; start one with session.start"),
+    )
+}
+
+/// A new session token: 128 random bits as 32 hex digits.
+fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// Whether two tokens are equal, in time that does not depend on where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
 fn short_random() -> String {
     uuid::Uuid::new_v4().simple().to_string()[..8].to_string()
 }
@@ -310,7 +340,7 @@ mod tests {
 
     #[test]
     fn the_ref_table_drops_its_oldest_documents_first() {
-        let e = SessionEntry::new("s".into(), None);
+        let e = SessionEntry::new("s".into(), None, "t".into());
         let half = MAX_REFS / 2 + 1;
         e.keep_refs((1..=half).map(|n| r(&format!("e{n}"), "old")).collect());
         e.keep_refs((half + 1..=2 * half).map(|n| r(&format!("e{n}"), "new")).collect());
@@ -319,7 +349,7 @@ mod tests {
         assert_eq!(e.reference(&format!("e{}", 2 * half)).unwrap().loader_id, "new");
         assert_eq!(e.reference(&format!("e{}", 2 * half + 1)).unwrap_err().code, ErrorCode::UnknownRef);
         // One document larger than the bound stays whole: its refs are the page the agent sees.
-        let e = SessionEntry::new("s".into(), None);
+        let e = SessionEntry::new("s".into(), None, "t".into());
         e.keep_refs((1..=MAX_REFS + 5).map(|n| r(&format!("e{n}"), "only")).collect());
         assert_eq!(e.refs_kept(), MAX_REFS + 5);
     }
