@@ -45,8 +45,10 @@ line; several requests may be in flight on one connection and responses come bac
 paired by `id` (a number or a string, echoed back). A line that could not be read is answered with
 `"id": null`.
 
-- Request: `{"id", "method", "session_id"?, "timeout_ms"?, "params"?}`. `session_id` names the session a
-  `page.*` method (and `session.close`) acts on. A parameter the method does not take is refused
+- Request: `{"id", "method", "session_id"?, "session_token"?, "timeout_ms"?, "params"?}`. `session_id`
+  names the session a `page.*` method (and `session.close`) acts on; `session_token` is the one
+  `session.start` returned (required on a session's calls with `[limits] session_tokens`; the clients
+  send it by themselves). A parameter the method does not take is refused
   (`bad_request` naming it, the accepted ones and the closest name); every method's params and result
   are in the API's JSON Schema, [api.schema.json](api.schema.json) (`sandbox-browser schema`).
 - Response: `{"id", "ok": true, "result": {..., "elapsed_ms"}}` or
