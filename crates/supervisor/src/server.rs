@@ -378,4 +378,20 @@ async fn connection(stream: UnixStream, runtime: Arc<Runtime>, limits: Limits, c
     gone.cancel();
     drop(tx);
     let _ = write_task.await;
+    release_memory();
+}
+
+/// Gives the memory a connection's requests used back to the system. A burst of large or hostile
+/// lines (2 MB lines, deep nesting, many requests in flight on several threads) grows the allocator's
+/// arenas, and glibc's `malloc` keeps freed memory of an arena for reuse: without this the
+/// supervisor's RSS stayed at its high-water mark (8 MB idle, 108 MB after a fuzz run, flat after).
+/// `malloc_trim(0)` returns every arena's free pages; it costs well under a millisecond on an idle
+/// heap, once per closed connection.
+fn release_memory() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: malloc_trim only walks the allocator's own free lists; it takes no pointer of ours and
+    // is safe to call from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
