@@ -294,8 +294,10 @@ fn socket_inodes(pid: u32) -> Vec<String> {
 }
 
 /// Issue 15 §1: another uid found Chromium's DevTools port by scanning and drove the browser through
-/// it. The browser now speaks CDP on its pipe only: none of the runtime's processes (browser,
-/// renderers, workers) listens on a TCP port, no `DevToolsActivePort` is written, and pages still work.
+/// it. The browser now speaks CDP on its pipe only: none of the browser's processes (browser,
+/// renderers) nor the workers listens on a TCP port, no `DevToolsActivePort` is written, and pages
+/// still work. The one TCP listener is the supervisor's connection gate on 127.0.0.1 (issue 28 §2),
+/// which answers the runtime's own uid only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_listens_on_no_port_and_its_pages_still_work() {
     let pages = PageServer::start(None).await;
@@ -319,9 +321,40 @@ async fn the_browser_listens_on_no_port_and_its_pages_still_work() {
     assert_eq!(cmdline.contains("--no-sandbox"), root, "{cmdline}");
     assert!(!cmdline.contains("--remote-debugging-port"), "{cmdline}");
     let listening = listening_inodes();
-    for pid in runtime.iter().copied().chain([sup.pid()]) {
+    for pid in runtime.iter().copied() {
         let open: Vec<String> = socket_inodes(pid).into_iter().filter(|i| listening.contains(i)).collect();
         assert!(open.is_empty(), "process {pid} listens on TCP (socket inodes {open:?})");
+    }
+    let gate: Vec<String> = socket_inodes(sup.pid()).into_iter().filter(|i| listening.contains(i)).collect();
+    assert_eq!(gate.len(), 1, "the supervisor listens on the gate only: {gate:?}");
+    let port: u16 = cmdline
+        .split("--proxy-server=http://127.0.0.1:")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let row = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    assert!(
+        row.lines().any(|l| l.contains(&format!("0100007F:{port:04X} 00000000:0000 0A"))),
+        "the gate is on 127.0.0.1"
+    );
+    // The gate answers the runtime's uid, and closes another uid's connection unanswered.
+    let ask = |uid: Option<u32>| {
+        use std::os::unix::process::CommandExt;
+        let script = format!("exec 3<>/dev/tcp/127.0.0.1/{port}; printf 'CONNECT 127.0.0.1:1 HTTP/1.1\r\n\r\n' >&3; timeout 5 head -c 12 <&3");
+        let mut cmd = Command::new("bash");
+        cmd.args(["-c", &script]);
+        if let Some(uid) = uid {
+            cmd.uid(uid).gid(uid);
+        }
+        String::from_utf8_lossy(&cmd.output().unwrap().stdout).to_string()
+    };
+    assert!(ask(None).starts_with("HTTP/1.1 "), "the runtime's own uid is answered");
+    if root {
+        assert_eq!(ask(Some(65534)), "", "another uid gets nothing");
     }
     let written = walk(sup.dir.path()).into_iter().find(|p| p.ends_with("DevToolsActivePort"));
     assert!(written.is_none(), "{written:?}");
@@ -1075,4 +1108,63 @@ fn memory_comes_back_after_hostile_input() {
     // And it still answers.
     let mut s = std::os::unix::net::UnixStream::connect(&sup.socket).unwrap();
     assert_eq!(request(&mut s, "runtime.stats")["ok"], serde_json::json!(true));
+}
+
+/// A WebSocket server on `host` that counts the connections it sees (any bytes at all) and completes
+/// the handshake; its port.
+async fn ws_server(host: &str) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind((host, 0)).await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::spawn(async move {
+                if let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await {
+                    use futures_util::StreamExt;
+                    while ws.next().await.is_some() {}
+                }
+            });
+        }
+    });
+    (port, seen)
+}
+
+/// Issue 28 §2: a page's WebSocket is held to the URL policy (the Fetch domain never sees its
+/// handshake): one to a blocked network and one to a blocked origin never reach their servers, one to
+/// an allowed origin opens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_are_held_to_the_url_policy() {
+    let pages = PageServer::start(None).await;
+    let (open_port, open_seen) = ws_server("127.0.0.1").await;
+    let (network_port, network_seen) = ws_server("127.0.0.2").await;
+    let (origin_port, origin_seen) = ws_server("127.0.0.1").await;
+    let sup = Supervisor::with_config(&format!(
+        "[policy]\nblocked_networks = [\"127.0.0.2/32\"]\nblocked_origins = [\"http://127.0.0.1:{origin_port}\"]\n"
+    ));
+    let c = sup.client().await;
+    c.session_start(Some("w")).await.unwrap();
+    c.goto("w", &pages.url("/test/index.html"), None).await.unwrap();
+    let socket = |url: String| {
+        let c = c.clone();
+        async move {
+            let script = format!(
+                "new Promise((r) => {{ const w = new WebSocket({url:?}); w.onopen = () => r('open'); w.onerror = () => r('error'); }})"
+            );
+            c.evaluate("w", &script, None).await.unwrap().into_inner().value.unwrap()
+        }
+    };
+    assert_eq!(socket(format!("ws://127.0.0.2:{network_port}/")).await, json!("error"));
+    assert_eq!(socket(format!("ws://127.0.0.1:{origin_port}/")).await, json!("error"));
+    assert_eq!(socket(format!("ws://127.0.0.1:{open_port}/")).await, json!("open"));
+    use std::sync::atomic::Ordering::SeqCst;
+    assert_eq!((network_seen.load(SeqCst), origin_seen.load(SeqCst)), (0, 0), "blocked servers saw nothing");
+    assert_eq!(open_seen.load(SeqCst), 1);
+    sup.settle_log(&c).await;
+    let log = sup.log_text();
+    assert!(
+        log.contains("connection_refused") && log.contains("127.0.0.2 is in the blocked network"),
+        "{log}"
+    );
 }

@@ -36,19 +36,33 @@ const ANSWER: Duration = Duration::from_millis(2_000);
 /// How long a refusal is remembered for the `page.goto` it may explain.
 const REMEMBER: Duration = Duration::from_secs(60);
 
-/// The guard of one runtime: its policy, the names it resolved, the refusals it remembers.
+/// A lowercased host and a port.
+type HostPort = (String, u16);
+
+/// The guard of one runtime: its policy, the names it resolved, the refusals and failed connections
+/// it remembers.
 pub struct Guard {
     policy: Policy,
     evaluate_enabled: bool,
     names: Names,
     /// `frameId` -> the refused URL (redacted), its rule, when.
     refused: Mutex<HashMap<String, (String, String, Instant)>>,
+    /// `(host, port)` -> why the connection gate could not connect there (Chromium's name for it,
+    /// `net::ERR_CONNECTION_REFUSED`), when: through a proxy the browser only sees that the proxy
+    /// failed, and a navigation's error names the real cause from here.
+    failed: Mutex<HashMap<HostPort, (&'static str, Instant)>>,
 }
 
 impl Guard {
     /// A guard for `policy` (`evaluate_enabled` as configured).
     pub fn new(policy: Policy, evaluate_enabled: bool) -> Guard {
-        Guard { policy, evaluate_enabled, names: Names::default(), refused: Mutex::new(HashMap::new()) }
+        Guard {
+            policy,
+            evaluate_enabled,
+            names: Names::default(),
+            refused: Mutex::new(HashMap::new()),
+            failed: Mutex::new(HashMap::new()),
+        }
     }
 
     /// The policy's check of `url` within `budget`, sharing the guard's resolved names (`page.goto`,
@@ -58,6 +72,39 @@ impl Guard {
     /// The rule that refuses it.
     pub async fn allows(&self, url: &str, budget: Budget) -> Result<(), crate::policy::Blocked> {
         self.policy.allows(url, self.evaluate_enabled, &self.names, budget).await
+    }
+
+    /// Where a connection the browser asks the connection gate for (`CONNECT host:port`, which may
+    /// carry `https` or a WebSocket, `ws` or `wss`; or a plain `http` request) may go: the checked
+    /// addresses of `host` ([`Policy::checked`]). For a tunnel the scheme is not known, so the host and
+    /// port are checked as both `http` and `https`: refused when either is refused by
+    /// `blocked_origins` or a network rule, let through when either is in `allowed_origins`.
+    ///
+    /// # Errors
+    /// The rule that refuses it.
+    pub async fn connect_to(
+        &self,
+        scheme: Option<&str>,
+        host: &str,
+        port: u16,
+        budget: Budget,
+    ) -> Result<Vec<std::net::IpAddr>, crate::policy::Blocked> {
+        let host =
+            if host.contains(':') && !host.starts_with('[') { format!("[{host}]") } else { host.into() };
+        let check = |scheme: &str| {
+            let url = format!("{scheme}://{host}:{port}/");
+            async move { self.policy.checked(&url, self.evaluate_enabled, &self.names, budget).await }
+        };
+        if let Some(scheme) = scheme {
+            return check(scheme).await;
+        }
+        // Only an allowlist miss is answered by the other scheme; every other refusal stands.
+        let not_allowed = |b: &crate::policy::Blocked| b.0.contains("is not in policy.allowed_origins");
+        match (check("https").await, check("http").await) {
+            (Ok(a), Ok(_)) => Ok(a),
+            (Ok(a), Err(e)) | (Err(e), Ok(a)) if not_allowed(&e) => Ok(a),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        }
     }
 
     /// Intercepts every request of the browser on `link` from now on (until it closes).
@@ -115,5 +162,23 @@ impl Guard {
     pub fn refusal(&self, frame_id: &str) -> Option<(String, String)> {
         let (url, rule, at) = self.refused.lock().unwrap().remove(frame_id)?;
         (at.elapsed() < REMEMBER).then_some((url, rule))
+    }
+
+    /// The connection gate could not connect to `host:port`: `net_error` is Chromium's name for why.
+    pub fn connect_failed(&self, host: &str, port: u16, net_error: &'static str) {
+        let mut failed = self.failed.lock().unwrap();
+        failed.retain(|_, (_, at)| at.elapsed() < REMEMBER);
+        failed.insert((host.to_ascii_lowercase(), port), (net_error, Instant::now()));
+    }
+
+    /// Why the gate could not connect to `url`'s host and port lately, as Chromium names it.
+    pub fn connect_failure(&self, url: &str) -> Option<&'static str> {
+        let parsed = url::Url::parse(url).ok()?;
+        let key = (
+            parsed.host_str()?.trim_matches(['[', ']']).to_ascii_lowercase(),
+            parsed.port_or_known_default()?,
+        );
+        let failed = self.failed.lock().unwrap();
+        failed.get(&key).filter(|(_, at)| at.elapsed() < REMEMBER).map(|(e, _)| *e)
     }
 }

@@ -32,6 +32,7 @@ pub mod health;
 pub mod link;
 pub mod logging;
 pub mod policy;
+pub mod proxy;
 pub mod queue;
 pub mod reaper;
 pub mod runtime;

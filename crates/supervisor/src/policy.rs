@@ -170,6 +170,24 @@ impl Policy {
         names: &Names,
         budget: Budget,
     ) -> Result<(), Blocked> {
+        self.checked(url, evaluate_enabled, names, budget).await.map(|_| ())
+    }
+
+    /// [`Policy::allows`], and the addresses the check passed: what a connection to `url`'s host may
+    /// go to (an IP literal itself, the loopback for `localhost` names, a name's resolved addresses;
+    /// none for a URL that is not fetched over the network, or a name that did not resolve where no
+    /// network rule applies). The connection gate ([`crate::proxy`]) connects to exactly these, so
+    /// the address checked is the address reached.
+    ///
+    /// # Errors
+    /// [`Blocked`] naming the rule that refuses it.
+    pub async fn checked(
+        &self,
+        url: &str,
+        evaluate_enabled: bool,
+        names: &Names,
+        budget: Budget,
+    ) -> Result<Vec<IpAddr>, Blocked> {
         let parsed =
             url::Url::parse(url).map_err(|e| Blocked(format!("{url:?} is not an absolute URL ({e})")))?;
         let scheme = parsed.scheme();
@@ -185,13 +203,13 @@ impl Policy {
         }
         if scheme == "about" {
             return if parsed.path() == "blank" {
-                Ok(())
+                Ok(Vec::new())
             } else {
                 blocked(format!("{url} (only about:blank loads)"))
             };
         }
         if !matches!(scheme, "http" | "https") {
-            return Ok(());
+            return Ok(Vec::new());
         }
         if let Some(rule) = self.blocked_origins.iter().find(|o| origin_matches(o, &parsed)) {
             return blocked(format!("origin matches policy.blocked_origins entry {rule:?}"));
@@ -230,14 +248,14 @@ impl Policy {
             }
             None => Vec::new(),
         };
-        for ip in addresses {
+        for &ip in &addresses {
             for ip in with_embedded_ipv4(ip) {
                 if let Some(net) = networks.iter().find(|n| n.contains(&ip)) {
                     return blocked(format!("{ip} is in the blocked network {net}"));
                 }
             }
         }
-        Ok(())
+        Ok(addresses)
     }
 }
 

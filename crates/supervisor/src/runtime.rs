@@ -92,16 +92,23 @@ impl Runtime {
         restored: Vec<StoredSession>,
     ) -> Runtime {
         let stats = Arc::new(Stats::default());
-        let health = Arc::new(BrowserHealth::new(
-            config.browser.clone(),
-            config.health,
-            spawner.clone(),
-            stats.clone(),
-        ));
+        let guard = Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled));
+        // Every connection of the browser goes through the connection gate (WebSockets included,
+        // which the guard's request interception does not see). A gate that cannot start leaves the
+        // browser pointed at a closed port: nothing loads, nothing leaks.
+        let mut browser = config.browser.clone();
+        let gate = match crate::proxy::Proxy::start(guard.clone()) {
+            Ok(proxy) => proxy.flags(),
+            Err(e) => {
+                tracing::error!(error.message = %e, "connection_gate_unavailable");
+                crate::proxy::proxy_flags(1)
+            }
+        };
+        browser.extra_flags.splice(0..0, gate);
+        let health = Arc::new(BrowserHealth::new(browser, config.health, spawner.clone(), stats.clone()));
         let downloads = crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir);
         let sessions =
             Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
-        let guard = Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled));
         let observer: Arc<dyn BrowserObserver> =
             Arc::new(crate::sessions::Observer { sessions: Arc::downgrade(&sessions), guard: guard.clone() });
         health.observe(Arc::downgrade(&observer));
@@ -296,11 +303,23 @@ impl Runtime {
     /// A navigation the guard refused on the way (a redirect to a blocked URL: Chromium says
     /// `net::ERR_BLOCKED_BY_CLIENT`) answers `url_blocked` naming the refused URL and the rule; any
     /// other error is kept.
-    fn refused_on_the_way(&self, session: &SessionEntry, method: Method, e: ErrorBody) -> ErrorBody {
-        if !navigates(method)
-            || e.code != ErrorCode::NavigationFailed
-            || !e.message.contains("ERR_BLOCKED_BY_CLIENT")
-        {
+    fn refused_on_the_way(&self, session: &SessionEntry, method: Method, mut e: ErrorBody) -> ErrorBody {
+        if !navigates(method) || e.code != ErrorCode::NavigationFailed {
+            return e;
+        }
+        // Through the connection gate the browser only learns that the gate could not connect; the
+        // gate knows why (refused, timed out, a name that does not resolve): the error names that, as
+        // Chromium would have without a proxy.
+        for seen in ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"] {
+            let url = e.message.split("navigation to ").nth(1).and_then(|r| r.split(' ').next());
+            if let Some(real) =
+                url.filter(|_| e.message.contains(seen)).and_then(|u| self.guard.connect_failure(u))
+            {
+                e.message = e.message.replace(seen, real);
+                return e;
+            }
+        }
+        if !e.message.contains("ERR_BLOCKED_BY_CLIENT") {
             return e;
         }
         match self.guard.refusal(&session.target()) {

@@ -1,0 +1,227 @@
+//! The connection gate: a forward proxy on a loopback port of the supervisor's that the browser must
+//! use for every connection it opens (`--proxy-server=http://127.0.0.1:<port>`, and
+//! `--proxy-bypass-list=<-loopback>` so that loopback addresses go through it too; Chromium bypasses
+//! the proxy for them by default).
+//!
+//! The URL guard ([`crate::guard`]) sees every request the Fetch domain pauses, but a WebSocket
+//! handshake is not one of them: `new WebSocket('ws://<blocked>/')` from an allowed page reached
+//! blocked networks and origins. Every connection, WebSockets included, goes through here: a tunnel
+//! (`CONNECT host:port`: `https`, `wss`, and `ws`, which Chromium tunnels through an HTTP proxy too) or a
+//! plain `http` request (absolute-form URI). Each is checked against the policy
+//! ([`Guard::connect_to`]: origins, and networks after DNS) and connected to exactly the addresses the
+//! check passed, so a name that resolves elsewhere a moment later (DNS rebinding) cannot move the
+//! connection. A refusal answers `403` (the page sees `net::ERR_TUNNEL_CONNECTION_FAILED` or a failed
+//! request) and is logged (`connection_refused`, host and port, the rule).
+//!
+//! The gate listens on loopback TCP (Chromium takes no other kind of proxy), so it serves only
+//! connections from the runtime's own uid: the peer's uid is read from the kernel's socket table
+//! (`/proc/net/tcp`, the row of the peer's end) and another uid's connection is closed unanswered.
+//!
+//! HTTP here is hyper's (server and client, HTTP/1.1 with upgrades); the tunnel is a byte copy.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{combinators::BoxBody, BodyExt, Empty, Full};
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use sb_protocol::Budget;
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::guard::Guard;
+
+/// Longest the policy check and the upstream connect of one connection may take together.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+type Body = BoxBody<Bytes, hyper::Error>;
+
+/// The gate, listening; it runs until the supervisor exits.
+pub struct Proxy {
+    addr: SocketAddr,
+}
+
+impl Proxy {
+    /// Binds a loopback port and serves the gate on it (a task per browser connection).
+    ///
+    /// # Errors
+    /// When no loopback port can be bound.
+    pub fn start(guard: Arc<Guard>) -> std::io::Result<Proxy> {
+        let std_listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        std_listener.set_nonblocking(true)?;
+        let addr = std_listener.local_addr()?;
+        let listener = TcpListener::from_std(std_listener)?;
+        tokio::spawn(async move {
+            loop {
+                let Ok((stream, peer)) = listener.accept().await else { continue };
+                if peer_uid(peer, addr) != Some(nix::unistd::geteuid().as_raw()) {
+                    tracing::warn!(peer = %peer, "connection_gate_peer_refused");
+                    continue;
+                }
+                let guard = guard.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |req| handle(req, guard.clone()));
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .with_upgrades()
+                        .await;
+                });
+            }
+        });
+        Ok(Proxy { addr })
+    }
+
+    /// The browser flags that send every connection through the gate.
+    pub fn flags(&self) -> Vec<String> {
+        proxy_flags(self.addr.port())
+    }
+}
+
+/// The uid owning the TCP socket at `peer` that is connected to `local` (the kernel's socket table:
+/// `/proc/net/tcp` and `tcp6`, where a row's local address is the peer's end); `None` when not found.
+fn peer_uid(peer: SocketAddr, local: SocketAddr) -> Option<u32> {
+    let hex = |a: SocketAddr| -> Option<String> {
+        match a.ip() {
+            IpAddr::V4(v4) => Some(format!("{:08X}:{:04X}", u32::from_ne_bytes(v4.octets()), a.port())),
+            IpAddr::V6(_) => None,
+        }
+    };
+    let (peer, local) = (hex(peer)?, hex(local)?);
+    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
+    table.lines().skip(1).find_map(|line| {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        (cols.get(1) == Some(&peer.as_str()) && cols.get(2) == Some(&local.as_str()))
+            .then(|| cols.get(7)?.parse().ok())
+            .flatten()
+    })
+}
+
+/// The flags for a gate on loopback port `port`. Port 1 (nothing listens there): every connection
+/// fails, which is what a browser whose gate could not start must get (closed, not open).
+pub fn proxy_flags(port: u16) -> Vec<String> {
+    vec![format!("--proxy-server=http://127.0.0.1:{port}"), "--proxy-bypass-list=<-loopback>".into()]
+}
+
+/// One request of the browser to the gate.
+async fn handle(req: Request<Incoming>, guard: Arc<Guard>) -> Result<Response<Body>, std::io::Error> {
+    let tunnel = req.method() == Method::CONNECT;
+    let target = if tunnel {
+        req.uri().authority().map(|a| (None, a.host().to_string(), a.port_u16().unwrap_or(443)))
+    } else {
+        let uri = req.uri();
+        match (uri.scheme_str(), uri.host()) {
+            (Some("http"), Some(host)) => {
+                Some((Some("http"), host.to_string(), uri.port_u16().unwrap_or(80)))
+            }
+            _ => None,
+        }
+    };
+    let Some((scheme, host, port)) = target else {
+        return Ok(status(
+            StatusCode::BAD_REQUEST,
+            "the gate takes CONNECT host:port or an absolute http:// URI",
+        ));
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+    let budget = Budget::new(CONNECT_TIMEOUT);
+    let addresses = match guard.connect_to(scheme, &host, port, budget).await {
+        Ok(a) => a,
+        Err(blocked) => {
+            tracing::warn!(host = %host, port, rule = %blocked.0, "connection_refused");
+            return Ok(status(StatusCode::FORBIDDEN, &format!("blocked by the URL policy: {}", blocked.0)));
+        }
+    };
+    let upstream = match connect(&host, port, addresses, budget).await {
+        Ok(s) => s,
+        Err(e) => {
+            guard.connect_failed(&host, port, net_error(&e));
+            if tunnel {
+                return Ok(status(StatusCode::BAD_GATEWAY, &format!("cannot connect to {host}:{port}: {e}")));
+            }
+            // A plain request is failed, not answered: the browser gets no response (a 502 page would
+            // be a page that loaded).
+            return Err(e);
+        }
+    };
+    if tunnel {
+        tokio::spawn(async move {
+            if let Ok(upgraded) = hyper::upgrade::on(req).await {
+                let mut upstream = upstream;
+                let _ = tokio::io::copy_bidirectional(&mut TokioIo::new(upgraded), &mut upstream).await;
+            }
+        });
+        return Ok(Response::new(empty()));
+    }
+    Ok(forward(req, upstream).await)
+}
+
+/// A connection to `host:port` at one of the checked `addresses` (the name resolved again only when
+/// the check gave none: a name no network rule applies to, which the runtime could not resolve).
+async fn connect(
+    host: &str,
+    port: u16,
+    addresses: Vec<IpAddr>,
+    budget: Budget,
+) -> std::io::Result<TcpStream> {
+    let targets: Vec<SocketAddr> = addresses.into_iter().map(|ip| SocketAddr::new(ip, port)).collect();
+    let connecting = async {
+        if targets.is_empty() {
+            TcpStream::connect((host, port)).await
+        } else {
+            TcpStream::connect(&targets[..]).await
+        }
+    };
+    match tokio::time::timeout(budget.remaining(), connecting).await {
+        Ok(connected) => connected,
+        Err(_) => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "connect timed out")),
+    }
+}
+
+/// A plain `http` request sent on `upstream` in origin form, its response streamed back (an upgrade,
+/// such as a WebSocket's, is carried through).
+async fn forward(mut req: Request<Incoming>, upstream: TcpStream) -> Response<Body> {
+    let path = req.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
+    *req.uri_mut() = match path.parse() {
+        Ok(uri) => uri,
+        Err(_) => return status(StatusCode::BAD_REQUEST, "bad request target"),
+    };
+    for hop in ["proxy-connection", "proxy-authorization", "keep-alive"] {
+        req.headers_mut().remove(hop);
+    }
+    let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(upstream)).await {
+        Ok(pair) => pair,
+        Err(e) => return status(StatusCode::BAD_GATEWAY, &format!("upstream: {e}")),
+    };
+    tokio::spawn(conn.with_upgrades());
+    match sender.send_request(req).await {
+        Ok(response) => response.map(BodyExt::boxed),
+        Err(e) => status(StatusCode::BAD_GATEWAY, &format!("upstream: {e}")),
+    }
+}
+
+/// Chromium's name for a failed connect (`net/base/net_error_list.h`).
+fn net_error(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        ConnectionRefused => "net::ERR_CONNECTION_REFUSED",
+        TimedOut => "net::ERR_CONNECTION_TIMED_OUT",
+        ConnectionReset => "net::ERR_CONNECTION_RESET",
+        HostUnreachable | NetworkUnreachable | AddrNotAvailable => "net::ERR_ADDRESS_UNREACHABLE",
+        _ if e.to_string().contains("lookup") => "net::ERR_NAME_NOT_RESOLVED",
+        _ => "net::ERR_CONNECTION_FAILED",
+    }
+}
+
+fn empty() -> Body {
+    Empty::<Bytes>::new().map_err(|never| match never {}).boxed()
+}
+
+/// An answer of the gate's own: `code` with `text`.
+fn status(code: StatusCode, text: &str) -> Response<Body> {
+    let body = Full::new(Bytes::from(text.to_string())).map_err(|never| match never {}).boxed();
+    let mut response = Response::new(body);
+    *response.status_mut() = code;
+    response
+}
