@@ -120,11 +120,11 @@ mod tests {
     #[test]
     fn flattened_fields_count_and_typos_get_the_closest_name() {
         let names = names::<ClickParams>();
-        for field in ["ref", "selector", "button", "click_count", "modifiers"] {
+        for field in ["ref", "selector", "button", "click_count", "modifiers", "settle_ms"] {
             assert!(names.contains(&field.to_string()), "{field} in {names:?}");
         }
-        let e = check::<ClickParams>(&json!({"ref": "e1", "settle_ms": 400})).unwrap_err();
-        assert_eq!((e.field.as_str(), e.closest), ("settle_ms", None));
+        let e = check::<ClickParams>(&json!({"ref": "e1", "force": true})).unwrap_err();
+        assert_eq!((e.field.as_str(), e.closest), ("force", None));
         let e = check::<ExtractParams>(&json!({"format": "html", "max_charz": 5})).unwrap_err();
         assert_eq!(e.closest.as_deref(), Some("max_chars"));
         assert_eq!(
