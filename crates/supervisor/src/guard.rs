@@ -54,12 +54,13 @@ pub struct Guard {
 }
 
 impl Guard {
-    /// A guard for `policy` (`evaluate_enabled` as configured).
-    pub fn new(policy: Policy, evaluate_enabled: bool) -> Guard {
+    /// A guard for `policy` (`evaluate_enabled` as configured), resolving names as the browser's
+    /// `browser_flags` say (`--host-resolver-rules`).
+    pub fn new(policy: Policy, evaluate_enabled: bool, browser_flags: &[String]) -> Guard {
         Guard {
             policy,
             evaluate_enabled,
-            names: Names::default(),
+            names: Names::with_flags(browser_flags),
             refused: Mutex::new(HashMap::new()),
             failed: Mutex::new(HashMap::new()),
         }

@@ -92,16 +92,80 @@ const NAMES_KEPT: usize = 4096;
 #[derive(Default)]
 pub struct Names {
     cache: Mutex<HashMap<NameAndPort, (Vec<IpAddr>, Instant)>>,
+    /// The browser's own name mappings (`--host-resolver-rules` in `browser.extra_flags`), which the
+    /// browser no longer applies itself once every connection goes through the connection gate.
+    rules: Vec<ResolverRule>,
+}
+
+/// One rule of Chromium's `--host-resolver-rules`: `MAP <pattern> <replacement>` (the replacement's
+/// port, when given, is not applied) or `EXCLUDE <pattern>`; `*` in a pattern matches any run of
+/// characters; a replacement of `~NOTFOUND` makes the name unresolvable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ResolverRule {
+    pattern: String,
+    /// `None`: `EXCLUDE`.
+    replacement: Option<String>,
 }
 
 /// A lowercased host name and a port.
 type NameAndPort = (String, u16);
 
 impl Names {
+    /// A cache that applies the `--host-resolver-rules` among `flags` (the browser's launch flags).
+    pub fn with_flags(flags: &[String]) -> Names {
+        let rules = flags
+            .iter()
+            .filter_map(|f| f.strip_prefix("--host-resolver-rules="))
+            .flat_map(|rules| rules.split(','))
+            .filter_map(|rule| {
+                let words: Vec<&str> = rule.split_whitespace().collect();
+                match words.as_slice() {
+                    ["MAP", pattern, replacement] => Some(ResolverRule {
+                        pattern: pattern.to_ascii_lowercase(),
+                        replacement: Some(replacement.to_string()),
+                    }),
+                    ["EXCLUDE", pattern] => {
+                        Some(ResolverRule { pattern: pattern.to_ascii_lowercase(), replacement: None })
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        Names { rules, ..Names::default() }
+    }
+
+    /// What `name` maps to under the rules, as Chromium applies them: a name an `EXCLUDE` matches is
+    /// itself, else the first `MAP` that matches decides.
+    fn mapped<'a>(&'a self, name: &'a str) -> &'a str {
+        let lower = name.to_ascii_lowercase();
+        if self.rules.iter().any(|r| r.replacement.is_none() && glob_matches(&r.pattern, &lower)) {
+            return name;
+        }
+        match self.rules.iter().find(|r| r.replacement.is_some() && glob_matches(&r.pattern, &lower)) {
+            Some(ResolverRule { replacement: Some(to), .. }) => {
+                // `host:port` and `[v6]:port` replacements: the host only.
+                let host = match to.strip_prefix('[') {
+                    Some(v6) => v6.split(']').next().unwrap_or(v6),
+                    None if to.matches(':').count() == 1 => to.split(':').next().unwrap_or(to),
+                    None => to,
+                };
+                host
+            }
+            _ => name,
+        }
+    }
+
     /// The addresses `name` resolves to (port `port`), within `timeout`; none when it does not
     /// resolve in time (it cannot reach a blocked network then: the browser's own error says the
     /// rest).
     async fn resolve(&self, name: &str, port: u16, timeout: Duration) -> Vec<IpAddr> {
+        let name = self.mapped(name);
+        if name == "~NOTFOUND" {
+            return Vec::new();
+        }
+        if let Ok(ip) = name.parse::<IpAddr>() {
+            return vec![ip];
+        }
         let key = (name.to_ascii_lowercase(), port);
         if let Some((ips, at)) = self.cache.lock().unwrap().get(&key) {
             if at.elapsed() < NAME_TTL {
@@ -259,6 +323,17 @@ impl Policy {
     }
 }
 
+/// Whether `text` matches `pattern`, where `*` matches any run of characters.
+fn glob_matches(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, rest)) => {
+            let Some(tail) = text.strip_prefix(head) else { return false };
+            (0..=tail.len()).filter(|&i| tail.is_char_boundary(i)).any(|i| glob_matches(rest, &tail[i..]))
+        }
+    }
+}
+
 /// Whether Chromium resolves `name` to the loopback by itself: `localhost` and its subdomains, with or
 /// without a final dot (`net::IsLocalHostname`).
 fn is_localhost(name: &str) -> bool {
@@ -302,6 +377,20 @@ fn origin_matches(entry: &str, url: &url::Url) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn the_browsers_resolver_rules_are_the_gates_too() {
+        let flags =
+            ["--host-resolver-rules=MAP *.test 127.0.0.1, EXCLUDE keep.test, MAP gone.example ~NOTFOUND"
+                .to_string()];
+        let names = Names::with_flags(&flags);
+        let t = Duration::from_secs(1);
+        assert_eq!(names.resolve("a.test", 80, t).await, [IpAddr::from([127, 0, 0, 1])]);
+        assert_eq!(names.resolve("deep.b.TEST", 80, t).await, [IpAddr::from([127, 0, 0, 1])]);
+        assert!(names.resolve("gone.example", 80, t).await.is_empty());
+        assert_eq!(names.mapped("keep.test"), "keep.test");
+        assert!(glob_matches("*", "") && glob_matches("a*c*", "abxc") && !glob_matches("*.test", "test"));
+    }
 
     /// Names a public resolver would answer, answered here without one (the machine has no DNS for
     /// the internet): an address of the web.

@@ -92,7 +92,8 @@ impl Runtime {
         restored: Vec<StoredSession>,
     ) -> Runtime {
         let stats = Arc::new(Stats::default());
-        let guard = Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled));
+        let guard =
+            Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled, &config.browser.extra_flags));
         // Every connection of the browser goes through the connection gate (WebSockets included,
         // which the guard's request interception does not see). A gate that cannot start leaves the
         // browser pointed at a closed port: nothing loads, nothing leaks.
