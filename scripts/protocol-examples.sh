@@ -64,7 +64,8 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - `page.snapshot` is Playwright's aria snapshot (`locator('body').ariaSnapshot()`), line for line,
   in YAML (keys, text and URLs quoted as Playwright's serializer quotes them). It differs on purpose
   in these ways only: refs (`[ref=eN]`) on interactive roles, iframes and named content roles; an
-  iframe's content nested under its `- iframe [ref=eN]:` line (Playwright leaves it out); the options
+  iframe's content (a `<frameset>`'s `<frame>`s are iframes too) nested under its `- iframe [ref=eN]:` line
+  (Playwright leaves it out); the options
   (`interactive`, `compact`, `max_depth`, `scope`, `max_chars`, `diff`); and marker lines
   (`- note "the page is still loading; ..."`, `- note "the page is empty"`, `- ... N more lines cut at
   max_chars=...`). An element keeps its ref across snapshots of its document; a removed
@@ -79,7 +80,7 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   are known: the navigation it started has committed, or the requests it started are answered (at most
   2 s). `"settle_ms": N` on any input waits N ms more of the page's own time
   (capped by the budget): a window in which a dialog its handlers raise counts as the input's (the MCP
-  tools give their inputs 300 ms).
+  tools give their inputs 200 ms).
 - Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none). A
   dialog that opens between actions (a timer an earlier click started) is answered by the session's
   policy at once and listed in the session's next result; `page.wait_for {"dialog": true}` waits for

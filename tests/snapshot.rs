@@ -1,7 +1,7 @@
 //! The snapshot as Playwright's aria snapshot (issue 14), on real pages: YAML any parser reads, the
 //! same text on a small page and on a large one (one path serves both: the in-page walker).
 
-use sb_protocol::api::SnapshotParams;
+use sb_protocol::api::{ClickParams, ElementParams, SnapshotParams, WaitForParams};
 use sb_tests::{without_refs, Fixture};
 use serde_json::json;
 
@@ -236,7 +236,7 @@ async fn empty_pages_iframe_scopes_and_interactive_walks_are_whole() {
     assert_eq!(empty.snapshot, "- note \"the page is empty\"");
 
     body(&c, "w", "<h1>Out</h1><iframe srcdoc='<h2>In</h2><button>Inside</button>'></iframe>", 0).await;
-    let ready = sb_protocol::api::WaitForParams {
+    let ready = WaitForParams {
         function: Some(
             "document.querySelector('iframe').contentDocument?.querySelector('button') !== null".into(),
         ),
@@ -305,4 +305,42 @@ async fn a_renamed_element_gets_a_new_ref_and_the_old_one_is_stale() {
     assert_eq!(old.error.map(|e| e.code), Some(sb_protocol::ErrorCode::StaleRef));
     let new = c.call("page.click", Some("r"), json!({"ref": sending}), None).await.unwrap();
     assert!(new.ok, "{new:?}");
+}
+
+/// Issue 26 §3: a `<frameset>` page gave an empty snapshot ("the page is empty"). Its frames' content
+/// and refs appear as iframes' do, a click by such a ref works, and a snapshot scoped to a `<frame>`
+/// gives that frame's tree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frameset_pages_frames_are_read_and_their_refs_act() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("fs")).await.unwrap();
+    c.goto("fs", &pages.url("/test/frameset.html"), None).await.unwrap();
+    let loaded = "frames.length === 2 && [frames[0], frames[1]].every((f) => f.document.readyState === 'complete' && f.document.title)";
+    c.wait_for("fs", WaitForParams { function: Some(loaded.into()), ..Default::default() }, None)
+        .await
+        .unwrap();
+    let snap = sb_tests::snapshot(&c, "fs", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+    assert!(!snap.contains("the page is empty"), "{snap}");
+    let frames: Vec<&str> = snap.lines().filter(|l| l.starts_with("- iframe [ref=")).collect();
+    assert_eq!(frames.len(), 2, "{snap}");
+    assert!(snap.contains("Hello from the test server") && snap.contains("button \"Save\""), "{snap}");
+    let save = snap.lines().find(|l| l.contains("button \"Save\"")).unwrap();
+    let save = save.split("[ref=").nth(1).unwrap().split(']').next().unwrap();
+    c.click(
+        "fs",
+        ClickParams {
+            element: ElementParams { reference: Some(save.into()), selector: None },
+            ..Default::default()
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    let title = c.evaluate("fs", "frames[1].document.title", None).await.unwrap().into_inner().value;
+    assert_eq!(title, Some(serde_json::json!("saved:")));
+    // Scoped to the second frame: its tree only.
+    let main = frames[1].split("[ref=").nth(1).unwrap().split(']').next().unwrap();
+    let scoped = SnapshotParams { scope: Some(main.into()), ..Default::default() };
+    let scoped = sb_tests::snapshot(&c, "fs", scoped).await.unwrap().into_inner().snapshot;
+    assert!(scoped.contains("button \"Save\"") && !scoped.contains("Hello from the test server"), "{scoped}");
 }

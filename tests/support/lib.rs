@@ -350,6 +350,11 @@ pub mod pages {
   for (const t of ['click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#save').addEventListener(t, log);
 </script></body></html>"#;
 
+    /// `/test/frameset.html`: a `<frameset>` page (old documentation sites, intranets):
+    /// `/test/index.html` and `/test/form.html` side by side.
+    pub const FRAMESET: &str = r#"<!doctype html><html><head><title>Frameset</title></head>
+<frameset cols="40%,60%"><frame name="left" src="/test/index.html"><frame name="main" src="/test/form.html"></frameset></html>"#;
+
     /// `/test/popup.html`: opens popups, by `window.open` and by a `target=_blank` link.
     pub const POPUP: &str = r#"<!doctype html><html><head><title>Opener</title></head><body>
 <button id="open" onclick="window.open('/test/index.html')">Open a window</button>
@@ -564,6 +569,7 @@ impl PageServer {
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
+            .route("/test/frameset.html", get(|| async { Html(pages::FRAMESET) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
             .route("/test/child.html", get(|| async { Html(pages::CHILD) }))
             .route("/test/nested.html", get(|| async { Html(pages::NESTED) }))

@@ -162,8 +162,7 @@ class Methods:
         and the result says ``truncated: true``.
         :param quality: JPEG quality 0..=100.
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
         """
         params = _params(
             {
@@ -201,8 +200,7 @@ class Methods:
         :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
         awaited.
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
         """
         params = _params(
             {
@@ -322,13 +320,9 @@ class Methods:
         :param click_count: 2 for a double click.
         :param modifiers: ``Alt``, ``Control``, ``Meta``, ``Shift`` (or ``ControlOrMeta``) held during the
         click.
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         """
         params = _params(
             {
@@ -360,13 +354,9 @@ class Methods:
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param text: The text, typed key by key (characters without a key are inserted as an IME would).
         :param clear: Empty the field first.
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         :param submit: Press Enter after.
         """
         params = _params(
@@ -396,13 +386,9 @@ class Methods:
 
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param value: The value it gets (``""`` empties it).
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         """
         params = _params({"ref": ref, "value": value, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.fill", session_id, params, timeout_ms, InputResult)
@@ -422,13 +408,9 @@ class Methods:
 
         :param key: ``Enter``, ``Tab``, ``ArrowLeft``, ``Control+A``, ``Shift+Tab``, ... (US layout).
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         """
         params = _params({"key": key, "ref": ref, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.press", session_id, params, timeout_ms, InputResult)
@@ -445,13 +427,9 @@ class Methods:
         """``page.hover {ref | selector}`` -> ``InputResult``: moves the mouse over the element.
 
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         """
         params = _params({"ref": ref, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.hover", session_id, params, timeout_ms, InputResult)
@@ -491,13 +469,9 @@ class Methods:
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param indexes: Options to select by their position, 0-based.
         :param labels: Options to select by their label (whitespace normalized).
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         :param values: Options to select by their value (or, failing that, their label).
         """
         params = _params(
@@ -527,13 +501,9 @@ class Methods:
 
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param checked: The state wanted (default true).
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         """
         params = _params({"ref": ref, "checked": checked, "selector": selector, "settle_ms": settle_ms})
         return self._request("page.check", session_id, params, timeout_ms, InputResult)
@@ -554,8 +524,7 @@ class Methods:
         :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
         :param dx: Horizontal wheel delta, CSS px (positive: right).
         :param dy: Vertical wheel delta, CSS px (positive: down).
-        :param selector: A CSS selector; its first match in document order, open shadow roots pierced (as
-        Playwright's ``css`` engine).
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
         """
         params = _params({"ref": ref, "dx": dx, "dy": dy, "selector": selector})
         return self._request("page.scroll", session_id, params, timeout_ms, ScrollResult)
@@ -574,11 +543,8 @@ class Methods:
 
         :param source: The element to press on.
         :param target: The element to release over.
-        :param settle_ms: Ms of the page's own time to wait after the input (and after the navigation or the
-        requests it started), capped by the budget: a dialog a handler's timer raises within it is reported in
-        this result (one raised later is answered by policy and reported in the session's next result). 0 (the
-        default on the socket; the MCP tools use ``MCP_SETTLE_MS``): the answer comes as soon as the input's
-        effects are known.
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
         """
         params = _params({"from": source, "to": target, "settle_ms": settle_ms})
         return self._request("page.drag", session_id, params, timeout_ms, InputResult)

@@ -729,28 +729,28 @@ pub struct ElementParams {
     /// A ref from the session's last snapshots, e.g. `"e12"`.
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
-    /// A CSS selector; its first match in document order, open shadow roots pierced (as Playwright's `css` engine).
+    /// A CSS selector (its first match; open shadow roots pierced).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
 }
 
 /// The part every input's params have: how long to wait after the input for what its handlers do
-/// later (`page.click {ref, settle_ms: 300}`).
+/// later (`page.click {ref, settle_ms: 300}`). Without it the answer comes as soon as the input's
+/// effects are known (the navigation it started committed, the requests it started answered); a
+/// dialog raised later is answered by the session's policy and reported in its next result. The MCP
+/// tools use [`MCP_SETTLE_MS`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Settle {
-    /// Ms of the page's own time to wait after the input (and after the navigation or the requests it
-    /// started), capped by the budget: a dialog a handler's timer raises within it is reported in this
-    /// result (one raised later is answered by policy and reported in the session's next result). 0 (the
-    /// default on the socket; the MCP tools use [`MCP_SETTLE_MS`]): the answer comes as soon as the
-    /// input's effects are known.
+    /// Ms more to wait after the input (capped by the budget): a dialog its handlers raise within it is
+    /// in this result; default 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settle_ms: Option<u64>,
 }
 
 /// The `settle_ms` the MCP server gives its input tools (a click, a key, a fill) when the model gives
-/// none: 300 ms, a window in which a dialog or a navigation counts as the action's, as Playwright MCP's
-/// tools have (theirs waits the requests the action started and then a fixed wait).
-pub const MCP_SETTLE_MS: u64 = 300;
+/// none: 200 ms, a window in which a dialog or a navigation counts as the action's, as Playwright MCP's
+/// tools have (theirs waits for the requests the action started, then about 500 ms).
+pub const MCP_SETTLE_MS: u64 = 200;
 
 /// `page.hover` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

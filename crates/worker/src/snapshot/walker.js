@@ -730,7 +730,8 @@
   }
   function toNode(e, depth) {
     // Each node keeps the frame it was walked in (for its ref).
-    if (tagOf(e) === 'IFRAME') return { role: 'iframe', name: '', attrs: [], element: e, props: [], children: [], hole: -1, frame };
+    // A `<frame>` of a `<frameset>` page is one too: its document under its line, as an iframe's.
+    if (tagOf(e) === 'IFRAME' || tagOf(e) === 'FRAME') return { role: 'iframe', name: '', attrs: [], element: e, props: [], children: [], hole: -1, frame };
     const role = roleOf(e);
     if (!role || role === 'presentation' || role === 'none' || role === 'generic') return null;
     const name = nameOf(e, role);
@@ -753,7 +754,7 @@
     const shadow = e.shadowRoot;
     if (shadow) enterScope(shadow);
     node.children.push(cssContent(e, '::before') || '');
-    if (tagOf(e) === 'IFRAME' && node.role === 'iframe') {
+    if ((tagOf(e) === 'IFRAME' || tagOf(e) === 'FRAME') && node.role === 'iframe') {
       // Our extension: the frame's content under its line.
       let inner = null;
       try { inner = e.contentDocument; } catch { inner = null; }
