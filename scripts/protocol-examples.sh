@@ -109,6 +109,12 @@ example "page.set_viewport" page.set_viewport phone '{"width": 800, "height": 60
 example "session.close" session.close phone '{}'
 example "session.list" session.list "" '{}'
 example "page.goto" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
+example "page.goto (a second page, for page.back)" page.goto s1 "{\"url\": \"$base/test/index.html\"}"
+example "page.back" page.back s1 '{}'
+example "page.forward" page.forward s1 '{}'
+example "page.forward at the end of the history" page.forward s1 '{}'
+example "page.back (to the form, for the next examples)" page.back s1 '{}'
+example "page.reload" page.reload s1 '{}'
 example "page.goto to a server that never answers" page.goto s1 "{\"url\": \"$base/test/never\"}" 2000
 example "page.snapshot, interactive" page.snapshot s1 '{"interactive": true}'
 example "page.snapshot" page.snapshot s1 '{}'

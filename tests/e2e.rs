@@ -567,3 +567,35 @@ async fn screenshots_past_the_pixel_cap_are_refused() {
     );
     assert!(r.await.unwrap().ok, "a capture under the cap works");
 }
+
+/// Issue 29: the tab's history. `page.back` and `page.forward` go to the entries around the current
+/// one and `page.reload` loads the document again, each waited for as `page.goto` is (its result's
+/// shape); at either end of the history the answer says there is no entry to go to; a reload that
+/// cannot finish within its budget answers `timed_out` with what it reached.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn back_forward_and_reload_wait_like_goto() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("h")).await.unwrap();
+    let e = api_error(c.back("h", None).await);
+    assert_eq!(e.code, ErrorCode::BadRequest);
+    assert!(e.message.contains("no history entry to go back to"), "{}", e.message);
+    c.goto("h", &pages.url("/test/index.html"), None).await.unwrap();
+    c.goto("h", &pages.url("/test/form.html"), None).await.unwrap();
+    let back = c.back("h", None).await.unwrap();
+    assert_eq!((back.title.as_str(), back.load_state.as_str(), back.timed_out), ("Test Index", "load", false));
+    assert!(back.url.ends_with("/test/index.html"), "{back:?}");
+    let forward = c.forward("h", None).await.unwrap();
+    assert_eq!(forward.title, "Form");
+    let e = api_error(c.forward("h", None).await);
+    assert!(e.message.contains("no history entry to go forward to"), "{}", e.message);
+    // A reload is a new document: what the page held in memory is gone.
+    c.evaluate("h", "window.kept = 1", None).await.unwrap();
+    let reloaded = c.reload("h", None).await.unwrap();
+    assert_eq!((reloaded.title.as_str(), reloaded.load_state.as_str()), ("Form", "load"));
+    let kept = c.evaluate("h", "typeof window.kept", None).await.unwrap().into_inner().value;
+    assert_eq!(kept, Some(json!("undefined")));
+    // A document that takes 3 s, reloaded with a 1.5 s budget: what it reached, timed_out.
+    c.goto("h", &pages.url("/test/slow/3000"), None).await.unwrap();
+    let slow = c.reload("h", Some(1_500)).await.unwrap();
+    assert!(slow.timed_out, "{slow:?}");
+}

@@ -114,6 +114,22 @@ class Methods:
         params = _params({"url": url})
         return self._request("page.goto", session_id, params, timeout_ms, GotoResult)
 
+    def back(self, session_id: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
+        """``page.back`` -> ``GotoResult``: the previous entry of the tab's history, waited for as ``page.goto``
+        waits (``timed_out`` with what it reached); ``bad_request`` when there is none.
+        """
+        return self._request("page.back", session_id, {}, timeout_ms, GotoResult)
+
+    def forward(self, session_id: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
+        """``page.forward`` -> ``GotoResult``: the next entry of the tab's history, as ``page.back``.
+        """
+        return self._request("page.forward", session_id, {}, timeout_ms, GotoResult)
+
+    def reload(self, session_id: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
+        """``page.reload`` -> ``GotoResult``: the tab's document loaded again, waited for as ``page.goto``.
+        """
+        return self._request("page.reload", session_id, {}, timeout_ms, GotoResult)
+
     def extract(
         self,
         session_id: str,

@@ -295,6 +295,42 @@ impl Client {
         self.request(Method::PageGoto, Some(session_id), GotoParams { url: url.into() }, timeout_ms).await
     }
 
+    /// `page.back`: the previous entry of the tab's history, waited for as [`Client::goto`].
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` when there is no entry to go back to.
+    pub async fn back(
+        &self,
+        session_id: &str,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<GotoResult>, ClientError> {
+        self.request(Method::PageBack, Some(session_id), Value::Null, timeout_ms).await
+    }
+
+    /// `page.forward`: the next entry of the tab's history, waited for as [`Client::goto`].
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` when there is no entry to go forward to.
+    pub async fn forward(
+        &self,
+        session_id: &str,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<GotoResult>, ClientError> {
+        self.request(Method::PageForward, Some(session_id), Value::Null, timeout_ms).await
+    }
+
+    /// `page.reload`: the tab's document loaded again, waited for as [`Client::goto`].
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn reload(
+        &self,
+        session_id: &str,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<GotoResult>, ClientError> {
+        self.request(Method::PageReload, Some(session_id), Value::Null, timeout_ms).await
+    }
+
     /// `page.extract`.
     ///
     /// # Errors

@@ -11,6 +11,7 @@ use sb_protocol::api::{
     GotoParams, HandleDialogParams, Method, PressParams, ScreenshotParams, ScrollParams, SelectParams,
     SetViewportParams, SnapshotParams, TypeParams, WaitForParams,
 };
+use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -137,6 +138,12 @@ pub fn all() -> Vec<ToolDef> {
     vec![
         def("browser_navigate", Cap::Core, Call(Method::PageGoto), false,
             "Go to a URL; waits for the page to load.", input_schema::<GotoParams>()),
+        def("browser_navigate_back", Cap::Core, Call(Method::PageBack), false,
+            "Go back to the previous page of the tab's history; waits for it to load.", input_schema::<NoParams>()),
+        def("browser_navigate_forward", Cap::Core, Call(Method::PageForward), false,
+            "Go forward to the next page of the tab's history; waits for it to load.", input_schema::<NoParams>()),
+        def("browser_reload", Cap::Core, Call(Method::PageReload), false,
+            "Reload the page; waits for it to load.", input_schema::<NoParams>()),
         def("browser_snapshot", Cap::Core, Call(Method::PageSnapshot), true,
             "The page as an aria snapshot: roles, names and [ref=eN] refs for the other tools. Take one before acting.",
             input_schema::<SnapshotParams>()),

@@ -336,6 +336,13 @@ methods! {
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once it reached `load` (or what it
     /// reached when the budget ran out, `timed_out: true`).
     PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
+    /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
+    /// waits (`timed_out` with what it reached); `bad_request` when there is none.
+    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
+    /// `page.forward` -> [`GotoResult`]: the next entry of the tab's history, as `page.back`.
+    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
+    /// `page.reload` -> [`GotoResult`]: the tab's document loaded again, waited for as `page.goto`.
+    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
     /// `page.extract {format?, max_chars?}` -> [`ExtractResult`]: the page's `text` (innerText) or
     /// `html`, at most `max_chars`.
     PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000 }

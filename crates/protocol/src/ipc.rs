@@ -132,6 +132,13 @@ pub enum Action {
         /// The URL to load (already checked against the URL policy).
         url: String,
     },
+    /// Another entry of the tab's session history, `delta` away (-1: back, 1: forward).
+    History {
+        /// -1 or 1.
+        delta: i64,
+    },
+    /// The tab's document loaded again (`Page.reload`).
+    Reload,
     /// Page text or HTML, cut at `max_chars`.
     Extract {
         /// `text` or `html`.
@@ -228,7 +235,7 @@ impl Action {
     /// The phase an action starts in.
     pub fn phase(&self) -> Phase {
         match self {
-            Action::Goto { .. } => Phase::Navigate,
+            Action::Goto { .. } | Action::History { .. } | Action::Reload => Phase::Navigate,
             Action::Extract { .. } => Phase::Extract,
             Action::Screenshot { .. } => Phase::Screenshot,
             Action::Evaluate { .. } | Action::CallFunction { .. } => Phase::Evaluate,

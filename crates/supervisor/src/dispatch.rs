@@ -22,6 +22,7 @@ use sb_protocol::api::{
     MAX_SETTLE_MS,
 };
 use sb_protocol::error::bad_request;
+use sb_protocol::fields::NoParams;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, Output,
     RefRecord, SnapshotOptions, SnapshotOutput, WaitCondition,
@@ -142,6 +143,9 @@ pub fn route(method: Method) -> Route {
         TabsFocus => return Route::Session(OnSession::Op(SessionOp::TabsFocus)),
         TabsClose => return Route::Session(OnSession::Op(SessionOp::TabsClose)),
         PageGoto => &GOTO,
+        PageBack => &BACK,
+        PageForward => &FORWARD,
+        PageReload => &RELOAD,
         PageExtract => &EXTRACT,
         PageScreenshot => &SCREENSHOT,
         PageEvaluate => &EVALUATE,
@@ -169,6 +173,34 @@ static GOTO: PageMethod = PageMethod {
         Ok(Action::Goto { url: p.url })
     },
     finish: |o| finish_as(o, |g: GotoResult| Done { url: Some(g.url.clone()), ..Done::of(g) }),
+    numbers_refs: false,
+};
+
+/// `page.back`, `page.forward`, `page.reload`: answered as `page.goto` is.
+static BACK: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let _: NoParams = params(v)?;
+        Ok(Action::History { delta: -1 })
+    },
+    finish: |o| finish_as(o, |g: GotoResult| Done { url: Some(g.url.clone()), ..Done::of(g) }),
+    numbers_refs: false,
+};
+
+static FORWARD: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let _: NoParams = params(v)?;
+        Ok(Action::History { delta: 1 })
+    },
+    finish: BACK.finish,
+    numbers_refs: false,
+};
+
+static RELOAD: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let _: NoParams = params(v)?;
+        Ok(Action::Reload)
+    },
+    finish: BACK.finish,
     numbers_refs: false,
 };
 

@@ -558,7 +558,10 @@ impl Context for SessionContext<'_> {
 /// The methods that load a URL the caller gives (`page.goto`, `tabs.open`): the policy checks it first,
 /// and a refusal on the way is theirs to report.
 fn navigates(method: Method) -> bool {
-    matches!(method, Method::PageGoto | Method::TabsOpen)
+    matches!(
+        method,
+        Method::PageGoto | Method::PageBack | Method::PageForward | Method::PageReload | Method::TabsOpen
+    )
 }
 
 fn log_action(

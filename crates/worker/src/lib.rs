@@ -30,6 +30,7 @@ mod conns;
 mod dialogs;
 mod error;
 mod frames;
+mod history;
 mod input;
 mod interact;
 mod keys;
@@ -464,6 +465,8 @@ async fn crash_or_browser(page: &Page, phase: Phase) -> WorkerError {
 async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
     let outcome = match action {
         Action::Goto { url } => actions::goto(page, &url, p).await,
+        Action::History { delta } => history::go(page, delta, p).await,
+        Action::Reload => history::reload(page, p).await,
         Action::Extract { format, max_chars } => actions::extract(page, format, max_chars, p).await,
         Action::Screenshot { full_page, format, quality, inline, max_height, path, clip, target } => {
             let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };

@@ -1,0 +1,139 @@
+//! `page.back`, `page.forward` and `page.reload`: the tab's session history, waited for as `page.goto`
+//! waits (Playwright's `goBack`, `goForward`, `reload` with `waitUntil: 'load'`).
+//!
+//! The entry is found in `Page.getNavigationHistory` and loaded with `Page.navigateToHistoryEntry`
+//! (`Page.reload` for a reload); the action then waits for the main frame to commit a URL (a new
+//! document, a same-document entry, or a page restored from the back/forward cache) and for that
+//! document's `load`, within the budget. What it reached when the budget ran out is the answer, with
+//! `timed_out: true`, as `page.goto`'s is.
+
+use std::time::Duration;
+
+use sb_protocol::api::GotoResult;
+use sb_protocol::ipc::{Output, WorkerError};
+use sb_protocol::{ErrorCode, Phase};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::error::{cdp_failure, fail};
+use crate::page::{url_and_title, Page};
+use crate::progress::Progress;
+
+/// Kept back from the wait to read the URL and title when the budget runs out, as `page.goto` keeps.
+const AFTER_NAV_RESERVE: Duration = Duration::from_millis(15);
+
+/// `Page.getNavigationHistory`'s answer.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NavigationHistory {
+    current_index: i64,
+    entries: Vec<HistoryEntry>,
+}
+
+/// One entry of the tab's session history.
+#[derive(Debug, Deserialize)]
+struct HistoryEntry {
+    id: i64,
+    url: String,
+}
+
+/// `page.back` (`delta` -1) or `page.forward` (+1).
+///
+/// # Errors
+/// `bad_request` when there is no entry to go to (naming where the tab is); CDP failures.
+pub(crate) async fn go(page: &Page, delta: i64, p: &Progress) -> Result<Output, WorkerError> {
+    let budget = p.budget();
+    let phase = Phase::Navigate;
+    let history: NavigationHistory = page
+        .session
+        .call("Page.getNavigationHistory", json!({}), budget.remaining())
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    let wanted = history.current_index + delta;
+    let Some(entry) = usize::try_from(wanted).ok().and_then(|i| history.entries.get(i)) else {
+        let (way, end) = if delta < 0 { ("back", "first") } else { ("forward", "last") };
+        return Err(fail(
+            ErrorCode::BadRequest,
+            phase,
+            format!(
+                "no history entry to go {way} to: the tab is at the {end} of its {} entries",
+                history.entries.len()
+            ),
+        ));
+    };
+    p.log(format!("going {} to {}", if delta < 0 { "back" } else { "forward" }, entry.url));
+    let target = entry.url.clone();
+    let id = entry.id;
+    traverse(page, &target, p, || async move {
+        page.session
+            .call::<serde_json::Value>(
+                "Page.navigateToHistoryEntry",
+                json!({"entryId": id}),
+                budget.remaining(),
+            )
+            .await
+    })
+    .await
+}
+
+/// `page.reload`.
+///
+/// # Errors
+/// CDP failures.
+pub(crate) async fn reload(page: &Page, p: &Progress) -> Result<Output, WorkerError> {
+    let budget = p.budget();
+    let url = page.lifecycle.borrow().url.clone();
+    p.log(format!("reloading {url}"));
+    traverse(page, &url, p, || async move {
+        page.session.call::<serde_json::Value>("Page.reload", json!({}), budget.remaining()).await
+    })
+    .await
+}
+
+/// Starts a navigation with `start` and waits for its commit and its `load`, within the budget.
+async fn traverse<F, Fut>(page: &Page, url: &str, p: &Progress, start: F) -> Result<Output, WorkerError>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Result<serde_json::Value, sb_cdp::CdpError>>,
+{
+    let budget = p.budget();
+    let wait = budget.child(AFTER_NAV_RESERVE);
+    let mut lifecycle = page.lifecycle.clone();
+    let before = lifecycle.borrow_and_update().commits;
+    start().await.map_err(|e| cdp_failure(Phase::Navigate, e))?;
+    // The commit: a new document, a same-document entry, or a restored page.
+    let committed =
+        tokio::time::timeout(wait.remaining(), lifecycle.wait_for(|l| l.commits != before)).await.is_ok();
+    if !committed {
+        let (shown, title, _) = url_and_title(page, budget).await;
+        return Ok(Output::Goto(GotoResult {
+            url: shown.unwrap_or_else(|| url.to_string()),
+            title: title.unwrap_or_default(),
+            status: None,
+            load_state: "none".into(),
+            timed_out: true,
+        }));
+    }
+    p.log("committed; waiting for load");
+    // A document restored from the back/forward cache or a same-document entry fires no `load`: its
+    // `readyState` says it is complete.
+    let (_, _, ready) = url_and_title(page, budget).await;
+    let mut timed_out = false;
+    if ready.as_deref() != Some("complete") {
+        let loaded = tokio::time::timeout(wait.remaining(), lifecycle.wait_for(|l| l.has("load"))).await;
+        timed_out = !matches!(loaded, Ok(Ok(_)));
+    }
+    let (shown, title, ready) = url_and_title(page, budget).await;
+    let load_state = match ready.as_deref() {
+        Some("complete") => "load",
+        Some("interactive") => "domcontentloaded",
+        _ => "commit",
+    };
+    Ok(Output::Goto(GotoResult {
+        url: shown.unwrap_or_else(|| url.to_string()),
+        title: title.unwrap_or_default(),
+        status: None,
+        load_state: load_state.into(),
+        timed_out,
+    }))
+}
