@@ -582,7 +582,10 @@ async fn back_forward_and_reload_wait_like_goto() {
     c.goto("h", &pages.url("/test/index.html"), None).await.unwrap();
     c.goto("h", &pages.url("/test/form.html"), None).await.unwrap();
     let back = c.back("h", None).await.unwrap();
-    assert_eq!((back.title.as_str(), back.load_state.as_str(), back.timed_out), ("Test Index", "load", false));
+    assert_eq!(
+        (back.title.as_str(), back.load_state.as_str(), back.timed_out),
+        ("Test Index", "load", false)
+    );
     assert!(back.url.ends_with("/test/index.html"), "{back:?}");
     let forward = c.forward("h", None).await.unwrap();
     assert_eq!(forward.title, "Form");

@@ -570,6 +570,13 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
         tokio::time::sleep(std::time::Duration::from_millis(20)).await; // a poll's interval
     }
 
+    // Issue 29: page.downloads lists them all, oldest first, each in its latest state.
+    let listed = c.downloads("d").await.unwrap().into_inner().entries;
+    let states: Vec<(&str, &str)> =
+        listed.iter().map(|d| (d.suggested_filename.as_str(), d.state.as_str())).collect();
+    assert_eq!(states, [("data.bin", "completed"), ("data.bin", "too_large")], "{listed:?}");
+    assert_eq!(listed[0].path.as_deref(), Some(path.to_str().unwrap()));
+    assert_eq!(listed[0].bytes, 5000);
     c.call("session.close", Some("d"), json!({}), None).await.unwrap();
     assert!(!dir.exists(), "the session's downloads went with it");
 }

@@ -13,6 +13,7 @@ default applies).
 from typing import Any, Dict, List, Literal, Optional, Type
 
 from .types import (
+    DownloadsResult,
     EvaluateResult,
     ExtractResult,
     FramesResult,
@@ -589,6 +590,12 @@ class Methods:
         iframes included).
         """
         return self._request("page.frames", session_id, {}, timeout_ms, FramesResult)
+
+    def downloads(self, session_id: str, *, timeout_ms: Optional[int] = None) -> DownloadsResult:
+        """``page.downloads`` -> ``DownloadsResult``: every download of the session so far (its pages' and
+        popups'), oldest first, each in its latest state.
+        """
+        return self._request("page.downloads", session_id, {}, timeout_ms, DownloadsResult)
 
     # tabs.*
 

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -390,6 +390,14 @@ class FramesResult(Result):
 
     frames: List[FrameInfo] = field(default_factory=list)
     """The active tab's frames, main frame first, parents before children."""
+
+
+@dataclass
+class DownloadsResult(Result):
+    """``page.downloads`` result."""
+
+    entries: List[DownloadInfo] = field(default_factory=list)
+    """The session's downloads, oldest first, each in its latest state (``started`` while in flight). (Not ``downloads``: that is the common part's news of downloads since the last result.)"""
 
 
 @dataclass

@@ -20,13 +20,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, CommonResult, DragParams, ElementParams, EvaluateParams, EvaluateResult,
-    ExtractParams, ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams,
-    HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, PressParams, Request, RequestId,
-    Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
-    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
-    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams,
-    TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, WaitForParams, WaitForResult,
+    CheckParams, ClickParams, CommonResult, DownloadsResult, DragParams, ElementParams, EvaluateParams,
+    EvaluateResult, ExtractParams, ExtractResult, FillParams, FramesResult, GotoParams, GotoResult,
+    HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, PressParams,
+    Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams,
+    SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
+    SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult,
+    TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, WaitForParams,
+    WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -317,6 +318,14 @@ impl Client {
         timeout_ms: Option<u64>,
     ) -> Result<Reply<GotoResult>, ClientError> {
         self.request(Method::PageForward, Some(session_id), Value::Null, timeout_ms).await
+    }
+
+    /// `page.downloads`: every download of the session so far, oldest first, in its latest state.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn downloads(&self, session_id: &str) -> Result<Reply<DownloadsResult>, ClientError> {
+        self.request(Method::PageDownloads, Some(session_id), Value::Null, None).await
     }
 
     /// `page.reload`: the tab's document loaded again, waited for as [`Client::goto`].

@@ -398,6 +398,9 @@ methods! {
     /// `page.frames` -> [`FramesResult`]: the active tab's frame tree, main frame first (out-of-process
     /// iframes included).
     PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000 }
+    /// `page.downloads` -> [`DownloadsResult`]: every download of the session so far (its pages' and
+    /// popups'), oldest first, each in its latest state.
+    PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
@@ -976,6 +979,14 @@ pub struct DownloadInfo {
     /// session unless `downloads.keep`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+}
+
+/// `page.downloads` result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DownloadsResult {
+    /// The session's downloads, oldest first, each in its latest state (`started` while in flight).
+    /// (Not `downloads`: that is the common part's news of downloads since the last result.)
+    pub entries: Vec<DownloadInfo>,
 }
 
 /// `page.handle_dialog` params.

@@ -120,6 +120,8 @@ pub enum SessionOp {
     Close,
     /// `tabs.list`.
     TabsList,
+    /// `page.downloads`.
+    Downloads,
     /// `tabs.open`.
     TabsOpen,
     /// `tabs.focus`.
@@ -139,6 +141,7 @@ pub fn route(method: Method) -> Route {
         SessionList => return Route::Runtime(RuntimeOp::SessionList),
         SessionClose => return Route::Session(OnSession::Op(SessionOp::Close)),
         TabsList => return Route::Session(OnSession::Op(SessionOp::TabsList)),
+        PageDownloads => return Route::Session(OnSession::Op(SessionOp::Downloads)),
         TabsOpen => return Route::Session(OnSession::Op(SessionOp::TabsOpen)),
         TabsFocus => return Route::Session(OnSession::Op(SessionOp::TabsFocus)),
         TabsClose => return Route::Session(OnSession::Op(SessionOp::TabsClose)),
@@ -667,8 +670,9 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 18);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 21);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
+        assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));
         let numbering: Vec<_> = Method::ALL
             .iter()

@@ -70,6 +70,8 @@ pub struct Downloads {
     flying: Mutex<HashMap<String, Entry>>,
     /// By session: what its next result reports.
     news: Mutex<HashMap<String, Vec<DownloadInfo>>>,
+    /// By session: every download so far (`guid`, its latest state), oldest first (`page.downloads`).
+    all: Mutex<HashMap<String, Vec<(String, DownloadInfo)>>>,
     /// Begun in a frame that is no session's tab (a subframe's): `Browser.downloadWillBegin`'s params
     /// by `guid`, until the file shows whose it is.
     unowned: Mutex<HashMap<String, DownloadWillBegin>>,
@@ -83,6 +85,7 @@ impl Downloads {
             root: artifacts_dir.join("downloads"),
             flying: Mutex::default(),
             news: Mutex::default(),
+            all: Mutex::default(),
             unowned: Mutex::default(),
         }
     }
@@ -136,6 +139,7 @@ impl Downloads {
             path: None,
         };
         self.tell(session, info.clone());
+        self.record(session, &began.guid, &info);
         let entry =
             Entry { session: session.to_string(), context: context.to_string(), info, too_large: false };
         self.flying.lock().unwrap().insert(began.guid, entry);
@@ -226,7 +230,24 @@ impl Downloads {
             });
             entry.info.state = if entry.too_large || over { "too_large" } else { "canceled" }.into();
         }
+        self.record(&entry.session, guid, &entry.info);
         self.tell(&entry.session, entry.info);
+    }
+
+    /// Keeps `info` as the latest state of `session`'s download `guid`.
+    fn record(&self, session: &str, guid: &str, info: &DownloadInfo) {
+        let mut all = self.all.lock().unwrap();
+        let list = all.entry(session.to_string()).or_default();
+        match list.iter_mut().find(|(g, _)| g == guid) {
+            Some((_, kept)) => *kept = info.clone(),
+            None => list.push((guid.to_string(), info.clone())),
+        }
+    }
+
+    /// Every download of `session` so far, oldest first, each in its latest state (`page.downloads`).
+    pub fn list(&self, session: &str) -> Vec<DownloadInfo> {
+        let all = self.all.lock().unwrap();
+        all.get(session).map(|l| l.iter().map(|(_, i)| i.clone()).collect()).unwrap_or_default()
     }
 
     fn tell(&self, session: &str, info: DownloadInfo) {
@@ -241,6 +262,7 @@ impl Downloads {
     /// `session` closed: its directory goes (unless `keep`), and what it was not told.
     pub fn closed(&self, session: &str) {
         self.news.lock().unwrap().remove(session);
+        self.all.lock().unwrap().remove(session);
         self.flying.lock().unwrap().retain(|_, e| e.session != session);
         if !self.config.keep {
             if let Ok(dir) = self.dir(session) {

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sb_protocol::api::{
-    CommonResult, HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId, Response,
-    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
+    CommonResult, DownloadsResult, HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId,
+    Response, SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Display, RefRecord};
@@ -402,6 +402,9 @@ impl Runtime {
             OnSession::Op(op) => match op {
                 SessionOp::Close => to_json(self.close_session(session, budget).await),
                 SessionOp::TabsList => to_json(crate::tabs::list(q, session, call).await?),
+                SessionOp::Downloads => {
+                    to_json(DownloadsResult { entries: q.sessions.downloads.list(&session.id) })
+                }
                 SessionOp::TabsOpen => {
                     to_json(crate::tabs::open(q, session, dispatch::params(params)?, call).await?)
                 }
