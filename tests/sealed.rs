@@ -924,6 +924,12 @@ fn the_browsers_files_are_the_runtimes_only_and_stay_in_its_profile() {
     let browser = sb_tests::descendant_naming(sup.pid(), "--crash-dumps-dir=").expect("the browser");
     let cmdline = std::fs::read_to_string(format!("/proc/{browser}/cmdline")).unwrap();
     assert!(cmdline.contains(&format!("--crash-dumps-dir={}", profile.join("crash").display())), "{cmdline}");
+    // The crash handler's database (where a renderer's dump lands) is in the profile as well: it took
+    // `$HOME/.config/chromium/Crash Reports` whatever the flags said.
+    let handler = sb_tests::descendant_naming(sup.pid(), "--database=").expect("the crash handler");
+    let cmdline = std::fs::read_to_string(format!("/proc/{handler}/cmdline")).unwrap().replace('\0', " ");
+    let database = cmdline.split("--database=").nth(1).unwrap().split(" --").next().unwrap();
+    assert!(Path::new(database).starts_with(&profile), "{database}");
 }
 
 /// Issue 28 §5: a runtime crowded with idle connections stays reachable. With every slot held,

@@ -98,6 +98,10 @@ def test_every_method_on_a_real_page(runtime, pages):
         c.goto(sid, pages.url("/test/nav.html"))
         chosen = c.select(sid, selector="#go", values=["/test/slow/200"])
         assert chosen.values == ["/test/slow/200"] and chosen.navigated_to.endswith("/test/slow/200")
+        assert c.back(sid).title == "Nav"
+        assert c.forward(sid).url.endswith("/test/slow/200")
+        assert c.reload(sid).load_state == "load"
+        assert c.downloads(sid).entries == []
 
         tab = c.tabs_open(sid, pages.url("/test/index.html"))
         assert tab.active

@@ -283,6 +283,16 @@ impl Browser {
         } else {
             tracing::warn!(path = %tmp.display(), "browser_tmpdir_too_long");
         }
+        // Chromium's crash handler keeps its database (dumps that may hold a page's cookies) under the
+        // *default* user-data-dir's parent, `$XDG_CONFIG_HOME/chromium/Crash Reports`, whatever
+        // `--user-data-dir` and `--crash-dumps-dir` say: the config and cache homes go into the
+        // profile too.
+        for (var, dir) in [("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")] {
+            let path = udd.path().join(dir);
+            crate::files::private_dir(&path)
+                .map_err(|e| fail(Phase::Launch, format!("cannot create {}: {e}", path.display())))?;
+            cmd.env(var, &path);
+        }
         cmd.args(flags(config, udd.path())).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
         let (browser_reads, browser_writes) =
             (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
