@@ -26,7 +26,7 @@ use crate::worlds;
 /// Time kept back from a navigation's wait to stop the load and read the URL and title afterwards: a
 /// navigation that runs out of time answers `timed_out` within the answer window
 /// ([`sb_protocol::margins::EARLY`]), not earlier.
-const AFTER_NAV_RESERVE: Duration = Duration::from_millis(15);
+pub(crate) const AFTER_NAV_RESERVE: Duration = Duration::from_millis(15);
 /// Longest a small bookkeeping call (URL, title) may take.
 const SMALL_CALL: Duration = Duration::from_millis(1_000);
 

@@ -7,20 +7,16 @@
 //! document's `load`, within the budget. What it reached when the budget ran out is the answer, with
 //! `timed_out: true`, as `page.goto`'s is.
 
-use std::time::Duration;
-
 use sb_protocol::api::GotoResult;
 use sb_protocol::ipc::{Output, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::actions::AFTER_NAV_RESERVE;
 use crate::error::{cdp_failure, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
-
-/// Kept back from the wait to read the URL and title when the budget runs out, as `page.goto` keeps.
-const AFTER_NAV_RESERVE: Duration = Duration::from_millis(15);
 
 /// `Page.getNavigationHistory`'s answer.
 #[derive(Debug, Deserialize)]
