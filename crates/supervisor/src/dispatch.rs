@@ -22,7 +22,6 @@ use sb_protocol::api::{
     MAX_SETTLE_MS,
 };
 use sb_protocol::error::bad_request;
-use sb_protocol::fields::NoParams;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, Output,
     RefRecord, SnapshotOptions, SnapshotOutput, WaitCondition,
@@ -179,33 +178,19 @@ static GOTO: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
-/// `page.back`, `page.forward`, `page.reload`: answered as `page.goto` is.
+/// `page.back`, `page.forward`, `page.reload`: answered as `page.goto` is (their params, none, are
+/// checked before dispatch, as `page.frames`').
 static BACK: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let _: NoParams = params(v)?;
-        Ok(Action::History { delta: -1 })
-    },
-    finish: |o| finish_as(o, |g: GotoResult| Done { url: Some(g.url.clone()), ..Done::of(g) }),
+    prepare: |_, _| Ok(Action::History { delta: -1 }),
+    finish: GOTO.finish,
     numbers_refs: false,
 };
 
-static FORWARD: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let _: NoParams = params(v)?;
-        Ok(Action::History { delta: 1 })
-    },
-    finish: BACK.finish,
-    numbers_refs: false,
-};
+static FORWARD: PageMethod =
+    PageMethod { prepare: |_, _| Ok(Action::History { delta: 1 }), finish: GOTO.finish, numbers_refs: false };
 
-static RELOAD: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let _: NoParams = params(v)?;
-        Ok(Action::Reload)
-    },
-    finish: BACK.finish,
-    numbers_refs: false,
-};
+static RELOAD: PageMethod =
+    PageMethod { prepare: |_, _| Ok(Action::Reload), finish: GOTO.finish, numbers_refs: false };
 
 static EXTRACT: PageMethod = PageMethod {
     prepare: |v, _| {

@@ -311,14 +311,13 @@ impl Runtime {
         // Through the connection gate the browser only learns that the gate could not connect; the
         // gate knows why (refused, timed out, a name that does not resolve): the error names that, as
         // Chromium would have without a proxy.
-        for seen in ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"] {
-            let url = e.message.split("navigation to ").nth(1).and_then(|r| r.split(' ').next());
-            if let Some(real) =
-                url.filter(|_| e.message.contains(seen)).and_then(|u| self.guard.connect_failure(u))
-            {
-                e.message = e.message.replace(seen, real);
-                return e;
-            }
+        let seen = ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"]
+            .into_iter()
+            .find(|seen| e.message.contains(seen));
+        let url = e.message.split("navigation to ").nth(1).and_then(|r| r.split(' ').next());
+        if let (Some(seen), Some(real)) = (seen, url.and_then(|u| self.guard.connect_failure(u))) {
+            e.message = e.message.replace(seen, real);
+            return e;
         }
         if !e.message.contains("ERR_BLOCKED_BY_CLIENT") {
             return e;
@@ -558,8 +557,9 @@ impl Context for SessionContext<'_> {
     }
 }
 
-/// The methods that load a URL the caller gives (`page.goto`, `tabs.open`): the policy checks it first,
-/// and a refusal on the way is theirs to report.
+/// The methods that navigate: those given a URL (`page.goto`, `tabs.open`) have it checked by the
+/// policy first, and each reports a refusal or a failed connection on the way (`page.back`,
+/// `page.forward`, `page.reload` too).
 fn navigates(method: Method) -> bool {
     matches!(
         method,

@@ -137,7 +137,7 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
 /// The answer of a navigation that did not commit within the budget: the load is stopped
 /// (`Page.stopLoading`) and the tab still shows its previous document, reported with
 /// `load_state: "none"` and `timed_out: true`.
-async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output, WorkerError> {
+pub(crate) async fn not_committed(page: &Page, url: &str, budget: Budget) -> Result<Output, WorkerError> {
     let _ = page.session.run(&PageStopLoading {}, budget.capped(SMALL_CALL)).await;
     let (shown, title, _) = url_and_title(page, budget).await;
     let Some(shown) = shown else {

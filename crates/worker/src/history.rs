@@ -13,7 +13,7 @@ use sb_protocol::{ErrorCode, Phase};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::actions::AFTER_NAV_RESERVE;
+use crate::actions::{not_committed, AFTER_NAV_RESERVE};
 use crate::error::{cdp_failure, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
@@ -101,25 +101,19 @@ where
     let committed =
         tokio::time::timeout(wait.remaining(), lifecycle.wait_for(|l| l.commits != before)).await.is_ok();
     if !committed {
-        let (shown, title, _) = url_and_title(page, budget).await;
-        return Ok(Output::Goto(GotoResult {
-            url: shown.unwrap_or_else(|| url.to_string()),
-            title: title.unwrap_or_default(),
-            status: None,
-            load_state: "none".into(),
-            timed_out: true,
-        }));
+        // As `page.goto`'s: the load stopped, the tab's previous document reported, `timed_out`.
+        return not_committed(page, url, budget).await;
     }
     p.log("committed; waiting for load");
     // A document restored from the back/forward cache or a same-document entry fires no `load`: its
     // `readyState` says it is complete.
-    let (_, _, ready) = url_and_title(page, budget).await;
+    let (mut shown, mut title, mut ready) = url_and_title(page, budget).await;
     let mut timed_out = false;
     if ready.as_deref() != Some("complete") {
         let loaded = tokio::time::timeout(wait.remaining(), lifecycle.wait_for(|l| l.has("load"))).await;
         timed_out = !matches!(loaded, Ok(Ok(_)));
+        (shown, title, ready) = url_and_title(page, budget).await;
     }
-    let (shown, title, ready) = url_and_title(page, budget).await;
     let load_state = match ready.as_deref() {
         Some("complete") => "load",
         Some("interactive") => "domcontentloaded",
