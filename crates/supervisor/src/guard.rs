@@ -100,10 +100,11 @@ impl Guard {
             return check(scheme).await;
         }
         // Only an allowlist miss is answered by the other scheme; every other refusal stands.
-        let not_allowed = |b: &crate::policy::Blocked| b.0.contains("is not in policy.allowed_origins");
         match (check("https").await, check("http").await) {
             (Ok(a), Ok(_)) => Ok(a),
-            (Ok(a), Err(e)) | (Err(e), Ok(a)) if not_allowed(&e) => Ok(a),
+            (Ok(a), Err(e)) | (Err(e), Ok(a)) if e.not_listed => Ok(a),
+            // Both refused: the rule that refuses outright is the one to name.
+            (Err(https), Err(http)) => Err(if https.not_listed { http } else { https }),
             (Err(e), _) | (_, Err(e)) => Err(e),
         }
     }
@@ -140,11 +141,11 @@ impl Guard {
             Err(blocked) => {
                 let shown = sb_protocol::redact::in_url(url);
                 let kind = paused.resource_type.as_str();
-                tracing::warn!(url = %shown, rule = %blocked.0, resource_type = kind, "url_blocked");
+                tracing::warn!(url = %shown, rule = %blocked.rule, resource_type = kind, "url_blocked");
                 if let Some(frame) = paused.frame_id.as_deref() {
                     let mut refused = self.refused.lock().unwrap();
                     refused.retain(|_, (_, _, at)| at.elapsed() < REMEMBER);
-                    refused.insert(frame.to_string(), (shown.into_owned(), blocked.0, Instant::now()));
+                    refused.insert(frame.to_string(), (shown.into_owned(), blocked.rule, Instant::now()));
                 }
                 let fail = FetchFailRequest {
                     request_id: request_id.to_string(),
@@ -181,5 +182,30 @@ impl Guard {
         );
         let failed = self.failed.lock().unwrap();
         failed.get(&key).filter(|(_, at)| at.elapsed() < REMEMBER).map(|(e, _)| *e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tunnel's scheme is unknown: listed under either scheme in `allowed_origins` lets it through,
+    /// while `blocked_origins` under either scheme, or a blocked network, refuses it.
+    #[tokio::test]
+    async fn a_tunnel_is_checked_as_both_schemes() {
+        let policy = Policy {
+            allowed_origins: vec!["https://127.0.0.1:8443".into(), "http://127.0.0.1:9".into()],
+            blocked_origins: vec!["http://127.0.0.1:9".into()],
+            ..Policy::default()
+        };
+        let guard = Guard::new(policy, false, &[]);
+        let budget = || Budget::new(Duration::from_secs(1));
+        let ok = guard.connect_to(None, "127.0.0.1", 8443, budget()).await.unwrap();
+        assert_eq!(ok, [std::net::IpAddr::from([127, 0, 0, 1])]);
+        let refused = guard.connect_to(None, "127.0.0.1", 9, budget()).await.unwrap_err();
+        assert!(refused.rule.contains("blocked_origins") && !refused.not_listed, "{refused:?}");
+        let unlisted = guard.connect_to(None, "127.0.0.1", 80, budget()).await.unwrap_err();
+        assert!(unlisted.not_listed, "{unlisted:?}");
+        assert!(guard.connect_to(None, "169.254.169.254", 443, budget()).await.is_err());
     }
 }

@@ -142,15 +142,12 @@ impl Names {
             return name;
         }
         match self.rules.iter().find(|r| r.replacement.is_some() && glob_matches(&r.pattern, &lower)) {
-            Some(ResolverRule { replacement: Some(to), .. }) => {
-                // `host:port` and `[v6]:port` replacements: the host only.
-                let host = match to.strip_prefix('[') {
-                    Some(v6) => v6.split(']').next().unwrap_or(v6),
-                    None if to.matches(':').count() == 1 => to.split(':').next().unwrap_or(to),
-                    None => to,
-                };
-                host
-            }
+            // `host:port` and `[v6]:port` replacements: the host only.
+            Some(ResolverRule { replacement: Some(to), .. }) => match to.strip_prefix('[') {
+                Some(v6) => v6.split(']').next().unwrap_or(v6),
+                None if to.matches(':').count() == 1 => to.split(':').next().unwrap_or(to),
+                None => to,
+            },
             _ => name,
         }
     }
@@ -189,7 +186,19 @@ impl Names {
 
 /// Why a URL is refused: the rule, for the `url_blocked` message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Blocked(pub String);
+pub struct Blocked {
+    /// The rule, in words.
+    pub rule: String,
+    /// The only objection is that `allowed_origins` does not list the origin (the connection gate
+    /// lets a tunnel through when its other scheme is listed).
+    pub not_listed: bool,
+}
+
+impl Blocked {
+    fn by(rule: String) -> Blocked {
+        Blocked { rule, not_listed: false }
+    }
+}
 
 impl Policy {
     /// Checks the configured networks parse.
@@ -253,9 +262,9 @@ impl Policy {
         budget: Budget,
     ) -> Result<Vec<IpAddr>, Blocked> {
         let parsed =
-            url::Url::parse(url).map_err(|e| Blocked(format!("{url:?} is not an absolute URL ({e})")))?;
+            url::Url::parse(url).map_err(|e| Blocked::by(format!("{url:?} is not an absolute URL ({e})")))?;
         let scheme = parsed.scheme();
-        let blocked = |rule: String| Err(Blocked(rule));
+        let blocked = |rule: String| Err(Blocked::by(rule));
         if scheme == "javascript" && !evaluate_enabled {
             return blocked("javascript: URLs run the caller's script, and evaluate_enabled is false".into());
         }
@@ -281,10 +290,13 @@ impl Policy {
         if !self.allowed_origins.is_empty()
             && !self.allowed_origins.iter().any(|o| origin_matches(o, &parsed))
         {
-            return blocked(format!(
-                "origin {} is not in policy.allowed_origins",
-                parsed.origin().ascii_serialization()
-            ));
+            return Err(Blocked {
+                rule: format!(
+                    "origin {} is not in policy.allowed_origins",
+                    parsed.origin().ascii_serialization()
+                ),
+                not_listed: true,
+            });
         }
         let networks = self.networks();
         let addresses: Vec<IpAddr> = match parsed.host() {
@@ -406,7 +418,7 @@ mod tests {
     }
 
     async fn why(p: &Policy, url: &str) -> Option<String> {
-        p.allows(url, false, &web_names(), Budget::new(Duration::from_secs(5))).await.err().map(|b| b.0)
+        p.allows(url, false, &web_names(), Budget::new(Duration::from_secs(5))).await.err().map(|b| b.rule)
     }
 
     /// Issue 28 §3 and §4: an IPv6 address that carries an IPv4 one is checked as that too;

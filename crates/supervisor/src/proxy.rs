@@ -79,8 +79,9 @@ impl Proxy {
     }
 }
 
-/// The uid owning the TCP socket at `peer` that is connected to `local` (the kernel's socket table:
-/// `/proc/net/tcp` and `tcp6`, where a row's local address is the peer's end); `None` when not found.
+/// The uid owning the TCP socket at `peer` that is connected to `local` (the kernel's socket table,
+/// `/proc/net/tcp`, where a row's local address is the peer's end; IPv4 only: the gate listens on
+/// 127.0.0.1); `None` when not found.
 fn peer_uid(peer: SocketAddr, local: SocketAddr) -> Option<u32> {
     let hex = |a: SocketAddr| -> Option<String> {
         match a.ip() {
@@ -129,8 +130,11 @@ async fn handle(req: Request<Incoming>, guard: Arc<Guard>) -> Result<Response<Bo
     let addresses = match guard.connect_to(scheme, &host, port, budget).await {
         Ok(a) => a,
         Err(blocked) => {
-            tracing::warn!(host = %host, port, rule = %blocked.0, "connection_refused");
-            return Ok(status(StatusCode::FORBIDDEN, &format!("blocked by the URL policy: {}", blocked.0)));
+            tracing::warn!(host = %host, port, rule = %blocked.rule, "connection_refused");
+            return Ok(status(
+                StatusCode::FORBIDDEN,
+                &format!("blocked by the URL policy: {}", blocked.rule),
+            ));
         }
     };
     let upstream = match connect(&host, port, addresses, budget).await {

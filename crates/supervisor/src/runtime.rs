@@ -284,7 +284,7 @@ impl Runtime {
         }
         self.guard.allows(url, budget).await.map_err(|b| {
             let shown = sb_protocol::redact::in_url(url);
-            ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.0))
+            ErrorBody::new(ErrorCode::UrlBlocked, Phase::Navigate, format!("{shown} is blocked: {}", b.rule))
         })
     }
 
