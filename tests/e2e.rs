@@ -602,3 +602,25 @@ async fn back_forward_and_reload_wait_like_goto() {
     let slow = c.reload("h", Some(1_500)).await.unwrap();
     assert!(slow.timed_out, "{slow:?}");
 }
+
+/// Issue 26 (found by its real-site benchmark): `page.back` hung its worker, one time in about a
+/// hundred, until the supervisor stopped it at the deadline. The wait for `load` kept the lifecycle
+/// channel's read guard while it read the URL and title, and the worker's one thread then blocked in
+/// the lifecycle tracker's next update. A page that moves its URL (`replaceState`) every millisecond
+/// once loaded sends such an update into that moment each time: back, forward and reload to it answer,
+/// well within the budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_actions_answer_while_the_page_moves_its_url() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("m")).await.unwrap();
+    c.goto("m", &pages.url("/test/replacing.html"), None).await.unwrap();
+    c.goto("m", &pages.url("/test/index.html"), None).await.unwrap();
+    for _ in 0..3 {
+        let back = c.back("m", Some(10_000)).await.unwrap();
+        assert_eq!((back.title.as_str(), back.timed_out), ("Replacing", false), "{back:?}");
+        let reloaded = c.reload("m", Some(10_000)).await.unwrap();
+        assert_eq!((reloaded.title.as_str(), reloaded.timed_out), ("Replacing", false), "{reloaded:?}");
+        let forward = c.forward("m", Some(10_000)).await.unwrap();
+        assert_eq!(forward.title, "Test Index");
+    }
+}

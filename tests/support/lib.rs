@@ -301,6 +301,16 @@ pub mod pages {
     ];
 
     /// `/`: a title, a heading, an input and a button.
+    /// A page that, once loaded, moves its URL within the document every millisecond for 300 ms
+    /// (`history.replaceState`: a `Page.navigatedWithinDocument` each time).
+    pub const REPLACING: &str = r#"<!doctype html><html><head><title>Replacing</title></head>
+<body><h1>Replacing</h1><script>
+addEventListener('load', () => {
+  let n = 0;
+  const t = setInterval(() => { history.replaceState(null, '', '#' + (++n)); if (n >= 300) clearInterval(t); }, 1);
+});
+</script></body></html>"#;
+
     pub const INDEX: &str = r#"<!doctype html><html><head><title>Test Index</title></head>
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
 <input id="name" value=""><button id="go" onclick="document.title='clicked'">Go</button></body></html>"#;
@@ -566,8 +576,23 @@ impl PageServer {
                 "/test/pixel.png",
                 get(|| async { ([(axum::http::header::CONTENT_TYPE, "image/png")], pages::PIXEL) }),
             )
+            // A page of `n` images, each a URL never loaded before (`?r=<run>-<i>`, `r` from the query).
+            .route(
+                "/test/images/{n}",
+                get(
+                    |axum::extract::Path(n): axum::extract::Path<usize>,
+                     axum::extract::RawQuery(run): axum::extract::RawQuery| async move {
+                        let run = run.unwrap_or_default();
+                        let imgs: String = (0..n.min(1000))
+                            .map(|i| format!("<img src=\"/test/pixel.png?{run}-{i}\">"))
+                            .collect();
+                        Html(format!("<!doctype html><html><body>{imgs}</body></html>"))
+                    },
+                ),
+            )
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
+            .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             .route("/test/frameset.html", get(|| async { Html(pages::FRAMESET) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))

@@ -15,6 +15,7 @@ use serde_json::json;
 
 use crate::actions::{not_committed, AFTER_NAV_RESERVE};
 use crate::error::{cdp_failure, fail};
+use crate::lifecycle::wait_until;
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
 
@@ -98,8 +99,7 @@ where
     let before = lifecycle.borrow_and_update().commits;
     start().await.map_err(|e| cdp_failure(Phase::Navigate, e))?;
     // The commit: a new document, a same-document entry, or a restored page.
-    let committed =
-        tokio::time::timeout(wait.remaining(), lifecycle.wait_for(|l| l.commits != before)).await.is_ok();
+    let committed = wait_until(&mut lifecycle, wait.remaining(), |l| l.commits != before).await;
     if !committed {
         // As `page.goto`'s: the load stopped, the tab's previous document reported, `timed_out`.
         return not_committed(page, url, budget).await;
@@ -110,8 +110,7 @@ where
     let (mut shown, mut title, mut ready) = url_and_title(page, budget).await;
     let mut timed_out = false;
     if ready.as_deref() != Some("complete") {
-        let loaded = tokio::time::timeout(wait.remaining(), lifecycle.wait_for(|l| l.has("load"))).await;
-        timed_out = !matches!(loaded, Ok(Ok(_)));
+        timed_out = !wait_until(&mut lifecycle, wait.remaining(), |l| l.has("load")).await;
         (shown, title, ready) = url_and_title(page, budget).await;
     }
     let load_state = match ready.as_deref() {

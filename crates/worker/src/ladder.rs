@@ -191,9 +191,6 @@ async fn settle_at(page: &Page, url: &str, budget: Budget) {
         page.session.call("Page.navigate", json!({"url": url}), budget.remaining()).await;
     let Some(loader) = nav.ok().and_then(|n| n.loader_id) else { return };
     let mut lifecycle = page.lifecycle.clone();
-    let _ = tokio::time::timeout(
-        budget.remaining(),
-        lifecycle.wait_for(|l| l.loader_id == loader && l.has("DOMContentLoaded")),
-    )
-    .await;
+    let ready = |l: &crate::lifecycle::Lifecycle| l.loader_id == loader && l.has("DOMContentLoaded");
+    crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), ready).await;
 }

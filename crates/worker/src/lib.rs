@@ -405,7 +405,7 @@ async fn run_action(
         let running = act(page, action, progress);
         tokio::select! {
             outcome = running => Some(outcome),
-            _ = crashed.wait_for(|c| *c) => None,
+            _ = lifecycle::until(&mut crashed, |c| *c) => None,
         }
     };
     match outcome {
@@ -438,12 +438,11 @@ async fn renderer_gone(page: &Page, crashed: &mut tokio::sync::watch::Receiver<b
     let answered = {
         let probe = page.session.evaluate(&one, CRASH_CHECK);
         tokio::select! {
-            seen = crashed.wait_for(|c| *c) => return seen.is_ok(),
+            seen = lifecycle::until(crashed, |c| *c) => return seen,
             answered = probe => answered,
         }
     };
-    answered.is_err()
-        && tokio::time::timeout(CRASH_CHECK, crashed.wait_for(|c| *c)).await.is_ok_and(|r| r.is_ok())
+    answered.is_err() && lifecycle::wait_until(crashed, CRASH_CHECK, |c| *c).await
 }
 
 /// The answer to a renderer that died under an action: `page_reset`, with the cause. When the

@@ -30,6 +30,26 @@ impl Lifecycle {
     }
 }
 
+/// Waits until `pred` holds for the value of `rx` (now or after a change), within `timeout`: whether it
+/// did. Unlike `watch::Receiver::wait_for`, whose answer is a read guard of the channel, nothing is
+/// held after it returns: a guard kept across an `.await` blocks the sender's next `send_modify`,
+/// which on the worker's one thread is the whole process (clippy's `disallowed_methods` holds every
+/// other caller to this).
+pub(crate) async fn wait_until<T>(
+    rx: &mut watch::Receiver<T>,
+    timeout: std::time::Duration,
+    pred: impl FnMut(&T) -> bool,
+) -> bool {
+    tokio::time::timeout(timeout, until(rx, pred)).await.unwrap_or(false)
+}
+
+/// [`wait_until`] without a time limit: whether `pred` came to hold (`false` once the sender is gone).
+pub(crate) async fn until<T>(rx: &mut watch::Receiver<T>, pred: impl FnMut(&T) -> bool) -> bool {
+    #[allow(clippy::disallowed_methods)] // The guard is dropped here, before anything else runs.
+    let met = rx.wait_for(pred).await.is_ok();
+    met
+}
+
 /// Follows `Page.lifecycleEvent` of the main frame (its `frameId` is the target's id) on `session`.
 /// Subscribe before `Page.setLifecycleEventsEnabled`: enabling replays the current document's events.
 pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Receiver<Lifecycle> {

@@ -186,8 +186,7 @@ async fn dom_ready(page: &Page, budget: Budget) -> bool {
     if ready(&lifecycle.borrow_and_update()) {
         return true;
     }
-    let settled = tokio::time::timeout(budget.remaining(), lifecycle.wait_for(ready)).await;
-    matches!(settled, Ok(Ok(_)))
+    crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), ready).await
 }
 
 /// Whether the main frame's current document has reached `DOMContentLoaded`, as far as the worker saw

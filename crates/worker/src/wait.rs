@@ -67,11 +67,10 @@ pub(crate) async fn wait_for(
         }
         WaitCondition::LoadState(LoadState::NetworkIdle) => {
             let mut lifecycle = page.lifecycle.clone();
-            let idle =
-                tokio::time::timeout(budget.remaining(), lifecycle.wait_for(|l| l.has("networkIdle"))).await;
-            match idle {
-                Ok(Ok(_)) => {}
-                _ => return Err(not_met()),
+            if !crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), |l| l.has("networkIdle"))
+                .await
+            {
+                return Err(not_met());
             }
         }
         _ => {
