@@ -300,7 +300,6 @@ pub mod pages {
         0x0d, 0x0a, 0x2d, 0xb4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
     ];
 
-    /// `/`: a title, a heading, an input and a button.
     /// A page that, once loaded, moves its URL within the document every millisecond for 300 ms
     /// (`history.replaceState`: a `Page.navigatedWithinDocument` each time).
     pub const REPLACING: &str = r#"<!doctype html><html><head><title>Replacing</title></head>
@@ -311,6 +310,7 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
+    /// `/`: a title, a heading, an input and a button.
     pub const INDEX: &str = r#"<!doctype html><html><head><title>Test Index</title></head>
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
 <input id="name" value=""><button id="go" onclick="document.title='clicked'">Go</button></body></html>"#;
