@@ -125,29 +125,6 @@ command!(
     }
 );
 command!(
-    /// `Fetch.enable`: pause the requests that match `patterns`.
-    FetchEnable = "Fetch.enable" -> IgnoredAny {
-        /// Which requests to pause (every one: `[{urlPattern: "*"}]`).
-        patterns: Vec<RequestPattern>,
-    }
-);
-command!(
-    /// `Fetch.continueRequest`: let a paused request go on unchanged.
-    FetchContinueRequest = "Fetch.continueRequest" -> IgnoredAny {
-        /// `Fetch.requestPaused`'s `requestId`.
-        request_id: String,
-    }
-);
-command!(
-    /// `Fetch.failRequest`: fail a paused request with `error_reason` (`BlockedByClient`, ...).
-    FetchFailRequest = "Fetch.failRequest" -> IgnoredAny {
-        /// `Fetch.requestPaused`'s `requestId`.
-        request_id: String,
-        /// A `Network.ErrorReason`: `BlockedByClient`, `Failed`, `AccessDenied`, ...
-        error_reason: String,
-    }
-);
-command!(
     /// `Input.dispatchDragEvent` (`dragEnter`, `dragOver`, `drop`, `dragCancel`) with the data of an
     /// intercepted drag.
     InputDispatchDragEvent = "Input.dispatchDragEvent" -> IgnoredAny {
@@ -337,16 +314,6 @@ command!(
         discover: bool,
     }
 );
-
-/// `Fetch.RequestPattern`.
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RequestPattern {
-    /// A wildcard pattern (`*` any characters).
-    pub url_pattern: String,
-    /// `Request` or `Response`.
-    pub request_stage: String,
-}
 
 impl TargetSetAutoAttach {
     /// Auto-attach with flat sessions, not waiting for a debugger.

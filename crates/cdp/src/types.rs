@@ -324,11 +324,23 @@ pub struct ResponseReceived {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestWillBeSent {
-    /// The request's id (`Network.loadingFinished` and `loadingFailed` name it).
+    /// The request's id (`Network.loadingFinished` and `loadingFailed` name it). A navigation's
+    /// request has its `loaderId`, and each hop of a redirect is sent again under the same id.
     pub request_id: String,
+    /// The request (its URL).
+    #[serde(default)]
+    pub request: SentRequest,
     /// `type`: the resource type (`Document`, `XHR`, `Fetch`, `EventSource`, ...).
     #[serde(rename = "type", default)]
     pub kind: String,
+}
+
+/// `Network.Request` (the fields used).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SentRequest {
+    /// The requested URL (without its fragment).
+    #[serde(default)]
+    pub url: String,
 }
 
 /// `Network.Response` (the fields used).
@@ -499,29 +511,6 @@ pub struct ContextAuxData {
     /// `true` for the frame's main world, `false` for an isolated world.
     #[serde(default)]
     pub is_default: bool,
-}
-
-/// `Fetch.requestPaused` params (the fields the runtime uses).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RequestPaused {
-    /// The paused request's id (`Fetch.continueRequest` and `Fetch.failRequest` name it).
-    pub request_id: String,
-    /// What is requested.
-    pub request: PausedRequest,
-    /// `Document`, `Image`, `Script`, ...
-    #[serde(default)]
-    pub resource_type: String,
-    /// The frame the request is for (a page's main frame has its target's id).
-    #[serde(default)]
-    pub frame_id: Option<String>,
-}
-
-/// `Network.Request` (the fields the runtime uses).
-#[derive(Debug, Clone, Deserialize)]
-pub struct PausedRequest {
-    /// The URL requested, its fragment included when the page's had one.
-    pub url: String,
 }
 
 /// `Browser.downloadWillBegin` params.

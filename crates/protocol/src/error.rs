@@ -213,6 +213,10 @@ pub struct ErrorBody {
     /// For an operator: how to fix what the model cannot (e.g. the browser runtime being down).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// In the supervisor only, never on the wire: the URL a failed navigation last asked for (the
+    /// worker's [`crate::ipc::WorkerError::url`]), for the connection gate's explanation.
+    #[serde(skip)]
+    pub url: Option<String>,
 }
 
 impl ErrorBody {
@@ -224,7 +228,7 @@ impl ErrorBody {
         } else {
             message
         };
-        ErrorBody { code, retryable: code.retryable(), phase, message, hint: None }
+        ErrorBody { code, retryable: code.retryable(), phase, message, hint: None, url: None }
     }
 
     /// The same error with an operator hint.

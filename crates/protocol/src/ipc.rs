@@ -502,6 +502,9 @@ pub struct WorkerError {
     pub phase: Phase,
     /// One line for a model to read.
     pub message: String,
+    /// The URL a failed navigation last asked for (a redirect's last hop), for the supervisor to say
+    /// why it failed when the connection gate refused or could not reach it.
+    pub url: Option<String>,
 }
 
 /// Declares [`Output`] with one typed payload per kind, and the conversions both ways: the worker
@@ -710,6 +713,7 @@ mod tests {
                 code: ErrorCode::Timeout,
                 phase: Phase::Navigate,
                 message: "x".into(),
+                url: Some("http://a.test/".into()),
             }),
         };
         assert_eq!(decode::<FromWorker>(&encode(&done).unwrap()).unwrap(), done);

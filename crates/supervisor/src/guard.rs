@@ -1,56 +1,56 @@
-//! The navigation guard: the URL policy on every request any page makes, not just on the URLs an agent
-//! asks for.
+//! The URL guard: the URL policy and what the connection gate ([`crate::proxy`]) learned lately.
 //!
-//! On each browser the supervisor enables request interception at the browser level
-//! (`Fetch.enable {patterns: [{urlPattern: "*"}]}` on its own route, no `sessionId`): Chromium then
-//! pauses every request of every target of every browser context (`Fetch.requestPaused`): a page's
-//! own navigations and its popups' (whatever window they open in), each hop of a redirect, subframes
-//! in or out of process, subresources, workers' fetches. Each is checked against the policy
-//! ([`Policy::allows`], a name resolved through [`Names`]) and let go (`Fetch.continueRequest`) or
-//! failed (`Fetch.failRequest {errorReason: "BlockedByClient"}`: the page sees
-//! `net::ERR_BLOCKED_BY_CLIENT`). A refusal is logged (`url_blocked`, the URL without its credentials,
-//! the rule) and remembered by frame, so that a `page.goto` whose navigation was refused on the way
-//! (a redirect to a blocked address) answers `url_blocked` naming the rule.
+//! The policy holds on every connection the browser opens, not just on the URLs an agent asks for:
+//! every one goes through the connection gate, which asks [`Guard::connect_to`] first (a tunnel for
+//! `https`, `wss` and `ws`; each plain `http` request): a page's own navigations and its popups', each
+//! hop of a redirect, subframes in or out of process, subresources, workers' fetches, WebSockets.
+//! `page.goto` and `tabs.open` check their URL before they load it ([`Guard::allows`]).
+//!
+//! Through a proxy the browser only learns that the gate refused or could not connect
+//! (`net::ERR_TUNNEL_CONNECTION_FAILED`, `net::ERR_EMPTY_RESPONSE`); the guard remembers why, by host
+//! and port, for a minute, so that a navigation that failed there answers as it would have without a
+//! proxy: `url_blocked` naming the rule, or Chromium's own error for the real cause
+//! ([`Guard::gate_said`]).
 //!
 //! Schemes that are not fetched over the network (`chrome:`, `file:`, `data:`, `javascript:`) never
-//! reach the guard; a page cannot navigate to the first two nor open a `data:` top-level document
+//! reach the gate; a page cannot navigate to the first two nor open a `data:` top-level document
 //! (Chromium refuses it), and `page.goto` / `tabs.open` check every URL before they load it.
 //!
-//! Each check runs in a task of its own with a bounded time, so a page that floods requests or a slow
-//! resolver never holds up the supervisor; a request whose check cannot finish in time is refused.
+//! Until this round every request was also paused at the browser (`Fetch.enable`) and decided here:
+//! 0.75 ms a request and 1.7x a page load of 100 images; the gate decides once per connection
+//! (docs/benchmarks.md, session 12).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use sb_protocol::Budget;
 
-use sb_cdp::commands::{FetchContinueRequest, FetchEnable, FetchFailRequest, RequestPattern};
-use sb_cdp::types::RequestPaused;
+use crate::policy::{Names, Policy};
 
-use crate::link::Link;
-use crate::policy::{Names, Policy, RESOLVE};
-
-/// Longest `Fetch.continueRequest` / `Fetch.failRequest` may take.
-const ANSWER: Duration = Duration::from_millis(2_000);
-/// How long a refusal is remembered for the `page.goto` it may explain.
+/// How long what the gate said of a host and port is remembered for the navigation it may explain.
 const REMEMBER: Duration = Duration::from_secs(60);
 
 /// A lowercased host and a port.
 type HostPort = (String, u16);
 
-/// The guard of one runtime: its policy, the names it resolved, the refusals and failed connections
-/// it remembers.
+/// What the connection gate said of a host and port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GateSaid {
+    /// Refused by the policy: the rule.
+    Refused(String),
+    /// Could not connect: Chromium's name for why (`net::ERR_CONNECTION_REFUSED`, ...).
+    Unreachable(&'static str),
+}
+
+/// The guard of one runtime: its policy, the names it resolved, what the gate said lately.
 pub struct Guard {
     policy: Policy,
     evaluate_enabled: bool,
     names: Names,
-    /// `frameId` -> the refused URL (redacted), its rule, when.
-    refused: Mutex<HashMap<String, (String, String, Instant)>>,
-    /// `(host, port)` -> why the connection gate could not connect there (Chromium's name for it,
-    /// `net::ERR_CONNECTION_REFUSED`), when: through a proxy the browser only sees that the proxy
-    /// failed, and a navigation's error names the real cause from here.
-    failed: Mutex<HashMap<HostPort, (&'static str, Instant)>>,
+    /// `(host, port)` -> what the gate said of it last, when: through a proxy the browser only sees
+    /// that the proxy failed, and a navigation's error names the real cause from here.
+    said: Mutex<HashMap<HostPort, (GateSaid, Instant)>>,
 }
 
 impl Guard {
@@ -61,8 +61,7 @@ impl Guard {
             policy,
             evaluate_enabled,
             names: Names::with_flags(browser_flags),
-            refused: Mutex::new(HashMap::new()),
-            failed: Mutex::new(HashMap::new()),
+            said: Mutex::new(HashMap::new()),
         }
     }
 
@@ -109,79 +108,22 @@ impl Guard {
         }
     }
 
-    /// Intercepts every request of the browser on `link` from now on (until it closes).
-    ///
-    /// # Errors
-    /// When the browser refuses `Fetch.enable` (then nothing is intercepted; the caller logs it).
-    pub async fn watch(self: &Arc<Self>, link: &Link) -> Result<(), sb_cdp::CdpError> {
-        let mut events = link.client.browser_events();
-        let every = RequestPattern { url_pattern: "*".into(), request_stage: "Request".into() };
-        link.client.run(&FetchEnable { patterns: vec![every] }, crate::browser::HANDSHAKE_TIMEOUT).await?;
-        let (this, client) = (Arc::downgrade(self), link.client.clone());
-        tokio::spawn(async move {
-            while let Some(ev) = events.recv().await {
-                if ev.method != "Fetch.requestPaused" {
-                    continue;
-                }
-                let Some(guard) = this.upgrade() else { return };
-                let Some(paused) = ev.parse::<RequestPaused>() else { continue };
-                let client = client.clone();
-                tokio::spawn(async move { guard.decide(&client, paused).await });
-            }
-        });
-        Ok(())
+    /// The connection gate refused `host:port` or could not connect there.
+    pub fn gate_says(&self, host: &str, port: u16, said: GateSaid) {
+        let mut map = self.said.lock().unwrap();
+        map.retain(|_, (_, at)| at.elapsed() < REMEMBER);
+        map.insert((host.trim_matches(['[', ']']).to_ascii_lowercase(), port), (said, Instant::now()));
     }
 
-    /// Checks one paused request and lets it go or fails it.
-    async fn decide(&self, client: &sb_cdp::CdpClient, paused: RequestPaused) {
-        let (request_id, url) = (paused.request_id.as_str(), paused.request.url.as_str());
-        let verdict = self.allows(url, Budget::new(RESOLVE)).await;
-        let answer = match verdict {
-            Ok(()) => client.run(&FetchContinueRequest { request_id: request_id.to_string() }, ANSWER).await,
-            Err(blocked) => {
-                let shown = sb_protocol::redact::in_url(url);
-                let kind = paused.resource_type.as_str();
-                tracing::warn!(url = %shown, rule = %blocked.rule, resource_type = kind, "url_blocked");
-                if let Some(frame) = paused.frame_id.as_deref() {
-                    let mut refused = self.refused.lock().unwrap();
-                    refused.retain(|_, (_, _, at)| at.elapsed() < REMEMBER);
-                    refused.insert(frame.to_string(), (shown.into_owned(), blocked.rule, Instant::now()));
-                }
-                let fail = FetchFailRequest {
-                    request_id: request_id.to_string(),
-                    error_reason: "BlockedByClient".into(),
-                };
-                client.run(&fail, ANSWER).await
-            }
-        };
-        if let Err(e) = answer {
-            tracing::debug!(error.message = %e, "paused_request_not_answered");
-        }
-    }
-
-    /// The URL (redacted) and rule of the last request refused in frame `frame_id` (a page's main
-    /// frame has its target's id) within the last minute; taken once.
-    pub fn refusal(&self, frame_id: &str) -> Option<(String, String)> {
-        let (url, rule, at) = self.refused.lock().unwrap().remove(frame_id)?;
-        (at.elapsed() < REMEMBER).then_some((url, rule))
-    }
-
-    /// The connection gate could not connect to `host:port`: `net_error` is Chromium's name for why.
-    pub fn connect_failed(&self, host: &str, port: u16, net_error: &'static str) {
-        let mut failed = self.failed.lock().unwrap();
-        failed.retain(|_, (_, at)| at.elapsed() < REMEMBER);
-        failed.insert((host.to_ascii_lowercase(), port), (net_error, Instant::now()));
-    }
-
-    /// Why the gate could not connect to `url`'s host and port lately, as Chromium names it.
-    pub fn connect_failure(&self, url: &str) -> Option<&'static str> {
+    /// What the gate said lately of `url`'s host and port (within the last minute).
+    pub fn gate_said(&self, url: &str) -> Option<GateSaid> {
         let parsed = url::Url::parse(url).ok()?;
         let key = (
             parsed.host_str()?.trim_matches(['[', ']']).to_ascii_lowercase(),
             parsed.port_or_known_default()?,
         );
-        let failed = self.failed.lock().unwrap();
-        failed.get(&key).filter(|(_, at)| at.elapsed() < REMEMBER).map(|(e, _)| *e)
+        let said = self.said.lock().unwrap();
+        said.get(&key).filter(|(_, at)| at.elapsed() < REMEMBER).map(|(s, _)| s.clone())
     }
 }
 

@@ -3,15 +3,16 @@
 //! `--proxy-bypass-list=<-loopback>` so that loopback addresses go through it too; Chromium bypasses
 //! the proxy for them by default).
 //!
-//! The URL guard ([`crate::guard`]) sees every request the Fetch domain pauses, but a WebSocket
-//! handshake is not one of them: `new WebSocket('ws://<blocked>/')` from an allowed page reached
-//! blocked networks and origins. Every connection, WebSockets included, goes through here: a tunnel
-//! (`CONNECT host:port`: `https`, `wss`, and `ws`, which Chromium tunnels through an HTTP proxy too) or a
-//! plain `http` request (absolute-form URI). Each is checked against the policy
+//! This is where the URL policy holds for every load a page makes ([`crate::guard`]). Every
+//! connection, WebSockets included, goes through here: a tunnel (`CONNECT host:port`: `https`, `wss`,
+//! and `ws`, which Chromium tunnels through an HTTP proxy too) or a plain `http` request (absolute-form
+//! URI). Each is checked against the policy
 //! ([`Guard::connect_to`]: origins, and networks after DNS) and connected to exactly the addresses the
 //! check passed, so a name that resolves elsewhere a moment later (DNS rebinding) cannot move the
-//! connection. A refusal answers `403` (the page sees `net::ERR_TUNNEL_CONNECTION_FAILED` or a failed
-//! request) and is logged (`connection_refused`, host and port, the rule).
+//! connection. A refused tunnel is answered `403` (the page sees `net::ERR_TUNNEL_CONNECTION_FAILED`), a
+//! refused plain request is closed unanswered (`net::ERR_EMPTY_RESPONSE`: a `403` would be a page that
+//! loaded); each refusal is logged (`url_blocked`: the URL without its credentials, or a tunnel's host
+//! and port; the rule) and told to the guard, which explains a navigation that failed here.
 //!
 //! The gate listens on loopback TCP (Chromium takes no other kind of proxy), so it serves only
 //! connections from the runtime's own uid: the peer's uid is read from the kernel's socket table
@@ -26,17 +27,27 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{combinators::BoxBody, BodyExt, Empty, Full};
 use hyper::body::Incoming;
+use hyper::client::conn::http1::SendRequest;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use sb_protocol::Budget;
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::guard::Guard;
+use crate::guard::{GateSaid, Guard};
 
 /// Longest the policy check and the upstream connect of one connection may take together.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 type Body = BoxBody<Bytes, hyper::Error>;
+
+/// The upstream connection a browser connection's last plain `http` request went out on (its host and
+/// port, and hyper's sender on it), kept for the next request to the same place: Chromium sends one
+/// request at a time on a connection to a proxy, often to the same origin, and a loopback connect and
+/// handshake per request is most of what the gate costs a plain `http` page.
+type Idle = Arc<std::sync::Mutex<Option<(HostPort, SendRequest<Incoming>)>>>;
+
+/// A lowercased host and a port.
+type HostPort = (String, u16);
 
 /// The gate, listening; it runs until the supervisor exits.
 pub struct Proxy {
@@ -62,7 +73,10 @@ impl Proxy {
                 }
                 let guard = guard.clone();
                 tokio::spawn(async move {
-                    let service = hyper::service::service_fn(move |req| handle(req, guard.clone()));
+                    // The upstream connection of this browser connection's last plain request.
+                    let idle: Idle = Arc::new(std::sync::Mutex::new(None));
+                    let service =
+                        hyper::service::service_fn(move |req| handle(req, guard.clone(), idle.clone()));
                     let _ = hyper::server::conn::http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), service)
                         .with_upgrades()
@@ -106,7 +120,11 @@ pub fn proxy_flags(port: u16) -> Vec<String> {
 }
 
 /// One request of the browser to the gate.
-async fn handle(req: Request<Incoming>, guard: Arc<Guard>) -> Result<Response<Body>, std::io::Error> {
+async fn handle(
+    req: Request<Incoming>,
+    guard: Arc<Guard>,
+    idle: Idle,
+) -> Result<Response<Body>, std::io::Error> {
     let tunnel = req.method() == Method::CONNECT;
     let target = if tunnel {
         req.uri().authority().map(|a| (None, a.host().to_string(), a.port_u16().unwrap_or(443)))
@@ -130,22 +148,52 @@ async fn handle(req: Request<Incoming>, guard: Arc<Guard>) -> Result<Response<Bo
     let addresses = match guard.connect_to(scheme, &host, port, budget).await {
         Ok(a) => a,
         Err(blocked) => {
-            tracing::warn!(host = %host, port, rule = %blocked.rule, "connection_refused");
-            return Ok(status(
-                StatusCode::FORBIDDEN,
-                &format!("blocked by the URL policy: {}", blocked.rule),
-            ));
+            let url = if tunnel {
+                format!("{host}:{port}")
+            } else {
+                sb_protocol::redact::in_url(&req.uri().to_string()).into_owned()
+            };
+            tracing::warn!(url = %url, rule = %blocked.rule, tunnel, "url_blocked");
+            guard.gate_says(&host, port, GateSaid::Refused(blocked.rule.clone()));
+            if tunnel {
+                let text = format!("blocked by the URL policy: {}", blocked.rule);
+                return Ok(status(StatusCode::FORBIDDEN, &text));
+            }
+            // A plain request is failed, not answered: the browser gets no response (a 403 page would
+            // be a page that loaded).
+            return Err(std::io::Error::other("blocked by the URL policy"));
         }
     };
+    let key = (host.to_ascii_lowercase(), port);
+    let mut req = req;
+    if !tunnel {
+        if !origin_form(&mut req) {
+            return Ok(status(StatusCode::BAD_REQUEST, "bad request target"));
+        }
+        // The same place as this connection's last plain request, and that connection is free: it
+        // goes there again (to an address checked for this host and port). A kept connection the
+        // server closed meanwhile hands the request back, and it goes on a new one.
+        let reuse = idle.lock().unwrap().take().filter(|(k, sender)| *k == key && sender.is_ready());
+        if let Some((_, mut sender)) = reuse {
+            match sender.try_send_request(req).await {
+                Ok(response) => {
+                    *idle.lock().unwrap() = Some((key, sender));
+                    return Ok(response.map(BodyExt::boxed));
+                }
+                Err(mut e) => match e.take_message() {
+                    Some(unsent) => req = unsent,
+                    None => return Ok(status(StatusCode::BAD_GATEWAY, &format!("upstream: {}", e.error()))),
+                },
+            }
+        }
+    }
     let upstream = match connect(&host, port, addresses, budget).await {
         Ok(s) => s,
         Err(e) => {
-            guard.connect_failed(&host, port, net_error(&e));
+            guard.gate_says(&host, port, GateSaid::Unreachable(net_error(&e)));
             if tunnel {
                 return Ok(status(StatusCode::BAD_GATEWAY, &format!("cannot connect to {host}:{port}: {e}")));
             }
-            // A plain request is failed, not answered: the browser gets no response (a 502 page would
-            // be a page that loaded).
             return Err(e);
         }
     };
@@ -158,7 +206,7 @@ async fn handle(req: Request<Incoming>, guard: Arc<Guard>) -> Result<Response<Bo
         });
         return Ok(Response::new(empty()));
     }
-    Ok(forward(req, upstream).await)
+    Ok(forward(req, upstream, key, &idle).await)
 }
 
 /// A connection to `host:port` at one of the checked `addresses` (the name resolved again only when
@@ -183,24 +231,32 @@ async fn connect(
     }
 }
 
-/// A plain `http` request sent on `upstream` in origin form, its response streamed back (an upgrade,
-/// such as a WebSocket's, is carried through).
-async fn forward(mut req: Request<Incoming>, upstream: TcpStream) -> Response<Body> {
+/// A plain request's target in origin form (`/path?query`), without the proxy's hop-by-hop headers;
+/// `false` when its target has no such form.
+fn origin_form(req: &mut Request<Incoming>) -> bool {
     let path = req.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
-    *req.uri_mut() = match path.parse() {
-        Ok(uri) => uri,
-        Err(_) => return status(StatusCode::BAD_REQUEST, "bad request target"),
-    };
+    let Ok(uri) = path.parse() else { return false };
+    *req.uri_mut() = uri;
     for hop in ["proxy-connection", "proxy-authorization", "keep-alive"] {
         req.headers_mut().remove(hop);
     }
+    true
+}
+
+/// A plain `http` request (in origin form) sent on a new connection `upstream`, its response streamed
+/// back (an upgrade, such as a WebSocket's, is carried through); the connection is kept in `idle` for
+/// the next request to `key`.
+async fn forward(req: Request<Incoming>, upstream: TcpStream, key: HostPort, idle: &Idle) -> Response<Body> {
     let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(upstream)).await {
         Ok(pair) => pair,
         Err(e) => return status(StatusCode::BAD_GATEWAY, &format!("upstream: {e}")),
     };
     tokio::spawn(conn.with_upgrades());
     match sender.send_request(req).await {
-        Ok(response) => response.map(BodyExt::boxed),
+        Ok(response) => {
+            *idle.lock().unwrap() = Some((key, sender));
+            response.map(BodyExt::boxed)
+        }
         Err(e) => status(StatusCode::BAD_GATEWAY, &format!("upstream: {e}")),
     }
 }

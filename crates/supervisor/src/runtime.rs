@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use crate::browser::BrowserConfig;
 use crate::call::Call;
 use crate::dispatch::{self, Context, OnSession, Route, RuntimeOp, SessionOp};
-use crate::guard::Guard;
+use crate::guard::{GateSaid, Guard};
 use crate::health::{BrowserHealth, BrowserObserver, HealthPolicy, PROVIDER};
 use crate::queue::Queue;
 use crate::sessions::{close_target, SessionEntry, Sessions};
@@ -94,9 +94,9 @@ impl Runtime {
         let stats = Arc::new(Stats::default());
         let guard =
             Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled, &config.browser.extra_flags));
-        // Every connection of the browser goes through the connection gate (WebSockets included,
-        // which the guard's request interception does not see). A gate that cannot start leaves the
-        // browser pointed at a closed port: nothing loads, nothing leaks.
+        // Every connection of the browser goes through the connection gate, which holds the URL
+        // policy. A gate that cannot start leaves the browser pointed at a closed port: nothing loads,
+        // nothing leaks.
         let mut browser = config.browser.clone();
         let gate = match crate::proxy::Proxy::start(guard.clone()) {
             Ok(proxy) => proxy.flags(),
@@ -111,7 +111,7 @@ impl Runtime {
         let sessions =
             Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
         let observer: Arc<dyn BrowserObserver> =
-            Arc::new(crate::sessions::Observer { sessions: Arc::downgrade(&sessions), guard: guard.clone() });
+            Arc::new(crate::sessions::Observer { sessions: Arc::downgrade(&sessions) });
         health.observe(Arc::downgrade(&observer));
         let launcher = WorkerLauncher {
             spawner,
@@ -223,7 +223,7 @@ impl Runtime {
         };
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, call, route, request.params).await;
-        let outcome = outcome.map_err(|e| self.refused_on_the_way(&session, method, e));
+        let outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
         if let (Method::PageScreenshot, Ok(result)) = (method, &outcome) {
             self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
         }
@@ -301,33 +301,32 @@ impl Runtime {
         }
     }
 
-    /// A navigation the guard refused on the way (a redirect to a blocked URL: Chromium says
-    /// `net::ERR_BLOCKED_BY_CLIENT`) answers `url_blocked` naming the refused URL and the rule; any
-    /// other error is kept.
-    fn refused_on_the_way(&self, session: &SessionEntry, method: Method, mut e: ErrorBody) -> ErrorBody {
+    /// A navigation that failed at the connection gate (Chromium, behind a proxy, only says
+    /// `net::ERR_TUNNEL_CONNECTION_FAILED` or `net::ERR_EMPTY_RESPONSE`) answers as it would have
+    /// without one, from what the gate said of the URL it last asked for (a redirect's last hop):
+    /// `url_blocked` naming that URL (without its credentials) and the rule, or Chromium's own error
+    /// for why the gate could not connect (`net::ERR_CONNECTION_REFUSED`, ...). Any other error is kept.
+    fn refused_on_the_way(&self, method: Method, mut e: ErrorBody) -> ErrorBody {
         if !navigates(method) || e.code != ErrorCode::NavigationFailed {
             return e;
         }
-        // Through the connection gate the browser only learns that the gate could not connect; the
-        // gate knows why (refused, timed out, a name that does not resolve): the error names that, as
-        // Chromium would have without a proxy.
         let seen = ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"]
             .into_iter()
             .find(|seen| e.message.contains(seen));
-        let url = e.message.split("navigation to ").nth(1).and_then(|r| r.split(' ').next());
-        if let (Some(seen), Some(real)) = (seen, url.and_then(|u| self.guard.connect_failure(u))) {
-            e.message = e.message.replace(seen, real);
-            return e;
-        }
-        if !e.message.contains("ERR_BLOCKED_BY_CLIENT") {
-            return e;
-        }
-        match self.guard.refusal(&session.target()) {
-            Some((url, rule)) => ErrorBody::new(
-                ErrorCode::UrlBlocked,
-                Phase::Navigate,
-                format!("the navigation reached {url}, which is blocked: {rule}"),
-            ),
+        let (Some(seen), Some(url)) = (seen, e.url.as_deref()) else { return e };
+        match self.guard.gate_said(url) {
+            Some(GateSaid::Refused(rule)) => {
+                let shown = sb_protocol::redact::in_url(url);
+                ErrorBody::new(
+                    ErrorCode::UrlBlocked,
+                    Phase::Navigate,
+                    format!("the navigation reached {shown}, which is blocked: {rule}"),
+                )
+            }
+            Some(GateSaid::Unreachable(real)) => {
+                e.message = e.message.replace(seen, real);
+                e
+            }
             None => e,
         }
     }

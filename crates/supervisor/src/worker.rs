@@ -284,7 +284,8 @@ impl WorkerHandle {
                     self.dialogs.push(DialogInfo { kind, message, accepted, default_value })
                 }
                 Ok(FromWorker::Done { seq: s, outcome }) if s == seq => {
-                    return outcome.map_err(|e| ErrorBody::new(e.code, e.phase, e.message));
+                    return outcome
+                        .map_err(|e| ErrorBody { url: e.url, ..ErrorBody::new(e.code, e.phase, e.message) });
                 }
                 // Answers to an earlier, abandoned run.
                 Ok(_) => {}

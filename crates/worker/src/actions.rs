@@ -7,7 +7,7 @@ use sb_cdp::calls::Evaluate;
 use sb_cdp::commands::{InputDispatchMouseEvent, PageStopLoading, RuntimeReleaseObjectGroup};
 use sb_cdp::types::{
     CaptureScreenshotResult, EvaluateResult, FrameNavigated, LifecycleEvent, NavigateResult, RemoteObject,
-    ResponseReceived,
+    RequestWillBeSent, ResponseReceived,
 };
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS};
@@ -59,7 +59,9 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
         Err(other) => return Err(cdp_failure(phase, other)),
     };
     if let Some(err) = nav.error_text.filter(|t| !t.is_empty()) {
-        return Err(fail(ErrorCode::NavigationFailed, phase, format!("navigation to {url} failed: {err}")));
+        let mut e = fail(ErrorCode::NavigationFailed, phase, format!("navigation to {url} failed: {err}"));
+        e.url = Some(last_hop(&mut events, nav.loader_id.as_deref()).unwrap_or_else(|| url.to_string()));
+        return Err(e);
     }
 
     let mut status = None;
@@ -132,6 +134,22 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
         load_state: load_state.to_string(),
         timed_out,
     }))
+}
+
+/// The URL a navigation (its `loaderId`) last asked for: the last `Network.requestWillBeSent` of its
+/// request (each hop of a redirect is sent again under the navigation's id), from the events already
+/// read; `None` when none was seen.
+fn last_hop(events: &mut sb_cdp::EventStream, loader_id: Option<&str>) -> Option<String> {
+    let loader_id = loader_id?;
+    let mut last = None;
+    while let Some(ev) = events.try_recv() {
+        if ev.method == "Network.requestWillBeSent" {
+            if let Some(sent) = ev.parse::<RequestWillBeSent>().filter(|s| s.request_id == loader_id) {
+                last = Some(sent.request.url);
+            }
+        }
+    }
+    last
 }
 
 /// The answer of a navigation that did not commit within the budget: the load is stopped

@@ -10,7 +10,7 @@ use sb_protocol::{ErrorCode, Phase};
 
 /// An error of `code` in `phase`.
 pub(crate) fn fail(code: ErrorCode, phase: Phase, message: impl Into<String>) -> WorkerError {
-    WorkerError { code, phase, message: message.into() }
+    WorkerError { code, phase, message: message.into(), url: None }
 }
 
 /// Maps a CDP failure in `phase` to the worker's error: a CDP timeout is the action's [`ErrorCode::Timeout`].

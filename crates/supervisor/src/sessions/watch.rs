@@ -97,19 +97,14 @@ impl Sessions {
     }
 }
 
-/// What watches each new browser: the guard (every request checked from then on), the registry (its
-/// targets), then the sessions' pages on it.
+/// What watches each new browser: the registry (its targets), then the sessions' pages on it.
 pub(crate) struct Observer {
     pub(crate) sessions: Weak<Sessions>,
-    pub(crate) guard: Arc<crate::guard::Guard>,
 }
 
 impl BrowserObserver for Observer {
     fn browser_ready<'a>(&'a self, link: &'a Link) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            if let Err(e) = self.guard.watch(link).await {
-                tracing::error!(error.message = %e, "url_guard_unavailable");
-            }
             let Some(sessions) = self.sessions.upgrade() else { return };
             sessions.clone().watch_targets(link).await;
             sessions.rehydrate(link).await;
