@@ -16,6 +16,8 @@ fi
 if [ ! -x target/bench-js/node_modules/.bin/playwright-mcp ]; then
     npm install --silent --no-audit --no-fund --prefix target/bench-js @playwright/mcp@0.0.83 >&2
 fi
+# Python's documentation (Debian's python3.11-doc): the real site of the snapshot and concurrency tables.
+if [ ! -f /usr/share/doc/python3.11-doc/html/index.html ]; then ensure_packages python3.11-doc; fi
 ensure_venv target/venv
 cargo build --release --locked --workspace --bins -q
 # The agent workload through MCP (SB_BENCH_ONLY unset or mcp): ours and Playwright MCP side by side, on
@@ -35,5 +37,6 @@ SB_BENCH_PLAYWRIGHT="$PWD/scripts/bench/playwright-hangs.cjs" \
     SB_BENCH_PLAYWRIGHT_INTERACTION="$PWD/scripts/bench/playwright-interaction.cjs" \
     SB_BENCH_PLAYWRIGHT_BUDGET="$PWD/scripts/bench/playwright-budget.cjs" \
     SB_BENCH_PLAYWRIGHT_SNAPSHOT="$PWD/scripts/bench/playwright-snapshot.cjs" \
+    SB_BENCH_PLAYWRIGHT_LOADS="$PWD/scripts/bench/playwright-loads.cjs" \
     NODE_PATH="$PWD/target/bench-js/node_modules" \
     target/release/sb-bench

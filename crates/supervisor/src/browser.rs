@@ -135,6 +135,30 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         "--disable-popup-blocking",
         "--password-store=basic",
         "--use-mock-keychain",
+        // As Playwright launches Chromium (`chromiumSwitches.ts`), for what a page load costs: no
+        // back/forward cache (with it, each same-site navigation swaps to a new renderer process so
+        // that the old page can be kept: a process launch per `page.goto`, and about a third more CPU
+        // per load with four sessions; `page.back` then loads the page again, as Playwright's does);
+        // no field-trial testing config, IPC flooding protection, hang monitor, extensions or
+        // background services; and no start-up or background requests to Google's services (which
+        // the URL policy would also refuse). And no spare renderer (ours, not Playwright's): Chromium
+        // keeps one process warm for the next navigation, but for one browser context at a time, so
+        // with a context per session each navigation elsewhere threw it away and started another (32
+        // renderer processes started for 20 navigations of four sessions at once; none without it).
+        // A `--disable-features` in `extra_flags` replaces this one.
+        "--disable-back-forward-cache",
+        "--disable-field-trial-config",
+        "--disable-ipc-flooding-protection",
+        "--disable-hang-monitor",
+        "--disable-extensions",
+        "--disable-default-apps",
+        "--disable-component-extensions-with-background-pages",
+        "--metrics-recording-only",
+        "--no-service-autorun",
+        "--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,\
+         HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,\
+         OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,\
+         SpareRendererForSitePerProcess",
         // CDP on fds 3 and 4 only, as Playwright's `launch()`: no TCP port another uid (or another
         // container of the pod, which shares the loopback) could reach.
         "--remote-debugging-pipe",

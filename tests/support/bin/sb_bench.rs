@@ -15,6 +15,10 @@
 //! 7. The snapshot beside Playwright's `ariaSnapshot()` on the fidelity corpus and on real documentation
 //!    (the Rust standard library's, Python's when `python3.11-doc` is installed): time (whole page and
 //!    `interactive`), lines, chars, and the share of Playwright's lines ours has (`SB_BENCH_ONLY=snapshot`).
+//! 8. What the URL policy costs a page load: a page of 100 images through the connection gate beside
+//!    Playwright's unguarded browser, at rest and with two busy processes; and N = 4, 16 sessions looping
+//!    goto -> snapshot -> click on Python's docs beside Playwright's N pages, with each side's peak
+//!    memory (`SB_BENCH_ONLY=loads`).
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -282,6 +286,10 @@ async fn main() {
         budget_tables().await;
         return;
     }
+    if only == "loads" {
+        loads_tables().await;
+        return;
+    }
     if only == "interaction" {
         let sup = Supervisor::start(&[]);
         interaction_table(&sup).await;
@@ -333,6 +341,7 @@ async fn main() {
     hang_table(&sup).await;
     interaction_table(&sup).await;
     budget_tables().await;
+    loads_tables().await;
 }
 
 /// The budgets of the budget-fraction table, ms.
@@ -686,19 +695,21 @@ fn shared_lines(ours: &str, theirs: &str) -> (usize, usize) {
     (shared, theirs.lines().count())
 }
 
-/// Playwright's side of the snapshot table: `scripts/bench/playwright-snapshot.cjs` (named by
-/// `SB_BENCH_PLAYWRIGHT_SNAPSHOT`), asked one command a line (`goto <url>`, `snap`), one JSON line an answer.
-struct SnapshotPeer {
+/// Playwright's side of a table asked one command at a time: a script of `scripts/bench/` (the
+/// snapshot table's `playwright-snapshot.cjs`, named by `SB_BENCH_PLAYWRIGHT_SNAPSHOT`; the loads
+/// table's `playwright-loads.cjs`, by `SB_BENCH_PLAYWRIGHT_LOADS`), one command a line, one JSON line an
+/// answer.
+struct Peer {
     _child: tokio::process::Child,
     stdin: tokio::process::ChildStdin,
     lines: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
 }
 
-impl SnapshotPeer {
-    /// Starts the peer on our Chromium binary; `None` without the script (or node).
-    fn start() -> Option<SnapshotPeer> {
+impl Peer {
+    /// Starts the script named by `script_var` on our Chromium binary; `None` without the script (or node).
+    fn start(script_var: &str) -> Option<Peer> {
         use tokio::io::AsyncBufReadExt;
-        let script = std::env::var("SB_BENCH_PLAYWRIGHT_SNAPSHOT").ok()?;
+        let script = std::env::var(script_var).ok()?;
         let binary = sb_supervisor::browser::find_binary(None).ok()?;
         let mut child = tokio::process::Command::new("node")
             .arg(script)
@@ -711,7 +722,12 @@ impl SnapshotPeer {
             .ok()?;
         let stdin = child.stdin.take()?;
         let lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
-        Some(SnapshotPeer { _child: child, stdin, lines })
+        Some(Peer { _child: child, stdin, lines })
+    }
+
+    /// The peer's process id (node's; Chromium runs under it).
+    fn pid(&self) -> u32 {
+        self._child.id().unwrap_or(0)
     }
 
     /// One command and its answer; `None` once the peer has failed.
@@ -742,7 +758,7 @@ async fn snapshot_table() {
         }
     }
     let pages = snapshot_pages(&corpus, &docs);
-    let mut peer = SnapshotPeer::start();
+    let mut peer = Peer::start("SB_BENCH_PLAYWRIGHT_SNAPSHOT");
     let sup = Supervisor::start(&[]);
     let c = sup.client().await;
     let sid = c.session_start(None).await.unwrap().into_inner().session_id;
@@ -799,4 +815,242 @@ async fn snapshot_table() {
         );
     }
     c.session_close(&sid).await.unwrap();
+}
+
+/// Loads per side and condition in the guarded-load table (the first is a warm-up).
+const LOADS: usize = 21;
+/// How long each run of the real-site concurrency table loops, ms.
+const SITE_LOOP_MS: u64 = 20_000;
+/// The real site of the concurrency table: Debian's `python3.11-doc`.
+const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
+
+/// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes, and
+/// the real-site concurrency table (Python's docs), alternating runs of ours and Playwright's.
+async fn loads_tables() {
+    let Some(mut peer) = Peer::start("SB_BENCH_PLAYWRIGHT_LOADS") else {
+        println!("loads: no Playwright peer (SB_BENCH_PLAYWRIGHT_LOADS)");
+        return;
+    };
+    let pages = sb_tests::PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    let sid = c.session_start(None).await.unwrap().into_inner().session_id;
+    println!();
+    println!(
+        "page load of 100 images (each URL new), the page's own Navigation Timing (loadEventEnd), medians of {}; \
+         ours through the connection gate, Playwright's browser unguarded, one load of each in turn",
+        LOADS - 1
+    );
+    println!("{:<22} {:>10} {:>12} {:>8}", "condition", "ours ms", "playwright", "ratio");
+    let load_ms = "new Promise(r => { const done = () => r(performance.getEntriesByType('navigation')[0].loadEventEnd); \
+                   document.readyState === 'complete' ? setTimeout(done) : addEventListener('load', () => setTimeout(done)); })";
+    for busy in [false, true] {
+        let spinners: Vec<std::process::Child> = (0..if busy { 2 } else { 0 })
+            .map(|_| Command::new("yes").stdout(Stdio::null()).spawn().expect("yes"))
+            .collect();
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for i in 0..LOADS {
+            let url = pages.url(&format!("/test/images/100?{}-{i}-{busy}", std::process::id()));
+            if let Some(answer) = peer.ask(&format!("load {url}-pw")).await {
+                theirs.extend(answer["load_ms"].as_f64());
+            }
+            c.goto(&sid, &url, Some(30_000)).await.unwrap();
+            let v = c.evaluate(&sid, load_ms, Some(30_000)).await.unwrap().into_inner().value;
+            ours.extend(v.and_then(|v| v.as_f64()));
+        }
+        for mut s in spinners {
+            let _ = s.kill();
+            let _ = s.wait();
+        }
+        let (o, t) = (median(ours[1..].to_vec()), median(theirs[1..].to_vec()));
+        let label = if busy { "two busy processes" } else { "at rest" };
+        println!("{label:<22} {o:>10.1} {t:>12.1} {:>7.2}x", o / t);
+    }
+    c.session_close(&sid).await.unwrap();
+
+    if !std::path::Path::new(PYTHON_DOCS).join("index.html").exists() {
+        println!("real-site concurrency: {PYTHON_DOCS} is missing (Debian's python3.11-doc)");
+        return;
+    }
+    // The docs are served by a process of their own (`sb-pages`), as a site would be: not on this
+    // process's runtime, which also runs our side's clients.
+    let mut docs =
+        Command::new(bin_path("sb-pages")).arg(PYTHON_DOCS).stdout(Stdio::piped()).spawn().expect("sb-pages");
+    let base = {
+        use std::io::BufRead;
+        let mut line = String::new();
+        std::io::BufReader::new(docs.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        line.trim().to_string()
+    };
+    let index = format!("{base}/index.html");
+    println!();
+    println!(
+        "real-site concurrency: N sessions (ours; a browser context each) / N pages of one context (pw) or of \
+         a context each (pw ctx, our isolation) looping page.goto of Python's docs index (16 subresources) -> \
+         snapshot -> click the link \"Glossary\", {} s a run, ours and Playwright's in turn, two runs each",
+        SITE_LOOP_MS / 1000
+    );
+    println!(
+        "{:<3} {:<12} {:>9} {:>9} {:>10} {:>10} {:>10}",
+        "N", "side", "actions/s", "goto p50", "p95 all", "peak RSS", "peak PSS"
+    );
+    for n in [4usize, 16] {
+        for round in 0..2 {
+            let started = Instant::now();
+            let sampler = MemorySampler::start(sup.pid());
+            let (gotos, all) = site_loop(&sup, n, &index).await;
+            let secs = started.elapsed().as_secs_f64();
+            let (rss, pss) = sampler.peak().await;
+            print_site_row(n, &format!("ours {}", round + 1), &gotos, &all, secs, rss, pss);
+            for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
+                let sampler = MemorySampler::start(peer.pid());
+                let command = format!("loop {n} {SITE_LOOP_MS} {contexts} {index} Glossary");
+                let answer = peer.ask(&command).await.unwrap_or_default();
+                let (rss, pss) = sampler.peak().await;
+                let list = |k: &str| -> Vec<f64> {
+                    answer[k]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                        .unwrap_or_default()
+                };
+                let secs = SITE_LOOP_MS as f64 / 1e3;
+                print_site_row(
+                    n,
+                    &format!("{label} {}", round + 1),
+                    &list("goto"),
+                    &list("all"),
+                    secs,
+                    rss,
+                    pss,
+                );
+            }
+        }
+    }
+}
+
+/// One row of the real-site table: actions a second, goto p50, p95 of every action (ms), peak RSS
+/// and PSS (MB) of the side's whole process tree.
+fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, rss: u64, pss: u64) {
+    if all.is_empty() {
+        println!("{n:<3} {side:<12} (no answer)");
+        return;
+    }
+    println!(
+        "{:<3} {:<12} {:>9.1} {:>7.0}ms {:>8.0}ms {:>8.0}MB {:>8.0}MB",
+        n,
+        side,
+        all.len() as f64 / secs,
+        pct(gotos, 0.5),
+        pct(all, 0.95),
+        rss as f64 / 1024.0,
+        pss as f64 / 1024.0
+    );
+}
+
+/// `n` sessions looping goto `index` -> snapshot -> click the link "Glossary" by the ref the
+/// snapshot gave, for [`SITE_LOOP_MS`]: the goto times and every action's time, ms.
+async fn site_loop(sup: &Supervisor, n: usize, index: &str) -> (Vec<f64>, Vec<f64>) {
+    let end = Instant::now() + Duration::from_millis(SITE_LOOP_MS);
+    let mut tasks = Vec::new();
+    for _ in 0..n {
+        let c = sup.client().await;
+        let index = index.to_string();
+        tasks.push(tokio::spawn(async move {
+            let sid = c.session_start(None).await.unwrap().into_inner().session_id;
+            let (mut gotos, mut all) = (Vec::new(), Vec::new());
+            while Instant::now() < end {
+                let t = Instant::now();
+                c.goto(&sid, &index, Some(60_000)).await.unwrap();
+                let took = t.elapsed().as_secs_f64() * 1e3;
+                gotos.push(took);
+                all.push(took);
+                let t = Instant::now();
+                let r = c.call("page.snapshot", Some(&sid), json!({}), Some(60_000)).await.unwrap();
+                all.push(t.elapsed().as_secs_f64() * 1e3);
+                let text = r.result.unwrap()["snapshot"].as_str().unwrap_or_default().to_string();
+                let line = text.lines().find(|l| l.contains("link \"Glossary\"")).expect("a Glossary link");
+                let reference = line.split("[ref=").nth(1).and_then(|r| r.split(']').next()).unwrap();
+                let t = Instant::now();
+                let r =
+                    c.call("page.click", Some(&sid), json!({"ref": reference}), Some(60_000)).await.unwrap();
+                all.push(t.elapsed().as_secs_f64() * 1e3);
+                assert!(r.ok, "{r:?}");
+            }
+            c.session_close(&sid).await.unwrap();
+            (gotos, all)
+        }));
+    }
+    let (mut gotos, mut all) = (Vec::new(), Vec::new());
+    for t in tasks {
+        let (g, a) = t.await.unwrap();
+        gotos.extend(g);
+        all.extend(a);
+    }
+    (gotos, all)
+}
+
+/// Samples the RSS and PSS (KiB) of a process and its descendants once a second, on a thread of its
+/// own (the process table read once a sample), until asked for the peak.
+struct MemorySampler {
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<(u64, u64)>,
+}
+
+impl MemorySampler {
+    fn start(root: u32) -> MemorySampler {
+        let (stop, stopped) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let (mut rss, mut pss) = (0, 0);
+            loop {
+                let (r, p) = process_tree(root)
+                    .iter()
+                    .map(|&pid| rss_pss_kib(pid))
+                    .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                (rss, pss) = (rss.max(r), pss.max(p));
+                if stopped.recv_timeout(Duration::from_secs(1))
+                    != Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                {
+                    return (rss, pss);
+                }
+            }
+        });
+        MemorySampler { stop, thread }
+    }
+
+    async fn peak(self) -> (u64, u64) {
+        let _ = self.stop.send(());
+        tokio::task::spawn_blocking(move || self.thread.join().unwrap_or_default()).await.unwrap_or_default()
+    }
+}
+
+/// `root` and its descendants, from one read of the process table.
+fn process_tree(root: u32) -> Vec<u32> {
+    let mut children: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let parent = stat.rfind(')').and_then(|i| stat[i + 2..].split_whitespace().nth(1)?.parse().ok());
+        if let Some(parent) = parent {
+            children.entry(parent).or_default().push(pid);
+        }
+    }
+    let mut tree = vec![root];
+    let mut i = 0;
+    while i < tree.len() {
+        tree.extend(children.get(&tree[i]).cloned().unwrap_or_default());
+        i += 1;
+    }
+    tree
+}
+
+/// A process's RSS and PSS, KiB (`/proc/<pid>/smaps_rollup`); zeros when it is gone.
+fn rss_pss_kib(pid: u32) -> (u64, u64) {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("Rss:"), field("Pss:"))
 }
