@@ -154,6 +154,7 @@ example "page.goto (a page with frames, for the next example)" page.goto s1 "{\"
 example "page.frames" page.frames s1 '{}'
 same_frame=$("$bin/browserctl" --socket "$socket" page.frames --session s1 | jq -r '.result.frames[] | select(.url == "about:srcdoc") | .frame_id')
 example "page.evaluate in a frame (a frame_id from page.frames, or the ref of an <iframe>)" page.evaluate s1 "{\"expression\": \"document.querySelector('button').textContent\", \"frame\": \"$same_frame\"}"
+example "page.pdf (A4, backgrounds, the first page)" page.pdf s1 '{"paper": "a4", "print_background": true, "page_ranges": "1"}'
 example "page.downloads (none yet)" page.downloads s1 '{}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'

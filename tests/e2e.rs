@@ -673,3 +673,40 @@ async fn sessions_navigating_at_once_start_no_renderer_per_navigation() {
     let started = last_renderer_started(sup.pid()) - before;
     assert_eq!(started, 0, "{started} renderer processes started for 20 navigations");
 }
+
+/// Issue 29: `page.pdf` prints the page (print media) to a file under the artifacts dir, 0600, with the
+/// paper, orientation and page ranges asked for: a page three sheets long printed whole has three
+/// pages, `page_ranges: "2"` one, landscape A4 a wider first page than portrait; a range past the end
+/// is Chromium's refusal, answered `bad_request`, and bad numbers never reach the browser.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdf_prints_the_page_into_the_artifacts() {
+    use sb_protocol::api::{PaperSize, PdfParams};
+    use std::os::unix::fs::PermissionsExt;
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("p")).await.unwrap();
+    c.goto("p", &pages.url("/test/index.html"), None).await.unwrap();
+    let tall = "document.body.insertAdjacentHTML('beforeend', '<div style=\"height: 25in\">tall</div>'), 1";
+    c.evaluate("p", tall, None).await.unwrap();
+    let whole = c.pdf("p", PdfParams::default()).await.unwrap().into_inner();
+    let file = std::fs::read(&whole.path).unwrap();
+    assert!(file.starts_with(b"%PDF-"), "{whole:?}");
+    assert_eq!(file.len() as u64, whole.bytes);
+    assert_eq!(std::fs::metadata(&whole.path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert!(whole.pages >= 3, "{whole:?}");
+    let one = PdfParams { page_ranges: Some("2".into()), ..Default::default() };
+    assert_eq!(c.pdf("p", one).await.unwrap().pages, 1);
+    // The first page's MediaBox: a landscape A4 is wider than it is tall.
+    let media_box = |path: &str| -> (f64, f64) {
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        let b = text.split("/MediaBox [").nth(1).unwrap().split(']').next().unwrap().to_string();
+        let v: Vec<f64> = b.split_whitespace().filter_map(|n| n.parse().ok()).collect();
+        (v[2] - v[0], v[3] - v[1])
+    };
+    let landscape = PdfParams { paper: PaperSize::A4, landscape: true, ..Default::default() };
+    let (w, h) = media_box(&c.pdf("p", landscape).await.unwrap().path);
+    assert!(w > h && (w - 842.0).abs() < 2.0, "A4 landscape is 842 x 595 pt: {w} x {h}");
+    let past = PdfParams { page_ranges: Some("40-41".into()), ..Default::default() };
+    assert_eq!(api_error(c.pdf("p", past).await).code, ErrorCode::BadRequest);
+    let bad = c.call("page.pdf", Some("p"), json!({"scale": 9}), None).await.unwrap();
+    assert!(bad.error.unwrap().message.contains("scale"));
+}

@@ -102,6 +102,8 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.forward(sid).url.endswith("/test/slow/200")
         assert c.reload(sid).load_state == "load"
         assert c.downloads(sid).entries == []
+        pdf = c.pdf(sid, paper="a4", landscape=True)
+        assert pdf.pages >= 1 and pdf.bytes > 0 and pdf.path.endswith(".pdf")
 
         tab = c.tabs_open(sid, pages.url("/test/index.html"))
         assert tab.active

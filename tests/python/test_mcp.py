@@ -133,6 +133,20 @@ def test_caps_leave_out_tool_groups(runtime):
     names = asyncio.run(run())
     assert "browser_click" in names
     assert "browser_evaluate" not in names and "browser_take_screenshot" not in names
+    assert "browser_pdf_save" not in names
+
+
+def test_the_pdf_group_saves_the_page(runtime, pages):
+    """Playwright MCP's `pdf` group: off by default, `--caps pdf` offers browser_pdf_save."""
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket) as s:
+            assert "browser_pdf_save" not in {t.name for t in (await s.list_tools()).tools}
+        async with mcp_session("--socket", runtime.socket, "--caps", "pdf") as s:
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+            pdf = await s.call_tool("browser_pdf_save", {"paper": "a4"})
+            assert not pdf.is_error and ".pdf" in text(pdf), text(pdf)
+
+    asyncio.run(run())
 
 
 @contextmanager

@@ -22,6 +22,7 @@ from .types import (
     HealthResult,
     InputResult,
     MetricsResult,
+    PdfResult,
     ScreenshotResult,
     ScrollResult,
     SelectResult,
@@ -590,6 +591,41 @@ class Methods:
         iframes included).
         """
         return self._request("page.frames", session_id, {}, timeout_ms, FramesResult)
+
+    def pdf(
+        self,
+        session_id: str,
+        *,
+        landscape: Optional[bool] = None,
+        margin_in: Optional[float] = None,
+        page_ranges: Optional[str] = None,
+        paper: Optional[Literal["letter", "legal", "tabloid", "a3", "a4", "a5"]] = None,
+        print_background: Optional[bool] = None,
+        scale: Optional[float] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> PdfResult:
+        """``page.pdf {paper?, landscape?, print_background?, margin_in?, scale?, page_ranges?}`` ->
+        ``PdfResult``: the page printed to PDF (``Page.printToPDF``, print media), written under the artifacts
+        directory.
+
+        :param landscape: Landscape instead of portrait.
+        :param margin_in: Every margin, inches, 0..=5; default 0.4 (Chromium's 1 cm).
+        :param page_ranges: Pages to print, 1-based: ``1-5, 8, 11-13``; default all.
+        :param paper: Paper size; default ``letter``.
+        :param print_background: Print background colours and images (off by default, as in print).
+        :param scale: Scale of the rendering, 0.1..=2; default 1.
+        """
+        params = _params(
+            {
+                "landscape": landscape,
+                "margin_in": margin_in,
+                "page_ranges": page_ranges,
+                "paper": paper,
+                "print_background": print_background,
+                "scale": scale,
+            }
+        )
+        return self._request("page.pdf", session_id, params, timeout_ms, PdfResult)
 
     def downloads(self, session_id: str, *, timeout_ms: Optional[int] = None) -> DownloadsResult:
         """``page.downloads`` -> ``DownloadsResult``: every download of the session so far (its pages' and

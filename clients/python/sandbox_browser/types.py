@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -390,6 +390,18 @@ class FramesResult(Result):
 
     frames: List[FrameInfo] = field(default_factory=list)
     """The active tab's frames, main frame first, parents before children."""
+
+
+@dataclass
+class PdfResult(Result):
+    """``page.pdf`` result."""
+
+    bytes: int = 0
+    """Its size, bytes."""
+    pages: int = 0
+    """The pages in it (the PDF's ``/Type /Page`` objects)."""
+    path: str = ""
+    """The file written, under the runtime's artifacts directory."""
 
 
 @dataclass

@@ -22,9 +22,9 @@ use std::time::Duration;
 use sb_protocol::api::{
     CheckParams, ClickParams, CommonResult, DownloadsResult, DragParams, ElementParams, EvaluateParams,
     EvaluateResult, ExtractParams, ExtractResult, FillParams, FramesResult, GotoParams, GotoResult,
-    HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, PressParams,
-    Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams,
-    SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
+    HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, PdfParams,
+    PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer,
+    ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
     SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult,
     TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, WaitForParams,
     WaitForResult,
@@ -362,6 +362,14 @@ impl Client {
         params: ScreenshotParams,
     ) -> Result<Reply<ScreenshotResult>, ClientError> {
         self.request(Method::PageScreenshot, Some(session_id), params, None).await
+    }
+
+    /// `page.pdf`: the page printed to a PDF file under the runtime's artifacts directory.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a margin, scale or page range out of range.
+    pub async fn pdf(&self, session_id: &str, params: PdfParams) -> Result<Reply<PdfResult>, ClientError> {
+        self.request(Method::PagePdf, Some(session_id), params, None).await
     }
 
     /// `page.wait_for` with exactly one condition (default budget 20000 ms).

@@ -8,8 +8,8 @@ use std::str::FromStr;
 
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, ExtractParams, FillParams,
-    GotoParams, HandleDialogParams, Method, PressParams, ScreenshotParams, ScrollParams, SelectParams,
-    SetViewportParams, SnapshotParams, TypeParams, WaitForParams,
+    GotoParams, HandleDialogParams, Method, PdfParams, PressParams, ScreenshotParams, ScrollParams,
+    SelectParams, SetViewportParams, SnapshotParams, TypeParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -28,11 +28,14 @@ pub enum Cap {
     /// Tools that write files on the host: `browser_take_screenshot` (the image is saved under the
     /// runtime's artifacts directory).
     Files,
+    /// `browser_pdf_save`: the page printed to a PDF under the artifacts directory (Playwright MCP's
+    /// `pdf` group).
+    Pdf,
 }
 
 impl Cap {
     /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 2] = [Cap::Evaluate, Cap::Files];
+    pub const OPTIONAL: [Cap; 3] = [Cap::Evaluate, Cap::Files, Cap::Pdf];
 
     /// The `--caps` name.
     pub fn name(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Cap {
             Cap::Core => "core",
             Cap::Evaluate => "evaluate",
             Cap::Files => "files",
+            Cap::Pdf => "pdf",
         }
     }
 }
@@ -48,8 +52,8 @@ impl FromStr for Cap {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Cap, String> {
-        [Cap::Core, Cap::Evaluate, Cap::Files].into_iter().find(|c| c.name() == s).ok_or_else(|| {
-            format!("unknown capability {s:?}: the groups are core, evaluate, files (network inspection tools do not exist yet)")
+        [Cap::Core, Cap::Evaluate, Cap::Files, Cap::Pdf].into_iter().find(|c| c.name() == s).ok_or_else(|| {
+            format!("unknown capability {s:?}: the groups are core, evaluate, files, pdf (network inspection tools do not exist yet)")
         })
     }
 }
@@ -185,6 +189,8 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
             "Capture the viewport, the full page, a region or an element as an image.",
             without(input_schema::<ScreenshotParams>(), "inline")),
+        def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
+            "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
     ]
 }
 
@@ -216,6 +222,6 @@ mod tests {
     #[test]
     fn caps_parse_by_name() {
         assert_eq!("evaluate".parse::<Cap>(), Ok(Cap::Evaluate));
-        assert!("network".parse::<Cap>().unwrap_err().contains("core, evaluate, files"));
+        assert!("network".parse::<Cap>().unwrap_err().contains("core, evaluate, files, pdf"));
     }
 }

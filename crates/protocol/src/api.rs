@@ -398,6 +398,10 @@ methods! {
     /// `page.frames` -> [`FramesResult`]: the active tab's frame tree, main frame first (out-of-process
     /// iframes included).
     PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000 }
+    /// `page.pdf {paper?, landscape?, print_background?, margin_in?, scale?, page_ranges?}` ->
+    /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
+    /// artifacts directory.
+    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000 }
     /// `page.downloads` -> [`DownloadsResult`]: every download of the session so far (its pages' and
     /// popups'), oldest first, each in its latest state.
     PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000 }
@@ -979,6 +983,75 @@ pub struct DownloadInfo {
     /// session unless `downloads.keep`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+}
+
+/// A paper size of `page.pdf` (Playwright's `format` names), in inches: letter 8.5 x 11, legal 8.5 x
+/// 14, tabloid 11 x 17, a3 11.69 x 16.54, a4 8.27 x 11.69, a5 5.83 x 8.27.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PaperSize {
+    /// 8.5 x 11 in (the default, as Chromium's and Playwright's).
+    #[default]
+    Letter,
+    /// 8.5 x 14 in.
+    Legal,
+    /// 11 x 17 in.
+    Tabloid,
+    /// 11.69 x 16.54 in.
+    A3,
+    /// 8.27 x 11.69 in.
+    A4,
+    /// 5.83 x 8.27 in.
+    A5,
+}
+
+impl PaperSize {
+    /// Width and height, inches (portrait).
+    pub fn inches(self) -> (f64, f64) {
+        match self {
+            PaperSize::Letter => (8.5, 11.0),
+            PaperSize::Legal => (8.5, 14.0),
+            PaperSize::Tabloid => (11.0, 17.0),
+            PaperSize::A3 => (11.69, 16.54),
+            PaperSize::A4 => (8.27, 11.69),
+            PaperSize::A5 => (5.83, 8.27),
+        }
+    }
+}
+
+/// `page.pdf` params (`Page.printToPDF`'s, in Playwright's `page.pdf()` terms).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PdfParams {
+    /// Paper size; default `letter`.
+    #[serde(default)]
+    pub paper: PaperSize,
+    /// Landscape instead of portrait.
+    #[serde(default)]
+    pub landscape: bool,
+    /// Print background colours and images (off by default, as in print).
+    #[serde(default)]
+    pub print_background: bool,
+    /// Every margin, inches, 0..=5; default 0.4 (Chromium's 1 cm).
+    #[serde(default)]
+    pub margin_in: Option<f64>,
+    /// Scale of the rendering, 0.1..=2; default 1.
+    #[serde(default)]
+    pub scale: Option<f64>,
+    /// Pages to print, 1-based: `1-5, 8, 11-13`; default all.
+    #[serde(default)]
+    pub page_ranges: Option<String>,
+}
+
+/// `page.pdf` result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PdfResult {
+    /// The file written, under the runtime's artifacts directory.
+    pub path: String,
+    /// Its size, bytes.
+    pub bytes: u64,
+    /// The pages in it (the PDF's `/Type /Page` objects).
+    pub pages: u32,
 }
 
 /// `page.downloads` result.

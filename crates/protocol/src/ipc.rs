@@ -24,7 +24,7 @@ use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
     ElementState, ExtractFormat, ExtractResult, FramesResult, GotoResult, ImageFormat, InputResult,
-    LoadState, Modifier, MouseButton, ScreenshotResult, ScrollResult, SelectResult, WaitForResult,
+    LoadState, Modifier, MouseButton, PdfResult, ScreenshotResult, ScrollResult, SelectResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -165,6 +165,23 @@ pub enum Action {
         /// An element whose border box is captured (scrolled into view first).
         target: Option<Locator>,
     },
+    /// `Page.printToPDF`, written to `path`.
+    Pdf {
+        /// Paper width and height, inches, portrait (`landscape` turns it).
+        paper_in: (f64, f64),
+        /// Landscape.
+        landscape: bool,
+        /// Print backgrounds.
+        print_background: bool,
+        /// Every margin, inches.
+        margin_in: f64,
+        /// Rendering scale, 0.1..=2.
+        scale: f64,
+        /// Pages, `1-5, 8` (empty: all).
+        page_ranges: String,
+        /// Where the PDF is written (under the artifacts dir; `files::under`).
+        path: String,
+    },
     /// `Runtime.evaluate` of `expression`, in the main world of `frame` (default: the main frame).
     Evaluate {
         /// The script.
@@ -237,7 +254,7 @@ impl Action {
         match self {
             Action::Goto { .. } | Action::History { .. } | Action::Reload => Phase::Navigate,
             Action::Extract { .. } => Phase::Extract,
-            Action::Screenshot { .. } => Phase::Screenshot,
+            Action::Screenshot { .. } | Action::Pdf { .. } => Phase::Screenshot,
             Action::Evaluate { .. } | Action::CallFunction { .. } => Phase::Evaluate,
             Action::Scroll { .. } => Phase::Cdp,
             Action::WaitFor { .. } => Phase::Wait,
@@ -254,7 +271,11 @@ impl Action {
     pub fn reads_only(&self) -> bool {
         matches!(
             self,
-            Action::Extract { .. } | Action::Screenshot { .. } | Action::Snapshot { .. } | Action::Frames
+            Action::Extract { .. }
+                | Action::Screenshot { .. }
+                | Action::Pdf { .. }
+                | Action::Snapshot { .. }
+                | Action::Frames
         )
     }
 
@@ -557,6 +578,9 @@ outputs! {
     /// `page.screenshot`.
     #[serde(with = "as_json")]
     Screenshot(ScreenshotResult),
+    /// `page.pdf`.
+    #[serde(with = "as_json")]
+    Pdf(PdfResult),
     /// `page.wait_for`.
     #[serde(with = "as_json")]
     WaitFor(WaitForResult),

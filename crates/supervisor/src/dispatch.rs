@@ -15,7 +15,7 @@
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
     ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
-    HoverParams, ImageFormat, InputResult, Method, PressParams, ScreenshotParams, ScreenshotResult,
+    HoverParams, InputResult, Method, PdfParams, PdfResult, PressParams, ScreenshotParams, ScreenshotResult,
     ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, Settle,
     SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
     DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
@@ -39,8 +39,8 @@ pub trait Context {
     fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody>;
     /// Whether in-page JavaScript of the caller's may run (`evaluate_enabled`).
     fn evaluate_enabled(&self) -> bool;
-    /// Where the session's next screenshot in `format` is written.
-    fn screenshot_path(&self, format: ImageFormat) -> String;
+    /// Where the session's next artifact (a screenshot, a PDF) with file `extension` is written.
+    fn artifact_path(&self, extension: &str) -> String;
     /// The number the session's next new ref gets (held steady while a snapshot runs).
     fn next_ref(&self) -> u64;
 }
@@ -150,6 +150,7 @@ pub fn route(method: Method) -> Route {
         PageReload => &RELOAD,
         PageExtract => &EXTRACT,
         PageScreenshot => &SCREENSHOT,
+        PagePdf => &PDF,
         PageEvaluate => &EVALUATE,
         PageWaitFor => &WAIT_FOR,
         PageSnapshot => &SNAPSHOT,
@@ -230,12 +231,46 @@ static SCREENSHOT: PageMethod = PageMethod {
             quality: p.quality,
             inline: p.inline,
             max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
-            path: cx.screenshot_path(p.format),
+            path: cx.artifact_path(p.format.as_str()),
             clip,
             target,
         })
     },
     finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
+    numbers_refs: false,
+};
+
+/// `page.pdf`: its numbers checked here (in range; NaN is not), the paper in portrait inches with
+/// `landscape` beside it, as Playwright's `page.pdf()` passes them to `Page.printToPDF`.
+static PDF: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: PdfParams = params(v)?;
+        let margin_in = p.margin_in.unwrap_or(0.4);
+        let scale = p.scale.unwrap_or(1.0);
+        if !(0.0..=5.0).contains(&margin_in) {
+            return Err(bad_request("page.pdf margin_in is inches, from 0 to 5"));
+        }
+        if !(0.1..=2.0).contains(&scale) {
+            return Err(bad_request("page.pdf scale is from 0.1 to 2"));
+        }
+        let page_ranges = p.page_ranges.unwrap_or_default();
+        let ranges_ok = page_ranges.len() <= 200
+            && page_ranges.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | ',' | ' '));
+        if !ranges_ok {
+            return Err(bad_request("page.pdf page_ranges are 1-based pages and ranges: \"1-5, 8, 11-13\""));
+        }
+        let (w, h) = p.paper.inches();
+        Ok(Action::Pdf {
+            paper_in: (w, h),
+            landscape: p.landscape,
+            print_background: p.print_background,
+            margin_in,
+            scale,
+            page_ranges,
+            path: cx.artifact_path("pdf"),
+        })
+    },
+    finish: |o| finish_as(o, Done::of::<PdfResult>),
     numbers_refs: false,
 };
 
@@ -624,8 +659,8 @@ mod tests {
         fn evaluate_enabled(&self) -> bool {
             self.evaluate
         }
-        fn screenshot_path(&self, format: ImageFormat) -> String {
-            format!("/shots/s-1.{}", format.as_str())
+        fn artifact_path(&self, extension: &str) -> String {
+            format!("/shots/s-1.{extension}")
         }
         fn next_ref(&self) -> u64 {
             5
@@ -652,10 +687,36 @@ mod tests {
         r.expect_err("an error").code
     }
 
+    /// `page.pdf`: margins, scale and page ranges out of range are refused before the worker; the
+    /// paper goes as portrait inches with `landscape` beside it, the file under the artifacts.
+    #[test]
+    fn pdf_params_are_checked() {
+        for bad in [
+            json!({"margin_in": 6}),
+            json!({"margin_in": -1}),
+            json!({"scale": 0}),
+            json!({"scale": 1e308}),
+            json!({"page_ranges": "1-2; rm -rf"}),
+            json!({"paper": "b5"}),
+            json!({"landscpae": true}),
+        ] {
+            assert_eq!(code(prepare(Method::PagePdf, bad.clone(), &ON)), ErrorCode::BadRequest, "{bad}");
+        }
+        let a =
+            prepare(Method::PagePdf, json!({"paper": "a4", "landscape": true, "page_ranges": "1-2, 4"}), &ON);
+        match a.unwrap() {
+            Action::Pdf { paper_in, landscape, margin_in, scale, page_ranges, path, .. } => {
+                assert_eq!((paper_in, landscape, margin_in, scale), ((8.27, 11.69), true, 0.4, 1.0));
+                assert_eq!((page_ranges.as_str(), path.as_str()), ("1-2, 4", "/shots/s-1.pdf"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 21);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 22);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

@@ -56,7 +56,8 @@ enum Cmd {
         #[command(flatten)]
         common: Common,
         /// Optional tool groups to offer, comma-separated: `evaluate` (browser_evaluate), `files`
-        /// (browser_take_screenshot); the core tools are always on.
+        /// (browser_take_screenshot), `pdf` (browser_pdf_save; off by default, as Playwright MCP's);
+        /// the core tools are always on.
         #[arg(long, value_delimiter = ',', default_value = "evaluate,files")]
         caps: Vec<String>,
     },

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sb_protocol::api::{
-    CommonResult, DownloadsResult, HealthResult, ImageFormat, Method, MetricsResult, Request, RequestId,
-    Response, SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
+    CommonResult, DownloadsResult, HealthResult, Method, MetricsResult, Request, RequestId, Response,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Display, RefRecord};
@@ -224,7 +224,7 @@ impl Runtime {
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, call, route, request.params).await;
         let outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
-        if let (Method::PageScreenshot, Ok(result)) = (method, &outcome) {
+        if let (Method::PageScreenshot | Method::PagePdf, Ok(result)) = (method, &outcome) {
             self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
         }
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
@@ -536,18 +536,17 @@ impl Context for SessionContext<'_> {
         self.config.evaluate_enabled
     }
 
-    fn screenshot_path(&self, format: ImageFormat) -> String {
+    fn artifact_path(&self, extension: &str) -> String {
         let n = self.session.next_shot();
         let millis = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or(0);
-        let name = format!("{}-{millis}-{n}.{}", self.session.id, format.as_str());
+        let name = format!("{}-{millis}-{n}.{extension}", self.session.id);
         // Session ids are plain names (checked at session.start and when the store is read), so this
         // stays under the artifacts dir; a name that would not falls back to one without the id.
-        let path = crate::files::under(&self.config.artifacts_dir, &name).unwrap_or_else(|_| {
-            self.config.artifacts_dir.join(format!("session-{millis}-{n}.{}", format.as_str()))
-        });
+        let path = crate::files::under(&self.config.artifacts_dir, &name)
+            .unwrap_or_else(|_| self.config.artifacts_dir.join(format!("session-{millis}-{n}.{extension}")));
         path.to_string_lossy().into_owned()
     }
 

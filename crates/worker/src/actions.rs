@@ -10,7 +10,7 @@ use sb_cdp::types::{
     RequestWillBeSent, ResponseReceived,
 };
 use sb_cdp::CdpError;
-use sb_protocol::api::{ExtractFormat, ImageFormat, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS};
+use sb_protocol::api::{ExtractFormat, ImageFormat, PdfResult, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS};
 use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult};
 use sb_protocol::ipc::{EvaluateOutput, FrameTarget, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -340,6 +340,77 @@ pub(crate) async fn screenshot(
         truncated,
         data: shot.inline.then_some(captured.data),
     }))
+}
+
+/// `page.pdf`: `Page.printToPDF` (print media, Chromium's headless printing) with the paper, margins,
+/// scale and page ranges asked for, written to `path`; the answer counts the PDF's pages (its
+/// `/Type /Page` objects). A page range past the document's end is Chromium's error, answered
+/// `bad_request`.
+pub(crate) async fn pdf(
+    page: &Page,
+    print: PdfPrint,
+    path: &str,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let budget = p.budget();
+    let phase = Phase::Screenshot;
+    settle::before_read(page, p).await;
+    let (width, height) = print.paper_in;
+    let m = print.margin_in;
+    let params = json!({
+        "landscape": print.landscape,
+        "printBackground": print.print_background,
+        "paperWidth": width,
+        "paperHeight": height,
+        "marginTop": m, "marginBottom": m, "marginLeft": m, "marginRight": m,
+        "scale": print.scale,
+        "pageRanges": print.page_ranges,
+        "preferCSSPageSize": false,
+    });
+    p.log(format!("printing on {width} x {height} in"));
+    let printed: Result<PrintToPdfResult, CdpError> =
+        page.session.call("Page.printToPDF", params, budget.remaining()).await;
+    let printed = match printed {
+        Ok(printed) => printed,
+        Err(CdpError::Protocol { message, .. }) => {
+            return Err(fail(
+                ErrorCode::BadRequest,
+                phase,
+                format!("page.pdf: Chromium refused the print: {message}"),
+            ))
+        }
+        Err(e) => return Err(cdp_failure(phase, e)),
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(printed.data.as_bytes())
+        .map_err(|e| fail(ErrorCode::Internal, phase, format!("PDF data is not base64: {e}")))?;
+    let pages = count_pages(&bytes);
+    write_private(std::path::Path::new(path), &bytes)
+        .map_err(|e| fail(ErrorCode::Internal, phase, format!("cannot write {path}: {e}")))?;
+    Ok(Output::Pdf(PdfResult { path: path.to_string(), bytes: bytes.len() as u64, pages }))
+}
+
+/// What `page.pdf` prints: [`sb_protocol::ipc::Action::Pdf`]'s fields but its path.
+pub(crate) struct PdfPrint {
+    pub(crate) paper_in: (f64, f64),
+    pub(crate) landscape: bool,
+    pub(crate) print_background: bool,
+    pub(crate) margin_in: f64,
+    pub(crate) scale: f64,
+    pub(crate) page_ranges: String,
+}
+
+/// `Page.printToPDF`'s answer (base64 `data`).
+#[derive(Debug, serde::Deserialize)]
+struct PrintToPdfResult {
+    data: String,
+}
+
+/// The page objects of a PDF Chromium wrote: `/Type /Page` not followed by `s` (`/Pages` is the
+/// tree's root).
+fn count_pages(pdf: &[u8]) -> u32 {
+    let needle = b"/Type /Page";
+    pdf.windows(needle.len() + 1).filter(|w| w.starts_with(needle) && w[needle.len()] != b's').count() as u32
 }
 
 /// Writes an artifact as the runtime writes every file ([`sb_protocol::files`]): its directory made

@@ -471,6 +471,11 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
             actions::screenshot(page, shot, &path, p).await
         }
+        Action::Pdf { paper_in, landscape, print_background, margin_in, scale, page_ranges, path } => {
+            let print =
+                actions::PdfPrint { paper_in, landscape, print_background, margin_in, scale, page_ranges };
+            actions::pdf(page, print, &path, p).await
+        }
         Action::Evaluate { expression, frame } => {
             actions::evaluate(page, &expression, frame.as_ref(), p).await
         }

@@ -874,12 +874,14 @@ async fn loads_tables() {
     }
     // The docs are served by a process of their own (`sb-pages`), as a site would be: not on this
     // process's runtime, which also runs our side's clients.
-    let mut docs =
-        Command::new(bin_path("sb-pages")).arg(PYTHON_DOCS).stdout(Stdio::piped()).spawn().expect("sb-pages");
+    // Killed and waited for when this function returns.
+    let mut docs = Reaped(
+        Command::new(bin_path("sb-pages")).arg(PYTHON_DOCS).stdout(Stdio::piped()).spawn().expect("sb-pages"),
+    );
     let base = {
         use std::io::BufRead;
         let mut line = String::new();
-        std::io::BufReader::new(docs.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        std::io::BufReader::new(docs.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
         line.trim().to_string()
     };
     let index = format!("{base}/index.html");
@@ -925,6 +927,16 @@ async fn loads_tables() {
                 );
             }
         }
+    }
+}
+
+/// A child process killed and waited for when dropped.
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
