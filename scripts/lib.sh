@@ -75,7 +75,9 @@ ensure_machete() {
 start_runtime() {
     local bin=$1 work=$2 site=${3:-}
     socket="$work/browser.sock"
-    "$bin/sandbox-browser" serve --socket "$socket" --artifacts "$work/artifacts" 2>"$work/supervisor.log" &
+    # SB_CONFIG (optional): a config file for the runtime.
+    "$bin/sandbox-browser" serve --socket "$socket" --artifacts "$work/artifacts" ${SB_CONFIG:+--config "$SB_CONFIG"} \
+        2>"$work/supervisor.log" &
     supervisor_pid=$!
     if [ -n "$site" ]; then "$bin/sb-pages" "$site" >"$work/pages.url" & else "$bin/sb-pages" >"$work/pages.url" & fi
     pages_pid=$!

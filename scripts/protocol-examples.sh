@@ -12,7 +12,11 @@ cargo build --workspace --bins --locked -q
 bin=target/debug
 work=$(mktemp -d)
 trap 'stop_runtime; rm -rf "$work"' EXIT
-start_runtime "$bin" "$work"
+# Uploads come from a directory of the runtime's configuration, with one file in it.
+mkdir -p "$work/uploads"
+printf 'name,role\nAda,engineer\n' >"$work/uploads/team.csv"
+printf '[files]\nuploads_dir = "%s"\n' "$work/uploads" >"$work/config.toml"
+SB_CONFIG="$work/config.toml" start_runtime "$bin" "$work"
 
 out=docs/protocol.md
 id=0
@@ -155,6 +159,9 @@ example "page.frames" page.frames s1 '{}'
 same_frame=$("$bin/browserctl" --socket "$socket" page.frames --session s1 | jq -r '.result.frames[] | select(.url == "about:srcdoc") | .frame_id')
 example "page.evaluate in a frame (a frame_id from page.frames, or the ref of an <iframe>)" page.evaluate s1 "{\"expression\": \"document.querySelector('button').textContent\", \"frame\": \"$same_frame\"}"
 example "page.pdf (A4, backgrounds, the first page)" page.pdf s1 '{"paper": "a4", "print_background": true, "page_ranges": "1"}'
+example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
+example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
+example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'
 example "page.downloads (none yet)" page.downloads s1 '{}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'

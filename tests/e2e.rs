@@ -710,3 +710,60 @@ async fn pdf_prints_the_page_into_the_artifacts() {
     let bad = c.call("page.pdf", Some("p"), json!({"scale": 9}), None).await.unwrap();
     assert!(bad.error.unwrap().message.contains("scale"));
 }
+
+/// Issue 29: `page.upload` sets a file input's files from `[files] uploads_dir` by plain name, and the
+/// page sees them as a person's choice (its `change` handler lists names and sizes). A path out of
+/// the directory, a symlink (even one inside it pointing out), a directory, a missing name, an element
+/// that is not a file input, and a runtime without an uploads dir each answer `bad_request`; nothing
+/// is set by a refused call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upload_sets_files_from_the_uploads_dir_only() {
+    use sb_protocol::api::{ElementParams, UploadParams};
+    let dir = sb_tests::temp_dir();
+    let uploads = dir.path().join("uploads");
+    std::fs::create_dir(&uploads).unwrap();
+    std::fs::write(uploads.join("a.txt"), "hello").unwrap();
+    std::fs::write(uploads.join("b.csv"), "x,y\n1,2\n").unwrap();
+    std::fs::write(dir.path().join("secret.txt"), "secret").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("secret.txt"), uploads.join("link.txt")).unwrap();
+    std::fs::create_dir(uploads.join("sub")).unwrap();
+    let toml = format!("[files]\nuploads_dir = {:?}\n", uploads.display().to_string());
+    let Fixture { pages, sup: _sup, c } = Fixture::with_config(&toml).await;
+    c.session_start(Some("u")).await.unwrap();
+    c.goto("u", &pages.url("/test/upload.html"), None).await.unwrap();
+    let input = |selector: &str, files: &[&str]| UploadParams {
+        element: ElementParams { selector: Some(selector.into()), ..Default::default() },
+        files: files.iter().map(|f| f.to_string()).collect(),
+    };
+    let chosen = || async {
+        c.evaluate("u", "document.getElementById('chosen').textContent", None)
+            .await
+            .unwrap()
+            .into_inner()
+            .value
+    };
+    let set = c.upload("u", input("#resume", &["a.txt", "b.csv"])).await.unwrap().into_inner();
+    assert_eq!((set.files.len(), set.bytes), (2, 13), "{set:?}");
+    assert!(set.element.contains("resume"), "{set:?}");
+    assert_eq!(chosen().await, Some(json!("a.txt:5,b.csv:8")));
+    for (files, says) in [
+        (&["../secret.txt"][..], "not a plain name"),
+        (&["link.txt"][..], "symlink"),
+        (&["sub"][..], "not a regular file"),
+        (&["nope.txt"][..], "no file"),
+        (&[dir.path().join("secret.txt").to_str().unwrap()][..], "not a plain name"),
+    ] {
+        let e = api_error(c.upload("u", input("#resume", files)).await);
+        assert_eq!(e.code, ErrorCode::BadRequest, "{files:?}: {}", e.message);
+        assert!(e.message.contains(says), "{files:?}: {}", e.message);
+    }
+    let e = api_error(c.upload("u", input("#text", &["a.txt"])).await);
+    assert!(e.message.contains("not a file input"), "{}", e.message);
+    assert_eq!(chosen().await, Some(json!("a.txt:5,b.csv:8")), "a refused call set nothing");
+
+    let Fixture { pages, sup: _other, c } = Fixture::start().await;
+    c.session_start(Some("v")).await.unwrap();
+    c.goto("v", &pages.url("/test/upload.html"), None).await.unwrap();
+    let e = api_error(c.upload("v", input("#resume", &["a.txt"])).await);
+    assert!(e.message.contains("uploads_dir"), "{}", e.message);
+}

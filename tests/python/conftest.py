@@ -4,6 +4,7 @@ Chromium) and the test page server (`sb-pages`), both built by `cargo build --wo
 `SB_BIN` names the directory of those binaries (default: the workspace's target/debug).
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -20,12 +21,21 @@ START_TIMEOUT_S = 60
 
 
 class Runtime:
-    """A supervisor this test session started: `socket`, its `dir`, and its log lines."""
+    """A supervisor this test session started: `socket`, its `dir`, and its log lines. Its
+    `[files] uploads_dir` is `uploads` in its dir, holding `note.txt` (5 bytes)."""
 
     def __init__(self, args: Optional[List[str]] = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="sb-py-")
         os.chmod(self.dir.name, 0o700)
         self.socket = os.path.join(self.dir.name, "browser.sock")
+        uploads = os.path.join(self.dir.name, "uploads")
+        os.mkdir(uploads)
+        with open(os.path.join(uploads, "note.txt"), "w") as f:
+            f.write("hello")
+        config = os.path.join(self.dir.name, "config.toml")
+        with open(config, "w") as f:
+            f.write(f"[files]\nuploads_dir = {json.dumps(uploads)}\n")
+        args = ["--config", config, *(args or [])]
         env = {k: v for k, v in os.environ.items() if not k.startswith("SANDBOX_BROWSER_")}
         self.process = subprocess.Popen(
             [str(BIN / "sandbox-browser"), "serve", "--socket", self.socket, *(args or [])],

@@ -102,6 +102,9 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.forward(sid).url.endswith("/test/slow/200")
         assert c.reload(sid).load_state == "load"
         assert c.downloads(sid).entries == []
+        c.goto(sid, pages.url("/test/upload.html"))
+        up = c.upload(sid, selector="#resume", files=["note.txt"])
+        assert (up.files, up.bytes) == (["note.txt"], 5)
         pdf = c.pdf(sid, paper="a4", landscape=True)
         assert pdf.pages >= 1 and pdf.bytes > 0 and pdf.path.endswith(".pdf")
 

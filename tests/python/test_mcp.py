@@ -68,7 +68,8 @@ def test_an_agent_drives_a_page_through_mcp(runtime, pages):
             tools = {t.name: t for t in (await s.list_tools()).tools}
             for name in ["browser_navigate", "browser_snapshot", "browser_click", "browser_type", "browser_press_key",
                          "browser_select_option", "browser_hover", "browser_drag", "browser_wait_for", "browser_evaluate",
-                         "browser_take_screenshot", "browser_tabs", "browser_handle_dialog", "browser_fill_form"]:
+                         "browser_take_screenshot", "browser_tabs", "browser_handle_dialog", "browser_fill_form",
+                         "browser_file_upload"]:
                 assert name in tools, name
                 assert "timeout_ms" in tools[name].input_schema["properties"], name
             assert tools["browser_click"].input_schema["properties"]["ref"]["type"] == "string"
@@ -95,6 +96,10 @@ def test_an_agent_drives_a_page_through_mcp(runtime, pages):
             assert shot.content[0].mime_type == "image/png" and len(shot.content[0].data) > 100
             path = text(shot).split()[1]
             assert os.path.isfile(path), path
+
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/upload.html")})
+            up = await s.call_tool("browser_file_upload", {"selector": "#resume", "files": ["note.txt"]})
+            assert not up.is_error and "note.txt" in text(up), text(up)
 
             missing = await s.call_tool("browser_click", {"ref": "e999", "timeout_ms": 1000})
             assert missing.is_error

@@ -310,6 +310,16 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
+    /// A file input (`#resume`, "Resume", multiple) that lists the chosen files' names and sizes in
+    /// `#chosen` when they change, and a text input.
+    pub const UPLOAD: &str = r#"<!doctype html><html><head><title>Upload</title></head>
+<body><label>Resume <input id="resume" type="file" multiple></label><input id="text" aria-label="Note">
+<p id="chosen"></p><script>
+document.getElementById('resume').addEventListener('change', (e) => {
+  document.getElementById('chosen').textContent = [...e.target.files].map(f => f.name + ':' + f.size).join(',');
+});
+</script></body></html>"#;
+
     /// `/`: a title, a heading, an input and a button.
     pub const INDEX: &str = r#"<!doctype html><html><head><title>Test Index</title></head>
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
@@ -593,6 +603,7 @@ impl PageServer {
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
+            .route("/test/upload.html", get(|| async { Html(pages::UPLOAD) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             .route("/test/frameset.html", get(|| async { Html(pages::FRAMESET) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))

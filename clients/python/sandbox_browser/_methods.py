@@ -35,6 +35,7 @@ from .types import (
     TabInfo,
     TabsCloseResult,
     TabsListResult,
+    UploadResult,
     WaitForResult,
 )
 
@@ -626,6 +627,26 @@ class Methods:
             }
         )
         return self._request("page.pdf", session_id, params, timeout_ms, PdfResult)
+
+    def upload(
+        self,
+        session_id: str,
+        *,
+        files: List[str],
+        ref: Optional[str] = None,
+        selector: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> UploadResult:
+        """``page.upload {ref | selector, files}`` -> ``UploadResult``: sets the files of a file input
+        (``DOM.setFileInputFiles``), each a plain name of a file in ``[files] uploads_dir``.
+
+        :param files: Plain names of files in the runtime's ``[files] uploads_dir`` (no directories, no
+        symlinks); an empty list clears the input. At most 100 (``MAX_UPLOAD_FILES``).
+        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        """
+        params = _params({"files": files, "ref": ref, "selector": selector})
+        return self._request("page.upload", session_id, params, timeout_ms, UploadResult)
 
     def downloads(self, session_id: str, *, timeout_ms: Optional[int] = None) -> DownloadsResult:
         """``page.downloads`` -> ``DownloadsResult``: every download of the session so far (its pages' and

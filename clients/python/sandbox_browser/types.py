@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "UploadResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -402,6 +402,18 @@ class PdfResult(Result):
     """The pages in it (the PDF's ``/Type /Page`` objects)."""
     path: str = ""
     """The file written, under the runtime's artifacts directory."""
+
+
+@dataclass
+class UploadResult(Result):
+    """``page.upload`` result."""
+
+    bytes: int = 0
+    """Their sizes together, bytes."""
+    element: str = ""
+    """The input, as the action describes it (``button "Go"`` for a ref, ``<input id="resume">`` for a selector)."""
+    files: List[str] = field(default_factory=list)
+    """The names set, in order."""
 
 
 @dataclass

@@ -26,8 +26,8 @@ use sb_protocol::api::{
     PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer,
     ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
     SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult,
-    TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, WaitForParams,
-    WaitForResult,
+    TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams,
+    UploadResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -362,6 +362,20 @@ impl Client {
         params: ScreenshotParams,
     ) -> Result<Reply<ScreenshotResult>, ClientError> {
         self.request(Method::PageScreenshot, Some(session_id), params, None).await
+    }
+
+    /// `page.upload`: sets the files of a file input, each a plain name of a file in the runtime's
+    /// `[files] uploads_dir`.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` when uploads are off, for a name that is not a plain name
+    /// of a regular file there, or an element that is not a file input.
+    pub async fn upload(
+        &self,
+        session_id: &str,
+        params: UploadParams,
+    ) -> Result<Reply<UploadResult>, ClientError> {
+        self.request(Method::PageUpload, Some(session_id), params, None).await
     }
 
     /// `page.pdf`: the page printed to a PDF file under the runtime's artifacts directory.

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, ExtractParams, FillParams,
     GotoParams, HandleDialogParams, Method, PdfParams, PressParams, ScreenshotParams, ScrollParams,
-    SelectParams, SetViewportParams, SnapshotParams, TypeParams, WaitForParams,
+    SelectParams, SetViewportParams, SnapshotParams, TypeParams, UploadParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -159,6 +159,9 @@ pub fn all() -> Vec<ToolDef> {
             "Set the values of several text fields.", input_schema::<FillFormArgs>()),
         def("browser_press_key", Cap::Core, Call(Method::PagePress), false,
             "Press a key or chord on an element, or on the focused one.", input_schema::<PressParams>()),
+        def("browser_file_upload", Cap::Core, Call(Method::PageUpload), false,
+            "Set the files of a file input, by name, from the runtime's uploads directory.",
+            input_schema::<UploadParams>()),
         def("browser_select_option", Cap::Core, Call(Method::PageSelect), false,
             "Select options of a <select>.", input_schema::<SelectParams>()),
         def("browser_check", Cap::Core, Call(Method::PageCheck), false,

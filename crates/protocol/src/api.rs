@@ -402,6 +402,9 @@ methods! {
     /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
     /// artifacts directory.
     PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000 }
+    /// `page.upload {ref | selector, files}` -> [`UploadResult`]: sets the files of a file input
+    /// (`DOM.setFileInputFiles`), each a plain name of a file in `[files] uploads_dir`.
+    PageUpload = "page.upload" { session: true, params: UploadParams, result: UploadResult, timeout_ms: 8_000 }
     /// `page.downloads` -> [`DownloadsResult`]: every download of the session so far (its pages' and
     /// popups'), oldest first, each in its latest state.
     PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000 }
@@ -898,6 +901,32 @@ pub struct SelectResult {
     /// As [`InputResult::navigation_pending`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub navigation_pending: bool,
+}
+
+/// Most files one `page.upload` sets.
+pub const MAX_UPLOAD_FILES: usize = 100;
+
+/// `page.upload` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct UploadParams {
+    /// The file input (`<input type=file>`).
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// Plain names of files in the runtime's `[files] uploads_dir` (no directories, no symlinks);
+    /// an empty list clears the input. At most 100 ([`MAX_UPLOAD_FILES`]).
+    pub files: Vec<String>,
+}
+
+/// `page.upload` result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct UploadResult {
+    /// The input, as the action describes it (`button "Go"` for a ref, `<input id="resume">` for a
+    /// selector).
+    pub element: String,
+    /// The names set, in order.
+    pub files: Vec<String>,
+    /// Their sizes together, bytes.
+    pub bytes: u64,
 }
 
 /// `page.check` params.

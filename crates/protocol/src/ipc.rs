@@ -24,7 +24,8 @@ use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
     ElementState, ExtractFormat, ExtractResult, FramesResult, GotoResult, ImageFormat, InputResult,
-    LoadState, Modifier, MouseButton, PdfResult, ScreenshotResult, ScrollResult, SelectResult, WaitForResult,
+    LoadState, Modifier, MouseButton, PdfResult, ScreenshotResult, ScrollResult, SelectResult, UploadResult,
+    WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -165,6 +166,18 @@ pub enum Action {
         /// An element whose border box is captured (scrolled into view first).
         target: Option<Locator>,
     },
+    /// `DOM.setFileInputFiles` of `paths` (checked by the supervisor: regular files in the uploads
+    /// dir) on the file input `target`.
+    Upload {
+        /// The file input.
+        target: Locator,
+        /// Absolute paths.
+        paths: Vec<String>,
+        /// Their names, for the answer.
+        names: Vec<String>,
+        /// Their sizes together, bytes.
+        bytes: u64,
+    },
     /// `Page.printToPDF`, written to `path`.
     Pdf {
         /// Paper width and height, inches, portrait (`landscape` turns it).
@@ -255,6 +268,7 @@ impl Action {
             Action::Goto { .. } | Action::History { .. } | Action::Reload => Phase::Navigate,
             Action::Extract { .. } => Phase::Extract,
             Action::Screenshot { .. } | Action::Pdf { .. } => Phase::Screenshot,
+            Action::Upload { .. } => Phase::Actionability,
             Action::Evaluate { .. } | Action::CallFunction { .. } => Phase::Evaluate,
             Action::Scroll { .. } => Phase::Cdp,
             Action::WaitFor { .. } => Phase::Wait,
@@ -581,6 +595,9 @@ outputs! {
     /// `page.pdf`.
     #[serde(with = "as_json")]
     Pdf(PdfResult),
+    /// `page.upload`.
+    #[serde(with = "as_json")]
+    Upload(UploadResult),
     /// `page.wait_for`.
     #[serde(with = "as_json")]
     WaitFor(WaitForResult),

@@ -37,6 +37,17 @@ pub struct Config {
     /// `[artifacts]`: how long screenshots are kept and how much they may hold (see
     /// [`crate::artifacts`]).
     pub artifacts: crate::artifacts::Retention,
+    /// `[files]`: where `page.upload` takes files from.
+    pub files: FilesSection,
+}
+
+/// `[files]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FilesSection {
+    /// The directory `page.upload` takes files from, by plain name (no subdirectories, no symlinks);
+    /// unset: uploads are off.
+    pub uploads_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -50,6 +61,7 @@ impl Default for Config {
             policy: crate::policy::Policy::default(),
             downloads: crate::downloads::DownloadsConfig::default(),
             artifacts: crate::artifacts::Retention::default(),
+            files: FilesSection::default(),
         }
     }
 }

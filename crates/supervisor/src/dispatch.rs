@@ -17,9 +17,9 @@ use sb_protocol::api::{
     ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
     HoverParams, InputResult, Method, PdfParams, PdfResult, PressParams, ScreenshotParams, ScreenshotResult,
     ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, Settle,
-    SnapshotParams, SnapshotResult, TypeParams, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
-    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_SCROLL_DELTA,
-    MAX_SETTLE_MS,
+    SnapshotParams, SnapshotResult, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
+    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
+    MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -39,6 +39,8 @@ pub trait Context {
     fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody>;
     /// Whether in-page JavaScript of the caller's may run (`evaluate_enabled`).
     fn evaluate_enabled(&self) -> bool;
+    /// Where `page.upload` takes files from (`[files] uploads_dir`); `None`: uploads are off.
+    fn uploads_dir(&self) -> Option<&std::path::Path>;
     /// Where the session's next artifact (a screenshot, a PDF) with file `extension` is written.
     fn artifact_path(&self, extension: &str) -> String;
     /// The number the session's next new ref gets (held steady while a snapshot runs).
@@ -151,6 +153,7 @@ pub fn route(method: Method) -> Route {
         PageExtract => &EXTRACT,
         PageScreenshot => &SCREENSHOT,
         PagePdf => &PDF,
+        PageUpload => &UPLOAD,
         PageEvaluate => &EVALUATE,
         PageWaitFor => &WAIT_FOR,
         PageSnapshot => &SNAPSHOT,
@@ -237,6 +240,48 @@ static SCREENSHOT: PageMethod = PageMethod {
         })
     },
     finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
+    numbers_refs: false,
+};
+
+/// `page.upload`: each name a plain name of a regular file in the uploads dir (`files::under`, then
+/// `symlink_metadata`: a symlink, a directory or a missing file is refused), read by the browser from
+/// there.
+static UPLOAD: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: UploadParams = params(v)?;
+        let Some(dir) = cx.uploads_dir() else {
+            return Err(bad_request(
+                "page.upload is off: the runtime has no [files] uploads_dir to take files from",
+            ));
+        };
+        if p.files.len() > MAX_UPLOAD_FILES {
+            return Err(bad_request(format!("page.upload takes at most {MAX_UPLOAD_FILES} files")));
+        }
+        let target = locator(cx, p.element, false)?.expect("a locator (not optional)");
+        let (mut paths, mut bytes) = (Vec::new(), 0u64);
+        for name in &p.files {
+            let path =
+                crate::files::under(dir, name).map_err(|e| bad_request(format!("page.upload: {e}")))?;
+            let meta = std::fs::symlink_metadata(&path);
+            match meta {
+                Ok(m) if m.file_type().is_file() => bytes += m.len(),
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(bad_request(format!(
+                        "page.upload: {name:?} is a symlink; uploads take regular files only"
+                    )))
+                }
+                Ok(_) => return Err(bad_request(format!("page.upload: {name:?} is not a regular file"))),
+                Err(e) => {
+                    return Err(bad_request(format!(
+                        "page.upload: no file {name:?} in the uploads dir ({e})"
+                    )))
+                }
+            }
+            paths.push(path.to_string_lossy().into_owned());
+        }
+        Ok(Action::Upload { target, paths, names: p.files, bytes })
+    },
+    finish: |o| finish_as(o, Done::of::<UploadResult>),
     numbers_refs: false,
 };
 
@@ -659,6 +704,9 @@ mod tests {
         fn evaluate_enabled(&self) -> bool {
             self.evaluate
         }
+        fn uploads_dir(&self) -> Option<&std::path::Path> {
+            None
+        }
         fn artifact_path(&self, extension: &str) -> String {
             format!("/shots/s-1.{extension}")
         }
@@ -716,7 +764,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 22);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 23);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

@@ -112,6 +112,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             policy: config.settings.policy.clone(),
             downloads: config.settings.downloads.clone(),
             retention: config.settings.artifacts.clone(),
+            uploads_dir: config.settings.files.uploads_dir.clone(),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             session_tokens: config.settings.limits.session_tokens,

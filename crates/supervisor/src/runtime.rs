@@ -61,13 +61,15 @@ pub struct RuntimeConfig {
     pub browser: BrowserConfig,
     /// Probes and the recovery cycle.
     pub health: HealthPolicy,
-    /// Which URLs load: checked for `page.goto` and `tabs.open`, and on every request of every page
-    /// (the guard).
+    /// Which URLs load: checked for `page.goto` and `tabs.open`, and on every connection of every
+    /// page (the connection gate).
     pub policy: crate::policy::Policy,
     /// Where pages' downloads go, how large they may be, whether they outlive their session.
     pub downloads: crate::downloads::DownloadsConfig,
     /// How long screenshots are kept and how much they may hold.
     pub retention: crate::artifacts::Retention,
+    /// Where `page.upload` takes files from (`[files] uploads_dir`); `None`: uploads are off.
+    pub uploads_dir: Option<PathBuf>,
 }
 
 /// The browser, its sessions, and the request handler.
@@ -534,6 +536,10 @@ impl Context for SessionContext<'_> {
 
     fn evaluate_enabled(&self) -> bool {
         self.config.evaluate_enabled
+    }
+
+    fn uploads_dir(&self) -> Option<&std::path::Path> {
+        self.config.uploads_dir.as_deref()
     }
 
     fn artifact_path(&self, extension: &str) -> String {

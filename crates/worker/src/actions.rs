@@ -11,7 +11,7 @@ use sb_cdp::types::{
 };
 use sb_cdp::CdpError;
 use sb_protocol::api::{ExtractFormat, ImageFormat, PdfResult, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS};
-use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult};
+use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult, UploadResult};
 use sb_protocol::ipc::{EvaluateOutput, FrameTarget, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -340,6 +340,46 @@ pub(crate) async fn screenshot(
         truncated,
         data: shot.inline.then_some(captured.data),
     }))
+}
+
+/// `page.upload`: the element must be an `<input type=file>` (else `bad_request` naming what it is);
+/// its files become `paths` (`DOM.setFileInputFiles` on the element's object, in its own frame's
+/// session), which fires its `input` and `change` events as a person's choice does.
+pub(crate) async fn upload(
+    page: &Page,
+    target: &Locator,
+    paths: Vec<String>,
+    names: Vec<String>,
+    bytes: u64,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let budget = p.budget();
+    let phase = Phase::Actionability;
+    let el = resolve(page, target, budget)
+        .await?
+        .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the file input to upload to matches nothing"))?;
+    let kind = "function() { return this instanceof HTMLInputElement ? this.type : this.localName; }";
+    let r = call_function_on(&el.session, &el.object_id, kind, json!([]), budget.remaining())
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    let kind: String = decode(r, phase, "the element's kind")?;
+    if kind != "file" {
+        return Err(fail(
+            ErrorCode::BadRequest,
+            phase,
+            format!("{} is not a file input (it is {kind:?}); upload to an <input type=file>", el.label),
+        ));
+    }
+    p.log(format!("setting {} files on {}", paths.len(), el.label));
+    el.session
+        .call_raw(
+            "DOM.setFileInputFiles",
+            json!({"files": paths, "objectId": el.object_id}),
+            budget.remaining(),
+        )
+        .await
+        .map_err(|e| cdp_failure(phase, e))?;
+    Ok(Output::Upload(UploadResult { element: el.label, files: names, bytes }))
 }
 
 /// `page.pdf`: `Page.printToPDF` (print media, Chromium's headless printing) with the paper, margins,

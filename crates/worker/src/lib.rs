@@ -471,6 +471,9 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
             actions::screenshot(page, shot, &path, p).await
         }
+        Action::Upload { target, paths, names, bytes } => {
+            actions::upload(page, &target, paths, names, bytes, p).await
+        }
         Action::Pdf { paper_in, landscape, print_background, margin_in, scale, page_ranges, path } => {
             let print =
                 actions::PdfPrint { paper_in, landscape, print_background, margin_in, scale, page_ranges };
