@@ -162,6 +162,9 @@ example "page.pdf (A4, backgrounds, the first page)" page.pdf s1 '{"paper": "a4"
 example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
 example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
 example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'
+example "session.cookies set (by url; or domain and path)" session.cookies s1 '{"action": "set", "cookies": [{"name": "theme", "value": "dark", "url": "https://example.com/", "same_site": "Lax"}]}'
+example "session.cookies get (those sent to a URL)" session.cookies s1 '{"urls": ["https://example.com/account"]}'
+example "session.cookies clear" session.cookies s1 '{"action": "clear"}'
 example "page.downloads (none yet)" page.downloads s1 '{}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'

@@ -767,3 +767,48 @@ async fn upload_sets_files_from_the_uploads_dir_only() {
     let e = api_error(c.upload("v", input("#resume", &["a.txt"])).await);
     assert!(e.message.contains("uploads_dir"), "{}", e.message);
 }
+
+/// Issue 29: `session.cookies` reads, adds and clears the cookies of the session's own browser
+/// context: a cookie the page's server set (HttpOnly) is listed, one set through the API reaches the
+/// page's `document.cookie` and its server, the `urls` filter keeps what a request there would send,
+/// another session sees none of them, `clear` empties the session's jar, and a malformed cookie is
+/// `bad_request` with nothing set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cookies_are_the_sessions_own_to_read_set_and_clear() {
+    use sb_protocol::api::{CookieParam, CookiesAction, CookiesParams};
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    for s in ["k1", "k2"] {
+        c.session_start(Some(s)).await.unwrap();
+    }
+    c.goto("k1", &pages.url("/test/set-cookie/fromserver"), None).await.unwrap();
+    let all = c.cookies("k1", CookiesParams::default()).await.unwrap().into_inner().cookies;
+    assert!(all.iter().any(|k| k.value.contains("fromserver")), "{all:?}");
+    let set = CookiesParams {
+        action: CookiesAction::Set,
+        cookies: vec![CookieParam {
+            name: "theme".into(),
+            value: "dark".into(),
+            url: Some(pages.url("/test/")),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let after = c.cookies("k1", set).await.unwrap().into_inner().cookies;
+    assert!(after.iter().any(|k| k.name == "theme" && k.value == "dark" && k.expires == -1.0), "{after:?}");
+    c.goto("k1", &pages.url("/test/index.html"), None).await.unwrap();
+    let seen = c.evaluate("k1", "document.cookie", None).await.unwrap().into_inner().value;
+    assert!(seen.unwrap().as_str().unwrap().contains("theme=dark"));
+    let elsewhere = CookiesParams { urls: Some(vec!["http://other.test/".into()]), ..Default::default() };
+    assert!(c.cookies("k1", elsewhere).await.unwrap().into_inner().cookies.is_empty());
+    assert!(c.cookies("k2", CookiesParams::default()).await.unwrap().into_inner().cookies.is_empty());
+    let bad = CookiesParams {
+        action: CookiesAction::Set,
+        cookies: vec![CookieParam { name: "x".into(), value: "1".into(), ..Default::default() }],
+        ..Default::default()
+    };
+    assert_eq!(api_error(c.cookies("k1", bad).await).code, ErrorCode::BadRequest);
+    let clear = CookiesParams { action: CookiesAction::Clear, ..Default::default() };
+    assert!(c.cookies("k1", clear).await.unwrap().into_inner().cookies.is_empty());
+    let gone = c.evaluate("k1", "document.cookie", None).await.unwrap().into_inner().value;
+    assert_eq!(gone, Some(json!("")));
+}

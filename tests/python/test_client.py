@@ -105,6 +105,9 @@ def test_every_method_on_a_real_page(runtime, pages):
         c.goto(sid, pages.url("/test/upload.html"))
         up = c.upload(sid, selector="#resume", files=["note.txt"])
         assert (up.files, up.bytes) == (["note.txt"], 5)
+        jar = c.session_cookies(sid, action="set", cookies=[{"name": "theme", "value": "dark", "url": pages.url("/")}])
+        assert [(k.name, k.value, k.expires) for k in jar.cookies] == [("theme", "dark", -1)]
+        assert c.session_cookies(sid, action="clear").cookies == []
         pdf = c.pdf(sid, paper="a4", landscape=True)
         assert pdf.pages >= 1 and pdf.bytes > 0 and pdf.path.endswith(".pdf")
 

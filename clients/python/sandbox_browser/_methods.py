@@ -13,6 +13,7 @@ default applies).
 from typing import Any, Dict, List, Literal, Optional, Type
 
 from .types import (
+    CookiesResult,
     DownloadsResult,
     EvaluateResult,
     ExtractResult,
@@ -99,6 +100,27 @@ class Methods:
         """``session.close`` -> ``SessionCloseResult``: closes the session's tabs and its browser context.
         """
         return self._request("session.close", session_id, {}, timeout_ms, SessionCloseResult)
+
+    def session_cookies(
+        self,
+        session_id: str,
+        *,
+        action: Optional[Literal["get", "set", "clear"]] = None,
+        cookies: Optional[List[Dict[str, Any]]] = None,
+        urls: Optional[List[str]] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> CookiesResult:
+        """``session.cookies {action: get | set | clear, cookies?, urls?}`` -> ``CookiesResult``: the cookies of
+        the session's browser context (``Storage.getCookies``, ``setCookies``, ``clearCookies``), as they are
+        after the action (only those sent to ``urls`` when given).
+
+        :param action: ``get`` (the default), ``set`` or ``clear``.
+        :param cookies: The cookies to set (``set`` only), at most 200 (``MAX_SET_COOKIES``).
+        :param urls: Only the cookies a request to one of these URLs would send (domain, path and secure as
+        the browser matches them); absent: all.
+        """
+        params = _params({"action": action, "cookies": cookies, "urls": urls})
+        return self._request("session.cookies", session_id, params, timeout_ms, CookiesResult)
 
     def session_list(self, *, timeout_ms: Optional[int] = None) -> SessionListResult:
         """``session.list`` -> ``SessionListResult``: the open sessions.

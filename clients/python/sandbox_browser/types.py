@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "UploadResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "UploadResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -182,6 +182,36 @@ class SessionCloseResult(Result):
     """Whether it was open (and is closed now)."""
     session_id: str = ""
     """The session closed."""
+
+
+@dataclass
+class Cookie:
+    """A cookie, as Playwright's ``BrowserContext.cookies()`` and its ``storageState`` give one."""
+
+    domain: str = ""
+    """Its domain (``.example.com`` for a domain cookie, ``example.com`` for a host-only one)."""
+    expires: float = 0.0
+    """When it expires, seconds since the Unix epoch; -1 for a session cookie."""
+    http_only: bool = False
+    """``HttpOnly``: scripts cannot read it."""
+    name: str = ""
+    """Its name."""
+    path: str = ""
+    """Its path."""
+    same_site: Optional[str] = None
+    """``SameSite``, when set."""
+    secure: bool = False
+    """``Secure``: sent over https only."""
+    value: str = ""
+    """Its value."""
+
+
+@dataclass
+class CookiesResult(Result):
+    """``session.cookies`` result."""
+
+    cookies: List[Cookie] = field(default_factory=list)
+    """The session's cookies after the action (those sent to ``urls`` when given)."""
 
 
 @dataclass

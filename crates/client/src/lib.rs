@@ -20,14 +20,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, CommonResult, DownloadsResult, DragParams, ElementParams, EvaluateParams,
-    EvaluateResult, ExtractParams, ExtractResult, FillParams, FramesResult, GotoParams, GotoResult,
-    HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, PdfParams,
-    PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer,
-    ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
-    SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult,
-    TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams,
-    UploadResult, WaitForParams, WaitForResult,
+    CheckParams, ClickParams, CommonResult, CookiesParams, CookiesResult, DownloadsResult, DragParams,
+    ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams, FramesResult,
+    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method,
+    MetricsResult, PdfParams, PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams,
+    ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult, SessionCloseResult,
+    SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams, SetViewportResult,
+    SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult,
+    TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -362,6 +362,19 @@ impl Client {
         params: ScreenshotParams,
     ) -> Result<Reply<ScreenshotResult>, ClientError> {
         self.request(Method::PageScreenshot, Some(session_id), params, None).await
+    }
+
+    /// `session.cookies`: the cookies of the session's browser context, after reading (`get`),
+    /// adding (`set`) or deleting them all (`clear`).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a malformed cookie or URL.
+    pub async fn cookies(
+        &self,
+        session_id: &str,
+        params: CookiesParams,
+    ) -> Result<Reply<CookiesResult>, ClientError> {
+        self.request(Method::SessionCookies, Some(session_id), params, None).await
     }
 
     /// `page.upload`: sets the files of a file input, each a plain name of a file in the runtime's

@@ -331,6 +331,10 @@ methods! {
     SessionStart = "session.start" { session: false, params: SessionStartParams, result: SessionStartResult, timeout_ms: 8_000 }
     /// `session.close` -> [`SessionCloseResult`]: closes the session's tabs and its browser context.
     SessionClose = "session.close" { session: true, params: NoParams, result: SessionCloseResult, timeout_ms: 8_000 }
+    /// `session.cookies {action: get | set | clear, cookies?, urls?}` -> [`CookiesResult`]: the
+    /// cookies of the session's browser context (`Storage.getCookies`, `setCookies`, `clearCookies`),
+    /// as they are after the action (only those sent to `urls` when given).
+    SessionCookies = "session.cookies" { session: true, params: CookiesParams, result: CookiesResult, timeout_ms: 8_000 }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once it reached `load` (or what it
@@ -1220,6 +1224,109 @@ pub struct SessionStartResult {
     /// `[limits] session_tokens` every call on the session must carry it.
     #[serde(default)]
     pub session_token: String,
+}
+
+/// What `session.cookies` does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CookiesAction {
+    /// List them (the default).
+    #[default]
+    Get,
+    /// Add `cookies` (a cookie of the same name, domain and path is replaced).
+    Set,
+    /// Delete every cookie of the session.
+    Clear,
+}
+
+/// A cookie's `SameSite`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub enum SameSite {
+    /// `Strict`.
+    Strict,
+    /// `Lax`.
+    Lax,
+    /// `None` (needs `secure`).
+    None,
+}
+
+/// A cookie, as Playwright's `BrowserContext.cookies()` and its `storageState` give one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Cookie {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+    /// Its domain (`.example.com` for a domain cookie, `example.com` for a host-only one).
+    pub domain: String,
+    /// Its path.
+    pub path: String,
+    /// When it expires, seconds since the Unix epoch; -1 for a session cookie.
+    pub expires: f64,
+    /// `HttpOnly`: scripts cannot read it.
+    pub http_only: bool,
+    /// `Secure`: sent over https only.
+    pub secure: bool,
+    /// `SameSite`, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_site: Option<SameSite>,
+}
+
+/// A cookie to set: `url`, or `domain` and `path` (Playwright's `addCookies` rule).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CookieParam {
+    /// Its name (not empty).
+    pub name: String,
+    /// Its value.
+    pub value: String,
+    /// The URL it is for (its host, path and scheme give domain, path and secure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Its domain (with `path`, instead of `url`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    /// Its path (with `domain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// When it expires, seconds since the Unix epoch; absent: a session cookie.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<f64>,
+    /// `HttpOnly`.
+    #[serde(default)]
+    pub http_only: bool,
+    /// `Secure`.
+    #[serde(default)]
+    pub secure: bool,
+    /// `SameSite`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_site: Option<SameSite>,
+}
+
+/// Most cookies one `session.cookies {action: set}` takes.
+pub const MAX_SET_COOKIES: usize = 200;
+
+/// `session.cookies` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CookiesParams {
+    /// `get` (the default), `set` or `clear`.
+    #[serde(default)]
+    pub action: CookiesAction,
+    /// The cookies to set (`set` only), at most 200 ([`MAX_SET_COOKIES`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cookies: Vec<CookieParam>,
+    /// Only the cookies a request to one of these URLs would send (domain, path and secure as the
+    /// browser matches them); absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub urls: Option<Vec<String>>,
+}
+
+/// `session.cookies` result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CookiesResult {
+    /// The session's cookies after the action (those sent to `urls` when given).
+    pub cookies: Vec<Cookie>,
 }
 
 /// `session.close` result.

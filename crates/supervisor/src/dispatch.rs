@@ -129,6 +129,8 @@ pub enum SessionOp {
     TabsFocus,
     /// `tabs.close`.
     TabsClose,
+    /// `session.cookies`.
+    Cookies,
 }
 
 /// The route of `method`: the dispatch table.
@@ -141,6 +143,7 @@ pub fn route(method: Method) -> Route {
         SessionStart => return Route::Runtime(RuntimeOp::SessionStart),
         SessionList => return Route::Runtime(RuntimeOp::SessionList),
         SessionClose => return Route::Session(OnSession::Op(SessionOp::Close)),
+        SessionCookies => return Route::Session(OnSession::Op(SessionOp::Cookies)),
         TabsList => return Route::Session(OnSession::Op(SessionOp::TabsList)),
         PageDownloads => return Route::Session(OnSession::Op(SessionOp::Downloads)),
         TabsOpen => return Route::Session(OnSession::Op(SessionOp::TabsOpen)),

@@ -23,6 +23,7 @@ pub mod browser;
 pub mod call;
 pub mod commands;
 pub mod config;
+pub mod cookies;
 pub mod dispatch;
 pub mod doctor;
 pub mod downloads;

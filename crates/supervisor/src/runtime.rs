@@ -402,6 +402,12 @@ impl Runtime {
             OnSession::Op(op) => match op {
                 SessionOp::Close => to_json(self.close_session(session, budget).await),
                 SessionOp::TabsList => to_json(crate::tabs::list(q, session, call).await?),
+                SessionOp::Cookies => {
+                    let link = q.health.link(call.budget).await?;
+                    let context = q.sessions.context(session, &link, call.budget).await?;
+                    let p = dispatch::params(params)?;
+                    to_json(crate::cookies::run(&link, &context, p, call.budget).await?)
+                }
                 SessionOp::Downloads => {
                     to_json(DownloadsResult { entries: q.sessions.downloads.list(&session.id) })
                 }
