@@ -138,7 +138,7 @@ def test_caps_leave_out_tool_groups(runtime):
     names = asyncio.run(run())
     assert "browser_click" in names
     assert "browser_evaluate" not in names and "browser_take_screenshot" not in names
-    assert "browser_pdf_save" not in names
+    assert "browser_pdf_save" not in names and "browser_cookie_list" not in names
 
 
 def test_the_pdf_group_saves_the_page(runtime, pages):
@@ -150,6 +150,24 @@ def test_the_pdf_group_saves_the_page(runtime, pages):
             await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
             pdf = await s.call_tool("browser_pdf_save", {"paper": "a4"})
             assert not pdf.is_error and ".pdf" in text(pdf), text(pdf)
+
+    asyncio.run(run())
+
+
+def test_the_storage_group_lists_sets_and_clears_cookies(runtime, pages):
+    """Playwright MCP's `storage` group's cookie tools, off by default, on with `--caps storage`."""
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket, "--caps", "storage") as s:
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+            cookie = {"name": "theme", "value": "dark", "url": pages.url("/")}
+            added = await s.call_tool("browser_cookie_set", {"cookies": [cookie]})
+            assert not added.is_error and "dark" in text(added), text(added)
+            listed = await s.call_tool("browser_cookie_list", {"urls": [pages.url("/test/")]})
+            assert "theme" in text(listed), text(listed)
+            cleared = await s.call_tool("browser_cookie_clear", {})
+            assert not cleared.is_error and "theme" not in text(cleared), text(cleared)
+            wrong = await s.call_tool("browser_cookie_set", {"cookies": [{"name": "x", "value": "1"}]})
+            assert wrong.is_error and "code: bad_request" in text(wrong), text(wrong)
 
     asyncio.run(run())
 

@@ -285,6 +285,12 @@ impl Shared {
                 let result = self.call(method, params, budget_ms).await?;
                 Ok(render::success(Some(method), result))
             }
+            Action::Cookies(action) => {
+                let mut params = params;
+                params["action"] = serde_json::to_value(action).unwrap_or_default();
+                let result = self.call(Method::SessionCookies, params, budget_ms).await?;
+                Ok(render::success(Some(Method::SessionCookies), result))
+            }
             Action::Close => {
                 let closed = self.session.lock().await.is_some();
                 self.close_session().await;

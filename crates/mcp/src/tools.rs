@@ -7,9 +7,10 @@
 use std::str::FromStr;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, ExtractParams, FillParams,
-    GotoParams, HandleDialogParams, Method, PdfParams, PressParams, ScreenshotParams, ScrollParams,
-    SelectParams, SetViewportParams, SnapshotParams, TypeParams, UploadParams, WaitForParams,
+    CheckParams, ClickParams, CookieParam, CookiesAction, DragParams, ElementParams, EvaluateParams,
+    ExtractParams, FillParams, GotoParams, HandleDialogParams, Method, PdfParams, PressParams,
+    ScreenshotParams, ScrollParams, SelectParams, SetViewportParams, SnapshotParams, TypeParams,
+    UploadParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -31,11 +32,14 @@ pub enum Cap {
     /// `browser_pdf_save`: the page printed to a PDF under the artifacts directory (Playwright MCP's
     /// `pdf` group).
     Pdf,
+    /// `browser_cookie_list`, `browser_cookie_set`, `browser_cookie_clear`: the session's cookies
+    /// (Playwright MCP's `storage` group's names).
+    Storage,
 }
 
 impl Cap {
     /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 3] = [Cap::Evaluate, Cap::Files, Cap::Pdf];
+    pub const OPTIONAL: [Cap; 4] = [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage];
 
     /// The `--caps` name.
     pub fn name(self) -> &'static str {
@@ -44,6 +48,7 @@ impl Cap {
             Cap::Evaluate => "evaluate",
             Cap::Files => "files",
             Cap::Pdf => "pdf",
+            Cap::Storage => "storage",
         }
     }
 }
@@ -52,8 +57,8 @@ impl FromStr for Cap {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Cap, String> {
-        [Cap::Core, Cap::Evaluate, Cap::Files, Cap::Pdf].into_iter().find(|c| c.name() == s).ok_or_else(|| {
-            format!("unknown capability {s:?}: the groups are core, evaluate, files, pdf (network inspection tools do not exist yet)")
+        [Cap::Core, Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage].into_iter().find(|c| c.name() == s).ok_or_else(|| {
+            format!("unknown capability {s:?}: the groups are core, evaluate, files, pdf, storage (network inspection tools do not exist yet)")
         })
     }
 }
@@ -69,6 +74,8 @@ pub enum Action {
     FillForm,
     /// `browser_close`: `session.close`; the next tool starts a new session.
     Close,
+    /// `browser_cookie_list` / `_set` / `_clear`: `session.cookies` with that action.
+    Cookies(CookiesAction),
 }
 
 /// One tool.
@@ -120,6 +127,21 @@ pub enum TabsAction {
 pub struct FillFormArgs {
     /// The fields to fill, in order.
     pub fields: Vec<FillParams>,
+}
+
+/// `browser_cookie_list` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CookieListArgs {
+    /// Only the cookies a request to one of these URLs would send; absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub urls: Option<Vec<String>>,
+}
+
+/// `browser_cookie_set` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CookieSetArgs {
+    /// The cookies to add: each with url, or domain and path.
+    pub cookies: Vec<CookieParam>,
 }
 
 /// `browser_close` takes nothing (but `timeout_ms`).
@@ -192,6 +214,12 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
             "Capture the viewport, the full page, a region or an element as an image.",
             without(input_schema::<ScreenshotParams>(), "inline")),
+        def("browser_cookie_list", Cap::Storage, Action::Cookies(CookiesAction::Get), true,
+            "List the session's cookies (optionally those sent to some URLs).", input_schema::<CookieListArgs>()),
+        def("browser_cookie_set", Cap::Storage, Action::Cookies(CookiesAction::Set), false,
+            "Add cookies to the session.", input_schema::<CookieSetArgs>()),
+        def("browser_cookie_clear", Cap::Storage, Action::Cookies(CookiesAction::Clear), false,
+            "Delete every cookie of the session.", input_schema::<NoArgs>()),
         def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
     ]
@@ -225,6 +253,6 @@ mod tests {
     #[test]
     fn caps_parse_by_name() {
         assert_eq!("evaluate".parse::<Cap>(), Ok(Cap::Evaluate));
-        assert!("network".parse::<Cap>().unwrap_err().contains("core, evaluate, files, pdf"));
+        assert!("network".parse::<Cap>().unwrap_err().contains("core, evaluate, files, pdf, storage"));
     }
 }

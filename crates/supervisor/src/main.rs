@@ -56,8 +56,9 @@ enum Cmd {
         #[command(flatten)]
         common: Common,
         /// Optional tool groups to offer, comma-separated: `evaluate` (browser_evaluate), `files`
-        /// (browser_take_screenshot), `pdf` (browser_pdf_save; off by default, as Playwright MCP's);
-        /// the core tools are always on.
+        /// (browser_take_screenshot), and, off by default as Playwright MCP's, `pdf` (browser_pdf_save)
+        /// and `storage` (browser_cookie_list, browser_cookie_set, browser_cookie_clear); the core tools
+        /// are always on.
         #[arg(long, value_delimiter = ',', default_value = "evaluate,files")]
         caps: Vec<String>,
     },
