@@ -159,6 +159,9 @@ example "page.frames" page.frames s1 '{}'
 same_frame=$("$bin/browserctl" --socket "$socket" page.frames --session s1 | jq -r '.result.frames[] | select(.url == "about:srcdoc") | .frame_id')
 example "page.evaluate in a frame (a frame_id from page.frames, or the ref of an <iframe>)" page.evaluate s1 "{\"expression\": \"document.querySelector('button').textContent\", \"frame\": \"$same_frame\"}"
 example "page.pdf (A4, backgrounds, the first page)" page.pdf s1 '{"paper": "a4", "print_background": true, "page_ranges": "1"}'
+example "page.goto (the form again)" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
+example "page.fill_form (a text field and a checkbox)" page.fill_form s1 '{"fields": [{"selector": "#name", "value": "Ada"}, {"selector": "#agree", "value": "true"}]}'
+example "page.fill_form stops at the first field that fails" page.fill_form s1 '{"fields": [{"selector": "#name", "value": "Grace"}, {"selector": "#agree", "value": "yes"}]}'
 example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
 example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
 example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'

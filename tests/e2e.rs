@@ -812,3 +812,48 @@ async fn cookies_are_the_sessions_own_to_read_set_and_clear() {
     let gone = c.evaluate("k1", "document.cookie", None).await.unwrap().into_inner().value;
     assert_eq!(gone, Some(json!("")));
 }
+
+/// Issue 29: `page.fill_form` fills several fields in one call by what each element is (a text field
+/// filled, a checkbox checked by "true", a select chosen by value), stops at the first field that
+/// fails (the ones before it stay filled) naming it, and ends at a field whose input navigates.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fill_form_fills_each_field_by_its_kind_and_names_the_one_that_fails() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("f")).await.unwrap();
+    c.goto("f", &pages.url("/test/form.html"), None).await.unwrap();
+    let c = &c;
+    let form = |fields: Value| async move {
+        c.call("page.fill_form", Some("f"), json!({"fields": fields}), None).await.unwrap()
+    };
+    let r =
+        form(json!([{"selector": "#name", "value": "Ada"}, {"selector": "#agree", "value": "true"}])).await;
+    let filled = r.result.unwrap_or_else(|| panic!("{:?}", r.error))["filled"].clone();
+    assert_eq!(filled.as_array().unwrap().len(), 2, "{filled}");
+    assert!(filled[1].as_str().unwrap().ends_with(": checked"), "{filled}");
+    let state = "[document.querySelector('#name').value, document.querySelector('#agree').checked]";
+    let now = || async move { c.evaluate("f", state, None).await.unwrap().into_inner().value };
+    assert_eq!(now().await, Some(json!(["Ada", true])));
+
+    let r =
+        form(json!([{"selector": "#name", "value": "Grace"}, {"selector": "#agree", "value": "yes"}])).await;
+    let e = r.error.unwrap();
+    assert_eq!(e.code, ErrorCode::BadRequest);
+    assert!(
+        e.message.starts_with("field 2 of 2") && e.message.contains("\"true\" or \"false\""),
+        "{}",
+        e.message
+    );
+    assert_eq!(now().await, Some(json!(["Grace", true])), "the field before the failing one is filled");
+
+    for bad in [json!([]), json!([{"value": "x"}]), json!([{"selector": "#name"}])] {
+        assert_eq!(form(bad.clone()).await.error.unwrap().code, ErrorCode::BadRequest, "{bad}");
+    }
+
+    c.goto("f", &pages.url("/test/nav.html"), None).await.unwrap();
+    let r =
+        form(json!([{"selector": "#go", "value": "/test/slow/200"}, {"selector": "#q", "value": "never"}]))
+            .await;
+    let result = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+    assert!(result["navigated_to"].as_str().unwrap().ends_with("/test/slow/200"), "{result}");
+    assert_eq!(result["filled"].as_array().unwrap().len(), 1, "{result}");
+}

@@ -102,6 +102,9 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.forward(sid).url.endswith("/test/slow/200")
         assert c.reload(sid).load_state == "load"
         assert c.downloads(sid).entries == []
+        c.goto(sid, pages.url("/test/form.html"))
+        form = c.fill_form(sid, fields=[{"selector": "#name", "value": "Ada"}, {"selector": "#agree", "value": "true"}])
+        assert len(form.filled) == 2 and form.navigated_to is None
         c.goto(sid, pages.url("/test/upload.html"))
         up = c.upload(sid, selector="#resume", files=["note.txt"])
         assert (up.files, up.bytes) == (["note.txt"], 5)

@@ -17,6 +17,7 @@ from .types import (
     DownloadsResult,
     EvaluateResult,
     ExtractResult,
+    FillFormResult,
     FramesResult,
     GotoResult,
     HandleDialogResult,
@@ -649,6 +650,23 @@ class Methods:
             }
         )
         return self._request("page.pdf", session_id, params, timeout_ms, PdfResult)
+
+    def fill_form(
+        self,
+        session_id: str,
+        *,
+        fields: List[Dict[str, Any]],
+        timeout_ms: Optional[int] = None,
+    ) -> FillFormResult:
+        """``page.fill_form {fields: [{ref | selector, value}]}`` -> ``FillFormResult``: fills several fields in
+        order, each as its element takes a value (text: filled; checkbox, radio: checked by
+        ``"true"``/``"false"``; select: chosen by value or label), stopping at the first that fails and naming
+        it.
+
+        :param fields: The fields, filled in this order; at most 100 (``MAX_FORM_FIELDS``).
+        """
+        params = _params({"fields": fields})
+        return self._request("page.fill_form", session_id, params, timeout_ms, FillFormResult)
 
     def upload(
         self,

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "UploadResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -432,6 +432,16 @@ class PdfResult(Result):
     """The pages in it (the PDF's ``/Type /Page`` objects)."""
     path: str = ""
     """The file written, under the runtime's artifacts directory."""
+
+
+@dataclass
+class FillFormResult(Result):
+    """``page.fill_form`` result."""
+
+    filled: List[str] = field(default_factory=list)
+    """Each field as the action describes it, with what was done (``textbox "Email": filled``)."""
+    navigated_to: Optional[str] = None
+    """Where a navigation a field's input started went (a select whose ``change`` navigates): the fields after it were not filled."""
 
 
 @dataclass

@@ -21,13 +21,14 @@ use std::time::Duration;
 
 use sb_protocol::api::{
     CheckParams, ClickParams, CommonResult, CookiesParams, CookiesResult, DownloadsResult, DragParams,
-    ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillParams, FramesResult,
-    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, Method,
-    MetricsResult, PdfParams, PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams,
-    ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult, SessionCloseResult,
-    SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams, SetViewportResult,
-    SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult,
-    TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
+    ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
+    FillFormResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
+    HealthResult, InputResult, Method, MetricsResult, PdfParams, PdfResult, PressParams, Request, RequestId,
+    Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
+    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams,
+    TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams,
+    WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -375,6 +376,18 @@ impl Client {
         params: CookiesParams,
     ) -> Result<Reply<CookiesResult>, ClientError> {
         self.request(Method::SessionCookies, Some(session_id), params, None).await
+    }
+
+    /// `page.fill_form`: several fields filled in order, each by its element's kind.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; the first failing field's error, its message starting `field N of M`.
+    pub async fn fill_form(
+        &self,
+        session_id: &str,
+        params: FillFormParams,
+    ) -> Result<Reply<FillFormResult>, ClientError> {
+        self.request(Method::PageFillForm, Some(session_id), params, None).await
     }
 
     /// `page.upload`: sets the files of a file input, each a plain name of a file in the runtime's

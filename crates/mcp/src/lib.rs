@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult, PaginatedRequestParams,
@@ -312,21 +312,6 @@ impl Shared {
                 };
                 let result = self.call(method, params, budget_ms).await?;
                 Ok(render::success(Some(method), result))
-            }
-            Action::FillForm => {
-                let args: tools::FillFormArgs = serde_json::from_value(params)
-                    .map_err(|e| ErrorBody::new(ErrorCode::BadRequest, Phase::Request, e.to_string()))?;
-                // One budget for the whole form: each field gets what is left of it.
-                let budget = budget_ms.unwrap_or(Method::PageFill.default_timeout_ms());
-                let deadline = Instant::now() + Duration::from_millis(budget);
-                let mut filled = Vec::new();
-                for field in args.fields {
-                    let left = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
-                    let params = serde_json::to_value(field).unwrap_or_default();
-                    let result = self.call(Method::PageFill, params, Some(left.max(MIN_TIMEOUT_MS))).await?;
-                    filled.push(result.get("element").cloned().unwrap_or_default());
-                }
-                Ok(render::success(None, serde_json::json!({ "filled": filled })))
             }
         }
     }

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use sb_protocol::api::{
     CheckParams, ClickParams, CookieParam, CookiesAction, DragParams, ElementParams, EvaluateParams,
-    ExtractParams, FillParams, GotoParams, HandleDialogParams, Method, PdfParams, PressParams,
+    ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, PdfParams, PressParams,
     ScreenshotParams, ScrollParams, SelectParams, SetViewportParams, SnapshotParams, TypeParams,
     UploadParams, WaitForParams,
 };
@@ -70,8 +70,6 @@ pub enum Action {
     Call(Method),
     /// `browser_tabs`: `tabs.list` / `tabs.open` / `tabs.focus` / `tabs.close` by `action`.
     Tabs,
-    /// `browser_fill_form`: one `page.fill` per field, in order, within the one budget.
-    FillForm,
     /// `browser_close`: `session.close`; the next tool starts a new session.
     Close,
     /// `browser_cookie_list` / `_set` / `_clear`: `session.cookies` with that action.
@@ -122,13 +120,6 @@ pub enum TabsAction {
     Close,
 }
 
-/// `browser_fill_form` arguments.
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct FillFormArgs {
-    /// The fields to fill, in order.
-    pub fields: Vec<FillParams>,
-}
-
 /// `browser_cookie_list` arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CookieListArgs {
@@ -177,8 +168,9 @@ pub fn all() -> Vec<ToolDef> {
             "Click an element (ref from the snapshot, or a CSS selector).", input_schema::<ClickParams>()),
         def("browser_type", Cap::Core, Call(Method::PageType), false,
             "Type text into an element key by key.", input_schema::<TypeParams>()),
-        def("browser_fill_form", Cap::Core, Action::FillForm, false,
-            "Set the values of several text fields.", input_schema::<FillFormArgs>()),
+        def("browser_fill_form", Cap::Core, Call(Method::PageFillForm), false,
+            "Fill several fields: text filled, checkbox/radio by \"true\"/\"false\", select by value or label.",
+            input_schema::<FillFormParams>()),
         def("browser_press_key", Cap::Core, Call(Method::PagePress), false,
             "Press a key or chord on an element, or on the focused one.", input_schema::<PressParams>()),
         def("browser_file_upload", Cap::Core, Call(Method::PageUpload), false,

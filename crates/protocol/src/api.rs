@@ -406,6 +406,11 @@ methods! {
     /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
     /// artifacts directory.
     PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000 }
+    /// `page.fill_form {fields: [{ref | selector, value}]}` -> [`FillFormResult`]: fills several fields
+    /// in order, each as its element takes a value (text: filled; checkbox, radio: checked by
+    /// `"true"`/`"false"`; select: chosen by value or label), stopping at the first that fails and
+    /// naming it.
+    PageFillForm = "page.fill_form" { session: true, params: FillFormParams, result: FillFormResult, timeout_ms: 15_000 }
     /// `page.upload {ref | selector, files}` -> [`UploadResult`]: sets the files of a file input
     /// (`DOM.setFileInputFiles`), each a plain name of a file in `[files] uploads_dir`.
     PageUpload = "page.upload" { session: true, params: UploadParams, result: UploadResult, timeout_ms: 8_000 }
@@ -834,6 +839,39 @@ pub struct FillParams {
     pub element: ElementParams,
     /// The value it gets (`""` empties it).
     pub value: String,
+}
+
+/// One field of `page.fill_form`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FormField {
+    /// The field.
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// Its value: text for a text field; `"true"` or `"false"` for a checkbox or radio; an option's
+    /// value or label for a select.
+    pub value: String,
+}
+
+/// Most fields one `page.fill_form` takes.
+pub const MAX_FORM_FIELDS: usize = 100;
+
+/// `page.fill_form` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FillFormParams {
+    /// The fields, filled in this order; at most 100 ([`MAX_FORM_FIELDS`]).
+    pub fields: Vec<FormField>,
+}
+
+/// `page.fill_form` result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FillFormResult {
+    /// Each field as the action describes it, with what was done (`textbox "Email": filled`).
+    pub filled: Vec<String>,
+    /// Where a navigation a field's input started went (a select whose `change` navigates): the
+    /// fields after it were not filled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navigated_to: Option<String>,
 }
 
 /// `page.press` params.

@@ -23,9 +23,9 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ElementState, ExtractFormat, ExtractResult, FramesResult, GotoResult, ImageFormat, InputResult,
-    LoadState, Modifier, MouseButton, PdfResult, ScreenshotResult, ScrollResult, SelectResult, UploadResult,
-    WaitForResult,
+    ElementState, ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, ImageFormat,
+    InputResult, LoadState, Modifier, MouseButton, PdfResult, ScreenshotResult, ScrollResult, SelectResult,
+    UploadResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -166,6 +166,11 @@ pub enum Action {
         /// An element whose border box is captured (scrolled into view first).
         target: Option<Locator>,
     },
+    /// `page.fill_form`: each field by its element's kind, in order, stopping at the first failure.
+    FillForm {
+        /// The fields and their values.
+        fields: Vec<(Locator, String)>,
+    },
     /// `DOM.setFileInputFiles` of `paths` (checked by the supervisor: regular files in the uploads
     /// dir) on the file input `target`.
     Upload {
@@ -268,7 +273,7 @@ impl Action {
             Action::Goto { .. } | Action::History { .. } | Action::Reload => Phase::Navigate,
             Action::Extract { .. } => Phase::Extract,
             Action::Screenshot { .. } | Action::Pdf { .. } => Phase::Screenshot,
-            Action::Upload { .. } => Phase::Actionability,
+            Action::Upload { .. } | Action::FillForm { .. } => Phase::Actionability,
             Action::Evaluate { .. } | Action::CallFunction { .. } => Phase::Evaluate,
             Action::Scroll { .. } => Phase::Cdp,
             Action::WaitFor { .. } => Phase::Wait,
@@ -598,6 +603,9 @@ outputs! {
     /// `page.upload`.
     #[serde(with = "as_json")]
     Upload(UploadResult),
+    /// `page.fill_form`.
+    #[serde(with = "as_json")]
+    FillForm(FillFormResult),
     /// `page.wait_for`.
     #[serde(with = "as_json")]
     WaitFor(WaitForResult),

@@ -14,12 +14,13 @@
 
 use sb_protocol::api::{
     CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
-    ExtractResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
-    HoverParams, InputResult, Method, PdfParams, PdfResult, PressParams, ScreenshotParams, ScreenshotResult,
-    ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, Settle,
-    SnapshotParams, SnapshotResult, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
-    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
-    MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
+    ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams, GotoResult,
+    HandleDialogParams, HandleDialogResult, HoverParams, InputResult, Method, PdfParams, PdfResult,
+    PressParams, ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult, SelectParams, SelectResult,
+    SetViewportParams, SetViewportResult, Settle, SnapshotParams, SnapshotResult, TypeParams, UploadParams,
+    UploadResult, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_FORM_FIELDS, MAX_SCROLL_DELTA, MAX_SETTLE_MS,
+    MAX_UPLOAD_FILES,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -157,6 +158,7 @@ pub fn route(method: Method) -> Route {
         PageScreenshot => &SCREENSHOT,
         PagePdf => &PDF,
         PageUpload => &UPLOAD,
+        PageFillForm => &FILL_FORM,
         PageEvaluate => &EVALUATE,
         PageWaitFor => &WAIT_FOR,
         PageSnapshot => &SNAPSHOT,
@@ -243,6 +245,27 @@ static SCREENSHOT: PageMethod = PageMethod {
         })
     },
     finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
+    numbers_refs: false,
+};
+
+/// `page.fill_form`: each field named by exactly one of ref or selector; at most
+/// [`MAX_FORM_FIELDS`].
+static FILL_FORM: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: FillFormParams = params(v)?;
+        if p.fields.is_empty() || p.fields.len() > MAX_FORM_FIELDS {
+            return Err(bad_request(format!("page.fill_form takes 1 to {MAX_FORM_FIELDS} fields")));
+        }
+        let mut fields = Vec::new();
+        for (i, f) in p.fields.into_iter().enumerate() {
+            let target = locator(cx, f.element, false)
+                .map_err(|e| bad_request(format!("page.fill_form field {}: {}", i + 1, e.message)))?
+                .expect("a locator (not optional)");
+            fields.push((target, f.value));
+        }
+        Ok(Action::FillForm { fields })
+    },
+    finish: |o| finish_as(o, Done::of::<FillFormResult>),
     numbers_refs: false,
 };
 
@@ -767,7 +790,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 23);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 24);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

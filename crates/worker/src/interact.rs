@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sb_cdp::commands::{InputDispatchDragEvent, InputDispatchMouseEvent, InputSetInterceptDrags};
 use sb_protocol::api::MouseButton;
-use sb_protocol::api::{InputResult, SelectResult};
+use sb_protocol::api::{FillFormResult, InputResult, SelectResult};
 use sb_protocol::ipc::{InputAction, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::json;
@@ -348,4 +348,73 @@ struct Selected {
     values: Vec<String>,
     missing: Option<String>,
     error: Option<String>,
+}
+
+/// `page.fill_form`: each field in order, by what its element is (as Playwright MCP's
+/// `browser_fill_form` takes a field's type): a checkbox or radio is checked by `"true"` / `"false"`,
+/// a `<select>` chooses the option of that value or label, any other field is filled. The first field
+/// that fails stops the form, its error naming it (`field 2 of 3 (<input id="email">): ...`); a field
+/// whose input starts a navigation ends it too (the rest would act on another page).
+pub(crate) async fn fill_form(
+    page: &Page,
+    fields: &[(Locator, String)],
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    const KIND: &str = "function() { if (this instanceof HTMLSelectElement) return 'select'; \
+        if (this instanceof HTMLInputElement && (this.type === 'checkbox' || this.type === 'radio')) return 'check'; \
+        const role = this.getAttribute && this.getAttribute('role'); \
+        return role === 'checkbox' || role === 'radio' || role === 'switch' ? 'check' : 'text'; }";
+    let mut filled = Vec::new();
+    for (i, (locator, value)) in fields.iter().enumerate() {
+        let named = |e: WorkerError| WorkerError {
+            message: format!("field {} of {}: {}", i + 1, fields.len(), e.message),
+            ..e
+        };
+        let budget = p.budget();
+        // The field's kind, when it is there already (else it is waited for as a text field is).
+        let (kind, label) = match crate::resolve::resolve(page, locator, budget).await.map_err(named)? {
+            Some(el) => {
+                let r = call_function_on(&el.session, &el.object_id, KIND, json!([]), budget.remaining())
+                    .await
+                    .map_err(|e| named(cdp_failure(Phase::Actionability, e)))?;
+                let kind: String =
+                    crate::page::decode(r, Phase::Actionability, "the field's kind").map_err(named)?;
+                (kind, el.label)
+            }
+            None => ("text".to_string(), String::new()),
+        };
+        let (input, done) = match kind.as_str() {
+            "check" => {
+                let checked = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Err(named(fail(
+                            ErrorCode::BadRequest,
+                            Phase::Request,
+                            format!("{label} is a checkbox or radio: its value is \"true\" or \"false\", not {other:?}"),
+                        )))
+                    }
+                };
+                (InputAction::Check { checked }, if checked { "checked" } else { "unchecked" })
+            }
+            "select" => (
+                InputAction::Select { values: vec![value.clone()], labels: Vec::new(), indexes: Vec::new() },
+                "selected",
+            ),
+            _ => (InputAction::Fill { value: value.clone() }, "filled"),
+        };
+        p.log(format!("field {} of {}: {label} {done}", i + 1, fields.len()));
+        let out = act(page, Some(locator), &input, 0, p).await.map_err(named)?;
+        let (element, navigated) = match out {
+            Output::Input(r) => (r.element, r.navigated_to),
+            Output::Selected(r) => (r.element, r.navigated_to),
+            _ => (label.clone(), None),
+        };
+        filled.push(format!("{element}: {done}"));
+        if navigated.is_some() {
+            return Ok(Output::FillForm(FillFormResult { filled, navigated_to: navigated }));
+        }
+    }
+    Ok(Output::FillForm(FillFormResult { filled, navigated_to: None }))
 }

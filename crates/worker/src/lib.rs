@@ -471,6 +471,7 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
             actions::screenshot(page, shot, &path, p).await
         }
+        Action::FillForm { fields } => interact::fill_form(page, &fields, p).await,
         Action::Upload { target, paths, names, bytes } => {
             actions::upload(page, &target, paths, names, bytes, p).await
         }
