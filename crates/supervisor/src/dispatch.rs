@@ -258,9 +258,10 @@ static FILL_FORM: PageMethod = PageMethod {
         }
         let mut fields = Vec::new();
         for (i, f) in p.fields.into_iter().enumerate() {
+            let named = |why: String| bad_request(format!("page.fill_form field {}: {why}", i + 1));
             let target = locator(cx, f.element, false)
-                .map_err(|e| bad_request(format!("page.fill_form field {}: {}", i + 1, e.message)))?
-                .expect("a locator (not optional)");
+                .map_err(|e| named(e.message))?
+                .ok_or_else(|| named("name the field with ref or selector".into()))?;
             fields.push((target, f.value));
         }
         Ok(Action::FillForm { fields })
@@ -283,7 +284,8 @@ static UPLOAD: PageMethod = PageMethod {
         if p.files.len() > MAX_UPLOAD_FILES {
             return Err(bad_request(format!("page.upload takes at most {MAX_UPLOAD_FILES} files")));
         }
-        let target = locator(cx, p.element, false)?.expect("a locator (not optional)");
+        let target = locator(cx, p.element, false)?
+            .ok_or_else(|| bad_request("page.upload: name the file input with ref or selector"))?;
         let (mut paths, mut bytes) = (Vec::new(), 0u64);
         for name in &p.files {
             let path =

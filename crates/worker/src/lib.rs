@@ -401,11 +401,29 @@ async fn run_action(
 ) -> (Result<Output, WorkerError>, Option<Aftercare>) {
     let mut crashed = page.crashed.clone();
     let phase = action.phase();
+    let input = matches!(action, Action::Input { .. } | Action::FillForm { .. });
+    // The action ends at its budget's deadline whatever call it is in: a call given a floor of time
+    // of its own (an input event's `DISPATCH_MIN`, a navigation's last reads) must not carry the
+    // answer past the supervisor's grace, where the worker is killed and its steps are lost. The
+    // worker's deadline is `T - HEADROOM` and the kill comes at `T + GRACE`: the cut falls halfway,
+    // leaving the other half for the answer's trip.
+    let slack = (sb_protocol::margins::HEADROOM + sb_protocol::margins::GRACE) / 2;
+    let deadline = tokio::time::Instant::from_std(progress.budget().deadline() + slack);
     let outcome = {
         let running = act(page, action, progress);
         tokio::select! {
             outcome = running => Some(outcome),
             _ = lifecycle::until(&mut crashed, |c| *c) => None,
+            _ = tokio::time::sleep_until(deadline) => {
+                let what = match progress.phase() {
+                    Phase::Cdp if input => "the input",
+                    _ => "the action",
+                };
+                let e = fail(ErrorCode::Timeout, progress.phase(), format!("{what} did not finish within its budget"));
+                // The cleanups go out now, unwaited for (the ladder after the answer frees the rest).
+                progress.abort(Duration::ZERO).await;
+                return (Err(progress.with_steps(e)), Some(Aftercare::Free { input }));
+            }
         }
     };
     match outcome {
