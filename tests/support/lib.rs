@@ -252,22 +252,22 @@ pub fn processes_naming(needle: &str) -> Vec<u32> {
         .collect()
 }
 
-/// All descendants of `pid` (children, grandchildren, ...), from `/proc`.
+/// All descendants of `pid` (children, grandchildren, ...), from one read of `/proc`.
 pub fn descendants(pid: u32) -> Vec<u32> {
-    let parent_of = |p: u32| -> Option<u32> {
-        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
-        stat[stat.rfind(')')? + 2..].split_whitespace().nth(1)?.parse().ok()
-    };
-    let all: Vec<u32> = std::fs::read_dir("/proc")
-        .map(|d| d.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect())
-        .unwrap_or_default();
+    // The process table, read once: each process's parent.
+    let mut children: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(child) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+        let parent = stat.rfind(')').and_then(|i| stat.get(i + 2..)?.split_whitespace().nth(1)?.parse().ok());
+        if let Some(parent) = parent {
+            children.entry(parent).or_default().push(child);
+        }
+    }
     let mut found = vec![pid];
     let mut i = 0;
     while i < found.len() {
-        let p = found[i];
-        let children: Vec<u32> =
-            all.iter().copied().filter(|c| parent_of(*c) == Some(p) && !found.contains(c)).collect();
-        found.extend(children);
+        found.extend(children.get(&found[i]).cloned().unwrap_or_default());
         i += 1;
     }
     found.remove(0);

@@ -258,10 +258,8 @@ static FILL_FORM: PageMethod = PageMethod {
         }
         let mut fields = Vec::new();
         for (i, f) in p.fields.into_iter().enumerate() {
-            let named = |why: String| bad_request(format!("page.fill_form field {}: {why}", i + 1));
-            let target = locator(cx, f.element, false)
-                .map_err(|e| named(e.message))?
-                .ok_or_else(|| named("name the field with ref or selector".into()))?;
+            let target = required(cx, f.element)
+                .map_err(|e| bad_request(format!("page.fill_form field {}: {}", i + 1, e.message)))?;
             fields.push((target, f.value));
         }
         Ok(Action::FillForm { fields })
@@ -284,8 +282,7 @@ static UPLOAD: PageMethod = PageMethod {
         if p.files.len() > MAX_UPLOAD_FILES {
             return Err(bad_request(format!("page.upload takes at most {MAX_UPLOAD_FILES} files")));
         }
-        let target = locator(cx, p.element, false)?
-            .ok_or_else(|| bad_request("page.upload: name the file input with ref or selector"))?;
+        let target = required(cx, p.element)?;
         let (mut paths, mut bytes) = (Vec::new(), 0u64);
         for name in &p.files {
             let path =
@@ -550,10 +547,7 @@ static SELECT: PageMethod = PageMethod {
 static DRAG: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: DragParams = params(v)?;
-        let to = match locator(cx, p.to, false)? {
-            Some(to) => to,
-            None => return Err(bad_request("page.drag needs `to` with ref or selector")),
-        };
+        let to = required(cx, p.to)?;
         input(cx, p.from, false, InputAction::DragTo { to }, p.settle)
     },
     finish: input_done,
@@ -664,11 +658,19 @@ fn frame_target(cx: &dyn Context, frame: String) -> Result<FrameTarget, ErrorBod
     }
 }
 
+/// The element `e` names, `None` when it names none and that is allowed (`optional`).
 fn locator(cx: &dyn Context, e: ElementParams, optional: bool) -> Result<Option<Locator>, ErrorBody> {
+    if optional && e.reference.is_none() && e.selector.is_none() {
+        return Ok(None);
+    }
+    required(cx, e).map(Some)
+}
+
+/// The element `e` names with exactly one of ref or selector.
+fn required(cx: &dyn Context, e: ElementParams) -> Result<Locator, ErrorBody> {
     match (e.reference, e.selector) {
-        (Some(r), None) => Ok(Some(Locator::Ref(cx.reference(&r)?))),
-        (None, Some(css)) => Ok(Some(Locator::Selector(css))),
-        (None, None) if optional => Ok(None),
+        (Some(r), None) => Ok(Locator::Ref(cx.reference(&r)?)),
+        (None, Some(css)) => Ok(Locator::Selector(css)),
         _ => Err(bad_request("name the element with exactly one of ref or selector")),
     }
 }

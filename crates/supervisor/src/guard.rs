@@ -31,8 +31,8 @@ use crate::policy::{Names, Policy};
 /// How long what the gate said of a host and port is remembered for the navigation it may explain.
 const REMEMBER: Duration = Duration::from_secs(60);
 
-/// A lowercased host and a port.
-type HostPort = (String, u16);
+/// A host (lowercased, an IPv6 address without its brackets) and a port: where the gate connects.
+pub type HostPort = (String, u16);
 
 /// What the connection gate said of a host and port.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,11 +108,11 @@ impl Guard {
         }
     }
 
-    /// The connection gate refused `host:port` or could not connect there.
-    pub fn gate_says(&self, host: &str, port: u16, said: GateSaid) {
+    /// The connection gate refused `place` or could not connect there.
+    pub fn gate_says(&self, place: HostPort, said: GateSaid) {
         let mut map = self.said.lock().unwrap();
         map.retain(|_, (_, at)| at.elapsed() < REMEMBER);
-        map.insert((host.trim_matches(['[', ']']).to_ascii_lowercase(), port), (said, Instant::now()));
+        map.insert(place, (said, Instant::now()));
     }
 
     /// What the gate said lately of `url`'s host and port (within the last minute).

@@ -33,7 +33,7 @@ use hyper_util::rt::TokioIo;
 use sb_protocol::Budget;
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::guard::{GateSaid, Guard};
+use crate::guard::{GateSaid, Guard, HostPort};
 
 /// Longest the policy check and the upstream connect of one connection may take together.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -45,9 +45,6 @@ type Body = BoxBody<Bytes, hyper::Error>;
 /// request at a time on a connection to a proxy, often to the same origin, and a loopback connect and
 /// handshake per request is most of what the gate costs a plain `http` page.
 type Idle = Arc<std::sync::Mutex<Option<(HostPort, SendRequest<Incoming>)>>>;
-
-/// A lowercased host and a port.
-type HostPort = (String, u16);
 
 /// The gate, listening; it runs until the supervisor exits.
 pub struct Proxy {
@@ -144,6 +141,7 @@ async fn handle(
         ));
     };
     let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+    let key: HostPort = (host.to_ascii_lowercase(), port);
     let budget = Budget::new(CONNECT_TIMEOUT);
     let addresses = match guard.connect_to(scheme, &host, port, budget).await {
         Ok(a) => a,
@@ -154,7 +152,7 @@ async fn handle(
                 sb_protocol::redact::in_url(&req.uri().to_string()).into_owned()
             };
             tracing::warn!(url = %url, rule = %blocked.rule, tunnel, "url_blocked");
-            guard.gate_says(&host, port, GateSaid::Refused(blocked.rule.clone()));
+            guard.gate_says(key, GateSaid::Refused(blocked.rule.clone()));
             if tunnel {
                 let text = format!("blocked by the URL policy: {}", blocked.rule);
                 return Ok(status(StatusCode::FORBIDDEN, &text));
@@ -164,7 +162,6 @@ async fn handle(
             return Err(std::io::Error::other("blocked by the URL policy"));
         }
     };
-    let key = (host.to_ascii_lowercase(), port);
     let mut req = req;
     if !tunnel {
         if !origin_form(&mut req) {
@@ -190,7 +187,7 @@ async fn handle(
     let upstream = match connect(&host, port, addresses, budget).await {
         Ok(s) => s,
         Err(e) => {
-            guard.gate_says(&host, port, GateSaid::Unreachable(net_error(&e)));
+            guard.gate_says(key, GateSaid::Unreachable(net_error(&e)));
             if tunnel {
                 return Ok(status(StatusCode::BAD_GATEWAY, &format!("cannot connect to {host}:{port}: {e}")));
             }

@@ -17,7 +17,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
-use crate::page::{call_function_on, decode, eval_as, url_and_title, Page};
+use crate::page::{eval_as, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 use crate::settle;
@@ -262,10 +262,8 @@ pub(crate) async fn screenshot(
             let el = resolve(page, locator, budget).await?.ok_or_else(|| {
                 fail(ErrorCode::BadRequest, phase, "the element to capture matches nothing")
             })?;
-            let r = call_function_on(&el.session, &el.object_id, ELEMENT_BOX, json!([]), budget.remaining())
-                .await
-                .map_err(|e| cdp_failure(phase, e))?;
-            let [x, y, width, height]: [f64; 4] = decode(r, phase, "the element's box")?;
+            let [x, y, width, height]: [f64; 4] =
+                el.call_as(ELEMENT_BOX, phase, "the element's box", budget).await?;
             if width < 1.0 || height < 1.0 {
                 return Err(fail(
                     ErrorCode::NotVisible,
@@ -359,10 +357,7 @@ pub(crate) async fn upload(
         .await?
         .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the file input to upload to matches nothing"))?;
     let kind = "function() { return this instanceof HTMLInputElement ? this.type : this.localName; }";
-    let r = call_function_on(&el.session, &el.object_id, kind, json!([]), budget.remaining())
-        .await
-        .map_err(|e| cdp_failure(phase, e))?;
-    let kind: String = decode(r, phase, "the element's kind")?;
+    let kind: String = el.call_as(kind, phase, "the element's kind", budget).await?;
     if kind != "file" {
         return Err(fail(
             ErrorCode::BadRequest,

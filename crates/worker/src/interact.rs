@@ -353,8 +353,8 @@ struct Selected {
 /// `page.fill_form`: each field in order, by what its element is (as Playwright MCP's
 /// `browser_fill_form` takes a field's type): a checkbox or radio is checked by `"true"` / `"false"`,
 /// a `<select>` chooses the option of that value or label, any other field is filled. The first field
-/// that fails stops the form, its error naming it (`field 2 of 3 (<input id="email">): ...`); a field
-/// whose input starts a navigation ends it too (the rest would act on another page).
+/// that fails stops the form, its error naming it (`field 2 of 3: <input id="agree"> is a checkbox
+/// ...`); a field whose input starts a navigation ends it too (the rest would act on another page).
 pub(crate) async fn fill_form(
     page: &Page,
     fields: &[(Locator, String)],
@@ -374,12 +374,8 @@ pub(crate) async fn fill_form(
         // The field's kind, when it is there already (else it is waited for as a text field is).
         let (kind, label) = match crate::resolve::resolve(page, locator, budget).await.map_err(named)? {
             Some(el) => {
-                let r = call_function_on(&el.session, &el.object_id, KIND, json!([]), budget.remaining())
-                    .await
-                    .map_err(|e| named(cdp_failure(Phase::Actionability, e)))?;
-                let kind: String =
-                    crate::page::decode(r, Phase::Actionability, "the field's kind").map_err(named)?;
-                (kind, el.label)
+                let kind = el.call_as(KIND, Phase::Actionability, "the field's kind", budget).await;
+                (kind.map_err(named)?, el.label)
             }
             None => ("text".to_string(), String::new()),
         };

@@ -41,6 +41,26 @@ pub(crate) struct Element {
     pub(crate) offset: (f64, f64),
 }
 
+impl Element {
+    /// `function` called on the element (`Runtime.callFunctionOn` in its own document's session,
+    /// within `budget`), its answer decoded as `T` ([`crate::page::decode`], `what` naming it).
+    ///
+    /// # Errors
+    /// The call's failure in `phase`; `cdp_error` when the answer has another shape.
+    pub(crate) async fn call_as<T: serde::de::DeserializeOwned>(
+        &self,
+        function: &str,
+        phase: Phase,
+        what: &str,
+        budget: Budget,
+    ) -> Result<T, WorkerError> {
+        let r = call_function_on(&self.session, &self.object_id, function, json!([]), budget.remaining())
+            .await
+            .map_err(|e| cdp_failure(phase, e))?;
+        crate::page::decode(r, phase, what)
+    }
+}
+
 /// A ref whose element is no longer in its document.
 fn removed(r: &RefRecord) -> WorkerError {
     fail(

@@ -1020,7 +1020,9 @@ impl MemorySampler {
         let thread = std::thread::spawn(move || {
             let (mut rss, mut pss) = (0, 0);
             loop {
-                let (r, p) = process_tree(root)
+                let (r, p) = std::iter::once(root)
+                    .chain(descendants(root))
+                    .collect::<Vec<u32>>()
                     .iter()
                     .map(|&pid| rss_pss_kib(pid))
                     .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
@@ -1039,26 +1041,6 @@ impl MemorySampler {
         let _ = self.stop.send(());
         tokio::task::spawn_blocking(move || self.thread.join().unwrap_or_default()).await.unwrap_or_default()
     }
-}
-
-/// `root` and its descendants, from one read of the process table.
-fn process_tree(root: u32) -> Vec<u32> {
-    let mut children: std::collections::HashMap<u32, Vec<u32>> = Default::default();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let parent = stat.rfind(')').and_then(|i| stat[i + 2..].split_whitespace().nth(1)?.parse().ok());
-        if let Some(parent) = parent {
-            children.entry(parent).or_default().push(pid);
-        }
-    }
-    let mut tree = vec![root];
-    let mut i = 0;
-    while i < tree.len() {
-        tree.extend(children.get(&tree[i]).cloned().unwrap_or_default());
-        i += 1;
-    }
-    tree
 }
 
 /// A process's RSS and PSS, KiB (`/proc/<pid>/smaps_rollup`); zeros when it is gone.
