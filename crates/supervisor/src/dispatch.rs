@@ -258,8 +258,11 @@ static FILL_FORM: PageMethod = PageMethod {
         }
         let mut fields = Vec::new();
         for (i, f) in p.fields.into_iter().enumerate() {
-            let target = required(cx, f.element)
-                .map_err(|e| bad_request(format!("page.fill_form field {}: {}", i + 1, e.message)))?;
+            // The field named in the message; the code stays (an unknown or stale ref says so).
+            let target = required(cx, f.element).map_err(|mut e| {
+                e.message = format!("page.fill_form field {}: {}", i + 1, e.message);
+                e
+            })?;
             fields.push((target, f.value));
         }
         Ok(Action::FillForm { fields })
@@ -789,6 +792,18 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// `page.fill_form` names the field whose element it cannot name, and keeps the error's code: a
+    /// ref the session never gave is `unknown_ref`, not `bad_request`.
+    #[test]
+    fn fill_form_names_the_field_and_keeps_the_refs_code() {
+        let fields = json!({"fields": [{"ref": "e1", "value": "a"}, {"ref": "e9", "value": "b"}]});
+        let e = prepare(Method::PageFillForm, fields, &ON).expect_err("e9 is unknown");
+        assert_eq!(e.code, ErrorCode::UnknownRef, "{}", e.message);
+        assert!(e.message.starts_with("page.fill_form field 2: "), "{}", e.message);
+        let e = prepare(Method::PageFillForm, json!({"fields": [{"value": "b"}]}), &ON).unwrap_err();
+        assert_eq!(e.code, ErrorCode::BadRequest);
     }
 
     #[test]
