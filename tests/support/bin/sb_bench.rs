@@ -461,13 +461,13 @@ async fn budget_tables() {
 /// `n` sessions, each looping goto -> snapshot -> click on a link for [`LOOP_MS`]; the loops done and
 /// each loop's time, ms.
 async fn loop_sessions(sup: &Supervisor, pages: &sb_tests::PageServer, n: usize) -> (usize, Vec<f64>) {
+    let form = pages.url("/test/form.html");
+    let sessions = ready_sessions(sup, n, &form).await;
     let end = Instant::now() + Duration::from_millis(LOOP_MS);
     let mut tasks = Vec::new();
-    for _ in 0..n {
-        let c = sup.client().await;
-        let form = pages.url("/test/form.html");
+    for (c, sid) in sessions {
+        let form = form.clone();
         tasks.push(tokio::spawn(async move {
-            let sid = c.session_start(None).await.unwrap().into_inner().session_id;
             let mut times = Vec::new();
             while Instant::now() < end {
                 let t = Instant::now();
@@ -480,15 +480,30 @@ async fn loop_sessions(sup: &Supervisor, pages: &sb_tests::PageServer, n: usize)
                 assert!(r.ok, "{r:?}");
                 times.push(t.elapsed().as_secs_f64() * 1e3);
             }
-            c.session_close(&sid).await.unwrap();
-            times
+            (c, sid, times)
         }));
     }
     let mut all = Vec::new();
     for t in tasks {
-        all.extend(t.await.unwrap());
+        let (c, sid, times) = t.await.unwrap();
+        c.session_close(&sid).await.unwrap();
+        all.extend(times);
     }
     (all.len(), all)
+}
+
+/// `n` sessions, each with a client of its own and `url` loaded once: made before a loop's clock
+/// starts (as Playwright's pages are made before its loop), so that session starts and cold loads are
+/// not counted as the loop's.
+async fn ready_sessions(sup: &Supervisor, n: usize, url: &str) -> Vec<(sb_client::Client, String)> {
+    let mut sessions = Vec::new();
+    for _ in 0..n {
+        let c = sup.client().await;
+        let sid = c.session_start(None).await.unwrap().into_inner().session_id;
+        c.goto(&sid, url, Some(60_000)).await.unwrap();
+        sessions.push((c, sid));
+    }
+    sessions
 }
 
 /// Page sizes of the snapshot figures, in blocks of five elements.
@@ -961,15 +976,7 @@ fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, r
 /// `n` sessions looping goto `index` -> snapshot -> click the link "Glossary" by the ref the
 /// snapshot gave, for [`SITE_LOOP_MS`]: the goto times and every action's time, ms.
 async fn site_loop(sup: &Supervisor, n: usize, index: &str) -> (Vec<f64>, Vec<f64>) {
-    // Sessions start, and load the page once, before the clock does (as Playwright's pages are made
-    // before its loop starts), and close after it stops.
-    let mut sessions = Vec::new();
-    for _ in 0..n {
-        let c = sup.client().await;
-        let sid = c.session_start(None).await.unwrap().into_inner().session_id;
-        c.goto(&sid, index, Some(60_000)).await.unwrap();
-        sessions.push((c, sid));
-    }
+    let sessions = ready_sessions(sup, n, index).await;
     let end = Instant::now() + Duration::from_millis(SITE_LOOP_MS);
     let mut tasks = Vec::new();
     for (c, sid) in sessions {
