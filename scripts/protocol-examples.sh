@@ -169,6 +169,10 @@ example "session.cookies set (by url; or domain and path)" session.cookies s1 '{
 example "session.cookies get (those sent to a URL)" session.cookies s1 '{"urls": ["https://example.com/account"]}'
 example "session.cookies clear" session.cookies s1 '{"action": "clear"}'
 example "page.downloads (none yet)" page.downloads s1 '{}'
+example "page.evaluate that logs (its result counts the console errors it raised)" page.evaluate s1 "{\"expression\": \"console.log('ready', 2); console.error('failed to load', {code: 7}); fetch('/test/missing').then(r => r.status)\"}"
+example "page.wait_for a response (one that came during the previous action counts)" page.wait_for s1 '{"response": "**/missing"}'
+example "page.console (errors, warnings and info; since a previous last_id with since)" page.console s1 '{"level": "info", "limit": 10}'
+example "page.network (static resources left out; filter by URL glob)" page.network s1 '{"limit": 5}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'
 example "tabs.list" tabs.list s1 '{}'

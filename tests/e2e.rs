@@ -857,3 +857,118 @@ async fn fill_form_fills_each_field_by_its_kind_and_names_the_one_that_fails() {
     assert!(result["navigated_to"].as_str().unwrap().ends_with("/test/slow/200"), "{result}");
     assert_eq!(result["filled"].as_array().unwrap().len(), 1, "{result}");
 }
+
+/// Issue 29: `page.console` lists a tab's console messages and uncaught exceptions by level (each
+/// level with the more severe ones, `since` for what came next), an action's result counts the errors
+/// it raised (`console_errors`), a new worker still lists what was logged before (V8's replay on
+/// `Runtime.enable`), and frames' main worlds are still found with `Runtime` kept on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn console_lists_messages_and_errors_and_results_count_them() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("con")).await.unwrap();
+    c.goto("con", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| {
+        let c = &c;
+        async move {
+            let r = c.call(method, Some("con"), params, None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{method}: {:?}", r.error))
+        }
+    };
+    let logged = "console.log('hello', 42, {a: 1}); console.debug('quiet'); console.warn('careful'); \
+                  console.error('bad'); 1";
+    let r = call("page.evaluate", json!({"expression": logged})).await;
+    assert_eq!(r["console_errors"], json!(1), "{r}");
+    let quiet = call("page.evaluate", json!({"expression": "2"})).await;
+    assert!(quiet.get("console_errors").is_none(), "only the action's own errors: {quiet}");
+    // An uncaught exception from a timer the page ran after the action.
+    call("page.evaluate", json!({"expression": "setTimeout(() => { throw new Error('boom') }, 0), 1"})).await;
+    let waited =
+        call("page.wait_for", json!({"function": "new Promise(r => setTimeout(() => r(true), 50))"})).await;
+    assert!(waited["matched"].is_string());
+
+    let info = call("page.console", json!({})).await;
+    let texts: Vec<&str> =
+        info["messages"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["hello 42 Object", "careful", "bad", "Error: boom"], "{info}");
+    let last = &info["messages"][3];
+    assert_eq!((last["type"].as_str(), last["level"].as_str()), (Some("pageerror"), Some("error")));
+    let errors = call("page.console", json!({"level": "error"})).await;
+    assert_eq!(errors["messages"].as_array().unwrap().len(), 2, "{errors}");
+    let debug = call("page.console", json!({"level": "debug"})).await;
+    assert_eq!(debug["messages"].as_array().unwrap().len(), 5, "{debug}");
+    let since = call("page.console", json!({"since": info["last_id"]})).await;
+    assert!(since["messages"].as_array().unwrap().is_empty(), "{since}");
+    for bad in [json!({"limit": 0}), json!({"level": "loud"}), json!({"since": -1})] {
+        let r = c.call("page.console", Some("con"), bad.clone(), None).await.unwrap();
+        assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
+    }
+
+    // A frame's main world (found from the journal's contexts now that Runtime stays on).
+    c.goto("con", &pages.url("/test/frameset.html"), None).await.unwrap();
+    let frames = call("page.frames", json!({})).await;
+    let left = frames["frames"].as_array().unwrap().iter().find(|f| f["name"] == "left").cloned();
+    let left = left.unwrap_or_else(|| panic!("{frames}"));
+    let r =
+        call("page.evaluate", json!({"expression": "location.pathname", "frame": left["frame_id"]})).await;
+    assert_eq!(r["value"], json!("/test/index.html"), "{r}");
+}
+
+/// Issue 29: `page.network` lists a tab's requests (method, type, status, bytes, time; a failure's
+/// text; static resources only when asked), `filter` by URL glob; `page.wait_for {response}` returns a
+/// response that came during the previous action, or one that comes while it waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn network_lists_requests_and_wait_for_response_returns_one() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("net")).await.unwrap();
+    c.goto("net", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| {
+        let c = &c;
+        async move {
+            let r = c.call(method, Some("net"), params, None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{method}: {:?}", r.error))
+        }
+    };
+    let fetched = "Promise.all([fetch('/test/missing').then(r => r.status), \
+                   new Promise(done => { const i = new Image(); i.onload = i.onerror = () => done(1); i.src = '/test/pixel.png'; })])";
+    assert_eq!(call("page.evaluate", json!({"expression": fetched})).await["value"], json!([404, 1]));
+    // The fetch answered during the previous action: it counts.
+    let w = call("page.wait_for", json!({"response": "**/missing"})).await;
+    assert_eq!(w["response"]["status"], json!(404), "{w}");
+    assert_eq!(w["response"]["resource_type"], json!("Fetch"), "{w}");
+
+    let all = call("page.network", json!({})).await;
+    let requests = all["requests"].as_array().unwrap();
+    let doc = requests
+        .iter()
+        .find(|r| r["url"] == json!(pages.url("/test/index.html")))
+        .unwrap_or_else(|| panic!("{all}"));
+    assert_eq!(
+        (doc["method"].as_str(), doc["resource_type"].as_str(), doc["status"].as_u64()),
+        (Some("GET"), Some("Document"), Some(200))
+    );
+    assert!(doc["bytes"].as_u64().unwrap() > 0 && doc["ms"].is_u64(), "{doc}");
+    assert!(!requests.iter().any(|r| r["resource_type"] == "Image"), "static left out: {all}");
+    let with_static = call("page.network", json!({"include_static": true, "filter": "**/*.png"})).await;
+    let images = with_static["requests"].as_array().unwrap();
+    assert_eq!(images.len(), 1, "{with_static}");
+    assert_eq!(images[0]["status"], json!(200));
+
+    // One that comes while the wait is on.
+    call("page.evaluate", json!({"expression": "setTimeout(() => fetch('/test/late-one'), 300), 1"})).await;
+    let w = call("page.wait_for", json!({"response": "**/late-one"})).await;
+    assert_eq!(w["response"]["status"], json!(404), "{w}");
+    // One that never comes: a timeout naming it.
+    let r = c
+        .call("page.wait_for", Some("net"), json!({"response": "**/never-asked"}), Some(1_500))
+        .await
+        .unwrap();
+    let e = api_error(&r);
+    assert_eq!(e.code, ErrorCode::Timeout);
+    assert!(e.message.contains("response **/never-asked"), "{}", e.message);
+    // A failed request has its failure text.
+    call("page.evaluate", json!({"expression": "fetch('http://127.0.0.1:9/').catch(() => 0).then(() => 1)"}))
+        .await;
+    let failed = call("page.network", json!({"filter": "http://127.0.0.1:9/"})).await;
+    let failure = failed["requests"][0]["failure"].as_str().unwrap_or_default().to_string();
+    assert!(failure.starts_with("net::ERR_"), "{failed}");
+}

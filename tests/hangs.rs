@@ -55,7 +55,7 @@ async fn assert_session_works(c: &Client, pages: &PageServer, sid: &str, error: 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_evaluate_hangs_answer_at_their_deadline_and_leave_the_tab_usable() {
-    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
 
     // 1. A synchronous loop: V8's own evaluate timeout stops it.
     page_with_input(&c, &pages, "sync").await;
@@ -91,7 +91,10 @@ async fn four_evaluate_hangs_answer_at_their_deadline_and_leave_the_tab_usable()
     let evaluate = &stats.actions["page.evaluate"];
     assert!(evaluate.timeouts >= 4 && evaluate.failures >= 4, "{evaluate:?}");
     assert_eq!(stats.evaluate_ms.count, evaluate.count);
-    assert_eq!(stats.worker_kills, 0, "the ladder freed every tab");
+    let failed = |l: &&str| l.contains("browser_action_failed") || l.contains("kill");
+    let log = sup.log_text();
+    let failures: Vec<&str> = log.lines().filter(failed).collect();
+    assert_eq!(stats.worker_kills, 0, "the ladder freed every tab; failures:\n{}", failures.join("\n"));
 }
 
 /// The next action after a timeout waits for the tab to be freed inside its own budget, and says how

@@ -458,6 +458,13 @@ async fn the_url_policy_holds_for_redirects_subresources_links_and_popups() {
         pages.url("/test/pixel.png")
     );
     assert_eq!(value(call("page.evaluate", json!({"expression": images})).await), json!([true, false]));
+    // `page.network` says which the policy refused, and by which rule (issue 29).
+    let listed = call("page.network", json!({"filter": "**/pixel.png", "include_static": true})).await;
+    let listed = listed.result.unwrap_or_else(|| panic!("{:?}", listed.error));
+    let requests = listed["requests"].as_array().unwrap();
+    assert_eq!(requests.len(), 2, "{listed}");
+    assert!(requests[0]["blocked"].is_null() && requests[0]["status"] == 200, "{listed}");
+    assert!(requests[1]["blocked"].as_str().unwrap_or_default().contains("blocked_origins"), "{listed}");
 
     // A link the page follows: the click lands on the error page, not on the blocked page.
     let link = format!(

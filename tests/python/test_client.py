@@ -81,6 +81,12 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.evaluate(sid, function="(el) => el.checked", selector="#agree").value is True
         assert c.evaluate(sid, "0/0").unserializable == "NaN"
         assert c.evaluate(sid, "undefined").type == "undefined"
+        logged = c.evaluate(sid, "console.error('oops'), 1")
+        assert logged.console_errors == 1
+        assert [m.text for m in c.console(sid, level="error").messages] == ["oops"]
+        assert c.evaluate(sid, "fetch(location.href).then(r => r.status)").value == 200
+        assert c.wait_for(sid, response="**/form.html").response.status == 200
+        assert any(r.url == page.url and r.status == 200 for r in c.network(sid).requests)
 
         assert c.handle_dialog(sid, False).next_dialog == "dismiss"
         dialog = c.evaluate(sid, "confirm('sure?')")

@@ -13,6 +13,7 @@ default applies).
 from typing import Any, Dict, List, Literal, Optional, Type
 
 from .types import (
+    ConsoleResult,
     CookiesResult,
     DownloadsResult,
     EvaluateResult,
@@ -24,6 +25,7 @@ from .types import (
     HealthResult,
     InputResult,
     MetricsResult,
+    NetworkResult,
     PdfResult,
     ScreenshotResult,
     ScrollResult,
@@ -262,6 +264,7 @@ class Methods:
         dialog: Optional[bool] = None,
         function: Optional[str] = None,
         load_state: Optional[Literal["domcontentloaded", "load", "networkidle"]] = None,
+        response: Optional[str] = None,
         selector: Optional[str] = None,
         state: Optional[Literal["attached", "detached", "visible", "hidden"]] = None,
         text: Optional[str] = None,
@@ -280,6 +283,9 @@ class Methods:
         :param function: A JavaScript expression polled until truthy (a promise is awaited).
         :param load_state: ``load``, ``domcontentloaded`` or ``networkidle`` (Chromium's lifecycle event: no
         request for 500 ms).
+        :param response: A glob (as ``url``) the URL of a response must match: one the active tab received
+        since the session's previous action started, or one that comes within the budget. It is this result's
+        ``response``.
         :param selector: A CSS selector, with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
         :param text: Text that must appear in the page (``document.body.innerText``).
@@ -293,6 +299,7 @@ class Methods:
                 "dialog": dialog,
                 "function": function,
                 "load_state": load_state,
+                "response": response,
                 "selector": selector,
                 "state": state,
                 "text": text,
@@ -693,6 +700,50 @@ class Methods:
         popups'), oldest first, each in its latest state.
         """
         return self._request("page.downloads", session_id, {}, timeout_ms, DownloadsResult)
+
+    def console(
+        self,
+        session_id: str,
+        *,
+        level: Optional[Literal["error", "warning", "info", "debug"]] = None,
+        limit: Optional[int] = None,
+        since: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> ConsoleResult:
+        """``page.console {since?, level?, limit?}`` -> ``ConsoleResult``: the active tab's console messages and
+        uncaught exceptions (``Runtime.consoleAPICalled``, ``Runtime.exceptionThrown``) from a bounded buffer
+        (``CONSOLE_BUFFER`` entries), oldest first, at ``level`` or more severe.
+
+        :param level: The least severe level listed (default ``info``: errors, warnings and info).
+        :param limit: At most this many, the newest (1..=1000, default 100).
+        :param since: Only entries after this ``id`` (a previous answer's ``last_id``); all kept when absent.
+        """
+        params = _params({"level": level, "limit": limit, "since": since})
+        return self._request("page.console", session_id, params, timeout_ms, ConsoleResult)
+
+    def network(
+        self,
+        session_id: str,
+        *,
+        filter: Optional[str] = None,
+        include_static: Optional[bool] = None,
+        limit: Optional[int] = None,
+        since: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> NetworkResult:
+        """``page.network {since?, filter?, include_static?, limit?}`` -> ``NetworkResult``: the active tab's
+        requests (``Network.requestWillBeSent`` and what followed) from a bounded buffer (``NETWORK_BUFFER``
+        entries), oldest first.
+
+        :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
+        any but ``/``).
+        :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
+        default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
+        :param limit: At most this many, the newest (1..=1000, default 100).
+        :param since: Only entries after this ``id`` (a previous answer's ``last_id``); all kept when absent.
+        """
+        params = _params({"filter": filter, "include_static": include_static, "limit": limit, "since": since})
+        return self._request("page.network", session_id, params, timeout_ms, NetworkResult)
 
     # tabs.*
 

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -52,6 +52,8 @@ class DownloadInfo:
 class Result:
     """The part every result has, beside its method's own fields (in the same JSON object): how long the request took, and what happened to the session's page since its last result. Every front door shows it: a reset page, a dialog or a download always reaches the caller."""
 
+    console_errors: Optional[int] = None
+    """Console errors and uncaught exceptions the active tab raised during the action (``page.console {level: "error"}`` lists them); absent when none."""
     dialogs: List[DialogInfo] = field(default_factory=list)
     """Dialogs answered during the action."""
     downloads: List[DownloadInfo] = field(default_factory=list)
@@ -303,11 +305,37 @@ class EvaluateResult(Result):
 
 
 @dataclass
+class NetworkRequest:
+    """One request of a tab (a redirect's hops are one entry each)."""
+
+    blocked: Optional[str] = None
+    """The URL policy's rule that refused its host, when the runtime's gate refused it."""
+    bytes: Optional[int] = None
+    """Bytes received over the network (``encodedDataLength``), once it finished."""
+    failure: Optional[str] = None
+    """Why it failed (Chromium's ``net::ERR_...`` text), when it did."""
+    id: int = 0
+    """Its number in the tab's buffer (increasing; ``since`` takes it)."""
+    method: str = ""
+    """``GET``, ``POST``, ..."""
+    ms: Optional[int] = None
+    """From the request to its end (finished or failed), ms; absent while in flight."""
+    resource_type: str = ""
+    """CDP's resource type: ``Document``, ``Stylesheet``, ``Image``, ``Script``, ``XHR``, ``Fetch``, ..."""
+    status: Optional[int] = None
+    """The HTTP status, once a response came (a redirect's hop has its 3xx)."""
+    url: str = ""
+    """The URL (credentials redacted; ``data:`` URLs cut at 100 chars)."""
+
+
+@dataclass
 class WaitForResult(Result):
     """``page.wait_for`` result."""
 
     matched: str = ""
     """Which condition was met, e.g. ``"selector #done visible"``."""
+    response: Optional[NetworkRequest] = None
+    """The response waited for (``response``)."""
     url: str = ""
     """The page's URL when it was met."""
 
@@ -462,6 +490,48 @@ class DownloadsResult(Result):
 
     entries: List[DownloadInfo] = field(default_factory=list)
     """The session's downloads, oldest first, each in its latest state (``started`` while in flight). (Not ``downloads``: that is the common part's news of downloads since the last result.)"""
+
+
+@dataclass
+class ConsoleMessage:
+    """One console message or uncaught exception."""
+
+    id: int = 0
+    """Its number in the tab's buffer (increasing; ``since`` takes it)."""
+    level: str = ""
+    """Its severity."""
+    source: Optional[str] = None
+    """Where it came from, ``url:line`` (1-based), when known."""
+    text: str = ""
+    """The arguments as text, joined by spaces (each at most 2000 chars), or the exception's message."""
+    timestamp_ms: int = 0
+    """When, ms since the Unix epoch."""
+    type: str = ""
+    """The console call (``log``, ``error``, ``warning``, ``info``, ``debug``, ``assert``, ``trace``, ...) or ``pageerror`` for an uncaught exception (Playwright's names)."""
+
+
+@dataclass
+class ConsoleResult(Result):
+    """``page.console`` result."""
+
+    dropped: int = 0
+    """Messages the buffer let go since the tab was opened (it keeps the newest ``CONSOLE_BUFFER``)."""
+    last_id: int = 0
+    """The newest ``id`` in the buffer (pass it as ``since`` to get only what comes next); 0 when empty."""
+    messages: List[ConsoleMessage] = field(default_factory=list)
+    """The messages, oldest first."""
+
+
+@dataclass
+class NetworkResult(Result):
+    """``page.network`` result."""
+
+    dropped: int = 0
+    """Requests the buffer let go since the tab was opened (it keeps the newest ``NETWORK_BUFFER``)."""
+    last_id: int = 0
+    """The newest ``id`` in the buffer (pass it as ``since`` to get only what comes next); 0 when empty."""
+    requests: List[NetworkRequest] = field(default_factory=list)
+    """The requests, oldest first."""
 
 
 @dataclass

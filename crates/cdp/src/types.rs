@@ -280,6 +280,9 @@ pub struct ExceptionDetails {
     /// The column it was thrown at, 0-based.
     #[serde(default)]
     pub column_number: i64,
+    /// The script it was thrown in, when known.
+    #[serde(default)]
+    pub url: Option<String>,
 }
 
 impl ExceptionDetails {
@@ -333,6 +336,15 @@ pub struct RequestWillBeSent {
     /// `type`: the resource type (`Document`, `XHR`, `Fetch`, `EventSource`, ...).
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// When, seconds on the browser's monotonic clock (`Network.MonotonicTime`).
+    #[serde(default)]
+    pub timestamp: f64,
+    /// When, seconds since the Unix epoch.
+    #[serde(default)]
+    pub wall_time: f64,
+    /// For a redirect's next hop: the previous hop's response (its 3xx).
+    #[serde(default)]
+    pub redirect_response: Option<NetworkResponse>,
 }
 
 /// `Network.Request` (the fields used).
@@ -341,6 +353,90 @@ pub struct SentRequest {
     /// The requested URL (without its fragment).
     #[serde(default)]
     pub url: String,
+    /// The HTTP method.
+    #[serde(default)]
+    pub method: String,
+}
+
+/// `Network.loadingFinished` params (the fields used).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadingFinished {
+    /// The request.
+    pub request_id: String,
+    /// When, seconds on the browser's monotonic clock.
+    #[serde(default)]
+    pub timestamp: f64,
+    /// Bytes received over the network for it.
+    #[serde(default)]
+    pub encoded_data_length: f64,
+}
+
+/// `Network.loadingFailed` params (the fields used).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadingFailed {
+    /// The request.
+    pub request_id: String,
+    /// When, seconds on the browser's monotonic clock.
+    #[serde(default)]
+    pub timestamp: f64,
+    /// Chromium's error text, e.g. `net::ERR_CONNECTION_REFUSED`.
+    #[serde(default)]
+    pub error_text: String,
+    /// Whether it was cancelled (by the page, or a navigation away).
+    #[serde(default)]
+    pub canceled: bool,
+}
+
+/// `Runtime.consoleAPICalled` params (the fields used).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleApiCalled {
+    /// `log`, `debug`, `info`, `error`, `warning`, `dir`, `table`, `trace`, `assert`, ...
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The call's arguments.
+    #[serde(default)]
+    pub args: Vec<RemoteObject>,
+    /// When, ms since the Unix epoch.
+    #[serde(default)]
+    pub timestamp: f64,
+    /// Where it was called from.
+    #[serde(default)]
+    pub stack_trace: Option<StackTrace>,
+}
+
+/// `Runtime.exceptionThrown` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExceptionThrown {
+    /// When, ms since the Unix epoch.
+    #[serde(default)]
+    pub timestamp: f64,
+    /// The exception.
+    pub exception_details: ExceptionDetails,
+}
+
+/// `Runtime.StackTrace` (the fields used).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StackTrace {
+    /// Innermost first.
+    #[serde(default)]
+    pub call_frames: Vec<CallFrame>,
+}
+
+/// `Runtime.CallFrame` (the fields used).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallFrame {
+    /// The script's URL.
+    #[serde(default)]
+    pub url: String,
+    /// 0-based.
+    #[serde(default)]
+    pub line_number: i64,
 }
 
 /// `Network.Response` (the fields used).

@@ -20,15 +20,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, CommonResult, CookiesParams, CookiesResult, DownloadsResult, DragParams,
-    ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
-    FillFormResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
-    HealthResult, InputResult, Method, MetricsResult, PdfParams, PdfResult, PressParams, Request, RequestId,
-    Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
-    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
-    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams,
-    TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams,
-    WaitForResult,
+    CheckParams, ClickParams, CommonResult, ConsoleParams, ConsoleResult, CookiesParams, CookiesResult,
+    DownloadsResult, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult,
+    FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams,
+    HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, NetworkParams, NetworkResult,
+    PdfParams, PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
+    ScrollAnswer, ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult,
+    SessionStartParams, SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams,
+    SnapshotResult, StatsResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams,
+    TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -410,6 +410,30 @@ impl Client {
     /// As [`Client::request`]; `bad_request` for a margin, scale or page range out of range.
     pub async fn pdf(&self, session_id: &str, params: PdfParams) -> Result<Reply<PdfResult>, ClientError> {
         self.request(Method::PagePdf, Some(session_id), params, None).await
+    }
+
+    /// `page.console`: the active tab's console messages and uncaught exceptions, oldest first.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a `limit` outside 1..=1000.
+    pub async fn console(
+        &self,
+        session_id: &str,
+        params: ConsoleParams,
+    ) -> Result<Reply<ConsoleResult>, ClientError> {
+        self.request(Method::PageConsole, Some(session_id), params, None).await
+    }
+
+    /// `page.network`: the active tab's requests, oldest first.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a `limit` outside 1..=1000.
+    pub async fn network(
+        &self,
+        session_id: &str,
+        params: NetworkParams,
+    ) -> Result<Reply<NetworkResult>, ClientError> {
+        self.request(Method::PageNetwork, Some(session_id), params, None).await
     }
 
     /// `page.wait_for` with exactly one condition (default budget 20000 ms).

@@ -22,7 +22,7 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
         blocks.push(ContentBlock::text(line));
     }
     // Dialogs and downloads as the runtime sent them (a field this build does not know still shows).
-    let events: Vec<String> = ["dialogs", "downloads"]
+    let events: Vec<String> = ["dialogs", "downloads", "console_errors"]
         .into_iter()
         .filter_map(|key| {
             let value = result.as_object_mut()?.remove(key)?;
@@ -65,6 +65,39 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
             }
             text
         }
+        // As Playwright MCP lists them: one line a message or request.
+        Some(Method::PageConsole) => {
+            let lines = result["messages"].as_array().into_iter().flatten().map(|m| {
+                let source =
+                    m.get("source").and_then(Value::as_str).map(|s| format!(" @ {s}")).unwrap_or_default();
+                format!("[{}] {}{source}", str_of(m, "type").to_uppercase(), str_of(m, "text"))
+            });
+            let mut text = lines.collect::<Vec<_>>().join("\n");
+            if text.is_empty() {
+                text = "no console messages".into();
+            }
+            text
+        }
+        Some(Method::PageNetwork) => {
+            let lines = result["requests"].as_array().into_iter().flatten().map(|r| {
+                let outcome = match (r.get("status"), r.get("failure").and_then(Value::as_str)) {
+                    (_, Some(failure)) => format!("failed: {failure}"),
+                    (Some(status), None) => format!("[{status}]"),
+                    (None, None) => "pending".into(),
+                };
+                let blocked = r
+                    .get("blocked")
+                    .and_then(Value::as_str)
+                    .map(|b| format!(" (blocked: {b})"))
+                    .unwrap_or_default();
+                format!("[{}] {} => {outcome}{blocked}", str_of(r, "method"), str_of(r, "url"))
+            });
+            let mut text = lines.collect::<Vec<_>>().join("\n");
+            if text.is_empty() {
+                text = "no requests".into();
+            }
+            text
+        }
         _ => match result {
             Value::String(text) => text,
             other => other.to_string(),
@@ -99,6 +132,7 @@ fn take_common(result: &mut Value) -> CommonResult {
         waited_for_recovery_ms: map.remove("waited_for_recovery_ms").and_then(|v| v.as_u64()),
         dialogs: Vec::new(),
         downloads: Vec::new(),
+        console_errors: None,
     }
 }
 

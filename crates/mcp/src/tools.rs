@@ -7,10 +7,10 @@
 use std::str::FromStr;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, CookieParam, CookiesAction, DragParams, ElementParams, EvaluateParams,
-    ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, PdfParams, PressParams,
-    ScreenshotParams, ScrollParams, SelectParams, SetViewportParams, SnapshotParams, TypeParams,
-    UploadParams, WaitForParams,
+    CheckParams, ClickParams, ConsoleParams, CookieParam, CookiesAction, DragParams, ElementParams,
+    EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, NetworkParams,
+    PdfParams, PressParams, ScreenshotParams, ScrollParams, SelectParams, SetViewportParams, SnapshotParams,
+    TypeParams, UploadParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -35,11 +35,13 @@ pub enum Cap {
     /// `browser_cookie_list`, `browser_cookie_set`, `browser_cookie_clear`: the session's cookies
     /// (Playwright MCP's `storage` group's names).
     Storage,
+    /// `browser_network_requests`: the requests of the active tab (Playwright MCP's `network` group).
+    Network,
 }
 
 impl Cap {
     /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 4] = [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage];
+    pub const OPTIONAL: [Cap; 5] = [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage, Cap::Network];
 
     /// The `--caps` name.
     pub fn name(self) -> &'static str {
@@ -49,6 +51,7 @@ impl Cap {
             Cap::Files => "files",
             Cap::Pdf => "pdf",
             Cap::Storage => "storage",
+            Cap::Network => "network",
         }
     }
 }
@@ -57,8 +60,9 @@ impl FromStr for Cap {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Cap, String> {
-        [Cap::Core, Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage].into_iter().find(|c| c.name() == s).ok_or_else(|| {
-            format!("unknown capability {s:?}: the groups are core, evaluate, files, pdf, storage (network inspection tools do not exist yet)")
+        std::iter::once(Cap::Core).chain(Cap::OPTIONAL).find(|c| c.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = std::iter::once(Cap::Core).chain(Cap::OPTIONAL).map(Cap::name).collect();
+            format!("unknown capability {s:?}: the groups are {}", names.join(", "))
         })
     }
 }
@@ -198,6 +202,12 @@ pub fn all() -> Vec<ToolDef> {
             input_schema::<HandleDialogParams>()),
         def("browser_resize", Cap::Core, Call(Method::PageSetViewport), false,
             "Set the viewport size, CSS px.", input_schema::<SetViewportParams>()),
+        def("browser_console_messages", Cap::Core, Call(Method::PageConsole), true,
+            "The active tab's console messages and uncaught errors (level: error, warning, info, debug).",
+            input_schema::<ConsoleParams>()),
+        def("browser_network_requests", Cap::Network, Call(Method::PageNetwork), true,
+            "The active tab's requests: method, URL, status or failure (static resources only with include_static).",
+            input_schema::<NetworkParams>()),
         def("browser_close", Cap::Core, Action::Close, false,
             "Close the browser session; the next tool starts a fresh one.", input_schema::<NoArgs>()),
         def("browser_evaluate", Cap::Evaluate, Call(Method::PageEvaluate), false,
@@ -245,6 +255,7 @@ mod tests {
     #[test]
     fn caps_parse_by_name() {
         assert_eq!("evaluate".parse::<Cap>(), Ok(Cap::Evaluate));
-        assert!("network".parse::<Cap>().unwrap_err().contains("core, evaluate, files, pdf, storage"));
+        assert_eq!("network".parse::<Cap>(), Ok(Cap::Network));
+        assert!("nope".parse::<Cap>().unwrap_err().contains("core, evaluate, files, pdf, storage, network"));
     }
 }

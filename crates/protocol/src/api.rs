@@ -299,6 +299,10 @@ pub struct CommonResult {
     /// Downloads that started or ended since the session's last result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<DownloadInfo>,
+    /// Console errors and uncaught exceptions the active tab raised during the action (`page.console
+    /// {level: "error"}` lists them); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub console_errors: Option<u64>,
 }
 
 /// `page.scroll`'s result: [`InputResult`] when it scrolled an element into view, [`ScrollResult`]
@@ -417,6 +421,14 @@ methods! {
     /// `page.downloads` -> [`DownloadsResult`]: every download of the session so far (its pages' and
     /// popups'), oldest first, each in its latest state.
     PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000 }
+    /// `page.console {since?, level?, limit?}` -> [`ConsoleResult`]: the active tab's console messages
+    /// and uncaught exceptions (`Runtime.consoleAPICalled`, `Runtime.exceptionThrown`) from a bounded
+    /// buffer ([`CONSOLE_BUFFER`] entries), oldest first, at `level` or more severe.
+    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000 }
+    /// `page.network {since?, filter?, include_static?, limit?}` -> [`NetworkResult`]: the active tab's
+    /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
+    /// ([`NETWORK_BUFFER`] entries), oldest first.
+    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
@@ -666,6 +678,11 @@ pub struct WaitForParams {
     /// result's `dialogs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog: bool,
+    /// A glob (as `url`) the URL of a response must match: one the active tab received since the
+    /// session's previous action started, or one that comes within the budget. It is this result's
+    /// `response`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
 }
 
 /// `page.wait_for` result.
@@ -675,6 +692,138 @@ pub struct WaitForResult {
     pub matched: String,
     /// The page's URL when it was met.
     pub url: String,
+    /// The response waited for (`response`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<NetworkRequest>,
+}
+
+/// How many console messages a tab keeps (the oldest go first; `page.console`'s `dropped` counts them).
+pub const CONSOLE_BUFFER: usize = 1_000;
+
+/// How many requests a tab keeps (the oldest go first; `page.network`'s `dropped` counts them).
+pub const NETWORK_BUFFER: usize = 1_000;
+
+/// The most entries one `page.console` or `page.network` answer lists (the newest kept).
+pub const MAX_JOURNAL_LIMIT: u32 = 1_000;
+
+/// A console message's severity, most severe first (Playwright MCP's `browser_console_messages`
+/// levels: each level includes the more severe ones).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ConsoleLevel {
+    /// `console.error`, `console.assert` failures, uncaught exceptions.
+    Error,
+    /// `console.warn`.
+    Warning,
+    /// `console.log`, `console.info` and the rest (the default).
+    #[default]
+    Info,
+    /// `console.debug`, `console.trace` and the like.
+    Debug,
+}
+
+/// `page.console` params.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ConsoleParams {
+    /// Only entries after this `id` (a previous answer's `last_id`); all kept when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<u64>,
+    /// The least severe level listed (default `info`: errors, warnings and info).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<ConsoleLevel>,
+    /// At most this many, the newest (1..=1000, default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+/// One console message or uncaught exception.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ConsoleMessage {
+    /// Its number in the tab's buffer (increasing; `since` takes it).
+    pub id: u64,
+    /// Its severity.
+    pub level: ConsoleLevel,
+    /// The console call (`log`, `error`, `warning`, `info`, `debug`, `assert`, `trace`, ...) or
+    /// `pageerror` for an uncaught exception (Playwright's names).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The arguments as text, joined by spaces (each at most 2000 chars), or the exception's message.
+    pub text: String,
+    /// Where it came from, `url:line` (1-based), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// When, ms since the Unix epoch.
+    pub timestamp_ms: u64,
+}
+
+/// `page.console` result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ConsoleResult {
+    /// The messages, oldest first.
+    pub messages: Vec<ConsoleMessage>,
+    /// The newest `id` in the buffer (pass it as `since` to get only what comes next); 0 when empty.
+    pub last_id: u64,
+    /// Messages the buffer let go since the tab was opened (it keeps the newest [`CONSOLE_BUFFER`]).
+    pub dropped: u64,
+}
+
+/// `page.network` params.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct NetworkParams {
+    /// Only entries after this `id` (a previous answer's `last_id`); all kept when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<u64>,
+    /// A glob the URL must match (as `page.wait_for`'s `url`: `**` any characters, `*` any but `/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// Also list images, fonts, stylesheets and media that loaded (left out by default, as Playwright
+    /// MCP's `browser_network_requests` does; a failed one is always listed).
+    #[serde(default)]
+    pub include_static: bool,
+    /// At most this many, the newest (1..=1000, default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+/// One request of a tab (a redirect's hops are one entry each).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct NetworkRequest {
+    /// Its number in the tab's buffer (increasing; `since` takes it).
+    pub id: u64,
+    /// `GET`, `POST`, ...
+    pub method: String,
+    /// The URL (credentials redacted; `data:` URLs cut at 100 chars).
+    pub url: String,
+    /// CDP's resource type: `Document`, `Stylesheet`, `Image`, `Script`, `XHR`, `Fetch`, ...
+    pub resource_type: String,
+    /// The HTTP status, once a response came (a redirect's hop has its 3xx).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// Bytes received over the network (`encodedDataLength`), once it finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// From the request to its end (finished or failed), ms; absent while in flight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// Why it failed (Chromium's `net::ERR_...` text), when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// The URL policy's rule that refused its host, when the runtime's gate refused it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
+}
+
+/// `page.network` result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct NetworkResult {
+    /// The requests, oldest first.
+    pub requests: Vec<NetworkRequest>,
+    /// The newest `id` in the buffer (pass it as `since` to get only what comes next); 0 when empty.
+    pub last_id: u64,
+    /// Requests the buffer let go since the tab was opened (it keeps the newest [`NETWORK_BUFFER`]).
+    pub dropped: u64,
 }
 
 /// Default `max_chars` of `page.snapshot`.

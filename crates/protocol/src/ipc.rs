@@ -23,9 +23,9 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ElementState, ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, ImageFormat,
-    InputResult, LoadState, Modifier, MouseButton, PdfResult, ScreenshotResult, ScrollResult, SelectResult,
-    UploadResult, WaitForResult,
+    ConsoleLevel, ConsoleResult, ElementState, ExtractFormat, ExtractResult, FillFormResult, FramesResult,
+    GotoResult, ImageFormat, InputResult, LoadState, Modifier, MouseButton, NetworkResult, PdfResult,
+    ScreenshotResult, ScrollResult, SelectResult, UploadResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -259,6 +259,26 @@ pub enum Action {
         /// Ms of the page's time to wait after the input's effects (`settle_ms`), 0 for none.
         settle_ms: u64,
     },
+    /// The active tab's console messages after `since`, at `level` or more severe, the newest `limit`.
+    Console {
+        /// Entries after this id (0: all kept).
+        since: u64,
+        /// The least severe level listed.
+        level: ConsoleLevel,
+        /// At most this many, the newest.
+        limit: u32,
+    },
+    /// The active tab's requests after `since` whose URL matches `filter` (a glob), the newest `limit`.
+    Network {
+        /// Entries after this id (0: all kept).
+        since: u64,
+        /// A URL glob, when given.
+        filter: Option<String>,
+        /// Also static resources that loaded (images, fonts, stylesheets, media).
+        include_static: bool,
+        /// At most this many, the newest.
+        limit: u32,
+    },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
     Attach {
         /// CDP `targetId` of the tab.
@@ -280,6 +300,7 @@ impl Action {
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
             Action::HandleDialog { .. } | Action::SetDisplay { .. } | Action::Frames => Phase::Cdp,
+            Action::Console { .. } | Action::Network { .. } => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
         }
     }
@@ -295,6 +316,8 @@ impl Action {
                 | Action::Pdf { .. }
                 | Action::Snapshot { .. }
                 | Action::Frames
+                | Action::Console { .. }
+                | Action::Network { .. }
         )
     }
 
@@ -435,6 +458,8 @@ pub enum WaitCondition {
     Url(String),
     /// A load state of the main frame's document.
     LoadState(LoadState),
+    /// A response whose URL matches the glob, received since the previous action started.
+    Response(String),
     /// A JS expression polled until truthy.
     Function(String),
     /// ms.
@@ -496,6 +521,14 @@ pub enum FromWorker {
     Navigated {
         /// The main frame's URL.
         url: String,
+    },
+    /// Run `seq`'s tab raised `count` console errors and uncaught exceptions (sent before `Done`, when
+    /// any).
+    ConsoleErrors {
+        /// The run.
+        seq: u64,
+        /// How many.
+        count: u64,
     },
     /// Something worth counting happened during the run (`runtime.stats`).
     Tally {
@@ -631,6 +664,12 @@ outputs! {
     /// `page.frames`.
     #[serde(with = "as_json")]
     Frames(FramesResult),
+    /// `page.console`.
+    #[serde(with = "as_json")]
+    Console(ConsoleResult),
+    /// `page.network`.
+    #[serde(with = "as_json")]
+    Network(NetworkResult),
 }
 
 /// An API result type inside a frame, as its JSON text: the API's types leave absent fields out of

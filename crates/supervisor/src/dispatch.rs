@@ -13,14 +13,14 @@
 //! `bad_request` before it waits in the session's queue or triggers a health check.
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams,
-    ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams, GotoResult,
-    HandleDialogParams, HandleDialogResult, HoverParams, InputResult, Method, PdfParams, PdfResult,
-    PressParams, ScreenshotParams, ScreenshotResult, ScrollParams, ScrollResult, SelectParams, SelectResult,
-    SetViewportParams, SetViewportResult, Settle, SnapshotParams, SnapshotResult, TypeParams, UploadParams,
-    UploadResult, WaitForParams, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT,
-    DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT, MAX_FORM_FIELDS, MAX_SCROLL_DELTA, MAX_SETTLE_MS,
-    MAX_UPLOAD_FILES,
+    CheckParams, ClickParams, ConsoleParams, ConsoleResult, DragParams, ElementParams, EvaluateParams,
+    EvaluateResult, ExtractParams, ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult,
+    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HoverParams, InputResult, Method,
+    NetworkParams, NetworkResult, PdfParams, PdfResult, PressParams, ScreenshotParams, ScreenshotResult,
+    ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, Settle,
+    SnapshotParams, SnapshotResult, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
+    DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
+    MAX_FORM_FIELDS, MAX_JOURNAL_LIMIT, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -174,6 +174,8 @@ pub fn route(method: Method) -> Route {
         PageDrag => &DRAG,
         PageSetViewport => &SET_VIEWPORT,
         PageFrames => &FRAMES,
+        PageConsole => &CONSOLE,
+        PageNetwork => &NETWORK,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -599,6 +601,39 @@ static FRAMES: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
+/// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
+fn journal_limit(method: &str, limit: Option<u32>) -> Result<u32, ErrorBody> {
+    match limit.unwrap_or(100) {
+        n @ 1..=MAX_JOURNAL_LIMIT => Ok(n),
+        n => Err(bad_request(format!("{method} limit is 1 to {MAX_JOURNAL_LIMIT}; got {n}"))),
+    }
+}
+
+static CONSOLE: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: ConsoleParams = params(v)?;
+        let limit = journal_limit("page.console", p.limit)?;
+        Ok(Action::Console { since: p.since.unwrap_or(0), level: p.level.unwrap_or_default(), limit })
+    },
+    finish: |o| finish_as(o, Done::of::<ConsoleResult>),
+    numbers_refs: false,
+};
+
+static NETWORK: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: NetworkParams = params(v)?;
+        let limit = journal_limit("page.network", p.limit)?;
+        Ok(Action::Network {
+            since: p.since.unwrap_or(0),
+            filter: p.filter,
+            include_static: p.include_static,
+            limit,
+        })
+    },
+    finish: |o| finish_as(o, Done::of::<NetworkResult>),
+    numbers_refs: false,
+};
+
 static HANDLE_DIALOG: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: HandleDialogParams = params(v)?;
@@ -698,13 +733,14 @@ fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
     found.extend(p.load_state.map(WaitCondition::LoadState));
     found.extend(p.function.map(WaitCondition::Function));
     found.extend(p.time_ms.map(WaitCondition::Time));
+    found.extend(p.response.map(WaitCondition::Response));
     if p.dialog {
         found.push(WaitCondition::Dialog);
     }
     match found.len() {
         1 => Ok(found.remove(0)),
         n => Err(bad_request(format!(
-            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms, dialog (got {n})"
+            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms, dialog, response (got {n})"
         ))),
     }
 }
@@ -809,7 +845,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 24);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 26);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

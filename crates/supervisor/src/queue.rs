@@ -154,6 +154,7 @@ impl Queue {
             Err(e) => Err(e),
         };
         session.dialogs.lock().unwrap().extend(worker.take_dialogs());
+        *session.console_errors.lock().unwrap() += worker.take_console_errors();
         for counter in worker.take_tallies() {
             match counter {
                 Counter::TerminateExecution => self.stats.terminate_executions.inc(),

@@ -225,12 +225,17 @@ impl Runtime {
         };
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, call, route, request.params).await;
-        let outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
+        let mut outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
+        if let (Method::PageNetwork, Ok(result)) = (method, &mut outcome) {
+            self.mark_refused(result);
+        }
         if let (Method::PageScreenshot | Method::PagePdf, Ok(result)) = (method, &outcome) {
             self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
         }
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         let waited = session.take_recovery_waited();
+        // This action's (a failed one's are dropped: they are in `page.console`).
+        let console_errors = std::mem::take(&mut *session.console_errors.lock().unwrap());
         match outcome {
             Ok(mut value) => {
                 let common = CommonResult {
@@ -240,6 +245,7 @@ impl Runtime {
                     waited_for_recovery_ms: waited,
                     dialogs: std::mem::take(&mut *session.dialogs.lock().unwrap()),
                     downloads: self.queue.sessions.downloads.take(&session.id),
+                    console_errors: Some(console_errors).filter(|n| *n > 0),
                 };
                 // The common part joins the method's own fields (`elapsed_ms` is set on the way out).
                 if let (Value::Object(fields), Value::Object(own)) = (to_json(common)?, &mut value) {
@@ -330,6 +336,25 @@ impl Runtime {
                 e
             }
             None => e,
+        }
+    }
+
+    /// `page.network`'s failed requests as the gate saw them: one whose host the URL policy refused gets
+    /// `blocked` (the rule); one the gate could not reach gets Chromium's real error for it (the page
+    /// saw the tunnel fail).
+    fn mark_refused(&self, result: &mut Value) {
+        let Some(requests) = result.get_mut("requests").and_then(Value::as_array_mut) else { return };
+        for r in requests {
+            let failure = r.get("failure").and_then(Value::as_str).unwrap_or_default();
+            if !["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"].contains(&failure) {
+                continue;
+            }
+            let url = r.get("url").and_then(Value::as_str).unwrap_or_default();
+            match self.guard.gate_said(url) {
+                Some(GateSaid::Refused(rule)) => r["blocked"] = Value::String(rule),
+                Some(GateSaid::Unreachable(real)) => r["failure"] = Value::String(real.to_string()),
+                None => {}
+            }
         }
     }
 

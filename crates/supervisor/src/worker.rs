@@ -74,6 +74,8 @@ pub struct WorkerHandle {
     browser: u64,
     /// Counted events reported during the last run.
     tallies: Vec<Counter>,
+    /// Console errors and uncaught exceptions the tab raised during the last run.
+    console_errors: u64,
     /// The main frame's URL, when it changed during the last run.
     navigated: Option<String>,
     /// Set when the supervisor killed it for overrunning a deadline.
@@ -139,6 +141,7 @@ impl WorkerHandle {
             dialogs: Vec::new(),
             browser: link.browser,
             tallies: Vec::new(),
+            console_errors: 0,
             navigated: None,
             overran: false,
             reset_reason: None,
@@ -173,6 +176,11 @@ impl WorkerHandle {
     /// The dialogs answered during the last run.
     pub fn take_dialogs(&mut self) -> Vec<DialogInfo> {
         std::mem::take(&mut self.dialogs)
+    }
+
+    /// The console errors of the last run (0 when none).
+    pub fn take_console_errors(&mut self) -> u64 {
+        std::mem::take(&mut self.console_errors)
     }
 
     /// The counted events of the last run.
@@ -279,6 +287,7 @@ impl WorkerHandle {
                     self.recovery_waited_ms = Some(waited_ms)
                 }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
+                Ok(FromWorker::ConsoleErrors { seq: s, count }) if s == seq => self.console_errors += count,
                 Ok(FromWorker::Navigated { url }) => self.navigated = Some(url),
                 Ok(FromWorker::Dialog { seq: s, kind, message, accepted, default_value }) if s == seq => {
                     self.dialogs.push(DialogInfo { kind, message, accepted, default_value })

@@ -33,6 +33,7 @@ mod frames;
 mod history;
 mod input;
 mod interact;
+mod journal;
 mod keys;
 mod ladder;
 mod lifecycle;
@@ -220,6 +221,8 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         if waited >= Duration::from_millis(1) {
             let _ = out_tx.send(FromWorker::Recovered { seq, waited_ms: waited.as_millis() as u64 });
         }
+        page.journal.begin_run();
+        let errors_before = (std::sync::Arc::as_ptr(&page.journal), page.journal.errors());
         let progress = Progress::new(budget, action.phase(), Some((seq, out_tx.clone())));
         // The action runs while the stream is still read, so that a Cancel can stop it.
         let mut exit = None;
@@ -279,6 +282,16 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 Err(fail(ErrorCode::Cancelled, Phase::Worker, "the client went away; the action was stopped"))
             }
         };
+        // Errors of the tab the run ended on (a run that moved to another tab counts that tab's).
+        let errors = match errors_before {
+            (journal, before) if std::ptr::eq(journal, std::sync::Arc::as_ptr(&page.journal)) => {
+                page.journal.errors() - before
+            }
+            _ => page.journal.errors(),
+        };
+        if errors > 0 {
+            let _ = out_tx.send(FromWorker::ConsoleErrors { seq, count: errors });
+        }
         for (kind, message, accepted, default_value) in page.dialogs.take() {
             let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted, default_value });
         }
@@ -518,6 +531,18 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
         Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
         Action::Frames => {
             frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
+        }
+        Action::Console { since, level, limit } => {
+            Ok(Output::Console(page.journal.console(since, level, limit)))
+        }
+        Action::Network { since, filter, include_static, limit } => {
+            let pattern = match filter.as_deref().map(wait::url_pattern).transpose() {
+                Ok(p) => p,
+                Err(e) => {
+                    return Err(fail(ErrorCode::BadRequest, Phase::Cdp, format!("page.network filter: {e}")))
+                }
+            };
+            Ok(Output::Network(page.journal.network(since, pattern.as_ref(), include_static, limit)))
         }
     };
     match outcome {

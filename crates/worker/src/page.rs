@@ -10,7 +10,7 @@ use std::time::Duration;
 use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::commands::{
     EmulationSetDeviceMetricsOverride, EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable,
-    PageEnable, PageSetLifecycleEventsEnabled, TargetSetAutoAttach,
+    PageEnable, PageSetLifecycleEventsEnabled, RuntimeEnable, TargetSetAutoAttach,
 };
 use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpClient, CdpError, Session};
@@ -21,6 +21,7 @@ use serde_json::Value;
 use crate::conns::Conns;
 use crate::dialogs::Dialogs;
 use crate::error::{cdp_failure, fail};
+use crate::journal::{track_journal, Journal};
 use crate::lifecycle::{track_lifecycle, Lifecycle};
 use crate::oopifs::{track_oopifs, Oopifs};
 
@@ -156,6 +157,8 @@ pub(crate) struct Page {
     pub(crate) crash_expected: Arc<AtomicBool>,
     /// The page's out-of-process iframes, by frame id.
     pub(crate) oopifs: Oopifs,
+    /// The active tab's console messages, requests and main-world contexts.
+    pub(crate) journal: Arc<Journal>,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
     pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
     /// Counted events of the current run, reported to the supervisor after it.
@@ -195,6 +198,7 @@ impl Page {
             crashed: attached.crashed,
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
+            journal: attached.journal,
             mouse_at: std::sync::Mutex::new(None),
             tallies: Vec::new(),
             reported_url: String::new(),
@@ -211,6 +215,7 @@ impl Page {
         self.crashed = attached.crashed;
         self.crash_expected = attached.crash_expected;
         self.oopifs = attached.oopifs;
+        self.journal = attached.journal;
         *self.mouse_at.lock().unwrap() = None;
         self.target_id = target_id.to_string();
         self.moved = Some(why);
@@ -256,10 +261,12 @@ pub(crate) struct Attached {
     pub(crate) crashed: tokio::sync::watch::Receiver<bool>,
     pub(crate) crash_expected: Arc<AtomicBool>,
     pub(crate) oopifs: Oopifs,
+    pub(crate) journal: Arc<Journal>,
 }
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
-/// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`), and sets `viewport`
+/// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`; `Runtime` and
+/// `Network` followed by [`track_journal`]), and sets `viewport`
 /// (CSS px) as the page's own size, as Playwright does for a context's viewport
 /// (`Emulation.setDeviceMetricsOverride`, scale 1, not mobile): the page's `innerWidth` and
 /// `innerHeight` are the viewport's, whatever the window's chrome takes.
@@ -275,10 +282,11 @@ pub(crate) async fn attach_session(
     let crash_expected = Arc::new(AtomicBool::new(false));
     let crashed = watch_crash(&session, crash_expected.clone());
     let oopifs = track_oopifs(browser, &session);
+    let journal = track_journal(&session);
     dialogs.watch(&session);
     // Focus emulation keeps every tab "focused": without it, once a popup's window takes the focus,
     // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
-    let (a, b, c, d, e, f) = tokio::join!(
+    let (a, b, c, d, e, f, g) = tokio::join!(
         // Cross-site iframes are targets of their own: attach to them as they appear.
         session.send(&TargetSetAutoAttach::flat(), budget.remaining()),
         session.send(&PageEnable {}, budget.remaining()),
@@ -286,6 +294,7 @@ pub(crate) async fn attach_session(
         session.send(&NetworkEnable {}, budget.remaining()),
         session.send(&PageSetLifecycleEventsEnabled { enabled: true }, budget.remaining()),
         session.send(&InspectorEnable {}, budget.remaining()),
+        session.send(&RuntimeEnable {}, budget.remaining()),
     );
     a?;
     b?;
@@ -293,10 +302,11 @@ pub(crate) async fn attach_session(
     d?;
     e?;
     f?;
+    g?;
     if let Some(d) = viewport {
         set_display(&session, d, budget).await?;
     }
-    Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs })
+    Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs, journal })
 }
 
 /// Sets the page's viewport and scale (`Emulation.setDeviceMetricsOverride`, not mobile, the screen as

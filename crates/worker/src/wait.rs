@@ -65,6 +65,26 @@ pub(crate) async fn wait_for(
                 return Err(not_met());
             }
         }
+        WaitCondition::Response(glob) => {
+            let pattern = url_pattern(glob).map_err(|e| fail(ErrorCode::BadRequest, phase, e))?;
+            loop {
+                // Registered before the check, so a response that comes in between is not missed.
+                let changed = page.journal.changed.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                if let Some(response) = page.journal.response(&pattern) {
+                    let url = url_and_title(page, budget).await.0.unwrap_or_default();
+                    return Ok(Output::WaitFor(WaitForResult {
+                        matched: what,
+                        url,
+                        response: Some(response),
+                    }));
+                }
+                if tokio::time::timeout(budget.remaining(), changed).await.is_err() {
+                    return Err(not_met());
+                }
+            }
+        }
         WaitCondition::LoadState(LoadState::NetworkIdle) => {
             let mut lifecycle = page.lifecycle.clone();
             if !crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), |l| l.has("networkIdle"))
@@ -119,7 +139,15 @@ pub(crate) async fn wait_for(
         }
     }
     let url = url_and_title(page, budget).await.0.unwrap_or_default();
-    Ok(Output::WaitFor(WaitForResult { matched: what, url }))
+    Ok(Output::WaitFor(WaitForResult { matched: what, url, response: None }))
+}
+
+/// A URL glob ([`glob_to_regex`]) compiled for matching here.
+///
+/// # Errors
+/// A one-line message when it does not compile (it always does: every special character is escaped).
+pub(crate) fn url_pattern(glob: &str) -> Result<regex_lite::Regex, String> {
+    regex_lite::Regex::new(&glob_to_regex(glob)).map_err(|e| format!("the glob {glob:?} is not usable: {e}"))
 }
 
 /// The error for a test that threw: `evaluate_error` for the caller's function, else `bad_request`
@@ -143,6 +171,7 @@ fn describe(condition: &WaitCondition) -> String {
         WaitCondition::Function(_) => "function".into(),
         WaitCondition::Time(ms) => format!("{ms} ms"),
         WaitCondition::Dialog => "dialog".into(),
+        WaitCondition::Response(g) => format!("response {g}"),
     }
 }
 
@@ -178,9 +207,10 @@ fn test_function(condition: &WaitCondition) -> String {
             "return document.readyState !== 'loading';".into()
         }
         // Not run in the page (`wait_for` answers them itself).
-        WaitCondition::LoadState(LoadState::NetworkIdle) | WaitCondition::Time(_) | WaitCondition::Dialog => {
-            "return true;".into()
-        }
+        WaitCondition::LoadState(LoadState::NetworkIdle)
+        | WaitCondition::Time(_)
+        | WaitCondition::Dialog
+        | WaitCondition::Response(_) => "return true;".into(),
         WaitCondition::Function(f) => {
             format!("let v = ({f}); if (typeof v === 'function') v = v(); return v;")
         }

@@ -6,9 +6,10 @@
 //! an out-of-process iframe's session. In a frame that is the top of its session (the page, an
 //! OOPIF) it is the session's default context, so no id is needed. For a child frame in the same
 //! process the context id is read as Playwright's `crPage.ts` does, from
-//! `Runtime.executionContextCreated {context: {auxData: {frameId, isDefault: true}}}`; the worker
-//! keeps `Runtime` off otherwise (it would stream every console call), so it is enabled for the
-//! moment of the lookup: `Runtime.enable` reports every existing context before it answers.
+//! `Runtime.executionContextCreated {context: {auxData: {frameId, isDefault: true}}}`: on the page's
+//! session, where `Runtime` stays enabled, the journal keeps them as they come; an out-of-process
+//! iframe's session keeps `Runtime` off, so it is enabled there for the moment of the lookup
+//! (`Runtime.enable` reports every existing context before it answers).
 
 use std::time::Duration;
 
@@ -70,7 +71,12 @@ pub(crate) async fn main_world(
     if top {
         return Ok(World { session, context_id: None });
     }
-    let context_id = default_context(&session, &frame_id, budget).await?.ok_or_else(not_found)?;
+    let context_id = if session.id() == page.session.id() {
+        page.journal.context(&frame_id)
+    } else {
+        default_context(&session, &frame_id, budget).await?
+    };
+    let context_id = context_id.ok_or_else(not_found)?;
     Ok(World { session, context_id: Some(context_id) })
 }
 

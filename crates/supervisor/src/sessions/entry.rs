@@ -60,6 +60,8 @@ pub struct SessionEntry {
     pub(crate) snapshotting: tokio::sync::Mutex<()>,
     /// Dialogs answered during the current action, for its result.
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
+    /// Console errors the current action's tab raised, for its result.
+    pub(crate) console_errors: Mutex<u64>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
     pub(super) reset: Mutex<Option<String>>,
     /// The session's own display (`session.start {viewport, device_scale_factor}`); `None`: the
@@ -106,6 +108,7 @@ impl SessionEntry {
             next_ref: AtomicU64::new(1),
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
+            console_errors: Mutex::new(0),
             reset: Mutex::new(None),
             display: Mutex::new(None),
             restore: Mutex::new(None),

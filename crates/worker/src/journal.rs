@@ -1,0 +1,446 @@
+//! What a tab said and fetched: its console messages and uncaught exceptions
+//! (`Runtime.consoleAPICalled`, `Runtime.exceptionThrown`), its requests (`Network.requestWillBeSent`,
+//! `responseReceived`, `loadingFinished`, `loadingFailed`), each in a bounded buffer, and its frames'
+//! main-world execution contexts (`Runtime.executionContextCreated`, `...Destroyed`, `...Cleared`),
+//! which `worlds` reads.
+//!
+//! `Runtime` stays enabled on the page's session for this, as Playwright keeps it (`crPage.ts`).
+//! `Runtime.enable` replays the messages V8 kept for the page, so a worker that replaced a killed one
+//! still lists what was logged before. Console levels follow Playwright MCP's
+//! `consoleLevelForMessageType` (`tools/backend/tab.ts`): `error` and `assert` are errors, `warning`
+//! warnings, the group, profile, `clear` and `trace` calls and `debug` are debug, the rest info.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use sb_cdp::types::{
+    ConsoleApiCalled, ExceptionThrown, ExecutionContextCreated, LoadingFailed, LoadingFinished, RemoteObject,
+    RequestWillBeSent, ResponseReceived,
+};
+use sb_cdp::Session;
+use sb_protocol::api::{
+    ConsoleLevel, ConsoleMessage, ConsoleResult, NetworkRequest, NetworkResult, CONSOLE_BUFFER,
+    NETWORK_BUFFER,
+};
+use serde_json::Value;
+
+/// The longest text kept of one console argument, chars.
+const ARG_CHARS: usize = 2_000;
+
+/// The longest `data:` URL kept, chars.
+const DATA_URL_CHARS: usize = 100;
+
+/// A tab's journal, filled by the task [`track_journal`] starts.
+#[derive(Default)]
+pub(crate) struct Journal {
+    inner: Mutex<Inner>,
+    /// Notified on each response and each request's end (`page.wait_for {response}`).
+    pub(crate) changed: tokio::sync::Notify,
+}
+
+#[derive(Default)]
+struct Inner {
+    console: VecDeque<ConsoleMessage>,
+    console_last: u64,
+    console_dropped: u64,
+    /// Errors (console errors and uncaught exceptions) so far, for each run's count.
+    errors: u64,
+    requests: VecDeque<Request>,
+    request_last: u64,
+    requests_dropped: u64,
+    /// CDP `requestId` -> the entry of its latest hop.
+    by_cdp: HashMap<String, u64>,
+    /// The first request id of the previous run and of the current one.
+    previous_run: u64,
+    current_run: u64,
+    /// Frame id -> its main world's execution context id.
+    contexts: HashMap<String, i64>,
+}
+
+struct Request {
+    entry: NetworkRequest,
+    /// `Network.MonotonicTime` of the request, s.
+    started: f64,
+    /// A response came (`Network.responseReceived`).
+    answered: bool,
+}
+
+impl Inner {
+    fn request(&mut self, id: u64) -> Option<&mut Request> {
+        let first = self.requests.front()?.entry.id;
+        self.requests.get_mut(id.checked_sub(first)? as usize)
+    }
+}
+
+/// Follows `session`'s events into a new journal. Subscribe before `Runtime.enable` is sent, so its
+/// replay is kept.
+pub(crate) fn track_journal(session: &Session) -> Arc<Journal> {
+    let journal = Arc::new(Journal::default());
+    let mut events = session.events();
+    let weak = Arc::downgrade(&journal);
+    tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            let Some(journal) = weak.upgrade() else { return };
+            journal.note(&ev.method, &ev);
+        }
+    });
+    journal
+}
+
+impl Journal {
+    fn note(&self, method: &str, ev: &sb_cdp::Event) {
+        let mut inner = self.inner.lock().unwrap();
+        let inner = &mut *inner;
+        match method {
+            "Runtime.consoleAPICalled" => {
+                let Some(call) = ev.parse::<ConsoleApiCalled>() else { return };
+                let source =
+                    call.stack_trace.as_ref().and_then(|s| s.call_frames.first()).and_then(|f| {
+                        (!f.url.is_empty()).then(|| format!("{}:{}", f.url, f.line_number + 1))
+                    });
+                let text = call.args.iter().map(arg_text).collect::<Vec<_>>().join(" ");
+                let level = level_of(&call.kind);
+                push_console(inner, level, call.kind, text, source, call.timestamp);
+            }
+            "Runtime.exceptionThrown" => {
+                let Some(thrown) = ev.parse::<ExceptionThrown>() else { return };
+                let d = &thrown.exception_details;
+                let source =
+                    d.url.as_ref().filter(|u| !u.is_empty()).map(|u| format!("{u}:{}", d.line_number + 1));
+                let text = d.message();
+                push_console(inner, ConsoleLevel::Error, "pageerror".into(), text, source, thrown.timestamp);
+            }
+            "Runtime.executionContextCreated" => {
+                let Some(ExecutionContextCreated { context }) = ev.parse() else { return };
+                if context.aux_data.is_default {
+                    inner.contexts.insert(context.aux_data.frame_id, context.id);
+                }
+            }
+            "Runtime.executionContextDestroyed" => {
+                let id = ev.params.get("executionContextId").and_then(Value::as_i64);
+                inner.contexts.retain(|_, c| Some(*c) != id);
+            }
+            "Runtime.executionContextsCleared" => inner.contexts.clear(),
+            "Network.requestWillBeSent" => {
+                let Some(sent) = ev.parse::<RequestWillBeSent>() else { return };
+                // A redirect's next hop: the previous one ends with its 3xx.
+                if let (Some(redirect), Some(&hop)) =
+                    (&sent.redirect_response, inner.by_cdp.get(&sent.request_id))
+                {
+                    if let Some(r) = inner.request(hop) {
+                        r.entry.status = Some(redirect.status as u16);
+                        r.entry.ms = Some(ms_between(r.started, sent.timestamp));
+                        r.answered = true;
+                    }
+                }
+                inner.request_last += 1;
+                let id = inner.request_last;
+                let entry = NetworkRequest {
+                    id,
+                    method: sent.request.method,
+                    url: shown_url(&sent.request.url),
+                    resource_type: sent.kind,
+                    status: None,
+                    bytes: None,
+                    ms: None,
+                    failure: None,
+                    blocked: None,
+                };
+                if inner.requests.len() >= NETWORK_BUFFER {
+                    inner.requests.pop_front();
+                    inner.requests_dropped += 1;
+                }
+                inner.requests.push_back(Request { entry, started: sent.timestamp, answered: false });
+                inner.by_cdp.insert(sent.request_id, id);
+                if inner.by_cdp.len() > 2 * NETWORK_BUFFER {
+                    let first = inner.requests.front().map_or(0, |r| r.entry.id);
+                    inner.by_cdp.retain(|_, id| *id >= first);
+                }
+            }
+            "Network.responseReceived" => {
+                let Some(got) = ev.parse::<ResponseReceived>() else { return };
+                let Some(&id) = inner.by_cdp.get(&got.request_id) else { return };
+                if let Some(r) = inner.request(id) {
+                    r.entry.status = Some(got.response.status as u16);
+                    r.answered = true;
+                }
+                self.changed.notify_waiters();
+            }
+            "Network.loadingFinished" => {
+                let Some(done) = ev.parse::<LoadingFinished>() else { return };
+                let Some(id) = inner.by_cdp.remove(&done.request_id) else { return };
+                if let Some(r) = inner.request(id) {
+                    r.entry.bytes = Some(done.encoded_data_length.max(0.0) as u64);
+                    r.entry.ms = Some(ms_between(r.started, done.timestamp));
+                }
+                self.changed.notify_waiters();
+            }
+            "Network.loadingFailed" => {
+                let Some(failed) = ev.parse::<LoadingFailed>() else { return };
+                let Some(id) = inner.by_cdp.remove(&failed.request_id) else { return };
+                if let Some(r) = inner.request(id) {
+                    let text = if failed.canceled && failed.error_text.is_empty() {
+                        "canceled".to_string()
+                    } else {
+                        failed.error_text
+                    };
+                    r.entry.failure = Some(text);
+                    r.entry.ms = Some(ms_between(r.started, failed.timestamp));
+                }
+                self.changed.notify_waiters();
+            }
+            _ => {}
+        }
+    }
+
+    /// A run starts: what `page.wait_for {response}` may match from now on begins with the previous
+    /// run's first request.
+    pub(crate) fn begin_run(&self) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.previous_run = inner.current_run;
+        inner.current_run = inner.request_last + 1;
+    }
+
+    /// Errors so far (console errors and uncaught exceptions).
+    pub(crate) fn errors(&self) -> u64 {
+        self.inner.lock().unwrap().errors
+    }
+
+    /// The main world's execution context of frame `frame_id`, when it has one.
+    pub(crate) fn context(&self, frame_id: &str) -> Option<i64> {
+        self.inner.lock().unwrap().contexts.get(frame_id).copied()
+    }
+
+    /// `page.console`: the messages after `since` at `level` or more severe, the newest `limit`.
+    pub(crate) fn console(&self, since: u64, level: ConsoleLevel, limit: u32) -> ConsoleResult {
+        let inner = self.inner.lock().unwrap();
+        let listed = inner.console.iter().filter(|m| m.id > since && m.level <= level);
+        ConsoleResult {
+            messages: newest(listed, limit),
+            last_id: inner.console_last,
+            dropped: inner.console_dropped,
+        }
+    }
+
+    /// `page.network`: the requests after `since` whose URL matches `filter`, static resources that
+    /// loaded only with `include_static`, the newest `limit`.
+    pub(crate) fn network(
+        &self,
+        since: u64,
+        filter: Option<&regex_lite::Regex>,
+        include_static: bool,
+        limit: u32,
+    ) -> NetworkResult {
+        let inner = self.inner.lock().unwrap();
+        let listed = inner
+            .requests
+            .iter()
+            .map(|r| &r.entry)
+            .filter(|e| e.id > since && filter.is_none_or(|f| f.is_match(&e.url)))
+            .filter(|e| include_static || e.failure.is_some() || !is_static(&e.resource_type));
+        NetworkResult {
+            requests: newest(listed, limit),
+            last_id: inner.request_last,
+            dropped: inner.requests_dropped,
+        }
+    }
+
+    /// The first response since the previous run started whose URL matches `glob`.
+    pub(crate) fn response(&self, glob: &regex_lite::Regex) -> Option<NetworkRequest> {
+        let inner = self.inner.lock().unwrap();
+        let from = inner.previous_run;
+        inner
+            .requests
+            .iter()
+            .find(|r| r.entry.id >= from && r.answered && glob.is_match(&r.entry.url))
+            .map(|r| r.entry.clone())
+    }
+}
+
+fn push_console(
+    inner: &mut Inner,
+    level: ConsoleLevel,
+    kind: String,
+    text: String,
+    source: Option<String>,
+    timestamp: f64,
+) {
+    inner.console_last += 1;
+    if level == ConsoleLevel::Error {
+        inner.errors += 1;
+    }
+    if inner.console.len() >= CONSOLE_BUFFER {
+        inner.console.pop_front();
+        inner.console_dropped += 1;
+    }
+    let timestamp_ms = if timestamp.is_finite() { timestamp.max(0.0) as u64 } else { 0 };
+    inner.console.push_back(ConsoleMessage {
+        id: inner.console_last,
+        level,
+        kind,
+        text,
+        source,
+        timestamp_ms,
+    });
+}
+
+/// The newest `limit` of `items`, oldest first.
+fn newest<'a, T: Clone + 'a>(items: impl Iterator<Item = &'a T>, limit: u32) -> Vec<T> {
+    let all: Vec<&T> = items.collect();
+    let skip = all.len().saturating_sub(limit as usize);
+    all.into_iter().skip(skip).cloned().collect()
+}
+
+/// Playwright MCP's level of a console call's `type`.
+fn level_of(kind: &str) -> ConsoleLevel {
+    match kind {
+        "assert" | "error" => ConsoleLevel::Error,
+        "warning" => ConsoleLevel::Warning,
+        "clear"
+        | "debug"
+        | "endGroup"
+        | "profile"
+        | "profileEnd"
+        | "startGroup"
+        | "startGroupCollapsed"
+        | "trace" => ConsoleLevel::Debug,
+        _ => ConsoleLevel::Info,
+    }
+}
+
+/// One console argument as text: a string as it is, another primitive as JSON, an object as V8
+/// describes it (`Array(3)`, `Error: boom\n    at ...`), cut at [`ARG_CHARS`].
+fn arg_text(arg: &RemoteObject) -> String {
+    let text = match (&arg.value, &arg.unserializable_value, &arg.description) {
+        (Some(Value::String(s)), _, _) => s.clone(),
+        (Some(v), _, _) if !v.is_object() && !v.is_array() => v.to_string(),
+        (_, Some(u), _) => u.clone(),
+        (_, _, Some(d)) => d.clone(),
+        _ => arg.kind.clone(),
+    };
+    cut(&text, ARG_CHARS)
+}
+
+fn cut(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// A request's URL as listed: credentials redacted, a `data:` URL cut.
+fn shown_url(url: &str) -> String {
+    if url.starts_with("data:") {
+        return cut(url, DATA_URL_CHARS);
+    }
+    sb_protocol::redact::in_url(url).into_owned()
+}
+
+/// ms from `from` to `to` (both `Network.MonotonicTime`, s).
+fn ms_between(from: f64, to: f64) -> u64 {
+    let ms = (to - from) * 1000.0;
+    if ms.is_finite() {
+        ms.max(0.0).round() as u64
+    } else {
+        0
+    }
+}
+
+/// The resource types Playwright MCP leaves out unless asked (`includeStatic`).
+fn is_static(kind: &str) -> bool {
+    matches!(kind, "Image" | "Font" | "Stylesheet" | "Media" | "Manifest" | "TextTrack")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn event(method: &str, params: Value) -> sb_cdp::Event {
+        sb_cdp::Event { method: method.into(), params, session_id: None }
+    }
+
+    #[test]
+    fn console_levels_filter_and_bound() {
+        let j = Journal::default();
+        for (kind, text) in [("log", "a"), ("error", "b"), ("debug", "c"), ("warning", "d")] {
+            let params = json!({"type": kind, "args": [{"type": "string", "value": text}, {"type": "number", "value": 1}], "timestamp": 1.5e12});
+            j.note("Runtime.consoleAPICalled", &event("Runtime.consoleAPICalled", params));
+        }
+        let thrown = json!({"timestamp": 1.0, "exceptionDetails": {"text": "Uncaught", "lineNumber": 2, "url": "http://h/x.js",
+            "exception": {"type": "object", "subtype": "error", "description": "Error: boom\n    at x"}}});
+        j.note("Runtime.exceptionThrown", &event("Runtime.exceptionThrown", thrown));
+        let info = j.console(0, ConsoleLevel::Info, 100);
+        let texts: Vec<&str> = info.messages.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["a 1", "b 1", "d 1", "Error: boom"]);
+        assert_eq!(info.messages[3].kind, "pageerror");
+        assert_eq!(info.messages[3].source.as_deref(), Some("http://h/x.js:3"));
+        assert_eq!(j.errors(), 2);
+        let errors = j.console(0, ConsoleLevel::Error, 100);
+        assert_eq!(errors.messages.len(), 2);
+        assert_eq!(j.console(0, ConsoleLevel::Debug, 100).messages.len(), 5);
+        assert_eq!(j.console(4, ConsoleLevel::Debug, 100).messages.len(), 1, "since");
+        assert_eq!(j.console(0, ConsoleLevel::Debug, 2).messages[0].text, "d 1", "the newest 2");
+        for _ in 0..CONSOLE_BUFFER {
+            let params = json!({"type": "log", "args": [], "timestamp": 0});
+            j.note("Runtime.consoleAPICalled", &event("Runtime.consoleAPICalled", params));
+        }
+        let all = j.console(0, ConsoleLevel::Debug, 1_000);
+        assert_eq!(
+            (all.messages.len(), all.dropped, all.last_id),
+            (CONSOLE_BUFFER, 5, CONSOLE_BUFFER as u64 + 5)
+        );
+    }
+
+    #[test]
+    fn requests_follow_redirects_responses_and_failures() {
+        let j = Journal::default();
+        let sent = |id: &str, url: &str, t: f64, redirect: Option<u16>| {
+            let mut p = json!({"requestId": id, "request": {"url": url, "method": "GET"}, "type": "Document", "timestamp": t});
+            if let Some(s) = redirect {
+                p["redirectResponse"] = json!({"url": "", "status": s});
+            }
+            event("Network.requestWillBeSent", p)
+        };
+        j.begin_run();
+        j.note("Network.requestWillBeSent", &sent("1", "http://u:p@h/a", 1.0, None));
+        j.note("Network.requestWillBeSent", &sent("1", "http://h/b", 1.1, Some(302)));
+        j.note("Network.responseReceived", &event("Network.responseReceived", json!({"requestId": "1", "type": "Document", "response": {"url": "http://h/b", "status": 200}})));
+        j.note(
+            "Network.loadingFinished",
+            &event(
+                "Network.loadingFinished",
+                json!({"requestId": "1", "timestamp": 1.3, "encodedDataLength": 512}),
+            ),
+        );
+        let img = json!({"requestId": "2", "request": {"url": "http://h/i.png", "method": "GET"}, "type": "Image", "timestamp": 2.0});
+        j.note("Network.requestWillBeSent", &event("Network.requestWillBeSent", img));
+        let r = j.network(0, None, false, 100);
+        assert_eq!(r.requests.len(), 2, "the image is static: {r:?}");
+        assert_eq!(
+            (r.requests[0].url.as_str(), r.requests[0].status, r.requests[0].ms),
+            ("http://h/a", Some(302), Some(100))
+        );
+        assert_eq!(
+            (r.requests[1].status, r.requests[1].bytes, r.requests[1].ms),
+            (Some(200), Some(512), Some(200))
+        );
+        assert_eq!(j.network(0, None, true, 100).requests.len(), 3);
+        j.note(
+            "Network.loadingFailed",
+            &event(
+                "Network.loadingFailed",
+                json!({"requestId": "2", "timestamp": 2.5, "errorText": "net::ERR_FAILED"}),
+            ),
+        );
+        let failed = j.network(2, None, false, 100);
+        assert_eq!(failed.requests.len(), 1, "a failed static one is listed");
+        assert_eq!(failed.requests[0].failure.as_deref(), Some("net::ERR_FAILED"));
+        let glob = regex_lite::Regex::new(&crate::wait::glob_to_regex("**/b")).unwrap();
+        assert_eq!(j.response(&glob).map(|r| r.id), Some(2));
+        j.begin_run();
+        assert!(j.response(&glob).is_some(), "the previous run's responses still count");
+        j.begin_run();
+        assert!(j.response(&glob).is_none(), "not those of the run before");
+    }
+}
