@@ -153,6 +153,13 @@ example "page.scroll out of range" page.scroll s1 '{"dy": 1e308}'
 example "page.evaluate (a select for the next example)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<select id=s><option value=a>A</option><option value=b>B</option></select>'), 1\"}"
 example "page.select" page.select s1 '{"selector": "#s", "labels": ["B"]}'
 example "page.select by a label given as a value" page.select s1 '{"selector": "#s", "values": ["A"]}'
+example "page.mouse click at viewport coordinates (CSS px)" page.mouse s1 '{"action": "click", "x": 120, "y": 40}'
+example "page.mouse down, then a move drags until up" page.mouse s1 '{"action": "down", "x": 10, "y": 10}'
+example "page.mouse up" page.mouse s1 '{"action": "up", "x": 60, "y": 10}'
+example "page.keyboard down (Shift stays held until its up)" page.keyboard s1 '{"action": "down", "key": "Shift"}'
+example "page.keyboard up" page.keyboard s1 '{"action": "up", "key": "Shift"}'
+example "page.keyboard insert_text" page.keyboard s1 '{"action": "insert_text", "text": "naïve ✓"}'
+example "page.keyboard down of a combo, refused" page.keyboard s1 '{"action": "down", "key": "Control+a"}'
 example "page.drag" page.drag s1 '{"from": {"selector": "#save"}, "to": {"selector": "#name"}}'
 example "page.goto (a page with frames, for the next example)" page.goto s1 "{\"url\": \"$base/test/frames.html\"}"
 example "page.frames" page.frames s1 '{}'

@@ -972,3 +972,87 @@ async fn network_lists_requests_and_wait_for_response_returns_one() {
     let failure = failed["requests"][0]["failure"].as_str().unwrap_or_default().to_string();
     assert!(failure.starts_with("net::ERR_"), "{failed}");
 }
+
+/// Issue 29: `page.mouse` and `page.keyboard` with Playwright's semantics: a click at coordinates (a
+/// double click too), a button held between calls makes the moves a drag until its `up`, the wheel
+/// scrolls the page, a modifier held by `down` applies to the next keys (Shift+a types `A`) until its
+/// `up`, `insert_text` types any characters; bad coordinates and key combos are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mouse_and_keyboard_give_raw_input_with_playwrights_semantics() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("raw")).await.unwrap();
+    c.goto("raw", &pages.url("/test/long.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| {
+        let c = &c;
+        async move {
+            let r = c.call(method, Some("raw"), params.clone(), None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
+        }
+    };
+    let record = "window.seen = []; for (const t of ['mousedown', 'mouseup', 'click', 'dblclick', 'mousemove', 'keydown']) \
+                  document.addEventListener(t, e => seen.push(t === 'keydown' ? `key ${e.key} ${e.shiftKey}` : \
+                  `${t} ${e.clientX} ${e.clientY} ${e.buttons}`)); \
+                  document.body.insertAdjacentHTML('afterbegin', '<input id=\"box\" style=\"position:fixed;top:0;left:300px\">'); 1";
+    call("page.evaluate", json!({"expression": record})).await;
+    let seen =
+        || async { call("page.evaluate", json!({"expression": "seen.splice(0)"})).await["value"].clone() };
+
+    let r = call("page.mouse", json!({"action": "click", "x": 50, "y": 60})).await;
+    assert_eq!(r["element"], json!("the mouse at (50, 60)"));
+    assert_eq!(
+        seen().await,
+        json!(["mousemove 50 60 0", "mousedown 50 60 1", "mouseup 50 60 0", "click 50 60 0"])
+    );
+    call("page.mouse", json!({"action": "click", "x": 50, "y": 60, "click_count": 2})).await;
+    assert!(seen().await.as_array().unwrap().contains(&json!("dblclick 50 60 0")));
+    // A button held across calls: the move is a drag until the up.
+    call("page.mouse", json!({"action": "down", "x": 10, "y": 10})).await;
+    call("page.mouse", json!({"action": "move", "x": 100, "y": 90})).await;
+    call("page.mouse", json!({"action": "up"})).await;
+    assert_eq!(
+        seen().await,
+        json!([
+            "mousemove 10 10 0",
+            "mousedown 10 10 1",
+            "mousemove 100 90 1",
+            "mouseup 100 90 0",
+            "click 100 90 0"
+        ])
+    );
+    call("page.mouse", json!({"action": "drag", "x": 20, "y": 20, "to_x": 40, "to_y": 45})).await;
+    assert!(seen().await.as_array().unwrap().contains(&json!("mousemove 40 45 1")));
+    // The wheel scrolls the page under the mouse.
+    call("page.mouse", json!({"action": "wheel", "dy": 300})).await;
+    let scrolled = call("page.wait_for", json!({"function": "scrollY >= 300"})).await;
+    assert!(scrolled["matched"].is_string());
+
+    // Keys on the focused element; Shift held by down applies until its up.
+    call("page.evaluate", json!({"expression": "document.querySelector('#box').focus(), seen.splice(0), 1"}))
+        .await;
+    for (action, key) in [("down", "Shift"), ("down", "a"), ("up", "a"), ("up", "Shift"), ("press", "b")] {
+        call("page.keyboard", json!({"action": action, "key": key})).await;
+    }
+    call("page.keyboard", json!({"action": "insert_text", "text": "é✓"})).await;
+    let typed = call("page.evaluate", json!({"expression": "document.querySelector('#box').value"})).await;
+    assert_eq!(typed["value"], json!("Abé✓"));
+    assert_eq!(seen().await, json!(["key Shift true", "key A true", "key b false"]));
+
+    for bad in [
+        json!({"action": "click", "x": 1}),
+        json!({"action": "move", "x": 1e308, "y": 0}),
+        json!({"action": "drag", "x": 1, "y": 1}),
+        json!({"action": "click", "x": 1, "y": 1, "dy": 5}),
+        json!({"action": "fly"}),
+    ] {
+        let r = c.call("page.mouse", Some("raw"), bad.clone(), None).await.unwrap();
+        assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
+    }
+    for bad in [
+        json!({"action": "down", "key": "Control+a"}),
+        json!({"action": "press"}),
+        json!({"action": "down", "key": "NoSuchKey"}),
+    ] {
+        let r = c.call("page.keyboard", Some("raw"), bad.clone(), None).await.unwrap();
+        assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
+    }
+}

@@ -87,6 +87,11 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.evaluate(sid, "fetch(location.href).then(r => r.status)").value == 200
         assert c.wait_for(sid, response="**/form.html").response.status == 200
         assert any(r.url == page.url and r.status == 200 for r in c.network(sid).requests)
+        assert c.mouse(sid, action="click", x=5, y=5).element == "the mouse at (5, 5)"
+        c.evaluate(sid, "document.querySelector('#name').focus(), 1")
+        c.keyboard(sid, action="press", key="End")
+        c.keyboard(sid, action="insert_text", text="!")
+        assert c.evaluate(sid, "document.querySelector('#name').value").value.endswith("!")
 
         assert c.handle_dialog(sid, False).next_dialog == "dismiss"
         dialog = c.evaluate(sid, "confirm('sure?')")

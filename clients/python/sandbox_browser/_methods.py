@@ -745,6 +745,79 @@ class Methods:
         params = _params({"filter": filter, "include_static": include_static, "limit": limit, "since": since})
         return self._request("page.network", session_id, params, timeout_ms, NetworkResult)
 
+    def mouse(
+        self,
+        session_id: str,
+        *,
+        action: Literal["move", "down", "up", "click", "wheel", "drag"],
+        button: Optional[Literal["left", "right", "middle"]] = None,
+        click_count: Optional[int] = None,
+        dx: Optional[float] = None,
+        dy: Optional[float] = None,
+        settle_ms: Optional[int] = None,
+        to_x: Optional[float] = None,
+        to_y: Optional[float] = None,
+        x: Optional[float] = None,
+        y: Optional[float] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> InputResult:
+        """``page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}`` -> ``InputResult``: raw
+        mouse input at viewport coordinates (CSS px), as Playwright's ``page.mouse`` (``move``, ``down``,
+        ``up``, ``click``, ``wheel``) plus ``drag`` (down at x, y, move to to_x, to_y, up); no element is
+        checked. Buttons stay down between calls until ``up``.
+
+        :param action: move, down, up, click, wheel or drag.
+        :param button: ``left`` (default), ``right`` or ``middle``.
+        :param click_count: For click: 2 for a double click (1..=3).
+        :param dx: For wheel: horizontal delta, CSS px.
+        :param dy: For wheel: vertical delta, CSS px.
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
+        :param to_x: For drag: where to release, X.
+        :param to_y: For drag: where to release, Y.
+        :param x: X, CSS px from the viewport's left (needed by move, click, drag).
+        :param y: Y, CSS px from the viewport's top (needed by move, click, drag).
+        """
+        params = _params(
+            {
+                "action": action,
+                "button": button,
+                "click_count": click_count,
+                "dx": dx,
+                "dy": dy,
+                "settle_ms": settle_ms,
+                "to_x": to_x,
+                "to_y": to_y,
+                "x": x,
+                "y": y,
+            }
+        )
+        return self._request("page.mouse", session_id, params, timeout_ms, InputResult)
+
+    def keyboard(
+        self,
+        session_id: str,
+        *,
+        action: Literal["down", "up", "press", "insert_text"],
+        key: Optional[str] = None,
+        settle_ms: Optional[int] = None,
+        text: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> InputResult:
+        """``page.keyboard {action, key? | text?}`` -> ``InputResult``: raw keys on the focused element, as
+        Playwright's ``page.keyboard`` (``down`` and ``up`` of one key, modifiers held between calls until
+        their ``up``; ``press`` of a key or combo; ``insert_text`` as ``Input.insertText``).
+
+        :param action: down, up, press or insert_text.
+        :param key: For down, up, press: a key name (``Enter``, ``Shift``, ``a``, ``ArrowLeft``; press also
+        takes a combo).
+        :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
+        within it is in this result; default 0.
+        :param text: For insert_text: the text.
+        """
+        params = _params({"action": action, "key": key, "settle_ms": settle_ms, "text": text})
+        return self._request("page.keyboard", session_id, params, timeout_ms, InputResult)
+
     # tabs.*
 
     def tabs_list(self, session_id: str, *, timeout_ms: Optional[int] = None) -> TabsListResult:

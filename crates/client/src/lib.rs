@@ -23,12 +23,13 @@ use sb_protocol::api::{
     CheckParams, ClickParams, CommonResult, ConsoleParams, ConsoleResult, CookiesParams, CookiesResult,
     DownloadsResult, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult,
     FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams,
-    HandleDialogResult, HealthResult, InputResult, Method, MetricsResult, NetworkParams, NetworkResult,
-    PdfParams, PdfResult, PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
-    ScrollAnswer, ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult,
-    SessionStartParams, SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams,
-    SnapshotResult, StatsResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams,
-    TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
+    HandleDialogResult, HealthResult, InputResult, KeyboardParams, Method, MetricsResult, MouseParams,
+    NetworkParams, NetworkResult, PdfParams, PdfResult, PressParams, Request, RequestId, Response,
+    ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
+    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams,
+    TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams,
+    WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -410,6 +411,30 @@ impl Client {
     /// As [`Client::request`]; `bad_request` for a margin, scale or page range out of range.
     pub async fn pdf(&self, session_id: &str, params: PdfParams) -> Result<Reply<PdfResult>, ClientError> {
         self.request(Method::PagePdf, Some(session_id), params, None).await
+    }
+
+    /// `page.mouse`: raw mouse input at viewport coordinates (CSS px), no element checked.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a missing or out-of-range coordinate.
+    pub async fn mouse(
+        &self,
+        session_id: &str,
+        params: MouseParams,
+    ) -> Result<Reply<InputResult>, ClientError> {
+        self.request(Method::PageMouse, Some(session_id), params, None).await
+    }
+
+    /// `page.keyboard`: raw key events on the focused element (`down`, `up`, `press`, `insert_text`).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for an unknown key, or a combo given to down or up.
+    pub async fn keyboard(
+        &self,
+        session_id: &str,
+        params: KeyboardParams,
+    ) -> Result<Reply<InputResult>, ClientError> {
+        self.request(Method::PageKeyboard, Some(session_id), params, None).await
     }
 
     /// `page.console`: the active tab's console messages and uncaught exceptions, oldest first.

@@ -265,8 +265,11 @@ impl Shared {
                 let result = self.call(Method::PageScreenshot, params, budget_ms).await?;
                 Ok(render::success(Some(Method::PageScreenshot), result))
             }
-            Action::Call(method) => {
+            Action::Call(method) | Action::CallAs(method, _) => {
                 let mut params = params;
+                if let Action::CallAs(_, action) = tool.action {
+                    params["action"] = action.into();
+                }
                 // The input tools settle as Playwright MCP's do (a short window in which a dialog or a
                 // navigation counts as the action's) unless the model asks for another window.
                 let input = matches!(
@@ -278,18 +281,14 @@ impl Shared {
                         | Method::PageSelect
                         | Method::PageCheck
                         | Method::PageDrag
+                        | Method::PageMouse
+                        | Method::PageKeyboard
                 );
                 if input && params.get("settle_ms").is_none_or(Value::is_null) {
                     params["settle_ms"] = sb_protocol::api::MCP_SETTLE_MS.into();
                 }
                 let result = self.call(method, params, budget_ms).await?;
                 Ok(render::success(Some(method), result))
-            }
-            Action::Cookies(action) => {
-                let mut params = params;
-                params["action"] = serde_json::to_value(action).unwrap_or_default();
-                let result = self.call(Method::SessionCookies, params, budget_ms).await?;
-                Ok(render::success(Some(Method::SessionCookies), result))
             }
             Action::Close => {
                 let closed = self.session.lock().await.is_some();

@@ -7,8 +7,8 @@
 use std::str::FromStr;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, ConsoleParams, CookieParam, CookiesAction, DragParams, ElementParams,
-    EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, NetworkParams,
+    CheckParams, ClickParams, ConsoleParams, CookieParam, DragParams, ElementParams, EvaluateParams,
+    ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton, NetworkParams,
     PdfParams, PressParams, ScreenshotParams, ScrollParams, SelectParams, SetViewportParams, SnapshotParams,
     TypeParams, UploadParams, WaitForParams,
 };
@@ -37,11 +37,16 @@ pub enum Cap {
     Storage,
     /// `browser_network_requests`: the requests of the active tab (Playwright MCP's `network` group).
     Network,
+    /// Raw input at coordinates, for models that read screenshots (Playwright MCP's `vision` group):
+    /// `browser_mouse_move_xy`, `_click_xy`, `_drag_xy`, `_down`, `_up`, `_wheel`; and
+    /// `browser_keydown`, `browser_keyup` (Playwright MCP's `core-input`, offered there to skills only).
+    Vision,
 }
 
 impl Cap {
     /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 5] = [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage, Cap::Network];
+    pub const OPTIONAL: [Cap; 6] =
+        [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage, Cap::Network, Cap::Vision];
 
     /// The `--caps` name.
     pub fn name(self) -> &'static str {
@@ -52,6 +57,7 @@ impl Cap {
             Cap::Pdf => "pdf",
             Cap::Storage => "storage",
             Cap::Network => "network",
+            Cap::Vision => "vision",
         }
     }
 }
@@ -76,8 +82,10 @@ pub enum Action {
     Tabs,
     /// `browser_close`: `session.close`; the next tool starts a new session.
     Close,
-    /// `browser_cookie_list` / `_set` / `_clear`: `session.cookies` with that action.
-    Cookies(CookiesAction),
+    /// One API method whose `action` the tool fixes (the tool's arguments, less `timeout_ms`, and
+    /// `action`): `browser_cookie_list` is `session.cookies {action: "get"}`, `browser_mouse_click_xy`
+    /// `page.mouse {action: "click"}`.
+    CallAs(Method, &'static str),
 }
 
 /// One tool.
@@ -124,6 +132,69 @@ pub enum TabsAction {
     Close,
 }
 
+/// `browser_mouse_move_xy` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct XyArgs {
+    /// X, CSS px from the viewport's left.
+    pub x: f64,
+    /// Y, CSS px from the viewport's top.
+    pub y: f64,
+}
+
+/// `browser_mouse_click_xy` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ClickXyArgs {
+    /// X, CSS px from the viewport's left.
+    pub x: f64,
+    /// Y, CSS px from the viewport's top.
+    pub y: f64,
+    /// left (default), right or middle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<MouseButton>,
+    /// 2 for a double click.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub click_count: Option<u32>,
+}
+
+/// `browser_mouse_drag_xy` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DragXyArgs {
+    /// Start X, CSS px.
+    pub x: f64,
+    /// Start Y, CSS px.
+    pub y: f64,
+    /// End X, CSS px.
+    pub to_x: f64,
+    /// End Y, CSS px.
+    pub to_y: f64,
+}
+
+/// `browser_mouse_down` / `_up` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ButtonArgs {
+    /// left (default), right or middle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<MouseButton>,
+}
+
+/// `browser_mouse_wheel` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct WheelArgs {
+    /// Horizontal delta, px.
+    #[serde(default)]
+    pub dx: f64,
+    /// Vertical delta, px.
+    #[serde(default)]
+    pub dy: f64,
+}
+
+/// `browser_keydown` / `browser_keyup` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct KeyArgs {
+    /// A key name or a character: ArrowLeft, Shift, a.
+    pub key: String,
+}
+
 /// `browser_cookie_list` arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CookieListArgs {
@@ -145,7 +216,7 @@ pub struct NoArgs {}
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> Vec<ToolDef> {
-    use Action::Call;
+    use Action::{Call, CallAs};
     fn def(
         name: &'static str,
         cap: Cap,
@@ -216,12 +287,28 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
             "Capture the viewport, the full page, a region or an element as an image.",
             without(input_schema::<ScreenshotParams>(), "inline")),
-        def("browser_cookie_list", Cap::Storage, Action::Cookies(CookiesAction::Get), true,
+        def("browser_cookie_list", Cap::Storage, CallAs(Method::SessionCookies, "get"), true,
             "List the session's cookies (optionally those sent to some URLs).", input_schema::<CookieListArgs>()),
-        def("browser_cookie_set", Cap::Storage, Action::Cookies(CookiesAction::Set), false,
+        def("browser_cookie_set", Cap::Storage, CallAs(Method::SessionCookies, "set"), false,
             "Add cookies to the session.", input_schema::<CookieSetArgs>()),
-        def("browser_cookie_clear", Cap::Storage, Action::Cookies(CookiesAction::Clear), false,
+        def("browser_cookie_clear", Cap::Storage, CallAs(Method::SessionCookies, "clear"), false,
             "Delete every cookie of the session.", input_schema::<NoArgs>()),
+        def("browser_mouse_move_xy", Cap::Vision, CallAs(Method::PageMouse, "move"), false,
+            "Move the mouse to x, y (CSS px in the viewport).", input_schema::<XyArgs>()),
+        def("browser_mouse_click_xy", Cap::Vision, CallAs(Method::PageMouse, "click"), false,
+            "Click at x, y (CSS px in the viewport).", input_schema::<ClickXyArgs>()),
+        def("browser_mouse_drag_xy", Cap::Vision, CallAs(Method::PageMouse, "drag"), false,
+            "Drag from x, y to to_x, to_y (CSS px in the viewport).", input_schema::<DragXyArgs>()),
+        def("browser_mouse_down", Cap::Vision, CallAs(Method::PageMouse, "down"), false,
+            "Press a mouse button where the mouse is.", input_schema::<ButtonArgs>()),
+        def("browser_mouse_up", Cap::Vision, CallAs(Method::PageMouse, "up"), false,
+            "Release a mouse button where the mouse is.", input_schema::<ButtonArgs>()),
+        def("browser_mouse_wheel", Cap::Vision, CallAs(Method::PageMouse, "wheel"), false,
+            "Turn the mouse wheel by dx, dy px.", input_schema::<WheelArgs>()),
+        def("browser_keydown", Cap::Vision, CallAs(Method::PageKeyboard, "down"), false,
+            "Press a key down (held until browser_keyup), e.g. Shift or a.", input_schema::<KeyArgs>()),
+        def("browser_keyup", Cap::Vision, CallAs(Method::PageKeyboard, "up"), false,
+            "Release a key.", input_schema::<KeyArgs>()),
         def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
     ]

@@ -429,6 +429,15 @@ methods! {
     /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
     /// ([`NETWORK_BUFFER`] entries), oldest first.
     PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000 }
+    /// `page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}` -> [`InputResult`]:
+    /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
+    /// `up`, `click`, `wheel`) plus `drag` (down at x, y, move to to_x, to_y, up); no element is
+    /// checked. Buttons stay down between calls until `up`.
+    PageMouse = "page.mouse" { session: true, params: MouseParams, result: InputResult, timeout_ms: 8_000 }
+    /// `page.keyboard {action, key? | text?}` -> [`InputResult`]: raw keys on the focused element, as
+    /// Playwright's `page.keyboard` (`down` and `up` of one key, modifiers held between calls until
+    /// their `up`; `press` of a key or combo; `insert_text` as `Input.insertText`).
+    PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
@@ -956,6 +965,89 @@ pub struct ClickParams {
     /// `Alt`, `Control`, `Meta`, `Shift` (or `ControlOrMeta`) held during the click.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<Modifier>,
+}
+
+/// What `page.mouse` does (Playwright's `Mouse` methods, and `drag`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MouseAction {
+    /// Move to (x, y); buttons down stay down (a drag).
+    Move,
+    /// Press `button` at (x, y), or where the mouse is.
+    Down,
+    /// Release `button` at (x, y), or where the mouse is.
+    Up,
+    /// Move to (x, y), press and release `button` `click_count` times.
+    Click,
+    /// Turn the wheel by (dx, dy) CSS px at (x, y), or where the mouse is.
+    Wheel,
+    /// Press at (x, y), move to (to_x, to_y), release.
+    Drag,
+}
+
+/// `page.mouse` params; coordinates are CSS px in the viewport, each within ±100000.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct MouseParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
+    /// move, down, up, click, wheel or drag.
+    pub action: MouseAction,
+    /// X, CSS px from the viewport's left (needed by move, click, drag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    /// Y, CSS px from the viewport's top (needed by move, click, drag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<f64>,
+    /// `left` (default), `right` or `middle`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub button: Option<MouseButton>,
+    /// For click: 2 for a double click (1..=3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub click_count: Option<u32>,
+    /// For wheel: horizontal delta, CSS px.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dx: Option<f64>,
+    /// For wheel: vertical delta, CSS px.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dy: Option<f64>,
+    /// For drag: where to release, X.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_x: Option<f64>,
+    /// For drag: where to release, Y.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_y: Option<f64>,
+}
+
+/// What `page.keyboard` does (Playwright's `Keyboard` methods).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyboardAction {
+    /// Press `key` and keep it down (a modifier stays held for the next keys and clicks).
+    Down,
+    /// Release `key`.
+    Up,
+    /// Press and release `key`, a key or a combo such as `Control+A` (as `page.press` without an
+    /// element).
+    Press,
+    /// Type `text` as one `Input.insertText` (no key events; any characters).
+    InsertText,
+}
+
+/// `page.keyboard` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct KeyboardParams {
+    /// How long to wait after the input.
+    #[serde(flatten)]
+    pub settle: Settle,
+    /// down, up, press or insert_text.
+    pub action: KeyboardAction,
+    /// For down, up, press: a key name (`Enter`, `Shift`, `a`, `ArrowLeft`; press also takes a combo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// For insert_text: the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// `page.type` params.

@@ -24,8 +24,8 @@ use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
     ConsoleLevel, ConsoleResult, ElementState, ExtractFormat, ExtractResult, FillFormResult, FramesResult,
-    GotoResult, ImageFormat, InputResult, LoadState, Modifier, MouseButton, NetworkResult, PdfResult,
-    ScreenshotResult, ScrollResult, SelectResult, UploadResult, WaitForResult,
+    GotoResult, ImageFormat, InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton,
+    NetworkResult, PdfResult, ScreenshotResult, ScrollResult, SelectResult, UploadResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -383,7 +383,7 @@ pub struct SnapshotOptions {
 }
 
 /// Pointer and keyboard actions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum InputAction {
     /// `button` pressed `click_count` times with `modifiers` held.
     Click {
@@ -431,11 +431,37 @@ pub enum InputAction {
     },
     /// Scroll the element into view.
     ScrollIntoView,
+    /// Raw mouse input at viewport coordinates (no element; `page.mouse`).
+    Mouse(MouseInput),
+    /// Raw keys on the focused element (no element; `page.keyboard`).
+    Keyboard {
+        /// What to do.
+        action: KeyboardAction,
+        /// The key, combo (press) or text (insert_text).
+        key: String,
+    },
     /// Press on the element, move to `to`'s center, release (HTML5 drag and drop included).
     DragTo {
         /// Where to drop.
         to: Locator,
     },
+}
+
+/// One `page.mouse` input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MouseInput {
+    /// What to do.
+    pub action: MouseAction,
+    /// Where, CSS px (`None`: where the mouse is).
+    pub at: Option<(f64, f64)>,
+    /// The button.
+    pub button: MouseButton,
+    /// Presses in a row, for click.
+    pub click_count: u32,
+    /// Wheel deltas, CSS px.
+    pub delta: (f64, f64),
+    /// Where a drag ends, CSS px.
+    pub to: Option<(f64, f64)>,
 }
 
 /// What `page.wait_for` waits for.

@@ -22,10 +22,11 @@ use sb_protocol::api::{
     DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
     MAX_FORM_FIELDS, MAX_JOURNAL_LIMIT, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
 };
+use sb_protocol::api::{KeyboardAction, KeyboardParams, MouseAction, MouseParams};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
-    Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, Output,
-    RefRecord, SnapshotOptions, SnapshotOutput, WaitCondition,
+    Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, MouseInput,
+    Output, RefRecord, SnapshotOptions, SnapshotOutput, WaitCondition,
 };
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
@@ -175,6 +176,8 @@ pub fn route(method: Method) -> Route {
         PageSetViewport => &SET_VIEWPORT,
         PageFrames => &FRAMES,
         PageConsole => &CONSOLE,
+        PageMouse => &MOUSE,
+        PageKeyboard => &KEYBOARD,
         PageNetwork => &NETWORK,
     };
     Route::Session(OnSession::Page(entry))
@@ -453,11 +456,15 @@ fn settle_ms(settle: Settle) -> Result<u64, ErrorBody> {
 
 /// A scroll delta (CSS px): finite and within [`MAX_SCROLL_DELTA`] either way (0 when absent).
 fn delta(name: &str, v: Option<f64>) -> Result<f64, ErrorBody> {
-    let v = v.unwrap_or(0.0);
+    css_px(&format!("page.scroll {name}"), v.unwrap_or(0.0))
+}
+
+/// A length or coordinate `what` (CSS px): finite and within ±[`MAX_SCROLL_DELTA`].
+fn css_px(what: &str, v: f64) -> Result<f64, ErrorBody> {
     if !v.is_finite() || v.abs() > MAX_SCROLL_DELTA {
         let got = if v.is_finite() && v.abs() < 1e9 { format!("{v}") } else { format!("{v:e}") };
         return Err(bad_request(format!(
-            "page.scroll {name} must be a number of CSS px within ±{MAX_SCROLL_DELTA}; got {got}"
+            "{what} must be a number of CSS px within ±{MAX_SCROLL_DELTA}; got {got}"
         )));
     }
     Ok(v)
@@ -598,6 +605,65 @@ static SET_VIEWPORT: PageMethod = PageMethod {
 static FRAMES: PageMethod = PageMethod {
     prepare: |_, _| Ok(Action::Frames),
     finish: |o| finish_as(o, Done::of::<FramesResult>),
+    numbers_refs: false,
+};
+
+/// A coordinate or delta of `page.mouse`, when given ([`css_px`]).
+fn coordinate(name: &str, v: Option<f64>) -> Result<Option<f64>, ErrorBody> {
+    v.map(|v| css_px(&format!("page.mouse {name}"), v)).transpose()
+}
+
+/// `page.mouse`: each coordinate checked ([`coordinate`]); move, click and drag need x and y, drag
+/// to_x and to_y too; the others take x and y together or not at all.
+static MOUSE: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: MouseParams = params(v)?;
+        let at = match (coordinate("x", p.x)?, coordinate("y", p.y)?) {
+            (Some(x), Some(y)) => Some((x, y)),
+            (None, None) => None,
+            _ => return Err(bad_request("page.mouse takes x and y together")),
+        };
+        let to = match (coordinate("to_x", p.to_x)?, coordinate("to_y", p.to_y)?) {
+            (Some(x), Some(y)) => Some((x, y)),
+            (None, None) => None,
+            _ => return Err(bad_request("page.mouse takes to_x and to_y together")),
+        };
+        let needs_at = matches!(p.action, MouseAction::Move | MouseAction::Click | MouseAction::Drag);
+        if needs_at && at.is_none() {
+            return Err(bad_request("page.mouse move, click and drag need x and y"));
+        }
+        if (p.action == MouseAction::Drag) != to.is_some() {
+            return Err(bad_request("page.mouse to_x and to_y go with drag, and drag needs them"));
+        }
+        let delta = (coordinate("dx", p.dx)?.unwrap_or(0.0), coordinate("dy", p.dy)?.unwrap_or(0.0));
+        if p.action != MouseAction::Wheel && (p.dx.is_some() || p.dy.is_some()) {
+            return Err(bad_request("page.mouse dx and dy go with wheel"));
+        }
+        let click_count = if p.action == MouseAction::Click { click_count(p.click_count)? } else { 1 };
+        let button = p.button.unwrap_or_default();
+        let mouse = InputAction::Mouse(MouseInput { action: p.action, at, button, click_count, delta, to });
+        Ok(Action::Input { target: None, input: mouse, settle_ms: settle_ms(p.settle)? })
+    },
+    finish: input_done,
+    numbers_refs: false,
+};
+
+/// `page.keyboard`: down, up and press need `key`, insert_text `text`.
+static KEYBOARD: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: KeyboardParams = params(v)?;
+        let key = match (p.action, p.key, p.text) {
+            (KeyboardAction::InsertText, None, Some(text)) => text,
+            (KeyboardAction::InsertText, ..) => {
+                return Err(bad_request("page.keyboard insert_text takes text (not key)"))
+            }
+            (_, Some(key), None) if !key.is_empty() => key,
+            _ => return Err(bad_request("page.keyboard down, up and press take key (not text)")),
+        };
+        let keyboard = InputAction::Keyboard { action: p.action, key };
+        Ok(Action::Input { target: None, input: keyboard, settle_ms: settle_ms(p.settle)? })
+    },
+    finish: input_done,
     numbers_refs: false,
 };
 
@@ -845,7 +911,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 26);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 28);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

@@ -125,7 +125,7 @@ pub(crate) async fn key_stroke(
 }
 
 /// One `Input.dispatchKeyEvent` of type `kind` (`rawKeyDown`, `keyDown`, `keyUp`) for `def`.
-async fn key_event(
+pub(crate) async fn key_event(
     page: &Page,
     kind: &str,
     def: &KeyDef,

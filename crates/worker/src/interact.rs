@@ -116,6 +116,8 @@ async fn act_on(
                 press(page, key, p.budget()).await?;
                 Ok(Output::Input(InputResult::of("the focused element")))
             }
+            InputAction::Mouse(input) => crate::raw::mouse(page, input, p).await,
+            InputAction::Keyboard { action, key } => crate::raw::keyboard(page, *action, key, p).await,
             _ => Err(p.fail(ErrorCode::BadRequest, "give a ref or a selector")),
         };
     };
@@ -242,6 +244,10 @@ async fn act_on(
             }
         }
         InputAction::ScrollIntoView => {}
+        // Raw input names no element (answered before the checks, above).
+        InputAction::Mouse(_) | InputAction::Keyboard { .. } => {
+            return Err(fail(ErrorCode::BadRequest, Phase::Request, "raw input takes no element"))
+        }
         InputAction::DragTo { to } => {
             let target = drag(page, x, y, to, p).await?;
             return Ok(Output::Input(InputResult::of(format!("{} onto {target}", el.label))));

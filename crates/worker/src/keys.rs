@@ -102,6 +102,13 @@ pub(crate) fn for_char(c: char) -> Option<KeyDef> {
     }
 }
 
+/// The same key as it is with Shift held, where Shift makes it type another character (`a` -> `A`,
+/// `3` -> `#`), as Playwright's `Keyboard` describes a key while Shift is down; else `def` itself.
+pub(crate) fn with_shift(def: &KeyDef) -> KeyDef {
+    let letter = def.code.strip_prefix("Key").filter(|l| l.len() == 1).and_then(|l| l.chars().next());
+    letter.or_else(|| shifted_form(&def.code)).and_then(for_char).unwrap_or_else(|| def.clone())
+}
+
 /// What the key at `code` types with Shift on a US keyboard (`Digit3` `#`, `Equal` `+`), for the keys
 /// whose shifted form is another character (digits and punctuation).
 fn shifted_form(code: &str) -> Option<char> {
@@ -285,6 +292,15 @@ pub(crate) fn modifier_mask(modifiers: &[Modifier]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shift_turns_a_key_into_its_shifted_form() {
+        let shifted = |k: &str| with_shift(&named(k).unwrap());
+        assert_eq!((shifted("a").key, shifted("a").text), ("A".to_string(), Some("A".to_string())));
+        assert_eq!(shifted("3").key, "#");
+        assert_eq!(shifted("Slash").key, "?");
+        assert_eq!(shifted("Enter").key, "Enter", "a key without a shifted form stays");
+    }
 
     #[test]
     fn characters_map_to_us_keys() {

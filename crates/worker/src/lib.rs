@@ -40,6 +40,7 @@ mod lifecycle;
 mod oopifs;
 mod page;
 mod progress;
+mod raw;
 mod resolve;
 mod settle;
 mod snapshot;

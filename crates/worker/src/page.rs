@@ -161,6 +161,10 @@ pub(crate) struct Page {
     pub(crate) journal: Arc<Journal>,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
     pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
+    /// The mouse buttons `page.mouse` pressed and did not release (left 1, right 2, middle 4).
+    pub(crate) buttons_held: std::sync::Mutex<u32>,
+    /// The modifiers `page.keyboard` pressed and did not release (Alt 1, Control 2, Meta 4, Shift 8).
+    pub(crate) keys_held: std::sync::Mutex<u32>,
     /// Counted events of the current run, reported to the supervisor after it.
     pub(crate) tallies: Vec<Counter>,
     /// The main frame URL last reported to the supervisor.
@@ -200,6 +204,8 @@ impl Page {
             oopifs: attached.oopifs,
             journal: attached.journal,
             mouse_at: std::sync::Mutex::new(None),
+            buttons_held: Default::default(),
+            keys_held: Default::default(),
             tallies: Vec::new(),
             reported_url: String::new(),
             last_snapshot: Default::default(),
@@ -217,6 +223,8 @@ impl Page {
         self.oopifs = attached.oopifs;
         self.journal = attached.journal;
         *self.mouse_at.lock().unwrap() = None;
+        *self.buttons_held.lock().unwrap() = 0;
+        *self.keys_held.lock().unwrap() = 0;
         self.target_id = target_id.to_string();
         self.moved = Some(why);
     }
