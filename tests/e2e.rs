@@ -1056,3 +1056,85 @@ async fn mouse_and_keyboard_give_raw_input_with_playwrights_semantics() {
         assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
     }
 }
+
+/// Issue 29: `page.emulate` sets what every page of the session emulates (color scheme, reduced
+/// motion, locale, time zone, position with its permission, user agent, offline), merges what is
+/// given into what is in force, applies it to the session's next tabs too, clears it with `reset`,
+/// and refuses what is not a place or a name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn emulate_sets_what_every_page_of_the_session_sees() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("emu")).await.unwrap();
+    c.session_start(Some("plain")).await.unwrap();
+    c.goto("emu", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |sid: &'static str, method: &'static str, params: Value| {
+        let c = &c;
+        async move {
+            let r = c.call(method, Some(sid), params.clone(), None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
+        }
+    };
+    let probe = "(async () => [matchMedia('(prefers-color-scheme: dark)').matches, \
+                 matchMedia('(prefers-reduced-motion: reduce)').matches, navigator.language, \
+                 Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.userAgent, navigator.onLine, \
+                 await new Promise(r => navigator.geolocation.getCurrentPosition(p => r([p.coords.latitude, p.coords.longitude]), e => r(e.message)))])()";
+    let seen = |sid: &'static str| async move {
+        call(sid, "page.evaluate", json!({"expression": probe})).await["value"].clone()
+    };
+    let set = json!({"color_scheme": "dark", "reduced_motion": "reduce", "locale": "de-DE", "timezone": "Europe/Berlin",
+                     "geolocation": {"latitude": 52.52, "longitude": 13.4}, "user_agent": "AgentBrowser/1.0"});
+    let r = call("emu", "page.emulate", set).await;
+    assert_eq!(r["emulation"]["locale"], json!("de-DE"), "{r}");
+    assert_eq!(
+        seen("emu").await,
+        json!([true, true, "de-DE", "Europe/Berlin", "AgentBrowser/1.0", true, [52.52, 13.4]])
+    );
+    // A field given replaces its own; the rest stay.
+    let r = call("emu", "page.emulate", json!({"color_scheme": "light", "offline": true})).await;
+    assert_eq!(
+        (r["emulation"]["color_scheme"].as_str(), r["emulation"]["timezone"].as_str()),
+        (Some("light"), Some("Europe/Berlin"))
+    );
+    let offline = call(
+        "emu",
+        "page.evaluate",
+        json!({"expression": "fetch(location.href).then(() => 'online', () => 'offline')"}),
+    )
+    .await;
+    assert_eq!(offline["value"], json!("offline"));
+    // A new tab of the session gets it too; another session does not.
+    call("emu", "page.emulate", json!({"offline": false})).await;
+    call("emu", "tabs.open", json!({"url": pages.url("/test/index.html")})).await;
+    let other = seen("emu").await;
+    assert_eq!(
+        (&other[0], &other[3], &other[4]),
+        (&json!(false), &json!("Europe/Berlin"), &json!("AgentBrowser/1.0")),
+        "{other}"
+    );
+    c.goto("plain", &pages.url("/test/index.html"), None).await.unwrap();
+    let plain = call(
+        "plain",
+        "page.evaluate",
+        json!({"expression": "[navigator.userAgent, Intl.DateTimeFormat().resolvedOptions().timeZone]"}),
+    )
+    .await;
+    assert_ne!(plain["value"][0], json!("AgentBrowser/1.0"));
+    // reset clears it all, in the page too.
+    let r = call("emu", "page.emulate", json!({"reset": true})).await;
+    assert_eq!(r["emulation"], json!({}));
+    let back = call("emu", "page.evaluate", json!({"expression": "[navigator.userAgent, Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.language]"})).await;
+    assert_eq!(
+        back["value"],
+        plain["value"].as_array().map(|v| json!([v[0], v[1], "en-US"])).unwrap(),
+        "{back}"
+    );
+    for bad in [
+        json!({"geolocation": {"latitude": 91, "longitude": 0}}),
+        json!({"timezone": "Mars/Olympus"}),
+        json!({"locale": ""}),
+        json!({"color_scheme": "purple"}),
+    ] {
+        let r = c.call("page.emulate", Some("emu"), bad.clone(), None).await.unwrap();
+        assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
+    }
+}

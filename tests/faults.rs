@@ -90,6 +90,7 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
         exe: bin_path("sandbox-browser"),
         log_format: "json".into(),
         viewport: None,
+        emulation: Default::default(),
     };
     let cancel = CancellationToken::new();
     let mut worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(T)).await.unwrap();

@@ -333,6 +333,8 @@ async fn sessions_survive_a_killed_supervisor() {
     assert!(call(&c, "session.start", None, phone).await.ok);
     let resized = json!({"width": 500, "height": 640, "device_scale_factor": 1.5});
     assert!(call(&c, "page.set_viewport", Some("phone"), resized).await.ok);
+    let dark = json!({"color_scheme": "dark", "timezone": "Asia/Tokyo"});
+    assert!(call(&c, "page.emulate", Some("phone"), dark).await.ok);
     let pid = c.health().await.unwrap().browser_pid;
     let cmdline = String::from_utf8(std::fs::read(format!("/proc/{pid}/cmdline")).unwrap()).unwrap();
     let profile = cmdline
@@ -387,6 +389,9 @@ async fn sessions_survive_a_killed_supervisor() {
         json!([500, 640, 1.5]),
         "the session's display outlived its supervisor"
     );
+    let emulated = json!({"expression": "[matchMedia('(prefers-color-scheme: dark)').matches, Intl.DateTimeFormat().resolvedOptions().timeZone]"});
+    let emulated = call(&c, "page.evaluate", Some("phone"), emulated).await;
+    assert_eq!(result(&emulated)["value"], json!([true, "Asia/Tokyo"]), "and what it emulates too");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

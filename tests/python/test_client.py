@@ -88,6 +88,9 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.wait_for(sid, response="**/form.html").response.status == 200
         assert any(r.url == page.url and r.status == 200 for r in c.network(sid).requests)
         assert c.mouse(sid, action="click", x=5, y=5).element == "the mouse at (5, 5)"
+        assert c.emulate(sid, timezone="Asia/Tokyo").emulation.timezone == "Asia/Tokyo"
+        assert c.evaluate(sid, "Intl.DateTimeFormat().resolvedOptions().timeZone").value == "Asia/Tokyo"
+        assert c.emulate(sid, reset=True).emulation.timezone is None
         c.evaluate(sid, "document.querySelector('#name').focus(), 1")
         c.keyboard(sid, action="press", key="End")
         c.keyboard(sid, action="insert_text", text="!")

@@ -16,6 +16,7 @@ from .types import (
     ConsoleResult,
     CookiesResult,
     DownloadsResult,
+    EmulateResult,
     EvaluateResult,
     ExtractResult,
     FillFormResult,
@@ -817,6 +818,51 @@ class Methods:
         """
         params = _params({"action": action, "key": key, "settle_ms": settle_ms, "text": text})
         return self._request("page.keyboard", session_id, params, timeout_ms, InputResult)
+
+    def emulate(
+        self,
+        session_id: str,
+        *,
+        color_scheme: Optional[Literal["light", "dark", "no_preference"]] = None,
+        geolocation: Optional[Dict[str, Any]] = None,
+        locale: Optional[str] = None,
+        offline: Optional[bool] = None,
+        reduced_motion: Optional[Literal["reduce", "no_preference"]] = None,
+        reset: Optional[bool] = None,
+        timezone: Optional[str] = None,
+        user_agent: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> EmulateResult:
+        """``page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
+        offline?, reset?}`` -> ``EmulateResult``: what the session's pages emulate from now on (each field
+        given replaces the one in force; ``reset`` clears them all first), on every page of the session and
+        kept across a supervisor restart, as the viewport is.
+
+        :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
+        :param geolocation: The position the page gets.
+        :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
+        (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
+        (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
+        :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
+        :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
+        :param reset: Clear everything emulated first (then set what is given).
+        :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``).
+        :param user_agent: The ``User-Agent`` header and ``navigator.userAgent``
+        (``Emulation.setUserAgentOverride``).
+        """
+        params = _params(
+            {
+                "color_scheme": color_scheme,
+                "geolocation": geolocation,
+                "locale": locale,
+                "offline": offline,
+                "reduced_motion": reduced_motion,
+                "reset": reset,
+                "timezone": timezone,
+                "user_agent": user_agent,
+            }
+        )
+        return self._request("page.emulate", session_id, params, timeout_ms, EmulateResult)
 
     # tabs.*
 

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -532,6 +532,46 @@ class NetworkResult(Result):
     """The newest ``id`` in the buffer (pass it as ``since`` to get only what comes next); 0 when empty."""
     requests: List[NetworkRequest] = field(default_factory=list)
     """The requests, oldest first."""
+
+
+@dataclass
+class Geolocation:
+    """A position ``navigator.geolocation`` reports (``Emulation.setGeolocationOverride``; the session's context is granted the ``geolocation`` permission)."""
+
+    accuracy: float = 0.0
+    """Metres, 0 or more (default 0)."""
+    latitude: float = 0.0
+    """Degrees, -90..=90."""
+    longitude: float = 0.0
+    """Degrees, -180..=180."""
+
+
+@dataclass
+class Emulation:
+    """What a session's pages emulate; an absent field is the browser's own."""
+
+    color_scheme: Optional[str] = None
+    """``prefers-color-scheme`` (``Emulation.setEmulatedMedia``)."""
+    geolocation: Optional[Geolocation] = None
+    """The position the page gets."""
+    locale: Optional[str] = None
+    """A BCP 47 locale such as ``de-DE``: ``Intl`` and dates (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them."""
+    offline: Optional[bool] = None
+    """No network: every request fails as offline (``Network.emulateNetworkConditions``)."""
+    reduced_motion: Optional[str] = None
+    """``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``)."""
+    timezone: Optional[str] = None
+    """An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``)."""
+    user_agent: Optional[str] = None
+    """The ``User-Agent`` header and ``navigator.userAgent`` (``Emulation.setUserAgentOverride``)."""
+
+
+@dataclass
+class EmulateResult(Result):
+    """``page.emulate`` result: everything the session's pages emulate now."""
+
+    emulation: Emulation = field(default_factory=Emulation)
+    """In force from now on."""
 
 
 @dataclass

@@ -21,15 +21,15 @@ use std::time::Duration;
 
 use sb_protocol::api::{
     CheckParams, ClickParams, CommonResult, ConsoleParams, ConsoleResult, CookiesParams, CookiesResult,
-    DownloadsResult, DragParams, ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult,
-    FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams,
-    HandleDialogResult, HealthResult, InputResult, KeyboardParams, Method, MetricsResult, MouseParams,
-    NetworkParams, NetworkResult, PdfParams, PdfResult, PressParams, Request, RequestId, Response,
-    ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
-    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
-    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo, TabTargetParams,
-    TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams,
-    WaitForResult,
+    DownloadsResult, DragParams, ElementParams, EmulateParams, EmulateResult, EvaluateParams, EvaluateResult,
+    ExtractParams, ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams,
+    GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, KeyboardParams, Method,
+    MetricsResult, MouseParams, NetworkParams, NetworkResult, PdfParams, PdfResult, PressParams, Request,
+    RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams,
+    SelectResult, SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
+    SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo,
+    TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult,
+    WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -411,6 +411,20 @@ impl Client {
     /// As [`Client::request`]; `bad_request` for a margin, scale or page range out of range.
     pub async fn pdf(&self, session_id: &str, params: PdfParams) -> Result<Reply<PdfResult>, ClientError> {
         self.request(Method::PagePdf, Some(session_id), params, None).await
+    }
+
+    /// `page.emulate`: what every page of the session emulates from now on (merged into what is in force;
+    /// `reset` clears it first).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a position off the globe, an empty or unknown locale
+    /// or time zone.
+    pub async fn emulate(
+        &self,
+        session_id: &str,
+        params: EmulateParams,
+    ) -> Result<Reply<EmulateResult>, ClientError> {
+        self.request(Method::PageEmulate, Some(session_id), params, None).await
     }
 
     /// `page.mouse`: raw mouse input at viewport coordinates (CSS px), no element checked.

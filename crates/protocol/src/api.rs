@@ -438,6 +438,11 @@ methods! {
     /// Playwright's `page.keyboard` (`down` and `up` of one key, modifiers held between calls until
     /// their `up`; `press` of a key or combo; `insert_text` as `Input.insertText`).
     PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000 }
+    /// `page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
+    /// offline?, reset?}` -> [`EmulateResult`]: what the session's pages emulate from now on (each
+    /// field given replaces the one in force; `reset` clears them all first), on every page of the
+    /// session and kept across a supervisor restart, as the viewport is.
+    PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
@@ -965,6 +970,107 @@ pub struct ClickParams {
     /// `Alt`, `Control`, `Meta`, `Shift` (or `ControlOrMeta`) held during the click.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<Modifier>,
+}
+
+/// `prefers-color-scheme` as a page sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorScheme {
+    /// `light`.
+    Light,
+    /// `dark`.
+    Dark,
+    /// `no-preference`.
+    NoPreference,
+}
+
+/// `prefers-reduced-motion` as a page sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReducedMotion {
+    /// `reduce`.
+    Reduce,
+    /// `no-preference`.
+    NoPreference,
+}
+
+/// A position `navigator.geolocation` reports (`Emulation.setGeolocationOverride`; the session's
+/// context is granted the `geolocation` permission).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Geolocation {
+    /// Degrees, -90..=90.
+    pub latitude: f64,
+    /// Degrees, -180..=180.
+    pub longitude: f64,
+    /// Metres, 0 or more (default 0).
+    #[serde(default)]
+    pub accuracy: f64,
+}
+
+/// What a session's pages emulate; an absent field is the browser's own.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Emulation {
+    /// `prefers-color-scheme` (`Emulation.setEmulatedMedia`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_scheme: Option<ColorScheme>,
+    /// `prefers-reduced-motion` (`Emulation.setEmulatedMedia`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced_motion: Option<ReducedMotion>,
+    /// A BCP 47 locale such as `de-DE`: `Intl` and dates (`Emulation.setLocaleOverride`),
+    /// `navigator.language` and the `Accept-Language` header (`Emulation.setUserAgentOverride`), as
+    /// Playwright's `locale` sets them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// An IANA time zone such as `Europe/Berlin` (`Emulation.setTimezoneOverride`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// The position the page gets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geolocation: Option<Geolocation>,
+    /// The `User-Agent` header and `navigator.userAgent` (`Emulation.setUserAgentOverride`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+    /// No network: every request fails as offline (`Network.emulateNetworkConditions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offline: Option<bool>,
+}
+
+impl Emulation {
+    /// `self` with each field `other` gives replacing its own.
+    pub fn merged(&self, other: &Emulation) -> Emulation {
+        Emulation {
+            color_scheme: other.color_scheme.or(self.color_scheme),
+            reduced_motion: other.reduced_motion.or(self.reduced_motion),
+            locale: other.locale.clone().or_else(|| self.locale.clone()),
+            timezone: other.timezone.clone().or_else(|| self.timezone.clone()),
+            geolocation: other.geolocation.or(self.geolocation),
+            user_agent: other.user_agent.clone().or_else(|| self.user_agent.clone()),
+            offline: other.offline.or(self.offline),
+        }
+    }
+
+    /// Whether nothing is emulated.
+    pub fn is_empty(&self) -> bool {
+        *self == Emulation::default()
+    }
+}
+
+/// `page.emulate` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EmulateParams {
+    /// What to emulate from now on (each field given replaces the one in force).
+    #[serde(flatten)]
+    pub emulation: Emulation,
+    /// Clear everything emulated first (then set what is given).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reset: bool,
+}
+
+/// `page.emulate` result: everything the session's pages emulate now.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EmulateResult {
+    /// In force from now on.
+    pub emulation: Emulation,
 }
 
 /// What `page.mouse` does (Playwright's `Mouse` methods, and `drag`).

@@ -23,9 +23,10 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ConsoleLevel, ConsoleResult, ElementState, ExtractFormat, ExtractResult, FillFormResult, FramesResult,
-    GotoResult, ImageFormat, InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton,
-    NetworkResult, PdfResult, ScreenshotResult, ScrollResult, SelectResult, UploadResult, WaitForResult,
+    ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation, ExtractFormat, ExtractResult,
+    FillFormResult, FramesResult, GotoResult, ImageFormat, InputResult, KeyboardAction, LoadState, Modifier,
+    MouseAction, MouseButton, NetworkResult, PdfResult, ScreenshotResult, ScrollResult, SelectResult,
+    UploadResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -259,6 +260,12 @@ pub enum Action {
         /// Ms of the page's time to wait after the input's effects (`settle_ms`), 0 for none.
         settle_ms: u64,
     },
+    /// What every page of the session emulates from now on (the whole of it, not a change).
+    Emulate {
+        /// The emulation in force.
+        #[serde(with = "as_json")]
+        emulation: Emulation,
+    },
     /// The active tab's console messages after `since`, at `level` or more severe, the newest `limit`.
     Console {
         /// Entries after this id (0: all kept).
@@ -300,7 +307,7 @@ impl Action {
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
             Action::HandleDialog { .. } | Action::SetDisplay { .. } | Action::Frames => Phase::Cdp,
-            Action::Console { .. } | Action::Network { .. } => Phase::Cdp,
+            Action::Console { .. } | Action::Network { .. } | Action::Emulate { .. } => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
         }
     }
@@ -693,6 +700,9 @@ outputs! {
     /// `page.console`.
     #[serde(with = "as_json")]
     Console(ConsoleResult),
+    /// `page.emulate`.
+    #[serde(with = "as_json")]
+    Emulate(EmulateResult),
     /// `page.network`.
     #[serde(with = "as_json")]
     Network(NetworkResult),

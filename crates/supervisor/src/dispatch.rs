@@ -22,7 +22,9 @@ use sb_protocol::api::{
     DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
     MAX_FORM_FIELDS, MAX_JOURNAL_LIMIT, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
 };
-use sb_protocol::api::{KeyboardAction, KeyboardParams, MouseAction, MouseParams};
+use sb_protocol::api::{
+    EmulateParams, EmulateResult, Emulation, KeyboardAction, KeyboardParams, MouseAction, MouseParams,
+};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, MouseInput,
@@ -47,6 +49,8 @@ pub trait Context {
     fn artifact_path(&self, extension: &str) -> String;
     /// The number the session's next new ref gets (held steady while a snapshot runs).
     fn next_ref(&self) -> u64;
+    /// What the session's pages emulate now (`page.emulate`).
+    fn emulation(&self) -> Emulation;
 }
 
 /// A finished page action: its result, and what the session keeps of it.
@@ -60,6 +64,8 @@ pub struct Done {
     pub url: Option<String>,
     /// The session's display from now on (`page.set_viewport`).
     pub display: Option<Display>,
+    /// What the session's pages emulate from now on (`page.emulate`).
+    pub emulation: Option<Emulation>,
 }
 
 impl Done {
@@ -70,6 +76,7 @@ impl Done {
             refs: Vec::new(),
             url: None,
             display: None,
+            emulation: None,
         }
     }
 }
@@ -176,6 +183,7 @@ pub fn route(method: Method) -> Route {
         PageSetViewport => &SET_VIEWPORT,
         PageFrames => &FRAMES,
         PageConsole => &CONSOLE,
+        PageEmulate => &EMULATE,
         PageMouse => &MOUSE,
         PageKeyboard => &KEYBOARD,
         PageNetwork => &NETWORK,
@@ -667,6 +675,40 @@ static KEYBOARD: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
+/// `page.emulate`: each field checked (a position on the globe, names of sane length and characters),
+/// then merged into what the session emulates (or into nothing, with `reset`): the worker gets the
+/// whole emulation.
+static EMULATE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: EmulateParams = params(v)?;
+        let e = &p.emulation;
+        if let Some(g) = e.geolocation {
+            let ok = (-90.0..=90.0).contains(&g.latitude)
+                && (-180.0..=180.0).contains(&g.longitude)
+                && g.accuracy.is_finite()
+                && g.accuracy >= 0.0;
+            if !ok {
+                return Err(bad_request(
+                    "page.emulate geolocation needs latitude -90..90, longitude -180..180 and accuracy 0 or more (metres)",
+                ));
+            }
+        }
+        let name = |field: &str, v: &Option<String>, max: usize| match v {
+            Some(s) if s.is_empty() || s.len() > max || s.chars().any(char::is_control) => Err(bad_request(
+                format!("page.emulate {field} must be 1 to {max} characters without control characters"),
+            )),
+            _ => Ok(()),
+        };
+        name("locale", &e.locale, 35)?;
+        name("timezone", &e.timezone, 64)?;
+        name("user_agent", &e.user_agent, 1_000)?;
+        let base = if p.reset { Emulation::default() } else { cx.emulation() };
+        Ok(Action::Emulate { emulation: base.merged(e) })
+    },
+    finish: |o| finish_as(o, |r: EmulateResult| Done { emulation: Some(r.emulation.clone()), ..Done::of(r) }),
+    numbers_refs: false,
+};
+
 /// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
 fn journal_limit(method: &str, limit: Option<u32>) -> Result<u32, ErrorBody> {
     match limit.unwrap_or(100) {
@@ -848,6 +890,36 @@ mod tests {
         fn next_ref(&self) -> u64 {
             5
         }
+
+        fn emulation(&self) -> Emulation {
+            Emulation { timezone: Some("Asia/Tokyo".into()), ..Default::default() }
+        }
+    }
+
+    #[test]
+    fn emulation_is_checked_and_merged_into_the_sessions() {
+        let emulated = |v: Value| match prepare(Method::PageEmulate, v, &ON) {
+            Ok(Action::Emulate { emulation }) => emulation,
+            other => panic!("{other:?}"),
+        };
+        let merged = emulated(json!({"locale": "de-DE"}));
+        assert_eq!(
+            (merged.locale.as_deref(), merged.timezone.as_deref()),
+            (Some("de-DE"), Some("Asia/Tokyo"))
+        );
+        assert_eq!(
+            emulated(json!({"reset": true, "offline": true})),
+            Emulation { offline: Some(true), ..Default::default() }
+        );
+        for bad in [
+            json!({"geolocation": {"latitude": 0, "longitude": 181}}),
+            json!({"geolocation": {"latitude": 0, "longitude": 0, "accuracy": -1}}),
+            json!({"locale": "x".repeat(40)}),
+            json!({"user_agent": "a\nb"}),
+            json!({"timezone": ""}),
+        ] {
+            assert_eq!(code(prepare(Method::PageEmulate, bad.clone(), &ON)), ErrorCode::BadRequest, "{bad}");
+        }
     }
 
     const ON: Fake = Fake { evaluate: true };
@@ -911,7 +983,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 28);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 29);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

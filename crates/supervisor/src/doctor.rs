@@ -465,6 +465,7 @@ async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String
         exe: std::env::current_exe().map_err(|e| e.to_string())?,
         log_format: "json".into(),
         viewport: None,
+        emulation: Default::default(),
     };
     let link = crate::link::Link { client: browser.client.clone(), relay: browser.relay.clone(), browser: 1 };
     let worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(Duration::from_secs(10)))

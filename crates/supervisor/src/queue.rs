@@ -261,7 +261,8 @@ impl Queue {
         link: &Link,
         budget: Budget,
     ) -> Result<WorkerHandle, ErrorBody> {
-        let launcher = self.launcher.with_display(*session.display.lock().unwrap());
+        let emulation = session.emulation.lock().unwrap().clone();
+        let launcher = self.launcher.for_session(*session.display.lock().unwrap(), emulation);
         if session.attach_failures.load(Ordering::SeqCst) >= 2 {
             tracing::warn!(browser.session_id = %session.id, "worker_cannot_attach");
             self.reset_tab(session, link, budget).await?;

@@ -119,6 +119,7 @@ impl Runtime {
             spawner,
             exe: config.worker_exe.clone(),
             log_format: config.log_format.clone(),
+            emulation: Default::default(),
             viewport: Some(Display {
                 width: config.browser.window.0,
                 height: config.browser.window.1,
@@ -419,6 +420,11 @@ impl Runtime {
                     let set = StoreEvent::DisplaySet { session_id: session.id.clone(), display };
                     q.sessions.record(set).await;
                 }
+                if let Some(emulation) = done.emulation {
+                    *session.emulation.lock().unwrap() = emulation.clone();
+                    let set = StoreEvent::EmulationSet { session_id: session.id.clone(), emulation };
+                    q.sessions.record(set).await;
+                }
                 if let Some(url) = &done.url {
                     q.sessions.url_seen(session, url).await;
                 }
@@ -483,7 +489,7 @@ impl Runtime {
         let session_token = entry.token.clone();
         *entry.display.lock().unwrap() = display;
         let target_id = sessions.new_target(&entry, &link, budget).await?;
-        let launcher = self.queue.launcher.with_display(display);
+        let launcher = self.queue.launcher.for_session(display, Default::default());
         let worker = match WorkerHandle::spawn(&launcher, &link, &target_id, budget).await {
             Ok(w) => w,
             Err(e) => {
@@ -571,6 +577,10 @@ impl Context for SessionContext<'_> {
 
     fn uploads_dir(&self) -> Option<&std::path::Path> {
         self.config.uploads_dir.as_deref()
+    }
+
+    fn emulation(&self) -> sb_protocol::api::Emulation {
+        self.session.emulation.lock().unwrap().clone()
     }
 
     fn artifact_path(&self, extension: &str) -> String {

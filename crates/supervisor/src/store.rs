@@ -64,6 +64,14 @@ pub enum StoreEvent {
         /// Its viewport and scale.
         display: Display,
     },
+    /// What the session's pages emulate (`page.emulate`), the whole of it: they keep it after a
+    /// restart.
+    EmulationSet {
+        /// The session.
+        session_id: String,
+        /// What is emulated.
+        emulation: sb_protocol::api::Emulation,
+    },
     /// `session.close`.
     SessionClosed {
         /// The session.
@@ -84,6 +92,8 @@ pub struct StoredSession {
     pub url: Option<String>,
     /// The session's own display; `None`: the configured window's.
     pub display: Option<Display>,
+    /// What its pages emulate.
+    pub emulation: sb_protocol::api::Emulation,
 }
 
 /// Folds `text` (the file's content) into the open sessions, in start order. Lines that do not parse
@@ -113,6 +123,11 @@ pub fn fold(text: &str) -> Vec<StoredSession> {
                     s.display = Some(display);
                 }
             }
+            StoreEvent::EmulationSet { session_id, emulation } => {
+                if let Some((_, s)) = open.get_mut(&session_id) {
+                    s.emulation = emulation;
+                }
+            }
             StoreEvent::SessionClosed { session_id } => {
                 open.remove(&session_id);
             }
@@ -140,6 +155,10 @@ fn events_of(sessions: &[StoredSession]) -> Vec<StoreEvent> {
         }
         if let Some(display) = s.display {
             events.push(StoreEvent::DisplaySet { session_id: s.session_id.clone(), display });
+        }
+        if !s.emulation.is_empty() {
+            let emulation = s.emulation.clone();
+            events.push(StoreEvent::EmulationSet { session_id: s.session_id.clone(), emulation });
         }
     }
     events
@@ -249,6 +268,7 @@ mod tests {
             url: url.map(Into::into),
             display: None,
             token: None,
+            emulation: Default::default(),
         }
     }
 

@@ -46,12 +46,19 @@ pub struct WorkerLauncher {
     pub log_format: String,
     /// The pages' display (`--viewport`, `--scale`); `None` leaves the window's own.
     pub viewport: Option<Display>,
+    /// What the pages emulate (`--emulation`, JSON), the session's (`page.emulate`).
+    pub emulation: sb_protocol::api::Emulation,
 }
 
 impl WorkerLauncher {
-    /// This launcher with `display` instead of the configured one, when the session has its own.
-    pub fn with_display(&self, display: Option<Display>) -> WorkerLauncher {
-        WorkerLauncher { viewport: display.or(self.viewport), ..self.clone() }
+    /// This launcher for a session: with its `display` instead of the configured one, when it has its
+    /// own, and what it emulates.
+    pub fn for_session(
+        &self,
+        display: Option<Display>,
+        emulation: sb_protocol::api::Emulation,
+    ) -> WorkerLauncher {
+        WorkerLauncher { viewport: display.or(self.viewport), emulation, ..self.clone() }
     }
 }
 
@@ -111,6 +118,9 @@ impl WorkerHandle {
             .arg(log_format)
             .args(launcher.viewport.map(|d| format!("--viewport={}x{}", d.width, d.height)))
             .args(launcher.viewport.map(|d| format!("--scale={}", d.scale)))
+            .args((!launcher.emulation.is_empty()).then(|| {
+                format!("--emulation={}", serde_json::to_string(&launcher.emulation).unwrap_or_default())
+            }))
             .env(WORKER_FD_ENV, fd.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null());

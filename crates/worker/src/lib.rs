@@ -28,6 +28,7 @@ mod actionability;
 mod actions;
 mod conns;
 mod dialogs;
+mod emulate;
 mod error;
 mod frames;
 mod history;
@@ -76,6 +77,8 @@ pub struct WorkerConfig {
     /// The page's viewport, CSS px (`Emulation.setDeviceMetricsOverride` on every page the worker
     /// attaches to); `None` leaves the window's own.
     pub viewport: Option<Display>,
+    /// What every page the worker attaches to emulates (`page.emulate`).
+    pub emulation: sb_protocol::api::Emulation,
 }
 
 /// Longest the checks after a failed call take: is the renderer alive, is the browser.
@@ -172,7 +175,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     });
     let conns = Conns::new(out_tx.clone(), deliveries);
 
-    let mut page = Page::attach(conns, &config.target_id, config.viewport)
+    let mut page = Page::attach(conns, &config.target_id, config.viewport, config.emulation)
         .await
         .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
     let _ = out_tx.send(FromWorker::Ready {
@@ -533,6 +536,27 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
         Action::Frames => {
             frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
         }
+        Action::Emulate { emulation } => {
+            let set = emulate::apply(
+                &page.browser,
+                &page.session,
+                &page.target_id,
+                &page.emulation,
+                &emulation,
+                p.budget(),
+            )
+            .await;
+            set.map_err(|e| match e {
+                sb_cdp::CdpError::Protocol { message, .. } => fail(
+                    ErrorCode::BadRequest,
+                    Phase::Cdp,
+                    format!("page.emulate: Chromium refused it: {message}"),
+                ),
+                e => cdp_failure(Phase::Cdp, e),
+            })?;
+            page.emulation = emulation.clone();
+            Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))
+        }
         Action::Console { since, level, limit } => {
             Ok(Output::Console(page.journal.console(since, level, limit)))
         }
@@ -567,9 +591,10 @@ async fn set_display(page: &mut Page, display: Display, budget: Budget) -> Resul
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
 async fn switch_to(page: &mut Page, target_id: &str, budget: Budget) -> Result<Output, WorkerError> {
-    let attached = attach_session(&page.browser, target_id, &page.dialogs, page.viewport, budget)
-        .await
-        .map_err(|e| cdp_failure(Phase::Session, e))?;
+    let attached =
+        attach_session(&page.browser, target_id, &page.dialogs, page.viewport, &page.emulation, budget)
+            .await
+            .map_err(|e| cdp_failure(Phase::Session, e))?;
     page.adopt(target_id, attached, Moved::Tab);
     let (url, title, _) = url_and_title(page, budget).await;
     let url = url.unwrap_or_default();

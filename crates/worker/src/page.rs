@@ -14,6 +14,7 @@ use sb_cdp::commands::{
 };
 use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpClient, CdpError, Session};
+use sb_protocol::api::Emulation;
 use sb_protocol::ipc::{Counter, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::Value;
@@ -171,6 +172,8 @@ pub(crate) struct Page {
     pub(crate) reported_url: String,
     /// The viewport every page of the session gets, CSS px.
     pub(crate) viewport: Option<sb_protocol::ipc::Display>,
+    /// What every page of the session emulates (`page.emulate`).
+    pub(crate) emulation: Emulation,
     /// The last snapshot's text, for the next `page.snapshot {diff: true}`.
     pub(crate) last_snapshot: std::sync::Mutex<Option<Previous>>,
     /// The frames' isolated worlds kept ready.
@@ -184,11 +187,12 @@ impl Page {
         conns: Conns,
         target_id: &str,
         viewport: Option<sb_protocol::ipc::Display>,
+        emulation: Emulation,
     ) -> Result<Page, CdpError> {
         let browser = conns.open();
         let dialogs = Dialogs::default();
-        let attached =
-            attach_session(&browser, target_id, &dialogs, viewport, Budget::new(ATTACH_TIMEOUT)).await?;
+        let budget = Budget::new(ATTACH_TIMEOUT);
+        let attached = attach_session(&browser, target_id, &dialogs, viewport, &emulation, budget).await?;
         Ok(Page {
             conns,
             browser,
@@ -199,6 +203,7 @@ impl Page {
             moved: None,
             crashes: Default::default(),
             viewport,
+            emulation,
             crashed: attached.crashed,
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
@@ -274,7 +279,8 @@ pub(crate) struct Attached {
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
 /// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`; `Runtime` and
-/// `Network` followed by [`track_journal`]), and sets `viewport`
+/// `Network` followed by [`track_journal`]), sets what the session emulates ([`crate::emulate`]), and
+/// sets `viewport`
 /// (CSS px) as the page's own size, as Playwright does for a context's viewport
 /// (`Emulation.setDeviceMetricsOverride`, scale 1, not mobile): the page's `innerWidth` and
 /// `innerHeight` are the viewport's, whatever the window's chrome takes.
@@ -283,6 +289,7 @@ pub(crate) async fn attach_session(
     target_id: &str,
     dialogs: &Dialogs,
     viewport: Option<sb_protocol::ipc::Display>,
+    emulation: &Emulation,
     budget: Budget,
 ) -> Result<Attached, CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
@@ -314,6 +321,7 @@ pub(crate) async fn attach_session(
     if let Some(d) = viewport {
         set_display(&session, d, budget).await?;
     }
+    crate::emulate::apply(browser, &session, target_id, &Emulation::default(), emulation, budget).await?;
     Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs, journal })
 }
 

@@ -67,6 +67,8 @@ pub struct SessionEntry {
     /// The session's own display (`session.start {viewport, device_scale_factor}`); `None`: the
     /// configured one. Every worker of the session gets it.
     pub(crate) display: Mutex<Option<sb_protocol::ipc::Display>>,
+    /// What the session's pages emulate (`page.emulate`); every worker of the session gets it.
+    pub(crate) emulation: Mutex<sb_protocol::api::Emulation>,
     /// The URL the session's new page must load before its next action runs (after a browser or
     /// supervisor restart, or when its last tab closed).
     pub(super) restore: Mutex<Option<String>>,
@@ -111,6 +113,7 @@ impl SessionEntry {
             console_errors: Mutex::new(0),
             reset: Mutex::new(None),
             display: Mutex::new(None),
+            emulation: Mutex::default(),
             restore: Mutex::new(None),
             context: Mutex::new(None),
             recovery_waited_ms: Mutex::new(None),

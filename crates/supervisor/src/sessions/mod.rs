@@ -97,6 +97,7 @@ impl Sessions {
                 let token = s.token.unwrap_or_else(new_token);
                 let entry = SessionEntry::new(s.session_id.clone(), s.url, token);
                 *entry.display.lock().unwrap() = s.display;
+                *entry.emulation.lock().unwrap() = s.emulation;
                 entry.mark_reset("supervisor_restarted");
                 (s.session_id, Arc::new(entry))
             })
