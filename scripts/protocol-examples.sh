@@ -180,6 +180,11 @@ example "session.cookies set (by url; or domain and path)" session.cookies s1 '{
 example "session.cookies get (those sent to a URL)" session.cookies s1 '{"urls": ["https://example.com/account"]}'
 example "session.cookies clear" session.cookies s1 '{"action": "clear"}'
 example "page.downloads (none yet)" page.downloads s1 '{}'
+example "page.storage set (localStorage of the page's origin)" page.storage s1 '{"kind": "local", "action": "set", "key": "theme", "value": "dark"}'
+example "page.storage get" page.storage s1 '{"kind": "local"}'
+example "session.storage_state save (Playwright's storageState format, under the artifacts dir)" session.storage_state s1 '{"action": "save", "name": "login.json"}'
+example "session.storage_state load (from the uploads dir, else the artifacts dir)" session.storage_state s1 '{"action": "load", "name": "login.json"}'
+example "session.storage_state load of a path, refused" session.storage_state s1 '{"action": "load", "name": "../config.toml"}'
 example "page.evaluate that logs (its result counts the console errors it raised)" page.evaluate s1 "{\"expression\": \"console.log('ready', 2); console.error('failed to load', {code: 7}); fetch('/test/missing').then(r => r.status)\"}"
 example "page.wait_for a response (one that came during the previous action counts)" page.wait_for s1 '{"response": "**/missing"}'
 example "page.console (errors, warnings and info; since a previous last_id with since)" page.console s1 '{"level": "info", "limit": 10}'

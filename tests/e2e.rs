@@ -1138,3 +1138,115 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
         assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
     }
 }
+
+/// Issue 29: `page.storage` reads and writes the active tab's local and session storage;
+/// `session.storage_state` saves the session's cookies and local storage as a Playwright
+/// `storageState` file, which `session.start {storage_state}` and `session.storage_state {load}`
+/// bring into another session (cookies set, each origin's local storage written without touching the
+/// network); names that are not plain file names, missing and malformed files are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn storage_and_storage_state_move_a_login_between_sessions() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("st")).await.unwrap();
+    let call = |sid: &'static str, method: &'static str, params: Value| {
+        let c = &c;
+        async move {
+            let r = c.call(method, Some(sid), params.clone(), None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
+        }
+    };
+    let refused = |sid: &'static str, method: &'static str, params: Value| {
+        let c = &c;
+        async move { api_error(&c.call(method, Some(sid), params, None).await.unwrap()) }
+    };
+    assert_eq!(
+        refused("st", "page.storage", json!({"kind": "local"})).await.code,
+        ErrorCode::BadRequest,
+        "about:blank has none"
+    );
+    c.goto("st", &pages.url("/test/index.html"), None).await.unwrap();
+    call("st", "page.storage", json!({"kind": "local", "action": "set", "key": "token", "value": "abc"}))
+        .await;
+    call("st", "page.storage", json!({"kind": "local", "action": "set", "key": "gone", "value": "x"})).await;
+    let r = call("st", "page.storage", json!({"kind": "local", "action": "delete", "key": "gone"})).await;
+    assert_eq!(r["items"], json!([{"name": "token", "value": "abc"}]), "{r}");
+    assert_eq!(r["origin"], json!(pages.base));
+    call("st", "page.storage", json!({"kind": "session", "action": "set", "key": "tab", "value": "1"})).await;
+    let seen =
+        call("st", "page.evaluate", json!({"expression": "[localStorage.token, sessionStorage.tab]"})).await;
+    assert_eq!(seen["value"], json!(["abc", "1"]));
+    let one = call("st", "page.storage", json!({"kind": "session", "key": "tab"})).await;
+    assert_eq!(one["items"], json!([{"name": "tab", "value": "1"}]));
+    let cleared = call("st", "page.storage", json!({"kind": "session", "action": "clear"})).await;
+    assert_eq!(cleared["items"], json!([]));
+    assert_eq!(
+        refused("st", "page.storage", json!({"kind": "local", "action": "set", "key": "k"})).await.code,
+        ErrorCode::BadRequest
+    );
+    call(
+        "st",
+        "session.cookies",
+        json!({"action": "set", "cookies": [{"name": "sid", "value": "s3", "url": pages.url("/")}]}),
+    )
+    .await;
+
+    // Saved in Playwright's format.
+    let saved = call("st", "session.storage_state", json!({"action": "save", "name": "login.json"})).await;
+    assert_eq!((saved["cookies"].as_u64(), saved["origins"].as_u64()), (Some(1), Some(1)), "{saved}");
+    let file: Value =
+        serde_json::from_slice(&std::fs::read(saved["path"].as_str().unwrap()).unwrap()).unwrap();
+    assert_eq!(file["cookies"][0]["name"], "sid");
+    assert!(file["cookies"][0]["httpOnly"].is_boolean() && file["cookies"][0]["sameSite"] == "Lax", "{file}");
+    assert_eq!(
+        file["origins"],
+        json!([{"origin": pages.base, "localStorage": [{"name": "token", "value": "abc"}]}])
+    );
+
+    // A new session starts from it; the page sees both before it ever ran a script.
+    let r = c
+        .call("session.start", None, json!({"session_id": "st2", "storage_state": "login.json"}), None)
+        .await
+        .unwrap();
+    assert!(r.ok, "{r:?}");
+    c.goto("st2", &pages.url("/test/index.html"), None).await.unwrap();
+    let seen =
+        call("st2", "page.evaluate", json!({"expression": "[localStorage.token, document.cookie]"})).await;
+    assert_eq!(seen["value"], json!(["abc", "sid=s3"]));
+    assert_eq!(
+        call("st2", "tabs.list", json!({})).await["tabs"].as_array().unwrap().len(),
+        1,
+        "the loading page is no tab"
+    );
+    // And an open session loads it.
+    c.session_start(Some("st3")).await.unwrap();
+    let loaded = call("st3", "session.storage_state", json!({"action": "load", "name": "login.json"})).await;
+    assert_eq!((loaded["cookies"].as_u64(), loaded["origins"].as_u64()), (Some(1), Some(1)));
+    c.goto("st3", &pages.url("/test/index.html"), None).await.unwrap();
+    let seen = call("st3", "page.evaluate", json!({"expression": "localStorage.token"})).await;
+    assert_eq!(seen["value"], json!("abc"));
+
+    let junk = std::path::Path::new(saved["path"].as_str().unwrap()).with_file_name("junk.json");
+    std::fs::write(&junk, "{\"cookies\": 7}").unwrap();
+    for bad in [
+        json!({"action": "load", "name": "../login.json"}),
+        json!({"action": "load", "name": "nope.json"}),
+        json!({"action": "load", "name": "junk.json"}),
+        json!({"action": "load"}),
+        json!({"action": "save", "name": "a/b.json"}),
+    ] {
+        assert_eq!(
+            refused("st3", "session.storage_state", bad.clone()).await.code,
+            ErrorCode::BadRequest,
+            "{bad}"
+        );
+    }
+    let r = c
+        .call("session.start", None, json!({"session_id": "st4", "storage_state": "junk.json"}), None)
+        .await
+        .unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest);
+    assert!(
+        !c.session_list().await.unwrap().into_inner().sessions.iter().any(|s| s.session_id == "st4"),
+        "a bad file starts nothing"
+    );
+}

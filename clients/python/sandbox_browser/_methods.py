@@ -37,6 +37,8 @@ from .types import (
     SetViewportResult,
     SnapshotResult,
     StatsResult,
+    StorageResult,
+    StorageStateResult,
     TabInfo,
     TabsCloseResult,
     TabsListResult,
@@ -83,6 +85,7 @@ class Methods:
         session_id: Optional[str] = None,
         *,
         device_scale_factor: Optional[float] = None,
+        storage_state: Optional[str] = None,
         viewport: Optional[Dict[str, Any]] = None,
         timeout_ms: Optional[int] = None,
     ) -> SessionStartResult:
@@ -94,10 +97,20 @@ class Methods:
         with a letter or digit (never ``.`` or ``..``).
         :param device_scale_factor: Device pixels per CSS px (``devicePixelRatio``), 0.5..=4; 1 when absent.
         Screenshots are taken at this scale.
+        :param storage_state: A storage state file to start from (``session.storage_state``'s ``name``: a
+        Playwright ``storageState`` JSON in the uploads dir, else the artifacts dir): its cookies and local
+        storage.
         :param viewport: The session's viewport, CSS px (each side 1..=10000); the configured one (1280x800 by
         default) when absent. Every page of the session measures it (``innerWidth`` x ``innerHeight``).
         """
-        params = _params({"session_id": session_id, "device_scale_factor": device_scale_factor, "viewport": viewport})
+        params = _params(
+            {
+                "session_id": session_id,
+                "device_scale_factor": device_scale_factor,
+                "storage_state": storage_state,
+                "viewport": viewport,
+            }
+        )
         return self._request("session.start", None, params, timeout_ms, SessionStartResult)
 
     def session_close(self, session_id: str, *, timeout_ms: Optional[int] = None) -> SessionCloseResult:
@@ -125,6 +138,26 @@ class Methods:
         """
         params = _params({"action": action, "cookies": cookies, "urls": urls})
         return self._request("session.cookies", session_id, params, timeout_ms, CookiesResult)
+
+    def session_storage_state(
+        self,
+        session_id: str,
+        *,
+        action: Literal["save", "load"],
+        name: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> StorageStateResult:
+        """``session.storage_state {action: save | load, name?}`` -> ``StorageStateResult``: the session's
+        cookies and the local storage of its tabs' origins saved to a JSON file in Playwright's
+        ``storageState`` format (under the artifacts dir), or such a file (from the uploads dir, else the
+        artifacts dir) loaded into the session: its cookies set, each origin's local storage written.
+
+        :param action: save or load.
+        :param name: A plain file name (``state.json``): save writes it under the artifacts dir (default
+        ``state-<session>.json``); load reads it from the uploads dir, else the artifacts dir.
+        """
+        params = _params({"action": action, "name": name})
+        return self._request("session.storage_state", session_id, params, timeout_ms, StorageStateResult)
 
     def session_list(self, *, timeout_ms: Optional[int] = None) -> SessionListResult:
         """``session.list`` -> ``SessionListResult``: the open sessions.
@@ -863,6 +896,28 @@ class Methods:
             }
         )
         return self._request("page.emulate", session_id, params, timeout_ms, EmulateResult)
+
+    def storage(
+        self,
+        session_id: str,
+        *,
+        action: Optional[Literal["get", "set", "delete", "clear"]] = None,
+        key: Optional[str] = None,
+        kind: Literal["local", "session"],
+        value: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> StorageResult:
+        """``page.storage {kind: local | session, action?: get | set | delete | clear, key?, value?}`` ->
+        ``StorageResult``: the active tab's ``localStorage`` or ``sessionStorage`` (its origin's), after the
+        action.
+
+        :param action: get (default), set, delete or clear.
+        :param key: The item (set and delete need it; get lists only it when given).
+        :param kind: local or session.
+        :param value: For set: its value.
+        """
+        params = _params({"action": action, "key": key, "kind": kind, "value": value})
+        return self._request("page.storage", session_id, params, timeout_ms, StorageResult)
 
     # tabs.*
 

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -214,6 +214,18 @@ class CookiesResult(Result):
 
     cookies: List[Cookie] = field(default_factory=list)
     """The session's cookies after the action (those sent to ``urls`` when given)."""
+
+
+@dataclass
+class StorageStateResult(Result):
+    """``session.storage_state`` result."""
+
+    cookies: int = 0
+    """Cookies saved or set."""
+    origins: int = 0
+    """Origins whose local storage was saved or written."""
+    path: str = ""
+    """The file written or read."""
 
 
 @dataclass
@@ -572,6 +584,26 @@ class EmulateResult(Result):
 
     emulation: Emulation = field(default_factory=Emulation)
     """In force from now on."""
+
+
+@dataclass
+class StorageItem:
+    """One Web Storage item (Playwright's ``storageState`` shape)."""
+
+    name: str = ""
+    """Its key."""
+    value: str = ""
+    """Its value."""
+
+
+@dataclass
+class StorageResult(Result):
+    """``page.storage`` result."""
+
+    items: List[StorageItem] = field(default_factory=list)
+    """The items after the action, in the storage's order."""
+    origin: str = ""
+    """The origin whose storage it is, e.g. ``https://example.com``."""
 
 
 @dataclass

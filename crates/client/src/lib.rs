@@ -27,9 +27,9 @@ use sb_protocol::api::{
     MetricsResult, MouseParams, NetworkParams, NetworkResult, PdfParams, PdfResult, PressParams, Request,
     RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams,
     SelectResult, SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
-    SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, TabInfo,
-    TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult,
-    WaitForParams, WaitForResult,
+    SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, StorageParams,
+    StorageResult, StorageStateParams, StorageStateResult, TabInfo, TabTargetParams, TabsCloseResult,
+    TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -425,6 +425,33 @@ impl Client {
         params: EmulateParams,
     ) -> Result<Reply<EmulateResult>, ClientError> {
         self.request(Method::PageEmulate, Some(session_id), params, None).await
+    }
+
+    /// `page.storage`: the active tab's `localStorage` or `sessionStorage` after a get, set, delete or
+    /// clear.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a page without storage of its own (`about:blank`).
+    pub async fn storage(
+        &self,
+        session_id: &str,
+        params: StorageParams,
+    ) -> Result<Reply<StorageResult>, ClientError> {
+        self.request(Method::PageStorage, Some(session_id), params, None).await
+    }
+
+    /// `session.storage_state`: the session's cookies and local storage saved to, or loaded from, a
+    /// Playwright `storageState` file.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a name that is not a plain file name, a missing file,
+    /// or one not in the format.
+    pub async fn storage_state(
+        &self,
+        session_id: &str,
+        params: StorageStateParams,
+    ) -> Result<Reply<StorageStateResult>, ClientError> {
+        self.request(Method::SessionStorageState, Some(session_id), params, None).await
     }
 
     /// `page.mouse`: raw mouse input at viewport coordinates (CSS px), no element checked.

@@ -265,10 +265,12 @@ impl Shared {
                 let result = self.call(Method::PageScreenshot, params, budget_ms).await?;
                 Ok(render::success(Some(Method::PageScreenshot), result))
             }
-            Action::Call(method) | Action::CallAs(method, _) => {
+            Action::Call(method) | Action::CallWith(method, _) => {
                 let mut params = params;
-                if let Action::CallAs(_, action) = tool.action {
-                    params["action"] = action.into();
+                if let Action::CallWith(_, fixed) = tool.action {
+                    for (name, value) in fixed {
+                        params[*name] = (*value).into();
+                    }
                 }
                 // The input tools settle as Playwright MCP's do (a short window in which a dialog or a
                 // navigation counts as the action's) unless the model asks for another window.

@@ -32,8 +32,9 @@ pub enum Cap {
     /// `browser_pdf_save`: the page printed to a PDF under the artifacts directory (Playwright MCP's
     /// `pdf` group).
     Pdf,
-    /// `browser_cookie_list`, `browser_cookie_set`, `browser_cookie_clear`: the session's cookies
-    /// (Playwright MCP's `storage` group's names).
+    /// The session's cookies, the page's local and session storage, and storage state files
+    /// (Playwright MCP's `storage` group's names: `browser_cookie_*`, `browser_localstorage_*`,
+    /// `browser_sessionstorage_*`, `browser_storage_state`, `browser_set_storage_state`).
     Storage,
     /// `browser_network_requests`: the requests of the active tab (Playwright MCP's `network` group).
     Network,
@@ -82,10 +83,11 @@ pub enum Action {
     Tabs,
     /// `browser_close`: `session.close`; the next tool starts a new session.
     Close,
-    /// One API method whose `action` the tool fixes (the tool's arguments, less `timeout_ms`, and
-    /// `action`): `browser_cookie_list` is `session.cookies {action: "get"}`, `browser_mouse_click_xy`
-    /// `page.mouse {action: "click"}`.
-    CallAs(Method, &'static str),
+    /// One API method with some params the tool fixes (the tool's arguments, less `timeout_ms`, and
+    /// those): `browser_cookie_list` is `session.cookies {action: "get"}`, `browser_mouse_click_xy`
+    /// `page.mouse {action: "click"}`, `browser_localstorage_set` `page.storage {kind: "local",
+    /// action: "set"}`.
+    CallWith(Method, &'static [(&'static str, &'static str)]),
 }
 
 /// One tool.
@@ -188,11 +190,30 @@ pub struct WheelArgs {
     pub dy: f64,
 }
 
-/// `browser_keydown` / `browser_keyup` arguments.
+/// `browser_keydown` / `browser_keyup` (a key name) and the storage `_get` / `_delete` tools (an
+/// item's key) arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KeyArgs {
-    /// A key name or a character: ArrowLeft, Shift, a.
+    /// A key name or character (ArrowLeft, Shift, a), or a storage item's key.
     pub key: String,
+}
+
+/// `browser_localstorage_set` / `browser_sessionstorage_set` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct KeyValueArgs {
+    /// The item's key.
+    pub key: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// `browser_storage_state` / `browser_set_storage_state` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StateFileArgs {
+    /// A plain file name: saved under the artifacts dir (default state-<session>.json); loaded from
+    /// the uploads dir, else the artifacts dir.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// `browser_cookie_list` arguments.
@@ -216,7 +237,7 @@ pub struct NoArgs {}
 
 /// Every tool, in the order `tools/list` gives them.
 pub fn all() -> Vec<ToolDef> {
-    use Action::{Call, CallAs};
+    use Action::{Call, CallWith};
     fn def(
         name: &'static str,
         cap: Cap,
@@ -287,28 +308,52 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
             "Capture the viewport, the full page, a region or an element as an image.",
             without(input_schema::<ScreenshotParams>(), "inline")),
-        def("browser_cookie_list", Cap::Storage, CallAs(Method::SessionCookies, "get"), true,
+        def("browser_cookie_list", Cap::Storage, CallWith(Method::SessionCookies, &[("action", "get")]), true,
             "List the session's cookies (optionally those sent to some URLs).", input_schema::<CookieListArgs>()),
-        def("browser_cookie_set", Cap::Storage, CallAs(Method::SessionCookies, "set"), false,
+        def("browser_cookie_set", Cap::Storage, CallWith(Method::SessionCookies, &[("action", "set")]), false,
             "Add cookies to the session.", input_schema::<CookieSetArgs>()),
-        def("browser_cookie_clear", Cap::Storage, CallAs(Method::SessionCookies, "clear"), false,
+        def("browser_cookie_clear", Cap::Storage, CallWith(Method::SessionCookies, &[("action", "clear")]), false,
             "Delete every cookie of the session.", input_schema::<NoArgs>()),
-        def("browser_mouse_move_xy", Cap::Vision, CallAs(Method::PageMouse, "move"), false,
+        def("browser_mouse_move_xy", Cap::Vision, CallWith(Method::PageMouse, &[("action", "move")]), false,
             "Move the mouse to x, y (CSS px in the viewport).", input_schema::<XyArgs>()),
-        def("browser_mouse_click_xy", Cap::Vision, CallAs(Method::PageMouse, "click"), false,
+        def("browser_mouse_click_xy", Cap::Vision, CallWith(Method::PageMouse, &[("action", "click")]), false,
             "Click at x, y (CSS px in the viewport).", input_schema::<ClickXyArgs>()),
-        def("browser_mouse_drag_xy", Cap::Vision, CallAs(Method::PageMouse, "drag"), false,
+        def("browser_mouse_drag_xy", Cap::Vision, CallWith(Method::PageMouse, &[("action", "drag")]), false,
             "Drag from x, y to to_x, to_y (CSS px in the viewport).", input_schema::<DragXyArgs>()),
-        def("browser_mouse_down", Cap::Vision, CallAs(Method::PageMouse, "down"), false,
+        def("browser_mouse_down", Cap::Vision, CallWith(Method::PageMouse, &[("action", "down")]), false,
             "Press a mouse button where the mouse is.", input_schema::<ButtonArgs>()),
-        def("browser_mouse_up", Cap::Vision, CallAs(Method::PageMouse, "up"), false,
+        def("browser_mouse_up", Cap::Vision, CallWith(Method::PageMouse, &[("action", "up")]), false,
             "Release a mouse button where the mouse is.", input_schema::<ButtonArgs>()),
-        def("browser_mouse_wheel", Cap::Vision, CallAs(Method::PageMouse, "wheel"), false,
+        def("browser_mouse_wheel", Cap::Vision, CallWith(Method::PageMouse, &[("action", "wheel")]), false,
             "Turn the mouse wheel by dx, dy px.", input_schema::<WheelArgs>()),
-        def("browser_keydown", Cap::Vision, CallAs(Method::PageKeyboard, "down"), false,
+        def("browser_keydown", Cap::Vision, CallWith(Method::PageKeyboard, &[("action", "down")]), false,
             "Press a key down (held until browser_keyup), e.g. Shift or a.", input_schema::<KeyArgs>()),
-        def("browser_keyup", Cap::Vision, CallAs(Method::PageKeyboard, "up"), false,
+        def("browser_keyup", Cap::Vision, CallWith(Method::PageKeyboard, &[("action", "up")]), false,
             "Release a key.", input_schema::<KeyArgs>()),
+        def("browser_localstorage_list", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local")]), true,
+            "List the localStorage items of the page's origin.", input_schema::<NoArgs>()),
+        def("browser_localstorage_get", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local")]), true,
+            "Get a localStorage item by key.", input_schema::<KeyArgs>()),
+        def("browser_localstorage_set", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local"), ("action", "set")]), false,
+            "Set a localStorage item.", input_schema::<KeyValueArgs>()),
+        def("browser_localstorage_delete", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local"), ("action", "delete")]), false,
+            "Delete a localStorage item.", input_schema::<KeyArgs>()),
+        def("browser_localstorage_clear", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local"), ("action", "clear")]), false,
+            "Clear the page origin's localStorage.", input_schema::<NoArgs>()),
+        def("browser_sessionstorage_list", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session")]), true,
+            "List the sessionStorage items of the page.", input_schema::<NoArgs>()),
+        def("browser_sessionstorage_get", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session")]), true,
+            "Get a sessionStorage item by key.", input_schema::<KeyArgs>()),
+        def("browser_sessionstorage_set", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session"), ("action", "set")]), false,
+            "Set a sessionStorage item.", input_schema::<KeyValueArgs>()),
+        def("browser_sessionstorage_delete", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session"), ("action", "delete")]), false,
+            "Delete a sessionStorage item.", input_schema::<KeyArgs>()),
+        def("browser_sessionstorage_clear", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session"), ("action", "clear")]), false,
+            "Clear the page's sessionStorage.", input_schema::<NoArgs>()),
+        def("browser_storage_state", Cap::Storage, CallWith(Method::SessionStorageState, &[("action", "save")]), true,
+            "Save cookies and localStorage to a file (Playwright's storageState format).", input_schema::<StateFileArgs>()),
+        def("browser_set_storage_state", Cap::Storage, CallWith(Method::SessionStorageState, &[("action", "load")]), false,
+            "Load cookies and localStorage from a storage state file.", input_schema::<StateFileArgs>()),
         def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
     ]

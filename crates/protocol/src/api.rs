@@ -339,6 +339,11 @@ methods! {
     /// cookies of the session's browser context (`Storage.getCookies`, `setCookies`, `clearCookies`),
     /// as they are after the action (only those sent to `urls` when given).
     SessionCookies = "session.cookies" { session: true, params: CookiesParams, result: CookiesResult, timeout_ms: 8_000 }
+    /// `session.storage_state {action: save | load, name?}` -> [`StorageStateResult`]: the session's
+    /// cookies and the local storage of its tabs' origins saved to a JSON file in Playwright's
+    /// `storageState` format (under the artifacts dir), or such a file (from the uploads dir, else the
+    /// artifacts dir) loaded into the session: its cookies set, each origin's local storage written.
+    SessionStorageState = "session.storage_state" { session: true, params: StorageStateParams, result: StorageStateResult, timeout_ms: 15_000 }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once it reached `load` (or what it
@@ -443,6 +448,10 @@ methods! {
     /// field given replaces the one in force; `reset` clears them all first), on every page of the
     /// session and kept across a supervisor restart, as the viewport is.
     PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000 }
+    /// `page.storage {kind: local | session, action?: get | set | delete | clear, key?, value?}` ->
+    /// [`StorageResult`]: the active tab's `localStorage` or `sessionStorage` (its origin's), after the
+    /// action.
+    PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
@@ -477,6 +486,10 @@ pub struct SessionStartParams {
     /// this scale.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_scale_factor: Option<f64>,
+    /// A storage state file to start from (`session.storage_state`'s `name`: a Playwright
+    /// `storageState` JSON in the uploads dir, else the artifacts dir): its cookies and local storage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_state: Option<String>,
 }
 
 /// `page.set_viewport` params: the viewport in CSS px (each side 1..=10000) and device pixels per CSS
@@ -1071,6 +1084,97 @@ pub struct EmulateParams {
 pub struct EmulateResult {
     /// In force from now on.
     pub emulation: Emulation,
+}
+
+/// Which Web Storage area `page.storage` works on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StorageKind {
+    /// `localStorage`: the origin's, kept across tabs and reloads.
+    Local,
+    /// `sessionStorage`: the tab's, for its origin.
+    Session,
+}
+
+/// What `page.storage` does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StorageAction {
+    /// List the items (only `key`'s when given).
+    #[default]
+    Get,
+    /// Set `key` to `value`.
+    Set,
+    /// Remove `key`.
+    Delete,
+    /// Remove every item.
+    Clear,
+}
+
+/// `page.storage` params.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StorageParams {
+    /// local or session.
+    pub kind: StorageKind,
+    /// get (default), set, delete or clear.
+    #[serde(default)]
+    pub action: StorageAction,
+    /// The item (set and delete need it; get lists only it when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// For set: its value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// One Web Storage item (Playwright's `storageState` shape).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StorageItem {
+    /// Its key.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// `page.storage` result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StorageResult {
+    /// The origin whose storage it is, e.g. `https://example.com`.
+    pub origin: String,
+    /// The items after the action, in the storage's order.
+    pub items: Vec<StorageItem>,
+}
+
+/// What `session.storage_state` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StorageStateAction {
+    /// Write the session's state to a file.
+    Save,
+    /// Read a file into the session.
+    Load,
+}
+
+/// `session.storage_state` params.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StorageStateParams {
+    /// save or load.
+    pub action: StorageStateAction,
+    /// A plain file name (`state.json`): save writes it under the artifacts dir (default
+    /// `state-<session>.json`); load reads it from the uploads dir, else the artifacts dir.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `session.storage_state` result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StorageStateResult {
+    /// The file written or read.
+    pub path: String,
+    /// Cookies saved or set.
+    pub cookies: u64,
+    /// Origins whose local storage was saved or written.
+    pub origins: u64,
 }
 
 /// What `page.mouse` does (Playwright's `Mouse` methods, and `drag`).

@@ -26,7 +26,7 @@ use crate::api::{
     ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation, ExtractFormat, ExtractResult,
     FillFormResult, FramesResult, GotoResult, ImageFormat, InputResult, KeyboardAction, LoadState, Modifier,
     MouseAction, MouseButton, NetworkResult, PdfResult, ScreenshotResult, ScrollResult, SelectResult,
-    UploadResult, WaitForResult,
+    StorageAction, StorageKind, StorageResult, UploadResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -260,6 +260,17 @@ pub enum Action {
         /// Ms of the page's time to wait after the input's effects (`settle_ms`), 0 for none.
         settle_ms: u64,
     },
+    /// The active tab's Web Storage: `kind`, `action` on `key` with `value`.
+    Storage {
+        /// local or session.
+        kind: StorageKind,
+        /// What to do.
+        action: StorageAction,
+        /// The item.
+        key: Option<String>,
+        /// Its new value (set).
+        value: Option<String>,
+    },
     /// What every page of the session emulates from now on (the whole of it, not a change).
     Emulate {
         /// The emulation in force.
@@ -307,7 +318,10 @@ impl Action {
             Action::Snapshot { .. } => Phase::Cdp,
             Action::Input { .. } => Phase::Actionability,
             Action::HandleDialog { .. } | Action::SetDisplay { .. } | Action::Frames => Phase::Cdp,
-            Action::Console { .. } | Action::Network { .. } | Action::Emulate { .. } => Phase::Cdp,
+            Action::Console { .. }
+            | Action::Network { .. }
+            | Action::Emulate { .. }
+            | Action::Storage { .. } => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
         }
     }
@@ -703,6 +717,9 @@ outputs! {
     /// `page.emulate`.
     #[serde(with = "as_json")]
     Emulate(EmulateResult),
+    /// `page.storage`.
+    #[serde(with = "as_json")]
+    Storage(StorageResult),
     /// `page.network`.
     #[serde(with = "as_json")]
     Network(NetworkResult),

@@ -24,6 +24,7 @@ use sb_protocol::api::{
 };
 use sb_protocol::api::{
     EmulateParams, EmulateResult, Emulation, KeyboardAction, KeyboardParams, MouseAction, MouseParams,
+    StorageAction, StorageParams, StorageResult,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -140,6 +141,8 @@ pub enum SessionOp {
     TabsClose,
     /// `session.cookies`.
     Cookies,
+    /// `session.storage_state`.
+    StorageState,
 }
 
 /// The route of `method`: the dispatch table.
@@ -153,6 +156,7 @@ pub fn route(method: Method) -> Route {
         SessionList => return Route::Runtime(RuntimeOp::SessionList),
         SessionClose => return Route::Session(OnSession::Op(SessionOp::Close)),
         SessionCookies => return Route::Session(OnSession::Op(SessionOp::Cookies)),
+        SessionStorageState => return Route::Session(OnSession::Op(SessionOp::StorageState)),
         TabsList => return Route::Session(OnSession::Op(SessionOp::TabsList)),
         PageDownloads => return Route::Session(OnSession::Op(SessionOp::Downloads)),
         TabsOpen => return Route::Session(OnSession::Op(SessionOp::TabsOpen)),
@@ -184,6 +188,7 @@ pub fn route(method: Method) -> Route {
         PageFrames => &FRAMES,
         PageConsole => &CONSOLE,
         PageEmulate => &EMULATE,
+        PageStorage => &STORAGE,
         PageMouse => &MOUSE,
         PageKeyboard => &KEYBOARD,
         PageNetwork => &NETWORK,
@@ -709,6 +714,36 @@ static EMULATE: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
+/// The longest key or value `page.storage` sets, chars (a browser keeps about 5 MB an origin).
+const MAX_STORAGE_CHARS: usize = 5_000_000;
+
+/// `page.storage`: set needs key and value, delete a key, clear neither; get takes a key or none.
+static STORAGE: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: StorageParams = params(v)?;
+        let fits = |s: &Option<String>| s.as_ref().is_none_or(|s| s.chars().count() <= MAX_STORAGE_CHARS);
+        if !fits(&p.key) || !fits(&p.value) {
+            return Err(bad_request(format!(
+                "page.storage keys and values are at most {MAX_STORAGE_CHARS} chars"
+            )));
+        }
+        let ok = match p.action {
+            StorageAction::Get => p.value.is_none(),
+            StorageAction::Set => p.key.is_some() && p.value.is_some(),
+            StorageAction::Delete => p.key.is_some() && p.value.is_none(),
+            StorageAction::Clear => p.key.is_none() && p.value.is_none(),
+        };
+        if !ok {
+            return Err(bad_request(
+                "page.storage: get takes key or nothing, set key and value, delete key, clear nothing",
+            ));
+        }
+        Ok(Action::Storage { kind: p.kind, action: p.action, key: p.key, value: p.value })
+    },
+    finish: |o| finish_as(o, Done::of::<StorageResult>),
+    numbers_refs: false,
+};
+
 /// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
 fn journal_limit(method: &str, limit: Option<u32>) -> Result<u32, ErrorBody> {
     match limit.unwrap_or(100) {
@@ -983,7 +1018,7 @@ mod tests {
     #[test]
     fn every_method_has_a_route() {
         let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 29);
+        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 30);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

@@ -41,6 +41,7 @@ pub mod server;
 pub mod sessions;
 pub mod spawner;
 pub mod stats;
+pub mod storage_state;
 pub mod store;
 pub mod tabs;
 pub(crate) mod unstick;

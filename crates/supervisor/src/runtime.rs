@@ -13,12 +13,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::storage_state;
 use sb_protocol::api::{
     CommonResult, DownloadsResult, HealthResult, Method, MetricsResult, Request, RequestId, Response,
     SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
 };
+use sb_protocol::api::{
+    StorageAction, StorageKind, StorageStateAction, StorageStateParams, StorageStateResult,
+};
 use sb_protocol::error::bad_request;
-use sb_protocol::ipc::{Display, RefRecord};
+use sb_protocol::ipc::{Action, Display, Output, RefRecord};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -390,7 +394,17 @@ impl Runtime {
                     p.session_id = request.session_id;
                 }
                 let display = display(&p, self.config.browser.window)?;
-                to_json(self.start_session(p.session_id, request.session_token, display, budget).await?)
+                // A state file is read before anything starts: a bad one starts nothing.
+                let state = match &p.storage_state {
+                    Some(name) => {
+                        let uploads = self.config.uploads_dir.as_deref();
+                        Some(storage_state::read(uploads, &self.config.artifacts_dir, name)?)
+                    }
+                    None => None,
+                };
+                to_json(
+                    self.start_session(p.session_id, request.session_token, display, state, budget).await?,
+                )
             }
         }
     }
@@ -439,6 +453,47 @@ impl Runtime {
                     let p = dispatch::params(params)?;
                     to_json(crate::cookies::run(&link, &context, p, call.budget).await?)
                 }
+                SessionOp::StorageState => {
+                    let p: StorageStateParams = dispatch::params(params)?;
+                    let link = q.health.link(budget).await?;
+                    let context = q.sessions.context(session, &link, budget).await?;
+                    let artifacts = &self.config.artifacts_dir;
+                    match p.action {
+                        StorageStateAction::Save => {
+                            let path = storage_state::save_path(artifacts, &session.id, p.name.as_deref())?;
+                            let cookies = storage_state::cookies(&link, &context, budget).await?;
+                            // The active tab's origin's local storage (none for an opaque origin).
+                            let local = Action::Storage {
+                                kind: StorageKind::Local,
+                                action: StorageAction::Get,
+                                key: None,
+                                value: None,
+                            };
+                            let origins = match q.run(session, call, local).await {
+                                Ok(Output::Storage(r)) if !r.items.is_empty() => {
+                                    vec![storage_state::OriginState {
+                                        origin: r.origin,
+                                        local_storage: r.items,
+                                    }]
+                                }
+                                Err(e) if e.code != ErrorCode::BadRequest => return Err(e),
+                                _ => Vec::new(),
+                            };
+                            to_json(storage_state::write(
+                                &path,
+                                &storage_state::StorageState { cookies, origins },
+                            )?)
+                        }
+                        StorageStateAction::Load => {
+                            let name = p.name.ok_or_else(|| {
+                                bad_request("session.storage_state load needs name (a file in the uploads or artifacts dir)")
+                            })?;
+                            let uploads = self.config.uploads_dir.as_deref();
+                            let (path, state) = storage_state::read(uploads, artifacts, &name)?;
+                            to_json(self.load_state(session, &link, &context, path, state, budget).await?)
+                        }
+                    }
+                }
                 SessionOp::Downloads => {
                     to_json(DownloadsResult { entries: q.sessions.downloads.list(&session.id) })
                 }
@@ -480,6 +535,7 @@ impl Runtime {
         requested: Option<String>,
         token: Option<String>,
         display: Option<Display>,
+        state: Option<(PathBuf, storage_state::StorageState)>,
         budget: Budget,
     ) -> Result<SessionStartResult, ErrorBody> {
         let sessions = &self.queue.sessions;
@@ -489,6 +545,14 @@ impl Runtime {
         let session_token = entry.token.clone();
         *entry.display.lock().unwrap() = display;
         let target_id = sessions.new_target(&entry, &link, budget).await?;
+        if let Some((path, state)) = state {
+            let context = sessions.context(&entry, &link, budget).await?;
+            if let Err(e) = self.load_state(&entry, &link, &context, path, state, budget).await {
+                crate::sessions::close_target_soon(&link.client, &target_id).await;
+                Sessions::dispose_context(&entry, &link, budget).await;
+                return Err(e);
+            }
+        }
         let launcher = self.queue.launcher.for_session(display, Default::default());
         let worker = match WorkerHandle::spawn(&launcher, &link, &target_id, budget).await {
             Ok(w) => w,
@@ -501,6 +565,23 @@ impl Runtime {
         let session_id = reservation.id().to_string();
         sessions.commit(reservation, entry).await;
         Ok(SessionStartResult { session_id, target_id, session_token })
+    }
+
+    /// Loads a storage state into `session`'s context `context`: its cookies, then its origins' local
+    /// storage ([`storage_state::write_origins`]).
+    async fn load_state(
+        &self,
+        session: &SessionEntry,
+        link: &crate::link::Link,
+        context: &str,
+        path: PathBuf,
+        state: storage_state::StorageState,
+        budget: Budget,
+    ) -> Result<StorageStateResult, ErrorBody> {
+        let (cookies, origins) = (state.cookies.len() as u64, state.origins.len() as u64);
+        storage_state::set_cookies(link, context, state.cookies, budget).await?;
+        storage_state::write_origins(session, link, context, &state.origins, budget).await?;
+        Ok(StorageStateResult { path: path.display().to_string(), cookies, origins })
     }
 
     /// `session.close`: the worker is shut down and every tab closed, all within the request's budget

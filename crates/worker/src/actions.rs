@@ -636,3 +636,53 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Resul
     .await?;
     Ok(Output::Scrolled(ScrollResult { scroll_x, scroll_y }))
 }
+
+/// The in-page part of `page.storage`: `(area, op) => {origin, items}` in the runtime's isolated world
+/// (the page's own globals cannot stand in for `Storage`'s methods there), or `{error}` for an origin
+/// without storage (`about:blank`, `data:`: an opaque origin throws `SecurityError`).
+const STORAGE: &str = r#"(kind, op) => {
+  let s;
+  try { s = kind === 'local' ? localStorage : sessionStorage; } catch (e) { return {error: String(e.message || e)}; }
+  if (op.action === 'set') s.setItem(op.key, op.value);
+  else if (op.action === 'delete') s.removeItem(op.key);
+  else if (op.action === 'clear') s.clear();
+  const items = [];
+  for (let i = 0; i < s.length; i++) { const name = s.key(i); items.push({name, value: s.getItem(name)}); }
+  const only = op.action === 'get' && op.key != null;
+  return {origin: location.origin, items: only ? items.filter(i => i.name === op.key) : items};
+}"#;
+
+/// `page.storage`: the active tab's `localStorage` or `sessionStorage` after `action`.
+///
+/// # Errors
+/// `bad_request` when the page's origin has no storage (opaque) or `set` would pass the origin's
+/// quota; a CDP failure or timeout.
+pub(crate) async fn storage(
+    page: &Page,
+    kind: sb_protocol::api::StorageKind,
+    action: sb_protocol::api::StorageAction,
+    key: Option<String>,
+    value: Option<String>,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Cdp;
+    let budget = p.budget();
+    let kind = json!(kind);
+    let op = json!({"action": action, "key": key, "value": value});
+    let call = Evaluate::by_value(format!("({STORAGE})({kind}, {op})"));
+    let r = page.worlds.evaluate(&page.session, &page.target_id, call, budget, budget.remaining()).await;
+    let r = r.map_err(|e| cdp_failure(phase, e))?;
+    if let Some(details) = r.exception_details {
+        return Err(fail(ErrorCode::BadRequest, phase, format!("page.storage: {}", details.message())));
+    }
+    let value = r.result.value.unwrap_or(Value::Null);
+    if let Some(error) = value.get("error").and_then(Value::as_str) {
+        let url = url_and_title(page, budget).await.0.unwrap_or_default();
+        return Err(fail(
+            ErrorCode::BadRequest,
+            phase,
+            format!("page.storage: the page at {url} has no storage of its own ({error})"),
+        ));
+    }
+    Ok(Output::Storage(crate::page::decode(value, phase, "page.storage")?))
+}

@@ -557,6 +557,9 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             page.emulation = emulation.clone();
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))
         }
+        Action::Storage { kind, action, key, value } => {
+            actions::storage(page, kind, action, key, value, p).await
+        }
         Action::Console { since, level, limit } => {
             Ok(Output::Console(page.journal.console(since, level, limit)))
         }

@@ -83,7 +83,7 @@ pub struct SessionEntry {
     pub(super) tabs: Mutex<Vec<Tab>>,
     /// Tabs that left the session (closed): a target lingers in `Target.getTargets` for a moment after
     /// `Target.closeTarget`, and must not join again as a popup.
-    pub(super) gone_tabs: Mutex<HashSet<String>>,
+    pub(crate) gone_tabs: Mutex<HashSet<String>>,
     /// Set when one of its tabs' targets was destroyed (`Target.targetDestroyed`): the tab list is
     /// brought up to date before the next action.
     pub(crate) tabs_dirty: AtomicBool,
