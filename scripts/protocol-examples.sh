@@ -191,6 +191,7 @@ example "page.console (errors, warnings and info; since a previous last_id with 
 example "page.network (static resources left out; filter by URL glob)" page.network s1 '{"limit": 5}'
 example "tabs.open" tabs.open s1 "{\"url\": \"$base/test/popup.html\"}"
 example "page.click that opens a popup" page.click s1 '{"selector": "#open"}'
+example "page.wait_for a popup (one the previous action opened counts)" page.wait_for s1 '{"popup": true}'
 example "tabs.list" tabs.list s1 '{}'
 example "tabs.focus with a prefix that matches every tab" tabs.focus s1 '{"target_id": ""}'
 example "tabs.focus on no tab" tabs.focus s1 '{"target_id": "ZZZZ"}'

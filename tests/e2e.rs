@@ -1250,3 +1250,67 @@ async fn storage_and_storage_state_move_a_login_between_sessions() {
         "a bad file starts nothing"
     );
 }
+
+/// Issue 29: `page.wait_for {download}` returns a download of the session once it ended (one that
+/// ended since the session's last result counts), and `{popup}` a tab one of its tabs opened, ready to
+/// focus; with neither coming, each answers `timeout` at its deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_for_a_download_or_a_popup_returns_it() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("ev")).await.unwrap();
+    c.goto("ev", &pages.url("/test/popup.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| {
+        let c = &c;
+        async move {
+            let r = c.call(method, Some("ev"), params.clone(), None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
+        }
+    };
+    for what in ["popup", "download"] {
+        let r = c.call("page.wait_for", Some("ev"), json!({what: true}), Some(1_000)).await.unwrap();
+        let e = api_error(&r);
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (ErrorCode::Timeout, format!("wait_for {what}: not met within the budget").as_str())
+        );
+    }
+    let r = c.call("page.wait_for", Some("ev"), json!({"popup": true, "text": "x"}), None).await.unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "one condition at a time");
+
+    call("page.click", json!({"selector": "#open"})).await;
+    let w = call("page.wait_for", json!({"popup": true})).await;
+    let popup = &w["popup"];
+    assert_eq!(
+        popup["opener_id"],
+        json!(c.tabs_list("ev").await.unwrap().into_inner().tabs[0].target_id),
+        "{w}"
+    );
+    assert!(popup["target_id"].is_string() && popup["active"] == false, "{w}");
+    let focused = call("tabs.focus", json!({"target_id": popup["target_id"]})).await;
+    assert_eq!(focused["target_id"], popup["target_id"]);
+    // A popup opened after the wait began.
+    call("tabs.focus", json!({"target_id": w["popup"]["opener_id"]})).await;
+    call(
+        "page.evaluate",
+        json!({"expression": "setTimeout(() => document.querySelector('#blank').click(), 300), 1"}),
+    )
+    .await;
+    let later = call("page.wait_for", json!({"popup": true})).await;
+    assert_ne!(later["popup"]["target_id"], popup["target_id"], "{later}");
+
+    let link =
+        "document.body.insertAdjacentHTML('beforeend', '<a id=\"dl\" href=\"/test/download/3000\">d</a>'), 1";
+    call("page.evaluate", json!({"expression": link})).await;
+    call(
+        "page.evaluate",
+        json!({"expression": "setTimeout(() => document.querySelector('#dl').click(), 200), 1"}),
+    )
+    .await;
+    let w = call("page.wait_for", json!({"download": true})).await;
+    assert_eq!(
+        (w["download"]["state"].as_str(), w["download"]["bytes"].as_u64()),
+        (Some("completed"), Some(3000)),
+        "{w}"
+    );
+    assert!(std::path::Path::new(w["download"]["path"].as_str().unwrap()).is_file());
+}

@@ -91,6 +91,10 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.emulate(sid, timezone="Asia/Tokyo").emulation.timezone == "Asia/Tokyo"
         assert c.evaluate(sid, "Intl.DateTimeFormat().resolvedOptions().timeZone").value == "Asia/Tokyo"
         assert c.emulate(sid, reset=True).emulation.timezone is None
+        c.evaluate(sid, "window.open(location.href), 1")
+        popup = c.wait_for(sid, popup=True).popup
+        assert popup.target_id and not popup.active
+        assert c.tabs_close(sid, popup.target_id)
         assert c.storage(sid, kind="local", action="set", key="k", value="v").items[0].value == "v"
         state = c.session_storage_state(sid, action="save", name="py-state.json")
         assert state.origins == 1 and os.path.isfile(state.path)

@@ -296,8 +296,10 @@ class Methods:
         session_id: str,
         *,
         dialog: Optional[bool] = None,
+        download: Optional[bool] = None,
         function: Optional[str] = None,
         load_state: Optional[Literal["domcontentloaded", "load", "networkidle"]] = None,
+        popup: Optional[bool] = None,
         response: Optional[str] = None,
         selector: Optional[str] = None,
         state: Optional[Literal["attached", "detached", "visible", "hidden"]] = None,
@@ -314,9 +316,15 @@ class Methods:
         :param dialog: Wait for a JavaScript dialog to open (and be answered by the session's policy,
         ``page.handle_dialog``); one answered since the session's last result counts. It is in this result's
         ``dialogs``.
+        :param download: Wait for a download of the session to end (completed, canceled or too large); one
+        that ended since the session's previous request started counts (each is returned once). It is this
+        result's ``download``.
         :param function: A JavaScript expression polled until truthy (a promise is awaited).
         :param load_state: ``load``, ``domcontentloaded`` or ``networkidle`` (Chromium's lifecycle event: no
         request for 500 ms).
+        :param popup: Wait for a tab of the session to open another (a popup: ``window.open``,
+        ``target=_blank``); one opened since the session's previous request started counts (each is returned
+        once). It is this result's ``popup`` (``tabs.focus`` drives it).
         :param response: A glob (as ``url``) the URL of a response must match: one the active tab received
         since the session's previous action started, or one that comes within the budget. It is this result's
         ``response``.
@@ -331,8 +339,10 @@ class Methods:
         params = _params(
             {
                 "dialog": dialog,
+                "download": download,
                 "function": function,
                 "load_state": load_state,
+                "popup": popup,
                 "response": response,
                 "selector": selector,
                 "state": state,

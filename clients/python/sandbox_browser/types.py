@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabInfo", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -317,6 +317,22 @@ class EvaluateResult(Result):
 
 
 @dataclass
+class TabInfo:
+    """One tab of a session."""
+
+    active: bool = False
+    """Whether page actions go to this tab."""
+    opener_id: Optional[str] = None
+    """The tab that opened it (``window.open``, ``target=_blank``), when it is a popup."""
+    target_id: str = ""
+    """CDP ``targetId``."""
+    title: str = ""
+    """The tab's title."""
+    url: str = ""
+    """The tab's URL."""
+
+
+@dataclass
 class NetworkRequest:
     """One request of a tab (a redirect's hops are one entry each)."""
 
@@ -344,8 +360,12 @@ class NetworkRequest:
 class WaitForResult(Result):
     """``page.wait_for`` result."""
 
+    download: Optional[DownloadInfo] = None
+    """The download waited for (``download``), as it ended."""
     matched: str = ""
     """Which condition was met, e.g. ``"selector #done visible"``."""
+    popup: Optional[TabInfo] = None
+    """The popup waited for (``popup``)."""
     response: Optional[NetworkRequest] = None
     """The response waited for (``response``)."""
     url: str = ""
@@ -604,22 +624,6 @@ class StorageResult(Result):
     """The items after the action, in the storage's order."""
     origin: str = ""
     """The origin whose storage it is, e.g. ``https://example.com``."""
-
-
-@dataclass
-class TabInfo:
-    """One tab of a session."""
-
-    active: bool = False
-    """Whether page actions go to this tab."""
-    opener_id: Optional[str] = None
-    """The tab that opened it (``window.open``, ``target=_blank``), when it is a popup."""
-    target_id: str = ""
-    """CDP ``targetId``."""
-    title: str = ""
-    """The tab's title."""
-    url: str = ""
-    """The tab's URL."""
 
 
 @dataclass

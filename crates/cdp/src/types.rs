@@ -579,6 +579,14 @@ pub struct TargetDestroyed {
     pub target_id: String,
 }
 
+/// `Target.targetCreated` params.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetCreated {
+    /// The new target.
+    pub target_info: TargetInfo,
+}
+
 /// `Runtime.executionContextCreated` params.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ExecutionContextCreated {

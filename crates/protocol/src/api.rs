@@ -710,6 +710,16 @@ pub struct WaitForParams {
     /// `response`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
+    /// Wait for a download of the session to end (completed, canceled or too large); one that ended
+    /// since the session's previous request started counts (each is returned once). It is this
+    /// result's `download`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub download: bool,
+    /// Wait for a tab of the session to open another (a popup: `window.open`, `target=_blank`); one
+    /// opened since the session's previous request started counts (each is returned once). It is this
+    /// result's `popup` (`tabs.focus` drives it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub popup: bool,
 }
 
 /// `page.wait_for` result.
@@ -721,7 +731,13 @@ pub struct WaitForResult {
     pub url: String,
     /// The response waited for (`response`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response: Option<NetworkRequest>,
+    pub response: Option<Box<NetworkRequest>>,
+    /// The download waited for (`download`), as it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download: Option<Box<DownloadInfo>>,
+    /// The popup waited for (`popup`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub popup: Option<Box<TabInfo>>,
 }
 
 /// How many console messages a tab keeps (the oldest go first; `page.console`'s `dropped` counts them).

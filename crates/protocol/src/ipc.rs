@@ -507,6 +507,10 @@ pub enum WaitCondition {
     LoadState(LoadState),
     /// A response whose URL matches the glob, received since the previous action started.
     Response(String),
+    /// A download of the session that ended (the supervisor waits for it; never sent to a worker).
+    Download,
+    /// A popup of one of the session's tabs (the supervisor waits for it; never sent to a worker).
+    Popup,
     /// A JS expression polled until truthy.
     Function(String),
     /// ms.

@@ -143,6 +143,18 @@ pub enum SessionOp {
     Cookies,
     /// `session.storage_state`.
     StorageState,
+    /// `page.wait_for {download}` and `{popup}`: events the supervisor sees, not the page.
+    WaitForEvent,
+}
+
+/// The route of a request of `method` with `params`: [`route`]'s, but `page.wait_for` of a download
+/// or a popup (which the supervisor sees, not the session's page) is the runtime's.
+pub fn route_call(method: Method, params: &Value) -> Route {
+    let event = |name: &str| params.get(name) == Some(&Value::Bool(true));
+    if method == Method::PageWaitFor && (event("download") || event("popup")) {
+        return Route::Session(OnSession::Op(SessionOp::WaitForEvent));
+    }
+    route(method)
 }
 
 /// The route of `method`: the dispatch table.
@@ -862,7 +874,10 @@ fn looks_like_ref(s: &str) -> bool {
 }
 
 /// The one condition of `page.wait_for`.
-fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
+///
+/// # Errors
+/// `bad_request` when it has none or more than one, or `state` without `selector`.
+pub fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
     let state = p.state;
     let mut found: Vec<WaitCondition> = Vec::new();
     if let Some(selector) = p.selector {
@@ -877,13 +892,19 @@ fn wait_condition(p: WaitForParams) -> Result<WaitCondition, ErrorBody> {
     found.extend(p.function.map(WaitCondition::Function));
     found.extend(p.time_ms.map(WaitCondition::Time));
     found.extend(p.response.map(WaitCondition::Response));
+    if p.download {
+        found.push(WaitCondition::Download);
+    }
+    if p.popup {
+        found.push(WaitCondition::Popup);
+    }
     if p.dialog {
         found.push(WaitCondition::Dialog);
     }
     match found.len() {
         1 => Ok(found.remove(0)),
         n => Err(bad_request(format!(
-            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms, dialog, response (got {n})"
+            "page.wait_for takes exactly one of selector, text, text_gone, url, load_state, function, time_ms, dialog, response, download, popup (got {n})"
         ))),
     }
 }

@@ -75,6 +75,10 @@ pub struct Downloads {
     /// Begun in a frame that is no session's tab (a subframe's): `Browser.downloadWillBegin`'s params
     /// by `guid`, until the file shows whose it is.
     unowned: Mutex<HashMap<String, DownloadWillBegin>>,
+    /// Notified whenever a session has news (`page.wait_for {download}`).
+    pub changed: tokio::sync::Notify,
+    /// When each download ended, by `guid`.
+    ended_at: Mutex<HashMap<String, std::time::Instant>>,
 }
 
 impl Downloads {
@@ -87,6 +91,8 @@ impl Downloads {
             news: Mutex::default(),
             all: Mutex::default(),
             unowned: Mutex::default(),
+            changed: tokio::sync::Notify::new(),
+            ended_at: Mutex::default(),
         }
     }
 
@@ -230,6 +236,7 @@ impl Downloads {
             });
             entry.info.state = if entry.too_large || over { "too_large" } else { "canceled" }.into();
         }
+        self.ended_at.lock().unwrap().insert(guid.to_string(), std::time::Instant::now());
         self.record(&entry.session, guid, &entry.info);
         self.tell(&entry.session, entry.info);
     }
@@ -252,6 +259,23 @@ impl Downloads {
 
     fn tell(&self, session: &str, info: DownloadInfo) {
         self.news.lock().unwrap().entry(session.to_string()).or_default().push(info);
+        self.changed.notify_waiters();
+    }
+
+    /// The first download of `session` that ended at or after `since` and is not in `skip`, with its
+    /// `guid`.
+    pub fn ended_since(
+        &self,
+        session: &str,
+        since: std::time::Instant,
+        skip: &std::collections::HashSet<String>,
+    ) -> Option<(String, DownloadInfo)> {
+        let ended_at = self.ended_at.lock().unwrap();
+        let all = self.all.lock().unwrap();
+        all.get(session)?
+            .iter()
+            .find(|(guid, _)| !skip.contains(guid) && ended_at.get(guid).is_some_and(|t| *t >= since))
+            .cloned()
     }
 
     /// What `session` has not been told yet (its next result's `downloads`).
@@ -262,7 +286,12 @@ impl Downloads {
     /// `session` closed: its directory goes (unless `keep`), and what it was not told.
     pub fn closed(&self, session: &str) {
         self.news.lock().unwrap().remove(session);
-        self.all.lock().unwrap().remove(session);
+        if let Some(list) = self.all.lock().unwrap().remove(session) {
+            let mut ended_at = self.ended_at.lock().unwrap();
+            for (guid, _) in list {
+                ended_at.remove(&guid);
+            }
+        }
         self.flying.lock().unwrap().retain(|_, e| e.session != session);
         if !self.config.keep {
             if let Ok(dir) = self.dir(session) {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::storage_state;
+use sb_protocol::api::WaitForResult;
 use sb_protocol::api::{
     CommonResult, DownloadsResult, HealthResult, Method, MetricsResult, Request, RequestId, Response,
     SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
@@ -22,7 +23,7 @@ use sb_protocol::api::{
     StorageAction, StorageKind, StorageStateAction, StorageStateParams, StorageStateResult,
 };
 use sb_protocol::error::bad_request;
-use sb_protocol::ipc::{Action, Display, Output, RefRecord};
+use sb_protocol::ipc::{Action, Display, Output, RefRecord, WaitCondition};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -216,7 +217,7 @@ impl Runtime {
     /// sentence at the end of an error's message.
     async fn execute(self: &Arc<Self>, call: Call<'_>, request: Request) -> Result<Value, ErrorBody> {
         let Call { method, budget, .. } = call;
-        let route = match dispatch::route(method) {
+        let route = match dispatch::route_call(method, &request.params) {
             Route::Runtime(op) => return self.execute_runtime(op, request, budget).await,
             Route::Session(route) => route,
         };
@@ -228,6 +229,10 @@ impl Runtime {
         } else {
             self.queue.sessions.get(id)?
         };
+        {
+            let mut marks = session.marks.lock().unwrap();
+            *marks = (marks.1, Instant::now());
+        }
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, call, route, request.params).await;
         let mut outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
@@ -494,6 +499,7 @@ impl Runtime {
                         }
                     }
                 }
+                SessionOp::WaitForEvent => to_json(self.wait_for_event(session, params, call).await?),
                 SessionOp::Downloads => {
                     to_json(DownloadsResult { entries: q.sessions.downloads.list(&session.id) })
                 }
@@ -565,6 +571,82 @@ impl Runtime {
         let session_id = reservation.id().to_string();
         sessions.commit(reservation, entry).await;
         Ok(SessionStartResult { session_id, target_id, session_token })
+    }
+
+    /// `page.wait_for {download}` / `{popup}`: one that came since the session's previous request
+    /// started (a popup its click opened, a download it started), or the first that comes within the
+    /// budget; each is returned once.
+    ///
+    /// # Errors
+    /// `timeout` (phase `wait`) at the deadline; `bad_request` for another condition beside it.
+    async fn wait_for_event(
+        &self,
+        session: &Arc<SessionEntry>,
+        params: Value,
+        call: Call<'_>,
+    ) -> Result<WaitForResult, ErrorBody> {
+        let condition = dispatch::wait_condition(dispatch::params(params)?)?;
+        let budget = call.budget;
+        let downloads = &self.queue.sessions.downloads;
+        let not_met = |what: &str| {
+            ErrorBody::new(
+                ErrorCode::Timeout,
+                Phase::Wait,
+                format!("wait_for {what}: not met within the budget"),
+            )
+        };
+        let mut result = WaitForResult {
+            matched: String::new(),
+            url: session.last_url().unwrap_or_default(),
+            response: None,
+            download: None,
+            popup: None,
+        };
+        match condition {
+            WaitCondition::Download => loop {
+                // Registered before the check, so news in between is not missed.
+                let changed = downloads.changed.notified();
+                tokio::pin!(changed);
+                changed.as_mut().enable();
+                let since = session.marks.lock().unwrap().0;
+                let found = downloads.ended_since(&session.id, since, &session.waited.lock().unwrap());
+                if let Some((guid, d)) = found {
+                    session.waited.lock().unwrap().insert(guid);
+                    result.matched = "download".into();
+                    result.download = Some(Box::new(d));
+                    return Ok(result);
+                }
+                if tokio::time::timeout(budget.remaining(), changed).await.is_err() {
+                    return Err(not_met("download"));
+                }
+            },
+            WaitCondition::Popup => {
+                let popup = loop {
+                    let opened = session.popup_opened.notified();
+                    tokio::pin!(opened);
+                    opened.as_mut().enable();
+                    if let Some(id) = session.take_popup() {
+                        break id;
+                    }
+                    if tokio::time::timeout(budget.remaining(), opened).await.is_err() {
+                        return Err(not_met("popup"));
+                    }
+                };
+                let link = self.queue.health.link(budget).await?;
+                let infos = Sessions::refresh_tabs(session, &link, budget).await?;
+                result.matched = "popup".into();
+                result.popup = crate::sessions::tab_infos(session, &infos)
+                    .into_iter()
+                    .find(|t| t.target_id == popup)
+                    .map(Box::new);
+                Ok(result)
+            }
+            _ => Err(ErrorBody::new(
+                ErrorCode::Internal,
+                Phase::Wait,
+                "wait_for: not an event the runtime waits for",
+            )),
+        }
     }
 
     /// Loads a storage state into `session`'s context `context`: its cookies, then its origins' local

@@ -77,13 +77,22 @@ pub(crate) async fn wait_for(
                     return Ok(Output::WaitFor(WaitForResult {
                         matched: what,
                         url,
-                        response: Some(response),
+                        response: Some(Box::new(response)),
+                        download: None,
+                        popup: None,
                     }));
                 }
                 if tokio::time::timeout(budget.remaining(), changed).await.is_err() {
                     return Err(not_met());
                 }
             }
+        }
+        WaitCondition::Download | WaitCondition::Popup => {
+            return Err(fail(
+                ErrorCode::Internal,
+                phase,
+                format!("wait_for {what} is the supervisor's to answer"),
+            ));
         }
         WaitCondition::LoadState(LoadState::NetworkIdle) => {
             let mut lifecycle = page.lifecycle.clone();
@@ -139,7 +148,7 @@ pub(crate) async fn wait_for(
         }
     }
     let url = url_and_title(page, budget).await.0.unwrap_or_default();
-    Ok(Output::WaitFor(WaitForResult { matched: what, url, response: None }))
+    Ok(Output::WaitFor(WaitForResult { matched: what, url, response: None, download: None, popup: None }))
 }
 
 /// A URL glob ([`glob_to_regex`]) compiled for matching here.
@@ -172,6 +181,8 @@ fn describe(condition: &WaitCondition) -> String {
         WaitCondition::Time(ms) => format!("{ms} ms"),
         WaitCondition::Dialog => "dialog".into(),
         WaitCondition::Response(g) => format!("response {g}"),
+        WaitCondition::Download => "download".into(),
+        WaitCondition::Popup => "popup".into(),
     }
 }
 
@@ -210,7 +221,9 @@ fn test_function(condition: &WaitCondition) -> String {
         WaitCondition::LoadState(LoadState::NetworkIdle)
         | WaitCondition::Time(_)
         | WaitCondition::Dialog
-        | WaitCondition::Response(_) => "return true;".into(),
+        | WaitCondition::Response(_)
+        | WaitCondition::Download
+        | WaitCondition::Popup => "return true;".into(),
         WaitCondition::Function(f) => {
             format!("let v = ({f}); if (typeof v === 'function') v = v(); return v;")
         }

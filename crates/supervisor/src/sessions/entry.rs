@@ -60,6 +60,16 @@ pub struct SessionEntry {
     pub(crate) snapshotting: tokio::sync::Mutex<()>,
     /// Dialogs answered during the current action, for its result.
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
+    /// The popups its tabs opened (`Target.targetCreated` with one of its tabs as the opener), when,
+    /// the newest 100, for `page.wait_for {popup}`.
+    pub(crate) popups: Mutex<Vec<(std::time::Instant, String)>>,
+    /// When its previous request and its current one started: `page.wait_for {download | popup}`
+    /// counts what came from the previous one's start.
+    pub(crate) marks: Mutex<(std::time::Instant, std::time::Instant)>,
+    /// The popups and downloads (`guid`) a wait returned: each is returned once.
+    pub(crate) waited: Mutex<HashSet<String>>,
+    /// Notified when one joins `popups`.
+    pub(crate) popup_opened: tokio::sync::Notify,
     /// Console errors the current action's tab raised, for its result.
     pub(crate) console_errors: Mutex<u64>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
@@ -111,6 +121,10 @@ impl SessionEntry {
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
             console_errors: Mutex::new(0),
+            popups: Mutex::default(),
+            marks: Mutex::new((std::time::Instant::now(), std::time::Instant::now())),
+            waited: Mutex::default(),
+            popup_opened: tokio::sync::Notify::new(),
             reset: Mutex::new(None),
             display: Mutex::new(None),
             emulation: Mutex::default(),
@@ -124,6 +138,17 @@ impl SessionEntry {
             standby: Mutex::new(None),
             replacing: AtomicBool::new(false),
         }
+    }
+
+    /// The first popup opened since the previous request started that no wait returned yet; it is
+    /// returned from now on.
+    pub(crate) fn take_popup(&self) -> Option<String> {
+        let since = self.marks.lock().unwrap().0;
+        let mut waited = self.waited.lock().unwrap();
+        let popups = self.popups.lock().unwrap();
+        let (_, id) = popups.iter().find(|(t, id)| *t >= since && !waited.contains(id))?;
+        waited.insert(id.clone());
+        Some(id.clone())
     }
 
     /// The session's page is a new target, its only tab (session start, rehydration).

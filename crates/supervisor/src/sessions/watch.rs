@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sb_cdp::commands::TargetSetDiscoverTargets;
-use sb_cdp::types::{DownloadProgress, DownloadWillBegin, TargetDestroyed};
+use sb_cdp::types::{DownloadProgress, DownloadWillBegin, TargetCreated, TargetDestroyed};
 use sb_protocol::Budget;
 
 use super::Sessions;
@@ -58,6 +58,19 @@ impl Sessions {
             while let Some(ev) = events.recv().await {
                 let Some(this) = this.upgrade() else { return };
                 match ev.method.as_str() {
+                    "Target.targetCreated" => {
+                        let Some(TargetCreated { target_info: t }) = ev.parse() else { continue };
+                        let Some(opener) = t.opener_id.filter(|_| t.kind == "page") else { continue };
+                        for s in this.all().into_iter().filter(|s| s.has_tab(&opener)) {
+                            let mut popups = s.popups.lock().unwrap();
+                            if popups.len() >= 100 {
+                                popups.remove(0);
+                            }
+                            popups.push((std::time::Instant::now(), t.target_id.clone()));
+                            drop(popups);
+                            s.popup_opened.notify_waiters();
+                        }
+                    }
                     "Target.targetDestroyed" => {
                         let Some(gone) = ev.parse::<TargetDestroyed>() else { continue };
                         for s in this.all() {
