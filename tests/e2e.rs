@@ -807,6 +807,12 @@ async fn cookies_are_the_sessions_own_to_read_set_and_clear() {
         ..Default::default()
     };
     assert_eq!(api_error(c.cookies("k1", bad).await).code, ErrorCode::BadRequest);
+    let named = CookiesParams { name: Some("theme".into()), ..Default::default() };
+    assert_eq!(c.cookies("k1", named).await.unwrap().into_inner().cookies.len(), 1);
+    let delete =
+        CookiesParams { action: CookiesAction::Delete, name: Some("theme".into()), ..Default::default() };
+    let left = c.cookies("k1", delete).await.unwrap().into_inner().cookies;
+    assert!(!left.iter().any(|k| k.name == "theme") && !left.is_empty(), "only that one went: {left:?}");
     let clear = CookiesParams { action: CookiesAction::Clear, ..Default::default() };
     assert!(c.cookies("k1", clear).await.unwrap().into_inner().cookies.is_empty());
     let gone = c.evaluate("k1", "document.cookie", None).await.unwrap().into_inner().value;

@@ -172,6 +172,34 @@ def test_the_storage_group_lists_sets_and_clears_cookies(runtime, pages):
     asyncio.run(run())
 
 
+def test_the_issue_29_tools_in_their_groups(runtime, pages):
+    """Console (core), network, vision and the storage group's Web Storage tools, each as Playwright MCP
+    names it, on a real page."""
+    async def run() -> None:
+        caps = "core,evaluate,network,vision,storage"
+        async with mcp_session("--socket", runtime.socket, "--caps", caps) as s:
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+            await s.call_tool("browser_evaluate", {"expression": "console.warn('heads up'), 1"})
+            console = await s.call_tool("browser_console_messages", {"level": "warning"})
+            assert "[WARNING] heads up" in text(console), text(console)
+            network = await s.call_tool("browser_network_requests", {})
+            assert "[GET] " + pages.url("/test/index.html") + " => [200]" in text(network), text(network)
+            clicked = await s.call_tool("browser_mouse_click_xy", {"x": 5, "y": 5})
+            assert not clicked.is_error and "(5, 5)" in text(clicked), text(clicked)
+            await s.call_tool("browser_localstorage_set", {"key": "k", "value": "v"})
+            got = await s.call_tool("browser_localstorage_get", {"key": "k"})
+            assert '"value":"v"' in text(got), text(got)
+            media = await s.call_tool("browser_emulate_media", {"color_scheme": "dark"})
+            assert '"color_scheme":"dark"' in text(media), text(media)
+            await s.call_tool("browser_cookie_set", {"cookies": [{"name": "a", "value": "1", "url": pages.url("/")}]})
+            deleted = await s.call_tool("browser_cookie_delete", {"name": "a"})
+            assert not deleted.is_error and '"a"' not in text(deleted), text(deleted)
+            offline = await s.call_tool("browser_network_state_set", {"offline": True})
+            assert '"offline":true' in text(offline), text(offline)
+
+    asyncio.run(run())
+
+
 @contextmanager
 def own_runtime() -> Iterator[List[str]]:
     """The args that make `sandbox-browser mcp` start a runtime of its own (a socket nothing answers

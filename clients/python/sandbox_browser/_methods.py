@@ -122,8 +122,9 @@ class Methods:
         self,
         session_id: str,
         *,
-        action: Optional[Literal["get", "set", "clear"]] = None,
+        action: Optional[Literal["get", "set", "clear", "delete"]] = None,
         cookies: Optional[List[Dict[str, Any]]] = None,
+        name: Optional[str] = None,
         urls: Optional[List[str]] = None,
         timeout_ms: Optional[int] = None,
     ) -> CookiesResult:
@@ -133,10 +134,12 @@ class Methods:
 
         :param action: ``get`` (the default), ``set`` or ``clear``.
         :param cookies: The cookies to set (``set`` only), at most 200 (``MAX_SET_COOKIES``).
+        :param name: ``get``: only the cookies of this name; ``delete``: the cookies to delete (the answer
+        lists those left).
         :param urls: Only the cookies a request to one of these URLs would send (domain, path and secure as
         the browser matches them); absent: all.
         """
-        params = _params({"action": action, "cookies": cookies, "urls": urls})
+        params = _params({"action": action, "cookies": cookies, "name": name, "urls": urls})
         return self._request("session.cookies", session_id, params, timeout_ms, CookiesResult)
 
     def session_storage_state(
@@ -239,8 +242,8 @@ class Methods:
         (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``)); a taller page is cut
         and the result says ``truncated: true``.
         :param quality: JPEG quality 0..=100.
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         """
         params = _params(
             {
@@ -277,8 +280,8 @@ class Methods:
         default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
         :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
         awaited.
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         """
         params = _params(
             {
@@ -408,12 +411,12 @@ class Methods:
         element is actionable (visible, stable, enabled, not covered), then clicks it with ``button``
         ``click_count`` times.
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param ref: A ref from a snapshot (``e12``).
         :param button: ``left`` (default), ``right`` or ``middle``.
         :param click_count: 2 for a double click.
         :param modifiers: ``Alt``, ``Control``, ``Meta``, ``Shift`` (or ``ControlOrMeta``) held during the
         click.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -444,10 +447,10 @@ class Methods:
         """``page.type {ref | selector, text, clear?, submit?}`` -> ``InputResult``: types ``text`` key by key
         (``clear`` first empties the field, ``submit`` presses Enter after).
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param ref: A ref from a snapshot (``e12``).
         :param text: The text, typed key by key (characters without a key are inserted as an IME would).
         :param clear: Empty the field first.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         :param submit: Press Enter after.
@@ -477,9 +480,9 @@ class Methods:
         """``page.fill {ref | selector, value}`` -> ``InputResult``: sets an input's value at once (as
         Playwright's ``fill``).
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param ref: A ref from a snapshot (``e12``).
         :param value: The value it gets (``""`` empties it).
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -500,8 +503,8 @@ class Methods:
         the element, or on the focused one.
 
         :param key: ``Enter``, ``Tab``, ``ArrowLeft``, ``Control+A``, ``Shift+Tab``, ... (US layout).
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -519,8 +522,8 @@ class Methods:
     ) -> InputResult:
         """``page.hover {ref | selector}`` -> ``InputResult``: moves the mouse over the element.
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -559,10 +562,10 @@ class Methods:
         """``page.select {ref | selector, values? | labels? | indexes?}`` -> ``SelectResult``: selects a
         ``<select>``'s options.
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param ref: A ref from a snapshot (``e12``).
         :param indexes: Options to select by their position, 0-based.
         :param labels: Options to select by their label (whitespace normalized).
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         :param values: Options to select by their value (or, failing that, their label).
@@ -592,9 +595,9 @@ class Methods:
         """``page.check {ref | selector, checked?}`` -> ``InputResult``: brings a checkbox or radio to
         ``checked`` (default true).
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param ref: A ref from a snapshot (``e12``).
         :param checked: The state wanted (default true).
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -614,10 +617,10 @@ class Methods:
         """``page.scroll {ref | selector}`` -> ``InputResult``: an element into view; or ``{dx?, dy?}`` ->
         ``ScrollResult``: the page by a wheel delta (CSS px).
 
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
+        :param ref: A ref from a snapshot (``e12``).
         :param dx: Horizontal wheel delta, CSS px (positive: right).
         :param dy: Vertical wheel delta, CSS px (positive: down).
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         """
         params = _params({"ref": ref, "dx": dx, "dy": dy, "selector": selector})
         return self._request("page.scroll", session_id, params, timeout_ms, ScrollResult)
@@ -733,8 +736,8 @@ class Methods:
 
         :param files: Plain names of files in the runtime's ``[files] uploads_dir`` (no directories, no
         symlinks); an empty list clears the input. At most 100 (``MAX_UPLOAD_FILES``).
-        :param ref: A ref from the session's last snapshots, e.g. ``"e12"``.
-        :param selector: A CSS selector (its first match; open shadow roots pierced).
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A CSS selector (first match; shadow roots pierced).
         """
         params = _params({"files": files, "ref": ref, "selector": selector})
         return self._request("page.upload", session_id, params, timeout_ms, UploadResult)

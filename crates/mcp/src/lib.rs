@@ -38,6 +38,11 @@ use tokio::sync::Mutex;
 use crate::runtime::OwnSupervisor;
 use crate::tools::{Action, Cap, TabsAction, TabsArgs, ToolDef};
 
+/// What the server tells the model once (MCP `instructions`), rather than in every tool's schema.
+pub const INSTRUCTIONS: &str =
+    "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools. \
+Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs out answers at it.";
+
 /// How `sandbox-browser mcp` was started.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -273,7 +278,7 @@ impl Shared {
                     }
                 }
                 // The input tools settle as Playwright MCP's do (a short window in which a dialog or a
-                // navigation counts as the action's) unless the model asks for another window.
+                // navigation counts as the action's).
                 let input = matches!(
                     method,
                     Method::PageClick
@@ -286,7 +291,7 @@ impl Shared {
                         | Method::PageMouse
                         | Method::PageKeyboard
                 );
-                if input && params.get("settle_ms").is_none_or(Value::is_null) {
+                if input {
                     params["settle_ms"] = sb_protocol::api::MCP_SETTLE_MS.into();
                 }
                 let result = self.call(method, params, budget_ms).await?;
@@ -328,9 +333,7 @@ impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(rmcp::model::Implementation::new("sandbox-browser", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools.",
-            )
+            .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(

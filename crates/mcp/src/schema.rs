@@ -27,9 +27,13 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     object.insert("additionalProperties".into(), false.into());
     let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(properties) = properties {
+        // The input tools settle as Playwright MCP's do (`MCP_SETTLE_MS`, set by the server), which has
+        // no such argument either.
+        properties.remove("settle_ms");
         properties.insert(
             "timeout_ms".into(),
-            serde_json::json!({"type": "integer", "description": "budget in ms (1000-120000)"}),
+            // Described once, in the server's instructions ([`crate::INSTRUCTIONS`]), not on every tool.
+            serde_json::json!({"type": "integer"}),
         );
     }
     object
@@ -39,7 +43,9 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
 /// drops `$schema`, `title`, `format` (`uint32`, `double`), `minimum: 0` of unsigned integers and
 /// `default`s that are `null`/`false`/empty; writes `["T", "null"]` types and `anyOf [T, null]` as
 /// plain `T` (an absent field means the default); turns a `oneOf` of string constants into an `enum`;
-/// and makes doc-comment descriptions plain text (no rustdoc link brackets or backticks).
+/// and makes doc-comment descriptions plain text (no rustdoc link brackets or backticks), their first
+/// sentence only (the rest is the socket API's detail, in docs/protocol.md): a model reads every
+/// tool's schema on every turn.
 pub fn compact(value: &mut Value) {
     match value {
         Value::Object(map) => {
@@ -81,7 +87,7 @@ pub fn compact(value: &mut Value) {
                 }
             }
             if let Some(Value::String(text)) = map.get_mut("description") {
-                *text = plain(text);
+                *text = first_sentence(&plain(text));
             }
             if let Some(Value::Object(items)) = map.get_mut("items") {
                 // An array's items are described by the array's own description.
@@ -98,6 +104,19 @@ pub fn compact(value: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(compact),
         _ => {}
     }
+}
+
+/// `text` up to the end of its first sentence (a `. ` not after `e.g` or `i.e`).
+fn first_sentence(text: &str) -> String {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(". ").map(|i| from + i) {
+        let before = &text[..at];
+        if !(before.ends_with("e.g") || before.ends_with("i.e")) {
+            return text[..=at].to_string();
+        }
+        from = at + 2;
+    }
+    text.to_string()
 }
 
 /// A doc comment as plain text: one line, no ` ([`NAME`])` asides (a constant's name after its
@@ -121,7 +140,7 @@ mod tests {
         let mut schema = json!({
             "$schema": "x", "title": "T", "type": "object",
             "properties": {
-                "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0, "description": "at most\n5 ([`MAX`]), see [`Other`]"},
+                "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0, "description": "at most\n5 ([`MAX`]), see [`Other`]. The rest, e.g. this. Is detail."},
                 "format": {"type": "string", "description": "a property named like a keyword"},
                 "b": {"anyOf": [{"type": "string", "oneOf": [{"const": "left"}, {"const": "right"}]}, {"type": "null"}]},
                 "f": {"type": "boolean", "default": false}
@@ -131,7 +150,7 @@ mod tests {
         assert_eq!(
             schema,
             json!({"type": "object", "properties": {
-                "n": {"type": "integer", "description": "at most 5, see Other"},
+                "n": {"type": "integer", "description": "at most 5, see Other."},
                 "format": {"type": "string", "description": "a property named like a keyword"},
                 "b": {"type": "string", "enum": ["left", "right"]},
                 "f": {"type": "boolean"}

@@ -7,10 +7,10 @@
 use std::str::FromStr;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, ConsoleParams, CookieParam, DragParams, ElementParams, EvaluateParams,
-    ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton, NetworkParams,
-    PdfParams, PressParams, ScreenshotParams, ScrollParams, SelectParams, SetViewportParams, SnapshotParams,
-    TypeParams, UploadParams, WaitForParams,
+    CheckParams, ClickParams, ColorScheme, ConsoleParams, CookieParam, DragParams, ElementParams,
+    EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton,
+    NetworkParams, PdfParams, PressParams, ReducedMotion, ScreenshotParams, ScrollParams, SelectParams,
+    SetViewportParams, SnapshotParams, TypeParams, UploadParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -210,10 +210,35 @@ pub struct KeyValueArgs {
 /// `browser_storage_state` / `browser_set_storage_state` arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StateFileArgs {
-    /// A plain file name: saved under the artifacts dir (default state-<session>.json); loaded from
+    /// A plain file name: saved under the artifacts dir (default `state-<session>.json`); loaded from
     /// the uploads dir, else the artifacts dir.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+/// `browser_cookie_get` / `browser_cookie_delete` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CookieNameArgs {
+    /// The cookie's name.
+    pub name: String,
+}
+
+/// `browser_emulate_media` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct MediaArgs {
+    /// light, dark or no_preference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_scheme: Option<ColorScheme>,
+    /// reduce or no_preference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced_motion: Option<ReducedMotion>,
+}
+
+/// `browser_network_state_set` arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct OfflineArgs {
+    /// true: offline; false: online.
+    pub offline: bool,
 }
 
 /// `browser_cookie_list` arguments.
@@ -283,7 +308,7 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_scroll", Cap::Core, Call(Method::PageScroll), false,
             "Scroll an element into view, or the page by dx/dy px.", input_schema::<ScrollParams>()),
         def("browser_wait_for", Cap::Core, Call(Method::PageWaitFor), true,
-            "Wait for one condition: text to appear or go, a selector's state, a URL, a load state, a JS condition, or a time.",
+            "Wait for one condition: text to appear or go, a selector's state, a URL, a load state, a JS condition, a response, a download, a popup, a dialog, or a time.",
             input_schema::<WaitForParams>()),
         def("browser_extract", Cap::Core, Call(Method::PageExtract), true,
             "The page's text (or HTML).", input_schema::<ExtractParams>()),
@@ -294,6 +319,12 @@ pub fn all() -> Vec<ToolDef> {
             input_schema::<HandleDialogParams>()),
         def("browser_resize", Cap::Core, Call(Method::PageSetViewport), false,
             "Set the viewport size, CSS px.", input_schema::<SetViewportParams>()),
+        def("browser_emulate_media", Cap::Core, Call(Method::PageEmulate), false,
+            "Emulate prefers-color-scheme and prefers-reduced-motion for the session's pages.",
+            input_schema::<MediaArgs>()),
+        def("browser_network_state_set", Cap::Network, Call(Method::PageEmulate), false,
+            "Take the session's pages offline (every request fails) or back online.",
+            input_schema::<OfflineArgs>()),
         def("browser_console_messages", Cap::Core, Call(Method::PageConsole), true,
             "The active tab's console messages and uncaught errors (level: error, warning, info, debug).",
             input_schema::<ConsoleParams>()),
@@ -330,6 +361,10 @@ pub fn all() -> Vec<ToolDef> {
             "Press a key down (held until browser_keyup), e.g. Shift or a.", input_schema::<KeyArgs>()),
         def("browser_keyup", Cap::Vision, CallWith(Method::PageKeyboard, &[("action", "up")]), false,
             "Release a key.", input_schema::<KeyArgs>()),
+        def("browser_cookie_get", Cap::Storage, CallWith(Method::SessionCookies, &[("action", "get")]), true,
+            "Get the session's cookies of a name.", input_schema::<CookieNameArgs>()),
+        def("browser_cookie_delete", Cap::Storage, CallWith(Method::SessionCookies, &[("action", "delete")]), false,
+            "Delete the session's cookies of a name.", input_schema::<CookieNameArgs>()),
         def("browser_localstorage_list", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local")]), true,
             "List the localStorage items of the page's origin.", input_schema::<NoArgs>()),
         def("browser_localstorage_get", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local")]), true,

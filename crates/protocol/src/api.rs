@@ -944,10 +944,10 @@ pub struct SnapshotResult {
 /// The element an input action targets: a ref from a snapshot, or a CSS selector (one of them).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ElementParams {
-    /// A ref from the session's last snapshots, e.g. `"e12"`.
+    /// A ref from a snapshot (`e12`).
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
-    /// A CSS selector (its first match; open shadow roots pierced).
+    /// A CSS selector (first match; shadow roots pierced).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
 }
@@ -1742,6 +1742,8 @@ pub enum CookiesAction {
     Set,
     /// Delete every cookie of the session.
     Clear,
+    /// Delete the cookies named `name` (those sent to `urls` when given).
+    Delete,
 }
 
 /// A cookie's `SameSite`.
@@ -1825,6 +1827,10 @@ pub struct CookiesParams {
     /// browser matches them); absent: all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub urls: Option<Vec<String>>,
+    /// `get`: only the cookies of this name; `delete`: the cookies to delete (the answer lists those
+    /// left).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// `session.cookies` result.

@@ -22,7 +22,7 @@ use crate::sessions::cdp_error;
 const MAX_COOKIE_PART: usize = 4096;
 
 /// `Network.Cookie` (the fields the API gives).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CdpCookie {
     name: String,
@@ -66,17 +66,40 @@ pub async fn run(
         CookiesAction::Clear => {
             storage(link, "Storage.clearCookies", json!({"browserContextId": context}), budget).await?;
         }
+        CookiesAction::Delete => {
+            let Some(name) = p.name.as_deref() else {
+                return Err(bad_request("session.cookies delete needs name"));
+            };
+            // `Storage` has no delete: each cookie of the name is set again, expired (Chromium then
+            // removes it), as its own name, domain and path say.
+            let gone: Vec<Value> = read(link, context, budget)
+                .await?
+                .into_iter()
+                .filter(|c| c.name == name && urls.as_ref().is_none_or(|urls| urls.iter().any(|u| sent_to(&from_cdp(c.clone()), u))))
+                .map(|c| json!({"name": c.name, "value": "", "domain": c.domain, "path": c.path, "expires": 1}))
+                .collect();
+            if !gone.is_empty() {
+                let params = json!({"cookies": gone, "browserContextId": context});
+                storage(link, "Storage.setCookies", params, budget).await?;
+            }
+        }
     }
-    let got = storage(link, "Storage.getCookies", json!({"browserContextId": context}), budget).await?;
-    let all: Vec<CdpCookie> = serde_json::from_value(got["cookies"].clone()).map_err(|e| {
-        ErrorBody::new(sb_protocol::ErrorCode::CdpError, Phase::Session, format!("Storage.getCookies: {e}"))
-    })?;
-    let cookies = all
+    let cookies = read(link, context, budget)
+        .await?
         .into_iter()
         .map(from_cdp)
         .filter(|c| urls.as_ref().is_none_or(|urls| urls.iter().any(|u| sent_to(c, u))))
+        .filter(|c| p.action != CookiesAction::Get || p.name.as_ref().is_none_or(|n| *n == c.name))
         .collect();
     Ok(CookiesResult { cookies })
+}
+
+/// Every cookie of context `context` (`Storage.getCookies`).
+async fn read(link: &Link, context: &str, budget: Budget) -> Result<Vec<CdpCookie>, ErrorBody> {
+    let got = storage(link, "Storage.getCookies", json!({"browserContextId": context}), budget).await?;
+    serde_json::from_value(got["cookies"].clone()).map_err(|e| {
+        ErrorBody::new(sb_protocol::ErrorCode::CdpError, Phase::Session, format!("Storage.getCookies: {e}"))
+    })
 }
 
 /// One `Storage.*` call at the browser within `budget`.
