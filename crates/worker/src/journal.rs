@@ -419,7 +419,7 @@ mod tests {
         assert_eq!(r.requests.len(), 2, "the image is static: {r:?}");
         assert_eq!(
             (r.requests[0].url.as_str(), r.requests[0].status, r.requests[0].ms),
-            ("http://h/a", Some(302), Some(100))
+            ("http://redacted@h/a", Some(302), Some(100))
         );
         assert_eq!(
             (r.requests[1].status, r.requests[1].bytes, r.requests[1].ms),
