@@ -176,6 +176,9 @@ example "page.fill_form stops at the first field that fails" page.fill_form s1 '
 example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
 example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
 example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'
+example "page.evaluate (a button that opens the file chooser, for the next examples)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<button id=pick onclick=resume.click()>Pick</button>'), 1\"}"
+example "page.click that opens a file chooser" page.click s1 '{"selector": "#pick"}'
+example "page.upload to the file chooser the click opened (no element)" page.upload s1 '{"files": ["team.csv"]}'
 example "session.cookies set (by url; or domain and path)" session.cookies s1 '{"action": "set", "cookies": [{"name": "theme", "value": "dark", "url": "https://example.com/", "same_site": "Lax"}]}'
 example "session.cookies get (those sent to a URL)" session.cookies s1 '{"urls": ["https://example.com/account"]}'
 example "session.cookies clear" session.cookies s1 '{"action": "clear"}'

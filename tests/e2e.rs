@@ -761,6 +761,28 @@ async fn upload_sets_files_from_the_uploads_dir_only() {
     assert!(e.message.contains("not a file input"), "{}", e.message);
     assert_eq!(chosen().await, Some(json!("a.txt:5,b.csv:8")), "a refused call set nothing");
 
+    // Through the file chooser a click opens (a button that clicks a hidden input): the click's
+    // result says so, and an upload naming no element sets the chooser's files.
+    let chooser = |selector: Option<&str>| UploadParams {
+        element: ElementParams { selector: selector.map(str::to_string), ..Default::default() },
+        files: vec!["b.csv".into()],
+    };
+    let e = api_error(c.upload("u", chooser(None)).await);
+    assert!(e.message.contains("no file chooser is open"), "{}", e.message);
+    let button = "document.body.insertAdjacentHTML('beforeend', '<button id=\"pick\" onclick=\"document.getElementById(\\'resume\\').click()\">Pick</button>'), 1";
+    c.evaluate("u", button, None).await.unwrap();
+    let go = sb_protocol::api::ClickParams {
+        element: ElementParams { selector: Some("#pick".into()), ..Default::default() },
+        ..Default::default()
+    };
+    let clicked = c.click("u", go, None).await.unwrap().into_inner();
+    assert_eq!(clicked.file_chooser, Some(sb_protocol::api::FileChooser { multiple: true }), "{clicked:?}");
+    let set = c.upload("u", chooser(None)).await.unwrap().into_inner();
+    assert_eq!(set.element, "the file chooser");
+    assert_eq!(chosen().await, Some(json!("b.csv:8")));
+    let e = api_error(c.upload("u", chooser(None)).await);
+    assert!(e.message.contains("no file chooser is open"), "taken once: {}", e.message);
+
     let Fixture { pages, sup: _other, c } = Fixture::start().await;
     c.session_start(Some("v")).await.unwrap();
     c.goto("v", &pages.url("/test/upload.html"), None).await.unwrap();

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -399,11 +399,21 @@ class SnapshotResult(Result):
 
 
 @dataclass
+class FileChooser:
+    """A file chooser a page opened (``Page.fileChooserOpened``: the runtime intercepts it, as Playwright does while a ``filechooser`` listener waits)."""
+
+    multiple: bool = False
+    """It takes several files."""
+
+
+@dataclass
 class InputResult(Result):
     """Result of the input actions."""
 
     element: str = ""
     """The element acted on, e.g. ``button "Submit"``."""
+    file_chooser: Optional[FileChooser] = None
+    """The input opened a file chooser (a click on a file input, or on a button that clicks one): ``page.upload`` without an element sets its files. Absent when none opened."""
     navigated_to: Optional[str] = None
     """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none."""
     navigation_pending: bool = False
@@ -438,6 +448,8 @@ class ScrollResult(Result):
 
     element: str = ""
     """The element acted on, e.g. ``button "Submit"``."""
+    file_chooser: Optional[FileChooser] = None
+    """The input opened a file chooser (a click on a file input, or on a button that clicks one): ``page.upload`` without an element sets its files. Absent when none opened."""
     navigated_to: Optional[str] = None
     """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none."""
     navigation_pending: bool = False

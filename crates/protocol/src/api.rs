@@ -1368,12 +1368,29 @@ pub struct InputResult {
     /// action itself was done: do not repeat it; wait for the page instead).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub navigation_pending: bool,
+    /// The input opened a file chooser (a click on a file input, or on a button that clicks one):
+    /// `page.upload` without an element sets its files. Absent when none opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_chooser: Option<FileChooser>,
+}
+
+/// A file chooser a page opened (`Page.fileChooserOpened`: the runtime intercepts it, as Playwright
+/// does while a `filechooser` listener waits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FileChooser {
+    /// It takes several files.
+    pub multiple: bool,
 }
 
 impl InputResult {
     /// The result of an input on `element` that started no navigation.
     pub fn of(element: impl Into<String>) -> InputResult {
-        InputResult { element: element.into(), navigated_to: None, navigation_pending: false }
+        InputResult {
+            element: element.into(),
+            navigated_to: None,
+            navigation_pending: false,
+            file_chooser: None,
+        }
     }
 }
 
@@ -1418,7 +1435,8 @@ pub const MAX_UPLOAD_FILES: usize = 100;
 /// `page.upload` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct UploadParams {
-    /// The file input (`<input type=file>`).
+    /// The file input (`<input type=file>`); none: the file chooser the session's last input opened
+    /// (its result said `file_chooser`).
     #[serde(flatten)]
     pub element: ElementParams,
     /// Plain names of files in the runtime's `[files] uploads_dir` (no directories, no symlinks);

@@ -175,8 +175,8 @@ pub enum Action {
     /// `DOM.setFileInputFiles` of `paths` (checked by the supervisor: regular files in the uploads
     /// dir) on the file input `target`.
     Upload {
-        /// The file input.
-        target: Locator,
+        /// The file input (`None`: the file chooser the page opened last).
+        target: Option<Locator>,
         /// Absolute paths.
         paths: Vec<String>,
         /// Their names, for the answer.

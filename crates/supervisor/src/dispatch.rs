@@ -315,7 +315,7 @@ static UPLOAD: PageMethod = PageMethod {
         if p.files.len() > MAX_UPLOAD_FILES {
             return Err(bad_request(format!("page.upload takes at most {MAX_UPLOAD_FILES} files")));
         }
-        let target = required(cx, p.element)?;
+        let target = locator(cx, p.element, true)?;
         let (mut paths, mut bytes) = (Vec::new(), 0u64);
         for name in &p.files {
             let path =
@@ -1070,11 +1070,7 @@ mod tests {
 
     #[test]
     fn an_output_of_another_kind_is_internal() {
-        let e = finish(
-            Method::PageGoto,
-            InputResult { element: "x".into(), navigated_to: None, navigation_pending: false },
-        )
-        .unwrap_err();
+        let e = finish(Method::PageGoto, InputResult::of("x")).unwrap_err();
         assert_eq!(e.code, ErrorCode::Internal);
         assert!(e.message.contains("Input"), "{}", e.message);
     }
@@ -1236,15 +1232,7 @@ mod tests {
                 ["scroll_y"],
             9.0
         );
-        assert_eq!(
-            finish(
-                Method::PageScroll,
-                InputResult { element: "b".into(), navigated_to: None, navigation_pending: false }
-            )
-            .unwrap()
-            .result["element"],
-            "b"
-        );
+        assert_eq!(finish(Method::PageScroll, InputResult::of("b")).unwrap().result["element"], "b");
     }
 
     #[test]

@@ -345,7 +345,7 @@ pub(crate) async fn screenshot(
 /// session), which fires its `input` and `change` events as a person's choice does.
 pub(crate) async fn upload(
     page: &Page,
-    target: &Locator,
+    target: Option<&Locator>,
     paths: Vec<String>,
     names: Vec<String>,
     bytes: u64,
@@ -353,6 +353,27 @@ pub(crate) async fn upload(
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
     let phase = Phase::Actionability;
+    let Some(target) = target else {
+        // The file chooser the page opened: its input, by `backendNodeId` (Playwright's
+        // `FileChooser.setFiles` sets them on that element too).
+        let node = page.journal.take_chooser().ok_or_else(|| {
+            fail(
+                ErrorCode::BadRequest,
+                phase,
+                "no file chooser is open: click what opens one first (its result says file_chooser), or name the file input",
+            )
+        })?;
+        p.log(format!("setting {} files on the file chooser's input", paths.len()));
+        page.session
+            .call_raw(
+                "DOM.setFileInputFiles",
+                json!({"files": paths, "backendNodeId": node}),
+                budget.remaining(),
+            )
+            .await
+            .map_err(|e| cdp_failure(phase, e))?;
+        return Ok(Output::Upload(UploadResult { element: "the file chooser".into(), files: names, bytes }));
+    };
     let el = resolve(page, target, budget)
         .await?
         .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the file input to upload to matches nothing"))?;

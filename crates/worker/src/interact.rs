@@ -67,6 +67,7 @@ pub(crate) async fn act(
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let mut watch = NavigationWatch::start(page);
+    let choosers = page.journal.choosers().0;
     let mut output = act_on(page, target, input, p).await?;
     p.log("input sent; waiting for a navigation it started to commit");
     let navigation = watch.settle(page, p.budget()).await;
@@ -93,6 +94,11 @@ pub(crate) async fn act(
         Navigation::Pending => (None, true),
         Navigation::None | Navigation::Abandoned => (None, false),
     };
+    let (opened, multiple) = page.journal.choosers();
+    if let (Output::Input(o), true) = (&mut output, opened > choosers) {
+        p.log("a file chooser opened");
+        o.file_chooser = Some(sb_protocol::api::FileChooser { multiple });
+    }
     match &mut output {
         Output::Input(o) => (o.navigated_to, o.navigation_pending) = (to, pending),
         Output::Selected(o) => (o.navigated_to, o.navigation_pending) = (to, pending),

@@ -55,6 +55,11 @@ struct Inner {
     current_run: u64,
     /// Frame id -> its main world's execution context id.
     contexts: HashMap<String, i64>,
+    /// The file chooser the page opened last and nothing took yet: its input's `backendNodeId`, and
+    /// whether it takes several files.
+    chooser: Option<(i64, bool)>,
+    /// File choosers opened so far.
+    choosers: u64,
 }
 
 struct Request {
@@ -121,6 +126,12 @@ impl Journal {
                 inner.contexts.retain(|_, c| Some(*c) != id);
             }
             "Runtime.executionContextsCleared" => inner.contexts.clear(),
+            "Page.fileChooserOpened" => {
+                let node = ev.params.get("backendNodeId").and_then(Value::as_i64);
+                let multiple = ev.params.get("mode").and_then(Value::as_str) == Some("selectMultiple");
+                inner.chooser = node.map(|n| (n, multiple));
+                inner.choosers += 1;
+            }
             "Network.requestWillBeSent" => {
                 let Some(sent) = ev.parse::<RequestWillBeSent>() else { return };
                 // A redirect's next hop: the previous one ends with its 3xx.
@@ -199,6 +210,17 @@ impl Journal {
         let mut inner = self.inner.lock().unwrap();
         inner.previous_run = inner.current_run;
         inner.current_run = inner.request_last + 1;
+    }
+
+    /// File choosers opened so far, and whether the last one takes several files.
+    pub(crate) fn choosers(&self) -> (u64, bool) {
+        let inner = self.inner.lock().unwrap();
+        (inner.choosers, inner.chooser.is_some_and(|(_, m)| m))
+    }
+
+    /// Takes the file chooser the page opened last (its input's `backendNodeId`), if one is open.
+    pub(crate) fn take_chooser(&self) -> Option<i64> {
+        self.inner.lock().unwrap().chooser.take().map(|(n, _)| n)
     }
 
     /// Errors so far (console errors and uncaught exceptions).

@@ -508,7 +508,7 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
         }
         Action::FillForm { fields } => interact::fill_form(page, &fields, p).await,
         Action::Upload { target, paths, names, bytes } => {
-            actions::upload(page, &target, paths, names, bytes, p).await
+            actions::upload(page, target.as_ref(), paths, names, bytes, p).await
         }
         Action::Pdf { paper_in, landscape, print_background, margin_in, scale, page_ranges, path } => {
             let print =

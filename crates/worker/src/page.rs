@@ -301,7 +301,7 @@ pub(crate) async fn attach_session(
     dialogs.watch(&session);
     // Focus emulation keeps every tab "focused": without it, once a popup's window takes the focus,
     // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
-    let (a, b, c, d, e, f, g) = tokio::join!(
+    let (a, b, c, d, e, f, g, h) = tokio::join!(
         // Cross-site iframes are targets of their own: attach to them as they appear.
         session.send(&TargetSetAutoAttach::flat(), budget.remaining()),
         session.send(&PageEnable {}, budget.remaining()),
@@ -310,6 +310,13 @@ pub(crate) async fn attach_session(
         session.send(&PageSetLifecycleEventsEnabled { enabled: true }, budget.remaining()),
         session.send(&InspectorEnable {}, budget.remaining()),
         session.send(&RuntimeEnable {}, budget.remaining()),
+        // A file chooser a click opens is reported (`Page.fileChooserOpened`), never shown: the
+        // journal keeps it for `page.upload`.
+        session.call_raw(
+            "Page.setInterceptFileChooserDialog",
+            serde_json::json!({"enabled": true}),
+            budget.remaining()
+        ),
     );
     a?;
     b?;
@@ -318,6 +325,7 @@ pub(crate) async fn attach_session(
     e?;
     f?;
     g?;
+    h?;
     if let Some(d) = viewport {
         set_display(&session, d, budget).await?;
     }
