@@ -271,6 +271,18 @@ impl WorkerHandle {
                     continue;
                 }
             };
+            // At the deadline, a frame the reader task has not handed over yet (it waits for a core
+            // on a loaded machine) still counts: other ready tasks run once before the kill.
+            let next = match next {
+                Err(elapsed) => {
+                    tokio::task::yield_now().await;
+                    match self.from_worker.try_recv() {
+                        Ok(frame) => Ok(Some(frame)),
+                        Err(_) => Err(elapsed),
+                    }
+                }
+                ok => ok,
+            };
             let frame = match next {
                 Err(_) => {
                     self.kill();
