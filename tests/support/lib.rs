@@ -290,6 +290,8 @@ pub fn alive(pid: u32) -> bool {
     }
 }
 
+pub mod remote;
+
 /// The test pages, by path.
 pub mod pages {
     /// `/test/pixel.png`: a 1x1 transparent PNG.

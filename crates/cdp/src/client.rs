@@ -206,6 +206,19 @@ impl CdpClient {
         Ok(CdpClient::over(crate::wire::ws::open(ws_url, timeout).await?))
     }
 
+    /// [`CdpClient::connect`] to a remote browser: `wss:` with `remote`'s TLS roots and headers
+    /// ([`ws::open_with`](crate::wire::ws::open_with)).
+    ///
+    /// # Errors
+    /// As [`CdpClient::connect`]; [`CdpError::Tls`].
+    pub async fn connect_with(
+        ws_url: &str,
+        timeout: Duration,
+        remote: &crate::tls::Remote,
+    ) -> Result<CdpClient, CdpError> {
+        Ok(CdpClient::over(crate::wire::ws::open_with(ws_url, timeout, remote).await?))
+    }
+
     /// A client over any transport: a WebSocket, the browser's pipe, a relay's route
     /// ([`crate::wire`]). Must be called inside a tokio runtime (it spawns the reading task).
     pub fn over(wire: Wire) -> CdpClient {

@@ -35,6 +35,13 @@ pub enum CdpError {
         /// The handshake's failure.
         reason: String,
     },
+    /// The TLS configuration for a remote browser could not be made (a CA file unreadable or without
+    /// a certificate, no trusted root).
+    #[error("TLS: {reason}")]
+    Tls {
+        /// What went wrong.
+        reason: String,
+    },
     /// A discovery request (`/json/...`) failed or answered something else than JSON.
     #[error("HTTP {url}: {reason}")]
     Http {

@@ -67,25 +67,48 @@ pub mod ws {
     /// # Errors
     /// [`CdpError::Url`] for a bad URL, [`CdpError::Connect`] when the handshake fails or times out.
     pub async fn open(ws_url: &str, timeout: std::time::Duration) -> Result<Wire, CdpError> {
+        open_with(ws_url, timeout, &crate::tls::Remote::default()).await
+    }
+
+    /// [`open`] for a remote browser: `wss:` with [`crate::tls::Remote`]'s roots, its headers sent
+    /// with the handshake. The URL's credentials never reach an error's text.
+    ///
+    /// # Errors
+    /// As [`open`]; [`CdpError::Tls`] when the TLS configuration cannot be made.
+    pub async fn open_with(
+        ws_url: &str,
+        timeout: std::time::Duration,
+        remote: &crate::tls::Remote,
+    ) -> Result<Wire, CdpError> {
         let url =
             Url::parse(ws_url).map_err(|e| CdpError::Url { url: ws_url.into(), reason: e.to_string() })?;
-        let fail = |reason: String| CdpError::Connect { url: ws_url.to_string(), reason };
         let auth = crate::basic_auth_header(&url);
         let mut bare = url.clone();
         let _ = bare.set_username("");
         let _ = bare.set_password(None);
+        let fail = |reason: String| CdpError::Connect { url: bare.to_string(), reason };
         let mut request = bare.as_str().into_client_request().map_err(|e| fail(e.to_string()))?;
         if let Some(auth) = auth {
             request
                 .headers_mut()
                 .insert("Authorization", auth.parse().map_err(|_| fail("bad userinfo".into()))?);
         }
+        for (name, value) in &remote.headers {
+            let name = tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| fail(format!("bad header name {name:?}")))?;
+            let value = value.parse().map_err(|_| fail(format!("bad value for header {name}")))?;
+            request.headers_mut().insert(name, value);
+        }
+        let connector = match url.scheme() {
+            "wss" => Some(tokio_tungstenite::Connector::Rustls(remote.tls_config()?)),
+            _ => None,
+        };
         let config = WebSocketConfig::default()
             .max_frame_size(Some(MAX_MESSAGE_BYTES))
             .max_message_size(Some(MAX_MESSAGE_BYTES));
         let (ws, _) = tokio::time::timeout(
             timeout,
-            tokio_tungstenite::connect_async_with_config(request, Some(config), true),
+            tokio_tungstenite::connect_async_tls_with_config(request, Some(config), true, connector),
         )
         .await
         .map_err(|_| fail(format!("no handshake within {} ms", timeout.as_millis())))?

@@ -33,8 +33,9 @@ fn is_loopback(url: &Url) -> bool {
 ///
 /// Rules, in order:
 /// 1. A loopback (`127.0.0.0/8`, `::1`, `localhost`), `0.0.0.0` or `[::]` host in `ws_url` is replaced
-///    by `cdp_url`'s host and port when `cdp_url` itself is not loopback (the browser reports its own
-///    view of the address; behind a proxy or port-forward that view is wrong).
+///    by `cdp_url`'s host and port when `cdp_url` itself is not loopback, or speaks TLS (the browser
+///    reports its own view of the address; behind a proxy or port-forward that view is wrong, and a
+///    TLS endpoint is never Chromium itself, which has no TLS).
 /// 2. `ws:` becomes `wss:` when `cdp_url` is `https:` (or `wss:`).
 /// 3. `cdp_url`'s userinfo is copied when `ws_url` has none.
 /// 4. Query parameters of `cdp_url` that `ws_url` lacks (by name) are appended (tokens of hosted
@@ -47,7 +48,8 @@ pub fn normalize_ws_url(ws_url: &str, cdp_url: &str) -> Result<Url, CdpError> {
     let cdp = parse(cdp_url)?;
     let bad = |reason: &str| CdpError::Url { url: ws_url.to_string(), reason: reason.to_string() };
 
-    if is_local_host(&ws) && !is_loopback(&cdp) {
+    let tls = matches!(cdp.scheme(), "https" | "wss");
+    if is_local_host(&ws) && (!is_loopback(&cdp) || tls) {
         let host = cdp.host_str().ok_or_else(|| bad("cdp URL has no host"))?;
         ws.set_host(Some(host)).map_err(|e| bad(&e.to_string()))?;
         ws.set_port(cdp.port()).map_err(|_| bad("cannot set port"))?;
@@ -122,6 +124,14 @@ mod tests {
         assert_eq!(
             norm("ws://0.0.0.0:40001/devtools/browser/x", "http://localhost:9222"),
             "ws://0.0.0.0:40001/devtools/browser/x"
+        );
+    }
+
+    #[test]
+    fn a_tls_endpoint_on_loopback_is_a_proxy_whose_address_the_ws_url_takes() {
+        assert_eq!(
+            norm("ws://127.0.0.1:40001/devtools/browser/x", "https://u:p@127.0.0.1:9443"),
+            "wss://u:p@127.0.0.1:9443/devtools/browser/x"
         );
     }
 

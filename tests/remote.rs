@@ -1,0 +1,66 @@
+//! Issue 30 §1, the transport: a browser the runtime did not launch, reached over TLS with Basic
+//! auth through a reverse proxy that reports the browser's own loopback `webSocketDebuggerUrl`
+//! (`tests/support/remote.rs`). DevTools discovery (`https:`) and the CDP WebSocket (`wss:`) both go
+//! through it; a wrong password and an untrusted certificate are clear errors that never show the
+//! password.
+
+use std::time::Duration;
+
+use sb_cdp::{discovery, CdpClient, CdpError, Remote};
+use sb_tests::remote::{RemoteChromium, TlsProxy};
+use serde_json::{json, Value};
+
+const T: Duration = Duration::from_secs(10);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_browser_is_reached_through_tls_and_basic_auth() {
+    let browser = RemoteChromium::launch();
+    let proxy = TlsProxy::start(browser.port, "agent", "s3cret").await;
+    let trusted = Remote { ca_file: Some(proxy.ca_file.clone()), headers: Vec::new() };
+    let endpoint = url::Url::parse(&proxy.url("agent", "s3cret")).unwrap();
+
+    // Discovery: the browser's loopback address becomes the proxy's, over wss, with the credentials.
+    let version = discovery::version_with(&endpoint, T, &trusted).await.unwrap();
+    assert!(version.browser.contains("Chrome"), "{version:?}");
+    let ws = url::Url::parse(&version.web_socket_debugger_url).unwrap();
+    assert_eq!((ws.scheme(), ws.port()), ("wss", Some(proxy.addr.port())), "{ws}");
+
+    // The CDP connection drives a page.
+    let client = CdpClient::connect_with(ws.as_str(), T, &trusted).await.unwrap();
+    let target = client.create_target("about:blank", false, None, T).await.unwrap();
+    let page = client.attach(&target, T).await.unwrap();
+    let html = "data:text/html,<title>remote</title>";
+    page.call_raw("Page.navigate", json!({"url": html}), T).await.unwrap();
+    let title = json!({"expression": "new Promise(r => document.readyState === 'complete' ? r(document.title) : onload = () => r(document.title))", "awaitPromise": true, "returnByValue": true});
+    let answer: Value = page.call_raw("Runtime.evaluate", title, T).await.unwrap();
+    assert_eq!(answer["result"]["value"], json!("remote"), "{answer}");
+
+    // A wrong password: discovery and the WebSocket both say 401, never the password.
+    let wrong = url::Url::parse(&proxy.url("agent", "guess")).unwrap();
+    let e = discovery::version_with(&wrong, T, &trusted).await.unwrap_err();
+    assert!(matches!(&e, CdpError::Http { reason, .. } if reason.contains("401")), "{e}");
+    assert!(!e.to_string().contains("guess"), "{e}");
+    let mut wrong_ws = ws.clone();
+    wrong_ws.set_password(Some("guess")).unwrap();
+    let e = CdpClient::connect_with(wrong_ws.as_str(), T, &trusted).await.unwrap_err();
+    assert!(matches!(&e, CdpError::Connect { .. }) && e.to_string().contains("401"), "{e}");
+    assert!(!e.to_string().contains("guess"), "{e}");
+
+    // A certificate nobody vouched for: the TLS handshake fails, saying why.
+    let untrusted = Remote::default();
+    let e = discovery::version_with(&endpoint, T, &untrusted).await.unwrap_err();
+    assert!(e.to_string().contains("TLS") && e.to_string().contains("certificate"), "{e}");
+    let e = CdpClient::connect_with(ws.as_str(), T, &untrusted).await.unwrap_err();
+    assert!(e.to_string().to_lowercase().contains("certificate"), "{e}");
+    assert!(!e.to_string().contains("s3cret"), "{e}");
+    // A CA file that is not one.
+    let bogus = Remote { ca_file: Some(browser_dir_file()), headers: Vec::new() };
+    assert!(matches!(bogus.tls_config(), Err(CdpError::Tls { .. })));
+}
+
+/// A file that holds no certificate.
+fn browser_dir_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("sb-not-a-ca-{}.pem", std::process::id()));
+    std::fs::write(&path, "not a certificate").unwrap();
+    path
+}
