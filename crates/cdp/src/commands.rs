@@ -17,7 +17,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::calls::decode;
@@ -386,4 +386,151 @@ mod tests {
         assert_eq!(InputDispatchMouseEvent::METHOD, "Input.dispatchMouseEvent");
         assert_eq!(params(&PageEnable {}), json!({}));
     }
+}
+command!(
+    /// `Emulation.setEmulatedMedia`: CSS media features the page sees (`prefers-color-scheme`,
+    /// `prefers-reduced-motion`); an empty value ends that feature's emulation.
+    EmulationSetEmulatedMedia = "Emulation.setEmulatedMedia" -> IgnoredAny {
+        /// The features.
+        features: Vec<MediaFeature>,
+    }
+);
+command!(
+    /// `Emulation.setUserAgentOverride`: `navigator.userAgent`, the `User-Agent` header and, with
+    /// `accept_language`, `navigator.language` and `Accept-Language`. An empty agent ends it.
+    EmulationSetUserAgentOverride = "Emulation.setUserAgentOverride" -> IgnoredAny {
+        /// The user agent (empty: the browser's own).
+        user_agent: String,
+        /// The languages, e.g. `de-DE`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        accept_language: Option<String>,
+    }
+);
+command!(
+    /// `Emulation.setGeolocationOverride`: the position `navigator.geolocation` reports (all absent:
+    /// the override ends).
+    EmulationSetGeolocationOverride = "Emulation.setGeolocationOverride" -> IgnoredAny {
+        /// Degrees.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        latitude: Option<f64>,
+        /// Degrees.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        longitude: Option<f64>,
+        /// Metres.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        accuracy: Option<f64>,
+    }
+);
+command!(
+    /// `Emulation.setLocaleOverride`: the ICU locale (`Intl`, dates); absent ends the override (one at a
+    /// time: a new one needs the old one ended first).
+    EmulationSetLocaleOverride = "Emulation.setLocaleOverride" -> IgnoredAny {
+        /// A BCP 47 locale.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        locale: Option<String>,
+    }
+);
+command!(
+    /// `Emulation.setTimezoneOverride`: the IANA time zone (empty ends the override).
+    EmulationSetTimezoneOverride = "Emulation.setTimezoneOverride" -> IgnoredAny {
+        /// E.g. `Europe/Berlin`.
+        timezone_id: String,
+    }
+);
+command!(
+    /// `Network.emulateNetworkConditions`: `offline` fails every request; throughputs of -1 and no
+    /// latency leave the network as it is.
+    NetworkEmulateNetworkConditions = "Network.emulateNetworkConditions" -> IgnoredAny {
+        /// No network.
+        offline: bool,
+        /// Added latency, ms.
+        latency: f64,
+        /// Bytes/s; -1: no limit.
+        download_throughput: f64,
+        /// Bytes/s; -1: no limit.
+        upload_throughput: f64,
+    }
+);
+command!(
+    /// `Browser.grantPermissions` in a browser context (`geolocation`, ...).
+    BrowserGrantPermissions = "Browser.grantPermissions" -> IgnoredAny {
+        /// The permissions.
+        permissions: Vec<String>,
+        /// The context (the default one when absent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        browser_context_id: Option<String>,
+    }
+);
+command!(
+    /// `Target.getTargetInfo`: a target's type, URL, opener and browser context.
+    TargetGetTargetInfo = "Target.getTargetInfo" -> TargetInfoResult {
+        /// The target.
+        target_id: String,
+    }
+);
+command!(
+    /// `Page.setInterceptFileChooserDialog`: a file chooser the page opens is reported
+    /// (`Page.fileChooserOpened`) instead of shown.
+    PageSetInterceptFileChooserDialog = "Page.setInterceptFileChooserDialog" -> IgnoredAny {
+        /// Whether to intercept.
+        enabled: bool,
+    }
+);
+command!(
+    /// `DOM.setFileInputFiles`: the files of a file input, named by its remote object or its
+    /// `backendNodeId` (absolute paths the browser reads).
+    DomSetFileInputFiles = "DOM.setFileInputFiles" -> IgnoredAny {
+        /// Absolute paths.
+        files: Vec<String>,
+        /// The input as a remote object.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        object_id: Option<String>,
+        /// The input by its `backendNodeId`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        backend_node_id: Option<i64>,
+    }
+);
+command!(
+    /// `Fetch.enable`: requests matching `patterns` pause (`Fetch.requestPaused`) until answered.
+    FetchEnable = "Fetch.enable" -> IgnoredAny {
+        /// `[{urlPattern: "*"}]` for every request.
+        patterns: Vec<Value>,
+    }
+);
+command!(
+    /// `Fetch.fulfillRequest`: a paused request answered by the caller (nothing reaches the network).
+    FetchFulfillRequest = "Fetch.fulfillRequest" -> IgnoredAny {
+        /// The paused request.
+        request_id: String,
+        /// The HTTP status.
+        response_code: u16,
+        /// The headers, `[{name, value}]`.
+        response_headers: Vec<Value>,
+        /// The body, base64.
+        body: String,
+    }
+);
+command!(
+    /// `Page.navigate`.
+    PageNavigate = "Page.navigate" -> IgnoredAny {
+        /// The URL.
+        url: String,
+    }
+);
+
+/// `Emulation.MediaFeature`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct MediaFeature {
+    /// E.g. `prefers-color-scheme`.
+    pub name: String,
+    /// E.g. `dark`; empty ends the feature's emulation.
+    pub value: String,
+}
+
+/// `Target.getTargetInfo` result.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetInfoResult {
+    /// The target.
+    pub target_info: crate::types::TargetInfo,
 }

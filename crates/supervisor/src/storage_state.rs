@@ -15,6 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use sb_cdp::calls::Evaluate;
+use sb_cdp::commands::{FetchEnable, FetchFulfillRequest, PageEnable, PageNavigate};
 use sb_protocol::api::{
     CookieParam, CookiesAction, CookiesParams, SameSite, StorageItem, StorageStateResult, MAX_SET_COOKIES,
 };
@@ -236,30 +238,25 @@ pub async fn write_origins(
         let empty = "PCFkb2N0eXBlIGh0bWw+PGh0bWw+PC9odG1sPg==";
         let answer = tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
-                let Some(id) = ev
-                    .params
-                    .get("requestId")
-                    .and_then(|v| v.as_str())
-                    .filter(|_| ev.method == "Fetch.requestPaused")
-                else {
-                    continue;
+                let id = ev.params.get("requestId").and_then(|v| v.as_str());
+                let Some(id) = id.filter(|_| ev.method == "Fetch.requestPaused") else { continue };
+                let fulfil = FetchFulfillRequest {
+                    request_id: id.to_string(),
+                    response_code: 200,
+                    response_headers: vec![json!({"name": "Content-Type", "value": "text/html"})],
+                    body: empty.to_string(),
                 };
-                let fulfil = json!({"requestId": id, "responseCode": 200, "body": empty,
-                    "responseHeaders": [{"name": "Content-Type", "value": "text/html"}]});
-                let _ = answering.call_raw("Fetch.fulfillRequest", fulfil, Duration::from_secs(5)).await;
+                let _ = answering.run(&fulfil, Duration::from_secs(5)).await;
             }
         });
         let mut loads = page.events();
         let step = budget.remaining();
-        page.call_raw("Page.enable", json!({}), step).await.map_err(call("Page.enable"))?;
-        page.call_raw("Fetch.enable", json!({"patterns": [{"urlPattern": "*"}]}), step)
-            .await
-            .map_err(call("Fetch.enable"))?;
+        page.run(&PageEnable {}, step).await.map_err(call("Page.enable"))?;
+        let every = FetchEnable { patterns: vec![json!({"urlPattern": "*"})] };
+        page.run(&every, step).await.map_err(call("Fetch.enable"))?;
         for o in origins {
             let url = format!("{}/", o.origin.trim_end_matches('/'));
-            page.call_raw("Page.navigate", json!({"url": url}), budget.remaining())
-                .await
-                .map_err(call("Page.navigate"))?;
+            page.run(&PageNavigate { url }, budget.remaining()).await.map_err(call("Page.navigate"))?;
             // The empty document of the origin has loaded: its storage is the origin's.
             let loaded = async {
                 while let Some(ev) = loads.recv().await {
@@ -280,9 +277,8 @@ pub async fn write_origins(
                 ));
             }
             let items = serde_json::to_string(&o.local_storage).unwrap_or_default();
-            let expression = format!("(items => {{ for (const {{name, value}} of items) localStorage.setItem(name, value); }})({items})");
-            let set = json!({"expression": expression, "returnByValue": true});
-            page.call_raw("Runtime.evaluate", set, budget.remaining())
+            let set = format!("(items => {{ for (const {{name, value}} of items) localStorage.setItem(name, value); }})({items})");
+            page.evaluate(&Evaluate::by_value(set), budget.remaining())
                 .await
                 .map_err(call("Runtime.evaluate"))?;
         }

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use base64::Engine;
 use sb_cdp::calls::Evaluate;
-use sb_cdp::commands::{InputDispatchMouseEvent, PageStopLoading, RuntimeReleaseObjectGroup};
+use sb_cdp::commands::{
+    DomSetFileInputFiles, InputDispatchMouseEvent, PageStopLoading, RuntimeReleaseObjectGroup,
+};
 use sb_cdp::types::{
     CaptureScreenshotResult, EvaluateResult, FrameNavigated, LifecycleEvent, NavigateResult, RemoteObject,
     RequestWillBeSent, ResponseReceived,
@@ -364,14 +366,8 @@ pub(crate) async fn upload(
             )
         })?;
         p.log(format!("setting {} files on the file chooser's input", paths.len()));
-        page.session
-            .call_raw(
-                "DOM.setFileInputFiles",
-                json!({"files": paths, "backendNodeId": node}),
-                budget.remaining(),
-            )
-            .await
-            .map_err(|e| cdp_failure(phase, e))?;
+        let set = DomSetFileInputFiles { files: paths, object_id: None, backend_node_id: Some(node) };
+        page.session.run(&set, budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
         return Ok(Output::Upload(UploadResult { element: "the file chooser".into(), files: names, bytes }));
     };
     let el = resolve(page, target, budget)
@@ -387,14 +383,9 @@ pub(crate) async fn upload(
         ));
     }
     p.log(format!("setting {} files on {}", paths.len(), el.label));
-    el.session
-        .call_raw(
-            "DOM.setFileInputFiles",
-            json!({"files": paths, "objectId": el.object_id}),
-            budget.remaining(),
-        )
-        .await
-        .map_err(|e| cdp_failure(phase, e))?;
+    let set =
+        DomSetFileInputFiles { files: paths, object_id: Some(el.object_id.clone()), backend_node_id: None };
+    el.session.run(&set, budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
     Ok(Output::Upload(UploadResult { element: el.label, files: names, bytes }))
 }
 

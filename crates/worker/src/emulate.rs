@@ -6,6 +6,11 @@
 
 use std::time::Duration;
 
+use sb_cdp::commands::{
+    BrowserGetVersion, BrowserGrantPermissions, Command, EmulationSetEmulatedMedia,
+    EmulationSetGeolocationOverride, EmulationSetLocaleOverride, EmulationSetTimezoneOverride,
+    EmulationSetUserAgentOverride, MediaFeature, NetworkEmulateNetworkConditions, TargetGetTargetInfo,
+};
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::api::{ColorScheme, Emulation, ReducedMotion};
 use sb_protocol::Budget;
@@ -30,57 +35,52 @@ pub(crate) async fn apply(
 ) -> Result<(), CdpError> {
     let step = || budget.capped(STEP);
     let changed = |f: fn(&Emulation) -> Value| f(before) != f(e);
-    let skip = || std::future::ready(Ok::<Value, CdpError>(Value::Null));
-    let color = match e.color_scheme {
-        Some(ColorScheme::Light) => "light",
-        Some(ColorScheme::Dark) => "dark",
-        Some(ColorScheme::NoPreference) => "no-preference",
-        None => "",
-    };
-    let motion = match e.reduced_motion {
-        Some(ReducedMotion::Reduce) => "reduce",
-        Some(ReducedMotion::NoPreference) => "no-preference",
-        None => "",
-    };
-    let features = json!({"features": [
-        {"name": "prefers-color-scheme", "value": color},
-        {"name": "prefers-reduced-motion", "value": motion},
-    ]});
-    // The user agent Chromium sends by itself, when the locale needs one to carry its language.
-    let agent_changed = changed(|e| json!([e.user_agent, e.locale]));
-    let user_agent = match (&e.user_agent, &e.locale) {
-        (Some(ua), _) => Some(ua.clone()),
-        (None, Some(_)) if agent_changed => {
-            let version: Value = browser.call_raw("Browser.getVersion", None, json!({}), step()).await?;
-            version.get("userAgent").and_then(Value::as_str).map(str::to_string)
+    let media = changed(|e| json!([e.color_scheme, e.reduced_motion])).then(|| {
+        let color = match e.color_scheme {
+            Some(ColorScheme::Light) => "light",
+            Some(ColorScheme::Dark) => "dark",
+            Some(ColorScheme::NoPreference) => "no-preference",
+            None => "",
+        };
+        let motion = match e.reduced_motion {
+            Some(ReducedMotion::Reduce) => "reduce",
+            Some(ReducedMotion::NoPreference) => "no-preference",
+            None => "",
+        };
+        let feature = |name: &str, value: &str| MediaFeature { name: name.into(), value: value.into() };
+        EmulationSetEmulatedMedia {
+            features: vec![feature("prefers-color-scheme", color), feature("prefers-reduced-motion", motion)],
         }
-        _ => None,
-    };
-    let agent = match user_agent {
-        Some(ua) => json!({"userAgent": ua, "acceptLanguage": e.locale.clone().unwrap_or_default()}),
-        None => json!({"userAgent": ""}),
-    };
-    let network = json!({
-        "offline": e.offline.unwrap_or(false), "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
     });
-    let geolocation = match e.geolocation {
-        Some(g) => json!({"latitude": g.latitude, "longitude": g.longitude, "accuracy": g.accuracy}),
-        None => json!({}),
+    let agent = if changed(|e| json!([e.user_agent, e.locale])) {
+        // The user agent Chromium sends by itself, when only the locale needs one to carry its
+        // language; an empty one ends the override.
+        let user_agent = match (&e.user_agent, &e.locale) {
+            (Some(ua), _) => ua.clone(),
+            (None, Some(_)) => browser.run(&BrowserGetVersion {}, step()).await?.user_agent,
+            (None, None) => String::new(),
+        };
+        Some(EmulationSetUserAgentOverride { user_agent, accept_language: e.locale.clone() })
+    } else {
+        None
     };
-    let call = |on: bool, method: &'static str, params: Value| {
-        let sent = on.then(|| session.call_raw(method, params, step()));
-        async move {
-            match sent {
-                Some(sent) => sent.await,
-                None => skip().await,
-            }
-        }
-    };
+    let network = changed(|e| json!(e.offline)).then(|| NetworkEmulateNetworkConditions {
+        offline: e.offline.unwrap_or(false),
+        latency: 0.0,
+        download_throughput: -1.0,
+        upload_throughput: -1.0,
+    });
+    let position = changed(|e| json!(e.geolocation)).then(|| EmulationSetGeolocationOverride {
+        latitude: e.geolocation.map(|g| g.latitude),
+        longitude: e.geolocation.map(|g| g.longitude),
+        accuracy: e.geolocation.map(|g| g.accuracy),
+    });
+    // Sent together (each is its own setting), only those that change.
     let (media, agent, network, position) = tokio::join!(
-        call(changed(|e| json!([e.color_scheme, e.reduced_motion])), "Emulation.setEmulatedMedia", features),
-        call(agent_changed, "Emulation.setUserAgentOverride", agent),
-        call(changed(|e| json!(e.offline)), "Network.emulateNetworkConditions", network),
-        call(changed(|e| json!(e.geolocation)), "Emulation.setGeolocationOverride", geolocation),
+        maybe(session, media, step()),
+        maybe(session, agent, step()),
+        maybe(session, network, step()),
+        maybe(session, position, step()),
     );
     media?;
     agent?;
@@ -89,23 +89,32 @@ pub(crate) async fn apply(
     if changed(|e| json!(e.locale)) {
         // One locale override at a time: the one in force goes first.
         if before.locale.is_some() {
-            session.call_raw("Emulation.setLocaleOverride", json!({}), step()).await?;
+            session.run(&EmulationSetLocaleOverride { locale: None }, step()).await?;
         }
         if let Some(locale) = &e.locale {
-            session.call_raw("Emulation.setLocaleOverride", json!({"locale": locale}), step()).await?;
+            session.run(&EmulationSetLocaleOverride { locale: Some(locale.clone()) }, step()).await?;
         }
     }
     if changed(|e| json!(e.timezone)) {
-        let zone = e.timezone.clone().unwrap_or_default();
-        session.call_raw("Emulation.setTimezoneOverride", json!({"timezoneId": zone}), step()).await?;
+        let timezone_id = e.timezone.clone().unwrap_or_default();
+        session.run(&EmulationSetTimezoneOverride { timezone_id }, step()).await?;
     }
     if e.geolocation.is_some() && changed(|e| json!(e.geolocation)) {
         // The page may read the position only with the permission (the session's own context).
-        let info: Value =
-            browser.call_raw("Target.getTargetInfo", None, json!({"targetId": target_id}), step()).await?;
-        let context = info.pointer("/targetInfo/browserContextId").cloned().unwrap_or(Value::Null);
-        let grant = json!({"permissions": ["geolocation"], "browserContextId": context});
-        browser.call_raw("Browser.grantPermissions", None, grant, step()).await?;
+        let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, step()).await?;
+        let grant = BrowserGrantPermissions {
+            permissions: vec!["geolocation".into()],
+            browser_context_id: info.target_info.browser_context_id,
+        };
+        browser.run(&grant, step()).await?;
     }
     Ok(())
+}
+
+/// Runs `command` on `session` when there is one.
+async fn maybe<C: Command>(session: &Session, command: Option<C>, timeout: Duration) -> Result<(), CdpError> {
+    match command {
+        Some(c) => session.run(&c, timeout).await.map(|_| ()),
+        None => Ok(()),
+    }
 }

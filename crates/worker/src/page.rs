@@ -10,7 +10,8 @@ use std::time::Duration;
 use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::commands::{
     EmulationSetDeviceMetricsOverride, EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable,
-    PageEnable, PageSetLifecycleEventsEnabled, RuntimeEnable, TargetSetAutoAttach,
+    PageEnable, PageSetInterceptFileChooserDialog, PageSetLifecycleEventsEnabled, RuntimeEnable,
+    TargetSetAutoAttach,
 };
 use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpClient, CdpError, Session};
@@ -312,11 +313,7 @@ pub(crate) async fn attach_session(
         session.send(&RuntimeEnable {}, budget.remaining()),
         // A file chooser a click opens is reported (`Page.fileChooserOpened`), never shown: the
         // journal keeps it for `page.upload`.
-        session.call_raw(
-            "Page.setInterceptFileChooserDialog",
-            serde_json::json!({"enabled": true}),
-            budget.remaining()
-        ),
+        session.send(&PageSetInterceptFileChooserDialog { enabled: true }, budget.remaining()),
     );
     a?;
     b?;
