@@ -6,7 +6,7 @@ use std::os::unix::net::UnixStream;
 use base64::Engine;
 use sb_protocol::api::{ExtractFormat, ExtractParams, ImageFormat, ScreenshotParams};
 use sb_protocol::ErrorCode;
-use sb_tests::{alive, api_error, descendants, Fixture, PageServer, Supervisor};
+use sb_tests::{alive, api_error, descendants, error_of, result_of, Fixture, PageServer, Supervisor};
 use serde_json::{json, Value};
 
 fn decode_png(path: &str) -> (u32, u32) {
@@ -895,13 +895,7 @@ async fn console_lists_messages_and_errors_and_results_count_them() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("con")).await.unwrap();
     c.goto("con", &pages.url("/test/index.html"), None).await.unwrap();
-    let call = |method: &'static str, params: Value| {
-        let c = &c;
-        async move {
-            let r = c.call(method, Some("con"), params, None).await.unwrap();
-            r.result.unwrap_or_else(|| panic!("{method}: {:?}", r.error))
-        }
-    };
+    let call = |method: &'static str, params: Value| result_of(&c, "con", method, params);
     let logged = "console.log('hello', 42, {a: 1}); console.debug('quiet'); console.warn('careful'); \
                   console.error('bad'); 1";
     let r = call("page.evaluate", json!({"expression": logged})).await;
@@ -949,13 +943,7 @@ async fn network_lists_requests_and_wait_for_response_returns_one() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("net")).await.unwrap();
     c.goto("net", &pages.url("/test/index.html"), None).await.unwrap();
-    let call = |method: &'static str, params: Value| {
-        let c = &c;
-        async move {
-            let r = c.call(method, Some("net"), params, None).await.unwrap();
-            r.result.unwrap_or_else(|| panic!("{method}: {:?}", r.error))
-        }
-    };
+    let call = |method: &'static str, params: Value| result_of(&c, "net", method, params);
     let fetched = "Promise.all([fetch('/test/missing').then(r => r.status), \
                    new Promise(done => { const i = new Image(); i.onload = i.onerror = () => done(1); i.src = '/test/pixel.png'; })])";
     assert_eq!(call("page.evaluate", json!({"expression": fetched})).await["value"], json!([404, 1]));
@@ -1010,13 +998,7 @@ async fn mouse_and_keyboard_give_raw_input_with_playwrights_semantics() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("raw")).await.unwrap();
     c.goto("raw", &pages.url("/test/long.html"), None).await.unwrap();
-    let call = |method: &'static str, params: Value| {
-        let c = &c;
-        async move {
-            let r = c.call(method, Some("raw"), params.clone(), None).await.unwrap();
-            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
-        }
-    };
+    let call = |method: &'static str, params: Value| result_of(&c, "raw", method, params);
     let record = "window.seen = []; for (const t of ['mousedown', 'mouseup', 'click', 'dblclick', 'mousemove', 'keydown']) \
                   document.addEventListener(t, e => seen.push(t === 'keydown' ? `key ${e.key} ${e.shiftKey}` : \
                   `${t} ${e.clientX} ${e.clientY} ${e.buttons}`)); \
@@ -1095,13 +1077,7 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
     c.session_start(Some("emu")).await.unwrap();
     c.session_start(Some("plain")).await.unwrap();
     c.goto("emu", &pages.url("/test/index.html"), None).await.unwrap();
-    let call = |sid: &'static str, method: &'static str, params: Value| {
-        let c = &c;
-        async move {
-            let r = c.call(method, Some(sid), params.clone(), None).await.unwrap();
-            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
-        }
-    };
+    let call = |sid: &'static str, method: &'static str, params: Value| result_of(&c, sid, method, params);
     let probe = "(async () => [matchMedia('(prefers-color-scheme: dark)').matches, \
                  matchMedia('(prefers-reduced-motion: reduce)').matches, navigator.language, \
                  Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.userAgent, navigator.onLine, \
@@ -1176,17 +1152,8 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
 async fn storage_and_storage_state_move_a_login_between_sessions() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("st")).await.unwrap();
-    let call = |sid: &'static str, method: &'static str, params: Value| {
-        let c = &c;
-        async move {
-            let r = c.call(method, Some(sid), params.clone(), None).await.unwrap();
-            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
-        }
-    };
-    let refused = |sid: &'static str, method: &'static str, params: Value| {
-        let c = &c;
-        async move { api_error(&c.call(method, Some(sid), params, None).await.unwrap()) }
-    };
+    let call = |sid: &'static str, method: &'static str, params: Value| result_of(&c, sid, method, params);
+    let refused = |sid: &'static str, method: &'static str, params: Value| error_of(&c, sid, method, params);
     assert_eq!(
         refused("st", "page.storage", json!({"kind": "local"})).await.code,
         ErrorCode::BadRequest,
@@ -1287,13 +1254,7 @@ async fn wait_for_a_download_or_a_popup_returns_it() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("ev")).await.unwrap();
     c.goto("ev", &pages.url("/test/popup.html"), None).await.unwrap();
-    let call = |method: &'static str, params: Value| {
-        let c = &c;
-        async move {
-            let r = c.call(method, Some("ev"), params.clone(), None).await.unwrap();
-            r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
-        }
-    };
+    let call = |method: &'static str, params: Value| result_of(&c, "ev", method, params);
     for what in ["popup", "download"] {
         let r = c.call("page.wait_for", Some("ev"), json!({what: true}), Some(1_000)).await.unwrap();
         let e = api_error(&r);

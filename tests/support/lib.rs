@@ -836,3 +836,30 @@ pub fn checked_snapshot(answer: &sb_protocol::api::Response) {
         assert_yaml(text);
     }
 }
+
+/// The result of `method` with `params` on session `sid` (the method's default budget).
+///
+/// # Panics
+/// When the call failed: the message names the method, its params and the runtime's error.
+pub async fn result_of(
+    c: &sb_client::Client,
+    sid: &str,
+    method: &str,
+    params: serde_json::Value,
+) -> serde_json::Value {
+    let r = c.call(method, Some(sid), params.clone(), None).await.unwrap();
+    r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
+}
+
+/// The runtime's error of `method` with `params` on session `sid`, a call that must fail.
+///
+/// # Panics
+/// When it succeeded.
+pub async fn error_of(
+    c: &sb_client::Client,
+    sid: &str,
+    method: &str,
+    params: serde_json::Value,
+) -> sb_protocol::ErrorBody {
+    api_error(&c.call(method, Some(sid), params, None).await.unwrap())
+}
