@@ -64,3 +64,65 @@ fn browser_dir_file() -> std::path::PathBuf {
     std::fs::write(&path, "not a certificate").unwrap();
     path
 }
+
+/// Issue 30 §1, the runtime: `[browser] cdp_url` attaches to the browser behind the proxy instead of
+/// launching one (`runtime.health` says `websocket`), drives a page in a session of its own browser
+/// context, holds the URL policy on the remote browser's requests (request interception: the gate
+/// does not front it), keeps the credentials out of its log; when the remote browser dies the next
+/// action answers `browser_unavailable` naming the endpoint's host, and once it is back the session
+/// works again, reset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_runtime_attaches_to_a_remote_browser_and_reconnects() {
+    use sb_tests::{api_error, error_of, result_of, PageServer, Supervisor};
+    let pages = PageServer::start(None).await;
+    let mut browser = RemoteChromium::launch();
+    let port = browser.port;
+    let proxy = TlsProxy::start(port, "agent", "s3cret").await;
+    let toml = format!(
+        "[browser]\ncdp_url = {:?}\nca_file = {:?}\n\n[browser.sandbox]\nruntime_recovery_cooldown_seconds = 0\n\n[policy]\nblocked_origins = [\"localhost\"]\n",
+        proxy.url("agent", "s3cret"),
+        proxy.ca_file.display().to_string()
+    );
+    let sup = Supervisor::with_config(&toml);
+    let c = sup.client().await;
+    let health = c.health().await.unwrap().into_inner();
+    assert_eq!((health.cdp_transport.as_str(), health.browser_pid), ("websocket", 0), "{health:?}");
+    c.session_start(Some("r")).await.unwrap();
+    c.goto("r", &pages.url("/test/index.html"), None).await.unwrap();
+    let title = result_of(&c, "r", "page.evaluate", json!({"expression": "document.title"})).await;
+    assert_eq!(title["value"], json!("Test Index"));
+
+    // The policy on the remote browser's own requests: an image from the blocked origin fails.
+    let local = pages.base.rsplit(':').next().unwrap();
+    let images = format!(
+        "Promise.all(['/test/pixel.png', 'http://localhost:{local}/test/pixel.png'].map(src => new Promise(done => {{ \
+         const i = new Image(); i.onload = () => done(true); i.onerror = () => done(false); i.src = src; }})))"
+    );
+    let loaded = result_of(&c, "r", "page.evaluate", json!({"expression": images})).await;
+    assert_eq!(loaded["value"], json!([true, false]));
+    let listed =
+        result_of(&c, "r", "page.network", json!({"filter": "**/pixel.png", "include_static": true})).await;
+    let blocked = listed["requests"].as_array().unwrap().iter().filter(|r| r["blocked"].is_string()).count();
+    assert_eq!(blocked, 1, "{listed}");
+    let e = error_of(&c, "r", "page.goto", json!({"url": format!("http://localhost:{local}/")})).await;
+    assert_eq!(e.code, sb_protocol::ErrorCode::UrlBlocked);
+
+    // The remote browser dies: the next action says so, naming the endpoint, not its credentials.
+    browser.kill();
+    let r = c.call("page.evaluate", Some("r"), json!({"expression": "1"}), None).await.unwrap();
+    let e = api_error(&r);
+    assert_eq!(e.code, sb_protocol::ErrorCode::BrowserUnavailable, "{e:?}");
+    assert!(
+        e.message.contains("remote browser") && e.message.contains(&proxy.addr.to_string()),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("s3cret"), "{}", e.message);
+    // Back on the same port: the session works again, its page reset.
+    let _back = RemoteChromium::launch_on(port);
+    let r = c.call("page.evaluate", Some("r"), json!({"expression": "1 + 1"}), None).await.unwrap();
+    let v = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+    assert_eq!((v["value"].clone(), v["session_reset"].clone()), (json!(2), json!(true)), "{v}");
+    sup.settle_log(&c).await;
+    assert!(!sup.log_text().contains("s3cret"), "the log keeps credentials out");
+}

@@ -492,6 +492,7 @@ pub async fn launch_browser(dir: &Path) -> sb_supervisor::browser::Browser {
         js_heap_mb: 1024,
         extra_flags: Vec::new(),
         headless: true,
+        remote: None,
     };
     sb_supervisor::browser::Browser::launch(&config, &sb_supervisor::spawner::Spawner::start())
         .await

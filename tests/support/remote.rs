@@ -33,10 +33,19 @@ impl RemoteChromium {
     /// # Panics
     /// When it exits before listening.
     pub fn launch() -> RemoteChromium {
+        RemoteChromium::launch_on(0)
+    }
+
+    /// [`RemoteChromium::launch`] on DevTools port `port` (0: any free one).
+    ///
+    /// # Panics
+    /// As [`RemoteChromium::launch`].
+    pub fn launch_on(port: u16) -> RemoteChromium {
         let profile = crate::temp_dir();
         let binary = sb_supervisor::browser::find_binary(None).expect("a Chromium binary");
         let mut child = Command::new(binary)
-            .args(["--headless", "--remote-debugging-port=0", "--no-sandbox", "--no-first-run"])
+            .args(["--headless", "--no-sandbox", "--no-first-run"])
+            .arg(format!("--remote-debugging-port={port}"))
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
             .stdout(Stdio::null())

@@ -81,7 +81,7 @@ class HealthResult(Result):
     browser_version: str = ""
     """``Browser.getVersion``'s ``product``, e.g. ``"HeadlessChrome/156.0.8078.79"``."""
     cdp_transport: str = ""
-    """How the runtime speaks CDP to the browser: ``"pipe"`` (``--remote-debugging-pipe``: no DevTools port, no ``DevToolsActivePort``; docs/security.md)."""
+    """How the runtime speaks CDP to the browser: ``"pipe"`` (``--remote-debugging-pipe``: no DevTools port, no ``DevToolsActivePort``; docs/security.md), or ``"websocket"`` for a browser elsewhere (``[browser] cdp_url``; ``browser_pid`` is then 0)."""
     last_probe_ms: int = 0
     """How long ago the browser last passed its probe, in ms."""
     max_timeout_ms: int = 120000

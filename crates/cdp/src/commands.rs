@@ -511,6 +511,23 @@ command!(
     }
 );
 command!(
+    /// `Fetch.continueRequest`: a paused request goes on unchanged.
+    FetchContinueRequest = "Fetch.continueRequest" -> IgnoredAny {
+        /// The paused request.
+        request_id: String,
+    }
+);
+command!(
+    /// `Fetch.failRequest`: a paused request fails (`BlockedByClient`: the page sees
+    /// `net::ERR_BLOCKED_BY_CLIENT`).
+    FetchFailRequest = "Fetch.failRequest" -> IgnoredAny {
+        /// The paused request.
+        request_id: String,
+        /// `Network.ErrorReason`, e.g. `BlockedByClient`.
+        error_reason: String,
+    }
+);
+command!(
     /// `Page.navigate`.
     PageNavigate = "Page.navigate" -> IgnoredAny {
         /// The URL.

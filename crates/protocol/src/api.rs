@@ -1643,7 +1643,8 @@ pub struct HealthResult {
     /// The browser's process id.
     pub browser_pid: u32,
     /// How the runtime speaks CDP to the browser: `"pipe"` (`--remote-debugging-pipe`: no DevTools
-    /// port, no `DevToolsActivePort`; docs/security.md).
+    /// port, no `DevToolsActivePort`; docs/security.md), or `"websocket"` for a browser elsewhere
+    /// (`[browser] cdp_url`; `browser_pid` is then 0).
     pub cdp_transport: String,
     /// Chromium's own sandbox: `"chromium"` (on), or `"off: running as root"` /
     /// `"off: browser.no_sandbox"` (the container is then the only sandbox; `doctor` says why).

@@ -54,6 +54,29 @@ pub struct BrowserConfig {
     pub extra_flags: Vec<String>,
     /// `--headless` (a display is needed otherwise).
     pub headless: bool,
+    /// A browser the runtime does not launch but attaches to (`[browser] cdp_url`): when set, the
+    /// fields above but `window` are unused.
+    pub remote: Option<RemoteEndpoint>,
+}
+
+/// A browser elsewhere (`[browser] cdp_url`, `ca_file`, `cdp_headers`).
+#[derive(Debug, Clone)]
+pub struct RemoteEndpoint {
+    /// `http(s)://user:pass@host:port/?token=...` (DevTools discovery) or `ws(s)://...` (the browser's
+    /// WebSocket itself).
+    pub url: String,
+    /// TLS roots and extra headers.
+    pub remote: sb_cdp::Remote,
+}
+
+impl RemoteEndpoint {
+    /// The endpoint's host (and port), for messages: never its credentials or query.
+    pub fn host(&self) -> String {
+        url::Url::parse(&self.url)
+            .ok()
+            .and_then(|u| u.host_str().map(|h| u.port().map_or(h.to_string(), |p| format!("{h}:{p}"))))
+            .unwrap_or_else(|| "the configured cdp_url".into())
+    }
 }
 
 /// A launch or probe failure, with the phase that failed and Chromium's last stderr lines.
@@ -259,10 +282,11 @@ impl BrowserProcess {
     }
 }
 
-/// A running browser that answered on its pipe.
+/// A running browser that answered on its connection: one the runtime launched (its pipe), or one
+/// elsewhere it attached to (a WebSocket).
 pub struct Browser {
-    /// The process.
-    pub process: BrowserProcess,
+    /// The process, when the runtime launched it.
+    pub process: Option<BrowserProcess>,
     /// The browser's one CDP connection (its pipe), shared by the supervisor and every worker.
     pub relay: Relay,
     /// The supervisor's own route on it (targets are created and closed on it).
@@ -357,9 +381,14 @@ impl Browser {
         let mut process = BrowserProcess { child, pid, stderr_tail, stderr_reader, user_data_dir: Some(udd) };
         let client = relay.client("supervisor");
         match handshake(&mut process, &client, started + LAUNCH_TIMEOUT).await {
-            Ok(version) => {
-                Ok(Browser { process, relay, client, version, started, ready_after: started.elapsed() })
-            }
+            Ok(version) => Ok(Browser {
+                process: Some(process),
+                relay,
+                client,
+                version,
+                started,
+                ready_after: started.elapsed(),
+            }),
             Err((phase, message)) => {
                 relay.close();
                 process.stop().await;
@@ -372,16 +401,91 @@ impl Browser {
         }
     }
 
-    /// Closes the pipe (every route ends) and stops the process.
-    pub async fn stop(&mut self) {
-        self.relay.close();
-        self.process.stop().await;
+    /// The configured browser: launched ([`Browser::launch`]), or attached to when `config.remote` is
+    /// set ([`Browser::connect`]).
+    ///
+    /// # Errors
+    /// Theirs.
+    pub async fn start(config: &BrowserConfig, spawner: &Spawner) -> Result<Browser, LaunchError> {
+        match &config.remote {
+            Some(remote) => Browser::connect(remote).await,
+            None => Browser::launch(config, spawner).await,
+        }
     }
 
-    /// Closes the pipe and kills the process group at once ([`BrowserProcess::kill`]).
+    /// Attaches to a browser elsewhere: its WebSocket (from DevTools discovery for an `http(s):`
+    /// endpoint, normalized by `sb_cdp::normalize_ws_url`), over TLS for `wss:`, within
+    /// [`LAUNCH_TIMEOUT`], then the same probe as a launch (`Browser.getVersion`).
+    ///
+    /// # Errors
+    /// [`LaunchError`] with phase `launch` (the endpoint unreachable, refused, its certificate or
+    /// credentials wrong) or `handshake` (no answer to the probe): the message names the endpoint's host,
+    /// never its credentials.
+    pub async fn connect(remote: &RemoteEndpoint) -> Result<Browser, LaunchError> {
+        let started = Instant::now();
+        let host = remote.host();
+        let fail = |phase, why: String| LaunchError {
+            phase,
+            message: format!(
+                "the remote browser at {host} is unreachable: {}",
+                sb_protocol::redact::in_text(&why)
+            ),
+            stderr_tail: String::new(),
+        };
+        let url = url::Url::parse(&remote.url)
+            .map_err(|e| fail(Phase::Launch, format!("cdp_url is not a URL ({e})")))?;
+        let ws = match url.scheme() {
+            "ws" | "wss" => url.to_string(),
+            "http" | "https" => {
+                let version = sb_cdp::discovery::version_with(&url, LAUNCH_TIMEOUT, &remote.remote).await;
+                version.map_err(|e| fail(Phase::Launch, e.to_string()))?.web_socket_debugger_url
+            }
+            other => {
+                return Err(fail(Phase::Launch, format!("cdp_url must be http(s) or ws(s), not {other}:")))
+            }
+        };
+        let left = (started + LAUNCH_TIMEOUT).saturating_duration_since(Instant::now());
+        let wire = sb_cdp::wire::ws::open_with(&ws, left, &remote.remote).await;
+        let relay = Relay::start(wire.map_err(|e| fail(Phase::Launch, e.to_string()))?);
+        let client = relay.client("supervisor");
+        let left = (started + LAUNCH_TIMEOUT).saturating_duration_since(Instant::now());
+        match client.run(&BrowserGetVersion {}, left.min(HANDSHAKE_TIMEOUT)).await {
+            Ok(version) => {
+                Ok(Browser { process: None, relay, client, version, started, ready_after: started.elapsed() })
+            }
+            Err(e) => {
+                relay.close();
+                Err(fail(Phase::Handshake, format!("Browser.getVersion: {e}")))
+            }
+        }
+    }
+
+    /// The browser's pid (also its process group); 0 for a browser elsewhere.
+    pub fn pid(&self) -> u32 {
+        self.process.as_ref().map_or(0, BrowserProcess::pid)
+    }
+
+    /// Whether the process is still running (one read of `/proc`); for a browser elsewhere, its
+    /// connection says (always true here).
+    pub fn running(&self) -> bool {
+        self.process.as_ref().is_none_or(BrowserProcess::running)
+    }
+
+    /// Closes the connection (every route ends) and stops the process, when the runtime launched it.
+    pub async fn stop(&mut self) {
+        self.relay.close();
+        if let Some(p) = &mut self.process {
+            p.stop().await;
+        }
+    }
+
+    /// Closes the connection and kills the process group at once ([`BrowserProcess::kill`]); a browser
+    /// elsewhere is only left.
     pub async fn kill(&mut self) {
         self.relay.close();
-        self.process.kill().await;
+        if let Some(p) = &mut self.process {
+            p.kill().await;
+        }
     }
 }
 

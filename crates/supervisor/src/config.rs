@@ -85,6 +85,14 @@ pub struct BrowserSection {
     pub viewport: Viewport,
     /// `[browser.sandbox]`: the seccomp filter of the processes the runtime starts.
     pub sandbox: SandboxSection,
+    /// A browser elsewhere to attach to instead of launching one (a browser pool):
+    /// `http(s)://user:pass@host:port/?token=...` (DevTools discovery) or `ws(s)://...`. Its
+    /// credentials never reach a log line.
+    pub cdp_url: Option<String>,
+    /// A PEM file of CA certificates trusted for `cdp_url` besides the system's.
+    pub ca_file: Option<PathBuf>,
+    /// Headers sent to `cdp_url` (a token gateway's `Authorization`), by name.
+    pub cdp_headers: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for BrowserSection {
@@ -97,6 +105,9 @@ impl Default for BrowserSection {
             js_heap_mb: 1024,
             viewport: Viewport::default(),
             sandbox: SandboxSection::default(),
+            cdp_url: None,
+            ca_file: None,
+            cdp_headers: Default::default(),
         }
     }
 }

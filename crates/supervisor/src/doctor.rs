@@ -396,6 +396,7 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
         js_heap_mb: b.js_heap_mb,
         extra_flags: b.extra_flags.clone(),
         headless: b.headless,
+        remote: None,
     };
     let spawner = Spawner::start();
     let t = Instant::now();

@@ -18,7 +18,9 @@
 //!
 //! Until this round every request was also paused at the browser (`Fetch.enable`) and decided here:
 //! 0.75 ms a request and 1.7x a page load of 100 images; the gate decides once per connection
-//! (docs/benchmarks.md, session 12).
+//! (docs/benchmarks.md, session 12). A browser elsewhere (`[browser] cdp_url`) opens its connections
+//! from its own machine, where no gate of ours sits: for it, and only for it, every request is paused
+//! at the browser again and decided here ([`Guard::intercept`]), a refusal remembered as the gate's.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -115,16 +117,74 @@ impl Guard {
         map.insert(place, (said, Instant::now()));
     }
 
+    /// Holds the policy on every request of the browser on `link` (a browser elsewhere, which the
+    /// connection gate does not front): request interception at the browser level (`Fetch.enable`
+    /// on the supervisor's route, no session: every target of every context pauses), each paused
+    /// request checked in a task of its own ([`Guard::allows`], [`crate::policy::RESOLVE`] at most)
+    /// and let go, or failed as `BlockedByClient` (the page sees `net::ERR_BLOCKED_BY_CLIENT`),
+    /// logged `url_blocked` and remembered as the gate's refusal of that host and port.
+    ///
+    /// # Errors
+    /// When the browser refuses `Fetch.enable` (the caller must not use it then).
+    pub async fn intercept(
+        self: &std::sync::Arc<Self>,
+        link: &crate::link::Link,
+    ) -> Result<(), sb_cdp::CdpError> {
+        use sb_cdp::commands::{FetchContinueRequest, FetchEnable, FetchFailRequest};
+        let mut events = link.client.browser_events();
+        let every =
+            FetchEnable { patterns: vec![serde_json::json!({"urlPattern": "*", "requestStage": "Request"})] };
+        link.client.run(&every, crate::browser::HANDSHAKE_TIMEOUT).await?;
+        let (this, client) = (std::sync::Arc::downgrade(self), link.client.clone());
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                if ev.method != "Fetch.requestPaused" {
+                    continue;
+                }
+                let Some(guard) = this.upgrade() else { return };
+                let id = ev.params.get("requestId").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+                let url = ev
+                    .params
+                    .pointer("/request/url")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                let client = client.clone();
+                tokio::spawn(async move {
+                    let answer = Duration::from_secs(2);
+                    match guard.allows(&url, Budget::new(crate::policy::RESOLVE)).await {
+                        Ok(()) => {
+                            let _ = client.run(&FetchContinueRequest { request_id: id }, answer).await;
+                        }
+                        Err(blocked) => {
+                            let shown = sb_protocol::redact::in_url(&url);
+                            tracing::warn!(url = %shown, rule = %blocked.rule, "url_blocked");
+                            if let Some(place) = host_port(&url) {
+                                guard.gate_says(place, GateSaid::Refused(blocked.rule));
+                            }
+                            let fail =
+                                FetchFailRequest { request_id: id, error_reason: "BlockedByClient".into() };
+                            let _ = client.run(&fail, answer).await;
+                        }
+                    }
+                });
+            }
+        });
+        Ok(())
+    }
+
     /// What the gate said lately of `url`'s host and port (within the last minute).
     pub fn gate_said(&self, url: &str) -> Option<GateSaid> {
-        let parsed = url::Url::parse(url).ok()?;
-        let key = (
-            parsed.host_str()?.trim_matches(['[', ']']).to_ascii_lowercase(),
-            parsed.port_or_known_default()?,
-        );
+        let key = host_port(url)?;
         let said = self.said.lock().unwrap();
         said.get(&key).filter(|(_, at)| at.elapsed() < REMEMBER).map(|(s, _)| s.clone())
     }
+}
+
+/// `url`'s host (lowercase, no brackets) and port.
+fn host_port(url: &str) -> Option<HostPort> {
+    let parsed = url::Url::parse(url).ok()?;
+    Some((parsed.host_str()?.trim_matches(['[', ']']).to_ascii_lowercase(), parsed.port_or_known_default()?))
 }
 
 #[cfg(test)]

@@ -219,7 +219,7 @@ impl BrowserHealth {
     /// process exited (one read of `/proc`).
     pub async fn is_down(&self) -> bool {
         let slot = self.slot.read().await;
-        slot.browser.as_ref().is_none_or(|b| b.client.closed_reason().is_some() || !b.process.running())
+        slot.browser.as_ref().is_none_or(|b| b.client.closed_reason().is_some() || !b.running())
     }
 
     /// Makes the next action probe first (an action timed out or lost its worker).
@@ -234,11 +234,8 @@ impl BrowserHealth {
         let recent = slot.last_ok.is_some_and(|t| t.elapsed() < self.policy.interval);
         // The process's state costs one read of /proc: a browser that died (or was stopped) a moment
         // ago is noticed even before its connection reports the close.
-        let fresh = recent
-            && !slot.suspect
-            && !slot.settling
-            && b.client.closed_reason().is_none()
-            && b.process.running();
+        let fresh =
+            recent && !slot.suspect && !slot.settling && b.client.closed_reason().is_none() && b.running();
         fresh.then(|| link_of(b, slot.generation))
     }
 
@@ -304,7 +301,7 @@ impl BrowserHealth {
     /// The first launch (at start-up, or at the first request without warm-up).
     async fn launch_first(self: &Arc<Self>, cycle: &mut Cycle) -> Result<Link, ErrorBody> {
         tracing::info!(browser.provider = PROVIDER, "browser_runtime_starting");
-        match Browser::launch(&self.config, &self.spawner).await {
+        match Browser::start(&self.config, &self.spawner).await {
             Ok(b) => Ok(self.install(b).await),
             Err(e) => {
                 self.stats.unhealthy_checks.inc();
@@ -334,7 +331,7 @@ impl BrowserHealth {
             if let Some(mut old) = old {
                 old.kill().await;
             }
-            match Browser::launch(&self.config, &self.spawner).await {
+            match Browser::start(&self.config, &self.spawner).await {
                 Ok(b) => {
                     self.stats.recoveries.inc();
                     return Ok(self.install(b).await);
@@ -362,8 +359,8 @@ impl BrowserHealth {
         tracing::info!(
             browser.provider = PROVIDER,
             browser.version = %b.version.product,
-            browser.pid = b.process.pid(),
-            cdp.transport = "pipe",
+            browser.pid = b.pid(),
+            cdp.transport = if b.process.is_some() { "pipe" } else { "websocket" },
             browser.sandbox = crate::browser::sandbox_mode(&self.config),
             duration_ms = b.ready_after.as_millis() as u64,
             "browser_runtime_ready"
@@ -483,7 +480,7 @@ impl BrowserHealth {
         let b = slot.browser.as_ref()?;
         Some(BrowserFacts {
             version: b.version.product.clone(),
-            pid: b.process.pid(),
+            pid: b.pid(),
             sandbox: crate::browser::sandbox_mode(&self.config),
             last_probe_ms: slot.last_ok.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0),
         })

@@ -104,6 +104,12 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     };
     let b = &config.settings.browser;
     let sandbox = &b.sandbox;
+    // A browser elsewhere reads and writes its own machine's files: a download would land there and an
+    // upload's path would name a file there, so both are off (said once here, and by their errors).
+    let remote = b.cdp_url.is_some();
+    if remote {
+        tracing::info!("remote_browser_downloads_and_uploads_off");
+    }
     let worker_exe = std::env::current_exe()?;
     let runtime = Arc::new(Runtime::new(
         RuntimeConfig {
@@ -112,9 +118,12 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             log_format: config.log_format.clone(),
             evaluate_enabled: config.settings.evaluate_enabled,
             policy: config.settings.policy.clone(),
-            downloads: config.settings.downloads.clone(),
+            downloads: downloads::DownloadsConfig {
+                enabled: config.settings.downloads.enabled && !remote,
+                ..config.settings.downloads.clone()
+            },
             retention: config.settings.artifacts.clone(),
-            uploads_dir: config.settings.files.uploads_dir.clone(),
+            uploads_dir: config.settings.files.uploads_dir.clone().filter(|_| !remote),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             session_tokens: config.settings.limits.session_tokens,
@@ -126,6 +135,13 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
                 js_heap_mb: b.js_heap_mb,
                 extra_flags: b.extra_flags.clone(),
                 headless: b.headless,
+                remote: b.cdp_url.clone().map(|url| browser::RemoteEndpoint {
+                    url,
+                    remote: sb_cdp::Remote {
+                        ca_file: b.ca_file.clone(),
+                        headers: b.cdp_headers.clone().into_iter().collect(),
+                    },
+                }),
             },
             health: HealthPolicy {
                 interval: Duration::from_secs(sandbox.runtime_healthcheck_interval_seconds),

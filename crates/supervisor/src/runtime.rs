@@ -117,8 +117,10 @@ impl Runtime {
         let downloads = crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir);
         let sessions =
             Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
-        let observer: Arc<dyn BrowserObserver> =
-            Arc::new(crate::sessions::Observer { sessions: Arc::downgrade(&sessions) });
+        let observer: Arc<dyn BrowserObserver> = Arc::new(crate::sessions::Observer {
+            sessions: Arc::downgrade(&sessions),
+            intercept: config.browser.remote.is_some().then(|| guard.clone()),
+        });
         health.observe(Arc::downgrade(&observer));
         let launcher = WorkerLauncher {
             spawner,
@@ -328,9 +330,7 @@ impl Runtime {
         if !navigates(method) || e.code != ErrorCode::NavigationFailed {
             return e;
         }
-        let seen = ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"]
-            .into_iter()
-            .find(|seen| e.message.contains(seen));
+        let seen = GATE_ERRORS.into_iter().find(|seen| e.message.contains(seen));
         let (Some(seen), Some(url)) = (seen, e.url.as_deref()) else { return e };
         match self.guard.gate_said(url) {
             Some(GateSaid::Refused(rule)) => {
@@ -356,7 +356,8 @@ impl Runtime {
         let Some(requests) = result.get_mut("requests").and_then(Value::as_array_mut) else { return };
         for r in requests {
             let failure = r.get("failure").and_then(Value::as_str).unwrap_or_default();
-            if !["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE"].contains(&failure) {
+            // Chromium may add a detail (`net::ERR_BLOCKED_BY_CLIENT.Inspector`).
+            if !GATE_ERRORS.iter().any(|e| failure.starts_with(e)) {
                 continue;
             }
             let url = r.get("url").and_then(Value::as_str).unwrap_or_default();
@@ -525,7 +526,7 @@ impl Runtime {
         Ok(HealthResult {
             browser_version: facts.version,
             browser_pid: facts.pid,
-            cdp_transport: "pipe".into(),
+            cdp_transport: if self.config.browser.remote.is_some() { "websocket" } else { "pipe" }.into(),
             browser_sandbox: facts.sandbox.into(),
             uptime_ms: self.started.elapsed().as_millis() as u64,
             sessions: self.queue.sessions.len(),
@@ -829,3 +830,9 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
     serde_json::to_value(value)
         .map_err(|e| ErrorBody::new(ErrorCode::Internal, Phase::Request, e.to_string()))
 }
+
+/// What Chromium says of a request the URL policy refused or the gate could not connect: through the
+/// connection gate (a proxy) `net::ERR_TUNNEL_CONNECTION_FAILED` or `net::ERR_EMPTY_RESPONSE`; a
+/// remote browser's interception `net::ERR_BLOCKED_BY_CLIENT`.
+const GATE_ERRORS: [&str; 3] =
+    ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE", "net::ERR_BLOCKED_BY_CLIENT"];

@@ -86,6 +86,7 @@ fn bare_chromium_ready_ms() -> f64 {
         js_heap_mb: 1024,
         extra_flags: Vec::new(),
         headless: true,
+        remote: None,
     };
     let binary = sb_supervisor::browser::find_binary(None).unwrap();
     let udd = dir.path().join("profile");

@@ -110,14 +110,23 @@ impl Sessions {
     }
 }
 
-/// What watches each new browser: the registry (its targets), then the sessions' pages on it.
+/// What watches each new browser: for a browser elsewhere the guard first (every request checked,
+/// [`crate::guard::Guard::intercept`]), then the registry (its targets), then the sessions' pages on
+/// it.
 pub(crate) struct Observer {
     pub(crate) sessions: Weak<Sessions>,
+    /// The guard, when the browser is elsewhere (the connection gate does not front it).
+    pub(crate) intercept: Option<Arc<crate::guard::Guard>>,
 }
 
 impl BrowserObserver for Observer {
     fn browser_ready<'a>(&'a self, link: &'a Link) -> BoxFuture<'a, ()> {
         Box::pin(async move {
+            if let Some(guard) = &self.intercept {
+                if let Err(e) = guard.intercept(link).await {
+                    tracing::error!(error.message = %e, "url_policy_not_held_by_the_remote_browser");
+                }
+            }
             let Some(sessions) = self.sessions.upgrade() else { return };
             sessions.clone().watch_targets(link).await;
             sessions.rehydrate(link).await;
