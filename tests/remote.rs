@@ -126,3 +126,53 @@ async fn the_runtime_attaches_to_a_remote_browser_and_reconnects() {
     sup.settle_log(&c).await;
     assert!(!sup.log_text().contains("s3cret"), "the log keeps credentials out");
 }
+
+/// Issue 30 §1: `doctor` checks a configured `cdp_url` (reached through TLS and Basic auth, its
+/// version) and prints the fix for each failure: a wrong password, a certificate nobody vouched for,
+/// an endpoint that is not there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn doctor_checks_a_remote_endpoint_and_says_how_to_fix_it() {
+    let browser = RemoteChromium::launch();
+    let proxy = TlsProxy::start(browser.port, "agent", "s3cret").await;
+    let dir = sb_tests::temp_dir();
+    let doctor = |cdp_url: String, ca: bool| {
+        let path = dir.path().join("doctor.toml");
+        let ca_line =
+            if ca { format!("ca_file = {:?}\n", proxy.ca_file.display().to_string()) } else { String::new() };
+        let toml = format!(
+            "[browser]\ncdp_url = {cdp_url:?}\n{ca_line}\n[paths]\nsocket = \"{0}/sock/browser.sock\"\nruntime_dir = \"{0}/run\"\nartifacts = \"{0}/art\"\n",
+            dir.path().display()
+        );
+        std::fs::write(&path, toml).unwrap();
+        async move {
+            let out = tokio::process::Command::new(sb_tests::bin_path("sandbox-browser"))
+                .args(["doctor", "--quick", "--json", "--config"])
+                .arg(&path)
+                .env_remove("SANDBOX_BROWSER_CONFIG")
+                .output()
+                .await
+                .unwrap();
+            let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+                panic!(
+                    "{e}: {}{}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            });
+            let checks = report["checks"].as_array().unwrap().clone();
+            checks.into_iter().find(|c| c["name"] == "remote_browser").expect("a remote_browser check")
+        }
+    };
+    let good = doctor(proxy.url("agent", "s3cret"), true).await;
+    assert_eq!(good["status"], "pass", "{good}");
+    assert!(good["detail"].as_str().unwrap().contains("Chrome/"), "{good}");
+    let wrong = doctor(proxy.url("agent", "guess"), true).await;
+    assert_eq!(wrong["status"], "fail", "{wrong}");
+    assert!(wrong["fix"].as_str().unwrap().contains("password"), "{wrong}");
+    assert!(!wrong.to_string().contains("guess"), "{wrong}");
+    let untrusted = doctor(proxy.url("agent", "s3cret"), false).await;
+    assert!(untrusted["fix"].as_str().unwrap().contains("ca_file"), "{untrusted}");
+    let gone = doctor("https://agent:s3cret@127.0.0.1:9/".into(), true).await;
+    assert!(gone["fix"].as_str().unwrap().contains("reachable"), "{gone}");
+    assert!(!gone.to_string().contains("s3cret"), "{gone}");
+}

@@ -45,8 +45,9 @@ impl Status {
 /// One check's outcome.
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
-    /// Stable name: `config`, `browser_binary`, `browser_launch`, `worker`, `sandbox`, `dev_shm`,
-    /// `fonts`, `runtime_dir`, `socket_dir`, `artifacts_dir`, `supervisor`.
+    /// Stable name: `config`, `remote_browser` (with `[browser] cdp_url`), `browser_binary`,
+    /// `browser_launch`, `worker`, `sandbox`, `dev_shm`, `fonts`, `runtime_dir`, `socket_dir`,
+    /// `artifacts_dir`, `supervisor`.
     pub name: &'static str,
     /// How it came out.
     pub status: Status,
@@ -111,9 +112,21 @@ pub async fn run(config: &DoctorConfig) -> Report {
         (None, None) => outcome("config", t, Status::Pass, "no file: defaults".into(), None),
     });
 
+    let remote = remote_endpoint(&config.settings);
+    if let Some(endpoint) = &remote {
+        checks.push(remote_check(endpoint).await);
+    }
     let t = Instant::now();
     let binary = find_binary(config.settings.browser.path.as_deref());
     checks.push(match &binary {
+        // A browser elsewhere needs none here.
+        _ if remote.is_some() => Check {
+            name: "browser_binary",
+            status: Status::Skip,
+            detail: "the browser is remote ([browser] cdp_url)".into(),
+            fix: None,
+            duration_ms: 0,
+        },
         Ok(path) => match browser_version(path).await {
             Ok(version) => {
                 outcome("browser_binary", t, Status::Pass, format!("{} ({version})", path.display()), None)
@@ -144,7 +157,7 @@ pub async fn run(config: &DoctorConfig) -> Report {
     checks.push(dir_check("socket_dir", &socket_dir));
     checks.push(dir_check("artifacts_dir", &config.artifacts_dir));
 
-    let can_launch = binary.is_ok() && checks.iter().all(|c| c.status != Status::Fail);
+    let can_launch = (binary.is_ok() || remote.is_some()) && checks.iter().all(|c| c.status != Status::Fail);
     if config.quick {
         // The entrypoint's pass: `serve` launches and probes the browser itself a moment later.
     } else if can_launch {
@@ -164,6 +177,46 @@ pub async fn run(config: &DoctorConfig) -> Report {
         checks.push(supervisor_check(&config.socket).await);
     }
     Report { ok: checks.iter().all(|c| c.status != Status::Fail), checks }
+}
+
+/// The configured browser elsewhere (`[browser] cdp_url`), if any.
+fn remote_endpoint(settings: &Config) -> Option<crate::browser::RemoteEndpoint> {
+    let b = &settings.browser;
+    b.cdp_url.clone().map(|url| crate::browser::RemoteEndpoint {
+        url,
+        remote: sb_cdp::Remote {
+            ca_file: b.ca_file.clone(),
+            headers: b.cdp_headers.clone().into_iter().collect(),
+        },
+    })
+}
+
+/// `remote_browser`: the endpoint reached (discovery, TLS, auth) and its version, or what failed with
+/// its fix: credentials (401), the certificate (`ca_file`), reachability, the URL's form.
+async fn remote_check(endpoint: &crate::browser::RemoteEndpoint) -> Check {
+    let t = Instant::now();
+    let host = endpoint.host();
+    match Browser::connect(endpoint).await {
+        Ok(mut browser) => {
+            let detail =
+                format!("{host}: {} ({})", browser.version.product, browser.version.protocol_version);
+            browser.stop().await;
+            outcome("remote_browser", t, Status::Pass, detail, None)
+        }
+        Err(e) => {
+            let m = e.message.to_lowercase();
+            let fix = if m.contains("401") || m.contains("403") {
+                "check the user and password in cdp_url (or [browser] cdp_headers for a token gateway)"
+            } else if m.contains("certificate") || m.contains("tls") {
+                "set [browser] ca_file to the PEM of the CA that signed the endpoint's certificate"
+            } else if m.contains("not a url") || m.contains("must be http") {
+                "write cdp_url as http(s)://user:pass@host:port or ws(s)://host:port/devtools/browser/<id>"
+            } else {
+                "check that the endpoint is up and reachable from here (host and port), e.g. curl its /json/version"
+            };
+            outcome("remote_browser", t, Status::Fail, e.message, Some(fix))
+        }
+    }
 }
 
 /// `<binary> --version`, at most 5 s: `Chromium 156.0.8078.79 built on Debian ...`.
@@ -396,11 +449,11 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
         js_heap_mb: b.js_heap_mb,
         extra_flags: b.extra_flags.clone(),
         headless: b.headless,
-        remote: None,
+        remote: remote_endpoint(&config.settings),
     };
     let spawner = Spawner::start();
     let t = Instant::now();
-    let mut browser = match Browser::launch(&browser_config, &spawner).await {
+    let mut browser = match Browser::start(&browser_config, &spawner).await {
         Ok(browser) => browser,
         Err(e) => {
             let last = e.stderr_tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string();
