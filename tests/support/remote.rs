@@ -115,6 +115,8 @@ impl TlsProxy {
         );
         let task = tokio::spawn(async move {
             while let Ok((tcp, _)) = listener.accept().await {
+                // Without it a large frame waits for a delayed ACK (40 ms a snapshot).
+                let _ = tcp.set_nodelay(true);
                 let (acceptor, expected) = (acceptor.clone(), expected.clone());
                 tokio::spawn(async move {
                     // A client that does not trust the certificate ends the handshake here.
@@ -171,6 +173,7 @@ async fn handle(
     let Ok(tcp) = TcpStream::connect(("127.0.0.1", upstream)).await else {
         return Ok(full(StatusCode::BAD_GATEWAY, "the browser is unreachable"));
     };
+    let _ = tcp.set_nodelay(true);
     let Ok((mut sender, conn)) = hyper::client::conn::http1::handshake(TokioIo::new(tcp)).await else {
         return Ok(full(StatusCode::BAD_GATEWAY, "the browser is unreachable"));
     };

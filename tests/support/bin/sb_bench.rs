@@ -19,6 +19,8 @@
 //!    Playwright's unguarded browser, at rest and with two busy processes; and N = 4, 16 sessions looping
 //!    goto -> snapshot -> click on Python's docs beside Playwright's N pages, with each side's peak
 //!    memory (`SB_BENCH_ONLY=loads`).
+//! 9. `page.evaluate` and `page.snapshot` through a browser elsewhere (`[browser] cdp_url`, a plain
+//!    WebSocket and the tests' TLS + Basic-auth proxy) beside the local pipe (`SB_BENCH_ONLY=remote`).
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -291,6 +293,10 @@ async fn main() {
         loads_tables().await;
         return;
     }
+    if only == "remote" {
+        remote_table().await;
+        return;
+    }
     if only == "interaction" {
         let sup = Supervisor::start(&[]);
         interaction_table(&sup).await;
@@ -343,6 +349,57 @@ async fn main() {
     interaction_table(&sup).await;
     budget_tables().await;
     loads_tables().await;
+    remote_table().await;
+}
+
+/// `page.evaluate` and `page.snapshot` through the remote path beside the local pipe (issue 30): the
+/// same Chromium build, the runtime launching it (its pipe) or attached to it (`[browser] cdp_url`)
+/// over a plain WebSocket and through the TLS + Basic-auth proxy of the tests; Python's docs index (or
+/// the test page), 200 evaluates and 20 snapshots in a row each, p50 and p95.
+async fn remote_table() {
+    use sb_tests::remote::{RemoteChromium, TlsProxy};
+    let docs = std::path::Path::new(PYTHON_DOCS);
+    let pages = sb_tests::PageServer::start(docs.is_dir().then_some(docs)).await;
+    let page = if docs.is_dir() { pages.url("/index.html") } else { pages.url("/test/index.html") };
+    let browser = RemoteChromium::launch();
+    let proxy = TlsProxy::start(browser.port, "bench", "bench").await;
+    let plain = format!("[browser]\ncdp_url = \"http://127.0.0.1:{}\"\n", browser.port);
+    let tls = format!(
+        "[browser]\ncdp_url = {:?}\nca_file = {:?}\n",
+        proxy.url("bench", "bench"),
+        proxy.ca_file.display().to_string()
+    );
+    println!("page.evaluate 1+1 (200) and page.snapshot of {page} (20), in a row, ms");
+    println!("{:<34} {:>9} {:>9} {:>11} {:>11}", "path", "eval p50", "eval p95", "snap p50", "snap p95");
+    for (label, config) in
+        [("local pipe", None), ("remote ws (plain)", Some(plain)), ("remote wss (TLS + Basic)", Some(tls))]
+    {
+        let sup = match &config {
+            Some(toml) => Supervisor::with_config(toml),
+            None => Supervisor::start(&[]),
+        };
+        let c = sup.client().await;
+        c.session_start(Some("r")).await.unwrap();
+        c.goto("r", &page, None).await.unwrap();
+        let timed = |method: &'static str, params: Value, n: usize| {
+            let c = &c;
+            async move {
+                let mut ms = Vec::new();
+                for _ in 0..n {
+                    let t = Instant::now();
+                    let r = c.call(method, Some("r"), params.clone(), None).await.unwrap();
+                    assert!(r.ok, "{method}: {:?}", r.error);
+                    ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                }
+                ms.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                (ms[ms.len() / 2], ms[ms.len() * 95 / 100])
+            }
+        };
+        let (e50, e95) = timed("page.evaluate", json!({"expression": "1 + 1"}), 200).await;
+        let (s50, s95) = timed("page.snapshot", json!({}), 20).await;
+        println!("{label:<34} {e50:>9.2} {e95:>9.2} {s50:>11.1} {s95:>11.1}");
+        c.session_close("r").await.unwrap();
+    }
 }
 
 /// The budgets of the budget-fraction table, ms.
