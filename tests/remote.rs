@@ -43,7 +43,7 @@ async fn a_remote_browser_is_reached_through_tls_and_basic_auth() {
     let mut wrong_ws = ws.clone();
     wrong_ws.set_password(Some("guess")).unwrap();
     let e = CdpClient::connect_with(wrong_ws.as_str(), T, &trusted).await.unwrap_err();
-    assert!(matches!(&e, CdpError::Connect { .. }) && e.to_string().contains("401"), "{e}");
+    assert!(matches!(&e, CdpError::Connect { .. }) && e.to_string().contains("401 Unauthorized"), "{e}");
     assert!(!e.to_string().contains("guess"), "{e}");
 
     // A certificate nobody vouched for: the TLS handshake fails, saying why.
@@ -118,6 +118,8 @@ async fn the_runtime_attaches_to_a_remote_browser_and_reconnects() {
         e.message
     );
     assert!(!e.message.contains("s3cret"), "{}", e.message);
+    let hint = e.hint.clone().unwrap_or_default();
+    assert!(hint.contains(&proxy.addr.to_string()) && hint.contains("doctor"), "{hint}");
     // Back on the same port: the session works again, its page reset.
     let _back = RemoteChromium::launch_on(port);
     let r = c.call("page.evaluate", Some("r"), json!({"expression": "1 + 1"}), None).await.unwrap();

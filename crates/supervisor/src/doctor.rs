@@ -205,7 +205,9 @@ async fn remote_check(endpoint: &crate::browser::RemoteEndpoint) -> Check {
         }
         Err(e) => {
             let m = e.message.to_lowercase();
-            let fix = if m.contains("401") || m.contains("403") {
+            // The status as both sides word it (`status 401 Unauthorized`, `HTTP error: 401
+            // Unauthorized`), not any "401" (a port may hold one).
+            let fix = if m.contains("401 unauthorized") || m.contains("403 forbidden") {
                 "check the user and password in cdp_url (or [browser] cdp_headers for a token gateway)"
             } else if m.contains("certificate") || m.contains("tls") {
                 "set [browser] ca_file to the PEM of the CA that signed the endpoint's certificate"

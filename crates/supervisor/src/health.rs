@@ -84,22 +84,32 @@ struct Down {
     at: Instant,
     phase: Phase,
     message: String,
+    /// The browser elsewhere that could not be reached again (its host), if it is one.
+    remote: Option<String>,
 }
 
 impl Down {
     fn error(&self) -> ErrorBody {
-        unavailable(self.phase, &self.message)
+        unavailable(self.phase, &self.message, self.remote.as_deref())
     }
 }
 
-/// `browser_unavailable`: one line ending with [`DO_NOT_RETRY`], the phase that failed, the hint.
-pub fn unavailable(phase: Phase, what: &str) -> ErrorBody {
+/// `browser_unavailable`: one line ending with [`DO_NOT_RETRY`], the phase that failed, the hint (for
+/// a browser elsewhere, at `remote`, one that names its host and the doctor's check).
+pub fn unavailable(phase: Phase, what: &str, remote: Option<&str>) -> ErrorBody {
+    let (again, hint) = match remote {
+        Some(host) => (
+            "reconnected",
+            format!("Check the remote browser at {host} and the network to it; `sandbox-browser doctor` checks cdp_url."),
+        ),
+        None => ("restarted", RUNTIME_HINT.to_string()),
+    };
     ErrorBody::new(
         ErrorCode::BrowserUnavailable,
         phase,
-        format!("The browser could not be restarted ({}: {what}). {DO_NOT_RETRY}", phase.as_str()),
+        format!("The browser could not be {again} ({}: {what}). {DO_NOT_RETRY}", phase.as_str()),
     )
-    .with_hint(RUNTIME_HINT)
+    .with_hint(hint)
 }
 
 /// What watches the browser's life from above: the sessions. [`BrowserHealth`] calls it; it never
@@ -347,7 +357,8 @@ impl BrowserHealth {
             browser.stderr = stderr_field(&failure),
             "browser_runtime_restart_failed"
         );
-        let down = Down { at: Instant::now(), phase: failure.phase, message: failure.message };
+        let remote = self.config.remote.as_ref().map(crate::browser::RemoteEndpoint::host);
+        let down = Down { at: Instant::now(), phase: failure.phase, message: failure.message, remote };
         let error = down.error();
         cycle.down = Some(down);
         Err(error)
