@@ -95,6 +95,33 @@ pub struct BrowserSection {
     pub cdp_headers: std::collections::BTreeMap<String, String>,
 }
 
+impl BrowserSection {
+    /// How `serve` (and the doctor) start this browser, with profiles under `runtime_dir`.
+    pub fn browser_config(&self, runtime_dir: PathBuf) -> crate::browser::BrowserConfig {
+        crate::browser::BrowserConfig {
+            path: self.path.clone(),
+            no_sandbox: self.no_sandbox,
+            runtime_dir,
+            window: (self.viewport.width, self.viewport.height),
+            js_heap_mb: self.js_heap_mb,
+            extra_flags: self.extra_flags.clone(),
+            headless: self.headless,
+            remote: self.remote(),
+        }
+    }
+
+    /// The browser elsewhere to attach to (`cdp_url`, `ca_file`, `cdp_headers`), if one is configured.
+    pub fn remote(&self) -> Option<crate::browser::RemoteEndpoint> {
+        self.cdp_url.clone().map(|url| crate::browser::RemoteEndpoint {
+            url,
+            remote: sb_cdp::Remote {
+                ca_file: self.ca_file.clone(),
+                headers: self.cdp_headers.clone().into_iter().collect(),
+            },
+        })
+    }
+}
+
 impl Default for BrowserSection {
     fn default() -> Self {
         BrowserSection {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use sb_protocol::Budget;
 use serde::Serialize;
 
-use crate::browser::{find_binary, Browser, BrowserConfig};
+use crate::browser::{find_binary, Browser};
 use crate::config::Config;
 use crate::spawner::Spawner;
 use crate::worker::{WorkerHandle, WorkerLauncher};
@@ -112,7 +112,7 @@ pub async fn run(config: &DoctorConfig) -> Report {
         (None, None) => outcome("config", t, Status::Pass, "no file: defaults".into(), None),
     });
 
-    let remote = remote_endpoint(&config.settings);
+    let remote = config.settings.browser.remote();
     if let Some(endpoint) = &remote {
         checks.push(remote_check(endpoint).await);
     }
@@ -177,18 +177,6 @@ pub async fn run(config: &DoctorConfig) -> Report {
         checks.push(supervisor_check(&config.socket).await);
     }
     Report { ok: checks.iter().all(|c| c.status != Status::Fail), checks }
-}
-
-/// The configured browser elsewhere (`[browser] cdp_url`), if any.
-fn remote_endpoint(settings: &Config) -> Option<crate::browser::RemoteEndpoint> {
-    let b = &settings.browser;
-    b.cdp_url.clone().map(|url| crate::browser::RemoteEndpoint {
-        url,
-        remote: sb_cdp::Remote {
-            ca_file: b.ca_file.clone(),
-            headers: b.cdp_headers.clone().into_iter().collect(),
-        },
-    })
 }
 
 /// `remote_browser`: the endpoint reached (discovery, TLS, auth) and its version, or what failed with
@@ -443,16 +431,7 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
             Some("see runtime_dir above"),
         )];
     };
-    let browser_config = BrowserConfig {
-        path: b.path.clone(),
-        no_sandbox: b.no_sandbox,
-        runtime_dir: scratch.path().to_path_buf(),
-        window: (b.viewport.width, b.viewport.height),
-        js_heap_mb: b.js_heap_mb,
-        extra_flags: b.extra_flags.clone(),
-        headless: b.headless,
-        remote: remote_endpoint(&config.settings),
-    };
+    let browser_config = b.browser_config(scratch.path().to_path_buf());
     let spawner = Spawner::start();
     let t = Instant::now();
     let mut browser = match Browser::start(&browser_config, &spawner).await {

@@ -53,7 +53,6 @@ use std::time::Duration;
 
 use tokio::signal::unix::{signal, SignalKind};
 
-use crate::browser::BrowserConfig;
 use crate::health::HealthPolicy;
 use crate::runtime::{Runtime, RuntimeConfig};
 use crate::spawner::Spawner;
@@ -127,22 +126,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             session_tokens: config.settings.limits.session_tokens,
-            browser: BrowserConfig {
-                path: b.path.clone(),
-                no_sandbox: b.no_sandbox,
-                runtime_dir: runtime_dir.clone(),
-                window: (b.viewport.width, b.viewport.height),
-                js_heap_mb: b.js_heap_mb,
-                extra_flags: b.extra_flags.clone(),
-                headless: b.headless,
-                remote: b.cdp_url.clone().map(|url| browser::RemoteEndpoint {
-                    url,
-                    remote: sb_cdp::Remote {
-                        ca_file: b.ca_file.clone(),
-                        headers: b.cdp_headers.clone().into_iter().collect(),
-                    },
-                }),
-            },
+            browser: b.browser_config(runtime_dir.clone()),
             health: HealthPolicy {
                 interval: Duration::from_secs(sandbox.runtime_healthcheck_interval_seconds),
                 restart_attempts: sandbox.runtime_restart_attempts,
