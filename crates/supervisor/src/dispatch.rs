@@ -318,23 +318,12 @@ static UPLOAD: PageMethod = PageMethod {
         let target = locator(cx, p.element, true)?;
         let (mut paths, mut bytes) = (Vec::new(), 0u64);
         for name in &p.files {
-            let path =
-                crate::files::under(dir, name).map_err(|e| bad_request(format!("page.upload: {e}")))?;
-            let meta = std::fs::symlink_metadata(&path);
-            match meta {
-                Ok(m) if m.file_type().is_file() => bytes += m.len(),
-                Ok(m) if m.file_type().is_symlink() => {
-                    return Err(bad_request(format!(
-                        "page.upload: {name:?} is a symlink; uploads take regular files only"
-                    )))
-                }
-                Ok(_) => return Err(bad_request(format!("page.upload: {name:?} is not a regular file"))),
-                Err(e) => {
-                    return Err(bad_request(format!(
-                        "page.upload: no file {name:?} in the uploads dir ({e})"
-                    )))
-                }
-            }
+            let found = crate::files::regular_file_under(dir, name)
+                .map_err(|e| bad_request(format!("page.upload: {e}")))?;
+            let Some((path, size)) = found else {
+                return Err(bad_request(format!("page.upload: no file {name:?} in the uploads dir")));
+            };
+            bytes += size;
             paths.push(path.to_string_lossy().into_owned());
         }
         Ok(Action::Upload { target, paths, names: p.files, bytes })

@@ -81,6 +81,26 @@ pub fn under(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     }
 }
 
+/// The regular file `name` under `root` ([`under`], then `symlink_metadata`): its path and size in
+/// bytes, or `None` when there is no such name. A client's file (an upload, a storage state) is taken
+/// only this way.
+///
+/// # Errors
+/// A one-line message for a name that is not plain, a symlink (even one inside `root`), anything else
+/// that is not a regular file, or an I/O error other than a missing file.
+pub fn regular_file_under(root: &Path, name: &str) -> Result<Option<(PathBuf, u64)>, String> {
+    let path = under(root, name).map_err(|e| e.to_string())?;
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.file_type().is_file() => Ok(Some((path, m.len()))),
+        Ok(m) if m.file_type().is_symlink() => {
+            Err(format!("{name:?} is a symlink; only regular files are taken"))
+        }
+        Ok(_) => Err(format!("{name:?} is not a regular file")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{name:?}: {e}")),
+    }
+}
+
 /// Opens `path` to append (`O_NOFOLLOW`; created 0600 when missing).
 ///
 /// # Errors

@@ -125,19 +125,16 @@ pub fn read(
     let bad = |m: String| bad_request(format!("session.storage_state: {m}"));
     let mut found = None;
     for root in uploads.into_iter().chain([artifacts]) {
-        let path = crate::files::under(root, name).map_err(|e| bad(e.to_string()))?;
-        if let Ok(meta) = std::fs::symlink_metadata(&path) {
-            if !meta.file_type().is_file() {
-                return Err(bad(format!("{name:?} is not a regular file")));
-            }
-            if meta.len() > MAX_STATE_BYTES {
-                return Err(bad(format!("{name:?} is larger than {MAX_STATE_BYTES} bytes")));
-            }
-            found = Some(path);
+        if let Some(file) = crate::files::regular_file_under(root, name).map_err(bad)? {
+            found = Some(file);
             break;
         }
     }
-    let path = found.ok_or_else(|| bad(format!("no file {name:?} in the uploads or artifacts dir")))?;
+    let (path, size) =
+        found.ok_or_else(|| bad(format!("no file {name:?} in the uploads or artifacts dir")))?;
+    if size > MAX_STATE_BYTES {
+        return Err(bad(format!("{name:?} is larger than {MAX_STATE_BYTES} bytes")));
+    }
     let text = std::fs::read(&path).map_err(|e| bad(format!("cannot read {name:?}: {e}")))?;
     let state: StorageState = serde_json::from_slice(&text)
         .map_err(|e| bad(format!("{name:?} is not a storage state ({{cookies, origins}}): {e}")))?;
