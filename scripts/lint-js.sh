@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints the page scripts the worker injects (crates/worker/src/**/*.js) with Biome (pinned in
+# Lints the page scripts the worker injects (crates/worker/src/**/*.js), and the live view's, with Biome (pinned in
 # scripts/js/package.json, installed from npm into scripts/js/node_modules): correctness and suspicious
 # code, not style. Each script is a function declaration or expression handed to Runtime.callFunctionOn
 # or Runtime.evaluate, not a module, so it is linted wrapped as `export default (...)` (and a
@@ -16,4 +16,7 @@ while IFS= read -r file; do
     out="$work/${file//\//__}"
     { printf 'export default ('; cat "$file"; printf '\n);\n'; } > "$out"
 done < <(find crates/worker/src -name '*.js' | sort)
+# The live view's page script (crates/supervisor/src/view/view.js) is a classic script of its own page:
+# linted as it is, as a script (`.cjs`).
+cp crates/supervisor/src/view/view.js "$work/view.cjs"
 (cd "$work" && "$OLDPWD/scripts/js/node_modules/.bin/biome" lint --error-on-warnings --max-diagnostics=200 --config-path=. .)

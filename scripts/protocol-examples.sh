@@ -100,6 +100,15 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - A session whose page the runtime had to replace (browser or supervisor restarted, a stuck tab reset, a
   crashed renderer) says so once, in its next result: `"session_reset": true, "reset_reason":
   "browser_restarted"` (see [errors.md](errors.md)); the page was loaded again before that action ran.
+- With the live view's takeover on (`[view] takeover`, docs/operations.md), a person may hold a session:
+  its actions wait for them within their budget (past it: `human_in_control`, retryable), and the first
+  result after they hand it back says what happened meanwhile, once: `"human_took_over": {"ms": 5200,
+  "url_before": "https://shop.example/login", "url_after": "https://shop.example/account", "note":
+  "logged in, continue"}` (take a new snapshot: refs from before may be stale).
+- `session.trace` writes what the session does (each action's params with typed text redacted, its time,
+  outcome, URL, dialogs, downloads, console errors, resets, and a small JPEG after it) as JSON lines
+  under the artifacts dir, and on `stop` one self-contained HTML report; `[trace] always = true` traces
+  every session (its report is written when it closes).
 
 Every example below is a real request and its response (regenerate with `scripts/protocol-examples.sh`;
 URLs and paths are shortened, screenshot data elided).
@@ -188,6 +197,9 @@ example "page.storage get" page.storage s1 '{"kind": "local"}'
 example "session.storage_state save (Playwright's storageState format, under the artifacts dir)" session.storage_state s1 '{"action": "save", "name": "login.json"}'
 example "session.storage_state load (from the uploads dir, else the artifacts dir)" session.storage_state s1 '{"action": "load", "name": "login.json"}'
 example "session.storage_state load of a path, refused" session.storage_state s1 '{"action": "load", "name": "../config.toml"}'
+example "session.trace start (each action from now on, with a screenshot after it, as JSON lines)" session.trace s1 '{"action": "start"}'
+example "page.snapshot (traced)" page.snapshot s1 '{"interactive": true, "max_chars": 300}'
+example "session.trace stop (the self-contained HTML report)" session.trace s1 '{"action": "stop", "name": "run.html"}'
 example "page.evaluate that logs (its result counts the console errors it raised)" page.evaluate s1 "{\"expression\": \"console.log('ready', 2); console.error('failed to load', {code: 7}); fetch('/test/missing').then(r => r.status)\"}"
 example "page.wait_for a response (one that came during the previous action counts)" page.wait_for s1 '{"response": "**/missing"}'
 example "page.console (errors, warnings and info; since a previous last_id with since)" page.console s1 '{"level": "info", "limit": 10}'

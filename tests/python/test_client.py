@@ -99,6 +99,11 @@ def test_every_method_on_a_real_page(runtime, pages):
         state = c.session_storage_state(sid, action="save", name="py-state.json")
         assert state.origins == 1 and os.path.isfile(state.path)
         assert c.session_storage_state(sid, action="load", name="py-state.json").origins == 1
+        assert c.session_trace(sid, action="start").tracing
+        c.snapshot(sid)
+        trace = c.session_trace(sid, action="stop", name="py-trace")
+        assert trace.actions == 1 and trace.report and trace.report.endswith("py-trace.html")
+        assert os.path.isfile(trace.report)
         c.evaluate(sid, "document.querySelector('#name').focus(), 1")
         c.keyboard(sid, action="press", key="End")
         c.keyboard(sid, action="insert_text", text="!")

@@ -327,6 +327,16 @@ document.getElementById('resume').addEventListener('change', (e) => {
 <body><h1>Hello from the test server</h1><p id="intro">Some text to extract.</p>
 <input id="name" value=""><button id="go" onclick="document.title='clicked'">Go</button></body></html>"#;
 
+    /// A big button at (100, 100) CSS px, 300x200 (its centre at (250, 200)), that says "Clicked by a
+    /// person" once clicked and asks `/test/release/takeover` (a test waits for it with
+    /// `/test/hold/takeover`); a text field below it.
+    pub const TAKEOVER: &str = r#"<!doctype html><html><head><title>Takeover</title></head>
+<body style="margin:0">
+<button id="b" style="position:fixed;left:100px;top:100px;width:300px;height:200px"
+  onclick="this.textContent='Clicked by a person'; fetch('/test/release/takeover')">Press</button>
+<input id="i" aria-label="Password" type="password" style="position:fixed;left:100px;top:400px">
+</body></html>"#;
+
     /// `/test/nav.html`: a link, a form submitted with Enter and a select that navigates, each to a
     /// page that answers after 200 ms (`/test/slow/200`).
     pub const NAV: &str = r##"<!doctype html><html><head><title>Nav</title></head>
@@ -664,6 +674,7 @@ impl PageServer {
                 }),
             )
             .route("/test/nav.html", get(|| async { Html(pages::NAV) }))
+            .route("/test/takeover.html", get(|| async { Html(pages::TAKEOVER) }))
             .route("/test/opener.html", get(|| async { Html(pages::OPENER) }))
             .route("/test/shadow.html", get(|| async { Html(pages::SHADOW) }))
             // Accepts the request and never answers: a server that hangs.

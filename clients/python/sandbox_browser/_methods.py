@@ -42,6 +42,7 @@ from .types import (
     TabInfo,
     TabsCloseResult,
     TabsListResult,
+    TraceResult,
     UploadResult,
     WaitForResult,
 )
@@ -161,6 +162,27 @@ class Methods:
         """
         params = _params({"action": action, "name": name})
         return self._request("session.storage_state", session_id, params, timeout_ms, StorageStateResult)
+
+    def session_trace(
+        self,
+        session_id: str,
+        *,
+        action: Literal["start", "stop"],
+        name: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> TraceResult:
+        """``session.trace {action: start | stop, name?}`` -> ``TraceResult``: records each of the session's
+        actions (params redacted, timing, outcome, URL, dialogs, downloads, console errors, resets, a small
+        JPEG after it) as JSON lines under the artifacts dir; ``stop`` also writes one self-contained HTML
+        report (a timeline with the screenshots inline) named ``name`` (default
+        ``<session>-trace-<ms>.html``).
+
+        :param action: start or stop.
+        :param name: stop: a plain file name for the report under the artifacts dir (``run.html``); default
+        ``<session>-trace-<ms>.html``.
+        """
+        params = _params({"action": action, "name": name})
+        return self._request("session.trace", session_id, params, timeout_ms, TraceResult)
 
     def session_list(self, *, timeout_ms: Optional[int] = None) -> SessionListResult:
         """``session.list`` -> ``SessionListResult``: the open sessions.

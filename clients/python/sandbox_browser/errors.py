@@ -220,13 +220,20 @@ class TabNotFound(BrowserError):
     code = "tab_not_found"
 
 
+class HumanInControl(BrowserError):
+    """A person holds the session in the live view and did not hand it back in time. Retryable: the
+    next result says ``human_took_over``."""
+
+    code = "human_in_control"
+
+
 ERRORS: Dict[str, Type[BrowserError]] = {
     cls.code: cls
     for cls in [
         BadRequest, UnknownMethod, UnknownSession, SessionExists, TooManySessions, TooManyConnections,
         FrameTooLarge, Timeout, NavigationFailed, PageReset, Cancelled, EvaluateError, EvaluateDisabled,
         UrlBlocked, WorkerCrashed, BrowserUnavailable, CdpError, Internal, StaleRef, UnknownRef,
-        ElementCovered, NotVisible, NotEnabled, NotStable, AmbiguousTarget, TabNotFound,
+        ElementCovered, NotVisible, NotEnabled, NotStable, AmbiguousTarget, TabNotFound, HumanInControl,
     ]
 }
 """Error code -> exception class (a code this client does not know raises :class:`BrowserError`)."""

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -49,6 +49,20 @@ class DownloadInfo:
 
 
 @dataclass
+class HumanTookOver:
+    """What a person did while holding the session in the live view (``[view] takeover``), reported in the agent's next result so that it reads the page again."""
+
+    ms: int = 0
+    """How long the person held the session, ms."""
+    note: Optional[str] = None
+    """What the person wrote for the agent ("logged in, continue")."""
+    url_after: Optional[str] = None
+    """The active tab's URL when the person handed it back."""
+    url_before: Optional[str] = None
+    """The active tab's URL when the person took it."""
+
+
+@dataclass
 class Result:
     """The part every result has, beside its method's own fields (in the same JSON object): how long the request took, and what happened to the session's page since its last result. Every front door shows it: a reset page, a dialog or a download always reaches the caller."""
 
@@ -60,6 +74,8 @@ class Result:
     """Downloads that started or ended since the session's last result."""
     elapsed_ms: int = 0
     """The runtime's time for the request, ms."""
+    human_took_over: Optional[HumanTookOver] = None
+    """A person held the session in the live view since its last result (what they did to the page is not in any result: take a new snapshot)."""
     reset_reason: Optional[str] = None
     """Why: ``browser_restarted``, ``supervisor_restarted``, ``tab_stuck``, ``renderer_crashed``, ``crash_loop``, ``active_tab_closed``."""
     session_reset: Optional[bool] = None
@@ -144,6 +160,8 @@ class StatsResult(Result):
     """Restarts that failed (the runtime then answers ``browser_unavailable``)."""
     restarts: int = 0
     """Browser restarts attempted (each recovery cycle makes at most ``runtime_restart_attempts``)."""
+    screencasts_started: int = 0
+    """Screencasts started for the live view (``Page.startScreencast``; one while a session is watched)."""
     sessions_rehydrated: int = 0
     """Sessions given a new page after a browser or supervisor restart."""
     terminate_executions: int = 0
@@ -226,6 +244,22 @@ class StorageStateResult(Result):
     """Origins whose local storage was saved or written."""
     path: str = ""
     """The file written or read."""
+
+
+@dataclass
+class TraceResult(Result):
+    """``session.trace`` result."""
+
+    actions: int = 0
+    """Actions recorded so far in this trace."""
+    bytes: int = 0
+    """Bytes the trace's files hold (JSON lines and screenshots)."""
+    jsonl: str = ""
+    """The JSON lines file (one line per action)."""
+    report: Optional[str] = None
+    """stop: the HTML report written."""
+    tracing: bool = False
+    """Whether the session is being traced after this call."""
 
 
 @dataclass

@@ -249,6 +249,48 @@ command!(
     }
 );
 command!(
+    /// `Page.captureScreenshot` of a region (`clip`, scaled by its `scale`) as `format` (`jpeg`, `png`)
+    /// at `quality` (0..=100, jpeg only).
+    PageCaptureScreenshot = "Page.captureScreenshot" -> crate::types::CaptureScreenshotResult {
+        /// `jpeg`, `png` or `webp`.
+        format: String,
+        /// 0..=100 (jpeg, webp).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        quality: Option<u8>,
+        /// `{x, y, width, height, scale}`, CSS px; the viewport when absent.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clip: Option<Value>,
+    }
+);
+command!(
+    /// `Page.startScreencast`: the page's frames as `Page.screencastFrame` events (each acknowledged with
+    /// `Page.screencastFrameAck` before the next comes), at most `max_width` x `max_height` device px.
+    PageStartScreencast = "Page.startScreencast" -> IgnoredAny {
+        /// `jpeg` or `png`.
+        format: String,
+        /// 0..=100 (jpeg).
+        quality: u8,
+        /// The largest frame width, device px.
+        max_width: u32,
+        /// The largest frame height, device px.
+        max_height: u32,
+        /// Send every n-th frame (1: every one).
+        every_nth_frame: u32,
+    }
+);
+command!(
+    /// `Page.stopScreencast`.
+    PageStopScreencast = "Page.stopScreencast" -> IgnoredAny {}
+);
+command!(
+    /// `Page.screencastFrameAck`: the frame `session_id` (the frame's number, not a CDP session) was
+    /// shown; the next may come.
+    PageScreencastFrameAck = "Page.screencastFrameAck" -> IgnoredAny {
+        /// `Page.screencastFrame`'s `sessionId`.
+        session_id: i64,
+    }
+);
+command!(
     /// `Page.setLifecycleEventsEnabled`.
     PageSetLifecycleEventsEnabled = "Page.setLifecycleEventsEnabled" -> IgnoredAny {
         /// Whether `Page.lifecycleEvent` is sent.

@@ -94,6 +94,10 @@ struct Head {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct HeadParams {
+    /// A flat session's id in `Target.attachedToTarget` / `detachedFromTarget`; other events' params
+    /// may have a `sessionId` of another type (`Page.screencastFrame`'s is the frame's number), which
+    /// is not one.
+    #[serde(default, deserialize_with = "string_or_none")]
     session_id: Option<String>,
     target_id: Option<String>,
     target_info: Option<HeadTarget>,
@@ -109,6 +113,15 @@ struct HeadTarget {
 #[serde(rename_all = "camelCase")]
 struct HeadResult {
     session_id: Option<String>,
+}
+
+/// A string, else `None` (a number or anything else in that place).
+fn string_or_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    Ok(match v {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    })
 }
 
 impl Relay {
@@ -517,6 +530,11 @@ mod tests {
         let event = json!({"method": "Page.loadEventFired", "sessionId": "C", "params": {}});
         browser.send(event.clone()).await;
         assert_eq!(recv(&mut a).await, event);
+        // An event whose params have a `sessionId` that is not a session's (a screencast frame's
+        // number) reaches its session's route too.
+        let frame = json!({"method": "Page.screencastFrame", "sessionId": "S", "params": {"data": "", "sessionId": 1}});
+        browser.send(frame.clone()).await;
+        assert_eq!(recv(&mut a).await, frame);
         // b may not drive a's session.
         send(&b, json!({"id": 9, "method": "Runtime.evaluate", "sessionId": "S", "params": {}}));
         let refused = recv(&mut b).await;

@@ -225,6 +225,43 @@ pub struct LayoutViewport {
     pub client_height: f64,
 }
 
+/// `Page.screencastFrame`: one frame of a screencast (`Page.startScreencast`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScreencastFrame {
+    /// Base64 image (the screencast's format).
+    pub data: String,
+    /// Where the frame is and how large.
+    pub metadata: ScreencastFrameMetadata,
+    /// The frame's number, for `Page.screencastFrameAck`.
+    pub session_id: i64,
+}
+
+/// `Page.ScreencastFrameMetadata`.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScreencastFrameMetadata {
+    /// Top offset of the page in the frame, DIP (CSS px).
+    #[serde(default)]
+    pub offset_top: f64,
+    /// The page's pinch-zoom factor.
+    #[serde(default = "one")]
+    pub page_scale_factor: f64,
+    /// The device's width, DIP (CSS px).
+    #[serde(default)]
+    pub device_width: f64,
+    /// The device's height, DIP (CSS px).
+    #[serde(default)]
+    pub device_height: f64,
+    /// When the frame was captured, s since the epoch.
+    #[serde(default)]
+    pub timestamp: Option<f64>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
 /// `Page.captureScreenshot` result.
 #[derive(Debug, Clone, Deserialize)]
 pub struct CaptureScreenshotResult {

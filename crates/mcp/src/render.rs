@@ -21,6 +21,9 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
     if let Some(line) = reset_line(&common) {
         blocks.push(ContentBlock::text(line));
     }
+    if let Some(line) = human_line(&common) {
+        blocks.push(ContentBlock::text(line));
+    }
     // Dialogs and downloads as the runtime sent them (a field this build does not know still shows).
     let events: Vec<String> = ["dialogs", "downloads", "console_errors"]
         .into_iter()
@@ -133,7 +136,25 @@ fn take_common(result: &mut Value) -> CommonResult {
         dialogs: Vec::new(),
         downloads: Vec::new(),
         console_errors: None,
+        human_took_over: map.remove("human_took_over").and_then(|v| serde_json::from_value(v).ok()),
     }
+}
+
+/// The line a person's takeover in the live view gets (`None` when there was none): how long, where
+/// the page was and is, their note, and to read the page again.
+fn human_line(common: &CommonResult) -> Option<String> {
+    let h = common.human_took_over.as_ref()?;
+    let mut line = format!("a person took over the browser for {} ms", h.ms);
+    match (&h.url_before, &h.url_after) {
+        (Some(a), Some(b)) if a != b => line.push_str(&format!(" (page {a} -> {b})")),
+        (_, Some(b)) => line.push_str(&format!(" (page {b})")),
+        _ => {}
+    }
+    if let Some(note) = &h.note {
+        line.push_str(&format!("; their note: {note}"));
+    }
+    line.push_str("; the page may have changed: take a new snapshot before using old refs");
+    Some(line)
 }
 
 /// The line a page reset gets: what happened and what to do (`None` when there was none).
@@ -163,6 +184,20 @@ mod tests {
 
     fn texts(result: &CallToolResult) -> Vec<String> {
         result.content.iter().filter_map(|b| b.as_text().map(|t| t.text.clone())).collect()
+    }
+
+    #[test]
+    fn a_takeover_is_one_line_before_the_result() {
+        let r = success(
+            Some(Method::PageClick),
+            json!({"human_took_over": {"ms": 5200, "url_before": "https://a/login", "url_after": "https://a/home", "note": "logged in, continue"}}),
+        );
+        let t = texts(&r);
+        assert_eq!(
+            t[0],
+            "a person took over the browser for 5200 ms (page https://a/login -> https://a/home); their note: logged in, continue; the page may have changed: take a new snapshot before using old refs"
+        );
+        assert!(!t[1].contains("human_took_over"), "{t:?}");
     }
 
     #[test]

@@ -303,6 +303,10 @@ pub struct CommonResult {
     /// {level: "error"}` lists them); absent when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub console_errors: Option<u64>,
+    /// A person held the session in the live view since its last result (what they did to the page is
+    /// not in any result: take a new snapshot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human_took_over: Option<HumanTookOver>,
 }
 
 /// `page.scroll`'s result: [`InputResult`] when it scrolled an element into view, [`ScrollResult`]
@@ -344,6 +348,12 @@ methods! {
     /// `storageState` format (under the artifacts dir), or such a file (from the uploads dir, else the
     /// artifacts dir) loaded into the session: its cookies set, each origin's local storage written.
     SessionStorageState = "session.storage_state" { session: true, params: StorageStateParams, result: StorageStateResult, timeout_ms: 15_000 }
+    /// `session.trace {action: start | stop, name?}` -> [`TraceResult`]: records each of the session's
+    /// actions (params redacted, timing, outcome, URL, dialogs, downloads, console errors, resets, a
+    /// small JPEG after it) as JSON lines under the artifacts dir; `stop` also writes one self-contained
+    /// HTML report (a timeline with the screenshots inline) named `name` (default
+    /// `<session>-trace-<ms>.html`).
+    SessionTrace = "session.trace" { session: true, params: TraceParams, result: TraceResult, timeout_ms: 15_000 }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once it reached `load` (or what it
@@ -1193,6 +1203,60 @@ pub struct StorageStateResult {
     pub origins: u64,
 }
 
+/// `session.trace`'s action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceAction {
+    /// Start recording (a trace already running goes on).
+    Start,
+    /// Stop recording and write the HTML report.
+    Stop,
+}
+
+/// `session.trace` params.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TraceParams {
+    /// start or stop.
+    pub action: TraceAction,
+    /// stop: a plain file name for the report under the artifacts dir (`run.html`); default
+    /// `<session>-trace-<ms>.html`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `session.trace` result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TraceResult {
+    /// Whether the session is being traced after this call.
+    pub tracing: bool,
+    /// Actions recorded so far in this trace.
+    pub actions: u64,
+    /// The JSON lines file (one line per action).
+    pub jsonl: String,
+    /// stop: the HTML report written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+    /// Bytes the trace's files hold (JSON lines and screenshots).
+    pub bytes: u64,
+}
+
+/// What a person did while holding the session in the live view (`[view] takeover`), reported in the
+/// agent's next result so that it reads the page again.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HumanTookOver {
+    /// How long the person held the session, ms.
+    pub ms: u64,
+    /// The active tab's URL when the person took it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_before: Option<String>,
+    /// The active tab's URL when the person handed it back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_after: Option<String>,
+    /// What the person wrote for the agent ("logged in, continue").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 /// What `page.mouse` does (Playwright's `Mouse` methods, and `drag`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1726,6 +1790,9 @@ pub struct StatsResult {
     /// and the supervisor's standby sessions (one on each session's active tab).
     #[serde(default)]
     pub cdp_sessions: u64,
+    /// Screencasts started for the live view (`Page.startScreencast`; one while a session is watched).
+    #[serde(default)]
+    pub screencasts_started: u64,
 }
 
 /// `runtime.metrics` result.

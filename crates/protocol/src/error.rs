@@ -71,6 +71,9 @@ pub enum ErrorCode {
     AmbiguousTarget,
     /// No tab of the session has that `target_id` (or prefix).
     TabNotFound,
+    /// A person holds the session in the live view (`[view] takeover`) and did not hand it back within
+    /// the action's budget. Retryable: send it again later; its result will say `human_took_over`.
+    HumanInControl,
     /// A code from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -106,6 +109,7 @@ impl ErrorCode {
             ErrorCode::NotStable => "not_stable",
             ErrorCode::AmbiguousTarget => "ambiguous_target",
             ErrorCode::TabNotFound => "tab_not_found",
+            ErrorCode::HumanInControl => "human_in_control",
             ErrorCode::Unknown => "unknown",
         }
     }
@@ -127,6 +131,7 @@ impl ErrorCode {
                 | ErrorCode::NotStable
                 | ErrorCode::WorkerCrashed
                 | ErrorCode::CdpError
+                | ErrorCode::HumanInControl
         )
     }
 }

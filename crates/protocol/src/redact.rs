@@ -115,9 +115,70 @@ pub fn in_text(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Params fields whose value is what the agent typed or stored (`page.type`'s and `page.keyboard`'s
+/// `text`, `page.fill`'s and `page.storage`'s `value`, `session.cookies`' `cookies`, a form's fields):
+/// a password among them must not reach a log, a trace or the live view.
+pub const TYPED_FIELDS: &[&str] = &["text", "value", "cookies", "prompt_text", "cdp_headers"];
+
+/// The longest string of params kept as it is in a trace or the live view (chars); longer ones are
+/// cut with `…`.
+pub const MAX_PARAM_CHARS: usize = 200;
+
+/// A request's params as the live view and a trace show them: the value of a [`TYPED_FIELDS`] field
+/// (at any depth) becomes `"redacted (N chars)"`, every string loses a URL's credentials ([`in_text`])
+/// and is cut at [`MAX_PARAM_CHARS`].
+pub fn params(params: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    fn walk(v: &Value, typed: bool) -> Value {
+        match v {
+            Value::String(s) if typed => Value::String(format!("{REDACTED} ({} chars)", s.chars().count())),
+            Value::String(s) => {
+                let clean = in_text(s);
+                let mut out: String = clean.chars().take(MAX_PARAM_CHARS).collect();
+                if clean.chars().count() > MAX_PARAM_CHARS {
+                    out.push('…');
+                }
+                Value::String(out)
+            }
+            Value::Array(items) => Value::Array(items.iter().map(|i| walk(i, typed)).collect()),
+            Value::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), walk(v, typed || TYPED_FIELDS.contains(&k.as_str()))))
+                    .collect(),
+            ),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {
+                if typed && !v.is_null() {
+                    Value::String(REDACTED.into())
+                } else {
+                    v.clone()
+                }
+            }
+        }
+    }
+    walk(params, false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_text_and_url_credentials_leave_params() {
+        let p = serde_json::json!({
+            "selector": "#pw", "text": "hunter2",
+            "fields": [{"ref": "e3", "value": "s3cret"}],
+            "url": "https://ann:pw@example.com/?token=abc", "key": "Enter", "expression": "x".repeat(300)
+        });
+        let shown = params(&p);
+        assert_eq!(shown["text"], "redacted (7 chars)");
+        assert_eq!(shown["fields"][0]["value"], "redacted (6 chars)");
+        assert_eq!(shown["fields"][0]["ref"], "e3");
+        assert_eq!(shown["url"], "https://redacted@example.com/?token=redacted");
+        assert_eq!(shown["key"], "Enter");
+        assert_eq!(shown["expression"].as_str().unwrap().chars().count(), MAX_PARAM_CHARS + 1);
+        assert!(!shown.to_string().contains("hunter2") && !shown.to_string().contains("s3cret"));
+    }
 
     #[test]
     fn userinfo_and_secret_parameters_are_redacted() {

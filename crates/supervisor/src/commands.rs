@@ -35,6 +35,10 @@ pub struct Common {
     /// Pass --no-sandbox to Chromium (always done as root).
     #[arg(long)]
     pub no_sandbox: bool,
+    /// Serve the live view on ADDR (`127.0.0.1:9300`; `[view] listen`): a web page where a person
+    /// watches the sessions (docs/operations.md).
+    #[arg(long, value_name = "ADDR")]
+    pub view: Option<String>,
 }
 
 impl Common {
@@ -60,6 +64,9 @@ impl Common {
             settings.browser.path = self.browser.clone();
         }
         settings.browser.no_sandbox |= self.no_sandbox;
+        if self.view.is_some() {
+            settings.view.listen = self.view.clone();
+        }
     }
 
     /// Socket, runtime dir and artifacts dir: flag, else configuration file, else default (the runtime

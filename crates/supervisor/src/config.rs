@@ -39,6 +39,10 @@ pub struct Config {
     pub artifacts: crate::artifacts::Retention,
     /// `[files]`: where `page.upload` takes files from.
     pub files: FilesSection,
+    /// `[view]`: the live view (off unless `listen` is set; see [`crate::view`]).
+    pub view: crate::view::ViewConfig,
+    /// `[trace]`: traces of sessions' actions (see [`crate::trace`]).
+    pub trace: crate::trace::TraceConfig,
 }
 
 /// `[files]`.
@@ -62,6 +66,8 @@ impl Default for Config {
             downloads: crate::downloads::DownloadsConfig::default(),
             artifacts: crate::artifacts::Retention::default(),
             files: FilesSection::default(),
+            view: crate::view::ViewConfig::default(),
+            trace: crate::trace::TraceConfig::default(),
         }
     }
 }
@@ -352,6 +358,9 @@ impl Config {
         }
         if let Err(why) = self.policy.check() {
             return Err(ConfigError(format!("config {file}: {why}")));
+        }
+        if let Err(why) = self.view.check() {
+            return bad("view.listen", &why);
         }
         if self.browser.sandbox.runtime_restart_attempts > 10 {
             return bad("browser.sandbox.runtime_restart_attempts", "must be at most 10");

@@ -143,6 +143,8 @@ pub enum SessionOp {
     Cookies,
     /// `session.storage_state`.
     StorageState,
+    /// `session.trace`.
+    Trace,
     /// `page.wait_for {download}` and `{popup}`: events the supervisor sees, not the page.
     WaitForEvent,
 }
@@ -169,6 +171,7 @@ pub fn route(method: Method) -> Route {
         SessionClose => return Route::Session(OnSession::Op(SessionOp::Close)),
         SessionCookies => return Route::Session(OnSession::Op(SessionOp::Cookies)),
         SessionStorageState => return Route::Session(OnSession::Op(SessionOp::StorageState)),
+        SessionTrace => return Route::Session(OnSession::Op(SessionOp::Trace)),
         TabsList => return Route::Session(OnSession::Op(SessionOp::TabsList)),
         PageDownloads => return Route::Session(OnSession::Op(SessionOp::Downloads)),
         TabsOpen => return Route::Session(OnSession::Op(SessionOp::TabsOpen)),

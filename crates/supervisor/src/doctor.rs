@@ -47,7 +47,7 @@ impl Status {
 pub struct Check {
     /// Stable name: `config`, `remote_browser` (with `[browser] cdp_url`), `browser_binary`,
     /// `browser_launch`, `worker`, `sandbox`, `dev_shm`, `fonts`, `runtime_dir`, `socket_dir`,
-    /// `artifacts_dir`, `supervisor`.
+    /// `artifacts_dir`, `view`, `supervisor`.
     pub name: &'static str,
     /// How it came out.
     pub status: Status,
@@ -156,6 +156,7 @@ pub async fn run(config: &DoctorConfig) -> Report {
     let socket_dir = config.socket.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
     checks.push(dir_check("socket_dir", &socket_dir));
     checks.push(dir_check("artifacts_dir", &config.artifacts_dir));
+    checks.push(view_check(&config.settings.view, &config.runtime_dir).await);
 
     let can_launch = (binary.is_ok() || remote.is_some()) && checks.iter().all(|c| c.status != Status::Fail);
     if config.quick {
@@ -177,6 +178,50 @@ pub async fn run(config: &DoctorConfig) -> Report {
         checks.push(supervisor_check(&config.socket).await);
     }
     Report { ok: checks.iter().all(|c| c.status != Status::Fail), checks }
+}
+
+/// `view`: whether the live view is on (`[view] listen`, `serve --view`) and where: a runtime serving it
+/// there now (it answers 401 without the token), or the address free to bind; a taken address fails,
+/// one that is not the loopback warns (whoever reaches it with the token watches and may take over).
+async fn view_check(view: &crate::view::ViewConfig, runtime_dir: &Path) -> Check {
+    let t = Instant::now();
+    let Some(listen) = &view.listen else {
+        return outcome("view", t, Status::Pass, "off ([view] listen unset)".into(), None);
+    };
+    let token = runtime_dir.join(crate::view::TOKEN_FILE);
+    let takeover = if view.takeover { "takeover on" } else { "takeover off" };
+    let loopback = listen.parse::<std::net::SocketAddr>().is_ok_and(|a| a.ip().is_loopback());
+    let serving = tokio::time::timeout(Duration::from_secs(2), tokio::net::TcpStream::connect(listen))
+        .await
+        .is_ok_and(|c| c.is_ok());
+    let (status, detail, fix) = if serving {
+        (
+            Status::Pass,
+            format!("on at http://{listen}/ ({takeover}): served now; its token is in {}", token.display()),
+            None,
+        )
+    } else {
+        match tokio::net::TcpListener::bind(listen).await {
+            Ok(_) => (
+                Status::Pass,
+                format!(
+                    "on: serve will listen on http://{listen}/ ({takeover}) and write its token to {}",
+                    token.display()
+                ),
+                None,
+            ),
+            Err(e) => (
+                Status::Fail,
+                format!("{listen} cannot be bound: {e}"),
+                Some("choose a free local address for [view] listen (or serve --view)"),
+            ),
+        }
+    };
+    if status == Status::Pass && !loopback {
+        let warn = "listen on 127.0.0.1 and reach it through a published port or a port-forward (docs/operations.md)";
+        return outcome("view", t, Status::Warn, format!("{detail}; not a loopback address"), Some(warn));
+    }
+    outcome("view", t, status, detail, fix)
 }
 
 /// `remote_browser`: the endpoint reached (discovery, TLS, auth) and its version, or what failed with

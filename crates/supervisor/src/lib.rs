@@ -18,6 +18,7 @@
 //!
 //! Arrows run one way: runtime -> dispatch, tabs -> queue -> sessions -> health -> browser.
 
+pub mod activity;
 pub mod artifacts;
 pub mod browser;
 pub mod call;
@@ -44,7 +45,9 @@ pub mod stats;
 pub mod storage_state;
 pub mod store;
 pub mod tabs;
+pub mod trace;
 pub(crate) mod unstick;
+pub mod view;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -123,6 +126,8 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             },
             retention: config.settings.artifacts.clone(),
             uploads_dir: config.settings.files.uploads_dir.clone().filter(|_| !remote),
+            view: config.settings.view.listen.is_some(),
+            trace: config.settings.trace.clone(),
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             session_tokens: config.settings.limits.session_tokens,
@@ -155,6 +160,15 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             anyhow::bail!("cannot serve on {}: {e}", config.socket.display());
         }
     };
+    let view = match view::start(&config.settings.view, runtime.clone(), &runtime_dir).await {
+        Ok(view) => view,
+        Err(e) => {
+            let _ = std::fs::remove_file(&config.socket);
+            runtime.shutdown().await;
+            reaper::kill_adopted();
+            return Err(e);
+        }
+    };
     tracing::info!(socket = %config.socket.display(), "listening");
     let limits = server::Limits {
         max_line_bytes: config.settings.limits.max_request_bytes,
@@ -176,6 +190,9 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     };
     tracing::info!(signal = signal_name, "shutting down");
     server.abort();
+    if let Some(view) = &view {
+        view.stop();
+    }
     let _ = std::fs::remove_file(&config.socket);
     runtime.shutdown().await;
     reaper::kill_adopted();

@@ -75,6 +75,10 @@ pub struct RuntimeConfig {
     pub retention: crate::artifacts::Retention,
     /// Where `page.upload` takes files from (`[files] uploads_dir`); `None`: uploads are off.
     pub uploads_dir: Option<PathBuf>,
+    /// Whether the live view is on (`[view] listen`): every session's actions are recorded for it.
+    pub view: bool,
+    /// `[trace]`: traces of sessions' actions.
+    pub trace: crate::trace::TraceConfig,
 }
 
 /// The browser, its sessions, and the request handler.
@@ -86,6 +90,10 @@ pub struct Runtime {
     guard: Arc<Guard>,
     /// Told of each new browser by the health (which holds it weakly).
     _observer: Arc<dyn BrowserObserver>,
+    /// What sessions did, for the live view and traces.
+    activity: Arc<crate::activity::Activity>,
+    /// The sessions' traces.
+    tracer: Arc<crate::trace::Tracer>,
 }
 
 impl Runtime {
@@ -133,12 +141,16 @@ impl Runtime {
                 scale: 1.0,
             }),
         };
+        let activity = Arc::new(crate::activity::Activity::new(config.view));
+        let tracer = Arc::new(crate::trace::Tracer::new(config.trace.clone(), config.artifacts_dir.clone()));
         Runtime {
             config,
             queue: Queue { health, sessions, launcher, stats },
             started: Instant::now(),
             guard,
             _observer: observer,
+            activity,
+            tracer,
         }
     }
 
@@ -154,6 +166,34 @@ impl Runtime {
     /// The open sessions.
     pub fn sessions(&self) -> &Arc<Sessions> {
         &self.queue.sessions
+    }
+
+    /// What sessions did (the live view reads it).
+    pub fn activity(&self) -> &Arc<crate::activity::Activity> {
+        &self.activity
+    }
+
+    /// The sessions' traces (the live view links their reports).
+    pub fn tracer(&self) -> &Arc<crate::trace::Tracer> {
+        &self.tracer
+    }
+
+    /// The runtime's counters.
+    pub fn stats(&self) -> &Arc<Stats> {
+        &self.queue.stats
+    }
+
+    /// The link to the current browser, when one is up (never starts one).
+    pub async fn current_link(&self) -> Option<crate::link::Link> {
+        self.queue.health.current_link().await
+    }
+
+    /// A session's viewport, CSS px: its own, else the configured one.
+    pub fn viewport(&self, session: &SessionEntry) -> (u32, u32) {
+        match *session.display.lock().unwrap() {
+            Some(d) => (d.width, d.height),
+            None => self.config.browser.window,
+        }
     }
 
     /// Reads one request line and answers it. Bad input is answered with `bad_request` (a param the
@@ -186,12 +226,21 @@ impl Runtime {
             Budget::new(Duration::from_millis(self.config.timeouts.budget_ms(method, request.timeout_ms)));
         let span_session = request.session_id.clone().unwrap_or_default();
         log_action("browser_action_started", method, &span_session, None, None);
+        // The live view and a trace see the request's params (redacted when recorded).
+        let observed = (method.needs_session()
+            && method != Method::SessionTrace
+            && self.activity.wanted(self.tracer.active(&span_session)))
+        .then(|| (request.params.clone(), unix_ms()));
         // A field the method does not take is refused before anything runs: an agent's typo must not
         // silently change what it gets.
         let result = match method.check_params(&request.params) {
             Err(unknown) => Err(bad_request(format!("{}: {unknown}", method.name()))),
             Ok(()) => self.execute(Call { method, budget, cancel }, request).await,
         };
+        if let Some((params, at_ms)) = observed {
+            let action_ms = started.elapsed().as_millis() as u64;
+            self.observe(&span_session, method, &params, at_ms, action_ms, &result, budget).await;
+        }
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let stats = &self.queue.stats;
         stats.record_action(method, result.as_ref().err().map(|e| e.code));
@@ -212,6 +261,50 @@ impl Runtime {
                 Response::failure(id, error)
             }
         }
+    }
+
+    /// Records an answered request on a session for the live view and the session's trace (with a
+    /// small screenshot of the page after it, within what is left of `budget`).
+    #[allow(clippy::too_many_arguments)]
+    async fn observe(
+        &self,
+        session_id: &str,
+        method: Method,
+        params: &Value,
+        at_ms: u64,
+        ms: u64,
+        result: &Result<Value, ErrorBody>,
+        budget: Budget,
+    ) {
+        let session = self.queue.sessions.get(session_id).ok();
+        let last_url = session.as_ref().and_then(|s| s.last_url());
+        let outcome = result.as_ref().map_err(|e| (e.code.as_str(), e.message.as_str()));
+        let record = crate::activity::ActionRecord::of(
+            session_id,
+            method.name(),
+            params,
+            at_ms,
+            ms,
+            outcome,
+            last_url,
+        );
+        if self.tracer.active(session_id) {
+            let mut shot = None;
+            if let (Some(session), Some(link)) = (&session, self.current_link().await) {
+                if method != Method::SessionClose {
+                    shot = crate::trace::screenshot(session, &link, self.viewport(session), budget).await;
+                }
+            }
+            self.tracer.record(&record, shot);
+        }
+        if method == Method::SessionClose {
+            self.tracer.close(session_id);
+        }
+        let snapshot = match (method, result) {
+            (Method::PageSnapshot, Ok(v)) => v.get("snapshot").and_then(Value::as_str),
+            _ => None,
+        };
+        self.activity.push(Arc::new(record), snapshot);
     }
 
     /// The method, then the dialogs answered meanwhile go into the result, and a page replaced since
@@ -235,6 +328,11 @@ impl Runtime {
             let mut marks = session.marks.lock().unwrap();
             *marks = (marks.1, Instant::now());
         }
+        // While a person holds the session in the live view, the agent's action waits for them
+        // (within its budget); closing and tracing the session do not.
+        if !matches!(method, Method::SessionClose | Method::SessionTrace) {
+            session.wait_for_human(budget).await?;
+        }
         self.url_allowed(method, &request.params, budget).await?;
         let outcome = self.execute_on(&session, call, route, request.params).await;
         let mut outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
@@ -248,6 +346,7 @@ impl Runtime {
         let waited = session.take_recovery_waited();
         // This action's (a failed one's are dropped: they are in `page.console`).
         let console_errors = std::mem::take(&mut *session.console_errors.lock().unwrap());
+        let human = session.take_human_took_over();
         match outcome {
             Ok(mut value) => {
                 let common = CommonResult {
@@ -258,6 +357,7 @@ impl Runtime {
                     dialogs: std::mem::take(&mut *session.dialogs.lock().unwrap()),
                     downloads: self.queue.sessions.downloads.take(&session.id),
                     console_errors: Some(console_errors).filter(|n| *n > 0),
+                    human_took_over: human,
                 };
                 // The common part joins the method's own fields (`elapsed_ms` is set on the way out).
                 if let (Value::Object(fields), Value::Object(own)) = (to_json(common)?, &mut value) {
@@ -270,6 +370,14 @@ impl Runtime {
                     e.message = format!(
                         "{} (it first waited {ms} ms for the tab to be freed after the previous action)",
                         e.message
+                    );
+                }
+                if let Some(h) = human {
+                    e.message = format!(
+                        "{} (a person held the session in the live view for {} ms before this action{}; take a new snapshot)",
+                        e.message,
+                        h.ms,
+                        h.note.map(|n| format!(" and wrote: {n}")).unwrap_or_default()
                     );
                 }
                 if let Some(reason) = reset {
@@ -452,6 +560,15 @@ impl Runtime {
             }
             OnSession::Op(op) => match op {
                 SessionOp::Close => to_json(self.close_session(session, budget).await),
+                SessionOp::Trace => {
+                    let p: sb_protocol::api::TraceParams = dispatch::params(params)?;
+                    to_json(match p.action {
+                        sb_protocol::api::TraceAction::Start => self.tracer.start(&session.id)?,
+                        sb_protocol::api::TraceAction::Stop => {
+                            self.tracer.stop(&session.id, p.name.as_deref())?
+                        }
+                    })
+                }
                 SessionOp::TabsList => to_json(crate::tabs::list(q, session, call).await?),
                 SessionOp::Cookies => {
                     let link = q.health.link(call.budget).await?;
@@ -571,6 +688,11 @@ impl Runtime {
         *entry.worker.lock().await = Some(worker);
         let session_id = reservation.id().to_string();
         sessions.commit(reservation, entry).await;
+        if self.tracer.always() {
+            if let Err(e) = self.tracer.start(&session_id) {
+                tracing::warn!(browser.session_id = %session_id, error.message = %e.message, "trace_not_started");
+            }
+        }
         Ok(SessionStartResult { session_id, target_id, session_token })
     }
 
@@ -836,3 +958,11 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
 /// remote browser's interception `net::ERR_BLOCKED_BY_CLIENT`.
 const GATE_ERRORS: [&str; 3] =
     ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE", "net::ERR_BLOCKED_BY_CLIENT"];
+
+/// Now, ms since the Unix epoch.
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}

@@ -54,6 +54,8 @@ pub struct Stats {
     pub page_resets: Counter,
     /// Renderer crashes seen.
     pub renderer_crashes: Counter,
+    /// Screencasts started for the live view.
+    pub screencasts_started: Counter,
     actions: Mutex<BTreeMap<&'static str, ActionStats>>,
     /// Per bucket (not cumulative), then `+Inf`; sum in ms; count.
     evaluate: Mutex<(Vec<u64>, f64, u64)>,
@@ -112,6 +114,7 @@ impl Stats {
             actions,
             evaluate_ms: Histogram { bounds_ms, counts, sum_ms, count },
             cdp_sessions: 0,
+            screencasts_started: self.screencasts_started.get(),
         }
     }
 }
@@ -141,6 +144,11 @@ pub fn prometheus(stats: &StatsResult, sessions: usize) -> String {
     );
     counter("page_resets", "Tabs closed and reopened at their last URL.", stats.page_resets);
     counter("renderer_crashes", "Renderer crashes seen.", stats.renderer_crashes);
+    counter(
+        "screencasts_started",
+        "Screencasts started for the live view (one while a session is watched).",
+        stats.screencasts_started,
+    );
     let _ = writeln!(out, "# HELP sandbox_browser_sessions Open sessions.");
     let _ = writeln!(out, "# TYPE sandbox_browser_sessions gauge");
     let _ = writeln!(out, "sandbox_browser_sessions {sessions}");

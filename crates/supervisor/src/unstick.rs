@@ -80,7 +80,7 @@ pub(crate) async fn free(session: &SessionEntry, link: &Link, target_id: &str, b
 
 /// The supervisor's session on `target_id`: the session's standby when it is on that tab, else one
 /// attached now (`true`: the caller detaches it); `None` when the tab cannot be attached to.
-async fn session_on(
+pub(crate) async fn session_on(
     session: &SessionEntry,
     link: &Link,
     target_id: &str,
@@ -127,7 +127,7 @@ async fn responsive(session: &Session, budget: Budget) -> bool {
 }
 
 /// `Target.detachFromTarget` of the supervisor's own session (its events stop).
-async fn detach(session: &Session) {
+pub(crate) async fn detach(session: &Session) {
     let client = session.client();
     let _ = client.run(&TargetDetachFromTarget { session_id: session.id().to_string() }, STEP).await;
     client.forget_session(session.id());

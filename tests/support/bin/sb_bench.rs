@@ -21,6 +21,9 @@
 //!    memory (`SB_BENCH_ONLY=loads`).
 //! 9. `page.evaluate` and `page.snapshot` through a browser elsewhere (`[browser] cdp_url`, a plain
 //!    WebSocket and the tests' TLS + Basic-auth proxy) beside the local pipe (`SB_BENCH_ONLY=remote`).
+//! 10. The live view's cost: a watched session's actions and another session's, with and without a
+//!     viewer on the view's WebSocket, and the frame latency (a change the agent makes -> its frame at
+//!     the viewer) (`SB_BENCH_ONLY=view`).
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -297,6 +300,10 @@ async fn main() {
         remote_table().await;
         return;
     }
+    if only == "view" {
+        view_table().await;
+        return;
+    }
     if only == "interaction" {
         let sup = Supervisor::start(&[]);
         interaction_table(&sup).await;
@@ -400,6 +407,134 @@ async fn remote_table() {
         println!("{label:<34} {e50:>9.2} {e95:>9.2} {s50:>11.1} {s95:>11.1}");
         c.session_close("r").await.unwrap();
     }
+}
+
+/// The live view's cost (see the module doc, 10): blocks of actions in the watched session and in
+/// another, alternating without and with a viewer; then the frame latency.
+async fn view_table() {
+    let docs = std::path::Path::new(PYTHON_DOCS);
+    let pages = sb_tests::PageServer::start(docs.is_dir().then_some(docs)).await;
+    let page = if docs.is_dir() { pages.url("/index.html") } else { pages.url("/test/index.html") };
+    let sup = Supervisor::with_config("[view]\nlisten = \"127.0.0.1:0\"\n");
+    sup.wait_for_log("view_listening", |e| e.iter().any(|e| e["message"] == "view_listening"));
+    let line = sup.log_events().into_iter().find(|e| e["message"] == "view_listening").unwrap();
+    let view = url::Url::parse(line["url"].as_str().unwrap()).unwrap();
+    let token = view.query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+    let host = format!("{}:{}", view.host_str().unwrap(), view.port().unwrap());
+    let c = sup.client().await;
+    for s in ["watched", "other"] {
+        c.session_start(Some(s)).await.unwrap();
+        c.goto(s, &page, None).await.unwrap();
+    }
+    // One block: goto, snapshot, a scroll and back, an evaluate; per action kind, its times (ms).
+    let block = |sid: &'static str| {
+        let (c, page) = (&c, page.clone());
+        async move {
+            let mut ms: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+            for _ in 0..5 {
+                for (method, params) in [
+                    ("page.goto", json!({"url": page})),
+                    ("page.snapshot", json!({})),
+                    ("page.scroll", json!({"dy": 400})),
+                    ("page.scroll", json!({"dy": -400})),
+                    ("page.evaluate", json!({"expression": "document.title"})),
+                ] {
+                    let t = Instant::now();
+                    let r = c.call(method, Some(sid), params, None).await.unwrap();
+                    assert!(r.ok, "{method}: {:?}", r.error);
+                    ms.entry(method).or_default().push(t.elapsed().as_secs_f64() * 1000.0);
+                }
+            }
+            ms
+        }
+    };
+    let connect = || {
+        let url = format!("ws://{host}/ws?session=watched&token={token}");
+        let origin = format!("http://{host}");
+        async move {
+            use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+            let mut request = url.into_client_request().unwrap();
+            request.headers_mut().insert("Origin", origin.parse().unwrap());
+            tokio_tungstenite::connect_async(request).await.unwrap().0
+        }
+    };
+    type Times = std::collections::BTreeMap<&'static str, Vec<f64>>;
+    let (mut bare, mut watched) = ((Times::new(), Times::new()), (Times::new(), Times::new()));
+    let merge = |into: &mut Times, from: Times| {
+        for (k, v) in from {
+            into.entry(k).or_default().extend(v);
+        }
+    };
+    for _ in 0..4 {
+        merge(&mut bare.0, block("watched").await);
+        merge(&mut bare.1, block("other").await);
+        let mut ws = connect().await;
+        // The viewer reads everything it is sent, as a page would.
+        let reader = tokio::spawn(async move {
+            let mut frames = 0u64;
+            while let Some(Ok(m)) = ws.next().await {
+                frames += u64::from(m.to_text().is_ok_and(|t| t.contains("\"t\":\"frame\"")));
+            }
+            frames
+        });
+        merge(&mut watched.0, block("watched").await);
+        merge(&mut watched.1, block("other").await);
+        reader.abort();
+    }
+    println!(
+        "the live view's cost: p50 ms of each action without / with a viewer watching 'watched' ({page})"
+    );
+    println!(
+        "{:<16} {:>12} {:>12} {:>7}   {:>12} {:>12} {:>7}",
+        "action", "watched: no", "viewer", "ratio", "other: no", "viewer", "ratio"
+    );
+    let mut totals = [0.0f64; 4];
+    for method in ["page.goto", "page.snapshot", "page.scroll", "page.evaluate"] {
+        let p = |t: &Times| pct(&t[method], 0.5);
+        let (a, b, c2, d) = (p(&bare.0), p(&watched.0), p(&bare.1), p(&watched.1));
+        for (i, v) in [a, b, c2, d].into_iter().enumerate() {
+            totals[i] += v;
+        }
+        println!("{method:<16} {a:>12.1} {b:>12.1} {:>6.2}x   {c2:>12.1} {d:>12.1} {:>6.2}x", b / a, d / c2);
+    }
+    println!(
+        "{:<16} {:>12.1} {:>12.1} {:>6.2}x   {:>12.1} {:>12.1} {:>6.2}x   (target <= 1.10x watched, ~1.00x other)",
+        "sum of p50s", totals[0], totals[1], totals[1] / totals[0], totals[2], totals[3], totals[3] / totals[2]
+    );
+
+    // Frame latency: on a still page, the agent changes the background; the time from sending that
+    // evaluate to the first frame the viewer receives after it.
+    c.goto("watched", &pages.url("/test/index.html"), None).await.unwrap();
+    let mut ws = connect().await;
+    let mut first = true;
+    let mut lat = Vec::new();
+    for i in 0..40 {
+        // Let the frames of the last change (and the first one of a new screencast) arrive first.
+        let quiet = Duration::from_millis(if first { 1_000 } else { 300 });
+        while let Ok(Some(Ok(_))) = tokio::time::timeout(quiet, ws.next()).await {}
+        first = false;
+        let color = format!("#{:02x}{:02x}{:02x}", (i * 37) % 256, (i * 91) % 256, (i * 53) % 256);
+        let t = Instant::now();
+        let expression = format!("document.body.style.background = '{color}'; 1");
+        c.call("page.evaluate", Some("watched"), json!({"expression": expression}), None).await.unwrap();
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(5), ws.next()).await;
+            match m {
+                Ok(Some(Ok(m))) if m.to_text().is_ok_and(|t| t.contains("\"t\":\"frame\"")) => {
+                    lat.push(t.elapsed().as_secs_f64() * 1000.0);
+                    break;
+                }
+                Ok(Some(Ok(_))) => continue,
+                _ => break,
+            }
+        }
+    }
+    println!(
+        "frame latency (the agent's change -> its frame at the viewer), {} changes: p50 {:.1} ms, p95 {:.1} ms",
+        lat.len(),
+        pct(&lat, 0.5),
+        pct(&lat, 0.95)
+    );
 }
 
 /// The budgets of the budget-fraction table, ms.

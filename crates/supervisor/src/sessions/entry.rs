@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use sb_protocol::api::DialogInfo;
+use sb_protocol::api::{DialogInfo, HumanTookOver};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
 use super::refs::RefTable;
@@ -105,6 +105,19 @@ pub struct SessionEntry {
     /// Set while a worker is started in the background (after the last one was killed or died): the
     /// next action's wait for it is a wait for recovery.
     pub(crate) replacing: AtomicBool,
+    /// A person holding the session in the live view, and what the next result reports of it.
+    human: Mutex<Human>,
+    /// Notified when a person hands the session back.
+    human_left: tokio::sync::Notify,
+}
+
+/// Who holds a session ([`SessionEntry::take_control`]) and what they did.
+#[derive(Debug, Default)]
+struct Human {
+    /// The viewer holding it: their id, since when, the URL then.
+    held: Option<(u64, std::time::Instant, Option<String>)>,
+    /// Reported (and taken) by the agent's next result.
+    took_over: Option<HumanTookOver>,
 }
 
 impl SessionEntry {
@@ -137,6 +150,8 @@ impl SessionEntry {
             attach_failures: AtomicU32::new(0),
             standby: Mutex::new(None),
             replacing: AtomicBool::new(false),
+            human: Mutex::default(),
+            human_left: tokio::sync::Notify::new(),
         }
     }
 
@@ -292,5 +307,71 @@ impl SessionEntry {
     /// The number of the session's next screenshot (1, 2, ...).
     pub(crate) fn next_shot(&self) -> u64 {
         self.shots.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Viewer `viewer` takes the session (the live view's takeover); the agent's actions wait from now
+    /// on. `false` when another viewer holds it.
+    pub fn take_control(&self, viewer: u64, url: Option<String>) -> bool {
+        let mut human = self.human.lock().unwrap();
+        match &human.held {
+            Some((holder, ..)) => *holder == viewer,
+            None => {
+                human.held = Some((viewer, std::time::Instant::now(), url));
+                true
+            }
+        }
+    }
+
+    /// Viewer `viewer` hands the session back (or their view closed): the agent's waiting action runs,
+    /// and its result reports [`HumanTookOver`] with `note`. `false` when `viewer` did not hold it.
+    pub fn hand_back(&self, viewer: u64, note: Option<String>, url: Option<String>) -> bool {
+        let mut human = self.human.lock().unwrap();
+        let Some((_, since, url_before)) = human.held.take_if(|(holder, ..)| *holder == viewer) else {
+            return false;
+        };
+        let earlier = human.took_over.take().unwrap_or_default();
+        human.took_over = Some(HumanTookOver {
+            ms: earlier.ms + since.elapsed().as_millis() as u64,
+            url_before: earlier.url_before.or(url_before),
+            url_after: url,
+            note: note.filter(|n| !n.trim().is_empty()).or(earlier.note),
+        });
+        drop(human);
+        self.human_left.notify_waiters();
+        true
+    }
+
+    /// The viewer holding the session, if any.
+    pub fn held_by(&self) -> Option<u64> {
+        self.human.lock().unwrap().held.as_ref().map(|(viewer, ..)| *viewer)
+    }
+
+    /// Waits, within `budget`, until no person holds the session.
+    ///
+    /// # Errors
+    /// `human_in_control` (phase `session`, retryable) at the budget's deadline.
+    pub(crate) async fn wait_for_human(&self, budget: sb_protocol::Budget) -> Result<(), ErrorBody> {
+        loop {
+            let left = self.human_left.notified();
+            tokio::pin!(left);
+            left.as_mut().enable();
+            if self.held_by().is_none() {
+                return Ok(());
+            }
+            if tokio::time::timeout_at(budget.deadline().into(), left).await.is_err() {
+                return Err(ErrorBody::new(
+                    ErrorCode::HumanInControl,
+                    Phase::Session,
+                    "a person has taken over this session in the live view and has not handed it back; \
+                     wait and send the action again (its result will say what changed)",
+                )
+                .with_hint("The operator holds the session in the live view ([view] takeover)."));
+            }
+        }
+    }
+
+    /// What a person did while holding the session, taken (it is reported once).
+    pub(crate) fn take_human_took_over(&self) -> Option<HumanTookOver> {
+        self.human.lock().unwrap().took_over.take()
     }
 }
