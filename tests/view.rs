@@ -138,7 +138,7 @@ async fn screen(f: &Fixture) -> (u64, [f64; 4]) {
 }
 
 /// §1, §2, §4 in a real browser: the view page lists the agent's session, its frames arrive and change
-/// when the agent navigates, its log shows the agent's actions; a person takes the session, the agent's
+/// when the agent navigates, its log shows the agent's actions, the console errors and the last snapshot; a person takes the session, the agent's
 /// action waits (one with a short budget answers `human_in_control` at its deadline), the person's
 /// click on the frame reaches the page, and when they hand it back with a note the waiting action runs
 /// and reports `human_took_over`.
@@ -173,6 +173,18 @@ async fn a_person_watches_and_takes_over_while_the_agent_waits() {
     result_of(&f.c, "agent", "page.snapshot", json!({})).await;
     let snapshot_shown = "() => document.getElementById('snapshot').textContent.includes('button \"Press\"')";
     result_of(&f.c, "viewer", "page.wait_for", json!({"function": snapshot_shown})).await;
+
+    // A console error of the agent's page shows in the view.
+    result_of(
+        &f.c,
+        "agent",
+        "page.evaluate",
+        json!({"expression": "console.error('widget failed to load'), 1"}),
+    )
+    .await;
+    let console_shown =
+        "() => document.getElementById('console').textContent.includes('widget failed to load')";
+    result_of(&f.c, "viewer", "page.wait_for", json!({"function": console_shown})).await;
 
     // The person takes the session.
     result_of(&f.c, "viewer", "page.click", json!({"selector": "#take"})).await;

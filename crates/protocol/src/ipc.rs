@@ -30,6 +30,11 @@ use crate::api::{
 };
 use crate::error::{ErrorCode, Phase};
 
+/// The most console error texts a run reports ([`FromWorker::ConsoleErrors`]).
+pub const CONSOLE_TEXTS: usize = 5;
+/// The longest console error text a run reports, chars.
+pub const CONSOLE_TEXT_CHARS: usize = 300;
+
 /// Largest frame either side accepts, in bytes (256 MiB: an inline full-page screenshot fits).
 pub const MAX_FRAME_BYTES: usize = 256 * 1024 * 1024;
 
@@ -580,6 +585,9 @@ pub enum FromWorker {
         seq: u64,
         /// How many.
         count: u64,
+        /// The newest of them (at most [`CONSOLE_TEXTS`]), each at most [`CONSOLE_TEXT_CHARS`] chars:
+        /// the live view and traces show them.
+        texts: Vec<String>,
     },
     /// Something worth counting happened during the run (`runtime.stats`).
     Tally {

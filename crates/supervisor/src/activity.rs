@@ -52,6 +52,9 @@ pub struct ActionRecord {
     /// Console errors it raised.
     #[serde(skip_serializing_if = "is_zero")]
     pub console_errors: u64,
+    /// The newest of their texts (at most [`sb_protocol::ipc::CONSOLE_TEXTS`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub console: Vec<String>,
     /// Why the session's page was replaced before it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reset: Option<String>,
@@ -88,6 +91,7 @@ impl ActionRecord {
             dialogs: Vec::new(),
             downloads: Vec::new(),
             console_errors: 0,
+            console: Vec::new(),
             reset: None,
             human_took_over: None,
         };

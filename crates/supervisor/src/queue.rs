@@ -154,7 +154,14 @@ impl Queue {
             Err(e) => Err(e),
         };
         session.dialogs.lock().unwrap().extend(worker.take_dialogs());
-        *session.console_errors.lock().unwrap() += worker.take_console_errors();
+        let (count, texts) = worker.take_console_errors();
+        {
+            let mut errors = session.console_errors.lock().unwrap();
+            errors.0 += count;
+            errors.1.extend(texts);
+            let extra = errors.1.len().saturating_sub(sb_protocol::ipc::CONSOLE_TEXTS);
+            errors.1.drain(..extra);
+        }
         for counter in worker.take_tallies() {
             match counter {
                 Counter::TerminateExecution => self.stats.terminate_executions.inc(),

@@ -279,7 +279,7 @@ impl Runtime {
         let session = self.queue.sessions.get(session_id).ok();
         let last_url = session.as_ref().and_then(|s| s.last_url());
         let outcome = result.as_ref().map_err(|e| (e.code.as_str(), e.message.as_str()));
-        let record = crate::activity::ActionRecord::of(
+        let mut record = crate::activity::ActionRecord::of(
             session_id,
             method.name(),
             params,
@@ -288,6 +288,9 @@ impl Runtime {
             outcome,
             last_url,
         );
+        if let (Some(s), Ok(_)) = (&session, result) {
+            record.console = std::mem::take(&mut *s.last_console.lock().unwrap());
+        }
         if self.tracer.active(session_id) {
             let mut shot = None;
             if let (Some(session), Some(link)) = (&session, self.current_link().await) {
@@ -345,7 +348,8 @@ impl Runtime {
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
         let waited = session.take_recovery_waited();
         // This action's (a failed one's are dropped: they are in `page.console`).
-        let console_errors = std::mem::take(&mut *session.console_errors.lock().unwrap());
+        let (console_errors, console_texts) = std::mem::take(&mut *session.console_errors.lock().unwrap());
+        *session.last_console.lock().unwrap() = console_texts;
         let human = session.take_human_took_over();
         match outcome {
             Ok(mut value) => {

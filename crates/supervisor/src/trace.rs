@@ -293,6 +293,9 @@ fn report(session_id: &str, jsonl: &Path, dir: &Path) -> String {
         if let Some(n) = line["console_errors"].as_u64() {
             notes.push_str(&format!("<li class=\"err\">console errors: {n}</li>"));
         }
+        for text in line["console"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+            notes.push_str(&format!("<li class=\"err\"><code>{}</code></li>", esc(text)));
+        }
         if let Some(r) = line["reset"].as_str() {
             notes.push_str(&format!("<li class=\"err\">page reset before it: {}</li>", esc(r)));
         }

@@ -81,8 +81,8 @@ pub struct WorkerHandle {
     browser: u64,
     /// Counted events reported during the last run.
     tallies: Vec<Counter>,
-    /// Console errors and uncaught exceptions the tab raised during the last run.
-    console_errors: u64,
+    /// Console errors and uncaught exceptions the tab raised during the last run, and the newest texts.
+    console_errors: (u64, Vec<String>),
     /// The main frame's URL, when it changed during the last run.
     navigated: Option<String>,
     /// Set when the supervisor killed it for overrunning a deadline.
@@ -151,7 +151,7 @@ impl WorkerHandle {
             dialogs: Vec::new(),
             browser: link.browser,
             tallies: Vec::new(),
-            console_errors: 0,
+            console_errors: (0, Vec::new()),
             navigated: None,
             overran: false,
             reset_reason: None,
@@ -188,8 +188,8 @@ impl WorkerHandle {
         std::mem::take(&mut self.dialogs)
     }
 
-    /// The console errors of the last run (0 when none).
-    pub fn take_console_errors(&mut self) -> u64 {
+    /// The console errors of the last run (0 when none) and the newest ones' texts.
+    pub fn take_console_errors(&mut self) -> (u64, Vec<String>) {
         std::mem::take(&mut self.console_errors)
     }
 
@@ -309,7 +309,10 @@ impl WorkerHandle {
                     self.recovery_waited_ms = Some(waited_ms)
                 }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
-                Ok(FromWorker::ConsoleErrors { seq: s, count }) if s == seq => self.console_errors += count,
+                Ok(FromWorker::ConsoleErrors { seq: s, count, texts }) if s == seq => {
+                    self.console_errors.0 += count;
+                    self.console_errors.1.extend(texts);
+                }
                 Ok(FromWorker::Navigated { url }) => self.navigated = Some(url),
                 Ok(FromWorker::Dialog { seq: s, kind, message, accepted, default_value }) if s == seq => {
                     self.dialogs.push(DialogInfo { kind, message, accepted, default_value })

@@ -55,7 +55,7 @@ use sb_cdp::wire::Inbound;
 use sb_protocol::api::FramesResult;
 use sb_protocol::ipc::{
     self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FromWorker, Output, ToWorker,
-    WorkerError,
+    WorkerError, CONSOLE_TEXTS, CONSOLE_TEXT_CHARS,
 };
 use sb_protocol::margins::RECOVERY_MAX;
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -294,7 +294,14 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             _ => page.journal.errors(),
         };
         if errors > 0 {
-            let _ = out_tx.send(FromWorker::ConsoleErrors { seq, count: errors });
+            let newest = (errors as usize).min(CONSOLE_TEXTS) as u32;
+            let listed = page.journal.console(0, sb_protocol::api::ConsoleLevel::Error, newest);
+            let texts = listed
+                .messages
+                .into_iter()
+                .map(|m| m.text.chars().take(CONSOLE_TEXT_CHARS).collect())
+                .collect();
+            let _ = out_tx.send(FromWorker::ConsoleErrors { seq, count: errors, texts });
         }
         for (kind, message, accepted, default_value) in page.dialogs.take() {
             let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted, default_value });

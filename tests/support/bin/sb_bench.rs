@@ -465,7 +465,7 @@ async fn view_table() {
             into.entry(k).or_default().extend(v);
         }
     };
-    for _ in 0..4 {
+    for _ in 0..8 {
         merge(&mut bare.0, block("watched").await);
         merge(&mut bare.1, block("other").await);
         let mut ws = connect().await;

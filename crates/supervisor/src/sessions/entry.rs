@@ -70,8 +70,11 @@ pub struct SessionEntry {
     pub(crate) waited: Mutex<HashSet<String>>,
     /// Notified when one joins `popups`.
     pub(crate) popup_opened: tokio::sync::Notify,
-    /// Console errors the current action's tab raised, for its result.
-    pub(crate) console_errors: Mutex<u64>,
+    /// Console errors the current action's tab raised, for its result, and the newest texts (at most
+    /// [`sb_protocol::ipc::CONSOLE_TEXTS`]).
+    pub(crate) console_errors: Mutex<(u64, Vec<String>)>,
+    /// The console error texts of the session's last result (the live view and traces show them).
+    pub(crate) last_console: Mutex<Vec<String>>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
     pub(super) reset: Mutex<Option<String>>,
     /// The session's own display (`session.start {viewport, device_scale_factor}`); `None`: the
@@ -133,7 +136,8 @@ impl SessionEntry {
             next_ref: AtomicU64::new(1),
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(Vec::new()),
-            console_errors: Mutex::new(0),
+            console_errors: Mutex::default(),
+            last_console: Mutex::default(),
             popups: Mutex::default(),
             marks: Mutex::new((std::time::Instant::now(), std::time::Instant::now())),
             waited: Mutex::default(),

@@ -4,16 +4,17 @@
 //!
 //! Messages to the page are JSON objects with `t`: `hello`, `frame` (`data`: base64 JPEG; `w`, `h`: the
 //! device in CSS px; `top`: the page's offset in it; `scale`: the pinch zoom), `action` (an
-//! [`crate::activity::ActionRecord`]), `console`, `snapshot`, `control` (`held`, `holder`), `error`,
-//! `closed`. From the page: `take`, `release {note?}`, `mouse {type, x, y, button?, buttons?,
+//! [`crate::activity::ActionRecord`], with the console errors the action's tab raised), `snapshot`,
+//! `control` (`held`, `holder`), `error`, `closed`. From the page: `take`, `release {note?}`, `mouse {type, x, y, button?, buttons?,
 //! click_count?, modifiers?}`, `wheel {x, y, dx, dy}`, `key {type, key, code, key_code, text?,
 //! modifiers?, location?}`, coordinates in the page's CSS px (the page maps them from the frame it
 //! shows, as DevTools' screencast view does: through the frame's device size, offset and zoom).
 //!
 //! The screencast runs on a flat session of the supervisor's own on the tab (`Page.startScreencast`,
-//! every frame acknowledged as it is forwarded, so a slow viewer slows the frames, not the page), with
-//! `Runtime` enabled there for the console; it follows the session's active tab and its browser, and
-//! stops when its last viewer leaves.
+//! every frame acknowledged as it is forwarded, so a slow viewer slows the frames, not the page); it
+//! follows the session's active tab and its browser, and stops when its last viewer leaves. The console
+//! errors come with the actions (the worker's journal reports them), not from a `Runtime.enable` of the
+//! watch's own: that made the watched session's snapshots 1.23x slower (docs/benchmarks.md).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,7 +22,7 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket};
 use sb_cdp::commands::{
     InputDispatchKeyEvent, InputDispatchMouseEvent, PageEnable, PageScreencastFrameAck, PageStartScreencast,
-    PageStopScreencast, RuntimeEnable,
+    PageStopScreencast,
 };
 use sb_cdp::types::ScreencastFrame;
 use serde::Deserialize;
@@ -231,7 +232,6 @@ async fn run_watch(
         let (w, h) = runtime.viewport(&session);
         let started = async {
             cdp.run(&PageEnable {}, STEP).await?;
-            cdp.run(&RuntimeEnable {}, STEP).await?;
             let start = PageStartScreencast {
                 format: "jpeg".into(),
                 quality: QUALITY,
@@ -279,8 +279,7 @@ async fn run_watch(
     }
 }
 
-/// One CDP event of the watch's session to its viewers: a frame (acknowledged now), a console error,
-/// an uncaught exception.
+/// One CDP event of the watch's session to its viewers: a frame (acknowledged now).
 fn forward(watch: &Watch, cdp: &sb_cdp::Session, method: &str, event: &sb_cdp::Event) {
     match method {
         "Page.screencastFrame" => {
@@ -297,34 +296,8 @@ fn forward(watch: &Watch, cdp: &sb_cdp::Session, method: &str, event: &sb_cdp::E
                 "scale": m.page_scale_factor,
             })));
         }
-        "Runtime.consoleAPICalled" => {
-            let p = &event.params;
-            if !matches!(p["type"].as_str(), Some("error" | "assert")) {
-                return;
-            }
-            let text: Vec<String> = p["args"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|a| match &a["value"] {
-                    Value::String(s) => s.clone(),
-                    Value::Null => a["description"].as_str().unwrap_or("").to_string(),
-                    v => v.to_string(),
-                })
-                .collect();
-            let _ = watch.tx.send(message(json!({"t": "console", "text": clip(&text.join(" "))})));
-        }
-        "Runtime.exceptionThrown" => {
-            let d = &event.params["exceptionDetails"];
-            let text = d["exception"]["description"].as_str().or(d["text"].as_str()).unwrap_or("exception");
-            let _ = watch.tx.send(message(json!({"t": "console", "text": clip(text)})));
-        }
         _ => {}
     }
-}
-
-fn clip(text: &str) -> String {
-    text.chars().take(500).collect()
 }
 
 /// The active tab's URL now (for a takeover's `url_before` / `url_after`), redacted.

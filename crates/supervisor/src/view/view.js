@@ -100,6 +100,11 @@ function onMessage(m) {
       break;
     }
     case 'action': {
+      for (const text of m.console || []) {
+        const list = $('console');
+        list.prepend(el('li', { textContent: `${m.method}: ${text}` }));
+        while (list.children.length > 100) list.lastChild.remove();
+      }
       const at = new Date(m.at_ms).toLocaleTimeString();
       const row = el('tr', {},
         el('td', { textContent: at }),
@@ -110,12 +115,6 @@ function onMessage(m) {
       const body = $('log').tBodies[0];
       body.prepend(row);
       while (body.rows.length > 200) body.deleteRow(-1);
-      break;
-    }
-    case 'console': {
-      const list = $('console');
-      list.prepend(el('li', { textContent: m.text }));
-      while (list.children.length > 100) list.lastChild.remove();
       break;
     }
     case 'snapshot':
