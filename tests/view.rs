@@ -288,3 +288,25 @@ async fn a_trace_report_shows_each_action_with_its_screenshot() {
     let (status, _) = get(&url, &format!("/reports/run.jsonl?token={}", token_of(&url))).await;
     assert_eq!(status, 404, "the view serves reports only");
 }
+
+/// §3: with `[trace] always`, every session is traced from its start and its report is written when
+/// it closes; the view lists the closed session's report.
+#[tokio::test(flavor = "multi_thread")]
+async fn with_trace_always_every_session_leaves_a_report_when_it_closes() {
+    let f = Fixture::with_config(&format!("{VIEW}[trace]\nalways = true\n")).await;
+    let url = view_url(&f);
+    start(&f, "agent").await;
+    result_of(&f.c, "agent", "page.goto", json!({"url": f.pages.url("/test/index.html")})).await;
+    result_of(&f.c, "agent", "page.click", json!({"selector": "#go"})).await;
+    result_of(&f.c, "agent", "session.close", json!({})).await;
+    let (status, list) = get(&url, &format!("/api/sessions?token={}", token_of(&url))).await;
+    assert_eq!(status, 200);
+    let list: Value = serde_json::from_str(&list).unwrap();
+    let name = list["reports"][0]["name"].as_str().unwrap_or_else(|| panic!("a report: {list}")).to_string();
+    assert_eq!(list["reports"][0]["session_id"], "agent");
+    let (status, html) = get(&url, &format!("/reports/{name}?token={}", token_of(&url))).await;
+    assert_eq!(status, 200);
+    for method in ["page.goto", "page.click", "session.close"] {
+        assert!(html.contains(method), "{method} in the report");
+    }
+}

@@ -308,6 +308,9 @@ impl Runtime {
             _ => None,
         };
         self.activity.push(Arc::new(record), snapshot);
+        if method == Method::SessionClose && result.is_ok() {
+            self.activity.forget(session_id);
+        }
     }
 
     /// The method, then the dialogs answered meanwhile go into the result, and a page replaced since

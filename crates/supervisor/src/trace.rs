@@ -151,6 +151,15 @@ impl Tracer {
         self.reports.lock().unwrap().get(session_id).cloned().unwrap_or_default()
     }
 
+    /// Every report written, as `(session, name)`, oldest session first (closed sessions' too).
+    pub fn all_reports(&self) -> Vec<(String, String)> {
+        let reports = self.reports.lock().unwrap();
+        let mut all: Vec<(String, String)> =
+            reports.iter().flat_map(|(s, names)| names.iter().map(move |n| (s.clone(), n.clone()))).collect();
+        all.sort();
+        all
+    }
+
     /// Whether `name` is a report this runtime wrote (the view serves those only).
     pub fn is_report(&self, name: &str) -> bool {
         self.reports.lock().unwrap().values().any(|names| names.iter().any(|n| n == name))

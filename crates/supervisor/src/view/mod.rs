@@ -242,8 +242,15 @@ async fn sessions(State(state): State<Arc<ViewState>>) -> Response {
             "tracing": runtime.tracer().active(&s.id),
         }));
     }
+    let reports: Vec<Value> = runtime
+        .tracer()
+        .all_reports()
+        .into_iter()
+        .map(|(session_id, name)| json!({"session_id": session_id, "name": name}))
+        .collect();
     axum::Json(json!({
         "sessions": list,
+        "reports": reports,
         "takeover": state.takeover,
         "screencasts_started": runtime.stats().screencasts_started.get(),
     }))

@@ -60,6 +60,10 @@ async function refresh() {
     }
   }
   $('no-sessions').hidden = body.sessions.length > 0;
+  $('all-reports').replaceChildren(...body.reports.map((r) =>
+    el('li', {}, el('a', { href: withToken(`/reports/${encodeURIComponent(r.name)}`), textContent: r.name, target: '_blank', rel: 'noopener' }),
+      ' ', el('code', { textContent: r.session_id }))));
+  $('no-reports').hidden = body.reports.length > 0;
 }
 
 function watch(id) {
