@@ -254,7 +254,7 @@ async fn run_watch(
             tokio::select! {
                 event = events.recv() => {
                     let Some(event) = event else { break };
-                    forward(&watch, &cdp, &event.method, &event);
+                    forward(&watch, &cdp, &event);
                 }
                 Some(input) = inputs.recv() => {
                     let sent = match &input {
@@ -279,25 +279,24 @@ async fn run_watch(
     }
 }
 
-/// One CDP event of the watch's session to its viewers: a frame (acknowledged now).
-fn forward(watch: &Watch, cdp: &sb_cdp::Session, method: &str, event: &sb_cdp::Event) {
-    match method {
-        "Page.screencastFrame" => {
-            let Some(frame) = event.parse::<ScreencastFrame>() else { return };
-            // Sent now; its answer is not waited for.
-            drop(cdp.send(&PageScreencastFrameAck { session_id: frame.session_id }, STEP));
-            let m = &frame.metadata;
-            let _ = watch.tx.send(message(json!({
-                "t": "frame",
-                "data": frame.data,
-                "w": m.device_width,
-                "h": m.device_height,
-                "top": m.offset_top,
-                "scale": m.page_scale_factor,
-            })));
-        }
-        _ => {}
+/// One CDP event of the watch's session to its viewers: a frame (acknowledged now); others are not
+/// read.
+fn forward(watch: &Watch, cdp: &sb_cdp::Session, event: &sb_cdp::Event) {
+    if event.method != "Page.screencastFrame" {
+        return;
     }
+    let Some(frame) = event.parse::<ScreencastFrame>() else { return };
+    // Sent now; its answer is not waited for.
+    drop(cdp.send(&PageScreencastFrameAck { session_id: frame.session_id }, STEP));
+    let m = &frame.metadata;
+    let _ = watch.tx.send(message(json!({
+        "t": "frame",
+        "data": frame.data,
+        "w": m.device_width,
+        "h": m.device_height,
+        "top": m.offset_top,
+        "scale": m.page_scale_factor,
+    })));
 }
 
 /// The active tab's URL now (for a takeover's `url_before` / `url_after`), redacted.
