@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
 use sb_cdp::commands::{
-    InputDispatchKeyEvent, InputDispatchMouseEvent, PageEnable, PageScreencastFrameAck, PageStartScreencast,
+    InputDispatchKeyEvent, InputDispatchMouseEvent, PageScreencastFrameAck, PageStartScreencast,
     PageStopScreencast,
 };
 use sb_cdp::types::ScreencastFrame;
@@ -230,18 +230,16 @@ async fn run_watch(
         };
         let mut events = cdp.events();
         let (w, h) = runtime.viewport(&session);
-        let started = async {
-            cdp.run(&PageEnable {}, STEP).await?;
-            let start = PageStartScreencast {
-                format: "jpeg".into(),
-                quality: QUALITY,
-                max_width: MAX_FRAME.max(w),
-                max_height: MAX_FRAME.max(h),
-                every_nth_frame: 1,
-            };
-            cdp.run(&start, STEP).await
-        }
-        .await;
+        // `Page.startScreencast` needs no `Page.enable` on this session (the worker's session has it):
+        // the screencast's frames come as this session's events all the same.
+        let start = PageStartScreencast {
+            format: "jpeg".into(),
+            quality: QUALITY,
+            max_width: MAX_FRAME.max(w),
+            max_height: MAX_FRAME.max(h),
+            every_nth_frame: 1,
+        };
+        let started = cdp.run(&start, STEP).await;
         if let Err(e) = started {
             tracing::debug!(browser.session_id = %session.id, error.message = %e, "screencast_not_started");
             crate::unstick::detach(&cdp).await;
