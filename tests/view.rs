@@ -186,8 +186,31 @@ async fn a_person_watches_and_takes_over_while_the_agent_waits() {
         "() => document.getElementById('console').textContent.includes('widget failed to load')";
     result_of(&f.c, "viewer", "page.wait_for", json!({"function": console_shown})).await;
 
-    // The person takes the session.
+    // The person takes the session while an agent's action is in flight: the takeover waits for it.
+    let busy = f.sup.client().await;
+    let in_flight = tokio::spawn(async move {
+        let expression = "document.title = 'agent busy', fetch('/test/hold/agent-busy').then(r => r.text())";
+        busy.call("page.evaluate", Some("agent"), json!({"expression": expression}), Some(30_000))
+            .await
+            .unwrap()
+    });
+    // The evaluate runs in the page (it renamed it, and the view's list shows the new title).
+    result_of(&f.c, "viewer", "page.wait_for", json!({"text": "agent busy"})).await;
     result_of(&f.c, "viewer", "page.click", json!({"selector": "#take"})).await;
+    let pending = "() => document.getElementById('control-state').textContent.includes('current action')";
+    result_of(&f.c, "viewer", "page.wait_for", json!({"function": pending})).await;
+    let hidden = result_of(
+        &f.c,
+        "viewer",
+        "page.evaluate",
+        json!({"expression": "document.getElementById('release').hidden"}),
+    )
+    .await;
+    assert_eq!(hidden["value"], true, "not held while the agent's action runs");
+    let release = url::Url::parse(&f.pages.url("/test/release/agent-busy")).unwrap();
+    get(&release, release.path()).await;
+    let done = tokio::time::timeout(Duration::from_secs(30), in_flight).await.unwrap().unwrap();
+    assert_eq!(done.result.unwrap()["value"], "released");
     result_of(&f.c, "viewer", "page.wait_for", json!({"selector": "#release", "state": "visible"})).await;
     let started = Instant::now();
     let e =

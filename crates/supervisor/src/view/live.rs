@@ -5,7 +5,8 @@
 //! Messages to the page are JSON objects with `t`: `hello`, `frame` (`data`: base64 JPEG; `w`, `h`: the
 //! device in CSS px; `top`: the page's offset in it; `scale`: the pinch zoom), `action` (an
 //! [`crate::activity::ActionRecord`], with the console errors the action's tab raised), `snapshot`,
-//! `control` (`held`, `holder`), `error`, `closed`. From the page: `take`, `release {note?}`, `mouse {type, x, y, button?, buttons?,
+//! `control` (`held`, `holder`), `control_pending` (a takeover waits for the agent's action in flight),
+//! `error`, `closed`. From the page: `take`, `release {note?}`, `mouse {type, x, y, button?, buttons?,
 //! click_count?, modifiers?}`, `wheel {x, y, dx, dy}`, `key {type, key, code, key_code, text?,
 //! modifiers?, location?}`, coordinates in the page's CSS px (the page maps them from the frame it
 //! shows, as DevTools' screencast view does: through the frame's device size, offset and zoom).
@@ -328,6 +329,8 @@ pub(crate) async fn viewer(mut socket: WebSocket, state: Arc<ViewState>, session
         }
     }
     tracing::info!(browser.session_id = %session.id, viewer = me, "viewer_joined");
+    // Set once this viewer's takeover holds (the agent's action in flight has finished).
+    let holding = Arc::new(std::sync::atomic::AtomicBool::new(false));
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -336,7 +339,7 @@ pub(crate) async fn viewer(mut socket: WebSocket, state: Arc<ViewState>, session
                     if matches!(msg, Message::Close(_)) { break }
                     continue;
                 };
-                let reply = from_page(&state, &session, &watch, me, body.as_str()).await;
+                let reply = from_page(&state, &session, &watch, (me, &holding), body.as_str()).await;
                 if let Some(reply) = reply {
                     if socket.send(text(reply)).await.is_err() { break }
                 }
@@ -391,10 +394,11 @@ fn action(record: &crate::activity::ActionRecord) -> Value {
 async fn from_page(
     state: &Arc<ViewState>,
     session: &Arc<SessionEntry>,
-    watch: &Watch,
-    me: u64,
+    watch: &Arc<Watch>,
+    (me, holding): (u64, &Arc<std::sync::atomic::AtomicBool>),
     body: &str,
 ) -> Option<Value> {
+    use std::sync::atomic::Ordering;
     let msg: FromPage = match serde_json::from_str(body) {
         Ok(m) => m,
         Err(e) => return Some(json!({"t": "error", "message": format!("not understood: {e}")})),
@@ -409,9 +413,20 @@ async fn from_page(
             if !session.take_control(me, url) {
                 return refuse("another person holds this session");
             }
-            tracing::info!(browser.session_id = %session.id, viewer = me, "takeover_started");
-            let _ = watch.tx.send(message(json!({"t": "control", "held": true, "holder": me})));
-            None
+            // From now on the agent's actions wait; the one in flight (and any already queued behind
+            // it) finishes first: the person's input never races the agent's.
+            let (session, watch, holding) = (session.clone(), watch.clone(), holding.clone());
+            tokio::spawn(async move {
+                drop(session.worker.lock().await);
+                if session.held_by() == Some(me) {
+                    holding.store(true, Ordering::SeqCst);
+                    tracing::info!(browser.session_id = %session.id, viewer = me, "takeover_started");
+                    let _ = watch.tx.send(message(json!({"t": "control", "held": true, "holder": me})));
+                }
+            });
+            Some(
+                json!({"t": "control_pending", "message": "waiting for the agent's current action to finish"}),
+            )
         }
         FromPage::Release { note } => {
             let url = tab_url(state, session).await;
@@ -419,12 +434,13 @@ async fn from_page(
             if !session.hand_back(me, note, url) {
                 return refuse("you do not hold this session");
             }
+            holding.store(false, Ordering::SeqCst);
             tracing::info!(browser.session_id = %session.id, viewer = me, "takeover_ended");
             let _ = watch.tx.send(message(json!({"t": "control", "held": false, "holder": null})));
             None
         }
         input => {
-            if session.held_by() != Some(me) {
+            if session.held_by() != Some(me) || !holding.load(Ordering::SeqCst) {
                 return refuse("take the session over first");
             }
             match input.input() {

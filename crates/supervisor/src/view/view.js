@@ -128,6 +128,10 @@ function onMessage(m) {
       holder = m.held ? m.holder : null;
       showControl();
       break;
+    case 'control_pending':
+      $('take').disabled = true;
+      $('control-state').textContent = m.message;
+      break;
     case 'error':
       status(m.message);
       break;
