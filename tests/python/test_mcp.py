@@ -172,6 +172,25 @@ def test_the_storage_group_lists_sets_and_clears_cookies(runtime, pages):
     asyncio.run(run())
 
 
+def test_the_devtools_group_traces_the_session(runtime, pages):
+    """Playwright MCP's `devtools` group's tracing tools: a trace of the session's actions and its
+    HTML report."""
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket, "--caps", "devtools") as s:
+            started = await s.call_tool("browser_start_tracing", {})
+            assert not started.is_error and '"tracing":true' in text(started), text(started)
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+            await s.call_tool("browser_snapshot", {})
+            stopped = await s.call_tool("browser_stop_tracing", {})
+            assert not stopped.is_error and '"actions":2' in text(stopped), text(stopped)
+            report = json.loads(text(stopped))["report"]
+            with open(report, encoding="utf-8") as f:
+                html = f.read()
+            assert "page.goto" in html and "page.snapshot" in html
+
+    asyncio.run(run())
+
+
 def test_the_issue_29_tools_in_their_groups(runtime, pages):
     """Console (core), network, vision and the storage group's Web Storage tools, each as Playwright MCP
     names it, on a real page."""

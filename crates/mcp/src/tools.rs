@@ -42,12 +42,16 @@ pub enum Cap {
     /// `browser_mouse_move_xy`, `_click_xy`, `_drag_xy`, `_down`, `_up`, `_wheel`; and
     /// `browser_keydown`, `browser_keyup` (Playwright MCP's `core-input`, offered there to skills only).
     Vision,
+    /// `browser_start_tracing`, `browser_stop_tracing`: a trace of the session's actions with a
+    /// screenshot after each, and its HTML report (`session.trace`; Playwright MCP's `devtools` group
+    /// has the same two names).
+    Devtools,
 }
 
 impl Cap {
     /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 6] =
-        [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage, Cap::Network, Cap::Vision];
+    pub const OPTIONAL: [Cap; 7] =
+        [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage, Cap::Network, Cap::Vision, Cap::Devtools];
 
     /// The `--caps` name.
     pub fn name(self) -> &'static str {
@@ -59,6 +63,7 @@ impl Cap {
             Cap::Storage => "storage",
             Cap::Network => "network",
             Cap::Vision => "vision",
+            Cap::Devtools => "devtools",
         }
     }
 }
@@ -389,6 +394,10 @@ pub fn all() -> Vec<ToolDef> {
             "Save cookies and localStorage to a file (Playwright's storageState format).", input_schema::<StateFileArgs>()),
         def("browser_set_storage_state", Cap::Storage, CallWith(Method::SessionStorageState, &[("action", "load")]), false,
             "Load cookies and localStorage from a storage state file.", input_schema::<StateFileArgs>()),
+        def("browser_start_tracing", Cap::Devtools, CallWith(Method::SessionTrace, &[("action", "start")]), true,
+            "Start recording the session's actions, each with a screenshot after it.", input_schema::<NoArgs>()),
+        def("browser_stop_tracing", Cap::Devtools, CallWith(Method::SessionTrace, &[("action", "stop")]), true,
+            "Stop recording and write the trace's HTML report.", input_schema::<NoArgs>()),
         def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
     ]
