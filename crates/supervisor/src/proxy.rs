@@ -52,41 +52,52 @@ pub struct Proxy {
 }
 
 impl Proxy {
-    /// Binds a loopback port and serves the gate on it (a task per browser connection).
+    /// Binds a loopback port and serves the gate on it: a thread of its own with its own event loop
+    /// (a task per browser connection), so that a request's hop through the gate never waits behind
+    /// the supervisor's other work (the relay, the sessions' workers) for a thread of the runtime.
     ///
     /// # Errors
-    /// When no loopback port can be bound.
+    /// When no loopback port can be bound or the thread cannot start.
     pub fn start(guard: Arc<Guard>) -> std::io::Result<Proxy> {
         let std_listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
-        let listener = TcpListener::from_std(std_listener)?;
-        tokio::spawn(async move {
-            loop {
-                let Ok((stream, peer)) = listener.accept().await else { continue };
-                if peer_uid(peer, addr) != Some(nix::unistd::geteuid().as_raw()) {
-                    tracing::warn!(peer = %peer, "connection_gate_peer_refused");
-                    continue;
-                }
-                let guard = guard.clone();
-                tokio::spawn(async move {
-                    // The upstream connection of this browser connection's last plain request.
-                    let idle: Idle = Arc::new(std::sync::Mutex::new(None));
-                    let service =
-                        hyper::service::service_fn(move |req| handle(req, guard.clone(), idle.clone()));
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .with_upgrades()
-                        .await;
-                });
-            }
-        });
+        let events = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        std::thread::Builder::new().name("connection-gate".into()).spawn(move || {
+            events.block_on(async move {
+                let Ok(listener) = TcpListener::from_std(std_listener) else { return };
+                serve(listener, addr, guard).await;
+            })
+        })?;
         Ok(Proxy { addr })
     }
 
     /// The browser flags that send every connection through the gate.
     pub fn flags(&self) -> Vec<String> {
         proxy_flags(self.addr.port())
+    }
+}
+
+/// The gate's accept loop on `listener` (at `addr`).
+async fn serve(listener: TcpListener, addr: SocketAddr, guard: Arc<Guard>) {
+    loop {
+        let Ok((stream, peer)) = listener.accept().await else { continue };
+        if peer_uid(peer, addr) != Some(nix::unistd::geteuid().as_raw()) {
+            tracing::warn!(peer = %peer, "connection_gate_peer_refused");
+            continue;
+        }
+        // Small writes (a request's headers, a tunnel's records) go out at once.
+        let _ = stream.set_nodelay(true);
+        let guard = guard.clone();
+        tokio::spawn(async move {
+            // The upstream connection of this browser connection's last plain request.
+            let idle: Idle = Arc::new(std::sync::Mutex::new(None));
+            let service = hyper::service::service_fn(move |req| handle(req, guard.clone(), idle.clone()));
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+        });
     }
 }
 
@@ -223,7 +234,11 @@ async fn connect(
         }
     };
     match tokio::time::timeout(budget.remaining(), connecting).await {
-        Ok(connected) => connected,
+        Ok(connected) => {
+            let stream = connected?;
+            let _ = stream.set_nodelay(true);
+            Ok(stream)
+        }
         Err(_) => Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "connect timed out")),
     }
 }
