@@ -146,7 +146,10 @@ async fn screen(f: &Fixture) -> (u64, [f64; 4]) {
 async fn a_person_watches_and_takes_over_while_the_agent_waits() {
     let f = Fixture::with_config(VIEW).await;
     let url = view_url(&f);
-    start(&f, "agent").await;
+    // At device scale factor 2 (its frames are in device px): the person's click still lands where
+    // they point.
+    result_of(&f.c, "agent", "session.start", json!({"session_id": "agent", "device_scale_factor": 2.0}))
+        .await;
     start(&f, "viewer").await;
     let takeover = f.pages.url("/test/takeover.html");
     result_of(&f.c, "agent", "page.goto", json!({"url": takeover})).await;
