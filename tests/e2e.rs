@@ -630,6 +630,30 @@ async fn history_actions_answer_while_the_page_moves_its_url() {
     }
 }
 
+/// Found by the load runs of session 14: a navigation whose page was too busy to answer the title's
+/// read in time (a loaded machine; here a page that spins once loaded) answered `title: ""` and, for a
+/// history step, `load_state: "commit"` although `load` had come. The browser's own record of the tab
+/// gives the URL and title, and the lifecycle the load state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_too_busy_to_answer_still_gets_its_title_and_load_state() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("b")).await.unwrap();
+    let busy = pages.url("/test/busy-after-load.html");
+    let went = c.goto("b", &busy, None).await.unwrap();
+    // page.goto answers at DOMContentLoaded; the page's load handler is still spinning then.
+    assert_eq!(
+        (went.title.as_str(), went.load_state.as_str(), went.url.as_str()),
+        ("Busy", "domcontentloaded", busy.as_str())
+    );
+    c.goto("b", &pages.url("/test/index.html"), None).await.unwrap();
+    let back = c.back("b", None).await.unwrap();
+    assert_eq!(
+        (back.title.as_str(), back.load_state.as_str(), back.timed_out),
+        ("Busy", "load", false),
+        "{back:?}"
+    );
+}
+
 /// The renderer processes under `root` (the supervisor): the highest `--renderer-client-id` any of
 /// them has (Chromium numbers them as it starts them).
 fn last_renderer_started(root: u32) -> u32 {

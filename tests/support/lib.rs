@@ -312,6 +312,13 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
+    /// `/test/busy-after-load.html` ("Busy"): its main thread spins for 2.5 s once loaded, so a script
+    /// sent to it then (a title read) does not answer for that long.
+    pub const BUSY_AFTER_LOAD: &str = r#"<!doctype html><html><head><title>Busy</title></head>
+<body><h1>Busy</h1><script>
+addEventListener('load', () => { const end = Date.now() + 2500; while (Date.now() < end) {} });
+</script></body></html>"#;
+
     /// A file input (`#resume`, "Resume", multiple) that lists the chosen files' names and sizes in
     /// `#chosen` when they change, and a text input.
     pub const UPLOAD: &str = r#"<!doctype html><html><head><title>Upload</title></head>
@@ -616,6 +623,7 @@ impl PageServer {
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
+            .route("/test/busy-after-load.html", get(|| async { Html(pages::BUSY_AFTER_LOAD) }))
             .route("/test/upload.html", get(|| async { Html(pages::UPLOAD) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
             .route("/test/frameset.html", get(|| async { Html(pages::FRAMESET) }))

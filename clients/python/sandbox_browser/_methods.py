@@ -192,8 +192,9 @@ class Methods:
     # page.*
 
     def goto(self, session_id: str, url: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
-        """``page.goto {url}`` -> ``GotoResult``: loads ``url`` and answers once it reached ``load`` (or what it
-        reached when the budget ran out, ``timed_out: true``).
+        """``page.goto {url}`` -> ``GotoResult``: loads ``url`` and answers once its document reached
+        ``DOMContentLoaded`` (``load_state`` says what it had reached by then: ``load`` when its subresources
+        were done), or what it reached when the budget ran out (``timed_out: true``).
 
         :param url: The URL to load: ``http(s)``, ``about:blank``, ``data:`` or what the URL policy allows
         (docs/security.md).

@@ -356,8 +356,9 @@ methods! {
     SessionTrace = "session.trace" { session: true, params: TraceParams, result: TraceResult, timeout_ms: 15_000 }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
-    /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once it reached `load` (or what it
-    /// reached when the budget ran out, `timed_out: true`).
+    /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once its document reached
+    /// `DOMContentLoaded` (`load_state` says what it had reached by then: `load` when its subresources
+    /// were done), or what it reached when the budget ran out (`timed_out: true`).
     PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
     /// waits (`timed_out` with what it reached); `bad_request` when there is none.

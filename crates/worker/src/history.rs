@@ -116,6 +116,8 @@ where
     let load_state = match ready.as_deref() {
         Some("complete") => "load",
         Some("interactive") => "domcontentloaded",
+        // The page did not say (busy): what the lifecycle saw.
+        _ if !timed_out => "load",
         _ => "commit",
     };
     Ok(Output::Goto(GotoResult {

@@ -387,8 +387,9 @@ pub(crate) fn call_function_on(
     async move { Ok(sent.await?.result.value.unwrap_or(Value::Null)) }
 }
 
-/// `location.href`, `document.title`, `document.readyState`, each `None` when the page does not answer
-/// in time (a page busy in a script still has a committed URL worth reporting).
+/// `location.href`, `document.title`, `document.readyState`; when the page does not answer in time (a
+/// page busy in a script, or a loaded machine), the URL and title the browser itself knows of the tab
+/// (`Target.getTargetInfo`, which needs no renderer), and no `readyState`.
 pub(crate) async fn url_and_title(
     page: &Page,
     budget: Budget,
@@ -406,7 +407,17 @@ pub(crate) async fn url_and_title(
             let s = |i: usize| v.get(i).and_then(Value::as_str).map(str::to_string);
             (s(0), s(1), s(2))
         }
-        _ => (None, None, None),
+        _ => {
+            let cap = budget.capped(SMALL_CALL).max(Duration::from_millis(50));
+            match page.session.client().target_info(&page.target_id, cap).await {
+                // Before the document has a title the browser gives its URL as the title.
+                Ok(t) => {
+                    let title = (t.title != t.url).then_some(t.title);
+                    (Some(t.url), title, None)
+                }
+                Err(_) => (None, None, None),
+            }
+        }
     }
 }
 
