@@ -15,7 +15,9 @@
 //!   arrives before `T`.
 //! - The action gets all of the worker's budget. Freeing a stuck tab (the escalation ladder) runs
 //!   *after* the answer, bounded by [`RECOVERY_MAX`].
-//! - The supervisor kills a worker that has not answered by `T +` [`GRACE`]: the last resort.
+//! - The supervisor kills a worker that has not answered by `T +` [`GRACE`]: the last resort; one that
+//!   is stopped at `T` (it cannot run, so it cannot answer in the grace) is killed at `T`, which leaves
+//!   the answer all of [`LATE`] for its way back on a loaded machine.
 //!
 //! Invariants: the worker's answer and the last resort both land in the answer window, and the
 //! answer window leaves most of the smallest budget to the action.

@@ -5,8 +5,8 @@
 //! On it travel the runs and, at any time, the worker's CDP traffic: each of its connections is a
 //! route of the browser's relay ([`sb_cdp::relay`]), opened when the worker first sends on it and
 //! ended (its sessions detached) when the worker closes it or goes away. Every [`WorkerHandle::run`]
-//! has a hard deadline: the request's deadline plus [`GRACE`]. Past it the worker's process group is
-//! killed and the handle is spent; the session starts a fresh worker on the same target for its next
+//! has a hard deadline: the request's deadline plus [`GRACE`] (the deadline itself for a worker whose
+//! process is stopped then). Past it the worker's process group is killed and the handle is spent; the session starts a fresh worker on the same target for its next
 //! action.
 
 use std::os::fd::AsRawFd;
@@ -262,9 +262,13 @@ impl WorkerHandle {
         }
         let hard_deadline = budget.deadline() + GRACE;
         let mut cancel_sent = false;
+        // At the deadline a worker that cannot run (stopped: its process is in state `T`) cannot answer
+        // in the grace either: it is killed then, and the answer keeps the grace's time for the way
+        // back; one that runs (busy, or waiting for a core) gets the grace.
+        let mut until = budget.deadline();
         loop {
             let next = tokio::select! {
-                next = tokio::time::timeout_at(hard_deadline.into(), self.from_worker.recv()) => next,
+                next = tokio::time::timeout_at(until.into(), self.from_worker.recv()) => next,
                 _ = cancel.cancelled(), if !cancel_sent => {
                     cancel_sent = true;
                     let _ = self.to_worker.send(ToWorker::Cancel { seq });
@@ -278,6 +282,10 @@ impl WorkerHandle {
                     tokio::task::yield_now().await;
                     match self.from_worker.try_recv() {
                         Ok(frame) => Ok(Some(frame)),
+                        Err(_) if until < hard_deadline && !stopped(self.pid) => {
+                            until = hard_deadline;
+                            continue;
+                        }
                         Err(_) => Err(elapsed),
                     }
                 }
@@ -456,4 +464,37 @@ fn pump(
         }
     });
     (to_worker, from_worker)
+}
+
+/// Whether process `pid` is stopped (state `T`, or `t` under a tracer, in `/proc/<pid>/stat`): it cannot
+/// run until someone continues it.
+fn stopped(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // `pid (comm) S ...`: the state follows the last `)` (a command name may hold one).
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.trim_start().chars().next())
+        .is_some_and(|s| s == 'T' || s == 't')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nix::sys::wait::{waitpid, WaitPidFlag};
+
+    #[test]
+    fn a_stopped_process_is_told_from_a_running_one() {
+        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let pid = Pid::from_raw(child.id() as i32);
+        assert!(!stopped(child.id()));
+        nix::sys::signal::kill(pid, Signal::SIGSTOP).unwrap();
+        // Returns once the kernel has stopped it.
+        waitpid(pid, Some(WaitPidFlag::WUNTRACED)).unwrap();
+        assert!(stopped(child.id()));
+        nix::sys::signal::kill(pid, Signal::SIGCONT).unwrap();
+        waitpid(pid, Some(WaitPidFlag::WCONTINUED)).unwrap();
+        assert!(!stopped(child.id()));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!stopped(u32::MAX), "no such process");
+    }
 }
