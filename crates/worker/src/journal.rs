@@ -119,6 +119,7 @@ impl Journal {
                 let Some(ExecutionContextCreated { context }) = ev.parse() else { return };
                 if context.aux_data.is_default {
                     inner.contexts.insert(context.aux_data.frame_id, context.id);
+                    self.changed.notify_waiters();
                 }
             }
             "Runtime.executionContextDestroyed" => {
@@ -231,6 +232,23 @@ impl Journal {
     /// The main world's execution context of frame `frame_id`, when it has one.
     pub(crate) fn context(&self, frame_id: &str) -> Option<i64> {
         self.inner.lock().unwrap().contexts.get(frame_id).copied()
+    }
+
+    /// [`Journal::context`], waiting until `deadline` for one to be created: a frame the frame tree
+    /// lists may not have its document's context yet (its `Runtime.executionContextCreated` is on its
+    /// way, late on a loaded machine).
+    pub(crate) async fn context_by(&self, frame_id: &str, deadline: tokio::time::Instant) -> Option<i64> {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            if let Some(id) = self.context(frame_id) {
+                return Some(id);
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                return self.context(frame_id);
+            }
+        }
     }
 
     /// `page.console`: the messages after `since` at `level` or more severe, the newest `limit`.

@@ -72,7 +72,9 @@ pub(crate) async fn main_world(
         return Ok(World { session, context_id: None });
     }
     let context_id = if session.id() == page.session.id() {
-        page.journal.context(&frame_id)
+        // At most a small call's time: a frame without a document never gets one.
+        let deadline = tokio::time::Instant::now() + budget.capped(STEP);
+        page.journal.context_by(&frame_id, deadline).await
     } else {
         default_context(&session, &frame_id, budget).await?
     };
