@@ -395,9 +395,9 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_set_storage_state", Cap::Storage, CallWith(Method::SessionStorageState, &[("action", "load")]), false,
             "Load cookies and localStorage from a storage state file.", input_schema::<StateFileArgs>()),
         def("browser_start_tracing", Cap::Devtools, CallWith(Method::SessionTrace, &[("action", "start")]), true,
-            "Start recording the session's actions, each with a screenshot after it.", input_schema::<NoArgs>()),
+            "Start trace recording.", input_schema::<NoArgs>()),
         def("browser_stop_tracing", Cap::Devtools, CallWith(Method::SessionTrace, &[("action", "stop")]), true,
-            "Stop recording and write the trace's HTML report.", input_schema::<NoArgs>()),
+            "Stop trace recording; write its HTML report.", input_schema::<NoArgs>()),
         def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
     ]
