@@ -12,11 +12,13 @@
 //! `PR_SET_PDEATHSIG` from a long-lived thread; [`reaper`]: subreaper and orphan sweep), the socket
 //! server ([`server`]), sessions ([`sessions`]: tabs, refs, the store), the request handler
 //! ([`runtime`]) over the method table ([`dispatch`]), the session's queue ([`queue`]), `tabs.*`
-//! ([`tabs`]), and the worker handles with their hard deadlines ([`worker`]). `main.rs` only parses
-//! the command line and calls an entry point of [`commands`]. It never runs page actions itself: a
-//! hung page can only hang a worker, which is killed.
+//! ([`tabs`]), and the worker handles with their hard deadlines ([`worker`]); the live view ([`view`]:
+//! its page, WebSocket, screencasts and takeover), what sessions did ([`activity`]) and their traces
+//! ([`trace`]). `main.rs` only parses the command line and calls an entry point of [`commands`]. It
+//! never runs page actions itself: a hung page can only hang a worker, which is killed.
 //!
-//! Arrows run one way: runtime -> dispatch, tabs -> queue -> sessions -> health -> browser.
+//! Arrows run one way: view -> runtime -> dispatch, tabs -> queue -> sessions -> health -> browser;
+//! runtime -> trace, activity.
 
 pub mod activity;
 pub mod artifacts;
