@@ -71,6 +71,27 @@ impl Budget {
     pub fn expired(&self) -> bool {
         Instant::now() >= self.deadline
     }
+
+    /// The first value `check` gives, checked now and again each time `news` is notified, until the
+    /// deadline (`None` then). The notification is registered before each check, so news that comes
+    /// between a check and the wait is not missed (`Notify::notify_waiters` keeps no permit).
+    pub async fn wait_notified<T>(
+        &self,
+        news: &tokio::sync::Notify,
+        mut check: impl FnMut() -> Option<T>,
+    ) -> Option<T> {
+        loop {
+            let notified = news.notified();
+            let mut notified = std::pin::pin!(notified);
+            notified.as_mut().enable();
+            if let Some(found) = check() {
+                return Some(found);
+            }
+            if tokio::time::timeout_at(self.deadline.into(), notified).await.is_err() {
+                return None;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -86,6 +107,24 @@ mod tests {
         let tight = Budget::until(start + Duration::from_millis(50)).child(Duration::from_millis(200));
         assert!(tight.deadline() >= start && tight.deadline() <= start + Duration::from_millis(50));
         assert!(tight.remaining() <= Duration::from_millis(50));
+    }
+
+    /// Found at once; found once the news comes (a value set before the notification); `None` at the
+    /// deadline when nothing comes.
+    #[tokio::test(flavor = "current_thread")]
+    async fn wait_notified_checks_on_each_news_until_the_deadline() {
+        let news = std::sync::Arc::new(tokio::sync::Notify::new());
+        let budget = Budget::new(Duration::from_secs(5));
+        assert_eq!(budget.wait_notified(&news, || Some(1)).await, Some(1));
+        let value = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let (n, v) = (news.clone(), value.clone());
+        tokio::spawn(async move {
+            *v.lock().unwrap() = Some(2);
+            n.notify_waiters();
+        });
+        assert_eq!(budget.wait_notified(&news, || *value.lock().unwrap()).await, Some(2));
+        let short = Budget::new(Duration::from_millis(100));
+        assert_eq!(short.wait_notified(&news, || None::<u8>).await, None);
     }
 
     #[test]

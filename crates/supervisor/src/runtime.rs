@@ -733,35 +733,20 @@ impl Runtime {
             popup: None,
         };
         match condition {
-            WaitCondition::Download => loop {
-                // Registered before the check, so news in between is not missed.
-                let changed = downloads.changed.notified();
-                tokio::pin!(changed);
-                changed.as_mut().enable();
-                let since = session.marks.lock().unwrap().0;
-                let found = downloads.ended_since(&session.id, since, &session.waited.lock().unwrap());
-                if let Some((guid, d)) = found {
-                    session.waited.lock().unwrap().insert(guid);
-                    result.matched = "download".into();
-                    result.download = Some(Box::new(d));
-                    return Ok(result);
-                }
-                if tokio::time::timeout(budget.remaining(), changed).await.is_err() {
-                    return Err(not_met("download"));
-                }
-            },
+            WaitCondition::Download => {
+                let found = budget.wait_notified(&downloads.changed, || {
+                    let since = session.marks.lock().unwrap().0;
+                    downloads.ended_since(&session.id, since, &session.waited.lock().unwrap())
+                });
+                let (guid, d) = found.await.ok_or_else(|| not_met("download"))?;
+                session.waited.lock().unwrap().insert(guid);
+                result.matched = "download".into();
+                result.download = Some(Box::new(d));
+                Ok(result)
+            }
             WaitCondition::Popup => {
-                let popup = loop {
-                    let opened = session.popup_opened.notified();
-                    tokio::pin!(opened);
-                    opened.as_mut().enable();
-                    if let Some(id) = session.take_popup() {
-                        break id;
-                    }
-                    if tokio::time::timeout(budget.remaining(), opened).await.is_err() {
-                        return Err(not_met("popup"));
-                    }
-                };
+                let popup = budget.wait_notified(&session.popup_opened, || session.take_popup());
+                let popup = popup.await.ok_or_else(|| not_met("popup"))?;
                 let link = self.queue.health.link(budget).await?;
                 let infos = Sessions::refresh_tabs(session, &link, budget).await?;
                 result.matched = "popup".into();

@@ -22,6 +22,7 @@ use sb_protocol::api::{
     ConsoleLevel, ConsoleMessage, ConsoleResult, NetworkRequest, NetworkResult, CONSOLE_BUFFER,
     NETWORK_BUFFER,
 };
+use sb_protocol::Budget;
 use serde_json::Value;
 
 /// The longest text kept of one console argument, chars.
@@ -234,21 +235,12 @@ impl Journal {
         self.inner.lock().unwrap().contexts.get(frame_id).copied()
     }
 
-    /// [`Journal::context`], waiting until `deadline` for one to be created: a frame the frame tree
+    /// [`Journal::context`], waiting within `budget` for one to be created: a frame the frame tree
     /// lists may not have its document's context yet (its `Runtime.executionContextCreated` is on its
     /// way, late on a loaded machine).
-    pub(crate) async fn context_by(&self, frame_id: &str, deadline: tokio::time::Instant) -> Option<i64> {
-        loop {
-            let changed = self.changed.notified();
-            tokio::pin!(changed);
-            changed.as_mut().enable();
-            if let Some(id) = self.context(frame_id) {
-                return Some(id);
-            }
-            if tokio::time::timeout_at(deadline, changed).await.is_err() {
-                return self.context(frame_id);
-            }
-        }
+    pub(crate) async fn context_by(&self, frame_id: &str, budget: Budget) -> Option<i64> {
+        let created = budget.wait_notified(&self.changed, || self.context(frame_id)).await;
+        created.or_else(|| self.context(frame_id))
     }
 
     /// `page.console`: the messages after `since` at `level` or more severe, the newest `limit`.

@@ -57,35 +57,21 @@ pub(crate) async fn wait_for(
             tokio::time::sleep(wanted).await;
         }
         WaitCondition::Dialog => {
-            // Registered before the check, so a dialog answered in between is not missed.
-            let opened = page.dialogs.opened.notified();
-            tokio::pin!(opened);
-            opened.as_mut().enable();
-            if !page.dialogs.any() && tokio::time::timeout(budget.remaining(), opened).await.is_err() {
-                return Err(not_met());
-            }
+            let answered = budget.wait_notified(&page.dialogs.opened, || page.dialogs.any().then_some(()));
+            answered.await.ok_or_else(not_met)?;
         }
         WaitCondition::Response(glob) => {
             let pattern = url_pattern(glob).map_err(|e| fail(ErrorCode::BadRequest, phase, e))?;
-            loop {
-                // Registered before the check, so a response that comes in between is not missed.
-                let changed = page.journal.changed.notified();
-                tokio::pin!(changed);
-                changed.as_mut().enable();
-                if let Some(response) = page.journal.response(&pattern) {
-                    let url = url_and_title(page, budget).await.0.unwrap_or_default();
-                    return Ok(Output::WaitFor(WaitForResult {
-                        matched: what,
-                        url,
-                        response: Some(Box::new(response)),
-                        download: None,
-                        popup: None,
-                    }));
-                }
-                if tokio::time::timeout(budget.remaining(), changed).await.is_err() {
-                    return Err(not_met());
-                }
-            }
+            let response = budget.wait_notified(&page.journal.changed, || page.journal.response(&pattern));
+            let response = response.await.ok_or_else(not_met)?;
+            let url = url_and_title(page, budget).await.0.unwrap_or_default();
+            return Ok(Output::WaitFor(WaitForResult {
+                matched: what,
+                url,
+                response: Some(Box::new(response)),
+                download: None,
+                popup: None,
+            }));
         }
         WaitCondition::Download | WaitCondition::Popup => {
             return Err(fail(

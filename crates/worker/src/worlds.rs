@@ -73,8 +73,7 @@ pub(crate) async fn main_world(
     }
     let context_id = if session.id() == page.session.id() {
         // At most a small call's time: a frame without a document never gets one.
-        let deadline = tokio::time::Instant::now() + budget.capped(STEP);
-        page.journal.context_by(&frame_id, deadline).await
+        page.journal.context_by(&frame_id, Budget::new(budget.capped(STEP))).await
     } else {
         default_context(&session, &frame_id, budget).await?
     };

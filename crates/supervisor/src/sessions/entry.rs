@@ -355,23 +355,16 @@ impl SessionEntry {
     /// # Errors
     /// `human_in_control` (phase `session`, retryable) at the budget's deadline.
     pub(crate) async fn wait_for_human(&self, budget: sb_protocol::Budget) -> Result<(), ErrorBody> {
-        loop {
-            let left = self.human_left.notified();
-            tokio::pin!(left);
-            left.as_mut().enable();
-            if self.held_by().is_none() {
-                return Ok(());
-            }
-            if tokio::time::timeout_at(budget.deadline().into(), left).await.is_err() {
-                return Err(ErrorBody::new(
-                    ErrorCode::HumanInControl,
-                    Phase::Session,
-                    "a person has taken over this session in the live view and has not handed it back; \
-                     wait and send the action again (its result will say what changed)",
-                )
-                .with_hint("The operator holds the session in the live view ([view] takeover)."));
-            }
-        }
+        let free = budget.wait_notified(&self.human_left, || self.held_by().is_none().then_some(()));
+        free.await.ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::HumanInControl,
+                Phase::Session,
+                "a person has taken over this session in the live view and has not handed it back; \
+                 wait and send the action again (its result will say what changed)",
+            )
+            .with_hint("The operator holds the session in the live view ([view] takeover).")
+        })
     }
 
     /// What a person did while holding the session, taken (it is reported once).
