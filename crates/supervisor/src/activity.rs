@@ -185,6 +185,11 @@ impl Activity {
         self.seen.lock().unwrap().get(session_id).cloned().unwrap_or_default()
     }
 
+    /// The text of `session_id`'s last snapshot, if any.
+    pub fn snapshot(&self, session_id: &str) -> Option<Arc<str>> {
+        self.seen.lock().unwrap().get(session_id).and_then(|s| s.snapshot.clone())
+    }
+
     /// Forgets a closed session.
     pub fn forget(&self, session_id: &str) {
         self.seen.lock().unwrap().remove(session_id);

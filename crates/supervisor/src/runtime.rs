@@ -230,7 +230,7 @@ impl Runtime {
         let observed = (method.needs_session()
             && method != Method::SessionTrace
             && self.activity.wanted(self.tracer.active(&span_session)))
-        .then(|| (request.params.clone(), unix_ms()));
+        .then(|| (request.params.clone(), crate::store::now_ms()));
         // A field the method does not take is refused before anything runs: an agent's typo must not
         // silently change what it gets.
         let result = match method.check_params(&request.params) {
@@ -863,10 +863,7 @@ impl Context for SessionContext<'_> {
 
     fn artifact_path(&self, extension: &str) -> String {
         let n = self.session.next_shot();
-        let millis = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis())
-            .unwrap_or(0);
+        let millis = crate::store::now_ms();
         let name = format!("{}-{millis}-{n}.{extension}", self.session.id);
         // Session ids are plain names (checked at session.start and when the store is read), so this
         // stays under the artifacts dir; a name that would not falls back to one without the id.
@@ -950,11 +947,3 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
 /// remote browser's interception `net::ERR_BLOCKED_BY_CLIENT`.
 const GATE_ERRORS: [&str; 3] =
     ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE", "net::ERR_BLOCKED_BY_CLIENT"];
-
-/// Now, ms since the Unix epoch.
-fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}

@@ -10,7 +10,7 @@
 //! them); one trace holds at most `[trace] max_bytes`, past which actions are recorded without their
 //! screenshot (the line says so).
 //!
-//! Arrows: trace -> activity, files, link, sessions, unstick.
+//! Arrows: trace -> activity, files, link, sessions, store, unstick.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -101,10 +101,9 @@ impl Tracer {
         if let Some(trace) = running.get(session_id) {
             return Ok(self.state(&trace.lock().unwrap(), true, None));
         }
-        let millis = now_ms();
+        let millis = crate::store::now_ms();
         let stem = format!("{session_id}-trace-{millis}");
-        let jsonl = crate::files::under(&self.artifacts, &format!("{stem}.jsonl"))
-            .map_err(|e| bad_request(format!("session.trace: {e}")))?;
+        let jsonl = self.file(&format!("{stem}.jsonl"))?;
         let file = crate::files::create_private(&jsonl).map_err(|e| write_error(&jsonl, e))?;
         let trace = Trace { stem, jsonl, file, actions: 0, bytes: 0 };
         let result = self.state(&trace, true, None);
@@ -120,30 +119,38 @@ impl Tracer {
     /// `bad_request` when the session is not traced or `name` is not a plain name; `internal` when the
     /// report cannot be written.
     pub fn stop(&self, session_id: &str, name: Option<&str>) -> Result<TraceResult, ErrorBody> {
-        let name = match name {
-            Some(n) if n.ends_with(".html") => Some(n.to_string()),
-            Some(n) => Some(format!("{n}.html")),
-            None => None,
-        };
-        if let Some(n) = &name {
-            crate::files::under(&self.artifacts, n)
-                .map_err(|e| bad_request(format!("session.trace: {e}")))?;
-        }
+        // A name that is not plain is refused before the trace is touched.
+        let chosen = name
+            .map(|n| if n.ends_with(".html") { n.to_string() } else { format!("{n}.html") })
+            .map(|n| Ok::<_, ErrorBody>((self.file(&n)?, n)))
+            .transpose()?;
         let trace = self.running.lock().unwrap().remove(session_id).ok_or_else(|| {
             bad_request(
                 "session.trace stop: the session is not being traced; start one with {\"action\": \"start\"}",
             )
         })?;
         let trace = trace.lock().unwrap();
-        let name = name.unwrap_or_else(|| format!("{}.html", trace.stem));
-        let path = crate::files::under(&self.artifacts, &name)
-            .map_err(|e| bad_request(format!("session.trace: {e}")))?;
+        let (path, name) = match chosen {
+            Some(chosen) => chosen,
+            None => {
+                let name = format!("{}.html", trace.stem);
+                (self.file(&name)?, name)
+            }
+        };
         let html = report(session_id, &trace.jsonl, &self.artifacts);
         let written = crate::files::create_private(&path).and_then(|mut f| f.write_all(html.as_bytes()));
         written.map_err(|e| write_error(&path, e))?;
         self.reports.lock().unwrap().entry(session_id.to_string()).or_default().push(name);
         tracing::info!(browser.session_id = %session_id, actions = trace.actions, report = %path.display(), "trace_written");
         Ok(self.state(&trace, false, Some(path)))
+    }
+
+    /// The artifacts dir's file `name` (a plain name: [`crate::files::under`]).
+    ///
+    /// # Errors
+    /// `bad_request` for a name that is not plain.
+    fn file(&self, name: &str) -> Result<PathBuf, ErrorBody> {
+        crate::files::under(&self.artifacts, name).map_err(|e| bad_request(format!("session.trace: {e}")))
     }
 
     /// The report names written for `session_id` (oldest first).
@@ -227,13 +234,6 @@ impl Tracer {
 
 fn write_error(path: &Path, e: std::io::Error) -> ErrorBody {
     ErrorBody::new(ErrorCode::Internal, Phase::Session, format!("cannot write {}: {e}", path.display()))
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }
 
 /// A small JPEG of `session`'s active tab (`Page.captureScreenshot`, the viewport `width` x `height`

@@ -408,8 +408,7 @@ pub(crate) async fn url_and_title(
             (s(0), s(1), s(2))
         }
         _ => {
-            let cap = budget.capped(SMALL_CALL).max(Duration::from_millis(50));
-            match page.session.client().target_info(&page.target_id, cap).await {
+            match page.session.client().target_info(&page.target_id, timeout).await {
                 // Before the document has a title the browser gives its URL as the title.
                 Ok(t) => {
                     let title = (t.title != t.url).then_some(t.title);

@@ -360,7 +360,7 @@ pub(crate) async fn viewer(mut socket: WebSocket, state: Arc<ViewState>, session
                 if record.session_id != session.id { continue }
                 let mut out = vec![action(&record)];
                 if record.method == "page.snapshot" && record.code.is_none() {
-                    if let Some(s) = state.runtime.activity().seen(&session.id).snapshot {
+                    if let Some(s) = state.runtime.activity().snapshot(&session.id) {
                         out.push(json!({"t": "snapshot", "text": s.as_ref()}));
                     }
                 }
