@@ -153,11 +153,6 @@ impl Tracer {
         crate::files::under(&self.artifacts, name).map_err(|e| bad_request(format!("session.trace: {e}")))
     }
 
-    /// The report names written for `session_id` (oldest first).
-    pub fn reports(&self, session_id: &str) -> Vec<String> {
-        self.reports.lock().unwrap().get(session_id).cloned().unwrap_or_default()
-    }
-
     /// Every report written, as `(session, name)`, oldest session first (closed sessions' too).
     pub fn all_reports(&self) -> Vec<(String, String)> {
         let reports = self.reports.lock().unwrap();
@@ -428,7 +423,7 @@ mod tests {
         assert!(html.contains("max_bytes") && html.contains("&lt;b&gt;") && !html.contains("<b>"));
         let lines = std::fs::read_to_string(&done.jsonl).unwrap();
         assert!(!lines.contains("hunter2") && !html.contains("hunter2"));
-        assert_eq!(tracer.reports("s1"), vec!["run.html".to_string()]);
+        assert_eq!(tracer.all_reports(), vec![("s1".to_string(), "run.html".to_string())]);
         assert!(tracer.is_report("run.html") && !tracer.is_report("run.jsonl"));
     }
 }

@@ -9,8 +9,8 @@
 //!   Responses say `Cache-Control: no-store`, `Referrer-Policy: no-referrer` (the token is in the URL),
 //!   a Content-Security-Policy of the view's own files only, and may not be framed.
 //! - **The page** (`index.html`, `view.js`, `view.css`, built in; no build step, no CDN): the sessions
-//!   (`/api/sessions`, polled each second: id, tabs, URL, title, last action and outcome, resets,
-//!   reports), and one session live over `/ws?session=ID` ([`live`]): the active tab's screencast, the
+//!   (`/api/sessions`, polled each second: id, tabs, URL, title, last action and outcome, resets; the
+//!   reports written), and one session live over `/ws?session=ID` ([`live`]): the active tab's screencast, the
 //!   action log as it happens, console errors, the last snapshot's text.
 //! - **Cost**: nothing while no page watches: a screencast runs only while a WebSocket watches its
 //!   session ([`live::Watch`]).
@@ -238,7 +238,6 @@ async fn sessions(State(state): State<Arc<ViewState>>) -> Response {
             "resets": seen.resets,
             "held": s.held_by().is_some(),
             "watched": watched.contains(&s.id),
-            "reports": runtime.tracer().reports(&s.id),
             "tracing": runtime.tracer().active(&s.id),
         }));
     }

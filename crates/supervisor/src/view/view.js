@@ -53,16 +53,13 @@ async function refresh() {
     row.dataset.session = s.session_id;
     row.addEventListener('click', () => watch(s.session_id));
     rows.append(row);
-    if (s.session_id === watched) {
-      const reports = $('reports');
-      reports.replaceChildren(...s.reports.map((name) =>
-        el('li', {}, el('a', { href: withToken(`/reports/${encodeURIComponent(name)}`), textContent: name, target: '_blank', rel: 'noopener' }))));
-    }
   }
   $('no-sessions').hidden = body.sessions.length > 0;
+  const reportLink = (r) =>
+    el('a', { href: withToken(`/reports/${encodeURIComponent(r.name)}`), textContent: r.name, target: '_blank', rel: 'noopener' });
+  $('reports').replaceChildren(...body.reports.filter((r) => r.session_id === watched).map((r) => el('li', {}, reportLink(r))));
   $('all-reports').replaceChildren(...body.reports.map((r) =>
-    el('li', {}, el('a', { href: withToken(`/reports/${encodeURIComponent(r.name)}`), textContent: r.name, target: '_blank', rel: 'noopener' }),
-      ' ', el('code', { textContent: r.session_id }))));
+    el('li', {}, reportLink(r), ' ', el('code', { textContent: r.session_id }))));
   $('no-reports').hidden = body.reports.length > 0;
 }
 
