@@ -1109,13 +1109,14 @@ async fn loads_tables() {
             let sampler = MemorySampler::start(sup.pid());
             let (gotos, all) = site_loop(&sup, n, &index).await;
             let secs = SITE_LOOP_MS as f64 / 1e3;
-            let (rss, pss) = sampler.peak().await;
-            print_site_row(n, &format!("ours {}", round + 1), &gotos, &all, secs, rss, pss);
+            let peaks = sampler.peak().await;
+            print_site_row(n, &format!("ours {}", round + 1), &gotos, &all, secs, peaks.rss, peaks.pss);
+            print_cpu(&peaks, all.len());
             for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
                 let sampler = MemorySampler::start(peer.pid());
                 let command = format!("loop {n} {SITE_LOOP_MS} {contexts} {index} Glossary");
                 let answer = peer.ask(&command).await.unwrap_or_default();
-                let (rss, pss) = sampler.peak().await;
+                let peaks = sampler.peak().await;
                 let list = |k: &str| -> Vec<f64> {
                     answer[k]
                         .as_array()
@@ -1129,9 +1130,10 @@ async fn loads_tables() {
                     &list("goto"),
                     &list("all"),
                     secs,
-                    rss,
-                    pss,
+                    peaks.rss,
+                    peaks.pss,
                 );
+                print_cpu(&peaks, list("all").len());
             }
         }
     }
@@ -1208,39 +1210,100 @@ async fn site_loop(sup: &Supervisor, n: usize, index: &str) -> (Vec<f64>, Vec<f6
 }
 
 /// Samples the RSS and PSS (KiB) of a process and its descendants once a second, on a thread of its
-/// own (the process table read once a sample), until asked for the peak.
+/// own (the process table read once a sample), until asked for the peak; and the CPU time each kind
+/// of process in the tree used meanwhile (see [`Peaks`]).
 struct MemorySampler {
     stop: std::sync::mpsc::Sender<()>,
-    thread: std::thread::JoinHandle<(u64, u64)>,
+    thread: std::thread::JoinHandle<Peaks>,
+}
+
+/// What [`MemorySampler`] found: peak RSS and PSS (KiB) of the whole tree, and CPU seconds by kind of
+/// process (`browser`, `renderer`, `gpu`, `utility` for Chromium's; the first argument's file name
+/// and subcommand otherwise, e.g. `sandbox-browser serve`), counted from the first sample (a process
+/// that ends between two samples loses at most its last second).
+#[derive(Default)]
+struct Peaks {
+    rss: u64,
+    pss: u64,
+    cpu: std::collections::BTreeMap<String, f64>,
 }
 
 impl MemorySampler {
     fn start(root: u32) -> MemorySampler {
         let (stop, stopped) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
-            let (mut rss, mut pss) = (0, 0);
+            let mut peaks = Peaks::default();
+            // Each process's kind, CPU ticks at its first sample and at its last.
+            let mut ticks: std::collections::HashMap<u32, (String, u64, u64)> = Default::default();
+            let mut first = true;
             loop {
-                let (r, p) = std::iter::once(root)
-                    .chain(descendants(root))
-                    .collect::<Vec<u32>>()
-                    .iter()
-                    .map(|&pid| rss_pss_kib(pid))
-                    .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-                (rss, pss) = (rss.max(r), pss.max(p));
+                let pids: Vec<u32> = std::iter::once(root).chain(descendants(root)).collect();
+                let (r, p) =
+                    pids.iter().map(|&pid| rss_pss_kib(pid)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+                (peaks.rss, peaks.pss) = (peaks.rss.max(r), peaks.pss.max(p));
+                for &pid in &pids {
+                    let Some(now) = cpu_ticks(pid) else { continue };
+                    let entry = ticks
+                        .entry(pid)
+                        .or_insert_with(|| (process_kind(pid), if first { now } else { 0 }, now));
+                    entry.2 = now;
+                }
+                first = false;
                 if stopped.recv_timeout(Duration::from_secs(1))
                     != Err(std::sync::mpsc::RecvTimeoutError::Timeout)
                 {
-                    return (rss, pss);
+                    // /proc counts in USER_HZ, 100 a second on Linux.
+                    let hz = 100.0;
+                    for (kind, start, end) in ticks.into_values() {
+                        *peaks.cpu.entry(kind).or_default() += end.saturating_sub(start) as f64 / hz;
+                    }
+                    return peaks;
                 }
             }
         });
         MemorySampler { stop, thread }
     }
 
-    async fn peak(self) -> (u64, u64) {
+    async fn peak(self) -> Peaks {
         let _ = self.stop.send(());
         tokio::task::spawn_blocking(move || self.thread.join().unwrap_or_default()).await.unwrap_or_default()
     }
+}
+
+/// A process's user + system CPU time, clock ticks (`/proc/<pid>/stat` fields 14 and 15); `None` when
+/// it is gone.
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split_whitespace().skip(11);
+    Some(fields.next()?.parse::<u64>().ok()? + fields.next()?.parse::<u64>().ok()?)
+}
+
+/// A process's kind for [`Peaks::cpu`], from its command line.
+fn process_kind(pid: u32) -> String {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let args: Vec<String> =
+        cmdline.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let program = args.first().map(|a| a.rsplit('/').next().unwrap_or(a).to_string()).unwrap_or_default();
+    if program.contains("chrom") {
+        return match args.iter().find_map(|a| a.strip_prefix("--type=")) {
+            None => "browser".into(),
+            Some("renderer") => "renderer".into(),
+            Some("gpu-process") => "gpu".into(),
+            Some(_) => "utility".into(),
+        };
+    }
+    match args.get(1).filter(|a| !a.starts_with('-')) {
+        Some(sub) => format!("{program} {sub}"),
+        None => program,
+    }
+}
+
+/// The CPU line under a row of the real-site table: seconds by kind of process, and ms of CPU per
+/// action in all.
+fn print_cpu(peaks: &Peaks, actions: usize) {
+    let total: f64 = peaks.cpu.values().sum();
+    let kinds: Vec<String> = peaks.cpu.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
+    println!("    cpu s: {} | {:.1} ms/action", kinds.join(", "), total * 1e3 / actions.max(1) as f64);
 }
 
 /// A process's RSS and PSS, KiB (`/proc/<pid>/smaps_rollup`); zeros when it is gone.
