@@ -19,7 +19,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
-use crate::page::{eval_as, url_and_title, Page};
+use crate::page::{browser_url_and_title, eval_as, url_and_title, Page};
 use crate::progress::Progress;
 use crate::resolve::{resolve, Element};
 use crate::settle;
@@ -121,14 +121,33 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
     if timed_out && !committed {
         return not_committed(page, url, budget).await;
     }
-    let (final_url, title, ready) = url_and_title(page, budget).await;
-    if nav.loader_id.is_none() || ready.as_deref() == Some("complete") {
-        load_state = match ready.as_deref() {
-            Some("complete") => "load",
-            Some("interactive") => "domcontentloaded",
-            _ => load_state,
-        };
-    }
+    let (final_url, title) = match nav.loader_id.as_deref() {
+        // A new document: the load event may have come meanwhile, and the URL and title are the
+        // browser's (the renderer, busy with the page it just parsed, is not asked: that round trip
+        // was a fifth of a goto alone and a third under concurrency; Playwright's goto reads none).
+        Some(loader_id) => {
+            while let Some(ev) = events.try_recv() {
+                let load = (ev.method == "Page.lifecycleEvent")
+                    .then(|| ev.parse::<LifecycleEvent>())
+                    .flatten()
+                    .is_some_and(|e| e.loader_id == loader_id && e.name == "load");
+                if load {
+                    load_state = "load";
+                }
+            }
+            browser_url_and_title(page, budget.capped(SMALL_CALL)).await
+        }
+        // The same document (a fragment, `history.pushState`): its readyState says how far it is.
+        None => {
+            let (final_url, title, ready) = url_and_title(page, budget).await;
+            load_state = match ready.as_deref() {
+                Some("complete") => "load",
+                Some("interactive") => "domcontentloaded",
+                _ => load_state,
+            };
+            (final_url, title)
+        }
+    };
     Ok(Output::Goto(GotoResult {
         url: final_url.unwrap_or_else(|| url.to_string()),
         title: title.unwrap_or_default(),

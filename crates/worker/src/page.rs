@@ -408,15 +408,30 @@ pub(crate) async fn url_and_title(
             (s(0), s(1), s(2))
         }
         _ => {
-            match page.session.client().target_info(&page.target_id, timeout).await {
-                // Before the document has a title the browser gives its URL as the title.
-                Ok(t) => {
-                    let title = (t.title != t.url).then_some(t.title);
-                    (Some(t.url), title, None)
-                }
-                Err(_) => (None, None, None),
-            }
+            let (url, title) = browser_url_and_title(page, timeout).await;
+            (url, title, None)
         }
+    }
+}
+
+/// The URL and title the browser itself knows of the page's tab (`Target.getTargetInfo`: the browser
+/// process answers, the renderer is not asked, so a page busy laying out or running a script costs
+/// nothing here), within `timeout`; `(None, None)` when the browser does not answer. Before the
+/// document has a title the browser gives its URL as the title: that is no title here.
+///
+/// The browser learns a title from the frame's own channel, the one the frame's CDP events also come
+/// on, so a title the document had when one of its lifecycle events was sent is known here once that
+/// event has been received.
+pub(crate) async fn browser_url_and_title(
+    page: &Page,
+    timeout: Duration,
+) -> (Option<String>, Option<String>) {
+    match page.session.client().target_info(&page.target_id, timeout).await {
+        Ok(t) => {
+            let title = (t.title != t.url).then_some(t.title);
+            (Some(t.url), title)
+        }
+        Err(_) => (None, None),
     }
 }
 
