@@ -21,8 +21,10 @@ type Reply = Result<Value, CdpError>;
 pub struct Event {
     /// E.g. `"Page.domContentEventFired"`.
     pub method: String,
-    /// The event's params (`{}` when it has none).
-    pub params: Value,
+    /// The event's params (`{}` when it has none), shared: every subscription gets the same parsed
+    /// value (a page's network events, a few KB each, were copied once for each of a page's five or
+    /// so subscriptions).
+    pub params: Arc<Value>,
     /// The flat session the event belongs to; `None` for browser-level events.
     pub session_id: Option<String>,
 }
@@ -30,7 +32,7 @@ pub struct Event {
 impl Event {
     /// The params as `T` (one of [`crate::types`]' event types); `None` when they do not fit.
     pub fn parse<T: DeserializeOwned>(&self) -> Option<T> {
-        T::deserialize(&self.params).ok()
+        T::deserialize(&*self.params).ok()
     }
 }
 
@@ -141,7 +143,8 @@ impl Shared {
             return;
         }
         let Some(method) = msg.method else { return };
-        let event = Event { method, params: msg.params.unwrap_or(Value::Null), session_id: msg.session_id };
+        let event =
+            Event { method, params: Arc::new(msg.params.unwrap_or(Value::Null)), session_id: msg.session_id };
         let mut subs = self.subscribers.lock().unwrap();
         subs.retain(|s| {
             let wanted = match (&s.filter, &event.session_id) {

@@ -389,7 +389,7 @@ mod tests {
     use serde_json::json;
 
     fn event(method: &str, params: Value) -> sb_cdp::Event {
-        sb_cdp::Event { method: method.into(), params, session_id: None }
+        sb_cdp::Event { method: method.into(), params: params.into(), session_id: None }
     }
 
     #[test]
