@@ -19,6 +19,7 @@
 //! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own.
 
 use bytes::Bytes;
+use futures_util::{Sink, SinkExt};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
@@ -49,6 +50,39 @@ pub fn codec() -> LengthDelimitedCodec {
 /// Only if a type cannot be represented by postcard (a bug, never input-dependent).
 pub fn encode<T: Serialize>(msg: &T) -> Result<Bytes, postcard::Error> {
     postcard::to_stdvec(msg).map(Bytes::from)
+}
+
+/// Most frames one [`send_batch`] writes.
+pub const WRITE_BATCH: usize = 64;
+
+/// Sends `first`, then what `more` gives (the messages already waiting: `try_recv` of the writer's
+/// channel), [`WRITE_BATCH`] frames at most, and flushes once: one write, and one wake-up of the
+/// reader, for a burst (a page's network events, an action's first calls) instead of one for each
+/// message. A message that cannot be encoded is skipped (a bug, never input-dependent).
+///
+/// # Errors
+/// The sink's, when the stream is gone.
+pub async fn send_batch<T, S>(
+    sink: &mut S,
+    first: T,
+    mut more: impl FnMut() -> Option<T>,
+) -> Result<(), S::Error>
+where
+    T: Serialize,
+    S: Sink<Bytes> + Unpin,
+{
+    let mut next = Some(first);
+    let mut fed = 0;
+    while let Some(msg) = next.take() {
+        if let Ok(frame) = encode(&msg) {
+            sink.feed(frame).await?;
+        }
+        fed += 1;
+        if fed < WRITE_BATCH {
+            next = more();
+        }
+    }
+    sink.flush().await
 }
 
 /// Decodes one frame's payload.

@@ -13,7 +13,7 @@ use std::os::fd::AsRawFd;
 use std::process::Stdio;
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use sb_cdp::wire::{Inbound, Outbound};
@@ -421,8 +421,10 @@ fn pump(
                 msg = cdp_rx.recv() => msg,
             };
             let Some(msg) = msg else { break };
-            let Ok(frame) = ipc::encode(&msg) else { continue };
-            if sink.send(frame).await.is_err() {
+            // What else is already waiting goes out in the same write (a page's network events come
+            // in bursts).
+            let more = || to_rx.try_recv().or_else(|_| cdp_rx.try_recv()).ok();
+            if ipc::send_batch(&mut sink, msg, more).await.is_err() {
                 break;
             }
         }

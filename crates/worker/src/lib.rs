@@ -50,7 +50,7 @@ mod worlds;
 
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use sb_cdp::wire::Inbound;
 use sb_protocol::api::FramesResult;
 use sb_protocol::ipc::{
@@ -139,8 +139,8 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
     let writer = tokio::spawn(async move {
         while let Some(msg) = out_rx.recv().await {
-            let frame = ipc::encode(&msg).map_err(|e| e.to_string())?;
-            sink.send(frame).await.map_err(|e| e.to_string())?;
+            // What else is already waiting goes out in the same write.
+            ipc::send_batch(&mut sink, msg, || out_rx.try_recv().ok()).await.map_err(|e| e.to_string())?;
         }
         Ok::<(), String>(())
     });
