@@ -1281,8 +1281,18 @@ fn cpu_ticks(pid: u32) -> Option<u64> {
 /// A process's kind for [`Peaks::cpu`], from its command line.
 fn process_kind(pid: u32) -> String {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    let args: Vec<String> =
-        cmdline.split(|&b| b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let mut args: Vec<String> = cmdline
+        .split(|&b| b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    // Chromium's children rewrite their command line as one string (their process title).
+    if args.len() == 1 {
+        args = args[0].split_whitespace().map(str::to_string).collect();
+    }
+    if args.is_empty() {
+        return "gone".into();
+    }
     let program = args.first().map(|a| a.rsplit('/').next().unwrap_or(a).to_string()).unwrap_or_default();
     if program.contains("chrom") {
         return match args.iter().find_map(|a| a.strip_prefix("--type=")) {
