@@ -60,7 +60,9 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert sid in {s.session_id for s in c.session_list().sessions}
 
         page = c.goto(sid, pages.url("/test/form.html"))
-        assert (page.title, page.status, page.load_state) == ("Form", 200, "load")
+        # The goto answers at DOMContentLoaded; `load` when the load event had come by then too (at rest
+        # it has on this small page, on a loaded machine not always).
+        assert (page.title, page.status) == ("Form", 200) and page.load_state in ("domcontentloaded", "load")
         assert "Sign up" in c.extract(sid).content
         assert "<h1>Sign up</h1>" in c.extract(sid, format="html").content
 
