@@ -233,13 +233,7 @@ impl BrowserProcess {
     /// Whether the browser process is running: not exited, not a zombie, not stopped (SIGSTOP), from
     /// `/proc/<pid>/stat`.
     pub fn running(&self) -> bool {
-        match std::fs::read_to_string(format!("/proc/{}/stat", self.pid)) {
-            Ok(stat) => stat
-                .rfind(')')
-                .and_then(|i| stat.get(i + 2..)?.chars().next())
-                .is_some_and(|s| !matches!(s, 'Z' | 'X' | 'T' | 't')),
-            Err(_) => false,
-        }
+        reaper::state(self.pid).is_some_and(|s| !matches!(s, 'Z' | 'X' | 'T' | 't'))
     }
 
     /// The last lines Chromium wrote to stderr (at most 2000 chars).

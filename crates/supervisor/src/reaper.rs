@@ -116,10 +116,15 @@ pub fn sweep_leftovers(runtime_dir: &std::path::Path) -> Vec<i32> {
 
 /// Whether `pid` exists and is not a zombie.
 pub fn running(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rfind(')').and_then(|i| stat[i + 2..].chars().next()).is_some_and(|s| s != 'Z'),
-        Err(_) => false,
-    }
+    state(pid).is_some_and(|s| s != 'Z')
+}
+
+/// The state letter of process `pid` (`R`, `S`, `T` stopped, `t` stopped by a tracer, `Z` zombie, ...,
+/// `/proc/<pid>/stat`); `None` when it is gone.
+pub fn state(pid: impl std::fmt::Display) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) S ...`: the state follows the last `)` (a command name may hold one).
+    stat.get(stat.rfind(')')? + 1..)?.trim_start().chars().next()
 }
 
 /// SIGKILL to every process (not this one) whose command line contains `path`, then waits until they

@@ -6,8 +6,8 @@
 //! route of the browser's relay ([`sb_cdp::relay`]), opened when the worker first sends on it and
 //! ended (its sessions detached) when the worker closes it or goes away. Every [`WorkerHandle::run`]
 //! has a hard deadline: the request's deadline plus [`GRACE`] (the deadline itself for a worker whose
-//! process is stopped then). Past it the worker's process group is killed and the handle is spent; the session starts a fresh worker on the same target for its next
-//! action.
+//! process is stopped then). Past it the worker's process group is killed and the handle is spent;
+//! the session starts a fresh worker on the same target for its next action.
 
 use std::os::fd::AsRawFd;
 use std::process::Stdio;
@@ -471,11 +471,7 @@ fn pump(
 /// Whether process `pid` is stopped (state `T`, or `t` under a tracer, in `/proc/<pid>/stat`): it cannot
 /// run until someone continues it.
 fn stopped(pid: u32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
-    // `pid (comm) S ...`: the state follows the last `)` (a command name may hold one).
-    stat.rsplit_once(')')
-        .and_then(|(_, rest)| rest.trim_start().chars().next())
-        .is_some_and(|s| s == 'T' || s == 't')
+    reaper::state(pid).is_some_and(|s| s == 'T' || s == 't')
 }
 
 #[cfg(test)]
