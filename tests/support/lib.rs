@@ -258,8 +258,7 @@ pub fn descendants(pid: u32) -> Vec<u32> {
     let mut children: std::collections::HashMap<u32, Vec<u32>> = std::collections::HashMap::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Some(child) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
-        let parent = stat.rfind(')').and_then(|i| stat.get(i + 2..)?.split_whitespace().nth(1)?.parse().ok());
+        let parent = stat_fields(child).and_then(|f| f.get(1)?.parse().ok());
         if let Some(parent) = parent {
             children.entry(parent).or_default().push(child);
         }
@@ -284,10 +283,15 @@ pub fn descendant_naming(pid: u32, needle: &str) -> Option<u32> {
 
 /// Whether `pid` exists and is not a zombie.
 pub fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rfind(')').and_then(|i| stat[i + 2..].chars().next()).is_some_and(|s| s != 'Z'),
-        Err(_) => false,
-    }
+    stat_fields(pid).is_some_and(|f| f.first().is_some_and(|s| s != "Z"))
+}
+
+/// The fields of `/proc/<pid>/stat` after the command name (`state`, `ppid`, ... : field 3 of
+/// proc(5) is index 0 here); `None` when the process is gone.
+pub fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) S ...`: the fields follow the last `)` (a command name may hold one).
+    Some(stat.get(stat.rfind(')')? + 1..)?.split_whitespace().map(str::to_string).collect())
 }
 
 pub mod remote;

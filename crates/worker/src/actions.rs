@@ -127,11 +127,11 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
         // was a fifth of a goto alone and a third under concurrency; Playwright's goto reads none).
         Some(loader_id) => {
             while let Some(ev) = events.try_recv() {
-                let load = (ev.method == "Page.lifecycleEvent")
-                    .then(|| ev.parse::<LifecycleEvent>())
-                    .flatten()
-                    .is_some_and(|e| e.loader_id == loader_id && e.name == "load");
-                if load {
+                if ev.method == "Page.lifecycleEvent"
+                    && ev
+                        .parse::<LifecycleEvent>()
+                        .is_some_and(|e| e.loader_id == loader_id && e.name == "load")
+                {
                     load_state = "load";
                 }
             }

@@ -1273,9 +1273,8 @@ impl MemorySampler {
 /// A process's user + system CPU time, clock ticks (`/proc/<pid>/stat` fields 14 and 15); `None` when
 /// it is gone.
 fn cpu_ticks(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split_whitespace().skip(11);
-    Some(fields.next()?.parse::<u64>().ok()? + fields.next()?.parse::<u64>().ok()?)
+    let fields = sb_tests::stat_fields(pid)?;
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
 /// A process's kind for [`Peaks::cpu`], from its command line.
