@@ -654,19 +654,47 @@ async fn a_page_too_busy_to_answer_still_gets_its_title_and_load_state() {
     );
 }
 
-/// The renderer processes under `root` (the supervisor): the highest `--renderer-client-id` any of
-/// them has (Chromium numbers them as it starts them).
-fn last_renderer_started(root: u32) -> u32 {
+/// The command lines of the renderer processes under `root` (the supervisor), arguments joined by
+/// spaces.
+fn renderer_command_lines(root: u32) -> Vec<String> {
     descendants(root)
         .into_iter()
         .filter_map(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).ok())
+        .map(|cmd| String::from_utf8_lossy(&cmd).replace('\0', " "))
+        .filter(|cmd| cmd.contains("--type=renderer"))
+        .collect()
+}
+
+/// The renderer processes under `root` (the supervisor): the highest `--renderer-client-id` any of
+/// them has (Chromium numbers them as it starts them).
+fn last_renderer_started(root: u32) -> u32 {
+    renderer_command_lines(root)
+        .into_iter()
         .filter_map(|cmd| {
-            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
             let id = cmd.split("--renderer-client-id=").nth(1)?;
             id.split(' ').next()?.parse().ok()
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Issue 26 §2 (found counting CPU by process during page loads): each session's window had a renderer
+/// process of Chromium's own for the omnibox's popup (`chrome://omnibox-popup.top-chrome/`, a
+/// "top-chrome" WebUI that headless never shows), which worked on every navigation of the session's
+/// page: about 10 ms of CPU per load of the Python docs' index, a tenth of the whole load, and a process's
+/// memory per session. Sessions now start none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_start_no_browser_ui_renderer() {
+    let Fixture { pages, sup, c } = Fixture::start().await;
+    let url = pages.url("/test/index.html");
+    for s in ["u1", "u2", "u3"] {
+        c.session_start(Some(s)).await.unwrap();
+        c.goto(s, &url, None).await.unwrap();
+    }
+    let renderers = renderer_command_lines(sup.pid());
+    assert!(renderers.len() >= 3, "a renderer for each session's page: {renderers:?}");
+    let ui: Vec<&String> = renderers.iter().filter(|c| c.contains("--top-chrome-webui")).collect();
+    assert!(ui.is_empty(), "{} browser UI renderers for 3 sessions", ui.len());
 }
 
 /// Issue 26 §2 (found measuring four and sixteen sessions on a real site): Chromium kept a spare
