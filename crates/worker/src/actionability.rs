@@ -346,7 +346,8 @@ impl Rounds {
 /// The last round's finding when time runs out (`not_visible`, `not_stable`, `not_enabled`,
 /// `element_covered`; `timeout` when nothing matched), with the rounds' summary; `stale_ref` at once for
 /// a ref whose node is gone from its document; `bad_request` for an invalid selector; a round cut short
-/// by a failed CDP call answers that failure.
+/// by a failed CDP call answers that failure, except a call that ran out of its own cap (the round is
+/// tried again until the deadline).
 pub(crate) async fn ready(
     page: &Page,
     locator: &Locator,
@@ -384,9 +385,17 @@ pub(crate) async fn ready(
             check_round(&el, input, None, budget).await.map(|r| Some((el, r)))
         };
         match round.await {
-            // A round cut short by the deadline: the answer is what the last full round found.
-            Err(e) if e.code == ErrorCode::Timeout && budget.remaining() < RETRY * 2 && last.is_some() => {
-                return Err(give_up(last, &rounds))
+            // A round cut short by the deadline: the answer is what the last full round found (or
+            // the call that ran out, when no round was whole).
+            Err(e) if e.code == ErrorCode::Timeout && budget.remaining() < RETRY * 2 => {
+                return Err(give_up(last.or(Some(e)), &rounds))
+            }
+            // Cut short by a call's own cap ([`STEP`]) with the budget not spent: a renderer slow
+            // under load (sixteen sessions on two cores saw a hit test take longer than that), or
+            // stuck. The round is tried again: a timeout is answered at the deadline, not early.
+            Err(e) if e.code == ErrorCode::Timeout => {
+                rounds.note("was not answered in time");
+                last = last.or(Some(e));
             }
             Err(e) => return Err(e),
             Ok(None) => {
