@@ -678,39 +678,6 @@ fn last_renderer_started(root: u32) -> u32 {
         .unwrap_or(0)
 }
 
-/// Issue 26 §2 (found measuring a page load with two busy processes): Playwright launches its browser
-/// in a session of its own (Node's `detached` spawn: `setsid`); ours was in the supervisor's, and
-/// Linux's scheduler shares the CPU between sessions first (autogroups), so the busy processes of the
-/// session that started the runtime took the browser's share and Playwright's browser kept its own.
-/// The browser now leads its own session, its renderers in it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_browser_leads_a_session_of_its_own() {
-    let Fixture { pages, sup, c } = Fixture::start().await;
-    c.session_start(Some("s1")).await.unwrap();
-    c.goto("s1", &pages.url("/test/index.html"), None).await.unwrap();
-    let session_of = |pid: u32| sb_tests::stat_fields(pid).and_then(|f| f.get(3)?.parse::<u32>().ok());
-    let cmdline = |pid: u32| std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    let browser = descendants(sup.pid())
-        .into_iter()
-        .find(|&pid| String::from_utf8_lossy(&cmdline(pid)).contains("--remote-debugging-pipe"))
-        .expect("the browser process");
-    assert_eq!(session_of(browser), Some(browser), "the browser leads its session");
-    assert_ne!(session_of(sup.pid()), Some(browser));
-    // Its renderers (children of its zygote) are in it too; a process that ended meanwhile is skipped.
-    let renderers: Vec<u32> = descendants(browser)
-        .into_iter()
-        .filter(|&pid| String::from_utf8_lossy(&cmdline(pid)).contains("--type=renderer"))
-        .collect();
-    assert!(!renderers.is_empty(), "the page's renderer");
-    for pid in renderers {
-        assert!(
-            session_of(pid).is_none_or(|s| s == browser),
-            "renderer {pid} in session {:?}",
-            session_of(pid)
-        );
-    }
-}
-
 /// Issue 26 §2 (found counting CPU by process during page loads): each session's window had a renderer
 /// process of Chromium's own for the omnibox's popup (`chrome://omnibox-popup.top-chrome/`, a
 /// "top-chrome" WebUI that headless never shows), which worked on every navigation of the session's

@@ -343,7 +343,7 @@ impl Browser {
         let (browser_reads, browser_writes) =
             (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
         let mut child = spawner
-            .spawn(cmd, crate::spawner::Group::Session, move || {
+            .spawn(cmd, move || {
                 // The browser's ends become its fds 3 and 4 (dup2 clears close-on-exec); both were made
                 // above 4 first, so neither dup2 overwrites the other's source.
                 // SAFETY: dup2 is async-signal-safe.

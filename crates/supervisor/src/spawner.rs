@@ -20,19 +20,6 @@ pub struct Spawner {
     tx: std_mpsc::Sender<Job>,
 }
 
-/// What a spawned child leads besides itself (see [`Spawner::spawn`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Group {
-    /// Its own process group (`setpgid`): a worker.
-    Process,
-    /// Its own session and process group (`setsid`), as Playwright launches a browser (Node's
-    /// `detached` spawn): the browser. Linux's scheduler shares the CPU between sessions first
-    /// where autogroups are on (`/proc/sys/kernel/sched_autogroup_enabled`), so the browser and
-    /// its renderers are not a share of the supervisor's session, which holds whatever else started
-    /// the runtime (a shell's jobs, a test harness and its busy processes).
-    Session,
-}
-
 impl Spawner {
     /// Starts the spawning thread inside the current tokio runtime.
     ///
@@ -58,31 +45,22 @@ impl Spawner {
         Spawner { tx }
     }
 
-    /// Spawns `cmd` as the leader of its own process group (`group`: and of its own session, or not)
-    /// with `PR_SET_PDEATHSIG(SIGKILL)`, so that the child dies with the supervisor (and `killpg` of
-    /// its pid ends what it started); the child is managed (`reaper::spawn_managed`) from the moment
-    /// it exists. `extra` runs in the child after fork, before exec (async-signal-safe code only).
+    /// Spawns `cmd` in its own process group with `PR_SET_PDEATHSIG(SIGKILL)`, so that the child dies
+    /// with the supervisor; the child is managed (`reaper::spawn_managed`) from the moment it exists.
+    /// `extra` runs in the child after fork, before exec (async-signal-safe code only).
     ///
     /// # Errors
-    /// The spawn's own error (binary missing, not executable, `setsid` refused, ...).
+    /// The spawn's own error (binary missing, not executable, ...).
     pub async fn spawn(
         &self,
         mut cmd: Command,
-        group: Group,
         extra: impl Fn() -> io::Result<()> + Send + Sync + 'static,
     ) -> io::Result<Child> {
-        cmd.kill_on_drop(true);
-        if group == Group::Process {
-            cmd.process_group(0);
-        }
-        // SAFETY: the closure only calls async-signal-safe functions (setsid, prctl, and `extra`,
+        cmd.process_group(0).kill_on_drop(true);
+        // SAFETY: the closure only calls async-signal-safe functions (prctl, getppid, and `extra`,
         // which callers keep to fcntl/dup2-like calls).
         unsafe {
             cmd.pre_exec(move || {
-                // A fresh child leads no process group yet, so setsid cannot be refused for that.
-                if group == Group::Session && libc::setsid() < 0 {
-                    return Err(io::Error::last_os_error());
-                }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
                     return Err(io::Error::last_os_error());
                 }
@@ -107,7 +85,7 @@ mod tests {
         let spawner = Spawner::start();
         let mut cmd = Command::new("/bin/sh");
         cmd.args(["-c", "exit 3"]);
-        let mut child = spawner.spawn(cmd, Group::Process, || Ok(())).await.unwrap();
+        let mut child = spawner.spawn(cmd, || Ok(())).await.unwrap();
         let pid = child.id().unwrap() as i32;
         while reaper::children().iter().any(|&(p, state)| p == pid && state != 'Z') {
             tokio::task::yield_now().await;

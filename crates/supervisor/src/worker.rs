@@ -125,7 +125,7 @@ impl WorkerHandle {
             .stdin(Stdio::null())
             .stdout(Stdio::null());
         let child = spawner
-            .spawn(cmd, crate::spawner::Group::Process, move || {
+            .spawn(cmd, move || {
                 // Keep the worker's end open across exec.
                 // SAFETY: fcntl is async-signal-safe.
                 if unsafe { libc::fcntl(fd, libc::F_SETFD, 0) } != 0 {
