@@ -659,8 +659,8 @@ async fn a_page_too_busy_to_answer_still_gets_its_title_and_load_state() {
 fn renderer_command_lines(root: u32) -> Vec<String> {
     descendants(root)
         .into_iter()
-        .filter_map(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).ok())
-        .map(|cmd| String::from_utf8_lossy(&cmd).replace('\0', " "))
+        .filter_map(sb_tests::command_line)
+        .map(|cmd| cmd.replace('\0', " "))
         .filter(|cmd| cmd.contains("--type=renderer"))
         .collect()
 }

@@ -243,13 +243,7 @@ pub fn processes_naming(needle: &str) -> Vec<u32> {
     let all: Vec<u32> = std::fs::read_dir("/proc")
         .map(|d| d.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect())
         .unwrap_or_default();
-    all.into_iter()
-        .filter(|p| {
-            std::fs::read(format!("/proc/{p}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
-                && alive(*p)
-        })
-        .collect()
+    all.into_iter().filter(|&p| command_line(p).is_some_and(|c| c.contains(needle)) && alive(p)).collect()
 }
 
 /// All descendants of `pid` (children, grandchildren, ...), from one read of `/proc`.
@@ -275,10 +269,13 @@ pub fn descendants(pid: u32) -> Vec<u32> {
 
 /// The first descendant of `pid` whose command line (NUL-separated arguments) contains `needle`.
 pub fn descendant_naming(pid: u32, needle: &str) -> Option<u32> {
-    descendants(pid).into_iter().find(|p| {
-        std::fs::read(format!("/proc/{p}/cmdline"))
-            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
-    })
+    descendants(pid).into_iter().find(|&p| command_line(p).is_some_and(|c| c.contains(needle)))
+}
+
+/// The command line of process `pid` as `/proc/<pid>/cmdline` has it (arguments NUL-separated; Chromium's
+/// processes rewrite theirs as one space-separated string); `None` when it is gone.
+pub fn command_line(pid: u32) -> Option<String> {
+    Some(String::from_utf8_lossy(&std::fs::read(format!("/proc/{pid}/cmdline")).ok()?).into_owned())
 }
 
 /// Whether `pid` exists and is not a zombie.
