@@ -13,6 +13,9 @@ const BUDGET: u64 = 2_000;
 /// Budget of the actions that check a session after a hang: they may wait for a replacement worker
 /// to start, which on a loaded machine takes a while.
 const NEXT: u64 = 10_000;
+/// Budget of an input that never finishes: longer than the 2 s each input event was once capped at,
+/// so an answer at that cap and not at the deadline shows.
+const STUCK_INPUT: u64 = 3_000;
 
 async fn page_with_input(c: &Client, pages: &PageServer, sid: &str) {
     c.session_start(Some(sid)).await.unwrap();
@@ -216,7 +219,8 @@ fn evaluate_events(sup: &Supervisor, event: &str) -> usize {
 }
 
 /// A key event that fails after the element passed its checks is input, phase `cdp` (it said
-/// `actionability`): here the page's keydown handler never returns.
+/// `actionability`): here the page's keydown handler never returns. It answers at the deadline (it
+/// answered at 2 s, each event's old cap).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_press_stuck_after_its_checks_fails_in_phase_cdp() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
@@ -230,7 +234,7 @@ async fn a_key_press_stuck_after_its_checks_fails_in_phase_cdp() {
     .unwrap();
     let name = ElementParams { reference: None, selector: Some("#name".into()) };
     let press = PressParams { element: name, key: "a".into(), ..Default::default() };
-    let e = api_error(timed(BUDGET, c.press("keys", press, Some(BUDGET))).await);
+    let e = api_error(timed(STUCK_INPUT, c.press("keys", press, Some(STUCK_INPUT))).await);
     assert_eq!(e.phase, Phase::Cdp, "{e:?}");
     assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");
 }
@@ -331,6 +335,8 @@ async fn a_tab_that_cannot_be_freed_in_place_is_reset_at_its_url_after_the_answe
     assert_eq!(c.stats().await.unwrap().page_resets, 1);
 }
 
+/// A click whose `mousedown` handler never returns answers `timeout` in phase `cdp` at its deadline
+/// (it answered at 2 s, each event's old cap), and the tab is freed after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_click_whose_handler_never_returns_answers_in_the_input_phase() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
@@ -343,7 +349,7 @@ async fn a_click_whose_handler_never_returns_answers_in_the_input_phase() {
         element: ElementParams { reference: None, selector: Some("#go".into()) },
         ..Default::default()
     };
-    let e = api_error(c.click("busy", click, Some(BUDGET)).await);
+    let e = api_error(timed(STUCK_INPUT, c.click("busy", click, Some(STUCK_INPUT))).await);
     assert!(matches!(e.code, ErrorCode::Timeout | ErrorCode::PageReset), "{e:?}");
     assert_eq!(e.phase, Phase::Cdp, "the checks had passed; the input hung: {e:?}");
     // The tab is free again (the loop was stopped): the handler can be taken away and the page used.

@@ -337,6 +337,56 @@ async fn a_page_busy_longer_than_a_check_may_take_still_gets_its_click() {
     assert!(js(&c, "b", "document.title").await.as_str().unwrap().starts_with("saved:"));
 }
 
+/// The same one level down, for every call of an action after its checks (each module capped its CDP
+/// calls at 1-2 s): an input event the page takes 2.2 s to handle (a `mousedown` handler), a function
+/// on the element whose `focus` handler runs that long (`fill`), a key whose `keydown` does: each
+/// answered the action `timeout` at 2 s with most of its 15 s left. A call whose failure ends the
+/// action now has what is left of the action's budget, so each lands; a page that never answers
+/// still answers at the deadline (tests/hangs.rs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_slower_than_two_seconds_to_take_an_input_still_gets_it() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    form(&c, &pages, "slow").await;
+    // Each handler runs once, for 2.2 s of the page's main thread.
+    let slow_once = |css: &str, event: &str| {
+        format!(
+            "document.querySelector('{css}').addEventListener('{event}', () => {{ \
+             const end = Date.now() + 2200; while (Date.now() < end); }}, {{once: true}}), 1"
+        )
+    };
+    js(&c, "slow", &slow_once("#save", "mousedown")).await;
+    c.click("slow", ClickParams { element: by_css("#save"), ..Default::default() }, Some(15_000))
+        .await
+        .unwrap();
+    assert_eq!(js(&c, "slow", "document.title").await, json!("saved:"), "the click landed");
+
+    js(&c, "slow", &slow_once("#name", "focus")).await;
+    let fill = FillParams { element: by_css("#name"), value: "Grace".into(), ..Default::default() };
+    c.fill("slow", fill, Some(15_000)).await.unwrap();
+
+    js(&c, "slow", &slow_once("#name", "keydown")).await;
+    let press = PressParams { element: by_css("#name"), key: "End".into(), ..Default::default() };
+    c.press("slow", press, Some(15_000)).await.unwrap();
+    let log = js(&c, "slow", "document.querySelector('#log').textContent").await;
+    assert!(log.as_str().unwrap().ends_with("keydown:End keyup:End "), "{log}");
+    assert_eq!(js(&c, "slow", "document.querySelector('#name').value").await, json!("Grace"));
+}
+
+/// `page.evaluate {function}` with no element is called on the page's global object, which it asked
+/// for in a call capped at 1 s: a page busy for 1.5 s made it answer `timeout` at 1 s of its 8 s. It
+/// waits for the page now, as an expression does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_function_evaluated_while_the_page_is_busy_waits_for_it() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    form(&c, &pages, "busy").await;
+    js(&c, "busy", "setTimeout(() => { const end = Date.now() + 1500; while (Date.now() < end); }, 0), 1")
+        .await;
+    let call = json!({"function": "() => document.title"});
+    let r = c.call("page.evaluate", Some("busy"), call, Some(8_000)).await.unwrap();
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.result.unwrap()["value"], json!("Form"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_session_page_stays_visible_so_input_works_in_any_order() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;

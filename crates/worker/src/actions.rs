@@ -572,7 +572,7 @@ pub(crate) async fn call_function(
             };
             let global = world
                 .session
-                .evaluate(&global, budget.capped(SMALL_CALL))
+                .evaluate(&global, budget.remaining())
                 .await
                 .map_err(|e| cdp_failure(phase, e))?;
             Element {

@@ -16,9 +16,6 @@ use sb_protocol::api::{ColorScheme, Emulation, ReducedMotion};
 use sb_protocol::Budget;
 use serde_json::{json, Value};
 
-/// Longest one emulation call may take.
-const STEP: Duration = Duration::from_millis(2_000);
-
 /// Sets `e` on the page of `session` (target `target_id`), which emulates `before` (a new page:
 /// nothing), within `budget`: only the settings that change are sent, so a page of a session that
 /// emulates nothing costs no call.
@@ -33,7 +30,8 @@ pub(crate) async fn apply(
     e: &Emulation,
     budget: Budget,
 ) -> Result<(), CdpError> {
-    let step = || budget.capped(STEP);
+    // Each call has what is left of the budget: a slow renderer is not a failed setting.
+    let step = || budget.remaining();
     let changed = |f: fn(&Emulation) -> Value| f(before) != f(e);
     let media = changed(|e| json!([e.color_scheme, e.reduced_motion])).then(|| {
         let color = match e.color_scheme {

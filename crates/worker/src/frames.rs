@@ -7,8 +7,6 @@
 //! in the page's (an OOPIF's coordinates start at its `<iframe>`'s content box), and its current
 //! document (`loaderId`, to tell a stale ref).
 
-use std::time::Duration;
-
 use sb_cdp::{CdpError, Session};
 use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, Phase};
@@ -16,9 +14,6 @@ use sb_protocol::{Budget, Phase};
 use crate::error::cdp_failure;
 use crate::oopifs::Oopif;
 use crate::page::Page;
-
-/// Longest one frame-related CDP call may take.
-const STEP: Duration = Duration::from_millis(1_000);
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
 pub(crate) type FrameContext = (Session, (f64, f64), String);
@@ -42,21 +37,21 @@ pub(crate) async fn context(
     }
     let oopif = page.oopifs.lock().unwrap().get(frame_id).cloned();
     if let Some(oopif) = oopif {
-        let tree = oopif.session.frame_tree(budget.capped(STEP)).await.map_err(fail)?;
+        let tree = oopif.session.frame_tree(budget.remaining()).await.map_err(fail)?;
         let loader = tree.frame.loader_id;
         let Some(offset) = owner_offset(page, frame_id, budget).await? else { return Ok(None) };
         return Ok(Some((oopif.session, offset, loader)));
     }
     // A same-process frame: of the page's renderer, or of an out-of-process iframe's (whose
     // coordinates its quads are in).
-    let tree = page.session.frame_tree(budget.capped(STEP)).await.map_err(fail)?;
+    let tree = page.session.frame_tree(budget.remaining()).await.map_err(fail)?;
     if let Some(frame) = tree.find(frame_id) {
         return Ok(Some((page.session.clone(), (0.0, 0.0), frame.loader_id.clone())));
     }
     let oopifs: Vec<(String, Oopif)> =
         page.oopifs.lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     for (oopif_frame, oopif) in oopifs {
-        let Ok(tree) = oopif.session.frame_tree(budget.capped(STEP)).await else { continue };
+        let Ok(tree) = oopif.session.frame_tree(budget.remaining()).await else { continue };
         if let Some(frame) = tree.find(frame_id) {
             let loader = frame.loader_id.clone();
             let Some(offset) = owner_offset(page, &oopif_frame, budget).await? else { return Ok(None) };
@@ -88,10 +83,10 @@ async fn owner_offset(
                 None => return Ok(None),
             },
         };
-        let Some(backend) = gone(session.frame_owner(&frame, budget.capped(STEP)).await)? else {
+        let Some(backend) = gone(session.frame_owner(&frame, budget.remaining()).await)? else {
             return Ok(None);
         };
-        let Some(model) = gone(session.get_box_model(backend, budget.capped(STEP)).await)? else {
+        let Some(model) = gone(session.get_box_model(backend, budget.remaining()).await)? else {
             return Ok(None);
         };
         let (Some(&x), Some(&y)) = (model.content.first(), model.content.get(1)) else { return Ok(None) };
@@ -127,7 +122,7 @@ pub(crate) async fn list(
     sessions.extend(page.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
     let mut frames = Vec::new();
     for session in sessions {
-        let tree = session.frame_tree(budget.capped(STEP)).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
+        let tree = session.frame_tree(budget.remaining()).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
         // A frame already listed is replaced: an out-of-process frame's own tree knows its URL best.
         for f in tree.frames() {
             let info = sb_protocol::api::FrameInfo {

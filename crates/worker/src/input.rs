@@ -16,15 +16,15 @@ use crate::error::{cdp_failure, fail};
 use crate::keys::{self, KeyDef};
 use crate::page::Page;
 
-/// Longest one input event may take.
-const STEP: Duration = Duration::from_millis(2_000);
 /// Least time an input event is given once the checks passed, even at the end of the budget (the
 /// ladder's reserve covers it).
 const DISPATCH_MIN: Duration = Duration::from_millis(100);
 
-/// The timeout of one input event.
+/// The timeout of one input event: what is left of the action's budget (the renderer acknowledges an
+/// event once its handlers ran; a page that takes longer than some fixed step to do that is slow, not
+/// stuck, and an event sent cannot be sent again), at least [`DISPATCH_MIN`].
 pub(crate) fn dispatch_time(budget: Budget) -> Duration {
-    budget.capped(STEP).max(DISPATCH_MIN)
+    budget.remaining().max(DISPATCH_MIN)
 }
 
 /// One `Input.dispatchMouseEvent` of type `kind` (`mouseMoved`, `mousePressed`, `mouseReleased`) with

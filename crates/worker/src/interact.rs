@@ -23,9 +23,6 @@ use crate::settle::{Navigation, NavigationWatch};
 /// Time between two looks for a `<select>`'s missing options.
 const SELECT_RETRY: Duration = Duration::from_millis(50);
 
-/// Longest one in-page call of an action may take.
-const STEP: Duration = Duration::from_millis(2_000);
-
 /// Longest [`settle_for`] waits for the renderer past the `settle_ms` asked (a busy or hung page).
 const SETTLE_SLACK: Duration = Duration::from_millis(350);
 
@@ -137,7 +134,7 @@ async fn act_on(
     let Ready { el, x, y } = ready;
     // `function` called on the element, by value.
     let on_element = |function: &str, args| {
-        call_function_on(&el.session, &el.object_id, function, args, budget.capped(STEP))
+        call_function_on(&el.session, &el.object_id, function, args, budget.remaining())
     };
     let cdp = |e| cdp_failure(Phase::Cdp, e);
     match input {

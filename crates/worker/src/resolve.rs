@@ -6,8 +6,6 @@
 //! (or replaced by another node): a ref names one element, never another one, as Playwright MCP's refs
 //! do (a new snapshot gives the new element a ref of its own).
 
-use std::time::Duration;
-
 use sb_cdp::calls::Evaluate;
 use sb_cdp::commands::RuntimeReleaseObject;
 use sb_cdp::Session;
@@ -22,9 +20,6 @@ use crate::page::{call_function_on, Page};
 /// The selector engine (`query.js`): `(selector, root?) => Element | null`, the first match in document
 /// order, through open shadow roots (Playwright's `css` engine).
 pub(crate) const QUERY: &str = include_str!("query.js");
-
-/// Longest one CDP call of a resolution may take.
-const STEP: Duration = Duration::from_millis(2_000);
 
 /// `<tag id="..." class="...">`: how an element found by selector, or one in the way, is named.
 pub(crate) const DESCRIBE: &str = include_str!("describe.js");
@@ -81,7 +76,7 @@ pub(crate) fn stale(r: &RefRecord) -> WorkerError {
 
 /// The remote object id of node `backend` (`DOM.resolveNode`); `None` when it is gone.
 pub(crate) async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Option<String> {
-    session.resolve_node(backend, budget.capped(STEP)).await.ok()?.object_id
+    session.resolve_node(backend, budget.remaining()).await.ok()?.object_id
 }
 
 /// A lookup call's answer: `Ok(None)` when it failed (what it looked for is not there), the caller's
@@ -104,13 +99,13 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
     let lookup = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
     let call = Evaluate { expression: lookup, ..Evaluate::default() };
-    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget, STEP).await;
+    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget, budget.remaining()).await;
     let Some(answer) = found(answer)? else { return Ok(None) };
     let Some(object) = answer.result.object_id else { return Ok(None) };
-    let node = page.session.describe_node(&object, budget.capped(STEP)).await;
+    let node = page.session.describe_node(&object, budget.remaining()).await;
     // Not waited for: the session runs it before its next call.
     let release = RuntimeReleaseObject { object_id: object };
-    tokio::spawn(page.session.send(&release, budget.capped(STEP)));
+    tokio::spawn(page.session.send(&release, budget.remaining()));
     Ok(found(node)?.map(|node| node.backend_node_id))
 }
 
@@ -125,7 +120,7 @@ async fn live_object(
     confirm: bool,
     budget: Budget,
 ) -> Result<Option<String>, WorkerError> {
-    let Some(node) = found(session.resolve_node(backend, budget.capped(STEP)).await)? else {
+    let Some(node) = found(session.resolve_node(backend, budget.remaining()).await)? else {
         return Ok(None);
     };
     let Some(object_id) = node.object_id else { return Ok(None) };
@@ -137,7 +132,7 @@ async fn live_object(
         &object_id,
         "function() { return this.isConnected; }",
         json!([]),
-        budget.capped(STEP),
+        budget.remaining(),
     );
     Ok((found(connected.await)? == Some(Value::Bool(true))).then_some(object_id))
 }
@@ -188,7 +183,7 @@ pub(crate) async fn resolve_as(
             let query = Evaluate { expression: expr, ..Evaluate::default() };
             let r = page
                 .session
-                .evaluate(&query, budget.capped(STEP))
+                .evaluate(&query, budget.remaining())
                 .await
                 .map_err(|e| cdp_failure(Phase::Actionability, e))?;
             if let Some(d) = r.exception_details {
@@ -203,9 +198,9 @@ pub(crate) async fn resolve_as(
             let Some(object_id) = r.result.object_id else {
                 return Ok(None);
             };
-            let described = page.session.describe_node(&object_id, budget.capped(STEP)).await;
+            let described = page.session.describe_node(&object_id, budget.remaining()).await;
             let backend = described.map_or(0, |node| node.backend_node_id);
-            let label = call_function_on(&page.session, &object_id, DESCRIBE, json!([]), budget.capped(STEP))
+            let label = call_function_on(&page.session, &object_id, DESCRIBE, json!([]), budget.remaining())
                 .await
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string));

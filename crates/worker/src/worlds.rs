@@ -24,8 +24,9 @@ use crate::frames;
 use crate::page::Page;
 use crate::resolve::resolve;
 
-/// Longest one lookup call may take.
-const STEP: Duration = Duration::from_millis(1_000);
+/// Longest a same-process frame's main-world context is waited for: a frame without a document never
+/// gets one, and that is an answer (the frame is not found), not the action's timeout.
+const CONTEXT_WAIT: Duration = Duration::from_millis(1_000);
 
 /// Where a script runs: the session, and the execution context (`None`: the session's default, its
 /// top frame's main world).
@@ -52,7 +53,7 @@ pub(crate) async fn main_world(
             let owner = resolve(page, locator, budget).await?.ok_or_else(|| {
                 fail(ErrorCode::BadRequest, phase, "the frame's element is not in the page")
             })?;
-            let node = owner.session.describe_node(&owner.object_id, budget.capped(STEP)).await;
+            let node = owner.session.describe_node(&owner.object_id, budget.remaining()).await;
             let node = node.map_err(|e| cdp_failure(phase, e))?;
             node.frame_id.ok_or_else(|| {
                 fail(ErrorCode::BadRequest, phase, format!("{} is not an <iframe> or <frame>", owner.label))
@@ -73,7 +74,7 @@ pub(crate) async fn main_world(
     }
     let context_id = if session.id() == page.session.id() {
         // At most a small call's time: a frame without a document never gets one.
-        page.journal.context_by(&frame_id, Budget::new(budget.capped(STEP))).await
+        page.journal.context_by(&frame_id, Budget::new(budget.capped(CONTEXT_WAIT))).await
     } else {
         default_context(&session, &frame_id, budget).await?
     };
@@ -90,8 +91,8 @@ async fn default_context(
     budget: Budget,
 ) -> Result<Option<i64>, WorkerError> {
     let mut events = session.events();
-    let enabled = session.run(&RuntimeEnable {}, budget.capped(STEP)).await;
-    let _ = session.run(&RuntimeDisable {}, budget.capped(STEP)).await;
+    let enabled = session.run(&RuntimeEnable {}, budget.remaining()).await;
+    let _ = session.run(&RuntimeDisable {}, budget.remaining()).await;
     enabled.map_err(|e| cdp_failure(Phase::Evaluate, e))?;
     let mut found = None;
     while let Some(ev) = events.try_recv() {
