@@ -6,12 +6,13 @@
 //   load <url>   `page.goto(url, {waitUntil: 'load'})`, then the page's own Navigation Timing
 //                (`loadEventEnd`: from the navigation's start to the end of its load event, ms,
 //                measured inside the browser)                           -> {"load_ms": <float>}
-//   loop <n> <ms> <one|each> <url> <link>
+//   loop <n> <ms> <one|each> <full|goto> <url> <link>
 //                n pages, of one browser context (one) or each in a context of its own (each, the
 //                isolation of our sessions), each looping for ms:
 //                goto url -> `locator('body').ariaSnapshot()` -> click the link named <link> (rest of
 //                the line; `getByRole('link', {name, exact: true})`, whose click waits for the
-//                navigation it starts to commit, as ours does)      -> {"loops", "goto": [ms...], "all": [ms...]}
+//                navigation it starts to commit, as ours does); with `goto`, the goto alone
+//                                                                     -> {"loops", "goto": [ms...], "all": [ms...]}
 // and closes the browser at the end of its input. Its pid is the node process's: sb-bench reads the
 // memory of the whole process tree.
 const { chromium } = require('playwright-core');
@@ -31,8 +32,8 @@ const [executablePath] = process.argv.slice(2);
       const ms = await single.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
       answer({ load_ms: ms });
     } else if (command === 'loop') {
-      const [n, ms, contexts, url] = [Number(args[0]), Number(args[1]), args[2], args[3]];
-      const link = args.slice(4).join(' ');
+      const [n, ms, contexts, mode, url] = [Number(args[0]), Number(args[1]), args[2], args[3], args[4]];
+      const link = args.slice(5).join(' ');
       const pages = [];
       const own = [];
       for (let i = 0; i < n; i++) {
@@ -58,8 +59,10 @@ const [executablePath] = process.argv.slice(2);
       await Promise.all(pages.map(async (page) => {
         while (performance.now() < end) {
           await timed([gotos, all], () => page.goto(url, { waitUntil: 'load' }));
-          await timed([all], () => page.locator('body').ariaSnapshot());
-          await timed([all], () => page.getByRole('link', { name: link, exact: true }).first().click());
+          if (mode !== 'goto') {
+            await timed([all], () => page.locator('body').ariaSnapshot());
+            await timed([all], () => page.getByRole('link', { name: link, exact: true }).first().click());
+          }
           loops += 1;
         }
       }));

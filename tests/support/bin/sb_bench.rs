@@ -18,7 +18,7 @@
 //! 8. What the URL policy costs a page load: a page of 100 images through the connection gate beside
 //!    Playwright's unguarded browser, at rest and with two busy processes; and N = 4, 16 sessions looping
 //!    goto -> snapshot -> click on Python's docs beside Playwright's N pages, with each side's peak
-//!    memory (`SB_BENCH_ONLY=loads`).
+//!    memory, then looping the goto alone (`SB_BENCH_ONLY=loads`).
 //! 9. `page.evaluate` and `page.snapshot` through a browser elsewhere (`[browser] cdp_url`, a plain
 //!    WebSocket and the tests' TLS + Basic-auth proxy) beside the local pipe (`SB_BENCH_ONLY=remote`).
 //! 10. The live view's cost: a watched session's actions and another session's, with and without a
@@ -1120,14 +1120,14 @@ async fn loads_tables() {
     for n in [4usize, 16] {
         for round in 0..2 {
             let sampler = MemorySampler::start(sup.pid());
-            let (gotos, all) = site_loop(&sup, n, &index).await;
+            let (gotos, all) = site_loop(&sup, n, &index, true).await;
             let secs = SITE_LOOP_MS as f64 / 1e3;
             let peaks = sampler.peak().await;
             print_site_row(n, &format!("ours {}", round + 1), &gotos, &all, secs, peaks.rss, peaks.pss);
             print_cpu(&peaks, all.len());
             for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
                 let sampler = MemorySampler::start(peer.pid());
-                let command = format!("loop {n} {SITE_LOOP_MS} {contexts} {index} Glossary");
+                let command = format!("loop {n} {SITE_LOOP_MS} {contexts} full {index} Glossary");
                 let answer = peer.ask(&command).await.unwrap_or_default();
                 let peaks = sampler.peak().await;
                 let list = |k: &str| -> Vec<f64> {
@@ -1148,6 +1148,29 @@ async fn loads_tables() {
                 );
                 print_cpu(&peaks, list("all").len());
             }
+        }
+    }
+    // The same sessions and pages doing nothing but the goto: what one goto costs when gotos compete
+    // only with each other. In the loop above a side whose snapshot and click are quicker spends more
+    // of the loop in its gotos, so more of them run at once and each takes longer (session 17: ours
+    // 1.63x Playwright's goto p50 in the loop, 1.01x in this one, at sixteen).
+    println!();
+    println!("the same, gotos only (one run each)");
+    for n in [4usize, 16] {
+        let sampler = MemorySampler::start(sup.pid());
+        let (gotos, all) = site_loop(&sup, n, &index, false).await;
+        let peaks = sampler.peak().await;
+        print_site_row(n, "ours", &gotos, &all, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
+        for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
+            let sampler = MemorySampler::start(peer.pid());
+            let answer = peer.ask(&format!("loop {n} {SITE_LOOP_MS} {contexts} goto {index} -")).await;
+            let answer = answer.unwrap_or_default();
+            let peaks = sampler.peak().await;
+            let gotos: Vec<f64> = answer["goto"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
+            print_site_row(n, label, &gotos, &gotos, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
         }
     }
 }
@@ -1182,8 +1205,9 @@ fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, r
 }
 
 /// `n` sessions looping goto `index` -> snapshot -> click the link "Glossary" by the ref the
-/// snapshot gave, for [`SITE_LOOP_MS`]: the goto times and every action's time, ms.
-async fn site_loop(sup: &Supervisor, n: usize, index: &str) -> (Vec<f64>, Vec<f64>) {
+/// snapshot gave (`full`; else the goto alone), for [`SITE_LOOP_MS`]: the goto times and every
+/// action's time, ms.
+async fn site_loop(sup: &Supervisor, n: usize, index: &str, full: bool) -> (Vec<f64>, Vec<f64>) {
     let sessions = ready_sessions(sup, n, index).await;
     let end = Instant::now() + Duration::from_millis(SITE_LOOP_MS);
     let mut tasks = Vec::new();
@@ -1197,6 +1221,9 @@ async fn site_loop(sup: &Supervisor, n: usize, index: &str) -> (Vec<f64>, Vec<f6
                 let took = t.elapsed().as_secs_f64() * 1e3;
                 gotos.push(took);
                 all.push(took);
+                if !full {
+                    continue;
+                }
                 let t = Instant::now();
                 let r = c.call("page.snapshot", Some(&sid), json!({}), Some(60_000)).await.unwrap();
                 all.push(t.elapsed().as_secs_f64() * 1e3);
