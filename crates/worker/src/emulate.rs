@@ -31,7 +31,7 @@ pub(crate) async fn apply(
     budget: Budget,
 ) -> Result<(), CdpError> {
     // Each call has what is left of the budget: a slow renderer is not a failed setting.
-    let step = || budget.remaining();
+    let left = || budget.remaining();
     let changed = |f: fn(&Emulation) -> Value| f(before) != f(e);
     let media = changed(|e| json!([e.color_scheme, e.reduced_motion])).then(|| {
         let color = match e.color_scheme {
@@ -55,7 +55,7 @@ pub(crate) async fn apply(
         // language; an empty one ends the override.
         let user_agent = match (&e.user_agent, &e.locale) {
             (Some(ua), _) => ua.clone(),
-            (None, Some(_)) => browser.run(&BrowserGetVersion {}, step()).await?.user_agent,
+            (None, Some(_)) => browser.run(&BrowserGetVersion {}, left()).await?.user_agent,
             (None, None) => String::new(),
         };
         Some(EmulationSetUserAgentOverride { user_agent, accept_language: e.locale.clone() })
@@ -75,10 +75,10 @@ pub(crate) async fn apply(
     });
     // Sent together (each is its own setting), only those that change.
     let (media, agent, network, position) = tokio::join!(
-        maybe(session, media, step()),
-        maybe(session, agent, step()),
-        maybe(session, network, step()),
-        maybe(session, position, step()),
+        maybe(session, media, left()),
+        maybe(session, agent, left()),
+        maybe(session, network, left()),
+        maybe(session, position, left()),
     );
     media?;
     agent?;
@@ -87,24 +87,24 @@ pub(crate) async fn apply(
     if changed(|e| json!(e.locale)) {
         // One locale override at a time: the one in force goes first.
         if before.locale.is_some() {
-            session.run(&EmulationSetLocaleOverride { locale: None }, step()).await?;
+            session.run(&EmulationSetLocaleOverride { locale: None }, left()).await?;
         }
         if let Some(locale) = &e.locale {
-            session.run(&EmulationSetLocaleOverride { locale: Some(locale.clone()) }, step()).await?;
+            session.run(&EmulationSetLocaleOverride { locale: Some(locale.clone()) }, left()).await?;
         }
     }
     if changed(|e| json!(e.timezone)) {
         let timezone_id = e.timezone.clone().unwrap_or_default();
-        session.run(&EmulationSetTimezoneOverride { timezone_id }, step()).await?;
+        session.run(&EmulationSetTimezoneOverride { timezone_id }, left()).await?;
     }
     if e.geolocation.is_some() && changed(|e| json!(e.geolocation)) {
         // The page may read the position only with the permission (the session's own context).
-        let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, step()).await?;
+        let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, left()).await?;
         let grant = BrowserGrantPermissions {
             permissions: vec!["geolocation".into()],
             browser_context_id: info.target_info.browser_context_id,
         };
-        browser.run(&grant, step()).await?;
+        browser.run(&grant, left()).await?;
     }
     Ok(())
 }
