@@ -701,7 +701,7 @@ pub(crate) async fn storage(
     let kind = json!(kind);
     let op = json!({"action": action, "key": key, "value": value});
     let call = Evaluate::by_value(format!("({STORAGE})({kind}, {op})"));
-    let r = page.worlds.evaluate(&page.session, &page.target_id, call, budget, budget.remaining()).await;
+    let r = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
     let r = r.map_err(|e| cdp_failure(phase, e))?;
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::BadRequest, phase, format!("page.storage: {}", details.message())));

@@ -41,7 +41,7 @@ async fn settle_for(page: &Page, ms: u64, p: &Progress) {
         await_promise: true,
         ..Default::default()
     };
-    let waited = page.worlds.evaluate(&page.session, &page.target_id, wait, Budget::new(cap), cap).await;
+    let waited = page.worlds.evaluate(&page.session, &page.target_id, wait, Budget::new(cap)).await;
     if waited.is_err() {
         let rest = p.budget().capped(wanted).saturating_sub(started.elapsed());
         tokio::time::sleep(rest).await;

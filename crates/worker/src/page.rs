@@ -91,7 +91,7 @@ impl KeptWorlds {
     /// Evaluates `call` (a script of the runtime's own that needs nothing the walker installs) in
     /// `frame_id`'s isolated world in `session`: in the kept context where the marker answers (one
     /// round trip), else in the world asked for anew (`Page.createIsolatedWorld`; not kept: only a walk
-    /// makes a world ready). Each call within `budget.capped(step)`.
+    /// makes a world ready). Each call within what is left of `budget`.
     ///
     /// # Errors
     /// The call's [`CdpError`]; a kept context that ran out of time is not asked again (its timeout).
@@ -101,7 +101,6 @@ impl KeptWorlds {
         frame_id: &str,
         mut call: Evaluate,
         budget: Budget,
-        step: Duration,
     ) -> Result<EvaluateResult, CdpError> {
         let marker = self.marker.as_str();
         if let Some(context) = self.kept(session, frame_id) {
@@ -111,14 +110,14 @@ impl KeptWorlds {
                 context_id: Some(context),
                 ..call.clone()
             };
-            match session.evaluate(&guarded, budget.capped(step)).await {
+            match session.evaluate(&guarded, budget.remaining()).await {
                 Err(e) if e.is_timeout() => return Err(e),
                 Ok(r) if r.result.value.as_ref().and_then(Value::as_str) != Some(marker) => return Ok(r),
                 _ => self.forget(session, frame_id),
             }
         }
-        call.context_id = Some(session.create_isolated_world(frame_id, WORLD, budget.capped(step)).await?);
-        session.evaluate(&call, budget.capped(step)).await
+        call.context_id = Some(session.create_isolated_world(frame_id, WORLD, budget.remaining()).await?);
+        session.evaluate(&call, budget.remaining()).await
     }
 }
 

@@ -99,7 +99,7 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
     let lookup = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
     let call = Evaluate { expression: lookup, ..Evaluate::default() };
-    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget, budget.remaining()).await;
+    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
     let Some(answer) = found(answer)? else { return Ok(None) };
     let Some(object) = answer.result.object_id else { return Ok(None) };
     let node = page.session.describe_node(&object, budget.remaining()).await;
