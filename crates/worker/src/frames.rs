@@ -51,7 +51,8 @@ pub(crate) async fn context(
     let oopifs: Vec<(String, Oopif)> =
         page.oopifs.lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     for (oopif_frame, oopif) in oopifs {
-        let Ok(tree) = oopif.session.frame_tree(budget.remaining()).await else { continue };
+        // One that ran out of time is the action's timeout (the frame may be in it), not a frame gone.
+        let Some(tree) = gone(oopif.session.frame_tree(budget.remaining()).await)? else { continue };
         if let Some(frame) = tree.find(frame_id) {
             let loader = frame.loader_id.clone();
             let Some(offset) = owner_offset(page, &oopif_frame, budget).await? else { return Ok(None) };
