@@ -1130,12 +1130,7 @@ async fn loads_tables() {
                 let command = format!("loop {n} {SITE_LOOP_MS} {contexts} full {index} Glossary");
                 let answer = peer.ask(&command).await.unwrap_or_default();
                 let peaks = sampler.peak().await;
-                let list = |k: &str| -> Vec<f64> {
-                    answer[k]
-                        .as_array()
-                        .map(|a| a.iter().filter_map(Value::as_f64).collect())
-                        .unwrap_or_default()
-                };
+                let list = |k: &str| numbers(&answer, k);
                 let secs = SITE_LOOP_MS as f64 / 1e3;
                 print_site_row(
                     n,
@@ -1166,13 +1161,15 @@ async fn loads_tables() {
             let answer = peer.ask(&format!("loop {n} {SITE_LOOP_MS} {contexts} goto {index} -")).await;
             let answer = answer.unwrap_or_default();
             let peaks = sampler.peak().await;
-            let gotos: Vec<f64> = answer["goto"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_f64).collect())
-                .unwrap_or_default();
+            let gotos = numbers(&answer, "goto");
             print_site_row(n, label, &gotos, &gotos, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
         }
     }
+}
+
+/// The numbers of the list `key` of a peer's answer (none when it has no such list).
+fn numbers(answer: &Value, key: &str) -> Vec<f64> {
+    answer[key].as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default()
 }
 
 /// A child process killed and waited for when dropped.
