@@ -1148,7 +1148,7 @@ async fn loads_tables() {
     // The same sessions and pages doing nothing but the goto: what one goto costs when gotos compete
     // only with each other. In the loop above a side whose snapshot and click are quicker spends more
     // of the loop in its gotos, so more of them run at once and each takes longer (session 17: ours
-    // 1.63x Playwright's goto p50 in the loop, 1.01x in this one, at sixteen).
+    // 1.35x and 1.52x Playwright's goto p50 in the loop, 0.90x in this one, at sixteen).
     println!();
     println!("the same, gotos only (one run each)");
     for n in [4usize, 16] {
