@@ -773,6 +773,46 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
     }
 }
 
+/// A ref in a same-process frame of one out-of-process iframe is shown and acts while iframes of
+/// another site are stuck (their renderer blocked in a synchronous request: it answers no CDP call).
+/// The snapshot walked the frames one after another: the first stuck one took the walk's time and the
+/// frames after it were left out. Finding the ref's frame asks every out-of-process iframe's tree; asked
+/// one after another, a stuck one met first took the whole budget (eleven stuck of twelve: all but one
+/// in twelve orders of the worker's map).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ref_is_shown_and_acts_while_an_iframe_of_another_site_is_stuck() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config(sb_tests::pages::NESTED_FLAGS);
+    let c = sup.client().await;
+    c.session_start(Some("s")).await.unwrap();
+    c.goto("s", &pages.url("/test/siblings.html"), None).await.unwrap();
+    let ready = sb_protocol::api::WaitForParams {
+        function: Some("document.title === 'Siblings ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for("s", ready, None).await.unwrap();
+    let snap = sb_tests::snapshot(&c, "s", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+    let button = snap.lines().find(|l| l.trim_start().starts_with("- button \"Inner button\"")).expect(&snap);
+    let reference = line_ref(button);
+    // The `a.test` renderer blocks; the page hears of it once the request before the blocking one has
+    // been answered (in the same task: nothing else runs in that renderer after it).
+    let hung = "document.querySelector('#stuck iframe').contentWindow.postMessage('hang', '*'); \
+                fetch('/test/hold/hung').then(() => 'hung')";
+    assert_eq!(js(&c, "s", hung).await, json!("hung"));
+    // The snapshot still shows the other site's frame and the ref (the stuck frames stay holes, at the
+    // walk's deadline).
+    let snapshot = sb_protocol::api::Method::PageSnapshot;
+    let snap = c.request::<sb_protocol::api::SnapshotResult>(snapshot, Some("s"), json!({}), Some(3_000));
+    let snap = snap.await.unwrap().into_inner().snapshot;
+    assert!(snap.contains(&format!("- button \"Inner button\" [ref={reference}]")), "{snap}");
+
+    c.click("s", ClickParams { element: by_ref(&reference), ..Default::default() }, Some(5_000))
+        .await
+        .unwrap();
+    let title = js_on(&c, "s", "(el) => el.ownerDocument.title", &reference).await;
+    assert_eq!(title, Some(json!("inner clicked")));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_page_is_walked_in_the_page_and_cut_at_max_chars() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;

@@ -465,6 +465,39 @@ document.getElementById('resume').addEventListener('change', (e) => {
   document.querySelector('#deep').src = 'http://b.test:' + location.port + '/test/child.html';
 </script></body></html>"#;
 
+    /// `/test/siblings.html`: eleven out-of-process iframes of one site (`a.test`, [`HANGABLE`]: one
+    /// renderer) beside one of another (`b.test`, [`HOLDER`]) that holds a same-process iframe with a
+    /// button ("Inner button": sets its document's title to "inner clicked"). Needs [`NESTED_FLAGS`].
+    /// The title becomes "Siblings ready" once all twelve have loaded.
+    pub const SIBLINGS: &str = r#"<!doctype html><html><head><title>Siblings</title></head><body>
+<div id="stuck"></div><iframe title="Holder" id="holder"></iframe>
+<script>
+  let loaded = 0;
+  addEventListener('message', (e) => { if (e.data === 'ready' && ++loaded === 12) document.title = 'Siblings ready'; });
+  for (let i = 0; i < 11; i++) {
+    const f = document.createElement('iframe');
+    f.title = 'Stuck ' + i;
+    f.src = 'http://a.test:' + location.port + '/test/hangable.html';
+    document.querySelector('#stuck').append(f);
+  }
+  document.querySelector('#holder').src = 'http://b.test:' + location.port + '/test/holder.html';
+</script></body></html>"#;
+
+    /// `/test/hangable.html`: on the message `hang`, asks `/test/release/hung` and then
+    /// `/test/hold/never` synchronously, in one task: once `/test/hold/hung` has answered, its renderer's
+    /// main thread is blocked for good (no CPU spent) and answers no CDP call.
+    pub const HANGABLE: &str = r#"<!doctype html><html><head><title>Hangable</title></head><body><p>Here</p>
+<script>
+  const get = (path) => { const x = new XMLHttpRequest(); x.open('GET', path, false); x.send(); };
+  addEventListener('message', (e) => { if (e.data === 'hang') { get('/test/release/hung'); get('/test/hold/never'); } });
+  parent.postMessage('ready', '*');
+</script></body></html>"#;
+
+    /// `/test/holder.html`: [`SIBLINGS`]'s `b.test` frame: a same-process iframe with "Inner button".
+    pub const HOLDER: &str = r#"<!doctype html><html><head><title>Holder</title></head><body>
+<iframe title="Inner" onload="parent.postMessage('ready', '*')" srcdoc="<button onclick=&quot;document.title='inner clicked'&quot;>Inner button</button>"></iframe>
+</body></html>"#;
+
     /// The configuration [`NESTED`] needs: Chromium resolves `a.test` and `b.test` to 127.0.0.1.
     pub const NESTED_FLAGS: &str =
         "[browser]\nextra_flags = [\"--host-resolver-rules=MAP *.test 127.0.0.1\"]\n";
@@ -634,6 +667,9 @@ impl PageServer {
             .route("/test/smallbig.html", get(|| async { Html(pages::SMALL_BIG) }))
             .route("/test/smallbigremote.html", get(|| async { Html(pages::SMALL_BIG_REMOTE) }))
             .route("/test/middle.html", get(|| async { Html(pages::MIDDLE) }))
+            .route("/test/siblings.html", get(|| async { Html(pages::SIBLINGS) }))
+            .route("/test/hangable.html", get(|| async { Html(pages::HANGABLE) }))
+            .route("/test/holder.html", get(|| async { Html(pages::HOLDER) }))
             .route(
                 "/test/bignested/{blocks}",
                 get(|axum::extract::Path(blocks): axum::extract::Path<usize>| async move {

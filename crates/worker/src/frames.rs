@@ -7,12 +7,12 @@
 //! in the page's (an OOPIF's coordinates start at its `<iframe>`'s content box), and its current
 //! document (`loaderId`, to tell a stale ref).
 
+use futures_util::StreamExt;
 use sb_cdp::{CdpError, Session};
 use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, Phase};
 
 use crate::error::cdp_failure;
-use crate::oopifs::Oopif;
 use crate::page::Page;
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
@@ -48,18 +48,44 @@ pub(crate) async fn context(
     if let Some(frame) = tree.find(frame_id) {
         return Ok(Some((page.session.clone(), (0.0, 0.0), frame.loader_id.clone())));
     }
-    let oopifs: Vec<(String, Oopif)> =
-        page.oopifs.lock().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    for (oopif_frame, oopif) in oopifs {
-        // One that ran out of time is the action's timeout (the frame may be in it), not a frame gone.
-        let Some(tree) = gone(oopif.session.frame_tree(budget.remaining()).await)? else { continue };
+    // Every out-of-process iframe's tree is asked at once and the first that holds the frame answers:
+    // a renderer that does not answer (an iframe of another site stuck in a script or a synchronous
+    // request) holds up only a frame that is in it, not one of another renderer's.
+    let mut trees: futures_util::stream::FuturesUnordered<_> = page
+        .oopifs
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(oopif_frame, oopif)| {
+            let (oopif_frame, oopif) = (oopif_frame.clone(), oopif.clone());
+            async move {
+                let tree = oopif.session.frame_tree(budget.remaining()).await;
+                (oopif_frame, oopif, tree)
+            }
+        })
+        .collect();
+    let mut unanswered = None;
+    while let Some((oopif_frame, oopif, tree)) = trees.next().await {
+        let tree = match tree {
+            Ok(tree) => tree,
+            // One that ran out of time may hold the frame: if no other does, the action's timeout,
+            // not a frame gone.
+            Err(e) if e.is_timeout() => {
+                unanswered = Some(e);
+                continue;
+            }
+            Err(_) => continue,
+        };
         if let Some(frame) = tree.find(frame_id) {
             let loader = frame.loader_id.clone();
             let Some(offset) = owner_offset(page, &oopif_frame, budget).await? else { return Ok(None) };
             return Ok(Some((oopif.session, offset, loader)));
         }
     }
-    Ok(None)
+    match unanswered {
+        Some(e) => Err(cdp_failure(Phase::Actionability, e)),
+        None => Ok(None),
+    }
 }
 
 /// The top-left corner of the content box of out-of-process frame `frame_id`'s `<iframe>` in the

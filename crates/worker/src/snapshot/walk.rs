@@ -116,17 +116,33 @@ pub(super) async fn walk_snapshot(
     let first = first?;
     let mut runs = vec![first];
     // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
+    // The frames one walk found are walked at once: a renderer that does not answer (an iframe stuck in
+    // a script or a synchronous request) keeps only its own frames a hole, not those of the frames
+    // after it (Playwright walks child frames one after another, so one stuck frame takes its snapshot's
+    // whole timeout).
     let mut next = 0;
     while next < runs.len() && runs.len() <= MAX_FRAME_WALKS {
-        let holes = std::mem::take(&mut runs[next].holes_pending);
-        for (h, frame_id) in holes {
-            if runs.len() > MAX_FRAME_WALKS || walk_time.expired() {
-                break;
-            }
-            // Out of process: its own session; else the renderer of the walk that found it.
-            let session = page.oopifs.lock().unwrap().get(&frame_id).map(|o| o.session.clone());
-            let session = session.unwrap_or_else(|| runs[next].session.clone());
-            match walk_in(page, &session, &frame_id, options, None, walk_time).await {
+        let room = (MAX_FRAME_WALKS + 1).saturating_sub(runs.len());
+        let holes: Vec<(usize, String)> =
+            std::mem::take(&mut runs[next].holes_pending).into_iter().take(room).collect();
+        if walk_time.expired() {
+            break;
+        }
+        // Out of process: its own session; else the renderer of the walk that found it.
+        let sessions: Vec<Session> = holes
+            .iter()
+            .map(|(_, frame_id)| {
+                let session = page.oopifs.lock().unwrap().get(frame_id).map(|o| o.session.clone());
+                session.unwrap_or_else(|| runs[next].session.clone())
+            })
+            .collect();
+        let walks = holes
+            .iter()
+            .zip(&sessions)
+            .map(|((_, frame_id), session)| walk_in(page, session, frame_id, options, None, walk_time));
+        let walked = futures_util::future::join_all(walks).await;
+        for (((h, frame_id), session), walk) in holes.into_iter().zip(sessions).zip(walked) {
+            match walk {
                 Ok(run) => {
                     runs.push(run);
                     let filled = runs.len() - 1;
