@@ -84,6 +84,13 @@ pub(super) struct Scope {
 /// At most this many cross-origin frames are walked for one snapshot (ads can nest many).
 pub(super) const MAX_FRAME_WALKS: usize = 20;
 
+/// Longest the walk of one cross-origin frame may take (within the snapshot's budget): a frame whose
+/// renderer has not answered by then (stuck in a script or a synchronous request) stays a hole, and the
+/// snapshot answers with the rest instead of at its deadline. The walker stops at `max_chars`: a
+/// cross-site frame of 20 000 elements (tests/interaction.rs) walks in about 180 ms at rest, its world
+/// made and the walker compiled included, so a frame that is only slow (a loaded machine) has room.
+pub(super) const FRAME_WALK: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`) of the main frame (or
 /// of the scope element's frame, from that element), then one walk in each cross-origin iframe it
 /// found (in the iframe's own session when it is out of process), spliced in where the iframe is;
@@ -116,10 +123,10 @@ pub(super) async fn walk_snapshot(
     let first = first?;
     let mut runs = vec![first];
     // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
-    // The frames one walk found are walked at once: a renderer that does not answer (an iframe stuck in
-    // a script or a synchronous request) keeps only its own frames a hole, not those of the frames
-    // after it (Playwright walks child frames one after another, so one stuck frame takes its snapshot's
-    // whole timeout).
+    // The frames one walk found are walked at once, each for at most FRAME_WALK: a renderer that does
+    // not answer (an iframe stuck in a script or a synchronous request) keeps only its own frames a
+    // hole, not those of the frames after it, and costs the snapshot at most that (Playwright walks
+    // child frames one after another, so one stuck frame takes its snapshot's whole timeout).
     let mut next = 0;
     while next < runs.len() && runs.len() <= MAX_FRAME_WALKS {
         let room = (MAX_FRAME_WALKS + 1).saturating_sub(runs.len());
@@ -136,10 +143,11 @@ pub(super) async fn walk_snapshot(
                 session.unwrap_or_else(|| runs[next].session.clone())
             })
             .collect();
+        let frame_time = Budget::until(walk_time.deadline().min(std::time::Instant::now() + FRAME_WALK));
         let walks = holes
             .iter()
             .zip(&sessions)
-            .map(|((_, frame_id), session)| walk_in(page, session, frame_id, options, None, walk_time));
+            .map(|((_, frame_id), session)| walk_in(page, session, frame_id, options, None, frame_time));
         let walked = futures_util::future::join_all(walks).await;
         for (((h, frame_id), session), walk) in holes.into_iter().zip(sessions).zip(walked) {
             match walk {
