@@ -778,7 +778,7 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
 /// The snapshot walked the frames one after another: the first stuck one took the walk's time (most of
 /// the budget) and the frames after it were left out. Finding the ref's frame asks every out-of-process iframe's tree; asked
 /// one after another, a stuck one met first took the whole budget (eleven stuck of twelve: all but one
-/// in twelve orders of the worker's map).
+/// in twelve orders of the worker's map). The same after the session's worker is killed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ref_is_shown_and_acts_while_an_iframe_of_another_site_is_stuck() {
     let pages = PageServer::start(None).await;
@@ -813,6 +813,21 @@ async fn a_ref_is_shown_and_acts_while_an_iframe_of_another_site_is_stuck() {
         .await
         .unwrap();
     let title = js_on(&c, "s", "(el) => el.ownerDocument.title", &reference).await;
+    assert_eq!(title, Some(json!("inner clicked")));
+
+    // The session's worker killed on top (a new one attaches to the page and its out-of-process iframes,
+    // the stuck ones among them): the frame is read and acted on again.
+    let sessions = c.session_list().await.unwrap().into_inner();
+    let target = &sessions.sessions.iter().find(|s| s.session_id == "s").unwrap().target_id;
+    let worker = sb_tests::descendant_naming(sup.pid(), &format!("--target-id\0{target}\0")).unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGKILL)
+        .unwrap();
+    let snap = sb_tests::snapshot(&c, "s", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+    let button = snap.lines().find(|l| l.trim_start().starts_with("- button \"Inner button\"")).expect(&snap);
+    let again = line_ref(button);
+    js_on(&c, "s", "(el) => { el.ownerDocument.title = 'again'; }", &again).await;
+    c.click("s", ClickParams { element: by_ref(&again), ..Default::default() }, Some(5_000)).await.unwrap();
+    let title = js_on(&c, "s", "(el) => el.ownerDocument.title", &again).await;
     assert_eq!(title, Some(json!("inner clicked")));
 }
 
