@@ -85,8 +85,9 @@ pub(super) struct Scope {
 pub(super) const MAX_FRAME_WALKS: usize = 20;
 
 /// Longest the walk of one cross-origin frame may take (within the snapshot's budget): a frame whose
-/// renderer has not answered by then (stuck in a script or a synchronous request) stays a hole, and the
-/// snapshot answers with the rest instead of at its deadline. The walker stops at `max_chars`: a
+/// renderer has not answered by then (stuck in a script or a synchronous request) stays a hole, as do
+/// the frames after it in the same session, and the snapshot answers with the rest instead of at its
+/// deadline. The walker stops at `max_chars`: a
 /// cross-site frame of 20 000 elements (tests/interaction.rs) walks in about 180 ms at rest, its world
 /// made and the walker compiled included, so a frame that is only slow (a loaded machine) has room.
 pub(super) const FRAME_WALK: std::time::Duration = std::time::Duration::from_secs(3);
@@ -123,10 +124,12 @@ pub(super) async fn walk_snapshot(
     let first = first?;
     let mut runs = vec![first];
     // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
-    // The frames one walk found are walked at once, each for at most FRAME_WALK: a renderer that does
-    // not answer (an iframe stuck in a script or a synchronous request) keeps only its own frames a
-    // hole, not those of the frames after it, and costs the snapshot at most that (Playwright walks
-    // child frames one after another, so one stuck frame takes its snapshot's whole timeout).
+    // The frames one walk found are walked at once, a renderer's session each (frames of one session one
+    // after another: it answers one call at a time), each walk for at most FRAME_WALK. A renderer that
+    // does not answer (an iframe stuck in a script or a synchronous request) keeps only its own frames
+    // holes, not those of the frames after it, and costs the snapshot at most that: a session that did
+    // not answer one walk in time is not asked for its next. (Playwright walks child frames one after
+    // another, so one stuck frame takes its snapshot's whole timeout.)
     let mut next = 0;
     while next < runs.len() && runs.len() <= MAX_FRAME_WALKS {
         let room = (MAX_FRAME_WALKS + 1).saturating_sub(runs.len());
@@ -136,29 +139,47 @@ pub(super) async fn walk_snapshot(
             break;
         }
         // Out of process: its own session; else the renderer of the walk that found it.
-        let sessions: Vec<Session> = holes
-            .iter()
-            .map(|(_, frame_id)| {
-                let session = page.oopifs.lock().unwrap().get(frame_id).map(|o| o.session.clone());
-                session.unwrap_or_else(|| runs[next].session.clone())
-            })
-            .collect();
-        let frame_time = Budget::until(walk_time.deadline().min(std::time::Instant::now() + FRAME_WALK));
-        let walks = holes
-            .iter()
-            .zip(&sessions)
-            .map(|((_, frame_id), session)| walk_in(page, session, frame_id, options, None, frame_time));
-        let walked = futures_util::future::join_all(walks).await;
-        for (((h, frame_id), session), walk) in holes.into_iter().zip(sessions).zip(walked) {
-            match walk {
-                Ok(run) => {
+        let mut groups: Vec<(Session, Vec<usize>)> = Vec::new();
+        for (i, (_, frame_id)) in holes.iter().enumerate() {
+            let session = page.oopifs.lock().unwrap().get(frame_id).map(|o| o.session.clone());
+            let session = session.unwrap_or_else(|| runs[next].session.clone());
+            match groups.iter_mut().find(|(s, _)| s.id() == session.id()) {
+                Some((_, frames)) => frames.push(i),
+                None => groups.push((session, vec![i])),
+            }
+        }
+        let walks = groups.iter().map(|(session, frames)| {
+            let holes = &holes;
+            async move {
+                let mut walked = Vec::new();
+                for &i in frames {
+                    let frame_time =
+                        Budget::until(walk_time.deadline().min(std::time::Instant::now() + FRAME_WALK));
+                    let walk = walk_in(page, session, &holes[i].1, options, None, frame_time).await;
+                    let unanswered = matches!(&walk, Err(e) if e.code == ErrorCode::Timeout);
+                    walked.push((i, walk));
+                    if unanswered {
+                        break;
+                    }
+                }
+                walked
+            }
+        });
+        let mut walked: HashMap<usize, Result<Run, WorkerError>> =
+            futures_util::future::join_all(walks).await.into_iter().flatten().collect();
+        for (i, (h, frame_id)) in holes.into_iter().enumerate() {
+            match walked.remove(&i) {
+                Some(Ok(run)) => {
                     runs.push(run);
                     let filled = runs.len() - 1;
                     runs[next].filled.insert(h, filled);
                 }
-                Err(e) => {
-                    let oopif = session.id() != runs[next].session.id();
+                Some(Err(e)) => {
+                    let oopif = page.oopifs.lock().unwrap().contains_key(&frame_id);
                     tracing::warn!(frame.id = %frame_id, frame.oopif = oopif, error.message = %e.message, "snapshot_frame_skipped");
+                }
+                None => {
+                    tracing::warn!(frame.id = %frame_id, error.message = "its renderer did not answer the walk of another of its frames", "snapshot_frame_skipped");
                 }
             }
         }
