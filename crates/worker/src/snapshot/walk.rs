@@ -124,8 +124,8 @@ pub(super) async fn walk_snapshot(
     let first = first?;
     let mut runs = vec![first];
     // Cross-origin frames, in document order of their holes (a frame that cannot be walked stays a hole).
-    // The frames one walk found are walked at once, a renderer's session each (frames of one session one
-    // after another: it answers one call at a time), each walk for at most FRAME_WALK. A renderer that
+    // Of the frames one walk found, those of one session are walked one after another (it answers one
+    // call at a time) and the sessions at once, each walk for at most FRAME_WALK. A renderer that
     // does not answer (an iframe stuck in a script or a synchronous request) keeps only its own frames
     // holes, not those of the frames after it, and costs the snapshot at most that: a session that did
     // not answer one walk in time is not asked for its next. (Playwright walks child frames one after
