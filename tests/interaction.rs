@@ -776,9 +776,10 @@ async fn an_out_of_process_iframe_inside_another_is_read_and_its_refs_act() {
 /// A ref in a same-process frame of one out-of-process iframe is shown and acts while iframes of
 /// another site are stuck (their renderer blocked in a synchronous request: it answers no CDP call).
 /// The snapshot walked the frames one after another: the first stuck one took the walk's time (most of
-/// the budget) and the frames after it were left out. Finding the ref's frame asks every out-of-process iframe's tree; asked
-/// one after another, a stuck one met first took the whole budget (eleven stuck of twelve: all but one
-/// in twelve orders of the worker's map). The same after the session's worker is killed.
+/// the budget) and the frames after it were left out. Finding the ref's frame asks every
+/// out-of-process iframe's tree; asked one after another, a stuck one met first took the whole budget
+/// (eleven stuck of twelve: all but one in twelve orders of the worker's map). The same after the
+/// session's worker is killed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ref_is_shown_and_acts_while_an_iframe_of_another_site_is_stuck() {
     let pages = PageServer::start(None).await;

@@ -87,9 +87,9 @@ pub(super) const MAX_FRAME_WALKS: usize = 20;
 /// Longest the walk of one cross-origin frame may take (within the snapshot's budget): a frame whose
 /// renderer has not answered by then (stuck in a script or a synchronous request) stays a hole, as do
 /// the frames after it in the same session, and the snapshot answers with the rest instead of at its
-/// deadline. The walker stops at `max_chars`: a
-/// cross-site frame of 20 000 elements (tests/interaction.rs) walks in about 180 ms at rest, its world
-/// made and the walker compiled included, so a frame that is only slow (a loaded machine) has room.
+/// deadline. The walker stops at `max_chars`: a cross-site frame of 20 000 elements
+/// (tests/interaction.rs) walks in about 180 ms at rest, its world made and the walker compiled
+/// included, so a frame that is only slow (a loaded machine) has room.
 pub(super) const FRAME_WALK: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The snapshot: [`WALKER`] in an isolated world (`Page.createIsolatedWorld`) of the main frame (or
