@@ -820,7 +820,7 @@ async fn a_ref_is_shown_and_acts_while_an_iframe_of_another_site_is_stuck() {
     // the stuck ones among them): the frame is read and acted on again.
     let sessions = c.session_list().await.unwrap().into_inner();
     let target = &sessions.sessions.iter().find(|s| s.session_id == "s").unwrap().target_id;
-    let worker = sb_tests::descendant_naming(sup.pid(), &format!("--target-id\0{target}\0")).unwrap();
+    let worker = sup.worker_of(target);
     let routed = || async { c.stats().await.unwrap().cdp_sessions };
     let before = routed().await;
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGKILL)

@@ -14,12 +14,6 @@ const BUDGET: u64 = 3_000;
 /// The budget of each read after it (ms): the default of a page action.
 const NEXT: u64 = 8_000;
 
-/// The pid of the worker that drives `target_id` (its command line names the target).
-fn worker_of(sup: &Supervisor, target_id: &str) -> u32 {
-    sb_tests::descendant_naming(sup.pid(), &format!("--target-id\0{target_id}\0"))
-        .unwrap_or_else(|| panic!("no worker for target {target_id}"))
-}
-
 fn target_of(sessions: &sb_protocol::api::SessionListResult, id: &str) -> String {
     sessions.sessions.iter().find(|s| s.session_id == id).expect("the session").target_id.clone()
 }
@@ -43,7 +37,7 @@ async fn wedge_round(
     let armed = c.call("page.evaluate", Some(sid), json!({"expression": hang}), Some(NEXT));
     let armed = armed.await.unwrap();
     assert!(armed.ok, "round {round}: arming the loop: {armed:?}");
-    let worker = worker_of(sup, &target);
+    let worker = sup.worker_of(&target);
     kill(Pid::from_raw(worker as i32), Signal::SIGSTOP).unwrap();
     let extract = c.call("page.extract", Some(sid), json!({"format": "text"}), Some(BUDGET));
     let started = std::time::Instant::now();

@@ -121,6 +121,12 @@ impl Supervisor {
         self.child.as_ref().map(Child::id).unwrap_or(0)
     }
 
+    /// The pid of the worker that drives `target_id` (its command line names the target).
+    pub fn worker_of(&self, target_id: &str) -> u32 {
+        descendant_naming(self.pid(), &format!("--target-id\0{target_id}\0"))
+            .unwrap_or_else(|| panic!("no worker for target {target_id}"))
+    }
+
     /// Everything it logged so far (JSON lines).
     pub fn log_text(&self) -> String {
         self.log.0.lock().unwrap().join("\n")
