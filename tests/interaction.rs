@@ -337,6 +337,40 @@ async fn a_page_busy_longer_than_a_check_may_take_still_gets_its_click() {
     assert!(js(&c, "b", "document.title").await.as_str().unwrap().starts_with("saved:"));
 }
 
+/// Issue 26 §1: the stability check (crates/worker/src/checks.js, run here on a real page as the worker
+/// runs it) takes the frame of the element's last check as its evidence, instead of waiting for the next
+/// frame, only when no frame has gone by since (the animation clock still at that frame's time), the
+/// box is the same, and no animation runs on the element. Each case says whether the check waited for
+/// a frame (an animation-frame callback asked for before it ran first) and what it found; `seen` is
+/// given within the same task as the check, so "no frame since" holds for certain where it should.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stability_check_skips_the_frame_only_for_a_still_box_seen_at_the_latest_frame() {
+    const CHECKS: &str = include_str!("../crates/worker/src/checks.js");
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    form(&c, &pages, "a").await;
+    js(&c, "a", "document.body.insertAdjacentHTML('afterbegin', '<button id=\"still\">Still</button><button id=\"slide\" style=\"position: relative; left: 0; transition: left 2s linear\">Slide</button>'), 1").await;
+    // `seen`: the box now and the clock's time, with `dx` added to x and `dt` to the time.
+    let check = |id: &str, dx: f64, dt: f64, slide: bool| {
+        format!(
+            "(async () => {{ const checks = {CHECKS}; const el = document.getElementById('{id}'); \
+             const r = el.getBoundingClientRect(); \
+             const seen = {{ x: r.x + {dx}, y: r.y, width: r.width, height: r.height, time: document.timeline.currentTime + {dt} }}; \
+             if ({slide}) {{ el.style.left = '300px'; }} \
+             let framed = false; requestAnimationFrame(() => {{ framed = true; }}); \
+             const c = await checks.call(el, seen); return [framed, c.stable]; }})()"
+        )
+    };
+    // Still, same box, same frame: no frame waited for, stable.
+    assert_eq!(js(&c, "a", &check("still", 0.0, 0.0, false)).await, json!([false, true]));
+    // A frame has gone by since (another time), or the box is not the one seen: the next frame is
+    // waited for (and the still button is stable over it).
+    assert_eq!(js(&c, "a", &check("still", 0.0, -16.0, false)).await, json!([true, true]));
+    assert_eq!(js(&c, "a", &check("still", 1.0, 0.0, false)).await, json!([true, true]));
+    // Same box and frame, but a transition set running just now (as a click handler would): frames are
+    // waited for, and it is not stable.
+    assert_eq!(js(&c, "a", &check("slide", 0.0, 0.0, true)).await, json!([true, false]));
+}
+
 /// The same one level down, for every call of an action after its checks (each module capped its CDP
 /// calls at 1-2 s): an input event the page takes 2.2 s to handle (a `mousedown` handler), a function
 /// on the element whose `focus` handler runs that long (`fill`), a key whose `keydown` does: each

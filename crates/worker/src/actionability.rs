@@ -1,9 +1,10 @@
 //! Actionability, as Playwright defines it (`server/dom.ts`, `_retryPointerAction` and
 //! `injected/injectedScript.ts` `elementState`/`expectHitTarget`): before input an element must be
 //! attached, visible (non-empty box, not `visibility: hidden`), stable (the same box over the next
-//! animation frame; two under a running animation), enabled, editable for typing, and, for pointer
-//! input, receive events: the hit test at the click point (`DOM.getNodeForLocation`) must be the
-//! element or inside it.
+//! animation frame; two under a running animation; none when the element's last check found it still
+//! at the latest frame and its box is the same: [`crate::page::SeenStable`]), enabled, editable for
+//! typing, and, for pointer input, receive events: the hit test at the click point
+//! (`DOM.getNodeForLocation`) must be the element or inside it.
 //!
 //! [`ready`] is the one retry loop (click, hover, type and the source and target of a drag all use
 //! it): resolve, check, wait [`RETRY`], again, until the checks pass or the action's time is up. Then
@@ -22,7 +23,7 @@ use serde::de::IgnoredAny;
 use serde_json::json;
 
 use crate::error::{cdp_failure, fail};
-use crate::page::{call_function_on, Page};
+use crate::page::{call_function_on, Page, SeenStable};
 use crate::progress::Progress;
 use crate::resolve::{describe_locator, resolve, resolve_as, resolve_backend, Element, DESCRIBE};
 
@@ -63,7 +64,7 @@ impl View {
 }
 
 /// What one round of [`CHECKS`] found.
-#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(default)]
 struct Checks {
     attached: bool,
@@ -71,6 +72,10 @@ struct Checks {
     stable: bool,
     enabled: bool,
     editable: bool,
+    /// The element's box at the check's frame when it was still (`{x, y, width, height, time}`), for
+    /// the next check of the same element ([`crate::page::SeenStable`]).
+    #[serde(rename = "box")]
+    seen: Option<serde_json::Value>,
 }
 
 /// One round of checks: attached, visible, stable across an animation frame (two under a running
@@ -173,6 +178,7 @@ enum Round {
 /// session runs them in order, so the checks' first box and the click point are taken after the
 /// scroll, and the round costs one round trip and the checks' frame, not one round trip a step.
 async fn check_round(
+    page: &Page,
     el: &Element,
     input: &InputAction,
     sent: Option<Sent>,
@@ -181,7 +187,16 @@ async fn check_round(
     let pointer = is_pointer(input);
     let Sent { scrolled, quads, metrics } =
         sent.unwrap_or_else(|| Sent::send(&el.session, (Some(el.object_id.clone()), None), pointer, budget));
-    let checks = call_function_on(&el.session, &el.object_id, CHECKS, json!([]), budget.capped(STEP));
+    // This element's box at the frame of its last check, when that found it still.
+    let seen = page
+        .last_stable
+        .lock()
+        .unwrap()
+        .as_ref()
+        .filter(|s| s.session == el.session.id() && s.backend == el.backend)
+        .map(|s| s.seen.clone());
+    let checks =
+        call_function_on(&el.session, &el.object_id, CHECKS, json!([{ "value": seen }]), budget.capped(STEP));
     let scrolled = async {
         if scrolled.await.is_err() {
             // Not scrollable by CDP (no layout yet, say): by script. Should that move the element,
@@ -215,6 +230,11 @@ async fn check_round(
     };
     let (c, geometry, ()) = tokio::join!(checks, geometry, scrolled);
     let c: Checks = c.and_then(|c| decode("checks", c)).map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    *page.last_stable.lock().unwrap() = c.seen.clone().map(|seen| SeenStable {
+        session: el.session.id().to_string(),
+        backend: el.backend,
+        seen,
+    });
     let unmet = |code, what: &'static str| Ok(Round::Unmet(what, err(code, format!("{} {what}", el.label))));
     if !c.attached {
         return Ok(Round::Detached);
@@ -376,13 +396,13 @@ pub(crate) async fn ready(
             let Some(el) = resolve_as(page, locator, budget, false).await? else {
                 return Ok::<_, WorkerError>(None);
             };
-            match check_round(&el, input, early, budget).await? {
+            match check_round(page, &el, input, early, budget).await? {
                 Round::Detached => {}
                 found => return Ok(Some((el, found))),
             }
             // Gone from its document: resolved anew (a ref's is `stale_ref`, a selector matches again).
             let Some(el) = resolve(page, locator, budget).await? else { return Ok(None) };
-            check_round(&el, input, None, budget).await.map(|r| Some((el, r)))
+            check_round(page, &el, input, None, budget).await.map(|r| Some((el, r)))
         };
         match round.await {
             // A round cut short by the deadline: the answer is what the last full round found (or

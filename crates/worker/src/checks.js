@@ -1,6 +1,10 @@
-async function() {
+async function(seen) {
   if (!this.isConnected) return { attached: false };
   const a = this.getBoundingClientRect();
+  const same = (r, q) => r.x === q.x && r.y === q.y && r.width === q.width && r.height === q.height;
+  // The animation clock's time: the last frame's (Chromium moves it on at each frame, and past a
+  // frame's interval without one), so an unchanged time means no frame has gone by.
+  const clock = () => (document.timeline ? document.timeline.currentTime : null);
   // Stable: the same box across animation frames: one frame for a still element (a page script that
   // moves it from its own animation-frame callback runs first), two when a CSS or Web animation runs on
   // it or an ancestor (Playwright's definition). A page that gets no frame within 200 ms (hidden, or a
@@ -23,25 +27,37 @@ async function() {
   // With an animation, the box between the two frames counts too: a periodic animation whose frames
   // came a whole period apart (a loaded machine) would otherwise look still.
   let mid = a;
-  let framed = await frame();
+  // `seen`: this element's box at the frame where its last check ended ({x, y, width, height, time}).
+  // With no frame gone by since (the clock still at that frame's time) and the same box now, that
+  // check's frame is the newest evidence there is: the box was the same on both sides of it and has
+  // not changed since, so no frame is waited for (actions in a row on one element come mid-frame).
+  // Playwright waits for the next frames every time (injectedScript.ts `_checkElementIsStable`).
+  const now = clock();
+  const recent = !animated && !pendingBefore && seen != null && now != null && now === seen.time && same(a, seen);
+  let framed = recent || await frame();
   if (framed && animated) {
     mid = this.getBoundingClientRect();
     framed = await frame();
   }
   const starting = pendingBefore || running.some((an, i) => an.pending || !(an.currentTime - clocks[i] >= FRAME_MS));
   if (!this.isConnected) return { attached: false };
-  const b = this.getBoundingClientRect();
+  const b = recent ? a : this.getBoundingClientRect();
   const style = getComputedStyle(this);
   const disabled = this.disabled === true || this.getAttribute('aria-disabled') === 'true'
     || (!!this.closest && !!this.closest('fieldset[disabled]') && 'disabled' in this);
   const textual = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week'];
   const editable = this.isContentEditable || ((this.localName === 'textarea'
     || (this.localName === 'input' && textual.includes((this.getAttribute('type') || '').toLowerCase()))) && !this.readOnly);
+  const stable = !starting && !(animated && !framed) && [mid, b].every((r) => same(r, a));
+  // The evidence for the next check of this element: its box at this frame, still and not animated.
+  const time = recent ? now : clock();
+  const box = stable && framed && !animated && time != null
+    ? { x: b.x, y: b.y, width: b.width, height: b.height, time } : null;
   return {
     attached: true,
     visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
-    stable: !starting && !(animated && !framed) && [mid, b].every((r) => r.x === a.x && r.y === a.y
-      && r.width === a.width && r.height === a.height),
+    stable,
+    box,
     enabled: !disabled,
     editable,
   };

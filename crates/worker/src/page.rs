@@ -178,6 +178,19 @@ pub(crate) struct Page {
     pub(crate) last_snapshot: std::sync::Mutex<Option<Previous>>,
     /// The frames' isolated worlds kept ready.
     pub(crate) worlds: KeptWorlds,
+    /// The last element found stable, for the stability check of the next action on it
+    /// (`crate::actionability`).
+    pub(crate) last_stable: std::sync::Mutex<Option<SeenStable>>,
+}
+
+/// An element a stability check found still, and its box at that check's frame: the CDP `sessionId`
+/// of its renderer, its `backendNodeId`, and `{x, y, width, height, time}` (CSS px; `time`: the
+/// frame's `document.timeline.currentTime`, ms).
+#[derive(Debug, Clone)]
+pub(crate) struct SeenStable {
+    pub(crate) session: String,
+    pub(crate) backend: i64,
+    pub(crate) seen: Value,
 }
 
 impl Page {
@@ -215,6 +228,7 @@ impl Page {
             reported_url: String::new(),
             last_snapshot: Default::default(),
             worlds: KeptWorlds::new(),
+            last_stable: Default::default(),
         })
     }
 
@@ -228,6 +242,7 @@ impl Page {
         self.oopifs = attached.oopifs;
         self.journal = attached.journal;
         *self.mouse_at.lock().unwrap() = None;
+        *self.last_stable.lock().unwrap() = None;
         *self.buttons_held.lock().unwrap() = 0;
         *self.keys_held.lock().unwrap() = 0;
         self.target_id = target_id.to_string();
