@@ -2,7 +2,7 @@
 //! `injected/injectedScript.ts` `elementState`/`expectHitTarget`): before input an element must be
 //! attached, visible (non-empty box, not `visibility: hidden`), stable (the same box over the next
 //! animation frame; two under a running animation; none when the element's last check found it still
-//! at the latest frame and its box is the same: [`crate::page::SeenStable`]), enabled, editable for
+//! at most a frame ago and its box is the same: [`crate::page::SeenStable`]), enabled, editable for
 //! typing, and, for pointer input, receive events: the hit test at the click point
 //! (`DOM.getNodeForLocation`) must be the element or inside it.
 //!

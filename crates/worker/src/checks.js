@@ -2,8 +2,8 @@ async function(seen) {
   if (!this.isConnected) return { attached: false };
   const a = this.getBoundingClientRect();
   const same = (r, q) => r.x === q.x && r.y === q.y && r.width === q.width && r.height === q.height;
-  // The animation clock's time: the last frame's (Chromium moves it on at each frame, and past a
-  // frame's interval without one), so an unchanged time means no frame has gone by.
+  // The animation clock's time: the last frame's (Chromium moves it on at each frame, and by a 60 Hz
+  // frame's interval when that much time passes without one), ms.
   const clock = () => (document.timeline ? document.timeline.currentTime : null);
   // Stable: the same box across animation frames: one frame for a still element (a page script that
   // moves it from its own animation-frame callback runs first), two when a CSS or Web animation runs on
@@ -27,13 +27,19 @@ async function(seen) {
   // With an animation, the box between the two frames counts too: a periodic animation whose frames
   // came a whole period apart (a loaded machine) would otherwise look still.
   let mid = a;
-  // `seen`: this element's box at the frame where its last check ended ({x, y, width, height, time}).
-  // With no frame gone by since (the clock still at that frame's time) and the same box now, that
-  // check's frame is the newest evidence there is: the box was the same on both sides of it and has
-  // not changed since, so no frame is waited for (actions in a row on one element come mid-frame).
-  // Playwright waits for the next frames every time (injectedScript.ts `_checkElementIsStable`).
+  // `seen`: this element's box when its last check ended, and the clock's time then ({x, y, width,
+  // height, time}). With the same box now and the clock at most one frame on, no frame is waited for:
+  // - the clock where it was: no frame has gone by, and that check saw the box the same on both sides
+  //   of its frame; there is no newer evidence to wait for (actions in a row on one element come
+  //   mid-frame);
+  // - the clock one frame on: the box is the same on both sides of that frame, which is what waiting
+  //   for the next frame would show.
+  // Further apart (a pause: the element may have moved and come back) the next frame is waited for.
+  // Playwright waits for new frames every time (injectedScript.ts `_checkElementIsStable`).
+  const ONE_FRAME = 17;
   const now = clock();
-  const recent = !animated && !pendingBefore && seen != null && now != null && now === seen.time && same(a, seen);
+  const recent = !animated && !pendingBefore && seen != null && now != null && now >= seen.time
+    && now - seen.time <= ONE_FRAME && same(a, seen);
   let framed = recent || await frame();
   if (framed && animated) {
     mid = this.getBoundingClientRect();
@@ -49,7 +55,8 @@ async function(seen) {
   const editable = this.isContentEditable || ((this.localName === 'textarea'
     || (this.localName === 'input' && textual.includes((this.getAttribute('type') || '').toLowerCase()))) && !this.readOnly);
   const stable = !starting && !(animated && !framed) && [mid, b].every((r) => same(r, a));
-  // The evidence for the next check of this element: its box at this frame, still and not animated.
+  // The evidence for the next check of this element: its box now and the clock's time, when it was
+  // found still and not animated.
   const time = recent ? now : clock();
   const box = stable && framed && !animated && time != null
     ? { x: b.x, y: b.y, width: b.width, height: b.height, time } : null;

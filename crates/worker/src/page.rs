@@ -183,9 +183,9 @@ pub(crate) struct Page {
     pub(crate) last_stable: std::sync::Mutex<Option<SeenStable>>,
 }
 
-/// An element a stability check found still, and its box at that check's frame: the CDP `sessionId`
+/// An element a stability check found still, and its box when that check ended: the CDP `sessionId`
 /// of its renderer, its `backendNodeId`, and `{x, y, width, height, time}` (CSS px; `time`: the
-/// frame's `document.timeline.currentTime`, ms).
+/// page's `document.timeline.currentTime` then, ms).
 #[derive(Debug, Clone)]
 pub(crate) struct SeenStable {
     pub(crate) session: String,
