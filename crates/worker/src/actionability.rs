@@ -72,8 +72,9 @@ struct Checks {
     stable: bool,
     enabled: bool,
     editable: bool,
-    /// The element's box at the check's frame when it was still (`{x, y, width, height, time}`), for
-    /// the next check of the same element ([`crate::page::SeenStable`]).
+    /// The element's box when the check ended, and the animation clock's time then (`{x, y, width,
+    /// height, time}`), when it was found still: for the next check of the same element
+    /// ([`crate::page::SeenStable`]).
     #[serde(rename = "box")]
     seen: Option<serde_json::Value>,
 }
@@ -187,7 +188,7 @@ async fn check_round(
     let pointer = is_pointer(input);
     let Sent { scrolled, quads, metrics } =
         sent.unwrap_or_else(|| Sent::send(&el.session, (Some(el.object_id.clone()), None), pointer, budget));
-    // This element's box at the frame of its last check, when that found it still.
+    // This element's box when its last check ended, when that found it still.
     let seen = page
         .last_stable
         .lock()
@@ -229,8 +230,9 @@ async fn check_round(
         Ok(Some((x, y, Some(hit))))
     };
     let (c, geometry, ()) = tokio::join!(checks, geometry, scrolled);
-    let c: Checks = c.and_then(|c| decode("checks", c)).map_err(|e| cdp_failure(Phase::Actionability, e))?;
-    *page.last_stable.lock().unwrap() = c.seen.clone().map(|seen| SeenStable {
+    let mut c: Checks =
+        c.and_then(|c| decode("checks", c)).map_err(|e| cdp_failure(Phase::Actionability, e))?;
+    *page.last_stable.lock().unwrap() = c.seen.take().map(|seen| SeenStable {
         session: el.session.id().to_string(),
         backend: el.backend,
         seen,
