@@ -860,17 +860,12 @@ async fn a_ref_is_shown_and_acts_while_an_iframe_of_another_site_is_stuck() {
     let sessions = c.session_list().await.unwrap().into_inner();
     let target = &sessions.sessions.iter().find(|s| s.session_id == "s").unwrap().target_id;
     let worker = sup.worker_of(target);
-    let routed = || async { c.stats().await.unwrap().cdp_sessions };
-    let before = routed().await;
+    let before = c.stats().await.unwrap().cdp_sessions;
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGKILL)
         .unwrap();
     // Once the supervisor has seen it go (its sessions are no longer routed), the next action meets a
     // fresh worker (one sent before would answer `worker_crashed`, retryable).
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while routed().await >= before {
-        assert!(std::time::Instant::now() < deadline, "the killed worker's sessions are still routed");
-        tokio::task::yield_now().await;
-    }
+    sb_tests::cdp_sessions_until(&c, "the killed worker's sessions are still routed", |n| n < before).await;
     let snap = sb_tests::snapshot(&c, "s", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
     let button = snap.lines().find(|l| l.trim_start().starts_with("- button \"Inner button\"")).expect(&snap);
     let again = line_ref(button);

@@ -393,27 +393,18 @@ async fn a_killed_workers_sessions_are_detached() {
             ["attached"]
             .clone()
     };
-    let sessions = || async { c.stats().await.unwrap().cdp_sessions };
     // The worker's page session and the standby (attached in the background after the goto).
-    let deadline = std::time::Instant::now() + T;
-    while sessions().await != 2 {
-        assert!(std::time::Instant::now() < deadline, "the worker's and the standby: {}", sessions().await);
-        tokio::task::yield_now().await;
-    }
+    sb_tests::cdp_sessions_until(&c, "the worker's and the standby", |n| n == 2).await;
     assert_eq!(attached().await, json!(true));
     let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("the session's worker");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(worker as i32), nix::sys::signal::Signal::SIGKILL)
         .unwrap();
     // The detach follows the worker's end at once.
-    let deadline = std::time::Instant::now() + T;
-    while sessions().await != 1 {
-        assert!(std::time::Instant::now() < deadline, "the killed worker's session is still routed");
-        tokio::task::yield_now().await;
-    }
+    sb_tests::cdp_sessions_until(&c, "the killed worker's session is still routed", |n| n == 1).await;
     assert_eq!(attached().await, json!(true), "the standby stays");
     let value = c.evaluate(&sid, "document.title", None).await.map(|r| r.into_inner().value);
     assert_eq!(value.unwrap(), Some(json!("Test Index")));
-    assert_eq!(sessions().await, 2, "the fresh worker's session and the standby");
+    assert_eq!(c.stats().await.unwrap().cdp_sessions, 2, "the fresh worker's session and the standby");
 }
 
 const T: std::time::Duration = std::time::Duration::from_secs(10);

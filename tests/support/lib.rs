@@ -926,3 +926,18 @@ pub async fn error_of(
 ) -> sb_protocol::ErrorBody {
     api_error(&c.call(method, Some(sid), params, None).await.unwrap())
 }
+
+/// Asks `runtime.stats` until the relay's count of routed CDP sessions (`cdp_sessions`) satisfies
+/// `done`, for at most 10 s, and returns that count; panics with `what` and the last count after that
+/// (a killed worker's sessions leave the count once the supervisor has seen it go).
+pub async fn cdp_sessions_until(c: &sb_client::Client, what: &str, done: impl Fn(u64) -> bool) -> u64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let n = c.stats().await.expect("runtime.stats").cdp_sessions;
+        if done(n) {
+            return n;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}: {n} CDP sessions routed");
+        tokio::task::yield_now().await;
+    }
+}
