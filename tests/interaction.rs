@@ -275,6 +275,38 @@ async fn click_type_fill_press_hover_with_exact_events() {
     );
 }
 
+/// The checks before an action by ref run in the runtime's isolated world, as Playwright's element
+/// actions do: a page that replaces the DOM's own methods (a box that jumps at every look, no element
+/// at any point, every element hidden, a value setter that drops what it is given) changes what its
+/// scripts see, not what the click and the fill check or do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_replaces_dom_methods_does_not_change_what_an_action_by_ref_checks() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    form(&c, &pages, "w").await;
+    let snap = sb_tests::snapshot(&c, "w", SnapshotParams::default()).await.unwrap();
+    let ref_of = |line: &str| {
+        let l = snap.snapshot.lines().find(|l| l.contains(line)).unwrap_or_else(|| panic!("{line}"));
+        l.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string()
+    };
+    let (save, name) = (ref_of("button \"Save\""), ref_of("textbox \"Name\""));
+    js(
+        &c,
+        "w",
+        "Element.prototype.getBoundingClientRect = function () { return new DOMRect(Math.random() * 500, 0, 0, 0); };
+         Element.prototype.getClientRects = function () { return []; };
+         Document.prototype.elementsFromPoint = function () { return [document.body]; };
+         window.getComputedStyle = function () { return { visibility: 'hidden' }; };
+         const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+         Object.defineProperty(HTMLInputElement.prototype, 'value', { get: setter.get, set() {} });
+         1",
+    )
+    .await;
+    let fill = FillParams { element: by_ref(&name), value: "Ada".into(), ..Default::default() };
+    c.fill("w", fill, Some(5_000)).await.unwrap();
+    c.click("w", ClickParams { element: by_ref(&save), ..Default::default() }, Some(5_000)).await.unwrap();
+    assert_eq!(js(&c, "w", "document.title").await, json!("saved:Ada"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn actionability_outcomes_name_what_is_wrong() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;

@@ -4,7 +4,8 @@
 //! animation frame; two under a running animation; none when the element's last check found it still
 //! at most a frame ago and its box is the same: [`crate::page::SeenStable`]), enabled, editable for
 //! typing, and, for pointer input, receive events: the hit test at the click point
-//! (`DOM.getNodeForLocation`) must be the element or inside it.
+//! (`DOM.getNodeForLocation`) must be the element or inside it. A click or hover on a main-frame ref
+//! in view takes all of that in one call in the runtime's isolated world ([`at_once`]).
 //!
 //! [`ready`] is the one retry loop (click, hover, type and the source and target of a drag all use
 //! it): resolve, check, wait [`RETRY`], again, until the checks pass or the action's time is up. Then
@@ -25,7 +26,10 @@ use serde_json::json;
 use crate::error::{cdp_failure, fail};
 use crate::page::{call_function_on, Page, SeenStable};
 use crate::progress::Progress;
-use crate::resolve::{describe_locator, resolve, resolve_as, resolve_backend, Element, DESCRIBE};
+use crate::resolve::{
+    describe_locator, kept_in_world, label_of, registry_lookup, registry_ref, resolve, resolve_as,
+    resolve_backend, Element, DESCRIBE,
+};
 
 /// Time between two rounds of actionability checks.
 pub(crate) const RETRY: Duration = Duration::from_millis(50);
@@ -180,22 +184,23 @@ enum Round {
 /// scroll, and the round costs one round trip and the checks' frame, not one round trip a step.
 async fn check_round(
     page: &Page,
-    el: &Element,
+    el: &mut Element,
+    locator: &Locator,
     input: &InputAction,
     sent: Option<Sent>,
     budget: Budget,
 ) -> Result<Round, WorkerError> {
     let pointer = is_pointer(input);
+    // An element found in the isolated world ([`kept_in_world`]): its `backendNodeId`, asked first.
+    let described = (el.backend == 0 && el.world.is_some()).then(|| {
+        let describe = json!({ "objectId": el.object_id });
+        el.session.send_raw("DOM.describeNode", describe, budget.capped(STEP))
+    });
     let Sent { scrolled, quads, metrics } =
         sent.unwrap_or_else(|| Sent::send(&el.session, (Some(el.object_id.clone()), None), pointer, budget));
     // This element's box when its last check ended, when that found it still.
-    let seen = page
-        .last_stable
-        .lock()
-        .unwrap()
-        .as_ref()
-        .filter(|s| s.session == el.session.id() && s.backend == el.backend)
-        .map(|s| s.seen.clone());
+    let key = stable_key(locator, el);
+    let seen = seen(page, &el.session, key.as_ref());
     let checks =
         call_function_on(&el.session, &el.object_id, CHECKS, json!([{ "value": seen }]), budget.capped(STEP));
     let scrolled = async {
@@ -229,14 +234,19 @@ async fn check_round(
         let hit = el.session.node_for_location(doc_x, doc_y, budget.capped(STEP)).await;
         Ok(Some((x, y, Some(hit))))
     };
-    let (c, geometry, ()) = tokio::join!(checks, geometry, scrolled);
+    let described = async {
+        match described {
+            Some(d) => d.await.ok().and_then(|v| v["node"]["backendNodeId"].as_i64()),
+            None => Some(el.backend),
+        }
+    };
+    let (c, geometry, (), backend) = tokio::join!(checks, geometry, scrolled, described);
     let mut c: Checks =
         c.and_then(|c| decode("checks", c)).map_err(|e| cdp_failure(Phase::Actionability, e))?;
-    *page.last_stable.lock().unwrap() = c.seen.take().map(|seen| SeenStable {
-        session: el.session.id().to_string(),
-        backend: el.backend,
-        seen,
-    });
+    keep_seen(page, &el.session, key, c.seen.take());
+    // Not described: not a node of the document any more (the round resolves it anew).
+    let Some(backend) = backend else { return Ok(Round::Detached) };
+    el.backend = backend;
     let unmet = |code, what: &'static str| Ok(Round::Unmet(what, err(code, format!("{} {what}", el.label))));
     if !c.attached {
         return Ok(Round::Detached);
@@ -274,7 +284,15 @@ async fn check_round(
         let hit_backend = hit;
         if hit_backend != el.backend {
             // Not resolvable, or not known to be inside: not a click on this element.
-            let Some(hit_obj) = resolve_backend(&el.session, hit_backend, budget).await else {
+            // In the element's world: a function's argument must be an object of its own world.
+            let hit_obj = match el.world {
+                None => resolve_backend(&el.session, hit_backend, budget).await,
+                Some(world) => {
+                    let hit = el.session.resolve_node_in(hit_backend, world, HIT_GROUP, budget.capped(STEP));
+                    hit.await.ok().and_then(|o| o.object_id)
+                }
+            };
+            let Some(hit_obj) = hit_obj else {
                 if budget.remaining() < RETRY {
                     // Out of time to look, not a finding: the last full round's answer stands.
                     return Err(err(ErrorCode::Timeout, format!("{} was not checked in time", el.label)));
@@ -312,6 +330,91 @@ async fn check_round(
         }
     }
     Ok(Round::Ready { x: x + el.offset.0, y: y + el.offset.1 })
+}
+
+/// A pointer action's checks and click point in one call ([`at_once`]).
+const AT_ONCE: &str = include_str!("at_once.js");
+
+/// Where a pointer action goes when [`at_once`] found its element ready: the click point (CSS px in
+/// the page's viewport) and how errors name the element.
+pub(crate) struct Point {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) label: String,
+}
+
+/// A click or hover on a main-frame ref of the page's current document kept in the walker's registry,
+/// when its element is ready now: the lookup, the checks ([`CHECKS`], one frame), the click point (the
+/// center of its first box with an area, from `getClientRects`) and the hit test (`elementsFromPoint`
+/// and [`HIT_TARGET`], as Playwright's `expectHitTarget`) in one `Runtime.evaluate` in the runtime's
+/// isolated world, where [`ready`]'s first round costs the lookup, then the checks, quads, viewport
+/// and `DOM.getNodeForLocation`. Only an element entirely in view at page scale 1 is taken this way
+/// (a scroll is `DOM.scrollIntoViewIfNeeded`'s, as Playwright's). `None` when the element is not
+/// ready this way, or the call failed: [`ready`] then looks as usual (and says what is wrong), with
+/// the evidence of this check for its stability check.
+pub(crate) async fn at_once(
+    page: &Page,
+    locator: &Locator,
+    input: &InputAction,
+    budget: Budget,
+) -> Option<Point> {
+    if !matches!(input, InputAction::Click { .. } | InputAction::Hover) {
+        return None;
+    }
+    let r = registry_ref(page, locator)?;
+    let key = ref_key(r);
+    let seen = seen(page, &page.session, Some(&key)).unwrap_or(serde_json::Value::Null);
+    let needs_enabled = !matches!(input, InputAction::Hover);
+    let expression = format!(
+        "({AT_ONCE})({}, {seen}, {needs_enabled}, ({CHECKS}), ({HIT_TARGET}))",
+        registry_lookup(&r.id)
+    );
+    let call = sb_cdp::calls::Evaluate::by_value(expression);
+    let step = Budget::new(budget.capped(STEP));
+    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, step).await;
+    #[derive(serde::Deserialize)]
+    struct Found {
+        x: Option<f64>,
+        y: Option<f64>,
+        #[serde(rename = "box")]
+        seen: Option<serde_json::Value>,
+    }
+    let found: Found = serde_json::from_value(answer.ok()?.result.value?).ok()?;
+    keep_seen(page, &page.session, Some(key), found.seen);
+    Some(Point { x: found.x?, y: found.y?, label: label_of(r) })
+}
+
+/// The box of the element `key` names ([`stable_key`]) in `session` when its last check ended, if
+/// that check found it still: the evidence for its next stability check ([`SeenStable`]).
+fn seen(page: &Page, session: &Session, key: Option<&String>) -> Option<serde_json::Value> {
+    let last = page.last_stable.lock().unwrap();
+    let last = last.as_ref().filter(|s| s.session == session.id() && Some(&s.element) == key)?;
+    Some(last.seen.clone())
+}
+
+/// Keeps a check's evidence (`seen`, `None` when it did not find the element still) for the next
+/// check of the element `key` names.
+fn keep_seen(page: &Page, session: &Session, key: Option<String>, seen: Option<serde_json::Value>) {
+    *page.last_stable.lock().unwrap() =
+        seen.zip(key).map(|(seen, element)| SeenStable { session: session.id().to_string(), element, seen });
+}
+
+/// Object group of the element at a click point, when resolved in the isolated world.
+const HIT_GROUP: &str = "sandbox-browser-hit";
+
+/// `ref e5`: [`stable_key`] of a ref.
+fn ref_key(r: &sb_protocol::ipc::RefRecord) -> String {
+    format!("ref {}", r.id)
+}
+
+/// What identifies the element of `locator` across actions for [`SeenStable`]: a ref (one element of
+/// one document, never reused within a session), or a selector's node by `backendNodeId` (`None` when
+/// not known).
+fn stable_key(locator: &Locator, el: &Element) -> Option<String> {
+    match locator {
+        Locator::Ref(r) => Some(ref_key(r)),
+        Locator::Selector(_) => (el.backend != 0).then(|| format!("node {}", el.backend)),
+    }
 }
 
 /// The center of a quad (`[x1, y1, ..., x4, y4]`) with a non-zero area.
@@ -395,16 +498,20 @@ pub(crate) async fn ready(
         let round = async {
             // The node's `isConnected` is one of the checks: a ref's node is looked at once.
             let early = send_early(page, locator, input, budget);
-            let Some(el) = resolve_as(page, locator, budget, false).await? else {
+            let el = match kept_in_world(page, locator, budget).await? {
+                Some(el) => Some(el),
+                None => resolve_as(page, locator, budget, false).await?,
+            };
+            let Some(mut el) = el else {
                 return Ok::<_, WorkerError>(None);
             };
-            match check_round(page, &el, input, early, budget).await? {
+            match check_round(page, &mut el, locator, input, early, budget).await? {
                 Round::Detached => {}
                 found => return Ok(Some((el, found))),
             }
             // Gone from its document: resolved anew (a ref's is `stale_ref`, a selector matches again).
-            let Some(el) = resolve(page, locator, budget).await? else { return Ok(None) };
-            check_round(page, &el, input, None, budget).await.map(|r| Some((el, r)))
+            let Some(mut el) = resolve(page, locator, budget).await? else { return Ok(None) };
+            check_round(page, &mut el, locator, input, None, budget).await.map(|r| Some((el, r)))
         };
         match round.await {
             // A round cut short by the deadline: the answer is what the last full round found (or

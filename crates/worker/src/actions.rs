@@ -581,6 +581,7 @@ pub(crate) async fn call_function(
                 label: "page".into(),
                 session: world.session,
                 offset: (0.0, 0.0),
+                world: None,
             }
         }
     };

@@ -124,6 +124,13 @@ async fn act_on(
             _ => Err(p.fail(ErrorCode::BadRequest, "give a ref or a selector")),
         };
     };
+    let cdp = |e| cdp_failure(Phase::Cdp, e);
+    if let Some(at) = actionability::at_once(page, locator, input, p.budget()).await {
+        p.log(format!("{} is actionable at ({:.0}, {:.0})", at.label, at.x, at.y));
+        p.enter(Phase::Cdp);
+        pointer(page, input, at.x, at.y, true, p.budget()).await.map_err(cdp)?;
+        return Ok(Output::Input(InputResult::of(at.label)));
+    }
     let ready = actionability::ready(page, locator, input, p).await?;
     p.log(format!("{} is actionable at ({:.0}, {:.0})", ready.el.label, ready.x, ready.y));
     // An element's own answer (no such option, not fillable) is still a finding about it.
@@ -136,32 +143,11 @@ async fn act_on(
     let on_element = |function: &str, args| {
         call_function_on(&el.session, &el.object_id, function, args, budget.remaining())
     };
-    let cdp = |e| cdp_failure(Phase::Cdp, e);
     match input {
-        InputAction::Click { button, click_count, modifiers } => {
-            let mods = keys::modifier_mask(modifiers);
-            let button = Some(*button);
-            // For an element of the page's own renderer, the move, the presses and the releases are
-            // sent together, in order (the renderer runs a queued move before a press): a move alone
-            // is answered at the next frame. For one in an out-of-process iframe the move is answered
-            // first: sent together, the press to a button in an iframe inside another did not reach
-            // it (Chromium routes input to a frame's renderer by hit test; tried and measured).
+        InputAction::Click { .. } | InputAction::Hover => {
             let together = el.session.id() == page.session.id();
-            let mut events = vec![mouse(page, "mouseMoved", x, y, None, 0, mods, budget)];
-            for n in 1..=(*click_count).max(1) {
-                if !together {
-                    for answered in futures_util::future::join_all(events.drain(..)).await {
-                        answered.map_err(cdp)?;
-                    }
-                }
-                events.push(mouse(page, "mousePressed", x, y, button, n, mods, budget));
-                events.push(mouse(page, "mouseReleased", x, y, button, n, mods, budget));
-            }
-            for answered in futures_util::future::join_all(events).await {
-                answered.map_err(cdp)?;
-            }
+            pointer(page, input, x, y, together, budget).await.map_err(cdp)?;
         }
-        InputAction::Hover => mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?,
         InputAction::Type { text, clear, submit } => {
             on_element(FOCUS, json!([])).await.map_err(cdp)?;
             if *clear {
@@ -257,6 +243,42 @@ async fn act_on(
         }
     }
     Ok(Output::Input(InputResult::of(el.label)))
+}
+
+/// A click or hover at (`x`, `y`), CSS px in the page's viewport; `together`: the element is of the
+/// page's own renderer.
+async fn pointer(
+    page: &Page,
+    input: &InputAction,
+    x: f64,
+    y: f64,
+    together: bool,
+    budget: Budget,
+) -> Result<(), sb_cdp::CdpError> {
+    let InputAction::Click { button, click_count, modifiers } = input else {
+        return mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await;
+    };
+    let mods = keys::modifier_mask(modifiers);
+    let button = Some(*button);
+    // For an element of the page's own renderer, the move, the presses and the releases are sent
+    // together, in order (the renderer runs a queued move before a press): a move alone is answered at
+    // the next frame. For one in an out-of-process iframe the move is answered first: sent together,
+    // the press to a button in an iframe inside another did not reach it (Chromium routes input to a
+    // frame's renderer by hit test; tried and measured).
+    let mut events = vec![mouse(page, "mouseMoved", x, y, None, 0, mods, budget)];
+    for n in 1..=(*click_count).max(1) {
+        if !together {
+            for answered in futures_util::future::join_all(events.drain(..)).await {
+                answered?;
+            }
+        }
+        events.push(mouse(page, "mousePressed", x, y, button, n, mods, budget));
+        events.push(mouse(page, "mouseReleased", x, y, button, n, mods, budget));
+    }
+    for answered in futures_util::future::join_all(events).await {
+        answered?;
+    }
+    Ok(())
 }
 
 /// Steps of the pointer's way from the source to the target.

@@ -184,12 +184,12 @@ pub(crate) struct Page {
 }
 
 /// An element a stability check found still, and its box when that check ended: the CDP `sessionId`
-/// of its renderer, its `backendNodeId`, and `{x, y, width, height, time}` (CSS px; `time`: the
-/// page's `document.timeline.currentTime` then, ms).
+/// of its renderer, what names the element (`ref e5`, or `node 42` by `backendNodeId`), and
+/// `{x, y, width, height, time}` (CSS px; `time`: the page's `document.timeline.currentTime` then, ms).
 #[derive(Debug, Clone)]
 pub(crate) struct SeenStable {
     pub(crate) session: String,
-    pub(crate) backend: i64,
+    pub(crate) element: String,
     pub(crate) seen: Value,
 }
 

@@ -34,6 +34,10 @@ pub(crate) struct Element {
     /// Where that session's viewport lies in the page's viewport, CSS px: (0, 0) but for an
     /// out-of-process iframe, whose content box starts there.
     pub(crate) offset: (f64, f64),
+    /// The execution context `object_id` lives in when it is the runtime's isolated world
+    /// ([`crate::page::WORLD`]; [`kept_in_world`]), not the page's main world: an object to pass to a
+    /// function called on it must be resolved there too.
+    pub(crate) world: Option<i64>,
 }
 
 impl Element {
@@ -97,8 +101,7 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 /// # Errors
 /// A lookup call that ran out of time ([`found`]).
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
-    let lookup = format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()));
-    let call = Evaluate { expression: lookup, ..Evaluate::default() };
+    let call = Evaluate { expression: registry_lookup(id), ..Evaluate::default() };
     let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
     let Some(answer) = found(answer)? else { return Ok(None) };
     let Some(object) = answer.result.object_id else { return Ok(None) };
@@ -137,6 +140,69 @@ async fn live_object(
     Ok((found(connected.await)? == Some(Value::Bool(true))).then_some(object_id))
 }
 
+/// A main-frame ref of the page's current document, kept in the walker's registry (`backend_node_id`
+/// 0), as the element's object in the runtime's isolated world, by one call there (the registry
+/// lookup): its `backendNodeId` is not known yet (0) and is asked beside the checks
+/// (`crate::actionability`), where [`resolve`] asks the registry, then `DOM.describeNode`, then
+/// `DOM.resolveNode` in the main world, one after another. Functions called on the element then run
+/// in the isolated world, as Playwright's element actions do (`evaluateInUtility` in `server/dom.ts`).
+/// `Ok(None)` when the ref is of another kind, or the lookup found nothing (the caller resolves as
+/// usual, which says why).
+///
+/// # Errors
+/// A lookup that ran out of time ([`found`]).
+pub(crate) async fn kept_in_world(
+    page: &Page,
+    locator: &Locator,
+    budget: Budget,
+) -> Result<Option<Element>, WorkerError> {
+    let Some(r) = registry_ref(page, locator) else { return Ok(None) };
+    let call = Evaluate { expression: registry_lookup(&r.id), ..Evaluate::default() };
+    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
+    let Some(answer) = found(answer)? else { return Ok(None) };
+    // The world the answer came from: the kept one, unless it had to be made again (then the lookup
+    // found nothing, a new world's registry being empty).
+    let (Some(object_id), Some(world)) =
+        (answer.result.object_id, page.worlds.kept(&page.session, &page.target_id))
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Element {
+        object_id,
+        backend: 0,
+        label: label_of(r),
+        session: page.session.clone(),
+        offset: (0.0, 0.0),
+        world: Some(world),
+    }))
+}
+
+/// The ref `locator` names when it is one of the main frame's current document kept in the walker's
+/// registry (`backend_node_id` 0) and the world that holds the registry is kept
+/// ([`crate::page::KeptWorlds`]): the refs [`kept_in_world`] (and `crate::actionability::at_once`)
+/// look up there in one call.
+pub(crate) fn registry_ref<'a>(page: &Page, locator: &'a Locator) -> Option<&'a RefRecord> {
+    let Locator::Ref(r) = locator else { return None };
+    let current = r.frame_id == page.target_id && page.lifecycle.borrow().loader_id == r.loader_id;
+    let kept = page.worlds.kept(&page.session, &page.target_id).is_some();
+    (current && kept && r.backend_node_id == 0).then_some(r)
+}
+
+/// A JavaScript expression of the element ref `id` names in the walker's registry (in the runtime's
+/// isolated world), `undefined` when the registry does not have it.
+pub(crate) fn registry_lookup(id: &str) -> String {
+    format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()))
+}
+
+/// `button "Save"`: how errors name a ref's element.
+pub(crate) fn label_of(r: &RefRecord) -> String {
+    if r.name.is_empty() {
+        r.role.clone()
+    } else {
+        format!("{} {:?}", r.role, r.name)
+    }
+}
+
 /// Resolves a locator now; `Ok(None)` when a selector matches nothing (yet).
 ///
 /// # Errors
@@ -164,7 +230,7 @@ pub(crate) async fn resolve_as(
             if loader != r.loader_id {
                 return Err(stale(r));
             }
-            let label = if r.name.is_empty() { r.role.clone() } else { format!("{} {:?}", r.role, r.name) };
+            let label = label_of(r);
             // A large-page ref (backend 0) is kept by the page: the walker's registry.
             let backend = if r.backend_node_id == 0 {
                 registered(page, &r.id, budget).await?.unwrap_or(0)
@@ -173,7 +239,7 @@ pub(crate) async fn resolve_as(
             };
             if backend != 0 {
                 if let Some(object_id) = live_object(&session, backend, confirm, budget).await? {
-                    return Ok(Some(Element { object_id, backend, label, session, offset }));
+                    return Ok(Some(Element { object_id, backend, label, session, offset, world: None }));
                 }
             }
             Err(removed(r))
@@ -210,6 +276,7 @@ pub(crate) async fn resolve_as(
                 label: label.unwrap_or_else(|| css.clone()),
                 session: page.session.clone(),
                 offset: (0.0, 0.0),
+                world: None,
             }))
         }
     }
