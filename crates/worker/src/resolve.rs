@@ -101,10 +101,7 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 /// # Errors
 /// A lookup call that ran out of time ([`found`]).
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
-    let call = Evaluate { expression: registry_lookup(id), ..Evaluate::default() };
-    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
-    let Some(answer) = found(answer)? else { return Ok(None) };
-    let Some(object) = answer.result.object_id else { return Ok(None) };
+    let Some(object) = registry_object(page, id, budget).await? else { return Ok(None) };
     let node = page.session.describe_node(&object, budget.remaining()).await;
     // Not waited for: the session runs it before its next call.
     let release = RuntimeReleaseObject { object_id: object };
@@ -157,16 +154,10 @@ pub(crate) async fn kept_in_world(
     budget: Budget,
 ) -> Result<Option<Element>, WorkerError> {
     let Some(r) = registry_ref(page, locator) else { return Ok(None) };
-    let call = Evaluate { expression: registry_lookup(&r.id), ..Evaluate::default() };
-    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
-    let Some(answer) = found(answer)? else { return Ok(None) };
+    let Some(object_id) = registry_object(page, &r.id, budget).await? else { return Ok(None) };
     // The world the answer came from: the kept one, unless it had to be made again (then the lookup
     // found nothing, a new world's registry being empty).
-    let (Some(object_id), Some(world)) =
-        (answer.result.object_id, page.worlds.kept(&page.session, &page.target_id))
-    else {
-        return Ok(None);
-    };
+    let Some(world) = page.worlds.kept(&page.session, &page.target_id) else { return Ok(None) };
     Ok(Some(Element {
         object_id,
         backend: 0,
@@ -192,6 +183,17 @@ pub(crate) fn registry_ref<'a>(page: &Page, locator: &'a Locator) -> Option<&'a 
 /// isolated world), `undefined` when the registry does not have it.
 pub(crate) fn registry_lookup(id: &str) -> String {
     format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()))
+}
+
+/// The remote object, in the runtime's isolated world, of the element ref `id` names in the walker's
+/// registry ([`registry_lookup`]); `Ok(None)` when the registry does not have it.
+///
+/// # Errors
+/// A lookup that ran out of time ([`found`]).
+async fn registry_object(page: &Page, id: &str, budget: Budget) -> Result<Option<String>, WorkerError> {
+    let call = Evaluate { expression: registry_lookup(id), ..Evaluate::default() };
+    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
+    Ok(found(answer)?.and_then(|a| a.result.object_id))
 }
 
 /// `button "Save"`: how errors name a ref's element.
