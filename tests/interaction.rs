@@ -307,6 +307,75 @@ async fn a_page_that_replaces_dom_methods_does_not_change_what_an_action_by_ref_
     assert_eq!(js(&c, "w", "document.title").await, json!("saved:Ada"));
 }
 
+/// The elements an action resolves are released when it ends: a page that replaces the elements an
+/// agent acts on (a single-page app re-rendering) can collect the old ones. Before, every element an
+/// action touched (found by selector, a hit test's node, an action by ref in an out-of-process
+/// iframe) stayed a remote object until its document went, and with it the element and what hangs on
+/// it: all 12 of the main frame's replaced elements, and the iframe's 3, were still alive after a
+/// garbage collection (`gc()`, exposed by `--js-flags=--expose-gc`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn elements_a_page_replaced_after_actions_on_them_can_be_collected() {
+    let pages = PageServer::start(None).await;
+    let config = "[browser]\nextra_flags = [\"--host-resolver-rules=MAP *.test 127.0.0.1\", \"--js-flags=--expose-gc\"]\n";
+    let sup = Supervisor::with_config(config);
+    let c = sup.client().await;
+    form(&c, &pages, "g").await;
+    // Each click renders a new button and field; every other button starts disabled for 200 ms, so
+    // its click takes several actionability rounds (each resolves the element again).
+    js(
+        &c,
+        "g",
+        "window.old = []; const app = document.createElement('div'); document.body.prepend(app);
+         window.render = (n) => {
+           const b = document.createElement('button'); b.id = 'next'; b.textContent = 'Next ' + n;
+           const f = document.createElement('input'); f.id = 'field'; f.setAttribute('aria-label', 'Field ' + n);
+           b.onclick = () => { old.push(new WeakRef(b), new WeakRef(f)); render(n + 1); };
+           if (n % 2) { b.disabled = true; setTimeout(() => { b.disabled = false; }, 200); }
+           app.replaceChildren(b, f);
+         };
+         render(0); 1",
+    )
+    .await;
+    for _ in 0..6 {
+        c.fill("g", FillParams { element: by_css("#field"), value: "x".into(), ..Default::default() }, None)
+            .await
+            .unwrap();
+        c.hover("g", by_css("#next"), None).await.unwrap();
+        c.click("g", ClickParams { element: by_css("#next"), ..Default::default() }, None).await.unwrap();
+    }
+    // Chromium itself keeps the field edited last until another is edited: edit the new one.
+    c.fill("g", FillParams { element: by_css("#field"), value: "y".into(), ..Default::default() }, None)
+        .await
+        .unwrap();
+    let alive = "gc(); [old.length, old.filter((r) => r.deref()).length]";
+    assert_eq!(js(&c, "g", alive).await, json!([12, 0]), "[replaced, still alive]");
+
+    // The same by ref in the innermost of two out-of-process iframes.
+    c.goto("g", &pages.url("/test/nested.html"), None).await.unwrap();
+    let ready = sb_protocol::api::WaitForParams {
+        function: Some("document.title === 'Nested ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for("g", ready, None).await.unwrap();
+    let button = || async {
+        let snap =
+            sb_tests::snapshot(&c, "g", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+        line_ref(
+            snap.lines().find(|l| l.contains("button \"Remote button\"")).unwrap_or_else(|| panic!("{snap}")),
+        )
+    };
+    let replacing = "(el) => { window.old = []; const swap = (b) => b.addEventListener('click', () => {
+                       const next = b.cloneNode(true); old.push(new WeakRef(b)); b.replaceWith(next); swap(next); });
+                     swap(el); return true; }";
+    assert_eq!(js_on(&c, "g", replacing, &button().await).await, Some(json!(true)));
+    for _ in 0..3 {
+        let reference = button().await;
+        c.click("g", ClickParams { element: by_ref(&reference), ..Default::default() }, None).await.unwrap();
+    }
+    let alive = "() => { gc(); return [old.length, old.filter((r) => r.deref()).length]; }";
+    assert_eq!(js_on(&c, "g", alive, &button().await).await, Some(json!([3, 0])), "[replaced, still alive]");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn actionability_outcomes_name_what_is_wrong() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;

@@ -182,18 +182,20 @@ impl Session {
         }
     }
 
-    /// `DOM.resolveNode {backendNodeId}`: the node's remote object in its document's main world.
+    /// `DOM.resolveNode {backendNodeId, objectGroup}`: the node's remote object in its document's main
+    /// world, in object group `group` (it lives until the group is released, `Runtime.releaseObjectGroup`,
+    /// or its document goes).
     ///
     /// # Errors
     /// The call's [`CdpError`] (`-32000 No node with given id found` when it is gone).
     pub async fn resolve_node(
         &self,
         backend_node_id: i64,
+        group: &str,
         timeout: Duration,
     ) -> Result<RemoteObject, CdpError> {
-        let r: Resolved = self
-            .call("DOM.resolveNode", serde_json::json!({"backendNodeId": backend_node_id}), timeout)
-            .await?;
+        let params = serde_json::json!({"backendNodeId": backend_node_id, "objectGroup": group});
+        let r: Resolved = self.call("DOM.resolveNode", params, timeout).await?;
         Ok(r.object)
     }
 

@@ -286,9 +286,10 @@ async fn check_round(
             // Not resolvable, or not known to be inside: not a click on this element.
             // In the element's world: a function's argument must be an object of its own world.
             let hit_obj = match el.world {
-                None => resolve_backend(&el.session, hit_backend, budget).await,
+                None => resolve_backend(&el.session, hit_backend, page.group(&el.session), budget).await,
                 Some(world) => {
-                    let hit = el.session.resolve_node_in(hit_backend, world, HIT_GROUP, budget.capped(STEP));
+                    let group = page.group(&el.session);
+                    let hit = el.session.resolve_node_in(hit_backend, world, group, budget.capped(STEP));
                     hit.await.ok().and_then(|o| o.object_id)
                 }
             };
@@ -398,9 +399,6 @@ fn keep_seen(page: &Page, session: &Session, key: Option<String>, seen: Option<s
     *page.last_stable.lock().unwrap() =
         seen.zip(key).map(|(seen, element)| SeenStable { session: session.id().to_string(), element, seen });
 }
-
-/// Object group of the element at a click point, when resolved in the isolated world.
-const HIT_GROUP: &str = "sandbox-browser-hit";
 
 /// `ref e5`: [`stable_key`] of a ref.
 fn ref_key(r: &sb_protocol::ipc::RefRecord) -> String {

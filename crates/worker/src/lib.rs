@@ -580,6 +580,8 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             Ok(Output::Network(page.journal.network(since, pattern.as_ref(), include_static, limit)))
         }
     };
+    // The elements the action resolved are the page's again: what it removes can be collected.
+    page.release_objects();
     match outcome {
         Err(e) => {
             p.abort(CLEANUP_TIME).await;

@@ -11,7 +11,7 @@ use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::commands::{
     EmulationSetDeviceMetricsOverride, EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable,
     PageEnable, PageSetInterceptFileChooserDialog, PageSetLifecycleEventsEnabled, RuntimeEnable,
-    TargetSetAutoAttach,
+    RuntimeReleaseObjectGroup, TargetSetAutoAttach,
 };
 use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpClient, CdpError, Session};
@@ -32,6 +32,13 @@ pub(crate) const ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Longest a small call of the runtime's own (URL and title) may take.
 const SMALL_CALL: Duration = Duration::from_millis(1_000);
+
+/// The object group (CDP `objectGroup`) of the remote objects an action makes: the elements it
+/// resolves (`DOM.resolveNode`, a selector's or a ref's lookup) and the nodes its hit tests find.
+/// Released when the action ends ([`Page::release_objects`]): a remote object keeps its node alive
+/// until it is released or its document goes, so a long-lived page whose script replaces the elements
+/// an agent acts on (a single-page app) kept every one of them, with what hangs on them.
+pub(crate) const ACTION_GROUP: &str = "sandbox-browser-action";
 
 /// The isolated world (`Page.createIsolatedWorld`) the runtime's own page scripts run in: the walker's
 /// registry of large-page refs lives there, out of the page's reach.
@@ -181,6 +188,9 @@ pub(crate) struct Page {
     /// The last element found stable, for the stability check of the next action on it
     /// (`crate::actionability`).
     pub(crate) last_stable: std::sync::Mutex<Option<SeenStable>>,
+    /// The sessions (the page's, an out-of-process iframe's) that got objects in [`ACTION_GROUP`]
+    /// during the current action, by CDP `sessionId`: [`Page::release_objects`] releases them there.
+    pub(crate) grouped: std::sync::Mutex<std::collections::HashMap<String, Session>>,
 }
 
 /// An element a stability check found still, and its box when that check ended: the CDP `sessionId`
@@ -229,7 +239,28 @@ impl Page {
             last_snapshot: Default::default(),
             worlds: KeptWorlds::new(),
             last_stable: Default::default(),
+            grouped: Default::default(),
         })
+    }
+
+    /// [`ACTION_GROUP`], for an object the action makes in `session`, which is noted for
+    /// [`Page::release_objects`].
+    pub(crate) fn group(&self, session: &Session) -> &'static str {
+        let mut grouped = self.grouped.lock().unwrap();
+        grouped.entry(session.id().to_string()).or_insert_with(|| session.clone());
+        ACTION_GROUP
+    }
+
+    /// Releases the objects the action made ([`ACTION_GROUP`], `Runtime.releaseObjectGroup`) in each
+    /// session that got some. Sent now, so each runs before that session's next call; the answers
+    /// are not waited for (a session that is gone has nothing left to release). An action cut short
+    /// at its deadline leaves its objects to the next action's release (the same group).
+    pub(crate) fn release_objects(&self) {
+        let sessions: Vec<Session> = self.grouped.lock().unwrap().drain().map(|(_, s)| s).collect();
+        let release = RuntimeReleaseObjectGroup { object_group: ACTION_GROUP.into() };
+        for session in sessions {
+            tokio::spawn(session.send(&release, SMALL_CALL));
+        }
     }
 
     /// Drives `target_id` through `attached` from now on (another tab, or the target that replaced a

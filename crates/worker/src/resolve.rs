@@ -7,7 +7,6 @@
 //! do (a new snapshot gives the new element a ref of its own).
 
 use sb_cdp::calls::Evaluate;
-use sb_cdp::commands::RuntimeReleaseObject;
 use sb_cdp::Session;
 use sb_protocol::ipc::{Locator, RefRecord, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -78,9 +77,15 @@ pub(crate) fn stale(r: &RefRecord) -> WorkerError {
     )
 }
 
-/// The remote object id of node `backend` (`DOM.resolveNode`); `None` when it is gone.
-pub(crate) async fn resolve_backend(session: &Session, backend: i64, budget: Budget) -> Option<String> {
-    session.resolve_node(backend, budget.remaining()).await.ok()?.object_id
+/// The remote object id of node `backend` (`DOM.resolveNode`, in object group `group`); `None` when it
+/// is gone.
+pub(crate) async fn resolve_backend(
+    session: &Session,
+    backend: i64,
+    group: &str,
+    budget: Budget,
+) -> Option<String> {
+    session.resolve_node(backend, group, budget.remaining()).await.ok()?.object_id
 }
 
 /// A lookup call's answer: `Ok(None)` when it failed (what it looked for is not there), the caller's
@@ -103,14 +108,11 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 async fn registered(page: &Page, id: &str, budget: Budget) -> Result<Option<i64>, WorkerError> {
     let Some(object) = registry_object(page, id, budget).await? else { return Ok(None) };
     let node = page.session.describe_node(&object, budget.remaining()).await;
-    // Not waited for: the session runs it before its next call.
-    let release = RuntimeReleaseObject { object_id: object };
-    tokio::spawn(page.session.send(&release, budget.remaining()));
     Ok(found(node)?.map(|node| node.backend_node_id))
 }
 
 /// The remote object id of node `backend` while it is in its document (`confirm`: asked with
-/// `isConnected`; else taken as it is); `Ok(None)` when it is gone.
+/// `isConnected`; else taken as it is), in object group `group`; `Ok(None)` when it is gone.
 ///
 /// # Errors
 /// A call that ran out of time ([`found`]).
@@ -118,9 +120,10 @@ async fn live_object(
     session: &Session,
     backend: i64,
     confirm: bool,
+    group: &str,
     budget: Budget,
 ) -> Result<Option<String>, WorkerError> {
-    let Some(node) = found(session.resolve_node(backend, budget.remaining()).await)? else {
+    let Some(node) = found(session.resolve_node(backend, group, budget.remaining()).await)? else {
         return Ok(None);
     };
     let Some(object_id) = node.object_id else { return Ok(None) };
@@ -191,7 +194,8 @@ pub(crate) fn registry_lookup(id: &str) -> String {
 /// # Errors
 /// A lookup that ran out of time ([`found`]).
 async fn registry_object(page: &Page, id: &str, budget: Budget) -> Result<Option<String>, WorkerError> {
-    let call = Evaluate { expression: registry_lookup(id), ..Evaluate::default() };
+    let group = Some(page.group(&page.session).to_string());
+    let call = Evaluate { expression: registry_lookup(id), object_group: group, ..Evaluate::default() };
     let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
     Ok(found(answer)?.and_then(|a| a.result.object_id))
 }
@@ -240,7 +244,8 @@ pub(crate) async fn resolve_as(
                 r.backend_node_id
             };
             if backend != 0 {
-                if let Some(object_id) = live_object(&session, backend, confirm, budget).await? {
+                let group = page.group(&session);
+                if let Some(object_id) = live_object(&session, backend, confirm, group, budget).await? {
                     return Ok(Some(Element { object_id, backend, label, session, offset, world: None }));
                 }
             }
@@ -248,7 +253,8 @@ pub(crate) async fn resolve_as(
         }
         Locator::Selector(css) => {
             let expr = format!("({QUERY})({})", Value::String(css.clone()));
-            let query = Evaluate { expression: expr, ..Evaluate::default() };
+            let group = Some(page.group(&page.session).to_string());
+            let query = Evaluate { expression: expr, object_group: group, ..Evaluate::default() };
             let r = page
                 .session
                 .evaluate(&query, budget.remaining())
