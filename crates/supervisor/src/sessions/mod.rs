@@ -354,4 +354,32 @@ mod tests {
         e.keep_refs((1..=MAX_REFS + 5).map(|n| r(&format!("e{n}"), "only")).collect());
         assert_eq!(e.refs_kept(), MAX_REFS + 5);
     }
+
+    /// A page whose script keeps replacing its elements (a single-page app) stays one document while
+    /// every snapshot issues new refs: the table drops that document's oldest refs, never those the
+    /// last snapshot showed (before, one document was never cut: 60 000 refs kept here, and the
+    /// supervisor's memory grew with every snapshot of such a page).
+    #[test]
+    fn one_document_that_keeps_making_elements_keeps_at_most_the_bound() {
+        let e = SessionEntry::new("s".into(), None, "t".into());
+        let batch = 1_000;
+        // Each snapshot shows one element that stays (e1, shown every time) and a thousand new ones.
+        let mut next = 2;
+        for _ in 0..60 {
+            let mut refs = vec![r("e1", "app")];
+            refs.extend((next..next + batch).map(|n| r(&format!("e{n}"), "app")));
+            next += batch;
+            e.keep_refs(refs);
+        }
+        assert_eq!(e.refs_kept(), MAX_REFS);
+        assert_eq!(e.reference("e1").unwrap().loader_id, "app", "shown by the last snapshot: kept");
+        assert_eq!(e.reference("e2").unwrap_err().code, ErrorCode::StaleRef, "the oldest went first");
+        let last = next - 1;
+        assert!(e.reference(&format!("e{last}")).is_ok());
+        assert!(e.reference(&format!("e{}", last - MAX_REFS as u64 + 2)).is_ok());
+        assert_eq!(
+            e.reference(&format!("e{}", last - MAX_REFS as u64 + 1)).unwrap_err().code,
+            ErrorCode::StaleRef
+        );
+    }
 }

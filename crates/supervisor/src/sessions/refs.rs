@@ -1,7 +1,7 @@
 //! The refs a session's snapshots issued, bounded by [`MAX_REFS`] (the oldest documents' refs dropped
 //! first), and how a ref the session no longer keeps is told from one it never issued.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 
 use sb_protocol::ipc::RefRecord;
@@ -10,30 +10,55 @@ use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use super::SessionEntry;
 
 /// Most refs a session keeps. Past it the refs of its oldest documents are dropped first (never the
-/// newest document's); a dropped ref answers `stale_ref`.
+/// newest document's), then the refs of the documents left in the order they were issued (never one the
+/// last snapshot showed); a dropped ref answers `stale_ref`.
 pub const MAX_REFS: usize = 50_000;
 
 /// The refs a session's snapshots issued: by id, bounded by [`MAX_REFS`] (oldest documents out
-/// first).
+/// first, then the oldest refs no snapshot has shown since).
 #[derive(Default)]
 pub(super) struct RefTable {
     pub(super) by_id: HashMap<String, RefRecord>,
     /// Documents (`loaderId`) in the order their first ref was kept.
     documents: VecDeque<String>,
+    /// The ids kept, in the order they were first kept (the order they were issued).
+    order: VecDeque<String>,
 }
 
 impl RefTable {
+    /// Keeps the refs one snapshot showed, then drops what is past [`MAX_REFS`]: the oldest documents'
+    /// refs, then, when one document still holds too many (a page whose script keeps making new
+    /// elements, as a single-page app does, stays one document through every snapshot), its refs in
+    /// the order they were issued. The refs of `refs` (the snapshot the agent just read) all stay,
+    /// however many: a page larger than the bound is shown whole.
     pub(super) fn keep(&mut self, refs: Vec<RefRecord>) {
+        let shown: HashSet<String> = refs.iter().map(|r| r.id.clone()).collect();
         for r in refs {
             if !self.documents.contains(&r.loader_id) {
                 self.documents.push_back(r.loader_id.clone());
             }
-            self.by_id.insert(r.id.clone(), r);
+            if self.by_id.insert(r.id.clone(), r.clone()).is_none() {
+                self.order.push_back(r.id);
+            }
+        }
+        if self.by_id.len() <= MAX_REFS {
+            return;
         }
         while self.by_id.len() > MAX_REFS && self.documents.len() > 1 {
             let Some(oldest) = self.documents.pop_front() else { break };
             self.by_id.retain(|_, r| r.loader_id != oldest);
         }
+        let mut excess = self.by_id.len().saturating_sub(MAX_REFS);
+        for id in &self.order {
+            if excess == 0 {
+                break;
+            }
+            if !shown.contains(id) && self.by_id.remove(id).is_some() {
+                excess -= 1;
+            }
+        }
+        let by_id = &self.by_id;
+        self.order.retain(|id| by_id.contains_key(id));
     }
 }
 
