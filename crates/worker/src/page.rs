@@ -426,7 +426,7 @@ pub(crate) fn call_function_on(
         arguments,
         return_by_value: true,
         await_promise: true,
-        object_group: None,
+        ..CallFunctionOn::default()
     };
     let sent = session.call_function_on(&call, timeout);
     async move { Ok(sent.await?.result.value.unwrap_or(Value::Null)) }

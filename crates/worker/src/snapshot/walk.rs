@@ -471,13 +471,19 @@ pub(super) async fn keep_refs(
             .iter()
             .map(|&(k, index)| json!([index, shown[k].id, shown[k].role, shown[k].name]))
             .collect();
-        let register = Evaluate {
-            expression: format!("({REGISTER})({last}, {})", Value::Array(pairs)),
-            context_id: Some(r.context),
-            ..Evaluate::default()
+        // The walk and the pairs are arguments: the function's source is the same every time (a source
+        // of its own each snapshot stayed compiled in the page for the document's life).
+        let register = CallFunctionOn {
+            function_declaration: format!(
+                "function(walk, pairs) {{ const l = globalThis.{marker} && globalThis.{marker}.last; \
+                 return ({REGISTER})(l && l.id === walk ? l : null, pairs); }}"
+            ),
+            execution_context_id: Some(r.context),
+            arguments: vec![json!({ "value": r.walked.walk }), json!({ "value": pairs })],
+            ..CallFunctionOn::default()
         };
         // Not waited for: the session runs it before any later call (an action's ref lookup).
-        tokio::spawn(r.session.evaluate_now(&register, budget.remaining()));
+        tokio::spawn(r.session.call_function_on(&register, budget.remaining()));
         if run == 0 {
             continue;
         }
