@@ -315,10 +315,8 @@ async fn a_page_that_replaces_dom_methods_does_not_change_what_an_action_by_ref_
 /// garbage collection (`gc()`, exposed by `--js-flags=--expose-gc`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn elements_a_page_replaced_after_actions_on_them_can_be_collected() {
-    let pages = PageServer::start(None).await;
     let config = "[browser]\nextra_flags = [\"--host-resolver-rules=MAP *.test 127.0.0.1\", \"--js-flags=--expose-gc\"]\n";
-    let sup = Supervisor::with_config(config);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::with_config(config).await;
     form(&c, &pages, "g").await;
     // Each click renders a new button and field; every other button starts disabled for 200 ms, so
     // its click takes several actionability rounds (each resolves the element again).
@@ -383,10 +381,8 @@ async fn elements_a_page_replaced_after_actions_on_them_can_be_collected() {
 /// under `--js-flags=--expose-gc`); now by about 0.2 MB.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snapshots_of_a_page_do_not_grow_its_heap() {
-    let pages = PageServer::start(None).await;
     let config = "[browser]\nextra_flags = [\"--js-flags=--expose-gc\", \"--enable-precise-memory-info\"]\n";
-    let sup = Supervisor::with_config(config);
-    let c = sup.client().await;
+    let Fixture { pages, sup: _sup, c } = Fixture::with_config(config).await;
     form(&c, &pages, "h").await;
     js(&c, "h", "for (let i = 0; i < 200; i++) document.body.insertAdjacentHTML('beforeend', `<button>Item ${i}</button>`); 1")
         .await;

@@ -32,18 +32,21 @@ impl RefTable {
     /// the order they were issued. The refs of `refs` (the snapshot the agent just read) all stay,
     /// however many: a page larger than the bound is shown whole.
     pub(super) fn keep(&mut self, refs: Vec<RefRecord>) {
-        let shown: HashSet<String> = refs.iter().map(|r| r.id.clone()).collect();
+        let mut shown = Vec::with_capacity(refs.len());
         for r in refs {
             if !self.documents.contains(&r.loader_id) {
                 self.documents.push_back(r.loader_id.clone());
             }
-            if self.by_id.insert(r.id.clone(), r.clone()).is_none() {
-                self.order.push_back(r.id);
+            let id = r.id.clone();
+            if self.by_id.insert(id.clone(), r).is_none() {
+                self.order.push_back(id.clone());
             }
+            shown.push(id);
         }
         if self.by_id.len() <= MAX_REFS {
             return;
         }
+        let shown: HashSet<String> = shown.into_iter().collect();
         while self.by_id.len() > MAX_REFS && self.documents.len() > 1 {
             let Some(oldest) = self.documents.pop_front() else { break };
             self.by_id.retain(|_, r| r.loader_id != oldest);

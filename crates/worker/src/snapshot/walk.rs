@@ -440,7 +440,8 @@ const INSTALL: &str = include_str!("install.js");
 
 /// A JavaScript expression of walk `walk`'s `last` record in the world (`null` once another walk or
 /// [`forget_walk`] replaced it).
-fn last_walk(marker: &str, walk: u64) -> String {
+/// `walk` is the walk's id, or a JavaScript expression of it (an argument's name).
+fn last_walk(marker: &str, walk: impl std::fmt::Display) -> String {
     format!("((l) => l && l.id === {walk} ? l : null)(globalThis.{marker} && globalThis.{marker}.last)")
 }
 
@@ -475,8 +476,8 @@ pub(super) async fn keep_refs(
         // of its own each snapshot stayed compiled in the page for the document's life).
         let register = CallFunctionOn {
             function_declaration: format!(
-                "function(walk, pairs) {{ const l = globalThis.{marker} && globalThis.{marker}.last; \
-                 return ({REGISTER})(l && l.id === walk ? l : null, pairs); }}"
+                "function(walk, pairs) {{ return ({REGISTER})({}, pairs); }}",
+                last_walk(marker, "walk")
             ),
             execution_context_id: Some(r.context),
             arguments: vec![json!({ "value": r.walked.walk }), json!({ "value": pairs })],
