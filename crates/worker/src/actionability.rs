@@ -366,13 +366,19 @@ pub(crate) async fn at_once(
     let key = ref_key(r);
     let seen = seen(page, &page.session, Some(&key)).unwrap_or(serde_json::Value::Null);
     let needs_enabled = !matches!(input, InputAction::Hover);
-    let expression = format!(
-        "({AT_ONCE})({}, {seen}, {needs_enabled}, ({CHECKS}), ({HIT_TARGET}))",
-        registry_lookup(&r.id)
-    );
-    let call = sb_cdp::calls::Evaluate::by_value(expression);
+    // The ref, its evidence and the action's need are arguments: the source is the same every call.
+    let call = sb_cdp::calls::CallFunctionOn {
+        function_declaration: format!(
+            "function(id, seen, needsEnabled) {{ return ({AT_ONCE})({}, seen, needsEnabled, ({CHECKS}), ({HIT_TARGET})); }}",
+            registry_lookup("id")
+        ),
+        arguments: vec![json!({ "value": r.id }), json!({ "value": seen }), json!({ "value": needs_enabled })],
+        return_by_value: true,
+        await_promise: true,
+        ..Default::default()
+    };
     let step = Budget::new(budget.capped(STEP));
-    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, step).await;
+    let answer = page.worlds.call(&page.session, &page.target_id, call, step).await;
     #[derive(serde::Deserialize)]
     struct Found {
         x: Option<f64>,

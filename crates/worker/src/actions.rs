@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use base64::Engine;
-use sb_cdp::calls::Evaluate;
+use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::commands::{
     DomSetFileInputFiles, InputDispatchMouseEvent, PageStopLoading, RuntimeReleaseObjectGroup,
 };
@@ -701,8 +701,14 @@ pub(crate) async fn storage(
     let budget = p.budget();
     let kind = json!(kind);
     let op = json!({"action": action, "key": key, "value": value});
-    let call = Evaluate::by_value(format!("({STORAGE})({kind}, {op})"));
-    let r = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
+    let call = CallFunctionOn {
+        function_declaration: STORAGE.to_string(),
+        arguments: vec![json!({ "value": kind }), json!({ "value": op })],
+        return_by_value: true,
+        await_promise: true,
+        ..CallFunctionOn::default()
+    };
+    let r = page.worlds.call(&page.session, &page.target_id, call, budget).await;
     let r = r.map_err(|e| cdp_failure(phase, e))?;
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::BadRequest, phase, format!("page.storage: {}", details.message())));

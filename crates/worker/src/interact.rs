@@ -36,12 +36,13 @@ async fn settle_for(page: &Page, ms: u64, p: &Progress) {
     let wanted = Duration::from_millis(ms);
     let cap = p.budget().capped(wanted + SETTLE_SLACK);
     let started = std::time::Instant::now();
-    let wait = sb_cdp::calls::Evaluate {
-        expression: format!("new Promise((r) => setTimeout(r, {ms}))"),
+    let wait = sb_cdp::calls::CallFunctionOn {
+        function_declaration: "(ms) => new Promise((r) => setTimeout(r, ms))".into(),
+        arguments: vec![json!({ "value": ms })],
         await_promise: true,
         ..Default::default()
     };
-    let waited = page.worlds.evaluate(&page.session, &page.target_id, wait, Budget::new(cap)).await;
+    let waited = page.worlds.call(&page.session, &page.target_id, wait, Budget::new(cap)).await;
     if waited.is_err() {
         let rest = p.budget().capped(wanted).saturating_sub(started.elapsed());
         tokio::time::sleep(rest).await;

@@ -95,36 +95,48 @@ impl KeptWorlds {
         self.contexts.lock().unwrap().remove(&Self::key(session, frame_id));
     }
 
-    /// Evaluates `call` (a script of the runtime's own that needs nothing the walker installs) in
-    /// `frame_id`'s isolated world in `session`: in the kept context where the marker answers (one
-    /// round trip), else in the world asked for anew (`Page.createIsolatedWorld`; not kept: only a walk
-    /// makes a world ready). Each call within what is left of `budget`.
+    /// Calls `call` (a function of the runtime's own that needs nothing the walker installs; its
+    /// `execution_context_id` and `object_id` are set here) in `frame_id`'s isolated world in
+    /// `session` (`Runtime.callFunctionOn` on the world's global object): in the kept context where the
+    /// marker answers (one round trip), else in the world asked for anew (`Page.createIsolatedWorld`;
+    /// not kept: only a walk makes a world ready). Each call within what is left of `budget`.
+    ///
+    /// What varies from call to call goes in `call.arguments`, never in its source: V8 keeps each
+    /// distinct source compiled through the inspector for the context's life (with the ref and the
+    /// storage item in the sources, a round of a click, a hover and a `page.storage` write kept about
+    /// 27 KB of the page's heap).
     ///
     /// # Errors
     /// The call's [`CdpError`]; a kept context that ran out of time is not asked again (its timeout).
-    pub(crate) async fn evaluate(
+    pub(crate) async fn call(
         &self,
         session: &Session,
         frame_id: &str,
-        mut call: Evaluate,
+        mut call: CallFunctionOn,
         budget: Budget,
     ) -> Result<EvaluateResult, CdpError> {
         let marker = self.marker.as_str();
+        call.object_id = String::new();
         if let Some(context) = self.kept(session, frame_id) {
-            // Elsewhere than the world, the answer is the marker's name.
-            let guarded = Evaluate {
-                expression: format!("globalThis.{marker} ? ({}) : {marker:?}", call.expression),
-                context_id: Some(context),
+            // Elsewhere than the world, the answer is the marker's name. The guard's source is the
+            // same for every call of one function in this worker.
+            let guarded = CallFunctionOn {
+                function_declaration: format!(
+                    "function(...args) {{ return globalThis.{marker} ? ({}).apply(this, args) : {marker:?}; }}",
+                    call.function_declaration
+                ),
+                execution_context_id: Some(context),
                 ..call.clone()
             };
-            match session.evaluate(&guarded, budget.remaining()).await {
+            match session.call_function_on(&guarded, budget.remaining()).await {
                 Err(e) if e.is_timeout() => return Err(e),
                 Ok(r) if r.result.value.as_ref().and_then(Value::as_str) != Some(marker) => return Ok(r),
                 _ => self.forget(session, frame_id),
             }
         }
-        call.context_id = Some(session.create_isolated_world(frame_id, WORLD, budget.remaining()).await?);
-        session.evaluate(&call, budget.remaining()).await
+        call.execution_context_id =
+            Some(session.create_isolated_world(frame_id, WORLD, budget.remaining()).await?);
+        session.call_function_on(&call, budget.remaining()).await
     }
 }
 

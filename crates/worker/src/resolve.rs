@@ -6,7 +6,7 @@
 //! (or replaced by another node): a ref names one element, never another one, as Playwright MCP's refs
 //! do (a new snapshot gives the new element a ref of its own).
 
-use sb_cdp::calls::Evaluate;
+use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::Session;
 use sb_protocol::ipc::{Locator, RefRecord, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -100,7 +100,7 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 }
 
 /// The `backendNodeId` of ref `id` from the walker's registry in the page's isolated world
-/// ([`crate::page::WORLD`], kept ready by the snapshot: [`crate::page::KeptWorlds::evaluate`]);
+/// ([`crate::page::WORLD`], kept ready by the snapshot: [`crate::page::KeptWorlds::call`]);
 /// `Ok(None)` when the page no longer has it (another document, or collected).
 ///
 /// # Errors
@@ -182,10 +182,11 @@ pub(crate) fn registry_ref<'a>(page: &Page, locator: &'a Locator) -> Option<&'a 
     (current && kept && r.backend_node_id == 0).then_some(r)
 }
 
-/// A JavaScript expression of the element ref `id` names in the walker's registry (in the runtime's
-/// isolated world), `undefined` when the registry does not have it.
+/// A JavaScript expression of the element the ref in variable `id` names in the walker's registry (in
+/// the runtime's isolated world), `undefined` when the registry does not have it. The ref id is a
+/// function's argument, not part of the source (see [`crate::page::KeptWorlds::call`]).
 pub(crate) fn registry_lookup(id: &str) -> String {
-    format!("globalThis.__sandboxBrowserRefs?.get({})?.deref()", Value::String(id.to_string()))
+    format!("globalThis.__sandboxBrowserRefs?.get({id})?.deref()")
 }
 
 /// The remote object, in the runtime's isolated world, of the element ref `id` names in the walker's
@@ -194,9 +195,13 @@ pub(crate) fn registry_lookup(id: &str) -> String {
 /// # Errors
 /// A lookup that ran out of time ([`found`]).
 async fn registry_object(page: &Page, id: &str, budget: Budget) -> Result<Option<String>, WorkerError> {
-    let group = Some(page.group(&page.session).to_string());
-    let call = Evaluate { expression: registry_lookup(id), object_group: group, ..Evaluate::default() };
-    let answer = page.worlds.evaluate(&page.session, &page.target_id, call, budget).await;
+    let call = CallFunctionOn {
+        function_declaration: format!("function(id) {{ return {}; }}", registry_lookup("id")),
+        arguments: vec![json!({ "value": id })],
+        object_group: Some(page.group(&page.session).to_string()),
+        ..CallFunctionOn::default()
+    };
+    let answer = page.worlds.call(&page.session, &page.target_id, call, budget).await;
     Ok(found(answer)?.and_then(|a| a.result.object_id))
 }
 

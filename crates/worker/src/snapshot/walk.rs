@@ -465,7 +465,6 @@ pub(super) async fn keep_refs(
     let marker = page.worlds.marker();
     for (run, wanted) in by_run {
         let r = &runs[run];
-        let last = last_walk(marker, r.walked.walk);
         // Every walk's world keeps its elements' ids (the next walk gives them the same refs); the
         // main frame's registry also finds them for actions.
         let pairs: Vec<Value> = wanted
@@ -489,13 +488,17 @@ pub(super) async fn keep_refs(
             continue;
         }
         let indexes: Vec<usize> = wanted.iter().map(|w| w.1).collect();
-        let pick = Evaluate {
-            expression: format!("((l, idx) => l ? idx.map((i) => l.els[i]) : [])({last}, {indexes:?})"),
-            context_id: Some(r.context),
+        let pick = CallFunctionOn {
+            function_declaration: format!(
+                "function(walk, idx) {{ const l = {}; return l ? idx.map((i) => l.els[i]) : []; }}",
+                last_walk(marker, "walk")
+            ),
+            execution_context_id: Some(r.context),
+            arguments: vec![json!({ "value": r.walked.walk }), json!({ "value": indexes })],
             object_group: Some(WALK_GROUP.into()),
-            ..Evaluate::default()
+            ..CallFunctionOn::default()
         };
-        let picked = r.session.evaluate(&pick, budget.remaining()).await;
+        let picked = r.session.call_function_on(&pick, budget.remaining()).await;
         let Some(array) = picked.ok().and_then(|p| non_empty(p.result)) else {
             continue;
         };
@@ -517,15 +520,17 @@ pub(super) const REGISTER: &str = include_str!("register.js");
 /// Drops run `run`'s walk from its world (the elements it held), sent now and not waited for.
 pub(super) fn forget_walk(page: &Page, run: &Run, budget: Budget) {
     let marker = page.worlds.marker();
-    let forget = Evaluate {
-        expression: format!(
-            "(() => {{ if ({}) globalThis.{marker}.last = null; }})()",
-            last_walk(marker, run.walked.walk)
+    let forget = CallFunctionOn {
+        function_declaration: format!(
+            "function(walk) {{ if ({}) globalThis.{marker}.last = null; }}",
+            last_walk(marker, "walk")
         ),
-        context_id: Some(run.context),
-        ..Evaluate::default()
+        execution_context_id: Some(run.context),
+        arguments: vec![json!({ "value": run.walked.walk })],
+        ..CallFunctionOn::default()
     };
-    tokio::spawn(run.session.evaluate_now(&forget, budget.capped(std::time::Duration::from_millis(200))));
+    let budget = budget.capped(std::time::Duration::from_millis(200));
+    tokio::spawn(run.session.call_function_on(&forget, budget));
 }
 
 /// The object id of an array that has elements (V8 describes an array as `Array(n)`); `None` for an
