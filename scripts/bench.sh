@@ -27,9 +27,11 @@ if [ -z "${SB_BENCH_ONLY:-}" ] || [ "${SB_BENCH_ONLY:-}" = mcp ]; then
     [ -f "$docs/std/index.html" ] || docs="$PWD/scripts/demo-site"
     work=$(mktemp -d /tmp/sandbox-browser-bench.XXXXXX)
     trap 'stop_runtime; rm -rf "$work"' EXIT
-    start_runtime "$PWD/target/release" "$work" "$docs"
+    # Both sides on SB_TEST_CHROMIUM's browser when set (as sb-bench's tables below).
+    chromium=${SB_TEST_CHROMIUM:-/usr/lib/chromium/chromium}
+    SANDBOX_BROWSER_CHROMIUM=$chromium start_runtime "$PWD/target/release" "$work" "$docs"
     target/venv/bin/python scripts/bench/mcp-agent.py "$PWD/target/release/sandbox-browser" \
-        "$PWD/target/bench-js/node_modules/.bin/playwright-mcp" /usr/lib/chromium/chromium "$base" "$socket"
+        "$PWD/target/bench-js/node_modules/.bin/playwright-mcp" "$chromium" "$base" "$socket"
     stop_runtime
 fi
 [ "${SB_BENCH_ONLY:-}" = mcp ] && exit 0

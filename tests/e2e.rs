@@ -1056,8 +1056,11 @@ async fn mouse_and_keyboard_give_raw_input_with_playwrights_semantics() {
                   `${t} ${e.clientX} ${e.clientY} ${e.buttons}`)); \
                   document.body.insertAdjacentHTML('afterbegin', '<input id=\"box\" style=\"position:fixed;top:0;left:300px\">'); 1";
     call("page.evaluate", json!({"expression": record})).await;
-    let seen =
-        || async { call("page.evaluate", json!({"expression": "seen.splice(0)"})).await["value"].clone() };
+    // Without the browser's own move to (0, 0): the headless shell sometimes sends one after the
+    // recorder's layout change, before any input of ours (Blink's fake mouse move; the test never
+    // moves there).
+    let taken = "seen.splice(0).filter((e) => e !== 'mousemove 0 0 0')";
+    let seen = || async { call("page.evaluate", json!({"expression": taken})).await["value"].clone() };
 
     let r = call("page.mouse", json!({"action": "click", "x": 50, "y": 60})).await;
     assert_eq!(r["element"], json!("the mouse at (50, 60)"));

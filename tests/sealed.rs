@@ -900,11 +900,13 @@ async fn session_ids_that_look_like_paths_are_refused_and_remove_nothing() {
 /// Issue 28 §4: whatever the umask the runtime starts with (022 here, as a shell's), its browser's
 /// profile is 0700 (it was 0755) and its files 0600; the browser's temporary files go into the profile
 /// (every launch left an `org.chromium.Chromium.*` directory in /tmp), and crash dumps are pointed
-/// there too (they went under `$HOME/.config/chromium/Crash Reports`).
+/// there too (they went under `$HOME/.config/chromium/Crash Reports`). On Debian's full Chromium
+/// whatever `SB_TEST_CHROMIUM` says: the headless shell writes no `Local State`, makes no temporary
+/// directories here and starts no crash handler.
 #[test]
 fn the_browsers_files_are_the_runtimes_only_and_stay_in_its_profile() {
     let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
-    let sup = Supervisor::start(&[]);
+    let sup = Supervisor::start(&["--browser", sb_supervisor::browser::DEBIAN_CHROMIUM]);
     nix::sys::stat::umask(old);
     let profile = std::fs::read_dir(sup.dir.path())
         .unwrap()

@@ -55,8 +55,8 @@ impl Supervisor {
     /// [`Supervisor::start`] in a given dir (the socket is `<dir>/browser.sock`, the runtime dir is
     /// `dir`): a second supervisor on the same dir finds the first one's session store.
     ///
-    /// `SB_TEST_CHROMIUM=<binary>` runs the supervisors of tests without a `--config` of their own on
-    /// that browser (e.g. `/usr/lib/chromium/chromium-headless-shell`, the image's).
+    /// `SB_TEST_CHROMIUM=<binary>` runs the supervisors of tests without a `--config` or `--browser` of
+    /// their own on that browser (e.g. `/usr/lib/chromium/chromium-headless-shell`, the image's).
     pub fn start_in(dir: tempfile::TempDir, extra: &[&str]) -> Supervisor {
         let socket = dir.path().join("browser.sock");
         Supervisor::start_at(dir, socket, extra)
@@ -66,7 +66,7 @@ impl Supervisor {
     pub fn start_at(dir: tempfile::TempDir, socket: PathBuf, extra: &[&str]) -> Supervisor {
         let mut extra: Vec<std::ffi::OsString> = extra.iter().map(Into::into).collect();
         if let Some(browser) = std::env::var_os("SB_TEST_CHROMIUM") {
-            if !extra.iter().any(|a| a == "--config") {
+            if !extra.iter().any(|a| a == "--config" || a == "--browser") {
                 extra.extend(["--browser".into(), browser]);
             }
         }

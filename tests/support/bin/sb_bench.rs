@@ -93,7 +93,7 @@ fn bare_chromium_ready_ms() -> f64 {
         headless: true,
         remote: None,
     };
-    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let udd = dir.path().join("profile");
     let t = Instant::now();
     // The same flags with a port instead of the pipe (nothing here holds fds 3 and 4).
@@ -256,7 +256,7 @@ fn playwright_hangs(url: &str) -> Vec<Value> {
 /// `args`; its stdout's JSON lines (none when the variable is unset or the run fails).
 fn node_json_lines(script_var: &str, args: &[&str]) -> Vec<Value> {
     let Ok(script) = std::env::var(script_var) else { return Vec::new() };
-    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let out = Command::new("node").arg(script).arg(binary).args(args).stderr(Stdio::inherit()).output();
     match out {
         Ok(out) => String::from_utf8_lossy(&out.stdout)
@@ -270,8 +270,16 @@ fn node_json_lines(script_var: &str, args: &[&str]) -> Vec<Value> {
     }
 }
 
+/// The browser both sides run: `SB_TEST_CHROMIUM`'s binary when set (e.g. Debian's
+/// `chromium-headless-shell`, the image's and Playwright's default headless browser), else Debian's
+/// Chromium.
+fn bench_chromium() -> Option<std::path::PathBuf> {
+    std::env::var_os("SB_TEST_CHROMIUM").map(std::path::PathBuf::from)
+}
+
+/// `<binary> --version` of [`bench_chromium`].
 fn chromium_version() -> String {
-    let binary = sb_supervisor::browser::find_binary(None).unwrap();
+    let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let out = Command::new(binary).arg("--version").output().unwrap();
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
@@ -914,11 +922,12 @@ struct Peer {
 }
 
 impl Peer {
-    /// Starts the script named by `script_var` on our Chromium binary; `None` without the script (or node).
+    /// Starts the script named by `script_var` on our Chromium binary (`SB_TEST_CHROMIUM`'s when set,
+    /// as our side's supervisors use it); `None` without the script (or node).
     fn start(script_var: &str) -> Option<Peer> {
         use tokio::io::AsyncBufReadExt;
         let script = std::env::var(script_var).ok()?;
-        let binary = sb_supervisor::browser::find_binary(None).ok()?;
+        let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).ok()?;
         let mut child = tokio::process::Command::new("node")
             .arg(script)
             .arg(binary)
