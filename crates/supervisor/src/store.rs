@@ -213,19 +213,20 @@ fn compact(path: &Path) -> std::io::Result<(File, Vec<StoredSession>, usize)> {
     let sessions = fold(&text);
     let events = events_of(&sessions);
     let tmp = path.with_file_name(format!("{FILE_NAME}.tmp"));
-    {
-        // Created new, 0600, never through a file or symlink planted at its name.
-        let mut f = crate::files::create_private(&tmp)?;
-        for event in &events {
-            f.write_all(&line_of(event))?;
-        }
-        f.sync_all()?;
+    // Created new, 0600, never through a file or symlink planted at its name.
+    let mut written = crate::files::create_private(&tmp)?;
+    for event in &events {
+        written.write_all(&line_of(event))?;
     }
+    written.sync_all()?;
     std::fs::rename(&tmp, path)?;
     if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
         let _ = dir.sync_all();
     }
-    Ok((crate::files::append_private(path)?, sessions, events.len()))
+    // Appended to with `O_APPEND`; where it cannot be opened again after the rename, through the
+    // handle that wrote it (the same file, at its end): never the old file, which is gone.
+    let file = crate::files::append_private(path).unwrap_or(written);
+    Ok((file, sessions, events.len()))
 }
 
 impl SessionStore {
@@ -268,8 +269,17 @@ impl SessionStore {
             f.file.sync_data()?;
             f.lines += 1;
             if f.lines > f.limit {
-                let (compacted, _, lines) = compact(&path)?;
-                *f = Appending { file: compacted, lines, limit: compact_after.max(2 * lines) };
+                match compact(&path) {
+                    Ok((compacted, _, lines)) => {
+                        *f = Appending { file: compacted, lines, limit: compact_after.max(2 * lines) };
+                    }
+                    Err(e) => {
+                        // Kept as it was (a failed compaction changes nothing before its rename);
+                        // tried again once the file has doubled, not at every append.
+                        f.limit = 2 * f.lines;
+                        return Err(e);
+                    }
+                }
             }
             Ok::<(), std::io::Error>(())
         })
