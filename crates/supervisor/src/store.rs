@@ -202,6 +202,13 @@ struct Appending {
     limit: usize,
 }
 
+impl Appending {
+    /// `file`, compacted down to `lines`, compacted again past `compact_after` lines and twice `lines`.
+    fn new(file: File, lines: usize, compact_after: usize) -> Appending {
+        Appending { file, lines, limit: compact_after.max(2 * lines) }
+    }
+}
+
 /// Rewrites the store at `path` with only the open sessions' events (a temp file, fsynced, renamed
 /// over it, the directory fsynced) and opens it for appending: the open sessions and the lines left.
 fn compact(path: &Path) -> std::io::Result<(File, Vec<StoredSession>, usize)> {
@@ -247,7 +254,7 @@ impl SessionStore {
         crate::files::private_dir(runtime_dir)?;
         let path = runtime_dir.join(FILE_NAME);
         let (file, sessions, lines) = compact(&path)?;
-        let appending = Appending { file, lines, limit: compact_after.max(2 * lines) };
+        let appending = Appending::new(file, lines, compact_after);
         Ok((SessionStore { path, file: Arc::new(Mutex::new(appending)), compact_after }, sessions))
     }
 
@@ -270,9 +277,7 @@ impl SessionStore {
             f.lines += 1;
             if f.lines > f.limit {
                 match compact(&path) {
-                    Ok((compacted, _, lines)) => {
-                        *f = Appending { file: compacted, lines, limit: compact_after.max(2 * lines) };
-                    }
+                    Ok((compacted, _, lines)) => *f = Appending::new(compacted, lines, compact_after),
                     Err(e) => {
                         // Kept as it was (a failed compaction changes nothing before its rename);
                         // tried again once the file has doubled, not at every append.

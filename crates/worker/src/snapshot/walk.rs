@@ -445,6 +445,22 @@ fn last_walk(marker: &str, walk: impl std::fmt::Display) -> String {
     format!("((l) => l && l.id === {walk} ? l : null)(globalThis.{marker} && globalThis.{marker}.last)")
 }
 
+/// A call in `run`'s world of `body`, which sees `l`, the run's walk's `last` record ([`last_walk`]:
+/// `null` once it is gone), and `arg`. The walk's id and `arg` are the call's arguments: the source is
+/// the same for every walk (a source of its own each snapshot stayed compiled in the page for the
+/// document's life).
+fn on_last_walk(marker: &str, run: &Run, body: &str, arg: Value) -> CallFunctionOn {
+    CallFunctionOn {
+        function_declaration: format!(
+            "function(walk, arg) {{ const l = {}; {body} }}",
+            last_walk(marker, "walk")
+        ),
+        execution_context_id: Some(run.context),
+        arguments: vec![json!({ "value": run.walked.walk }), json!({ "value": arg })],
+        ..CallFunctionOn::default()
+    }
+}
+
 /// Keeps the refs `shown` for the actions that name them: the main frame's walk registers its
 /// elements under their ids in its world's registry (`__sandboxBrowserRefs`, at most 100 000 entries,
 /// the oldest dropped first); a cross-origin frame's refs get their `backendNodeId`
@@ -471,17 +487,7 @@ pub(super) async fn keep_refs(
             .iter()
             .map(|&(k, index)| json!([index, shown[k].id, shown[k].role, shown[k].name]))
             .collect();
-        // The walk and the pairs are arguments: the function's source is the same every time (a source
-        // of its own each snapshot stayed compiled in the page for the document's life).
-        let register = CallFunctionOn {
-            function_declaration: format!(
-                "function(walk, pairs) {{ return ({REGISTER})({}, pairs); }}",
-                last_walk(marker, "walk")
-            ),
-            execution_context_id: Some(r.context),
-            arguments: vec![json!({ "value": r.walked.walk }), json!({ "value": pairs })],
-            ..CallFunctionOn::default()
-        };
+        let register = on_last_walk(marker, r, &format!("return ({REGISTER})(l, arg);"), json!(pairs));
         // Not waited for: the session runs it before any later call (an action's ref lookup).
         tokio::spawn(r.session.call_function_on(&register, budget.remaining()));
         if run == 0 {
@@ -489,14 +495,8 @@ pub(super) async fn keep_refs(
         }
         let indexes: Vec<usize> = wanted.iter().map(|w| w.1).collect();
         let pick = CallFunctionOn {
-            function_declaration: format!(
-                "function(walk, idx) {{ const l = {}; return l ? idx.map((i) => l.els[i]) : []; }}",
-                last_walk(marker, "walk")
-            ),
-            execution_context_id: Some(r.context),
-            arguments: vec![json!({ "value": r.walked.walk }), json!({ "value": indexes })],
             object_group: Some(WALK_GROUP.into()),
-            ..CallFunctionOn::default()
+            ..on_last_walk(marker, r, "return l ? arg.map((i) => l.els[i]) : [];", json!(indexes))
         };
         let picked = r.session.call_function_on(&pick, budget.remaining()).await;
         let Some(array) = picked.ok().and_then(|p| non_empty(p.result)) else {
@@ -520,15 +520,7 @@ pub(super) const REGISTER: &str = include_str!("register.js");
 /// Drops run `run`'s walk from its world (the elements it held), sent now and not waited for.
 pub(super) fn forget_walk(page: &Page, run: &Run, budget: Budget) {
     let marker = page.worlds.marker();
-    let forget = CallFunctionOn {
-        function_declaration: format!(
-            "function(walk) {{ if ({}) globalThis.{marker}.last = null; }}",
-            last_walk(marker, "walk")
-        ),
-        execution_context_id: Some(run.context),
-        arguments: vec![json!({ "value": run.walked.walk })],
-        ..CallFunctionOn::default()
-    };
+    let forget = on_last_walk(marker, run, &format!("if (l) globalThis.{marker}.last = null;"), Value::Null);
     let budget = budget.capped(std::time::Duration::from_millis(200));
     tokio::spawn(run.session.call_function_on(&forget, budget));
 }
