@@ -169,15 +169,23 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
                 return false;
             }
         };
-    let attached =
-        match attach_session(&browser, &created, &page.dialogs, page.viewport, &page.emulation, budget).await
-        {
-            Ok(attached) => attached,
-            Err(e) => {
-                tracing::warn!(error.message = %e, "page_reset_failed");
-                return false;
-            }
-        };
+    let attached = match attach_session(
+        &browser,
+        &created,
+        &page.dialogs,
+        page.viewport,
+        &page.emulation,
+        &page.worlds,
+        budget,
+    )
+    .await
+    {
+        Ok(attached) => attached,
+        Err(e) => {
+            tracing::warn!(error.message = %e, "page_reset_failed");
+            return false;
+        }
+    };
     tracing::warn!(old = %page.target_id, new = %created, url = %sb_protocol::redact::in_url(url), reason, "page_reset");
     page.adopt(&created, attached, Moved::Reset(reason));
     if url != "about:blank" {

@@ -45,10 +45,12 @@ pub(crate) const ACTION_GROUP: &str = "sandbox-browser-action";
 pub(crate) const WORLD: &str = "sandbox-browser";
 
 /// The isolated world ([`WORLD`]) of the frames the snapshot walked, kept as their execution context
-/// ids: `Page.createIsolatedWorld` (a round trip) once a document instead of once a call. A kept id is
-/// trusted only where the world's marker answers, a global named by [`KeptWorlds::marker`] (128
-/// random bits a page cannot guess, set when the world is made ready): a context goes with its
-/// document, and after a renderer swap the new renderer's ids start again and may name another world.
+/// ids: `Page.createIsolatedWorld` (a round trip) once a document instead of once a call. In the
+/// page's own session a kept id is forgotten as soon as its context goes ([`KeptWorlds::follow`]), so
+/// the first call in a new document does not try the old one first. A kept id is trusted only where
+/// the world's marker answers, a global named by [`KeptWorlds::marker`] (128 random bits a page cannot
+/// guess, set when the world is made ready): a context goes with its document, and after a renderer
+/// swap the new renderer's ids start again and may name another world.
 pub(crate) struct KeptWorlds {
     marker: String,
     contexts: std::sync::Mutex<std::collections::HashMap<(String, String), i64>>,
@@ -59,11 +61,36 @@ pub(crate) struct KeptWorlds {
 const KEPT_WORLDS: usize = 64;
 
 impl KeptWorlds {
-    fn new() -> KeptWorlds {
+    /// No worlds kept yet, and a new marker.
+    fn new() -> Arc<KeptWorlds> {
         use std::hash::{BuildHasher, RandomState};
         let random = RandomState::new();
         let marker = format!("__sandboxBrowser{:016x}{:016x}", random.hash_one(1u8), random.hash_one(2u8));
-        KeptWorlds { marker, contexts: Default::default() }
+        Arc::new(KeptWorlds { marker, contexts: Default::default() })
+    }
+
+    /// Forgets the kept contexts of `session` as they go (`Runtime.executionContextDestroyed`,
+    /// `...Cleared`: its document went), for a session with `Runtime` enabled.
+    pub(crate) fn follow(self: &Arc<Self>, session: &Session) {
+        let mut events = session.events();
+        let worlds = Arc::downgrade(self);
+        let session = session.clone();
+        tokio::spawn(async move {
+            while let Some(ev) = events.recv().await {
+                let Some(worlds) = worlds.upgrade() else { return };
+                match ev.method.as_str() {
+                    "Runtime.executionContextDestroyed" => {
+                        let id = ev.params.get("executionContextId").and_then(Value::as_i64);
+                        let mut contexts = worlds.contexts.lock().unwrap();
+                        contexts.retain(|(s, _), c| s != session.id() || Some(*c) != id);
+                    }
+                    "Runtime.executionContextsCleared" => {
+                        worlds.contexts.lock().unwrap().retain(|(s, _), _| s != session.id());
+                    }
+                    _ => {}
+                }
+            }
+        });
     }
 
     /// The name of the global that marks a world made ready by this worker (`__sandboxBrowser` and 32
@@ -196,7 +223,7 @@ pub(crate) struct Page {
     /// The last snapshot's text, for the next `page.snapshot {diff: true}`.
     pub(crate) last_snapshot: std::sync::Mutex<Option<Previous>>,
     /// The frames' isolated worlds kept ready.
-    pub(crate) worlds: KeptWorlds,
+    pub(crate) worlds: Arc<KeptWorlds>,
     /// The last element found stable, for the stability check of the next action on it
     /// (`crate::actionability`).
     pub(crate) last_stable: std::sync::Mutex<Option<SeenStable>>,
@@ -224,10 +251,12 @@ impl Page {
         viewport: Option<sb_protocol::ipc::Display>,
         emulation: Emulation,
     ) -> Result<Page, CdpError> {
+        let worlds = KeptWorlds::new();
         let browser = conns.open();
         let dialogs = Dialogs::default();
         let budget = Budget::new(ATTACH_TIMEOUT);
-        let attached = attach_session(&browser, target_id, &dialogs, viewport, &emulation, budget).await?;
+        let attached =
+            attach_session(&browser, target_id, &dialogs, viewport, &emulation, &worlds, budget).await?;
         Ok(Page {
             conns,
             browser,
@@ -249,7 +278,7 @@ impl Page {
             tallies: Vec::new(),
             reported_url: String::new(),
             last_snapshot: Default::default(),
-            worlds: KeptWorlds::new(),
+            worlds,
             last_stable: Default::default(),
             grouped: Default::default(),
         })
@@ -337,7 +366,7 @@ pub(crate) struct Attached {
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
 /// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`; `Runtime` and
-/// `Network` followed by [`track_journal`]), sets what the session emulates ([`crate::emulate`]), and
+/// `Network` followed by [`track_journal`], and by [`KeptWorlds::follow`]), sets what the session emulates ([`crate::emulate`]), and
 /// sets `viewport`
 /// (CSS px) as the page's own size, as Playwright does for a context's viewport
 /// (`Emulation.setDeviceMetricsOverride`, scale 1, not mobile): the page's `innerWidth` and
@@ -348,10 +377,12 @@ pub(crate) async fn attach_session(
     dialogs: &Dialogs,
     viewport: Option<sb_protocol::ipc::Display>,
     emulation: &Emulation,
+    worlds: &Arc<KeptWorlds>,
     budget: Budget,
 ) -> Result<Attached, CdpError> {
     let session = browser.attach(target_id, budget.remaining()).await?;
     let lifecycle = track_lifecycle(&session, target_id);
+    worlds.follow(&session);
     let crash_expected = Arc::new(AtomicBool::new(false));
     let crashed = watch_crash(&session, crash_expected.clone());
     let oopifs = track_oopifs(browser, &session);
