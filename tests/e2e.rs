@@ -1161,14 +1161,28 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
     )
     .await;
     assert_eq!(offline["value"], json!("offline"));
-    // A new tab of the session gets it too; another session does not.
+    // A new tab of the session gets it too, from its first request and its first script on (a tab
+    // made at its URL loaded it with none of it: en-US, UTC, the browser's user agent, the window's
+    // height); another session does not.
     call("emu", "page.emulate", json!({"offline": false})).await;
-    call("emu", "tabs.open", json!({"url": pages.url("/test/index.html")})).await;
+    let opened = call("emu", "tabs.open", json!({"url": pages.url("/test/headers")})).await;
+    assert_eq!(opened["title"], json!("Headers"), "{opened}");
     let other = seen("emu").await;
     assert_eq!(
         (&other[0], &other[3], &other[4]),
         (&json!(false), &json!("Europe/Berlin"), &json!("AgentBrowser/1.0")),
         "{other}"
+    );
+    let first = call(
+        "emu",
+        "page.evaluate",
+        json!({"expression": "[...atLoad, agent.textContent, language.textContent.split(',')[0]]"}),
+    )
+    .await;
+    assert_eq!(
+        first["value"],
+        json!(["de-DE", "Europe/Berlin", 800, "AgentBrowser/1.0", "de-DE"]),
+        "{first}"
     );
     c.goto("plain", &pages.url("/test/index.html"), None).await.unwrap();
     let plain = call(

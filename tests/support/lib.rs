@@ -724,6 +724,28 @@ impl PageServer {
                     Html(format!("<!doctype html><title>Cookie</title><p id=\"cookie\">{cookie}</p>"))
                 }),
             )
+            // What the page's request and its first script saw: the `User-Agent` and `Accept-Language`
+            // headers, and `window.atLoad` (`navigator.language`, the time zone, `innerHeight`) set
+            // by a script in its head.
+            .route(
+                "/test/headers",
+                get(|headers: axum::http::HeaderMap| async move {
+                    let header = |name: axum::http::header::HeaderName| {
+                        headers
+                            .get(name)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("")
+                            .replace(['<', '>', '&'], "")
+                    };
+                    let (agent, language) =
+                        (header(axum::http::header::USER_AGENT), header(axum::http::header::ACCEPT_LANGUAGE));
+                    Html(format!(
+                        "<!doctype html><title>Headers</title><script>window.atLoad = [navigator.language, \
+                         Intl.DateTimeFormat().resolvedOptions().timeZone, innerHeight];</script>\
+                         <p id=\"agent\">{agent}</p><p id=\"language\">{language}</p>"
+                    ))
+                }),
+            )
             .route("/test/nav.html", get(|| async { Html(pages::NAV) }))
             .route("/test/takeover.html", get(|| async { Html(pages::TAKEOVER) }))
             .route("/test/opener.html", get(|| async { Html(pages::OPENER) }))

@@ -963,11 +963,10 @@ class Methods:
         return self._request("tabs.list", session_id, {}, timeout_ms, TabsListResult)
 
     def tabs_open(self, session_id: str, url: Optional[str] = None, *, timeout_ms: Optional[int] = None) -> TabInfo:
-        """``tabs.open {url?}`` -> ``TabInfo``: a new tab, the active one from now on, at ``url`` (not waited
-        for).
+        """``tabs.open {url?}`` -> ``TabInfo``: a new tab, the active one from now on, loaded at ``url`` as
+        ``page.goto`` loads it, with the session's viewport and emulation from its first request.
 
-        :param url: Where the new tab goes (``about:blank`` when absent); it is not waited for: use
-        ``page.wait_for``.
+        :param url: Where the new tab goes (``about:blank`` when absent), loaded as ``page.goto`` loads it.
         """
         params = _params({"url": url})
         return self._request("tabs.open", session_id, params, timeout_ms, TabInfo)

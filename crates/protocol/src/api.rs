@@ -465,9 +465,9 @@ methods! {
     PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
-    /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, at `url` (not waited
-    /// for).
-    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 8_000 }
+    /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
+    /// `page.goto` loads it, with the session's viewport and emulation from its first request.
+    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 15_000 }
     /// `tabs.focus {target_id}` -> [`TabInfo`]: page methods go to this tab from now on (a unique
     /// `target_id` prefix is enough).
     TabsFocus = "tabs.focus" { session: true, params: TabTargetParams, result: TabResult, timeout_ms: 8_000 }
@@ -1981,7 +1981,7 @@ pub struct TabsListResult {
 /// `tabs.open` params.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabsOpenParams {
-    /// Where the new tab goes (`about:blank` when absent); it is not waited for: use `page.wait_for`.
+    /// Where the new tab goes (`about:blank` when absent), loaded as `page.goto` loads it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }

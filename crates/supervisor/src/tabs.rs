@@ -7,7 +7,9 @@
 
 use std::sync::Arc;
 
-use sb_protocol::api::{TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams};
+use sb_protocol::api::{
+    GotoResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams,
+};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, AttachedOutput};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
@@ -44,10 +46,16 @@ pub async fn list(
     Ok(TabsListResult { tabs: tab_infos(session, &infos) })
 }
 
-/// `tabs.open {url?}`: a new tab in a window of its own, which becomes the active one.
+/// `tabs.open {url?}`: a new tab in a window of its own, which becomes the active one, then loaded
+/// at `url` as `page.goto` loads it. The tab is made at `about:blank` and the worker attaches to it
+/// (setting the session's viewport and emulation) before it navigates, so the page's first request
+/// and first script see what the session emulates (its user agent, language, time zone, viewport),
+/// as a page of a Playwright context does, and as Playwright MCP's `browser_tabs` opens a tab
+/// (`context.newPage()`, then `navigate`): a tab made at its URL loaded it before the attach.
 ///
 /// # Errors
-/// The health check's; `Target.createTarget`'s (phase `session`); the attach's.
+/// The health check's; `Target.createTarget`'s (phase `session`); the attach's; the navigation's, as
+/// `page.goto`'s (the tab stays open and active).
 pub async fn open(
     q: &Queue,
     session: &Arc<SessionEntry>,
@@ -56,15 +64,25 @@ pub async fn open(
 ) -> Result<TabInfo, ErrorBody> {
     let budget = call.budget;
     let link = q.health.link(budget).await?;
-    let url = p.url.unwrap_or_else(|| "about:blank".into());
     let context = q.sessions.context(session, &link, budget).await?;
     let target_id = link
         .client
-        .create_target(&url, true, Some(&context), budget.remaining())
+        .create_target("about:blank", true, Some(&context), budget.remaining())
         .await
         .map_err(|e| cdp_error(Phase::Session, "Target.createTarget", e))?;
     session.add_tab(target_id.clone());
-    focus_tab(q, session, target_id, call).await
+    let tab = focus_tab(q, session, target_id, call).await?;
+    let Some(url) = p.url.filter(|u| u != "about:blank") else { return Ok(tab) };
+    let output = q.run(session, call, Action::Goto { url }).await?;
+    let loaded = GotoResult::try_from(output).map_err(|other| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            Phase::Worker,
+            format!("worker answered a goto with {}", other.kind()),
+        )
+    })?;
+    q.sessions.url_seen(session, &loaded.url).await;
+    Ok(TabInfo { url: loaded.url, title: loaded.title, ..tab })
 }
 
 /// `tabs.focus {target_id}`: page actions go to that tab from now on.
