@@ -964,7 +964,8 @@ class Methods:
 
     def tabs_open(self, session_id: str, url: Optional[str] = None, *, timeout_ms: Optional[int] = None) -> TabInfo:
         """``tabs.open {url?}`` -> ``TabInfo``: a new tab, the active one from now on, loaded at ``url`` as
-        ``page.goto`` loads it, with the session's viewport and emulation from its first request.
+        ``page.goto`` loads it, with the session's viewport and emulation from its first request (a load that
+        fails answers ``page.goto``'s error; the tab stays open and active).
 
         :param url: Where the new tab goes (``about:blank`` when absent), loaded as ``page.goto`` loads it.
         """

@@ -466,7 +466,8 @@ methods! {
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
-    /// `page.goto` loads it, with the session's viewport and emulation from its first request.
+    /// `page.goto` loads it, with the session's viewport and emulation from its first request (a load
+    /// that fails answers `page.goto`'s error; the tab stays open and active).
     TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 15_000 }
     /// `tabs.focus {target_id}` -> [`TabInfo`]: page methods go to this tab from now on (a unique
     /// `target_id` prefix is enough).

@@ -691,6 +691,20 @@ macro_rules! outputs {
                     $(Output::$variant(_) => stringify!($variant)),*
                 }
             }
+
+            /// The payload as kind `O` (e.g. [`GotoResult`] for `Output::Goto`).
+            ///
+            /// # Errors
+            /// Another kind is the worker's bug: `internal`, phase `worker`, naming the kind it was.
+            pub fn into_kind<O: TryFrom<Output, Error = Output>>(self) -> Result<O, crate::ErrorBody> {
+                O::try_from(self).map_err(|other| {
+                    crate::ErrorBody::new(
+                        ErrorCode::Internal,
+                        Phase::Worker,
+                        format!("worker answered with the wrong result kind: {}", other.kind()),
+                    )
+                })
+            }
         }
 
         $(

@@ -799,13 +799,7 @@ fn finish_as<O: TryFrom<Output, Error = Output>>(
     o: Output,
     f: impl FnOnce(O) -> Done,
 ) -> Result<Done, ErrorBody> {
-    O::try_from(o).map(f).map_err(|other| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            Phase::Worker,
-            format!("worker answered with the wrong result kind: {}", other.kind()),
-        )
-    })
+    o.into_kind().map(f)
 }
 
 /// Decodes `params`; absent params are `{}`, so a missing required field is named in the error.

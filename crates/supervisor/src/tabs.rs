@@ -12,7 +12,7 @@ use sb_protocol::api::{
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, AttachedOutput};
-use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use sb_protocol::{Budget, ErrorBody, Phase};
 
 use crate::call::Call;
 use crate::link::Link;
@@ -73,14 +73,7 @@ pub async fn open(
     session.add_tab(target_id.clone());
     let tab = focus_tab(q, session, target_id, call).await?;
     let Some(url) = p.url.filter(|u| u != "about:blank") else { return Ok(tab) };
-    let output = q.run(session, call, Action::Goto { url }).await?;
-    let loaded = GotoResult::try_from(output).map_err(|other| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            Phase::Worker,
-            format!("worker answered a goto with {}", other.kind()),
-        )
-    })?;
+    let loaded: GotoResult = q.run(session, call, Action::Goto { url }).await?.into_kind()?;
     q.sessions.url_seen(session, &loaded.url).await;
     Ok(TabInfo { url: loaded.url, title: loaded.title, ..tab })
 }
@@ -152,14 +145,7 @@ async fn focus_tab(
 ) -> Result<TabInfo, ErrorBody> {
     let opener_id = session.tabs().into_iter().find(|t| t.target_id == target_id).and_then(|t| t.opener_id);
     let action = Action::Attach { target_id: target_id.clone() };
-    let output = q.run(session, call, action).await?;
-    let attached = AttachedOutput::try_from(output).map_err(|other| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            Phase::Worker,
-            format!("worker answered an attach with {}", other.kind()),
-        )
-    })?;
+    let attached: AttachedOutput = q.run(session, call, action).await?.into_kind()?;
     q.sessions.url_seen(session, &attached.url).await;
     Ok(TabInfo { target_id, url: attached.url, title: attached.title, active: true, opener_id })
 }
