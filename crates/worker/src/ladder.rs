@@ -32,7 +32,7 @@ use sb_protocol::margins::RESET_TIME;
 use sb_protocol::Budget;
 use serde_json::json;
 
-use crate::page::{attach_session, Moved, Page};
+use crate::page::{Moved, Page};
 
 /// Longest the responsiveness probe may take (a free page answers in a few ms).
 const PROBE: Duration = Duration::from_millis(150);
@@ -169,17 +169,7 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
                 return false;
             }
         };
-    let attached = match attach_session(
-        &browser,
-        &created,
-        &page.dialogs,
-        page.viewport,
-        &page.emulation,
-        &page.worlds,
-        budget,
-    )
-    .await
-    {
+    let attached = match page.attach_another(&created, budget).await {
         Ok(attached) => attached,
         Err(e) => {
             tracing::warn!(error.message = %e, "page_reset_failed");

@@ -66,7 +66,7 @@ use tokio_util::codec::Framed;
 use crate::conns::{Conns, Deliveries};
 
 use crate::error::{browser_gone, cdp_failure, fail};
-use crate::page::{attach_session, url_and_title, Moved, Page};
+use crate::page::{url_and_title, Moved, Page};
 use crate::progress::Progress;
 
 /// How the worker finds its page.
@@ -603,17 +603,8 @@ async fn set_display(page: &mut Page, display: Display, budget: Budget) -> Resul
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
 async fn switch_to(page: &mut Page, target_id: &str, budget: Budget) -> Result<Output, WorkerError> {
-    let attached = attach_session(
-        &page.browser,
-        target_id,
-        &page.dialogs,
-        page.viewport,
-        &page.emulation,
-        &page.worlds,
-        budget,
-    )
-    .await
-    .map_err(|e| cdp_failure(Phase::Session, e))?;
+    let attached =
+        page.attach_another(target_id, budget).await.map_err(|e| cdp_failure(Phase::Session, e))?;
     page.adopt(target_id, attached, Moved::Tab);
     let (url, title, _) = url_and_title(page, budget).await;
     let url = url.unwrap_or_default();

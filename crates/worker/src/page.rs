@@ -304,6 +304,17 @@ impl Page {
         }
     }
 
+    /// Attaches to `target_id` as the page's own target was ([`attach_session`]: its dialogs, viewport,
+    /// emulation and worlds), on the page's browser connection; [`Page::adopt`] then drives it.
+    ///
+    /// # Errors
+    /// The attach's [`CdpError`].
+    pub(crate) async fn attach_another(&self, target_id: &str, budget: Budget) -> Result<Attached, CdpError> {
+        let (dialogs, emulation) = (&self.dialogs, &self.emulation);
+        attach_session(&self.browser, target_id, dialogs, self.viewport, emulation, &self.worlds, budget)
+            .await
+    }
+
     /// Drives `target_id` through `attached` from now on (another tab, or the target that replaced a
     /// stuck or crashed one); the supervisor hears of the change after the run.
     pub(crate) fn adopt(&mut self, target_id: &str, attached: Attached, why: Moved) {
@@ -366,12 +377,11 @@ pub(crate) struct Attached {
 
 /// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
 /// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`; `Runtime` and
-/// `Network` followed by [`track_journal`], and by [`KeptWorlds::follow`]), sets what the session emulates ([`crate::emulate`]), and
-/// sets `viewport`
-/// (CSS px) as the page's own size, as Playwright does for a context's viewport
+/// `Network` followed by [`track_journal`] and [`KeptWorlds::follow`]), sets what the session
+/// emulates ([`crate::emulate`]), and sets `viewport` (CSS px) as the page's own size, as Playwright does for a context's viewport
 /// (`Emulation.setDeviceMetricsOverride`, scale 1, not mobile): the page's `innerWidth` and
 /// `innerHeight` are the viewport's, whatever the window's chrome takes.
-pub(crate) async fn attach_session(
+async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
     dialogs: &Dialogs,
