@@ -1212,6 +1212,56 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
     }
 }
 
+/// A popup of a session sees what the session emulates from its first request and first script on,
+/// as a page of a Playwright context does: a link's new tab (no opener: a renderer of its own) and a
+/// `window.open` (its opener's renderer, whose time zone and locale it shares) alike, before it is
+/// focused (an emulation changed meanwhile reaches it) and once focused. Before: the link's tab
+/// loaded with none of it (en-US, UTC, the browser's user agent, the window's 713 px height).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popup_sees_what_its_session_emulates_from_its_first_request() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("pop")).await.unwrap();
+    c.goto("pop", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| result_of(&c, "pop", method, params);
+    let set = json!({"locale": "de-DE", "timezone": "Europe/Berlin", "user_agent": "AgentBrowser/1.0"});
+    call("page.emulate", set).await;
+    let opener = call("tabs.list", json!({})).await["tabs"][0]["target_id"].clone();
+    let link = "document.body.insertAdjacentHTML('beforeend', '<a id=\"blank\" href=\"/test/headers\" target=\"_blank\">h</a>'), 1";
+    call("page.evaluate", json!({"expression": link})).await;
+    // What the popup's request and first script saw, then what it sees now.
+    let seen = "[...atLoad, agent.textContent, language.textContent.split(',')[0], navigator.userAgent, \
+                Intl.DateTimeFormat().resolvedOptions().timeZone]";
+    let focus_and_read = |popup: Value| {
+        let c = &c;
+        async move {
+            let focused = c.call("tabs.focus", Some("pop"), json!({"target_id": popup}), None).await.unwrap();
+            assert!(focused.ok, "{}", serde_json::to_string(&focused).unwrap());
+            result_of(c, "pop", "page.wait_for", json!({"selector": "#language"})).await;
+            result_of(c, "pop", "page.evaluate", json!({"expression": seen})).await["value"].clone()
+        }
+    };
+
+    call("page.click", json!({"selector": "#blank"})).await;
+    let popup = call("page.wait_for", json!({"popup": true})).await["popup"]["target_id"].clone();
+    // Its request and first script saw the session's locale, time zone, viewport height and user
+    // agent, as its script sees `agent_now` now.
+    let emulated = |agent_now: &str| {
+        json!(["de-DE", "Europe/Berlin", 800, "AgentBrowser/1.0", "de-DE", agent_now, "Europe/Berlin"])
+    };
+    let first = focus_and_read(popup).await;
+    assert_eq!(first, emulated("AgentBrowser/1.0"), "a link's new tab");
+
+    call("tabs.focus", json!({"target_id": opener})).await;
+    call("page.evaluate", json!({"expression": "window.w = window.open('/test/headers'), 1"})).await;
+    let popup = call("page.wait_for", json!({"popup": true})).await["popup"]["target_id"].clone();
+    call("page.wait_for", json!({"function": "w.document.getElementById('language') !== null"})).await;
+    // Changed while the popup is not focused: the popup gets it too.
+    call("page.emulate", json!({"user_agent": "AgentBrowser/2.0"})).await;
+    call("page.wait_for", json!({"function": "w.navigator.userAgent === 'AgentBrowser/2.0'"})).await;
+    let first = focus_and_read(popup).await;
+    assert_eq!(first, emulated("AgentBrowser/2.0"), "a window.open popup");
+}
+
 /// Issue 29: `page.storage` reads and writes the active tab's local and session storage;
 /// `session.storage_state` saves the session's cookies and local storage as a Playwright
 /// `storageState` file, which `session.start {storage_state}` and `session.storage_state {load}`

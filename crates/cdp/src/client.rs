@@ -375,6 +375,19 @@ impl CdpClient {
         Ok(self.session(r.session_id))
     }
 
+    /// Takes over flat session `session_id`, made by the relay's browser-level auto-attach on another
+    /// route ([`crate::relay::ADOPT_SESSION`]): a [`Session`] on this connection, whose target keeps
+    /// what that session set on it.
+    ///
+    /// # Errors
+    /// As [`CdpClient::call`]; [`CdpError::Protocol`] when no such session may be taken (or the
+    /// connection is not a relay's route).
+    pub async fn adopt(&self, session_id: &str, timeout: Duration) -> Result<Session, CdpError> {
+        let params = serde_json::json!({"sessionId": session_id});
+        self.call_raw(crate::relay::ADOPT_SESSION, None, params, timeout).await?;
+        Ok(self.session(session_id.to_string()))
+    }
+
     /// A handle on an already attached flat session.
     pub fn session(&self, session_id: String) -> Session {
         Session { client: self.clone(), session_id }

@@ -324,6 +324,12 @@ command!(
     RuntimeTerminateExecution = "Runtime.terminateExecution" -> IgnoredAny {}
 );
 command!(
+    /// `Runtime.runIfWaitingForDebugger`: lets a target that waits for it (auto-attached with
+    /// `waitForDebuggerOnStart`) run. Its session's commands sent before it are done before the page
+    /// runs or loads anything; their answers come after it.
+    RuntimeRunIfWaitingForDebugger = "Runtime.runIfWaitingForDebugger" -> IgnoredAny {}
+);
+command!(
     /// `Target.closeTarget`.
     TargetCloseTarget = "Target.closeTarget" -> IgnoredAny {
         /// CDP `targetId`.
@@ -338,8 +344,9 @@ command!(
     }
 );
 command!(
-    /// `Target.setAutoAttach`: attach to the targets this one creates (out-of-process iframes), as flat
-    /// sessions with `flatten`.
+    /// `Target.setAutoAttach`: attach to the targets this one creates (out-of-process iframes, on a
+    /// page's session), or to every new target (on the browser connection), as flat sessions with
+    /// `flatten`.
     TargetSetAutoAttach = "Target.setAutoAttach" -> IgnoredAny {
         /// Whether to attach to related targets.
         auto_attach: bool,
@@ -347,6 +354,10 @@ command!(
         wait_for_debugger_on_start: bool,
         /// Flat sessions (messages carry `sessionId`), the only mode the runtime uses.
         flatten: bool,
+        /// Which targets, as CDP's `TargetFilter` (`[{"type": "page"}, {"exclude": true}]`: pages
+        /// only); absent: Chromium's default.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Value>,
     }
 );
 command!(
@@ -360,7 +371,23 @@ command!(
 impl TargetSetAutoAttach {
     /// Auto-attach with flat sessions, not waiting for a debugger.
     pub fn flat() -> TargetSetAutoAttach {
-        TargetSetAutoAttach { auto_attach: true, wait_for_debugger_on_start: false, flatten: true }
+        TargetSetAutoAttach {
+            auto_attach: true,
+            wait_for_debugger_on_start: false,
+            flatten: true,
+            filter: None,
+        }
+    }
+
+    /// On the browser connection: every new page (a tab, a popup) attached as it is made, and held
+    /// until `Runtime.runIfWaitingForDebugger` on its session; no other kind of target.
+    pub fn new_pages_held() -> TargetSetAutoAttach {
+        TargetSetAutoAttach {
+            auto_attach: true,
+            wait_for_debugger_on_start: true,
+            flatten: true,
+            filter: Some(serde_json::json!([{"type": "page", "exclude": false}, {"exclude": true}])),
+        }
     }
 }
 

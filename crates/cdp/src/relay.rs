@@ -10,6 +10,12 @@
 //!   it), and a session auto-attached under it (`Target.attachedToTarget` on that session) belongs to
 //!   the same route. Its events go to that route only, and a route may send only on its own sessions
 //!   (another's answer `Session with given id not found`, as Chromium answers an unknown one);
+//! - **auto-attach at the browser level** (`Target.setAutoAttach` without a `sessionId`): a session
+//!   it makes on a new target (`Target.attachedToTarget` with `waitingForDebugger`, which no explicit
+//!   attach is announced with) belongs to the route that asked for it, which alone hears of it;
+//!   another route may take one over ([`ADOPT_SESSION`]). One it makes on a target that was already
+//!   there (announced at once, awaited by no route's `Target.attachToTarget`) is detached by the relay:
+//!   auto-attach is for new targets;
 //! - **browser-level events** (`Target.targetCreated`, ...) go to the routes that asked for them;
 //! - **a route that ends** (its client closed it, or it stopped reading: its queue of
 //!   [`ROUTE_BUFFER`] messages is full) is detached from every target it attached
@@ -24,6 +30,12 @@ use tokio::sync::{mpsc, watch};
 
 use crate::wire::{Inbound, Outbound, Wire};
 use crate::CdpClient;
+
+/// The relay's own method, answered by the relay: `{"method": "Relay.adoptSession", "params":
+/// {"sessionId"}}` makes a session that auto-attach at the browser level made (the auto-attacher's,
+/// at the browser level) the calling route's, with the sessions under it; its overrides stay, as the
+/// session does. Answers `{}`, or Chromium's `Session with given id not found.` for any other session.
+pub const ADOPT_SESSION: &str = "Relay.adoptSession";
 
 /// Messages a route may have unread before the relay closes it (it is stuck or gone).
 pub const ROUTE_BUFFER: usize = 4096;
@@ -63,6 +75,8 @@ struct State {
     owners: HashMap<String, (RouteId, Option<String>)>,
     /// `targetId` -> the routes whose `Target.attachToTarget` to it awaits its `attachedToTarget`.
     attaching: HashMap<String, VecDeque<RouteId>>,
+    /// The route that set auto-attach at the browser level, whose the sessions it makes are.
+    auto_attacher: Option<RouteId>,
     closed: Option<String>,
 }
 
@@ -101,6 +115,10 @@ struct HeadParams {
     session_id: Option<String>,
     target_id: Option<String>,
     target_info: Option<HeadTarget>,
+    /// `Target.setAutoAttach`'s switch.
+    auto_attach: Option<bool>,
+    /// `Target.attachedToTarget`'s: a new target auto-attached, held until it is let run.
+    waiting_for_debugger: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -222,6 +240,17 @@ impl Inner {
         if !state.routes.contains_key(&route) {
             return;
         }
+        if head.method.as_deref() == Some(ADOPT_SESSION) {
+            let session = head.params.and_then(|p| p.session_id);
+            let answer = match session {
+                Some(session) if state.adopt(&session, route) => serde_json::json!({"id": id, "result": {}}),
+                _ => {
+                    serde_json::json!({"id": id, "error": {"code": -32001, "message": "Session with given id not found."}})
+                }
+            };
+            state.deliver(route, answer.to_string());
+            return;
+        }
         if let Some(session) = &head.session_id {
             if state.owners.get(session).is_none_or(|(owner, _)| *owner != route) {
                 let answer = serde_json::json!({
@@ -237,6 +266,10 @@ impl Inner {
             (Some("Target.attachToTarget"), Some(HeadParams { target_id: Some(target), .. })) => {
                 state.attaching.entry(target.clone()).or_default().push_back(route);
                 Some(target)
+            }
+            (Some("Target.setAutoAttach"), Some(p)) if head.session_id.is_none() => {
+                state.auto_attacher = p.auto_attach.unwrap_or(false).then_some(route);
+                None
             }
             _ => None,
         };
@@ -291,9 +324,28 @@ impl Inner {
         }
         match (method.as_str(), child) {
             ("Target.attachedToTarget", Some(child)) => {
+                let waiting = params.as_ref().and_then(|p| p.waiting_for_debugger) == Some(true);
                 let target = params.and_then(|p| p.target_info).and_then(|t| t.target_id).unwrap_or_default();
-                let queued = state.attaching.get_mut(&target).and_then(VecDeque::pop_front);
+                // A target auto-attached as it was made is announced before anyone could have asked
+                // to attach to it; an explicit attach is never announced as waiting.
+                let queued = if waiting {
+                    None
+                } else {
+                    state.attaching.get_mut(&target).and_then(VecDeque::pop_front)
+                };
+                let auto = state.auto_attacher.filter(|r| state.routes.contains_key(r));
                 let route = queued.or_else(|| state.owners.get(&child).map(|(r, _)| *r));
+                let route = match (route, auto) {
+                    (Some(route), _) => Some(route),
+                    (None, Some(auto)) if waiting => Some(auto),
+                    (None, Some(_)) => {
+                        // A target that was there when auto-attach was set (announced at once, not
+                        // waiting, asked for by no one): auto-attach is for new targets.
+                        self.detach(state, child);
+                        return;
+                    }
+                    (None, None) => None,
+                };
                 if let Some(route) = route {
                     state.owners.insert(child, (route, None));
                     state.deliver(route, text);
@@ -320,21 +372,27 @@ impl Inner {
     fn end_route(&self, route: RouteId) {
         let detach = self.state.lock().unwrap().end_route(route);
         for session in detach {
-            let mut state = self.state.lock().unwrap();
+            let state = self.state.lock().unwrap();
             if state.closed.is_some() {
                 return;
             }
-            state.next_id += 1;
-            let global = state.next_id;
-            state.pending.insert(global, Call { route: RELAY, id: 0, attach: None });
-            drop(state);
-            let msg = serde_json::json!({
-                "id": global,
-                "method": "Target.detachFromTarget",
-                "params": {"sessionId": session},
-            });
-            let _ = self.upstream.send(Outbound::Message(msg.to_string()));
+            self.detach(state, session);
         }
+    }
+
+    /// The relay's own `Target.detachFromTarget` of `session` (its answer dropped); `state` is let go
+    /// before it is sent.
+    fn detach(&self, mut state: std::sync::MutexGuard<'_, State>, session: String) {
+        state.next_id += 1;
+        let global = state.next_id;
+        state.pending.insert(global, Call { route: RELAY, id: 0, attach: None });
+        drop(state);
+        let msg = serde_json::json!({
+            "id": global,
+            "method": "Target.detachFromTarget",
+            "params": {"sessionId": session},
+        });
+        let _ = self.upstream.send(Outbound::Message(msg.to_string()));
     }
 
     /// The browser connection closed: every route ends with `reason`.
@@ -380,6 +438,9 @@ impl State {
     /// Forgets `route`; the sessions it attached at the browser level, to detach.
     fn end_route(&mut self, route: RouteId) -> Vec<String> {
         self.routes.remove(&route);
+        if self.auto_attacher == Some(route) {
+            self.auto_attacher = None;
+        }
         self.pending.retain(|_, call| call.route != route);
         for queue in self.attaching.values_mut() {
             queue.retain(|r| *r != route);
@@ -401,16 +462,41 @@ impl State {
         detach
     }
 
-    /// Forgets a session that was detached, and the sessions under it.
-    fn forget(&mut self, session: &str) {
-        self.owners.remove(session);
-        let children: Vec<String> = self
-            .owners
+    /// Makes `session` (made by the browser-level auto-attach, still its route's) `route`'s, with the
+    /// sessions under it; whether it was one.
+    fn adopt(&mut self, session: &str, route: RouteId) -> bool {
+        let auto = self.owners.get(session).is_some_and(|(owner, parent)| {
+            parent.is_none() && self.auto_attacher == Some(*owner) && *owner != route
+        });
+        if auto {
+            self.move_to(session, route);
+        }
+        auto
+    }
+
+    /// `session` and the sessions under it, now `route`'s.
+    fn move_to(&mut self, session: &str, route: RouteId) {
+        if let Some(owner) = self.owners.get_mut(session) {
+            owner.0 = route;
+        }
+        for child in self.children(session) {
+            self.move_to(&child, route);
+        }
+    }
+
+    /// The sessions auto-attached under `session`.
+    fn children(&self, session: &str) -> Vec<String> {
+        self.owners
             .iter()
             .filter(|(_, (_, parent))| parent.as_deref() == Some(session))
             .map(|(s, _)| s.clone())
-            .collect();
-        for child in children {
+            .collect()
+    }
+
+    /// Forgets a session that was detached, and the sessions under it.
+    fn forget(&mut self, session: &str) {
+        self.owners.remove(session);
+        for child in self.children(session) {
             self.forget(&child);
         }
     }
@@ -554,6 +640,74 @@ mod tests {
         browser.send(json!({"id": detach["id"], "result": {}})).await;
         assert_eq!(relay.sessions(), 0);
         assert_eq!(relay.routes(), 1);
+    }
+
+    #[tokio::test]
+    async fn sessions_auto_attached_at_the_browser_level_belong_to_the_route_that_asked() {
+        let (relay, mut browser) = Browser::relay();
+        let (mut sup, mut worker) = (relay.route("supervisor", true), relay.route("worker", false));
+        send(
+            &sup,
+            json!({"id": 1, "method": "Target.setAutoAttach", "params": {"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true}}),
+        );
+        let call = browser.next().await;
+        browser.send(json!({"id": call["id"], "result": {}})).await;
+        assert_eq!(recv(&mut sup).await["id"], 1);
+        // A new target, held: the supervisor's, even while the worker already waits to attach to it.
+        send(
+            &worker,
+            json!({"id": 7, "method": "Target.attachToTarget", "params": {"targetId": "T", "flatten": true}}),
+        );
+        let attach = browser.next().await;
+        let held = json!({"method": "Target.attachedToTarget", "params": {"sessionId": "A", "targetInfo": {"targetId": "T"}, "waitingForDebugger": true}});
+        browser.send(held.clone()).await;
+        // The worker's own session, announced then answered.
+        let mine = json!({"method": "Target.attachedToTarget", "params": {"sessionId": "W", "targetInfo": {"targetId": "T"}, "waitingForDebugger": false}});
+        browser.send(mine.clone()).await;
+        browser.send(json!({"id": attach["id"], "result": {"sessionId": "W"}})).await;
+        assert_eq!(recv(&mut sup).await, held);
+        assert_eq!(recv(&mut worker).await, mine);
+        assert_eq!(recv(&mut worker).await["result"]["sessionId"], "W");
+        // The supervisor may drive A (and the worker may not).
+        send(
+            &sup,
+            json!({"id": 2, "method": "Runtime.runIfWaitingForDebugger", "sessionId": "A", "params": {}}),
+        );
+        assert_eq!(browser.next().await["sessionId"], "A");
+        send(&worker, json!({"id": 8, "method": "Runtime.evaluate", "sessionId": "A", "params": {}}));
+        assert_eq!(recv(&mut worker).await["error"]["message"], "Session with given id not found.");
+        // A target that was there when auto-attach was set (not waiting, not asked for) is detached at
+        // once: auto-attach is for new targets.
+        let old = json!({"method": "Target.attachedToTarget", "params": {"sessionId": "O", "targetInfo": {"targetId": "X"}, "waitingForDebugger": false}});
+        browser.send(old).await;
+        let detach = browser.next().await;
+        assert_eq!(
+            (&detach["method"], &detach["params"]),
+            (&json!("Target.detachFromTarget"), &json!({"sessionId": "O"}))
+        );
+        assert_eq!(relay.sessions(), 2);
+        // The worker takes A over (not its own W again, nor one that does not exist): A's events and
+        // calls are the worker's from then on, and the supervisor's are refused.
+        for (id, session, ok) in [(10, "W", false), (11, "nope", false), (12, "A", true)] {
+            send(&worker, json!({"id": id, "method": ADOPT_SESSION, "params": {"sessionId": session}}));
+            let answer = recv(&mut worker).await;
+            assert_eq!((answer["id"].clone(), answer.get("result").is_some()), (json!(id), ok), "{answer}");
+        }
+        let event = json!({"method": "Page.loadEventFired", "sessionId": "A", "params": {}});
+        browser.send(event.clone()).await;
+        assert_eq!(recv(&mut worker).await, event);
+        send(&sup, json!({"id": 4, "method": "Runtime.evaluate", "sessionId": "A", "params": {}}));
+        assert_eq!(recv(&mut sup).await["error"]["message"], "Session with given id not found.");
+        // Auto-attach switched off: an unclaimed announcement goes to the watchers again, unowned.
+        send(
+            &sup,
+            json!({"id": 5, "method": "Target.setAutoAttach", "params": {"autoAttach": false, "waitForDebuggerOnStart": false, "flatten": true}}),
+        );
+        let _ = browser.next().await;
+        let stray = json!({"method": "Target.attachedToTarget", "params": {"sessionId": "Z", "targetInfo": {"targetId": "Y"}, "waitingForDebugger": true}});
+        browser.send(stray.clone()).await;
+        assert_eq!(recv(&mut sup).await, stray);
+        assert_eq!(relay.sessions(), 2);
     }
 
     #[tokio::test]

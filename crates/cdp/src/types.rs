@@ -598,6 +598,10 @@ pub struct AttachedToTarget {
     pub session_id: String,
     /// The target attached to.
     pub target_info: TargetInfo,
+    /// Whether the target waits for `Runtime.runIfWaitingForDebugger` on this session (a new target
+    /// auto-attached with `waitForDebuggerOnStart`).
+    #[serde(default)]
+    pub waiting_for_debugger: bool,
 }
 
 /// `Target.detachedFromTarget` params.

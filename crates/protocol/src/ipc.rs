@@ -340,6 +340,10 @@ pub enum Action {
     Attach {
         /// CDP `targetId` of the tab.
         target_id: String,
+        /// The supervisor's flat session on the tab (a popup it held with the session's settings),
+        /// which the worker takes over (`Relay.adoptSession`) instead of attaching: the page keeps
+        /// its overrides throughout.
+        held_session: Option<String>,
     },
 }
 

@@ -125,9 +125,11 @@ impl Runtime {
         let downloads = crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir);
         let sessions =
             Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
+        let display = Display { width: config.browser.window.0, height: config.browser.window.1, scale: 1.0 };
         let observer: Arc<dyn BrowserObserver> = Arc::new(crate::sessions::Observer {
             sessions: Arc::downgrade(&sessions),
             intercept: config.browser.remote.is_some().then(|| guard.clone()),
+            display: Some(display),
         });
         health.observe(Arc::downgrade(&observer));
         let launcher = WorkerLauncher {
@@ -135,11 +137,7 @@ impl Runtime {
             exe: config.worker_exe.clone(),
             log_format: config.log_format.clone(),
             emulation: Default::default(),
-            viewport: Some(Display {
-                width: config.browser.window.0,
-                height: config.browser.window.1,
-                scale: 1.0,
-            }),
+            viewport: Some(display),
         };
         let activity = Arc::new(crate::activity::Activity::new(config.view));
         let tracer = Arc::new(crate::trace::Tracer::new(config.trace.clone(), config.artifacts_dir.clone()));
@@ -550,15 +548,22 @@ impl Runtime {
                 let output = q.run(session, call, action).await?;
                 let done = (page.finish)(output)?;
                 session.keep_refs(done.refs);
+                let before = session.emulation.lock().unwrap().clone();
                 if let Some(display) = done.display {
                     *session.display.lock().unwrap() = Some(display);
                     let set = StoreEvent::DisplaySet { session_id: session.id.clone(), display };
                     q.sessions.record(set).await;
                 }
-                if let Some(emulation) = done.emulation {
+                if let Some(emulation) = done.emulation.clone() {
                     *session.emulation.lock().unwrap() = emulation.clone();
                     let set = StoreEvent::EmulationSet { session_id: session.id.clone(), emulation };
                     q.sessions.record(set).await;
+                }
+                if done.display.is_some() || done.emulation.is_some() {
+                    // The session's popups the supervisor holds get them too.
+                    if let Some(link) = q.health.current_link().await {
+                        Sessions::restyle_held(session, &link, &before, done.display);
+                    }
                 }
                 if let Some(url) = &done.url {
                     q.sessions.url_seen(session, url).await;

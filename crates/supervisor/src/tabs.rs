@@ -3,7 +3,9 @@
 //! A session's tab list lives in its entry ([`SessionEntry::tabs`]) and is brought up to date from
 //! `Target.getTargets` when it is read ([`Sessions::current_tabs`]): popups join it, closed tabs leave
 //! it. Focusing a tab runs `Action::Attach` in the session's queue, so the worker drives that tab from
-//! then on; the tab it leaves keeps its flat session (its dialogs are still answered).
+//! then on; the tab it leaves keeps its flat session (its dialogs are still answered). A popup the
+//! supervisor held with the session's settings until then (`sessions/watch.rs`) is handed over: the
+//! worker takes the supervisor's session on it.
 
 use std::sync::Arc;
 
@@ -144,7 +146,10 @@ async fn focus_tab(
     call: Call<'_>,
 ) -> Result<TabInfo, ErrorBody> {
     let opener_id = session.tabs().into_iter().find(|t| t.target_id == target_id).and_then(|t| t.opener_id);
-    let action = Action::Attach { target_id: target_id.clone() };
+    // A popup the supervisor held with the session's settings: the worker takes its session over, so
+    // the page keeps them throughout (a session that detaches takes its overrides with it).
+    let held_session = session.release(&target_id).map(|s| s.id().to_string());
+    let action = Action::Attach { target_id: target_id.clone(), held_session };
     let attached: AttachedOutput = q.run(session, call, action).await?.into_kind()?;
     q.sessions.url_seen(session, &attached.url).await;
     Ok(TabInfo { target_id, url: attached.url, title: attached.title, active: true, opener_id })

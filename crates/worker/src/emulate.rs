@@ -4,25 +4,34 @@
 //! `_updateTimezone`, `_updateGeolocation`, `_updateUserAgent`, `_updateOffline`). Every call sets its
 //! setting whole, so a field cleared by `reset` is cleared in the page too.
 
-use std::time::Duration;
+use std::future::Future;
+use std::pin::Pin;
 
 use sb_cdp::commands::{
-    BrowserGetVersion, BrowserGrantPermissions, Command, EmulationSetEmulatedMedia,
+    BrowserGetVersion, BrowserGrantPermissions, EmulationSetDeviceMetricsOverride, EmulationSetEmulatedMedia,
     EmulationSetGeolocationOverride, EmulationSetLocaleOverride, EmulationSetTimezoneOverride,
-    EmulationSetUserAgentOverride, MediaFeature, NetworkEmulateNetworkConditions, TargetGetTargetInfo,
+    EmulationSetUserAgentOverride, MediaFeature, NetworkEmulateNetworkConditions,
+    RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
 };
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::api::{ColorScheme, Emulation, ReducedMotion};
+use sb_protocol::ipc::Display;
 use sb_protocol::Budget;
 use serde_json::{json, Value};
 
+/// A call sent on a page's session, awaiting its answer.
+type Sent = Pin<Box<dyn Future<Output = Result<(), CdpError>> + Send>>;
+
 /// Sets `e` on the page of `session` (target `target_id`), which emulates `before` (a new page:
 /// nothing), within `budget`: only the settings that change are sent, so a page of a session that
-/// emulates nothing costs no call.
+/// emulates nothing costs no call. The calls go in order without waiting for each other
+/// (`Emulation.setEmulatedMedia`, `setUserAgentOverride`, `Network.emulateNetworkConditions`,
+/// `Emulation.setGeolocationOverride`, `setLocaleOverride`, `setTimezoneOverride`), after the
+/// browser-level calls they need.
 ///
 /// # Errors
 /// The first call that failed (an unknown time zone or locale answers Chromium's `Invalid ...`).
-pub(crate) async fn apply(
+pub async fn apply(
     browser: &CdpClient,
     session: &Session,
     target_id: &str,
@@ -30,10 +39,69 @@ pub(crate) async fn apply(
     e: &Emulation,
     budget: Budget,
 ) -> Result<(), CdpError> {
+    let sent = send(browser, session, target_id, before, e, budget).await?;
+    answered(sent).await
+}
+
+/// Lets a new page that waits to run (auto-attached on the browser connection with
+/// `waitForDebuggerOnStart`: a popup its opener made) run with the session's `display`
+/// (`Emulation.setDeviceMetricsOverride`, as the worker sets it) and emulation `e` already set, so its
+/// first request and first script see them, as Playwright sets a context's options on a popup before
+/// it runs (`crPage.ts`: the page's `_initialize` sends them with `Runtime.runIfWaitingForDebugger`).
+/// Every call goes before `Runtime.runIfWaitingForDebugger` on the same session (Chromium runs them
+/// in order; their answers come once the page runs). The page is let run even when a call failed.
+/// The settings hold while `session` stays attached.
+///
+/// # Errors
+/// The first call that failed, or [`CdpError::Timeout`] past `budget`.
+pub async fn start_held_page(
+    browser: &CdpClient,
+    session: &Session,
+    target_id: &str,
+    display: Option<Display>,
+    e: &Emulation,
+    budget: Budget,
+) -> Result<(), CdpError> {
+    let left = || budget.remaining();
+    let mut sent: Vec<Sent> =
+        display.map(|d| boxed(session.send(&display_metrics(d), left()))).into_iter().collect();
+    let prepared = send(browser, session, target_id, &Emulation::default(), e, budget).await;
+    let run = boxed(session.send(&RuntimeRunIfWaitingForDebugger {}, left()));
+    let prepared = prepared.map(|more| sent.extend(more));
+    sent.push(run);
+    prepared?;
+    answered(sent).await
+}
+
+/// `Emulation.setDeviceMetricsOverride` for `d` (CSS px): not mobile, the screen as large as the
+/// viewport.
+pub(crate) fn display_metrics(d: Display) -> EmulationSetDeviceMetricsOverride {
+    EmulationSetDeviceMetricsOverride {
+        width: d.width,
+        height: d.height,
+        device_scale_factor: d.scale,
+        mobile: false,
+        screen_width: d.width,
+        screen_height: d.height,
+    }
+}
+
+/// Sends, in order on `session`, the calls that take the page from `before` to `e`, after the
+/// browser-level calls they need (the browser's own user agent, the position's permission); the
+/// calls' answers.
+async fn send(
+    browser: &CdpClient,
+    session: &Session,
+    target_id: &str,
+    before: &Emulation,
+    e: &Emulation,
+    budget: Budget,
+) -> Result<Vec<Sent>, CdpError> {
     // Each call has what is left of the budget: a slow renderer is not a failed setting.
     let left = || budget.remaining();
     let changed = |f: fn(&Emulation) -> Value| f(before) != f(e);
-    let media = changed(|e| json!([e.color_scheme, e.reduced_motion])).then(|| {
+    let mut sent: Vec<Sent> = Vec::new();
+    if changed(|e| json!([e.color_scheme, e.reduced_motion])) {
         let color = match e.color_scheme {
             Some(ColorScheme::Light) => "light",
             Some(ColorScheme::Dark) => "dark",
@@ -46,11 +114,12 @@ pub(crate) async fn apply(
             None => "",
         };
         let feature = |name: &str, value: &str| MediaFeature { name: name.into(), value: value.into() };
-        EmulationSetEmulatedMedia {
+        let media = EmulationSetEmulatedMedia {
             features: vec![feature("prefers-color-scheme", color), feature("prefers-reduced-motion", motion)],
-        }
-    });
-    let agent = if changed(|e| json!([e.user_agent, e.locale])) {
+        };
+        sent.push(boxed(session.send(&media, left())));
+    }
+    if changed(|e| json!([e.user_agent, e.locale])) {
         // The user agent Chromium sends by itself, when only the locale needs one to carry its
         // language; an empty one ends the override.
         let user_agent = match (&e.user_agent, &e.locale) {
@@ -58,61 +127,79 @@ pub(crate) async fn apply(
             (None, Some(_)) => browser.run(&BrowserGetVersion {}, left()).await?.user_agent,
             (None, None) => String::new(),
         };
-        Some(EmulationSetUserAgentOverride { user_agent, accept_language: e.locale.clone() })
-    } else {
-        None
-    };
-    let network = changed(|e| json!(e.offline)).then(|| NetworkEmulateNetworkConditions {
-        offline: e.offline.unwrap_or(false),
-        latency: 0.0,
-        download_throughput: -1.0,
-        upload_throughput: -1.0,
-    });
-    let position = changed(|e| json!(e.geolocation)).then(|| EmulationSetGeolocationOverride {
-        latitude: e.geolocation.map(|g| g.latitude),
-        longitude: e.geolocation.map(|g| g.longitude),
-        accuracy: e.geolocation.map(|g| g.accuracy),
-    });
-    // Sent together (each is its own setting), only those that change.
-    let (media, agent, network, position) = tokio::join!(
-        maybe(session, media, left()),
-        maybe(session, agent, left()),
-        maybe(session, network, left()),
-        maybe(session, position, left()),
-    );
-    media?;
-    agent?;
-    network?;
-    position?;
+        let agent = EmulationSetUserAgentOverride { user_agent, accept_language: e.locale.clone() };
+        sent.push(boxed(session.send(&agent, left())));
+    }
+    if changed(|e| json!(e.offline)) {
+        let network = NetworkEmulateNetworkConditions {
+            offline: e.offline.unwrap_or(false),
+            latency: 0.0,
+            download_throughput: -1.0,
+            upload_throughput: -1.0,
+        };
+        sent.push(boxed(session.send(&network, left())));
+    }
+    if changed(|e| json!(e.geolocation)) {
+        if e.geolocation.is_some() {
+            // The page may read the position only with the permission (the session's own context).
+            let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, left()).await?;
+            let grant = BrowserGrantPermissions {
+                permissions: vec!["geolocation".into()],
+                browser_context_id: info.target_info.browser_context_id,
+            };
+            browser.run(&grant, left()).await?;
+        }
+        let position = EmulationSetGeolocationOverride {
+            latitude: e.geolocation.map(|g| g.latitude),
+            longitude: e.geolocation.map(|g| g.longitude),
+            accuracy: e.geolocation.map(|g| g.accuracy),
+        };
+        sent.push(boxed(session.send(&position, left())));
+    }
     if changed(|e| json!(e.locale)) {
-        // One locale override at a time: the one in force goes first.
+        // One locale override at a time: the one in force goes first (Chromium runs a session's
+        // calls in order).
         if before.locale.is_some() {
-            session.run(&EmulationSetLocaleOverride { locale: None }, left()).await?;
+            sent.push(boxed(session.send(&EmulationSetLocaleOverride { locale: None }, left())));
         }
         if let Some(locale) = &e.locale {
-            session.run(&EmulationSetLocaleOverride { locale: Some(locale.clone()) }, left()).await?;
+            let set = EmulationSetLocaleOverride { locale: Some(locale.clone()) };
+            sent.push(shared_by_the_renderer(session.send(&set, left())));
         }
     }
     if changed(|e| json!(e.timezone)) {
         let timezone_id = e.timezone.clone().unwrap_or_default();
-        session.run(&EmulationSetTimezoneOverride { timezone_id }, left()).await?;
+        sent.push(shared_by_the_renderer(
+            session.send(&EmulationSetTimezoneOverride { timezone_id }, left()),
+        ));
     }
-    if e.geolocation.is_some() && changed(|e| json!(e.geolocation)) {
-        // The page may read the position only with the permission (the session's own context).
-        let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, left()).await?;
-        let grant = BrowserGrantPermissions {
-            permissions: vec!["geolocation".into()],
-            browser_context_id: info.target_info.browser_context_id,
-        };
-        browser.run(&grant, left()).await?;
-    }
-    Ok(())
+    Ok(sent)
 }
 
-/// Runs `command` on `session` when there is one.
-async fn maybe<C: Command>(session: &Session, command: Option<C>, timeout: Duration) -> Result<(), CdpError> {
-    match command {
-        Some(c) => session.run(&c, timeout).await.map(|_| ()),
-        None => Ok(()),
-    }
+/// Waits for every call's answer; the first failure.
+async fn answered(sent: Vec<Sent>) -> Result<(), CdpError> {
+    futures_util::future::join_all(sent).await.into_iter().collect()
+}
+
+/// A time zone or locale override's answer, where one already in force is as good as set: Chromium
+/// holds one of each per renderer process (`Timezone override is already in effect`, `Another locale
+/// override is already in effect`), a page opened with an opener (`window.open`) shares its opener's
+/// renderer, and a renderer only ever holds pages of one browser context, so of one session, whose
+/// override it already is.
+fn shared_by_the_renderer(
+    call: impl Future<Output = Result<serde::de::IgnoredAny, CdpError>> + Send + 'static,
+) -> Sent {
+    Box::pin(async move {
+        match call.await {
+            Err(CdpError::Protocol { message, .. }) if message.contains("override is already in effect") => {
+                Ok(())
+            }
+            other => other.map(|_| ()),
+        }
+    })
+}
+
+/// A sent call's answer, its output dropped.
+fn boxed<O: Send + 'static>(call: impl Future<Output = Result<O, CdpError>> + Send + 'static) -> Sent {
+    Box::pin(async move { call.await.map(|_| ()) })
 }

@@ -169,7 +169,7 @@ pub(crate) async fn reset(page: &mut Page, url: &str, reason: &'static str, budg
                 return false;
             }
         };
-    let attached = match page.attach_another(&created, budget).await {
+    let attached = match page.attach_another(&created, None, budget).await {
         Ok(attached) => attached,
         Err(e) => {
             tracing::warn!(error.message = %e, "page_reset_failed");

@@ -64,6 +64,8 @@ use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
 use crate::conns::{Conns, Deliveries};
+pub use crate::emulate::{apply as emulate_page, start_held_page};
+pub use crate::page::set_display as set_page_display;
 
 use crate::error::{browser_gone, cdp_failure, fail};
 use crate::page::{url_and_title, Moved, Page};
@@ -538,7 +540,9 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             page.dialogs.set_next(accept, prompt_text);
             Ok(Output::DialogPolicy(DialogPolicyOutput { accept }))
         }
-        Action::Attach { target_id } => switch_to(page, &target_id, p.budget()).await,
+        Action::Attach { target_id, held_session } => {
+            switch_to(page, &target_id, held_session.as_deref(), p.budget()).await
+        }
         Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
         Action::Frames => {
             frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
@@ -602,9 +606,14 @@ async fn set_display(page: &mut Page, display: Display, budget: Budget) -> Resul
 }
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
-async fn switch_to(page: &mut Page, target_id: &str, budget: Budget) -> Result<Output, WorkerError> {
+async fn switch_to(
+    page: &mut Page,
+    target_id: &str,
+    held: Option<&str>,
+    budget: Budget,
+) -> Result<Output, WorkerError> {
     let attached =
-        page.attach_another(target_id, budget).await.map_err(|e| cdp_failure(Phase::Session, e))?;
+        page.attach_another(target_id, held, budget).await.map_err(|e| cdp_failure(Phase::Session, e))?;
     page.adopt(target_id, attached, Moved::Tab);
     let (url, title, _) = url_and_title(page, budget).await;
     let url = url.unwrap_or_default();

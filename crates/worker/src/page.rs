@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_cdp::commands::{
-    EmulationSetDeviceMetricsOverride, EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable,
-    PageEnable, PageSetInterceptFileChooserDialog, PageSetLifecycleEventsEnabled, RuntimeEnable,
-    RuntimeReleaseObjectGroup, TargetSetAutoAttach,
+    EmulationSetFocusEmulationEnabled, InspectorEnable, NetworkEnable, PageEnable,
+    PageSetInterceptFileChooserDialog, PageSetLifecycleEventsEnabled, RuntimeEnable,
+    RuntimeReleaseObjectGroup, RuntimeRunIfWaitingForDebugger, TargetSetAutoAttach,
 };
 use sb_cdp::types::EvaluateResult;
 use sb_cdp::{CdpClient, CdpError, Session};
@@ -255,8 +255,8 @@ impl Page {
         let browser = conns.open();
         let dialogs = Dialogs::default();
         let budget = Budget::new(ATTACH_TIMEOUT);
-        let attached =
-            attach_session(&browser, target_id, &dialogs, viewport, &emulation, &worlds, budget).await?;
+        let setup = Setup { dialogs: &dialogs, viewport, emulation: &emulation, worlds: &worlds };
+        let attached = attach_session(&browser, target_id, None, setup, budget).await?;
         Ok(Page {
             conns,
             browser,
@@ -305,14 +305,24 @@ impl Page {
     }
 
     /// Attaches to `target_id` as the page's own target was ([`attach_session`]: its dialogs, viewport,
-    /// emulation and worlds), on the page's browser connection; [`Page::adopt`] then drives it.
+    /// emulation and worlds), on the page's browser connection, taking over `held` (the
+    /// supervisor's session on a popup) when given; [`Page::adopt`] then drives it.
     ///
     /// # Errors
     /// The attach's [`CdpError`].
-    pub(crate) async fn attach_another(&self, target_id: &str, budget: Budget) -> Result<Attached, CdpError> {
-        let (dialogs, emulation) = (&self.dialogs, &self.emulation);
-        attach_session(&self.browser, target_id, dialogs, self.viewport, emulation, &self.worlds, budget)
-            .await
+    pub(crate) async fn attach_another(
+        &self,
+        target_id: &str,
+        held: Option<&str>,
+        budget: Budget,
+    ) -> Result<Attached, CdpError> {
+        let setup = Setup {
+            dialogs: &self.dialogs,
+            viewport: self.viewport,
+            emulation: &self.emulation,
+            worlds: &self.worlds,
+        };
+        attach_session(&self.browser, target_id, held, setup, budget).await
     }
 
     /// Drives `target_id` through `attached` from now on (another tab, or the target that replaced a
@@ -375,7 +385,19 @@ pub(crate) struct Attached {
     pub(crate) journal: Arc<Journal>,
 }
 
-/// Attaches to `target_id` and enables what the actions need (`Page`, `Network`, lifecycle events,
+/// What every page of the session gets as the worker attaches to it.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    dialogs: &'a Dialogs,
+    /// The session's display (CSS px).
+    viewport: Option<sb_protocol::ipc::Display>,
+    emulation: &'a Emulation,
+    worlds: &'a Arc<KeptWorlds>,
+}
+
+/// Attaches to `target_id` (or takes over `held`, the supervisor's session on it, which already set
+/// the session's settings on the page: `sb_cdp::CdpClient::adopt`; one that cannot be taken over is
+/// attached to as any other) and enables what the actions need (`Page`, `Network`, lifecycle events,
 /// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`; `Runtime` and
 /// `Network` followed by [`track_journal`] and [`KeptWorlds::follow`]), sets what the session
 /// emulates ([`crate::emulate`]), and sets `viewport` (CSS px) as the page's own size, as Playwright does for a context's viewport
@@ -384,13 +406,19 @@ pub(crate) struct Attached {
 async fn attach_session(
     browser: &CdpClient,
     target_id: &str,
-    dialogs: &Dialogs,
-    viewport: Option<sb_protocol::ipc::Display>,
-    emulation: &Emulation,
-    worlds: &Arc<KeptWorlds>,
+    held: Option<&str>,
+    setup: Setup<'_>,
     budget: Budget,
 ) -> Result<Attached, CdpError> {
-    let session = browser.attach(target_id, budget.remaining()).await?;
+    let Setup { dialogs, viewport, emulation, worlds } = setup;
+    let adopted = match held {
+        Some(id) => browser.adopt(id, budget.remaining()).await.ok(),
+        None => None,
+    };
+    let session = match adopted {
+        Some(session) => session,
+        None => browser.attach(target_id, budget.remaining()).await?,
+    };
     let lifecycle = track_lifecycle(&session, target_id);
     worlds.follow(&session);
     let crash_expected = Arc::new(AtomicBool::new(false));
@@ -425,25 +453,20 @@ async fn attach_session(
         set_display(&session, d, budget).await?;
     }
     crate::emulate::apply(browser, &session, target_id, &Emulation::default(), emulation, budget).await?;
+    // A new page the supervisor holds until its settings are in (a popup, `start_held_page`) runs
+    // from here at the latest; for any other page this does nothing.
+    session.run(&RuntimeRunIfWaitingForDebugger {}, budget.remaining()).await?;
     Ok(Attached { session, lifecycle, crashed, crash_expected, oopifs, journal })
 }
 
 /// Sets the page's viewport and scale (`Emulation.setDeviceMetricsOverride`, not mobile, the screen as
 /// large as the viewport).
-pub(crate) async fn set_display(
+pub async fn set_display(
     session: &Session,
     d: sb_protocol::ipc::Display,
     budget: Budget,
 ) -> Result<(), CdpError> {
-    let metrics = EmulationSetDeviceMetricsOverride {
-        width: d.width,
-        height: d.height,
-        device_scale_factor: d.scale,
-        mobile: false,
-        screen_width: d.width,
-        screen_height: d.height,
-    };
-    session.run(&metrics, budget.remaining()).await.map(|_| ())
+    session.run(&crate::emulate::display_metrics(d), budget.remaining()).await.map(|_| ())
 }
 
 /// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,

@@ -1,7 +1,8 @@
 //! One session's entry: its tabs, its active target, what its next result must report, and the
 //! supervisor's standby session on its tab. The entry outlives its worker and its target.
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -38,6 +39,16 @@ impl Standby {
     pub(crate) fn is_on(&self, browser: u64, target_id: &str) -> bool {
         self.browser == browser && self.target_id == target_id
     }
+}
+
+/// A popup of a session as the supervisor has it ([`super::Sessions`]' `let_run`).
+pub(crate) enum Held {
+    /// The supervisor's own flat session on it, in browser `.0` ([`crate::link::Link::browser`]),
+    /// holds the session's display and emulation (Chromium keeps a session's overrides while it stays
+    /// attached).
+    By(u64, sb_cdp::Session),
+    /// A worker took the tab (`tabs.focus`), or is about to: the supervisor holds nothing on it.
+    Released,
 }
 
 /// One harness session: its tabs, its refs, and the worker that drives its active tab.
@@ -105,6 +116,9 @@ pub struct SessionEntry {
     pub(crate) attach_failures: AtomicU32,
     /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
     pub(crate) standby: Mutex<Option<Standby>>,
+    /// The session's popups by `targetId`, as the supervisor has them: held with the session's
+    /// settings until a worker takes one; forgotten when its target goes.
+    held: Mutex<HashMap<String, Held>>,
     /// Set while a worker is started in the background (after the last one was killed or died): the
     /// next action's wait for it is a wait for recovery.
     pub(crate) replacing: AtomicBool,
@@ -153,6 +167,7 @@ impl SessionEntry {
             tabs_dirty: AtomicBool::new(false),
             attach_failures: AtomicU32::new(0),
             standby: Mutex::new(None),
+            held: Mutex::default(),
             replacing: AtomicBool::new(false),
             human: Mutex::default(),
             human_left: tokio::sync::Notify::new(),
@@ -238,6 +253,66 @@ impl SessionEntry {
                 ),
             )),
         }
+    }
+
+    /// Holds popup `target_id` on `session` (browser `browser`), unless a worker took it first;
+    /// whether it is now held.
+    pub(crate) fn hold(&self, target_id: &str, browser: u64, session: sb_cdp::Session) -> bool {
+        match self.held.lock().unwrap().entry(target_id.to_string()) {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(v) => {
+                v.insert(Held::By(browser, session));
+                true
+            }
+        }
+    }
+
+    /// A worker takes tab `target_id`: the supervisor's session on it, if it held one, for the worker
+    /// to take over (Chromium allows one time zone and one locale override a renderer, and a session
+    /// that detaches takes its overrides, the viewport's among them, with it).
+    pub(crate) fn release(&self, target_id: &str) -> Option<sb_cdp::Session> {
+        match self.held.lock().unwrap().insert(target_id.to_string(), Held::Released) {
+            Some(Held::By(_, session)) => Some(session),
+            _ => None,
+        }
+    }
+
+    /// Whether `target_id` was still held (it is not now): a popup whose settings failed.
+    pub(crate) fn unhold(&self, target_id: &str) -> bool {
+        let mut held = self.held.lock().unwrap();
+        match held.get(target_id) {
+            Some(Held::By(..)) => {
+                held.insert(target_id.to_string(), Held::Released);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Forgets tab `target_id` (its target went).
+    pub(crate) fn forget_held(&self, target_id: &str) {
+        self.held.lock().unwrap().remove(target_id);
+    }
+
+    /// Forgets every popup (a new browser: they went with the old one).
+    pub(crate) fn forget_all_held(&self) {
+        self.held.lock().unwrap().clear();
+    }
+
+    /// The popups held in browser `browser` now, with the supervisor's session on each.
+    pub(crate) fn held_in(&self, browser: u64) -> Vec<(String, sb_cdp::Session)> {
+        let held = self.held.lock().unwrap();
+        held.iter()
+            .filter_map(|(t, h)| match h {
+                Held::By(b, s) if *b == browser => Some((t.clone(), s.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether the session's browser context is `context` of browser `browser`.
+    pub(crate) fn has_context(&self, browser: u64, context: &str) -> bool {
+        self.context.lock().unwrap().as_ref().is_some_and(|(b, c)| *b == browser && c == context)
     }
 
     /// The session's active target (empty while it has none: a rehydration that failed).

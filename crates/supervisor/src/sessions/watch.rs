@@ -1,28 +1,39 @@
 //! What the sessions do when the browser changes under them: every open session gets a new target at
 //! its last URL on a new browser (rehydration), `Target.targetDestroyed` marks the sessions whose tab
-//! closed, and the browser's download events are routed to the session they belong to.
+//! closed, and the browser's download events are routed to the session they belong to. The browser
+//! holds every new page until the supervisor lets it run (`Target.setAutoAttach` on the browser
+//! connection, `waitForDebuggerOnStart`): a popup of a session's page first gets the session's
+//! display and emulation, as Playwright sets a context's options on its popups before they run.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use sb_cdp::commands::TargetSetDiscoverTargets;
-use sb_cdp::types::{DownloadProgress, DownloadWillBegin, TargetCreated, TargetDestroyed};
+use sb_cdp::commands::{
+    RuntimeRunIfWaitingForDebugger, TargetDetachFromTarget, TargetSetAutoAttach, TargetSetDiscoverTargets,
+};
+use sb_cdp::types::{AttachedToTarget, DownloadProgress, DownloadWillBegin, TargetCreated, TargetDestroyed};
+use sb_protocol::api::Emulation;
+use sb_protocol::ipc::Display;
 use sb_protocol::Budget;
 
-use super::Sessions;
+use super::{SessionEntry, Sessions};
 use crate::health::BrowserObserver;
 use crate::link::Link;
 
 /// Longest `Target.createTarget` may take for one session during rehydration.
 const REHYDRATE_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Longest a new page's settings may take to be answered (it runs whether or not they were).
+const LET_RUN_TIMEOUT: Duration = Duration::from_secs(5);
+
 impl Sessions {
     /// Gives every open session a new target on `link`, at its last URL. Sessions restored from the
     /// store keep their reason (`supervisor_restarted`); the others get `browser_restarted`.
     pub(super) async fn rehydrate(&self, link: &Link) {
         let reopen = self.all().into_iter().map(|s| async move {
+            s.forget_all_held();
             let result = self.open_target(&s, link, Budget::new(REHYDRATE_TIMEOUT)).await;
             s.mark_reset("browser_restarted");
             match result {
@@ -42,7 +53,10 @@ impl Sessions {
     /// begins in a session's tab is that session's (`Browser.downloadWillBegin`'s `frameId` is the
     /// tab's main frame, whose id is the target's; one a subframe starts is owned once its file shows in
     /// a session's directory), and its progress is checked against `downloads.max_bytes`.
-    pub(super) async fn watch_targets(self: Arc<Self>, link: &Link) {
+    ///
+    /// And every new page ([`Sessions::let_run`]): `display` is the configured one, for a session
+    /// without its own.
+    pub(super) async fn watch_targets(self: Arc<Self>, link: &Link, display: Option<Display>) {
         let mut events = link.client.browser_events();
         let discover = link
             .client
@@ -52,12 +66,24 @@ impl Sessions {
             tracing::warn!(error.message = %e, "target_discovery_unavailable");
             return;
         }
+        let held =
+            link.client.run(&TargetSetAutoAttach::new_pages_held(), crate::browser::HANDSHAKE_TIMEOUT).await;
+        if let Err(e) = held {
+            // Popups then run with the browser's defaults until a worker takes them.
+            tracing::warn!(error.message = %e, "new_pages_not_held");
+        }
         let this: Weak<Sessions> = Arc::downgrade(&self);
         let link = link.clone();
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
                 let Some(this) = this.upgrade() else { return };
                 match ev.method.as_str() {
+                    "Target.attachedToTarget" => {
+                        let Some(new) = ev.parse::<AttachedToTarget>() else { continue };
+                        if new.waiting_for_debugger {
+                            tokio::spawn(this.let_run(link.clone(), display, new));
+                        }
+                    }
                     "Target.targetCreated" => {
                         let Some(TargetCreated { target_info: t }) = ev.parse() else { continue };
                         let Some(opener) = t.opener_id.filter(|_| t.kind == "page") else { continue };
@@ -74,6 +100,7 @@ impl Sessions {
                     "Target.targetDestroyed" => {
                         let Some(gone) = ev.parse::<TargetDestroyed>() else { continue };
                         for s in this.all() {
+                            s.forget_held(&gone.target_id);
                             if s.has_tab(&gone.target_id) {
                                 s.tabs_dirty.store(true, Ordering::SeqCst);
                             }
@@ -110,6 +137,77 @@ impl Sessions {
     }
 }
 
+impl Sessions {
+    /// Lets `new`, a page the browser holds (every new page: [`TargetSetAutoAttach::new_pages_held`]),
+    /// run. A popup of a session's page (it has an opener, in the session's browser context) first
+    /// gets the session's display (else `display`) and emulation on the supervisor's session on it
+    /// (`sb_worker::start_held_page`), which stays attached, holding them, until a worker takes the
+    /// tab ([`SessionEntry::release`]) or it closes. Any other page (a session's own, `tabs.open`'s,
+    /// which its worker sets up as it attaches) runs at once, and the session on it is detached.
+    async fn let_run(self: Arc<Self>, link: Link, display: Option<Display>, new: AttachedToTarget) {
+        let session = link.client.session(new.session_id.clone());
+        let target_id = new.target_info.target_id.clone();
+        let owner = match (&new.target_info.opener_id, &new.target_info.browser_context_id) {
+            (Some(_), Some(context)) => self.all().into_iter().find(|s| s.has_context(link.browser, context)),
+            _ => None,
+        };
+        let Some(owner) = owner.filter(|s| s.hold(&target_id, link.browser, session.clone())) else {
+            // Sent in order: the page runs, then the session goes.
+            drop(session.send(&RuntimeRunIfWaitingForDebugger {}, LET_RUN_TIMEOUT));
+            detach(&link, &session, LET_RUN_TIMEOUT).await;
+            return;
+        };
+        let display = owner.display.lock().unwrap().or(display);
+        let emulation = owner.emulation.lock().unwrap().clone();
+        let budget = Budget::new(LET_RUN_TIMEOUT);
+        let started =
+            sb_worker::start_held_page(&link.client, &session, &target_id, display, &emulation, budget).await;
+        if let Err(e) = started {
+            tracing::warn!(browser.session_id = %owner.id, browser.target_id = %target_id, error.message = %e, "popup_settings_failed");
+            if owner.unhold(&target_id) {
+                detach(&link, &session, LET_RUN_TIMEOUT).await;
+            }
+        }
+    }
+}
+
+impl Sessions {
+    /// Sets what `session` now emulates (it emulated `before`) and its new `display`, when given, on
+    /// the popups the supervisor holds for it in `link`'s browser (its worker set them on its own
+    /// page); not waited for (a popup whose renderer is busy gets them when it answers, within
+    /// [`LET_RUN_TIMEOUT`]).
+    pub(crate) fn restyle_held(
+        session: &SessionEntry,
+        link: &Link,
+        before: &Emulation,
+        display: Option<Display>,
+    ) {
+        let emulation = session.emulation.lock().unwrap().clone();
+        for (target_id, held) in session.held_in(link.browser) {
+            let (link, before, emulation) = (link.clone(), before.clone(), emulation.clone());
+            tokio::spawn(async move {
+                let budget = Budget::new(LET_RUN_TIMEOUT);
+                if let Some(d) = display {
+                    let _ = sb_worker::set_page_display(&held, d, budget).await;
+                }
+                let set =
+                    sb_worker::emulate_page(&link.client, &held, &target_id, &before, &emulation, budget);
+                if let Err(e) = set.await {
+                    tracing::warn!(browser.target_id = %target_id, error.message = %e, "popup_settings_failed");
+                }
+            });
+        }
+    }
+}
+
+/// Detaches the supervisor's `session` within `timeout` (its overrides end with it).
+async fn detach(link: &Link, session: &sb_cdp::Session, timeout: Duration) {
+    let detach = TargetDetachFromTarget { session_id: session.id().to_string() };
+    if let Err(e) = link.client.run(&detach, timeout).await {
+        tracing::debug!(error.message = %e, "detach_failed");
+    }
+}
+
 /// What watches each new browser: for a browser elsewhere the guard first (every request checked,
 /// [`crate::guard::Guard::intercept`]), then the registry (its targets), then the sessions' pages on
 /// it.
@@ -117,6 +215,8 @@ pub(crate) struct Observer {
     pub(crate) sessions: Weak<Sessions>,
     /// The guard, when the browser is elsewhere (the connection gate does not front it).
     pub(crate) intercept: Option<Arc<crate::guard::Guard>>,
+    /// The configured display, for a popup of a session without its own.
+    pub(crate) display: Option<Display>,
 }
 
 impl BrowserObserver for Observer {
@@ -128,7 +228,7 @@ impl BrowserObserver for Observer {
                 }
             }
             let Some(sessions) = self.sessions.upgrade() else { return };
-            sessions.clone().watch_targets(link).await;
+            sessions.clone().watch_targets(link, self.display).await;
             sessions.rehydrate(link).await;
         })
     }
