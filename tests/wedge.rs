@@ -181,3 +181,28 @@ async fn reads_and_gotos_sent_as_the_browser_dies_run_on_the_reopened_page() {
     assert_eq!(line["result"]["session_reset"], json!(true), "{line}");
     assert_eq!(line["result"]["reset_reason"], json!("browser_restarted"), "{line}");
 }
+
+/// A popup that raises a dialog as it loads never stalls its session. A `window.open` popup shares
+/// its opener's renderer, and an open dialog blocks that renderer's main thread: before, nothing
+/// answered a dialog of a popup no worker had focused, so a read of the opener answered `timeout`,
+/// focusing the popup timed out too, and the session lost its tab to the recovery. Now the dialog is
+/// answered as the session's own are by default (dismissed) and reported in its next result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popups_dialog_never_stalls_its_opener() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("d")).await.unwrap();
+    c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
+    let open = json!({"expression": "window.w = window.open('/test/alerting.html'), 1"});
+    let answered = json!({"function": "w.document.title === 'Answered'"});
+    let mut dialogs = Vec::new();
+    // The dialog is reported in the session's next result after it was answered: the wait's, or the
+    // evaluate's on a slow machine.
+    for (method, params) in [("page.evaluate", open), ("page.wait_for", answered)] {
+        let r = serde_json::to_value(c.call(method, Some("d"), params, Some(NEXT)).await.unwrap()).unwrap();
+        assert_eq!(r["ok"], json!(true), "{method}: {r}");
+        dialogs.extend(r["result"]["dialogs"].as_array().cloned().unwrap_or_default());
+    }
+    assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": false})]);
+    let title = c.evaluate("d", "document.title", None).await.unwrap().into_inner().value;
+    assert_eq!(title, Some(json!("Test Index")));
+}

@@ -407,6 +407,11 @@ document.getElementById('resume').addEventListener('change', (e) => {
 <a id="blank" href="/test/form.html" target="_blank">Form in a new tab</a>
 </body></html>"#;
 
+    /// `/test/alerting.html`: raises an `alert` as it loads; its title becomes "Answered" once the
+    /// alert is.
+    pub const ALERTING: &str = r#"<!doctype html><html><head><title>Alerting</title></head><body>
+<script>alert('from the popup'); document.title = 'Answered';</script></body></html>"#;
+
     /// `/test/frames.html`: an open shadow root, a same-site iframe, and a cross-site iframe (the page
     /// is served on 127.0.0.1; the iframe comes from `localhost`, another site: an out-of-process iframe).
     pub const FRAMES: &str = r#"<!doctype html><html><head><title>Frames</title></head><body>
@@ -666,6 +671,7 @@ impl PageServer {
             .route("/test/busy-after-load.html", get(|| async { Html(pages::BUSY_AFTER_LOAD) }))
             .route("/test/upload.html", get(|| async { Html(pages::UPLOAD) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))
+            .route("/test/alerting.html", get(|| async { Html(pages::ALERTING) }))
             .route("/test/frameset.html", get(|| async { Html(pages::FRAMESET) }))
             .route("/test/frames.html", get(|| async { Html(pages::FRAMES) }))
             .route("/test/child.html", get(|| async { Html(pages::CHILD) }))

@@ -272,7 +272,11 @@ impl SessionEntry {
     /// that detaches takes its overrides, the viewport's among them, with it).
     pub(crate) fn release(&self, target_id: &str) -> Option<sb_cdp::Session> {
         match self.held.lock().unwrap().insert(target_id.to_string(), Held::Released) {
-            Some(Held::By(_, session)) => Some(session),
+            Some(Held::By(_, session)) => {
+                // Its events are the taker's from now on.
+                session.client().forget_session(session.id());
+                Some(session)
+            }
             _ => None,
         }
     }
@@ -281,7 +285,8 @@ impl SessionEntry {
     pub(crate) fn unhold(&self, target_id: &str) -> bool {
         let mut held = self.held.lock().unwrap();
         match held.get(target_id) {
-            Some(Held::By(..)) => {
+            Some(Held::By(_, session)) => {
+                session.client().forget_session(session.id());
                 held.insert(target_id.to_string(), Held::Released);
                 true
             }
@@ -291,12 +296,18 @@ impl SessionEntry {
 
     /// Forgets tab `target_id` (its target went).
     pub(crate) fn forget_held(&self, target_id: &str) {
-        self.held.lock().unwrap().remove(target_id);
+        if let Some(Held::By(_, session)) = self.held.lock().unwrap().remove(target_id) {
+            session.client().forget_session(session.id());
+        }
     }
 
     /// Forgets every popup (a new browser: they went with the old one).
     pub(crate) fn forget_all_held(&self) {
-        self.held.lock().unwrap().clear();
+        for (_, held) in self.held.lock().unwrap().drain() {
+            if let Held::By(_, session) = held {
+                session.client().forget_session(session.id());
+            }
+        }
     }
 
     /// The popups held in browser `browser` now, with the supervisor's session on each.

@@ -11,10 +11,14 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sb_cdp::commands::{
-    RuntimeRunIfWaitingForDebugger, TargetDetachFromTarget, TargetSetAutoAttach, TargetSetDiscoverTargets,
+    PageEnable, PageHandleJavaScriptDialog, RuntimeRunIfWaitingForDebugger, TargetDetachFromTarget,
+    TargetSetAutoAttach, TargetSetDiscoverTargets,
 };
-use sb_cdp::types::{AttachedToTarget, DownloadProgress, DownloadWillBegin, TargetCreated, TargetDestroyed};
-use sb_protocol::api::Emulation;
+use sb_cdp::types::{
+    AttachedToTarget, DownloadProgress, DownloadWillBegin, JavascriptDialogOpening, TargetCreated,
+    TargetDestroyed,
+};
+use sb_protocol::api::{DialogInfo, Emulation};
 use sb_protocol::ipc::Display;
 use sb_protocol::Budget;
 
@@ -157,6 +161,10 @@ impl Sessions {
             detach(&link, &session, LET_RUN_TIMEOUT).await;
             return;
         };
+        // Its dialogs answered from the start (subscribed before `Page.enable`, which is sent first).
+        let events = session.events();
+        drop(session.send(&PageEnable {}, LET_RUN_TIMEOUT));
+        tokio::spawn(answer_dialogs(Arc::downgrade(&owner), session.clone(), events));
         let display = owner.display.lock().unwrap().or(display);
         let emulation = owner.emulation.lock().unwrap().clone();
         let budget = Budget::new(LET_RUN_TIMEOUT);
@@ -197,6 +205,37 @@ impl Sessions {
                 }
             });
         }
+    }
+}
+
+/// Answers the dialogs of a popup the supervisor holds for `owner` as its worker answers them by
+/// default (dismissed; `beforeunload` accepted, so navigations go on), each reported in the session's
+/// next result: a dialog blocks its renderer's main thread, which a `window.open` popup shares with
+/// its opener, so an unanswered one stalled the session's own page (an evaluate on the opener timed
+/// out, then the focus on the popup). Ends with the session's events (the tab went, or a worker took
+/// the session over: `CdpClient::forget_session`).
+async fn answer_dialogs(
+    owner: Weak<SessionEntry>,
+    session: sb_cdp::Session,
+    mut events: sb_cdp::EventStream,
+) {
+    while let Some(ev) = events.recv().await {
+        if ev.method != "Page.javascriptDialogOpening" {
+            continue;
+        }
+        let Some(opening) = ev.parse::<JavascriptDialogOpening>() else { continue };
+        let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
+        let accepted = kind == "beforeunload";
+        let answer = PageHandleJavaScriptDialog { accept: accepted, prompt_text: None };
+        if session.run(&answer, LET_RUN_TIMEOUT).await.is_err() {
+            // Taken over meanwhile: the worker answers it (`Page.enable` reports an open dialog).
+            continue;
+        }
+        let Some(owner) = owner.upgrade() else { return };
+        tracing::info!(browser.session_id = %owner.id, dialog.kind = %kind, dialog.accepted = accepted, "dialog_answered");
+        let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
+        let info = DialogInfo { kind, message: opening.message, accepted, default_value };
+        owner.dialogs.lock().unwrap().push(info);
     }
 }
 
