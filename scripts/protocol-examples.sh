@@ -76,7 +76,10 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   element's ref answers `stale_ref`. `tokens_estimate` is `chars / 4` rounded up. `{"diff": true}`
   answers only the lines that changed since the previous snapshot of the same document with the same
   options, marked `+ ` (added) and `- ` (removed) under their unchanged parents (marked with two
-  spaces), or the whole snapshot for a new document (`"diff"` is then absent).
+  spaces), or the whole snapshot for a new document (`"diff"` is then absent). A cross-origin iframe
+  whose renderer does not answer within 3 s (stuck in a script or a synchronous request) is shown
+  without content (`- iframe [ref=eN]`), as Playwright shows a frame it cannot read, and the snapshot
+  answers with the rest of the page instead of at its deadline.
 - Input actions that start a navigation wait for it to commit and say where it went
   (`"navigated_to"`; `"navigation_pending": true` when it had not committed at the deadline). A snapshot
   of a page still loading says `"loading": true`.
@@ -88,7 +91,9 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - Page actions list the JavaScript dialogs they answered in `dialogs` (absent when there were none). A
   dialog that opens between actions (a timer an earlier click started) is answered by the session's
   policy at once and listed in the session's next result; `page.wait_for {"dialog": true}` waits for
-  one. A `prompt` reports its `default_value`.
+  one. A `prompt` reports its `default_value`. A dialog of a popup not yet focused (`tabs.focus`) is
+  dismissed (`beforeunload` accepted) and listed in the session's next result the same way
+  (`page.handle_dialog` applies to the active tab's).
 - A session's results list its pages' downloads in `downloads` once when one starts and once when it
   ends (`{"url", "suggested_filename", "state": "started" | "completed" | "canceled" | "too_large",
   "bytes", "path"}`; `path` when completed: a file named by the download's guid in the session's own
@@ -96,7 +101,10 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
 - Pages measure the configured viewport (`innerWidth` x `innerHeight`, 1280x800 by default), or the
   session's own (`session.start {"viewport": {"width", "height"}, "device_scale_factor"}`, changed later
   with `page.set_viewport`), with no
-  scrollbars taking room; a page's own `window.open` opens a tab that joins the session.
+  scrollbars taking room; a page's own `window.open` opens a tab that joins the session, with the
+  session's viewport and emulation from its first request on. A result lists the tabs the session's
+  pages opened since its last one, once, by `targetId`: `"popups": ["520DE60B..."]` (`tabs.focus`
+  drives one).
 - A session whose page the runtime had to replace (browser or supervisor restarted, a stuck tab reset, a
   crashed renderer) says so once, in its next result: `"session_reset": true, "reset_reason":
   "browser_restarted"` (see [errors.md](errors.md)); the page was loaded again before that action ran.

@@ -1262,6 +1262,27 @@ async fn a_popup_sees_what_its_session_emulates_from_its_first_request() {
     assert_eq!(first, emulated("AgentBrowser/2.0"), "a window.open popup");
 }
 
+/// A result reports the tabs the session's pages opened since its last one (`popups`), each once, as
+/// Playwright MCP lists a new tab after the action that opened it: an agent that clicked a
+/// `target=_blank` link learns that its page did not change but a tab opened. Before: nothing said so
+/// unless it asked (`tabs.list`, `page.wait_for {popup}`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_reports_the_tabs_its_pages_opened_once() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("tabs")).await.unwrap();
+    c.goto("tabs", &pages.url("/test/popup.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| result_of(&c, "tabs", method, params);
+    let mut reported = Vec::new();
+    let clicked = call("page.click", json!({"selector": "#blank"})).await;
+    reported.extend(clicked["popups"].as_array().cloned().unwrap_or_default());
+    // The popup's event may reach the supervisor after the click answered: then the next result has it.
+    let waited = call("page.wait_for", json!({"popup": true})).await;
+    reported.extend(waited["popups"].as_array().cloned().unwrap_or_default());
+    assert_eq!(reported, vec![waited["popup"]["target_id"].clone()], "{clicked} {waited}");
+    let next = call("page.evaluate", json!({"expression": "1"})).await;
+    assert!(next.get("popups").is_none(), "reported once: {next}");
+}
+
 /// Issue 29: `page.storage` reads and writes the active tab's local and session storage;
 /// `session.storage_state` saves the session's cookies and local storage as a Playwright
 /// `storageState` file, which `session.start {storage_state}` and `session.storage_state {load}`

@@ -76,6 +76,8 @@ class Result:
     """The runtime's time for the request, ms."""
     human_took_over: Optional[HumanTookOver] = None
     """A person held the session in the live view since its last result (what they did to the page is not in any result: take a new snapshot)."""
+    popups: List[str] = field(default_factory=list)
+    """Tabs a page of the session opened since its last result (``window.open``, a ``target=_blank`` link), by CDP ``targetId``, oldest first: ``tabs.focus`` drives one (``tabs.list`` gives their URLs). Each is reported once; absent when none."""
     reset_reason: Optional[str] = None
     """Why: ``browser_restarted``, ``supervisor_restarted``, ``tab_stuck``, ``renderer_crashed``, ``crash_loop``, ``active_tab_closed``."""
     session_reset: Optional[bool] = None

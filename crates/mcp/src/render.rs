@@ -24,12 +24,22 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
     if let Some(line) = human_line(&common) {
         blocks.push(ContentBlock::text(line));
     }
-    // Dialogs and downloads as the runtime sent them (a field this build does not know still shows).
-    let events: Vec<String> = ["dialogs", "downloads", "console_errors"]
+    // Dialogs and downloads as the runtime sent them (a field this build does not know still shows);
+    // the tabs a page opened with what to do with them, as Playwright MCP lists a new tab under "Open
+    // tabs" (it does not drive it until it is selected either).
+    let events: Vec<String> = ["dialogs", "downloads", "console_errors", "popups"]
         .into_iter()
         .filter_map(|key| {
             let value = result.as_object_mut()?.remove(key)?;
-            Some(format!("{key}: {value}"))
+            Some(match (key, value.as_array()) {
+                ("popups", Some(ids)) => format!(
+                    "the page opened {} new tab{} (not the active one; browser_tabs select with its target_id drives it): {}",
+                    ids.len(),
+                    if ids.len() == 1 { "" } else { "s" },
+                    ids.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
+                ),
+                _ => format!("{key}: {value}"),
+            })
         })
         .collect();
     let text = match method {
@@ -135,6 +145,7 @@ fn take_common(result: &mut Value) -> CommonResult {
         waited_for_recovery_ms: map.remove("waited_for_recovery_ms").and_then(|v| v.as_u64()),
         dialogs: Vec::new(),
         downloads: Vec::new(),
+        popups: Vec::new(),
         console_errors: None,
         human_took_over: map.remove("human_took_over").and_then(|v| serde_json::from_value(v).ok()),
     }
@@ -198,6 +209,16 @@ mod tests {
             "a person took over the browser for 5200 ms (page https://a/login -> https://a/home); their note: logged in, continue; the page may have changed: take a new snapshot before using old refs"
         );
         assert!(!t[1].contains("human_took_over"), "{t:?}");
+    }
+
+    #[test]
+    fn tabs_a_page_opened_are_a_line_saying_how_to_drive_them() {
+        let r =
+            success(Some(Method::PageClick), json!({"element": "link \"Docs\"", "popups": ["AB12", "CD34"]}));
+        assert_eq!(
+            texts(&r)[1],
+            "the page opened 2 new tabs (not the active one; browser_tabs select with its target_id drives it): AB12, CD34"
+        );
     }
 
     #[test]

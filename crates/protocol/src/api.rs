@@ -299,6 +299,11 @@ pub struct CommonResult {
     /// Downloads that started or ended since the session's last result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<DownloadInfo>,
+    /// Tabs a page of the session opened since its last result (`window.open`, a `target=_blank`
+    /// link), by CDP `targetId`, oldest first: `tabs.focus` drives one (`tabs.list` gives their URLs).
+    /// Each is reported once; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub popups: Vec<String>,
     /// Console errors and uncaught exceptions the active tab raised during the action (`page.console
     /// {level: "error"}` lists them); absent when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]

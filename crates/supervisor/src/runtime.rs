@@ -361,6 +361,7 @@ impl Runtime {
                     waited_for_recovery_ms: waited,
                     dialogs: std::mem::take(&mut *session.dialogs.lock().unwrap()),
                     downloads: self.queue.sessions.downloads.take(&session.id),
+                    popups: session.take_new_popups(),
                     console_errors: Some(console_errors).filter(|n| *n > 0),
                     human_took_over: human,
                 };

@@ -81,6 +81,8 @@ pub struct SessionEntry {
     pub(crate) waited: Mutex<HashSet<String>>,
     /// Notified when one joins `popups`.
     pub(crate) popup_opened: tokio::sync::Notify,
+    /// The popups its next result reports (`popups`), the newest 100.
+    new_popups: Mutex<Vec<String>>,
     /// Console errors the current action's tab raised, for its result, and the newest texts (at most
     /// [`sb_protocol::ipc::CONSOLE_TEXTS`]).
     pub(crate) console_errors: Mutex<(u64, Vec<String>)>,
@@ -156,6 +158,7 @@ impl SessionEntry {
             marks: Mutex::new((std::time::Instant::now(), std::time::Instant::now())),
             waited: Mutex::default(),
             popup_opened: tokio::sync::Notify::new(),
+            new_popups: Mutex::default(),
             reset: Mutex::new(None),
             display: Mutex::new(None),
             emulation: Mutex::default(),
@@ -183,6 +186,28 @@ impl SessionEntry {
         let (_, id) = popups.iter().find(|(t, id)| *t >= since && !waited.contains(id))?;
         waited.insert(id.clone());
         Some(id.clone())
+    }
+
+    /// A popup one of its tabs opened: its waits and its next result hear of it.
+    pub(crate) fn popup_opened(&self, target_id: &str) {
+        let mut new = self.new_popups.lock().unwrap();
+        if new.len() >= 100 {
+            new.remove(0);
+        }
+        new.push(target_id.to_string());
+        drop(new);
+        let mut popups = self.popups.lock().unwrap();
+        if popups.len() >= 100 {
+            popups.remove(0);
+        }
+        popups.push((std::time::Instant::now(), target_id.to_string()));
+        drop(popups);
+        self.popup_opened.notify_waiters();
+    }
+
+    /// The popups opened since the last call (the result's `popups`).
+    pub(crate) fn take_new_popups(&self) -> Vec<String> {
+        std::mem::take(&mut *self.new_popups.lock().unwrap())
     }
 
     /// The session's page is a new target, its only tab (session start, rehydration).

@@ -92,13 +92,7 @@ impl Sessions {
                         let Some(TargetCreated { target_info: t }) = ev.parse() else { continue };
                         let Some(opener) = t.opener_id.filter(|_| t.kind == "page") else { continue };
                         for s in this.all().into_iter().filter(|s| s.has_tab(&opener)) {
-                            let mut popups = s.popups.lock().unwrap();
-                            if popups.len() >= 100 {
-                                popups.remove(0);
-                            }
-                            popups.push((std::time::Instant::now(), t.target_id.clone()));
-                            drop(popups);
-                            s.popup_opened.notify_waiters();
+                            s.popup_opened(&t.target_id);
                         }
                     }
                     "Target.targetDestroyed" => {
