@@ -206,3 +206,48 @@ async fn a_popups_dialog_never_stalls_its_opener() {
     let title = c.evaluate("d", "document.title", None).await.unwrap().into_inner().value;
     assert_eq!(title, Some(json!("Test Index")));
 }
+
+/// The tabs a worker left are held again when it is replaced. A worker keeps its session on each tab
+/// it leaves (its dialogs answered, its emulation kept); those sessions end with the worker. Before: a
+/// killed worker's replacement attached to the active tab only, so a dialog in a `window.open` popup
+/// the session had focused and left (its opener's renderer) stalled the opener again (a read answered
+/// `timeout`). Now the supervisor holds the popup as it holds one never focused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tabs_a_replaced_worker_left_are_held_again() {
+    let Fixture { pages, sup, c } = Fixture::start().await;
+    c.session_start(Some("r")).await.unwrap();
+    c.goto("r", &pages.url("/test/index.html"), None).await.unwrap();
+    let c = &c;
+    let call = |method: &'static str, params: Value| async move {
+        let r = serde_json::to_value(c.call(method, Some("r"), params.clone(), Some(NEXT)).await.unwrap())
+            .unwrap();
+        assert_eq!(r["ok"], json!(true), "{method} {params}: {r}");
+        r["result"].clone()
+    };
+    let opener = call("tabs.list", json!({})).await["tabs"][0]["target_id"].clone();
+    call("page.evaluate", json!({"expression": "window.w = window.open('/test/index.html'), 1"})).await;
+    let popup = call("page.wait_for", json!({"popup": true})).await["popup"]["target_id"].clone();
+    call("tabs.focus", json!({"target_id": popup})).await;
+    call("tabs.focus", json!({"target_id": opener})).await;
+    let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("the session's worker");
+    kill(Pid::from_raw(worker as i32), Signal::SIGKILL).unwrap();
+    // A call that meets the killed worker answers `worker_crashed` (retryable); the next one runs on
+    // its replacement.
+    let replaced = json!({"expression": "1"});
+    let first =
+        serde_json::to_value(c.call("page.evaluate", Some("r"), replaced.clone(), Some(NEXT)).await.unwrap())
+            .unwrap();
+    if first["ok"] != json!(true) {
+        assert_eq!(first["error"]["code"], json!("worker_crashed"), "{first}");
+        call("page.evaluate", replaced).await;
+    }
+    let late = "w.setTimeout(() => { w.alert('late'); w.document.title = 'After'; }, 0), 1";
+    let mut dialogs = Vec::new();
+    for (method, params) in [
+        ("page.evaluate", json!({"expression": late})),
+        ("page.wait_for", json!({"function": "w.document.title === 'After'"})),
+    ] {
+        dialogs.extend(call(method, params).await["dialogs"].as_array().cloned().unwrap_or_default());
+    }
+    assert_eq!(dialogs, vec![json!({"type": "alert", "message": "late", "accepted": false})]);
+}

@@ -307,7 +307,13 @@ impl Queue {
             }
         };
         match &started {
-            Ok(_) => session.attach_failures.store(0, Ordering::SeqCst),
+            Ok(_) => {
+                session.attach_failures.store(0, Ordering::SeqCst);
+                // The tabs the last worker left: held by the supervisor until one is focused again.
+                if session.tabs().len() > 1 {
+                    tokio::spawn(Sessions::hold_left_tabs(session.clone(), link.clone(), launcher.viewport));
+                }
+            }
             Err(e) => {
                 let failures = session.attach_failures.fetch_add(1, Ordering::SeqCst) + 1;
                 tracing::warn!(browser.session_id = %session.id, failures, error.message = %e.message, "worker_attach_failed");

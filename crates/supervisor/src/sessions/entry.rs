@@ -292,6 +292,22 @@ impl SessionEntry {
         }
     }
 
+    /// Holds tab `target_id` on `session` (browser `browser`) again after the worker that had it went,
+    /// unless something holds it or it is the active tab now (a worker's); whether it is now held.
+    pub(crate) fn hold_again(&self, target_id: &str, browser: u64, session: sb_cdp::Session) -> bool {
+        let mut held = self.held.lock().unwrap();
+        let free = !matches!(held.get(target_id), Some(Held::By(..))) && self.target() != target_id;
+        if free {
+            held.insert(target_id.to_string(), Held::By(browser, session));
+        }
+        free
+    }
+
+    /// Whether the supervisor holds tab `target_id`.
+    pub(crate) fn is_held(&self, target_id: &str) -> bool {
+        matches!(self.held.lock().unwrap().get(target_id), Some(Held::By(..)))
+    }
+
     /// A worker takes tab `target_id`: the supervisor's session on it, if it held one, for the worker
     /// to take over (Chromium allows one time zone and one locale override a renderer, and a session
     /// that detaches takes its overrides, the viewport's among them, with it).

@@ -155,20 +155,57 @@ impl Sessions {
             detach(&link, &session, LET_RUN_TIMEOUT).await;
             return;
         };
-        // Its dialogs answered from the start (subscribed before `Page.enable`, which is sent first).
-        let events = session.events();
-        drop(session.send(&PageEnable {}, LET_RUN_TIMEOUT));
-        tokio::spawn(answer_dialogs(Arc::downgrade(&owner), session.clone(), events));
-        let display = owner.display.lock().unwrap().or(display);
-        let emulation = owner.emulation.lock().unwrap().clone();
-        let budget = Budget::new(LET_RUN_TIMEOUT);
-        let started =
-            sb_worker::start_held_page(&link.client, &session, &target_id, display, &emulation, budget).await;
-        if let Err(e) = started {
-            tracing::warn!(browser.session_id = %owner.id, browser.target_id = %target_id, error.message = %e, "popup_settings_failed");
-            if owner.unhold(&target_id) {
-                detach(&link, &session, LET_RUN_TIMEOUT).await;
+        keep(&owner, &link, session, &target_id, display).await;
+    }
+
+    /// Holds each tab of `owner` but its active one that nothing holds (a worker's sessions on the tabs
+    /// it left end with it), as a popup is held ([`Sessions::let_run`]): the session's settings on the
+    /// supervisor's own session on it, its dialogs answered. Called as a new worker takes the active
+    /// tab; without it a dialog in such a tab (sharing its renderer with the active one, as a
+    /// `window.open` popup does) stalled the session's page again after a worker was replaced.
+    pub(crate) async fn hold_left_tabs(owner: Arc<SessionEntry>, link: Link, display: Option<Display>) {
+        let active = owner.target();
+        let left =
+            owner.tabs().into_iter().map(|t| t.target_id).filter(|t| *t != active && !owner.is_held(t));
+        let holds = left.map(|target_id| {
+            let (owner, link) = (&owner, &link);
+            async move {
+                let Ok(session) = link.client.attach(&target_id, LET_RUN_TIMEOUT).await else { return };
+                if owner.hold_again(&target_id, link.browser, session.clone()) {
+                    keep(owner, link, session, &target_id, display).await;
+                } else {
+                    detach(link, &session, LET_RUN_TIMEOUT).await;
+                }
             }
+        });
+        futures_util::future::join_all(holds).await;
+    }
+}
+
+/// Sets `owner`'s display (else `display`) and emulation on `session`, the supervisor's on
+/// `target_id` (held: [`SessionEntry::hold`]), and answers its dialogs ([`answer_dialogs`]); lets it
+/// run if it waits. Settings that fail are let go with the session.
+async fn keep(
+    owner: &Arc<SessionEntry>,
+    link: &Link,
+    session: sb_cdp::Session,
+    target_id: &str,
+    display: Option<Display>,
+) {
+    // Its dialogs answered from the start (subscribed before `Page.enable`, which is sent first and
+    // reports one already open).
+    let events = session.events();
+    drop(session.send(&PageEnable {}, LET_RUN_TIMEOUT));
+    tokio::spawn(answer_dialogs(Arc::downgrade(owner), session.clone(), events));
+    let display = owner.display.lock().unwrap().or(display);
+    let emulation = owner.emulation.lock().unwrap().clone();
+    let budget = Budget::new(LET_RUN_TIMEOUT);
+    let started =
+        sb_worker::start_held_page(&link.client, &session, target_id, display, &emulation, budget).await;
+    if let Err(e) = started {
+        tracing::warn!(browser.session_id = %owner.id, browser.target_id = %target_id, error.message = %e, "held_tab_settings_failed");
+        if owner.unhold(target_id) {
+            detach(link, &session, LET_RUN_TIMEOUT).await;
         }
     }
 }
