@@ -1262,6 +1262,36 @@ async fn a_popup_sees_what_its_session_emulates_from_its_first_request() {
     assert_eq!(first, emulated("AgentBrowser/2.0"), "a window.open popup");
 }
 
+/// A tab focused again is driven through the session the worker kept on it, with what the session
+/// emulates now. Before: each focus attached anew, so the tab had one more session each time (a dialog
+/// was reported once by each: three times after three focuses), and a time zone set while another
+/// tab was active never reached it (the first session's override held its renderer).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_focused_again_has_one_session_and_the_sessions_emulation() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("back")).await.unwrap();
+    c.goto("back", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| result_of(&c, "back", method, params);
+    let first = call("tabs.list", json!({})).await["tabs"][0]["target_id"].clone();
+    call("page.emulate", json!({"timezone": "Europe/Berlin"})).await;
+    let second = call("tabs.open", json!({"url": pages.url("/test/form.html")})).await["target_id"].clone();
+    call("page.emulate", json!({"timezone": "Asia/Tokyo"})).await;
+    call("tabs.focus", json!({"target_id": first})).await;
+    let zone =
+        call("page.evaluate", json!({"expression": "Intl.DateTimeFormat().resolvedOptions().timeZone"}))
+            .await;
+    assert_eq!(zone["value"], json!("Asia/Tokyo"), "{zone}");
+    for target_id in [&second, &first, &second, &first] {
+        call("tabs.focus", json!({"target_id": target_id})).await;
+    }
+    let alerted = call("page.evaluate", json!({"expression": "alert('once'), 1"})).await;
+    assert_eq!(
+        alerted["dialogs"],
+        json!([{"type": "alert", "message": "once", "accepted": false}]),
+        "{alerted}"
+    );
+}
+
 /// A result reports the tabs the session's pages opened since its last one (`popups`), each once, as
 /// Playwright MCP lists a new tab after the action that opened it: an agent that clicked a
 /// `target=_blank` link learns that its page did not change but a tab opened. Before: nothing said so

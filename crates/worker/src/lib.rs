@@ -606,15 +606,43 @@ async fn set_display(page: &mut Page, display: Display, budget: Budget) -> Resul
 }
 
 /// Attaches to another tab of the session and drives it from now on (`tabs.focus`).
+///
+/// A tab the worker drove before is driven through the session it kept there, given the display and
+/// emulation the session has now; any other is attached to (taking over `held`, the supervisor's
+/// session on it, when given). Each focus attached anew before: every switch back left one more
+/// session on the tab, each with its own followers and dialog watcher.
 async fn switch_to(
     page: &mut Page,
     target_id: &str,
     held: Option<&str>,
     budget: Budget,
 ) -> Result<Output, WorkerError> {
-    let attached =
-        page.attach_another(target_id, held, budget).await.map_err(|e| cdp_failure(Phase::Session, e))?;
-    page.adopt(target_id, attached, Moved::Tab);
+    let failed = |e| cdp_failure(Phase::Session, e);
+    if target_id != page.target_id {
+        let kept = page.left.remove(target_id).filter(|_| held.is_none());
+        let attached = match kept {
+            Some(left) => {
+                if left.viewport != page.viewport {
+                    if let Some(d) = page.viewport {
+                        page::set_display(&left.attached.session, d, budget).await.map_err(failed)?;
+                    }
+                }
+                let session = &left.attached.session;
+                emulate::apply(&page.browser, session, target_id, &left.emulation, &page.emulation, budget)
+                    .await
+                    .map_err(failed)?;
+                left.attached
+            }
+            None => page.attach_another(target_id, held, budget).await.map_err(failed)?,
+        };
+        let leaving = page::Left {
+            attached: page.attached(),
+            viewport: page.viewport,
+            emulation: page.emulation.clone(),
+        };
+        page.left.insert(page.target_id.clone(), leaving);
+        page.adopt(target_id, attached, Moved::Tab);
+    }
     let (url, title, _) = url_and_title(page, budget).await;
     let url = url.unwrap_or_default();
     page.reported_url = url.clone();

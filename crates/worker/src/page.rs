@@ -230,6 +230,17 @@ pub(crate) struct Page {
     /// The sessions (the page's, an out-of-process iframe's) that got objects in [`ACTION_GROUP`]
     /// during the current action, by CDP `sessionId`: [`Page::release_objects`] releases them there.
     pub(crate) grouped: std::sync::Mutex<std::collections::HashMap<String, Session>>,
+    /// The sessions on the tabs the worker left (`tabs.focus` elsewhere), by `targetId`, with the
+    /// display and emulation each was last given: kept (their dialogs answered, their overrides held)
+    /// and driven again when the tab is focused again.
+    pub(crate) left: std::collections::HashMap<String, Left>,
+}
+
+/// A session on a tab the worker left, and the settings it carries.
+pub(crate) struct Left {
+    pub(crate) attached: Attached,
+    pub(crate) viewport: Option<sb_protocol::ipc::Display>,
+    pub(crate) emulation: Emulation,
 }
 
 /// An element a stability check found still, and its box when that check ended: the CDP `sessionId`
@@ -281,6 +292,7 @@ impl Page {
             worlds,
             last_stable: Default::default(),
             grouped: Default::default(),
+            left: Default::default(),
         })
     }
 
@@ -323,6 +335,18 @@ impl Page {
             worlds: &self.worlds,
         };
         attach_session(&self.browser, target_id, held, setup, budget).await
+    }
+
+    /// The page's session and what follows it, as [`Page::adopt`] took them.
+    pub(crate) fn attached(&self) -> Attached {
+        Attached {
+            session: self.session.clone(),
+            lifecycle: self.lifecycle.clone(),
+            crashed: self.crashed.clone(),
+            crash_expected: self.crash_expected.clone(),
+            oopifs: self.oopifs.clone(),
+            journal: self.journal.clone(),
+        }
     }
 
     /// Drives `target_id` through `attached` from now on (another tab, or the target that replaced a
