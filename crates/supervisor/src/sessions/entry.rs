@@ -41,7 +41,8 @@ impl Standby {
     }
 }
 
-/// A popup of a session as the supervisor has it ([`super::Sessions`]' `let_run`).
+/// A tab of a session no worker drives, as the supervisor has it: a popup until it is focused, a tab
+/// a replaced worker left (`sessions/watch.rs`).
 pub(crate) enum Held {
     /// The supervisor's own flat session on it, in browser `.0` ([`crate::link::Link::browser`]),
     /// holds the session's display and emulation (Chromium keeps a session's overrides while it stays
@@ -118,7 +119,7 @@ pub struct SessionEntry {
     pub(crate) attach_failures: AtomicU32,
     /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
     pub(crate) standby: Mutex<Option<Standby>>,
-    /// The session's popups by `targetId`, as the supervisor has them: held with the session's
+    /// The session's tabs the supervisor holds or held, by `targetId`: held with the session's
     /// settings until a worker takes one; forgotten when its target goes.
     held: Mutex<HashMap<String, Held>>,
     /// Set while a worker is started in the background (after the last one was killed or died): the
@@ -342,7 +343,7 @@ impl SessionEntry {
         }
     }
 
-    /// Forgets every popup (a new browser: they went with the old one).
+    /// Forgets every tab held (a new browser: they went with the old one).
     pub(crate) fn forget_all_held(&self) {
         for (_, held) in self.held.lock().unwrap().drain() {
             if let Held::By(_, session) = held {
@@ -351,7 +352,7 @@ impl SessionEntry {
         }
     }
 
-    /// The popups held in browser `browser` now, with the supervisor's session on each.
+    /// The tabs held in browser `browser` now, with the supervisor's session on each.
     pub(crate) fn held_in(&self, browser: u64) -> Vec<(String, sb_cdp::Session)> {
         let held = self.held.lock().unwrap();
         held.iter()

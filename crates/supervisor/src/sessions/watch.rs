@@ -180,6 +180,33 @@ impl Sessions {
         });
         futures_util::future::join_all(holds).await;
     }
+
+    /// Sets what `session` now emulates (it emulated `before`) and its new `display`, when given, on
+    /// the tabs the supervisor holds for it in `link`'s browser (its worker set them on its own
+    /// page); not waited for (a popup whose renderer is busy gets them when it answers, within
+    /// [`LET_RUN_TIMEOUT`]).
+    pub(crate) fn restyle_held(
+        session: &SessionEntry,
+        link: &Link,
+        before: &Emulation,
+        display: Option<Display>,
+    ) {
+        let emulation = session.emulation.lock().unwrap().clone();
+        for (target_id, held) in session.held_in(link.browser) {
+            let (link, before, emulation) = (link.clone(), before.clone(), emulation.clone());
+            tokio::spawn(async move {
+                let budget = Budget::new(LET_RUN_TIMEOUT);
+                if let Some(d) = display {
+                    let _ = sb_worker::set_page_display(&held, d, budget).await;
+                }
+                let set =
+                    sb_worker::emulate_page(&link.client, &held, &target_id, &before, &emulation, budget);
+                if let Err(e) = set.await {
+                    tracing::warn!(browser.target_id = %target_id, error.message = %e, "held_tab_settings_failed");
+                }
+            });
+        }
+    }
 }
 
 /// Sets `owner`'s display (else `display`) and emulation on `session`, the supervisor's on
@@ -210,36 +237,7 @@ async fn keep(
     }
 }
 
-impl Sessions {
-    /// Sets what `session` now emulates (it emulated `before`) and its new `display`, when given, on
-    /// the popups the supervisor holds for it in `link`'s browser (its worker set them on its own
-    /// page); not waited for (a popup whose renderer is busy gets them when it answers, within
-    /// [`LET_RUN_TIMEOUT`]).
-    pub(crate) fn restyle_held(
-        session: &SessionEntry,
-        link: &Link,
-        before: &Emulation,
-        display: Option<Display>,
-    ) {
-        let emulation = session.emulation.lock().unwrap().clone();
-        for (target_id, held) in session.held_in(link.browser) {
-            let (link, before, emulation) = (link.clone(), before.clone(), emulation.clone());
-            tokio::spawn(async move {
-                let budget = Budget::new(LET_RUN_TIMEOUT);
-                if let Some(d) = display {
-                    let _ = sb_worker::set_page_display(&held, d, budget).await;
-                }
-                let set =
-                    sb_worker::emulate_page(&link.client, &held, &target_id, &before, &emulation, budget);
-                if let Err(e) = set.await {
-                    tracing::warn!(browser.target_id = %target_id, error.message = %e, "popup_settings_failed");
-                }
-            });
-        }
-    }
-}
-
-/// Answers the dialogs of a popup the supervisor holds for `owner` as its worker answers them by
+/// Answers the dialogs of a tab the supervisor holds for `owner` as its worker answers them by
 /// default (dismissed; `beforeunload` accepted, so navigations go on), each reported in the session's
 /// next result: a dialog blocks its renderer's main thread, which a `window.open` popup shares with
 /// its opener, so an unanswered one stalled the session's own page (an evaluate on the opener timed
