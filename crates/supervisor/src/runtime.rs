@@ -549,19 +549,22 @@ impl Runtime {
                 let output = q.run(session, call, action).await?;
                 let done = (page.finish)(output)?;
                 session.keep_refs(done.refs);
-                let before = session.emulation.lock().unwrap().clone();
                 if let Some(display) = done.display {
                     *session.display.lock().unwrap() = Some(display);
                     let set = StoreEvent::DisplaySet { session_id: session.id.clone(), display };
                     q.sessions.record(set).await;
                 }
-                if let Some(emulation) = done.emulation.clone() {
-                    *session.emulation.lock().unwrap() = emulation.clone();
+                // What the session emulated until now, when this action changed it.
+                let mut before = None;
+                if let Some(emulation) = done.emulation {
+                    before =
+                        Some(std::mem::replace(&mut *session.emulation.lock().unwrap(), emulation.clone()));
                     let set = StoreEvent::EmulationSet { session_id: session.id.clone(), emulation };
                     q.sessions.record(set).await;
                 }
-                if done.display.is_some() || done.emulation.is_some() {
-                    // The session's popups the supervisor holds get them too.
+                if done.display.is_some() || before.is_some() {
+                    // The session's tabs the supervisor holds get them too.
+                    let before = before.unwrap_or_else(|| session.emulation.lock().unwrap().clone());
                     if let Some(link) = q.health.current_link().await {
                         Sessions::restyle_held(session, &link, &before, done.display);
                     }

@@ -22,10 +22,11 @@ use serde_json::{json, Value};
 /// A call sent on a page's session, awaiting its answer.
 type Sent = Pin<Box<dyn Future<Output = Result<(), CdpError>> + Send>>;
 
-/// Sets `e` on the page of `session` (target `target_id`), which emulates `before` (a new page:
-/// nothing), within `budget`: only the settings that change are sent, so a page of a session that
-/// emulates nothing costs no call. The calls go in order without waiting for each other
-/// (`Emulation.setEmulatedMedia`, `setUserAgentOverride`, `Network.emulateNetworkConditions`,
+/// Sets `display` (when given: not mobile, the screen as large as the viewport) and `e` on the page
+/// of `session` (target `target_id`), which emulates `before` (a new page: nothing), within `budget`:
+/// only the settings that change are sent, so a page of a session that emulates nothing costs no
+/// call. The calls go in order without waiting for each other (`Emulation.setDeviceMetricsOverride`,
+/// `setEmulatedMedia`, `setUserAgentOverride`, `Network.emulateNetworkConditions`,
 /// `Emulation.setGeolocationOverride`, `setLocaleOverride`, `setTimezoneOverride`), after the
 /// browser-level calls they need.
 ///
@@ -35,11 +36,12 @@ pub async fn apply(
     browser: &CdpClient,
     session: &Session,
     target_id: &str,
+    display: Option<Display>,
     before: &Emulation,
     e: &Emulation,
     budget: Budget,
 ) -> Result<(), CdpError> {
-    let sent = send(browser, session, target_id, before, e, budget).await?;
+    let sent = send(browser, session, target_id, display, before, e, budget).await?;
     answered(sent).await
 }
 
@@ -62,14 +64,11 @@ pub async fn start_held_page(
     e: &Emulation,
     budget: Budget,
 ) -> Result<(), CdpError> {
-    let left = || budget.remaining();
-    let mut sent: Vec<Sent> =
-        display.map(|d| boxed(session.send(&display_metrics(d), left()))).into_iter().collect();
-    let prepared = send(browser, session, target_id, &Emulation::default(), e, budget).await;
-    let run = boxed(session.send(&RuntimeRunIfWaitingForDebugger {}, left()));
-    let prepared = prepared.map(|more| sent.extend(more));
+    let prepared = send(browser, session, target_id, display, &Emulation::default(), e, budget).await;
+    // Sent even when the settings could not all be: the page runs either way.
+    let run = boxed(session.send(&RuntimeRunIfWaitingForDebugger {}, budget.remaining()));
+    let mut sent = prepared?;
     sent.push(run);
-    prepared?;
     answered(sent).await
 }
 
@@ -86,13 +85,14 @@ pub(crate) fn display_metrics(d: Display) -> EmulationSetDeviceMetricsOverride {
     }
 }
 
-/// Sends, in order on `session`, the calls that take the page from `before` to `e`, after the
-/// browser-level calls they need (the browser's own user agent, the position's permission); the
-/// calls' answers.
+/// Sends, in order on `session`, `display` when given, then the calls that take the page from `before`
+/// to `e`, after the browser-level calls they need (the browser's own user agent, the position's
+/// permission); the calls' answers.
 async fn send(
     browser: &CdpClient,
     session: &Session,
     target_id: &str,
+    display: Option<Display>,
     before: &Emulation,
     e: &Emulation,
     budget: Budget,
@@ -100,7 +100,8 @@ async fn send(
     // Each call has what is left of the budget: a slow renderer is not a failed setting.
     let left = || budget.remaining();
     let changed = |f: fn(&Emulation) -> Value| f(before) != f(e);
-    let mut sent: Vec<Sent> = Vec::new();
+    let mut sent: Vec<Sent> =
+        display.map(|d| boxed(session.send(&display_metrics(d), left()))).into_iter().collect();
     if changed(|e| json!([e.color_scheme, e.reduced_motion])) {
         let color = match e.color_scheme {
             Some(ColorScheme::Light) => "light",

@@ -65,7 +65,6 @@ use tokio_util::codec::Framed;
 
 use crate::conns::{Conns, Deliveries};
 pub use crate::emulate::{apply as emulate_page, start_held_page};
-pub use crate::page::set_display as set_page_display;
 
 use crate::error::{browser_gone, cdp_failure, fail};
 use crate::page::{url_and_title, Moved, Page};
@@ -552,6 +551,7 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
                 &page.browser,
                 &page.session,
                 &page.target_id,
+                None,
                 &page.emulation,
                 &emulation,
                 p.budget(),
@@ -622,13 +622,9 @@ async fn switch_to(
         let kept = page.left.remove(target_id).filter(|_| held.is_none());
         let attached = match kept {
             Some(left) => {
-                if left.viewport != page.viewport {
-                    if let Some(d) = page.viewport {
-                        page::set_display(&left.attached.session, d, budget).await.map_err(failed)?;
-                    }
-                }
-                let session = &left.attached.session;
-                emulate::apply(&page.browser, session, target_id, &left.emulation, &page.emulation, budget)
+                let display = page.viewport.filter(|_| left.viewport != page.viewport);
+                let (session, before) = (&left.attached.session, &left.emulation);
+                emulate::apply(&page.browser, session, target_id, display, before, &page.emulation, budget)
                     .await
                     .map_err(failed)?;
                 left.attached

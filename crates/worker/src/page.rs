@@ -473,10 +473,8 @@ async fn attach_session(
     f?;
     g?;
     h?;
-    if let Some(d) = viewport {
-        set_display(&session, d, budget).await?;
-    }
-    crate::emulate::apply(browser, &session, target_id, &Emulation::default(), emulation, budget).await?;
+    crate::emulate::apply(browser, &session, target_id, viewport, &Emulation::default(), emulation, budget)
+        .await?;
     // A new page the supervisor holds until its settings are in (a popup, `start_held_page`) runs
     // from here at the latest; for any other page this does nothing.
     session.run(&RuntimeRunIfWaitingForDebugger {}, budget.remaining()).await?;
@@ -485,7 +483,7 @@ async fn attach_session(
 
 /// Sets the page's viewport and scale (`Emulation.setDeviceMetricsOverride`, not mobile, the screen as
 /// large as the viewport).
-pub async fn set_display(
+pub(crate) async fn set_display(
     session: &Session,
     d: sb_protocol::ipc::Display,
     budget: Budget,

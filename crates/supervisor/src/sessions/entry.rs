@@ -191,18 +191,8 @@ impl SessionEntry {
 
     /// A popup one of its tabs opened: its waits and its next result hear of it.
     pub(crate) fn popup_opened(&self, target_id: &str) {
-        let mut new = self.new_popups.lock().unwrap();
-        if new.len() >= 100 {
-            new.remove(0);
-        }
-        new.push(target_id.to_string());
-        drop(new);
-        let mut popups = self.popups.lock().unwrap();
-        if popups.len() >= 100 {
-            popups.remove(0);
-        }
-        popups.push((std::time::Instant::now(), target_id.to_string()));
-        drop(popups);
+        push_newest(&self.new_popups, target_id.to_string());
+        push_newest(&self.popups, (std::time::Instant::now(), target_id.to_string()));
         self.popup_opened.notify_waiters();
     }
 
@@ -499,4 +489,13 @@ impl SessionEntry {
     pub(crate) fn take_human_took_over(&self) -> Option<HumanTookOver> {
         self.human.lock().unwrap().took_over.take()
     }
+}
+
+/// Appends `item` to `list`, which keeps its newest 100 (the oldest goes).
+fn push_newest<T>(list: &Mutex<Vec<T>>, item: T) {
+    let mut list = list.lock().unwrap();
+    if list.len() >= 100 {
+        list.remove(0);
+    }
+    list.push(item);
 }

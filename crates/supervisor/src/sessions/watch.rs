@@ -196,11 +196,15 @@ impl Sessions {
             let (link, before, emulation) = (link.clone(), before.clone(), emulation.clone());
             tokio::spawn(async move {
                 let budget = Budget::new(LET_RUN_TIMEOUT);
-                if let Some(d) = display {
-                    let _ = sb_worker::set_page_display(&held, d, budget).await;
-                }
-                let set =
-                    sb_worker::emulate_page(&link.client, &held, &target_id, &before, &emulation, budget);
+                let set = sb_worker::emulate_page(
+                    &link.client,
+                    &held,
+                    &target_id,
+                    display,
+                    &before,
+                    &emulation,
+                    budget,
+                );
                 if let Err(e) = set.await {
                     tracing::warn!(browser.target_id = %target_id, error.message = %e, "held_tab_settings_failed");
                 }
