@@ -166,6 +166,8 @@ class StatsResult(Result):
     """Screencasts started for the live view (``Page.startScreencast``; one while a session is watched)."""
     sessions_rehydrated: int = 0
     """Sessions given a new page after a browser or supervisor restart."""
+    tab_sessions: int = 0
+    """CDP sessions the sessions' workers hold on tabs: one on each tab a worker drove that is still open (its active tab, and those it left for another with ``tabs.focus``, kept so their dialogs are answered and their emulation held). A tab that closes is let go at its worker's next action; a replaced worker's count is its own."""
     terminate_executions: int = 0
     """``Runtime.terminateExecution`` calls that stopped a script."""
     unhealthy_checks: int = 0

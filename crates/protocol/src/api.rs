@@ -1797,6 +1797,12 @@ pub struct StatsResult {
     /// and the supervisor's standby sessions (one on each session's active tab).
     #[serde(default)]
     pub cdp_sessions: u64,
+    /// CDP sessions the sessions' workers hold on tabs: one on each tab a worker drove that is still
+    /// open (its active tab, and those it left for another with `tabs.focus`, kept so their dialogs
+    /// are answered and their emulation held). A tab that closes is let go at its worker's next
+    /// action; a replaced worker's count is its own.
+    #[serde(default)]
+    pub tab_sessions: u64,
     /// Screencasts started for the live view (`Page.startScreencast`; one while a session is watched).
     #[serde(default)]
     pub screencasts_started: u64,

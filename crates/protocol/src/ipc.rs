@@ -632,6 +632,12 @@ pub enum FromWorker {
         /// What happened.
         counter: Counter,
     },
+    /// The worker now holds `count` CDP sessions on tabs: the active tab's and those it left, each
+    /// kept until its tab closes (sent when it changed; `runtime.stats` `tab_sessions`).
+    TabSessions {
+        /// How many.
+        count: u32,
+    },
     /// Run `seq` finished.
     Done {
         /// The run.

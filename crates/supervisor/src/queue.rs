@@ -129,6 +129,7 @@ impl Queue {
                 }
             }
             *slot = None;
+            session.tab_sessions.store(0, Ordering::Relaxed);
             match self.start_worker(session, &link, budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
@@ -171,6 +172,7 @@ impl Queue {
         if worker.overran() {
             self.stats.worker_kills.inc();
         }
+        session.tab_sessions.store(worker.tab_sessions(), Ordering::Relaxed);
         if let Some(ms) = worker.take_recovery_waited() {
             session.recovery_waited(ms);
         }

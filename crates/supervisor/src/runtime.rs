@@ -497,12 +497,17 @@ impl Runtime {
                 if let Some(link) = self.queue.health.current_link().await {
                     stats.cdp_sessions = link.relay.sessions() as u64;
                 }
+                stats.tab_sessions = self.queue.sessions.tab_sessions();
                 to_json(stats)
             }
-            RuntimeOp::Metrics => to_json(MetricsResult {
-                content_type: "text/plain; version=0.0.4".into(),
-                text: crate::stats::prometheus(&self.queue.stats.snapshot(), self.queue.sessions.len()),
-            }),
+            RuntimeOp::Metrics => {
+                let mut stats = self.queue.stats.snapshot();
+                stats.tab_sessions = self.queue.sessions.tab_sessions();
+                to_json(MetricsResult {
+                    content_type: "text/plain; version=0.0.4".into(),
+                    text: crate::stats::prometheus(&stats, self.queue.sessions.len()),
+                })
+            }
             RuntimeOp::SessionList => {
                 // With session tokens, a caller sees only its own sessions (none without a token).
                 let token = self.config.session_tokens.then(|| request.session_token.unwrap_or_default());

@@ -114,6 +114,7 @@ impl Stats {
             actions,
             evaluate_ms: Histogram { bounds_ms, counts, sum_ms, count },
             cdp_sessions: 0,
+            tab_sessions: 0,
             screencasts_started: self.screencasts_started.get(),
         }
     }
@@ -152,6 +153,12 @@ pub fn prometheus(stats: &StatsResult, sessions: usize) -> String {
     let _ = writeln!(out, "# HELP sandbox_browser_sessions Open sessions.");
     let _ = writeln!(out, "# TYPE sandbox_browser_sessions gauge");
     let _ = writeln!(out, "sandbox_browser_sessions {sessions}");
+    let _ = writeln!(
+        out,
+        "# HELP sandbox_browser_tab_sessions CDP sessions the workers hold on tabs (one a tab a worker drove that is still open)."
+    );
+    let _ = writeln!(out, "# TYPE sandbox_browser_tab_sessions gauge");
+    let _ = writeln!(out, "sandbox_browser_tab_sessions {}", stats.tab_sessions);
     for (name, help, pick) in [
         ("actions", "Requests answered, per method.", (|a: &ActionStats| a.count) as fn(&ActionStats) -> u64),
         ("action_failures", "Requests answered with an error, per method.", |a| a.failures),
@@ -211,6 +218,7 @@ mod tests {
         assert!(text.contains("sandbox_browser_evaluate_duration_seconds_bucket{le=\"0.005\"} 1\n"));
         assert!(text.contains("sandbox_browser_evaluate_duration_seconds_bucket{le=\"+Inf\"} 1\n"));
         assert!(text.contains("sandbox_browser_sessions 2\n"));
+        assert!(text.contains("sandbox_browser_tab_sessions 0\n"));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (name, value) = line.rsplit_once(' ').unwrap();
             assert!(name.starts_with("sandbox_browser_"), "{line}");

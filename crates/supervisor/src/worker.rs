@@ -91,6 +91,8 @@ pub struct WorkerHandle {
     reset_reason: Option<String>,
     /// How long the last run waited for the tab to be freed after the run before it (ms).
     recovery_waited_ms: Option<u64>,
+    /// CDP sessions the worker holds on tabs, as it last said.
+    tab_sessions: u32,
 }
 
 impl WorkerHandle {
@@ -156,6 +158,7 @@ impl WorkerHandle {
             overran: false,
             reset_reason: None,
             recovery_waited_ms: None,
+            tab_sessions: 0,
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.from_worker.recv()).await {
             Ok(Some(Ok(FromWorker::Ready { .. }))) => Ok(handle),
@@ -211,6 +214,11 @@ impl WorkerHandle {
     /// How long the last run waited for the tab to be freed after the previous answer (ms).
     pub fn take_recovery_waited(&mut self) -> Option<u64> {
         self.recovery_waited_ms.take()
+    }
+
+    /// CDP sessions the worker holds on tabs, as it last said (`FromWorker::TabSessions`).
+    pub fn tab_sessions(&self) -> u32 {
+        self.tab_sessions
     }
 
     /// Whether the last run overran its deadline and the worker was killed for it.
@@ -317,6 +325,7 @@ impl WorkerHandle {
                     self.recovery_waited_ms = Some(waited_ms)
                 }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
+                Ok(FromWorker::TabSessions { count }) => self.tab_sessions = count,
                 Ok(FromWorker::ConsoleErrors { seq: s, count, texts }) if s == seq => {
                     self.console_errors.0 += count;
                     self.console_errors.1.extend(texts);

@@ -321,10 +321,15 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
 }
 
 /// Sends what changed about the page since the last report: a new target (page reset, tab switch),
-/// counted events, the main frame's URL.
+/// counted events, the main frame's URL, the sessions it holds on tabs (after letting go of those
+/// whose tab closed: [`Page::let_go_of_closed_tabs`]).
 fn report_moves(page: &mut Page, out_tx: &mpsc::UnboundedSender<FromWorker>) {
     if let Some((target_id, reason)) = page.take_target_change() {
         let _ = out_tx.send(FromWorker::TargetChanged { target_id, reason });
+    }
+    page.let_go_of_closed_tabs();
+    if let Some(count) = page.take_tab_sessions_change() {
+        let _ = out_tx.send(FromWorker::TabSessions { count });
     }
     for counter in std::mem::take(&mut page.tallies) {
         let _ = out_tx.send(FromWorker::Tally { counter });

@@ -234,6 +234,12 @@ pub(crate) struct Page {
     /// display and emulation each was last given: kept (their dialogs answered, their overrides held)
     /// and driven again when the tab is focused again.
     pub(crate) left: std::collections::HashMap<String, Left>,
+    /// The CDP `sessionId`s of the worker's page sessions that the browser ended since the worker
+    /// last looked (`Target.detachedFromTarget` on its browser connection: their tab closed, or a
+    /// page reset closed it), let go by [`Page::let_go_of_closed_tabs`].
+    detached: Arc<std::sync::Mutex<Vec<String>>>,
+    /// The number of sessions on tabs last reported to the supervisor.
+    reported_tab_sessions: u32,
 }
 
 /// A session on a tab the worker left, and the settings it carries.
@@ -266,6 +272,7 @@ impl Page {
         let browser = conns.open();
         let dialogs = Dialogs::default();
         let budget = Budget::new(ATTACH_TIMEOUT);
+        let detached = follow_detached(&browser);
         let setup = Setup { dialogs: &dialogs, viewport, emulation: &emulation, worlds: &worlds };
         let attached = attach_session(&browser, target_id, None, setup, budget).await?;
         Ok(Page {
@@ -293,7 +300,41 @@ impl Page {
             last_stable: Default::default(),
             grouped: Default::default(),
             left: Default::default(),
+            detached,
+            reported_tab_sessions: 0,
         })
+    }
+
+    /// Lets go of the sessions on tabs that closed: a tab the worker left (`tabs.focus` elsewhere)
+    /// and the session's `tabs.close` or its own `window.close()` then closed, or the target a page
+    /// reset replaced. Their event streams end ([`CdpClient::forget_session`], its out-of-process
+    /// iframes' too), so the tasks following them (lifecycle, dialogs, journal, crash, worlds,
+    /// iframes) stop and their journal goes; before, each stayed for the worker's life (about 34 KB
+    /// a tab focused and closed, measured). The active tab's session is not touched here: the
+    /// waits of an action on a tab that closes under it answer at the action's deadline, as every
+    /// wait does; it is let go once the worker has left it.
+    pub(crate) fn let_go_of_closed_tabs(&mut self) {
+        let ended = std::mem::take(&mut *self.detached.lock().unwrap());
+        for session_id in ended {
+            if session_id == self.session.id() {
+                self.detached.lock().unwrap().push(session_id);
+                continue;
+            }
+            let tab = self.left.iter().find(|(_, l)| l.attached.session.id() == session_id);
+            if let Some(left) = tab.map(|(t, _)| t.clone()).and_then(|t| self.left.remove(&t)) {
+                for frame in left.attached.oopifs.lock().unwrap().values() {
+                    self.browser.forget_session(frame.session.id());
+                }
+            }
+            self.browser.forget_session(&session_id);
+        }
+    }
+
+    /// The number of CDP sessions the worker holds on tabs (the active tab's and those it left),
+    /// when it changed since the last report (reported once).
+    pub(crate) fn take_tab_sessions_change(&mut self) -> Option<u32> {
+        let count = 1 + self.left.len() as u32;
+        (count != std::mem::replace(&mut self.reported_tab_sessions, count)).then_some(count)
     }
 
     /// [`ACTION_GROUP`], for an object the action makes in `session`, which is noted for
@@ -489,6 +530,26 @@ pub(crate) async fn set_display(
     budget: Budget,
 ) -> Result<(), CdpError> {
     session.run(&crate::emulate::display_metrics(d), budget.remaining()).await.map(|_| ())
+}
+
+/// Collects the `sessionId` of each session the browser ends on `browser` (`Target.detachedFromTarget`
+/// at the browser level: the worker's page sessions), for [`Page::let_go_of_closed_tabs`]. Subscribed
+/// before the worker's first attach; the task ends with the connection or the page.
+fn follow_detached(browser: &CdpClient) -> Arc<std::sync::Mutex<Vec<String>>> {
+    let detached = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut events = browser.browser_events();
+    let kept = Arc::downgrade(&detached);
+    tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            if ev.method != "Target.detachedFromTarget" {
+                continue;
+            }
+            let Some(ended) = ev.parse::<sb_cdp::types::DetachedFromTarget>() else { continue };
+            let Some(detached) = kept.upgrade() else { return };
+            detached.lock().unwrap().push(ended.session_id);
+        }
+    });
+    detached
 }
 
 /// Becomes true on `Inspector.targetCrashed` for `session`'s target (the renderer died: out of memory,

@@ -114,6 +114,9 @@ pub struct SessionEntry {
     /// Set when one of its tabs' targets was destroyed (`Target.targetDestroyed`): the tab list is
     /// brought up to date before the next action.
     pub(crate) tabs_dirty: AtomicBool,
+    /// CDP sessions its worker holds on tabs, as the worker last said (`runtime.stats`
+    /// `tab_sessions`; 0 while it has none).
+    pub(crate) tab_sessions: AtomicU32,
     /// Worker starts in a row that failed to attach to the active tab: at two, the next start resets
     /// the tab first (the supervisor's page reset, `unstick`).
     pub(crate) attach_failures: AtomicU32,
@@ -169,6 +172,7 @@ impl SessionEntry {
             tabs: Mutex::new(Vec::new()),
             gone_tabs: Mutex::new(HashSet::new()),
             tabs_dirty: AtomicBool::new(false),
+            tab_sessions: Default::default(),
             attach_failures: AtomicU32::new(0),
             standby: Mutex::new(None),
             held: Mutex::default(),

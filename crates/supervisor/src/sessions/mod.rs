@@ -142,6 +142,12 @@ impl Sessions {
         self.inner.lock().unwrap().open.values().cloned().collect()
     }
 
+    /// CDP sessions the open sessions' workers hold on tabs, summed (`runtime.stats` `tab_sessions`).
+    pub fn tab_sessions(&self) -> u64 {
+        let open = self.inner.lock().unwrap();
+        open.open.values().map(|e| u64::from(e.tab_sessions.load(Ordering::Relaxed))).sum()
+    }
+
     /// `session.list`: every open session (only those of `token`, when given), by id.
     pub fn list(&self, token: Option<&str>) -> Vec<SessionInfo> {
         let mut sessions: Vec<SessionInfo> = self
