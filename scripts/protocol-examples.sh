@@ -93,7 +93,8 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   policy at once and listed in the session's next result; `page.wait_for {"dialog": true}` waits for
   one. A `prompt` reports its `default_value`. A dialog of a popup not yet focused (`tabs.focus`) is
   dismissed (`beforeunload` accepted) and listed in the session's next result the same way
-  (`page.handle_dialog` applies to the active tab's).
+  (`page.handle_dialog` applies to the tabs the session has focused); it meets a `page.wait_for
+  {"dialog": true}` too.
 - A session's results list its pages' downloads in `downloads` once when one starts and once when it
   ends (`{"url", "suggested_filename", "state": "started" | "completed" | "canceled" | "too_large",
   "bytes", "path"}`; `path` when completed: a file named by the download's guid in the session's own

@@ -207,6 +207,44 @@ async fn a_popups_dialog_never_stalls_its_opener() {
     assert_eq!(title, Some(json!("Test Index")));
 }
 
+/// `page.wait_for {dialog: true}` is met by a dialog in any of the session's tabs, as the dialog is
+/// reported in the session's next result wherever it opened: a popup the supervisor holds (opened,
+/// never focused) raised one that was answered and reported, while the wait for it ran to its
+/// deadline (`timeout`, measured) because only the worker's own tabs' dialogs ended it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popups_dialog_ends_a_wait_for_a_dialog() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("w")).await.unwrap();
+    c.session_start(Some("other")).await.unwrap();
+    c.goto("w", &pages.url("/test/index.html"), None).await.unwrap();
+    c.goto("other", &pages.url("/test/index.html"), None).await.unwrap();
+    // The popup alerts once the test server's rendezvous `alert` is released (by the other session,
+    // while or before the wait runs): no result of this session's comes between them.
+    let open = "(async () => {
+        window.w = window.open('/test/index.html');
+        while (!(w.location.pathname === '/test/index.html' && w.document.readyState === 'complete')) {
+            await new Promise((r) => setTimeout(r, 20));
+        }
+        w.fetch('/test/hold/alert').then(() => w.alert('released'));
+        return 1;
+    })()";
+    let opened = c.call("page.evaluate", Some("w"), json!({"expression": open}), Some(NEXT)).await.unwrap();
+    assert!(opened.error.is_none(), "{opened:?}");
+    let release = json!({"expression": "fetch('/test/release/alert').then((r) => r.text())"});
+    let (waited, released) = tokio::join!(
+        c.call("page.wait_for", Some("w"), json!({"dialog": true}), Some(NEXT)),
+        c.call("page.evaluate", Some("other"), release, Some(NEXT)),
+    );
+    assert!(released.unwrap().error.is_none());
+    let waited = serde_json::to_value(waited.unwrap()).unwrap();
+    assert_eq!(waited["result"]["matched"], json!("dialog"), "{waited}");
+    assert_eq!(
+        waited["result"]["dialogs"],
+        json!([{"type": "alert", "message": "released", "accepted": false}]),
+        "{waited}"
+    );
+}
+
 /// The tabs a worker left are held again when it is replaced. A worker keeps its session on each tab
 /// it leaves (its dialogs answered, its emulation kept); those sessions end with the worker. Before: a
 /// killed worker's replacement attached to the active tab only, so a dialog in a `window.open` popup

@@ -717,9 +717,10 @@ pub struct WaitForParams {
     /// Just wait this long, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
-    /// Wait for a JavaScript dialog to open (and be answered by the session's policy,
-    /// `page.handle_dialog`); one answered since the session's last result counts. It is in this
-    /// result's `dialogs`.
+    /// Wait for a JavaScript dialog to open in any of the session's tabs (and be answered: by the
+    /// session's policy, `page.handle_dialog`, in the tabs its worker drove; dismissed in a popup not
+    /// focused yet); one answered since the session's last result counts. It is in this result's
+    /// `dialogs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog: bool,
     /// A glob (as `url`) the URL of a response must match: one the active tab received since the

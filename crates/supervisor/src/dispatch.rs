@@ -145,15 +145,17 @@ pub enum SessionOp {
     StorageState,
     /// `session.trace`.
     Trace,
-    /// `page.wait_for {download}` and `{popup}`: events the supervisor sees, not the page.
+    /// `page.wait_for {download}`, `{popup}` and `{dialog}`: events the supervisor sees (a dialog of a
+    /// tab it holds), or sees first.
     WaitForEvent,
 }
 
 /// The route of a request of `method` with `params`: [`route`]'s, but `page.wait_for` of a download
-/// or a popup (which the supervisor sees, not the session's page) is the runtime's.
+/// or a popup (which the supervisor sees, not the session's page) or of a dialog (which may open in a
+/// tab the supervisor holds as well as in the worker's) is the runtime's.
 pub fn route_call(method: Method, params: &Value) -> Route {
     let event = |name: &str| params.get(name) == Some(&Value::Bool(true));
-    if method == Method::PageWaitFor && (event("download") || event("popup")) {
+    if method == Method::PageWaitFor && (event("download") || event("popup") || event("dialog")) {
         return Route::Session(OnSession::Op(SessionOp::WaitForEvent));
     }
     route(method)

@@ -758,6 +758,7 @@ impl Runtime {
                 result.download = Some(Box::new(d));
                 Ok(result)
             }
+            WaitCondition::Dialog => self.wait_for_dialog(session, call).await,
             WaitCondition::Popup => {
                 let popup = budget.wait_notified(&session.popup_opened, || session.take_popup());
                 let popup = popup.await.ok_or_else(|| not_met("popup"))?;
@@ -775,6 +776,46 @@ impl Runtime {
                 Phase::Wait,
                 "wait_for: not an event the runtime waits for",
             )),
+        }
+    }
+
+    /// `page.wait_for {dialog}`: met by a dialog of any of the session's tabs that its results have not
+    /// reported yet, as every result reports them: one the supervisor answered in a tab it holds (a
+    /// popup not focused), already or while the worker waits for one of its own tabs'
+    /// ([`WaitCondition::Dialog`] there, stopped as a cancelled run once a held tab's came). Before,
+    /// only the worker's tabs counted: a popup's dialog was answered and reported while the wait ran
+    /// to its deadline.
+    ///
+    /// # Errors
+    /// The worker's (`timeout` at the deadline when no dialog opened).
+    async fn wait_for_dialog(
+        &self,
+        session: &Arc<SessionEntry>,
+        call: Call<'_>,
+    ) -> Result<WaitForResult, ErrorBody> {
+        let held = || (!session.dialogs.lock().unwrap().is_empty()).then_some(());
+        let met = || WaitForResult {
+            matched: "dialog".into(),
+            url: session.last_url().unwrap_or_default(),
+            response: None,
+            download: None,
+            popup: None,
+        };
+        if held().is_some() {
+            return Ok(met());
+        }
+        let stop = call.cancel.child_token();
+        let action = Action::WaitFor { condition: WaitCondition::Dialog };
+        let worker = self.queue.run(session, Call { cancel: &stop, ..call }, action);
+        let mut worker = std::pin::pin!(worker);
+        tokio::select! {
+            output = &mut worker => output?.into_kind(),
+            Some(()) = call.budget.wait_notified(&session.dialog_answered, held) => {
+                stop.cancel();
+                // The worker's answer (`cancelled`) frees the session's queue for the next action.
+                let _ = worker.await;
+                Ok(met())
+            }
         }
     }
 

@@ -72,6 +72,9 @@ pub struct SessionEntry {
     pub(crate) snapshotting: tokio::sync::Mutex<()>,
     /// Dialogs answered during the current action, for its result.
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
+    /// Notified when the supervisor answers a dialog of a tab it holds (joining `dialogs`), for
+    /// `page.wait_for {dialog}`.
+    pub(crate) dialog_answered: tokio::sync::Notify,
     /// The popups its tabs opened (`Target.targetCreated` with one of its tabs as the opener), when,
     /// the newest 100, for `page.wait_for {popup}`.
     pub(crate) popups: Mutex<Vec<(std::time::Instant, String)>>,
@@ -162,6 +165,7 @@ impl SessionEntry {
             marks: Mutex::new((std::time::Instant::now(), std::time::Instant::now())),
             waited: Mutex::default(),
             popup_opened: tokio::sync::Notify::new(),
+            dialog_answered: tokio::sync::Notify::new(),
             new_popups: Mutex::default(),
             reset: Mutex::new(None),
             display: Mutex::new(None),

@@ -269,6 +269,7 @@ async fn answer_dialogs(
         let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
         let info = DialogInfo { kind, message: opening.message, accepted, default_value };
         owner.dialogs.lock().unwrap().push(info);
+        owner.dialog_answered.notify_waiters();
     }
 }
 
