@@ -405,3 +405,22 @@ async fn evaluate_runs_in_the_frame_it_is_given() {
         assert!(e.message.contains(says), "{params}: {}", e.message);
     }
 }
+
+/// `page.wait_for {function}` reads the page's globals by any name, as Playwright's
+/// `waitForFunction` does. The expression was wrapped as `let v = (...)`, so it could not read a page
+/// global named `v` ("Cannot access 'v' before initialization", `evaluate_error`, measured).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_for_a_function_reads_any_page_global() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("g")).await.unwrap();
+    c.goto("g", &pages.url("/test/index.html"), None).await.unwrap();
+    c.evaluate("g", "window.v = 2; window.value = 3; window.test = 4; 1", None).await.unwrap();
+    for function in ["v === 2 && value === 3 && test === 4", "() => v + value + test === 9"] {
+        let r = c.call("page.wait_for", Some("g"), json!({"function": function}), None).await.unwrap();
+        assert_eq!(
+            r.result.as_ref().map(|v| v["matched"].clone()),
+            Some(json!("function")),
+            "{function}: {r:?}"
+        );
+    }
+}

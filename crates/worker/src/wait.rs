@@ -210,8 +210,10 @@ fn test_function(condition: &WaitCondition) -> String {
         | WaitCondition::Response(_)
         | WaitCondition::Download
         | WaitCondition::Popup => "return true;".into(),
+        // The caller's expression is evaluated where no name is declared, so it reads any of the
+        // page's globals (a `let v` around it hid a global `v`); a function it gives is called.
         WaitCondition::Function(f) => {
-            format!("let v = ({f}); if (typeof v === 'function') v = v(); return v;")
+            format!("return ((found) => (typeof found === 'function' ? found() : found))(({f}));")
         }
     };
     format!("() => {{ {body} }}")
