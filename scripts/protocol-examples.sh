@@ -92,9 +92,9 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   dialog that opens between actions (a timer an earlier click started) is answered by the session's
   policy at once and listed in the session's next result; `page.wait_for {"dialog": true}` waits for
   one. A `prompt` reports its `default_value`. A dialog of a popup not yet focused (`tabs.focus`) is
-  dismissed (`beforeunload` accepted) and listed in the session's next result the same way
-  (`page.handle_dialog` applies to the tabs the session has focused); it meets a `page.wait_for
-  {"dialog": true}` too.
+  answered the same way (`page.handle_dialog`'s answer for the next dialog of any of the session's
+  tabs, else dismissed, `beforeunload` accepted) and listed in the session's next result; it meets a
+  `page.wait_for {"dialog": true}` too.
 - A session's results list its pages' downloads in `downloads` once when one starts and once when it
   ends (`{"url", "suggested_filename", "state": "started" | "completed" | "canceled" | "too_large",
   "bytes", "path"}`; `path` when completed: a file named by the download's guid in the session's own

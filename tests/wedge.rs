@@ -245,6 +245,48 @@ async fn a_popups_dialog_ends_a_wait_for_a_dialog() {
     );
 }
 
+/// `page.handle_dialog` applies to the next dialog of any of the session's tabs, a popup the
+/// supervisor holds (not focused yet) too, and to one dialog only. Before: the popup's dialog was
+/// dismissed by default, and the policy stayed with the worker for a later dialog of the session's
+/// own page, which it accepted where nothing had asked for that (measured).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dialog_policy_applies_once_to_a_popup_too() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("p")).await.unwrap();
+    c.goto("p", &pages.url("/test/index.html"), None).await.unwrap();
+    let c = &c;
+    let call = |method: &'static str, params: Value| async move {
+        let r = serde_json::to_value(c.call(method, Some("p"), params.clone(), Some(NEXT)).await.unwrap())
+            .unwrap();
+        assert_eq!(r["ok"], json!(true), "{method} {params}: {r}");
+        r["result"].clone()
+    };
+    call("page.handle_dialog", json!({"accept": true})).await;
+    let mut dialogs = Vec::new();
+    // The popup's dialog is reported in the session's next result after it was answered.
+    for (method, params) in [
+        ("page.evaluate", json!({"expression": "window.w = window.open('/test/alerting.html'), 1"})),
+        ("page.wait_for", json!({"function": "w.document.title === 'Answered'"})),
+    ] {
+        dialogs.extend(call(method, params).await["dialogs"].as_array().cloned().unwrap_or_default());
+    }
+    assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": true})]);
+    let again = call("page.evaluate", json!({"expression": "confirm('again')"})).await;
+    assert_eq!(again["value"], json!(false), "{again}");
+    assert_eq!(again["dialogs"], json!([{"type": "confirm", "message": "again", "accepted": false}]));
+    // Used by a dialog of the session's own page, the policy is gone for the popups too.
+    call("page.handle_dialog", json!({"accept": true})).await;
+    assert_eq!(call("page.evaluate", json!({"expression": "confirm('mine')"})).await["value"], json!(true));
+    let mut dialogs = Vec::new();
+    for (method, params) in [
+        ("page.evaluate", json!({"expression": "window.v = window.open('/test/alerting.html'), 1"})),
+        ("page.wait_for", json!({"function": "v.document.title === 'Answered'"})),
+    ] {
+        dialogs.extend(call(method, params).await["dialogs"].as_array().cloned().unwrap_or_default());
+    }
+    assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": false})]);
+}
+
 /// The tabs a worker left are held again when it is replaced. A worker keeps its session on each tab
 /// it leaves (its dialogs answered, its emulation kept); those sessions end with the worker. Before: a
 /// killed worker's replacement attached to the active tab only, so a dialog in a `window.open` popup

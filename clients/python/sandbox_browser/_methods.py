@@ -339,9 +339,9 @@ class Methods:
         ``WaitForResult``: exactly one condition (a ``selector`` in a ``state``, ``text`` to appear,
         ``text_gone``, a ``url`` glob, a ``load_state``, a JS ``function`` truthy, or ``time_ms``).
 
-        :param dialog: Wait for a JavaScript dialog to open in any of the session's tabs (and be answered: by
-        the session's policy, ``page.handle_dialog``, in the tabs its worker drove; dismissed in a popup not
-        focused yet); one answered since the session's last result counts. It is in this result's ``dialogs``.
+        :param dialog: Wait for a JavaScript dialog to open in any of the session's tabs (and be answered by
+        the session's policy, ``page.handle_dialog``); one answered since the session's last result counts. It
+        is in this result's ``dialogs``.
         :param download: Wait for a download of the session to end (completed, canceled or too large); one
         that ended since the session's previous request started counts (each is returned once). It is this
         result's ``download``.
@@ -562,7 +562,7 @@ class Methods:
         timeout_ms: Optional[int] = None,
     ) -> HandleDialogResult:
         """``page.handle_dialog {accept, prompt_text?}`` -> ``HandleDialogResult``: how the session answers its
-        next JavaScript dialog.
+        next JavaScript dialog, in any of its tabs (a popup not focused yet too); one dialog only.
 
         :param accept: Accept (OK) or dismiss (Cancel) the next dialog.
         :param prompt_text: The text a ``prompt`` gets when accepted.

@@ -407,7 +407,7 @@ methods! {
     /// `page.hover {ref | selector}` -> [`InputResult`]: moves the mouse over the element.
     PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.handle_dialog {accept, prompt_text?}` -> [`HandleDialogResult`]: how the session answers
-    /// its next JavaScript dialog.
+    /// its next JavaScript dialog, in any of its tabs (a popup not focused yet too); one dialog only.
     PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000 }
     /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`]: selects a
     /// `<select>`'s options.
@@ -717,10 +717,9 @@ pub struct WaitForParams {
     /// Just wait this long, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
-    /// Wait for a JavaScript dialog to open in any of the session's tabs (and be answered: by the
-    /// session's policy, `page.handle_dialog`, in the tabs its worker drove; dismissed in a popup not
-    /// focused yet); one answered since the session's last result counts. It is in this result's
-    /// `dialogs`.
+    /// Wait for a JavaScript dialog to open in any of the session's tabs (and be answered by the
+    /// session's policy, `page.handle_dialog`); one answered since the session's last result counts.
+    /// It is in this result's `dialogs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog: bool,
     /// A glob (as `url`) the URL of a response must match: one the active tab received since the

@@ -112,6 +112,9 @@ pub enum ToWorker {
     },
     /// Detach and exit.
     Shutdown,
+    /// The supervisor answered a dialog of a tab it holds as `page.handle_dialog` asked: the worker
+    /// forgets how to answer the next one (read as it arrives, during a run too).
+    ForgetDialogPolicy,
     /// A CDP message from the browser for the worker's connection `conn` (a route of the supervisor's
     /// relay on the browser's pipe).
     Cdp {
@@ -632,6 +635,9 @@ pub enum FromWorker {
         /// What happened.
         counter: Counter,
     },
+    /// The worker answered a dialog as `page.handle_dialog` asked since its last report (sent before
+    /// `Done`): the supervisor's copy of it goes.
+    DialogPolicyUsed,
     /// The worker now holds `count` CDP sessions on tabs: the active tab's and those it left, each
     /// kept until its tab closes (sent when it changed; `runtime.stats` `tab_sessions`).
     TabSessions {

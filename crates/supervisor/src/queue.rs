@@ -130,6 +130,8 @@ impl Queue {
             }
             *slot = None;
             session.tab_sessions.store(0, Ordering::Relaxed);
+            // A new worker answers dialogs by default until `page.handle_dialog` says otherwise.
+            *session.dialog_policy.lock().unwrap() = None;
             match self.start_worker(session, &link, budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
@@ -142,6 +144,7 @@ impl Queue {
                 Err(e) => return Err(e),
             }
         };
+        *session.worker_tx.lock().unwrap() = Some(worker.sender());
         let attaching = matches!(action, Action::Attach { .. });
         // A page reopened after a restart loads its URL before the action runs (a goto needs none).
         let restored = match session.take_restore() {
@@ -173,6 +176,9 @@ impl Queue {
             self.stats.worker_kills.inc();
         }
         session.tab_sessions.store(worker.tab_sessions(), Ordering::Relaxed);
+        if worker.take_dialog_policy_used() {
+            *session.dialog_policy.lock().unwrap() = None;
+        }
         if let Some(ms) = worker.take_recovery_waited() {
             session.recovery_waited(ms);
         }

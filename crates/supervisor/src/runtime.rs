@@ -551,7 +551,15 @@ impl Runtime {
                     if page.numbers_refs { Some(session.snapshotting.lock().await) } else { None };
                 let cx = SessionContext { session, config: &self.config };
                 let action = (page.prepare)(params, &cx)?;
+                let policy = match &action {
+                    Action::HandleDialog { accept, prompt_text } => Some((*accept, prompt_text.clone())),
+                    _ => None,
+                };
                 let output = q.run(session, call, action).await?;
+                if policy.is_some() {
+                    // For the tabs the supervisor holds (popups not focused yet) too.
+                    *session.dialog_policy.lock().unwrap() = policy;
+                }
                 let done = (page.finish)(output)?;
                 session.keep_refs(done.refs);
                 if let Some(display) = done.display {

@@ -93,6 +93,8 @@ pub struct WorkerHandle {
     recovery_waited_ms: Option<u64>,
     /// CDP sessions the worker holds on tabs, as it last said.
     tab_sessions: u32,
+    /// Set when the worker said it answered a dialog as `page.handle_dialog` asked.
+    dialog_policy_used: bool,
 }
 
 impl WorkerHandle {
@@ -159,6 +161,7 @@ impl WorkerHandle {
             reset_reason: None,
             recovery_waited_ms: None,
             tab_sessions: 0,
+            dialog_policy_used: false,
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.from_worker.recv()).await {
             Ok(Some(Ok(FromWorker::Ready { .. }))) => Ok(handle),
@@ -219,6 +222,17 @@ impl WorkerHandle {
     /// CDP sessions the worker holds on tabs, as it last said (`FromWorker::TabSessions`).
     pub fn tab_sessions(&self) -> u32 {
         self.tab_sessions
+    }
+
+    /// Whether the worker answered a dialog as `page.handle_dialog` asked since the last call.
+    pub fn take_dialog_policy_used(&mut self) -> bool {
+        std::mem::take(&mut self.dialog_policy_used)
+    }
+
+    /// A sender of frames to the worker, for what the supervisor tells it outside a run
+    /// (`ToWorker::ForgetDialogPolicy`); sending on it after the worker ended does nothing.
+    pub fn sender(&self) -> mpsc::UnboundedSender<ToWorker> {
+        self.to_worker.clone()
     }
 
     /// Whether the last run overran its deadline and the worker was killed for it.
@@ -326,6 +340,7 @@ impl WorkerHandle {
                 }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
                 Ok(FromWorker::TabSessions { count }) => self.tab_sessions = count,
+                Ok(FromWorker::DialogPolicyUsed) => self.dialog_policy_used = true,
                 Ok(FromWorker::ConsoleErrors { seq: s, count, texts }) if s == seq => {
                     self.console_errors.0 += count;
                     self.console_errors.1.extend(texts);

@@ -22,9 +22,15 @@ pub(crate) type Answered = (String, String, bool, Option<String>);
 type Answer = (bool, Option<String>);
 
 /// Shared between the watcher and the worker's loop; survives page resets.
+///
+/// The supervisor keeps a copy of how to answer the next dialog, for the tabs it holds (popups not
+/// focused yet): whichever answers a dialog with it first, the other's copy goes (the worker reports
+/// [`Dialogs::take_used`] after each run; the supervisor sends `ToWorker::ForgetDialogPolicy`).
 #[derive(Clone, Default)]
 pub(crate) struct Dialogs {
     next: Arc<Mutex<Option<Answer>>>,
+    /// Set when a dialog was answered with `next`, until [`Dialogs::take_used`].
+    used: Arc<std::sync::atomic::AtomicBool>,
     answered: Arc<Mutex<Vec<Answered>>>,
     /// Told each time a dialog is answered (`page.wait_for {dialog: true}`).
     pub(crate) opened: Arc<tokio::sync::Notify>,
@@ -34,6 +40,16 @@ impl Dialogs {
     /// Sets how the next dialog is answered.
     pub(crate) fn set_next(&self, accept: bool, prompt_text: Option<String>) {
         *self.next.lock().unwrap() = Some((accept, prompt_text));
+    }
+
+    /// Forgets how to answer the next dialog: the supervisor answered one of a tab it holds with it.
+    pub(crate) fn forget_next(&self) {
+        *self.next.lock().unwrap() = None;
+    }
+
+    /// Whether a dialog was answered as `page.handle_dialog` asked since the last call.
+    pub(crate) fn take_used(&self) -> bool {
+        self.used.swap(false, std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Whether a dialog was answered since the last [`Dialogs::take`].
@@ -61,8 +77,11 @@ impl Dialogs {
                 let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
                 let message = opening.message;
                 let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
-                let (accept, prompt) =
-                    me.next.lock().unwrap().take().unwrap_or((kind == "beforeunload", None));
+                let asked = me.next.lock().unwrap().take();
+                if asked.is_some() {
+                    me.used.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                let (accept, prompt) = asked.unwrap_or((kind == "beforeunload", None));
                 // An accepted prompt without text of the caller's answers with its default value, as
                 // a person pressing OK does.
                 let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accept));

@@ -149,6 +149,9 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let deliveries = Deliveries::default();
     let (control_tx, mut frames): (_, Control) = mpsc::unbounded_channel();
     let reader_deliveries = deliveries.clone();
+    // How the next dialog is answered: the supervisor may take it back while an action runs.
+    let dialogs = dialogs::Dialogs::default();
+    let reader_dialogs = dialogs.clone();
     tokio::spawn(async move {
         let reason = loop {
             let msg = match stream.next().await {
@@ -163,6 +166,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 Ok(ToWorker::CdpClosed { conn, reason }) => {
                     reader_deliveries.deliver(conn, Inbound::Closed(reason)).await
                 }
+                Ok(ToWorker::ForgetDialogPolicy) => reader_dialogs.forget_next(),
                 Ok(other) => {
                     let _ = control_tx.send(Ok(other));
                 }
@@ -176,7 +180,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     });
     let conns = Conns::new(out_tx.clone(), deliveries);
 
-    let mut page = Page::attach(conns, &config.target_id, config.viewport, config.emulation)
+    let mut page = Page::attach(conns, &config.target_id, config.viewport, config.emulation, dialogs)
         .await
         .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
     let _ = out_tx.send(FromWorker::Ready {
@@ -204,9 +208,12 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 match read(frame) {
                     Err(e) => break e,
                     Ok(ToWorker::Shutdown) => break Ok(()),
-                    Ok(ToWorker::Cancel { .. } | ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. }) => {
-                        continue
-                    }
+                    Ok(
+                        ToWorker::Cancel { .. }
+                        | ToWorker::Cdp { .. }
+                        | ToWorker::CdpClosed { .. }
+                        | ToWorker::ForgetDialogPolicy,
+                    ) => continue,
                     Ok(ToWorker::Run { seq, budget_ms, action }) => Job::new(seq, budget_ms, *action),
                 }
             }
@@ -327,6 +334,9 @@ fn report_moves(page: &mut Page, out_tx: &mpsc::UnboundedSender<FromWorker>) {
     if let Some((target_id, reason)) = page.take_target_change() {
         let _ = out_tx.send(FromWorker::TargetChanged { target_id, reason });
     }
+    if page.dialogs.take_used() {
+        let _ = out_tx.send(FromWorker::DialogPolicyUsed);
+    }
     page.let_go_of_closed_tabs();
     if let Some(count) = page.take_tab_sessions_change() {
         let _ = out_tx.send(FromWorker::TabSessions { count });
@@ -389,7 +399,7 @@ async fn recover(
                     }
                 }
                 ToWorker::Shutdown => return Err(Ok(())),
-                ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. } => {}
+                ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. } | ToWorker::ForgetDialogPolicy => {}
             },
             _ = tokio::time::sleep_until(deadline.unwrap_or(far).into()), if deadline.is_some() => {
                 if let Some(job) = queued.take() {

@@ -261,16 +261,16 @@ pub(crate) struct SeenStable {
 
 impl Page {
     /// Opens the worker's first connection to the browser and attaches to `target_id`
-    /// ([`attach_session`]), within [`ATTACH_TIMEOUT`].
+    /// ([`attach_session`]; its dialogs answered through `dialogs`), within [`ATTACH_TIMEOUT`].
     pub(crate) async fn attach(
         conns: Conns,
         target_id: &str,
         viewport: Option<sb_protocol::ipc::Display>,
         emulation: Emulation,
+        dialogs: Dialogs,
     ) -> Result<Page, CdpError> {
         let worlds = KeptWorlds::new();
         let browser = conns.open();
-        let dialogs = Dialogs::default();
         let budget = Budget::new(ATTACH_TIMEOUT);
         let detached = follow_detached(&browser);
         let setup = Setup { dialogs: &dialogs, viewport, emulation: &emulation, worlds: &worlds };

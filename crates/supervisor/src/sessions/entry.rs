@@ -72,6 +72,12 @@ pub struct SessionEntry {
     pub(crate) snapshotting: tokio::sync::Mutex<()>,
     /// Dialogs answered during the current action, for its result.
     pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
+    /// How `page.handle_dialog` asked the next dialog to be answered `(accept, prompt_text)`, until one
+    /// is: the worker keeps it for its tabs, this copy is for the tabs the supervisor holds; whichever
+    /// answers with it first, the other's copy goes.
+    pub(crate) dialog_policy: Mutex<Option<(bool, Option<String>)>>,
+    /// The session's worker's frames (set as it runs an action), for `ToWorker::ForgetDialogPolicy`.
+    pub(crate) worker_tx: Mutex<Option<tokio::sync::mpsc::UnboundedSender<sb_protocol::ipc::ToWorker>>>,
     /// Notified when the supervisor answers a dialog of a tab it holds (joining `dialogs`), for
     /// `page.wait_for {dialog}`.
     pub(crate) dialog_answered: tokio::sync::Notify,
@@ -166,6 +172,8 @@ impl SessionEntry {
             waited: Mutex::default(),
             popup_opened: tokio::sync::Notify::new(),
             dialog_answered: tokio::sync::Notify::new(),
+            dialog_policy: Mutex::new(None),
+            worker_tx: Mutex::new(None),
             new_popups: Mutex::default(),
             reset: Mutex::new(None),
             display: Mutex::new(None),

@@ -241,9 +241,10 @@ async fn keep(
     }
 }
 
-/// Answers the dialogs of a tab the supervisor holds for `owner` as its worker answers them by
-/// default (dismissed; `beforeunload` accepted, so navigations go on), each reported in the session's
-/// next result: a dialog blocks its renderer's main thread, which a `window.open` popup shares with
+/// Answers the dialogs of a tab the supervisor holds for `owner` as its worker answers its own: as
+/// `page.handle_dialog` asked for the next one (`SessionEntry::dialog_policy`), else by default
+/// (dismissed; `beforeunload` accepted, so navigations go on), each reported in the session's next
+/// result: a dialog blocks its renderer's main thread, which a `window.open` popup shares with
 /// its opener, so an unanswered one stalled the session's own page (an evaluate on the opener timed
 /// out, then the focus on the popup). Ends with the session's events (the tab went, or a worker took
 /// the session over: `CdpClient::forget_session`).
@@ -257,16 +258,25 @@ async fn answer_dialogs(
             continue;
         }
         let Some(opening) = ev.parse::<JavascriptDialogOpening>() else { continue };
+        let Some(owner) = owner.upgrade() else { return };
         let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
-        let accepted = kind == "beforeunload";
-        let answer = PageHandleJavaScriptDialog { accept: accepted, prompt_text: None };
+        let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
+        // As `page.handle_dialog` asked, when it did (the worker's copy then goes), as the worker
+        // answers its tabs' dialogs.
+        let asked = owner.dialog_policy.lock().unwrap().take();
+        if asked.is_some() {
+            if let Some(worker) = owner.worker_tx.lock().unwrap().as_ref() {
+                let _ = worker.send(sb_protocol::ipc::ToWorker::ForgetDialogPolicy);
+            }
+        }
+        let (accepted, prompt) = asked.unwrap_or((kind == "beforeunload", None));
+        let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accepted));
+        let answer = PageHandleJavaScriptDialog { accept: accepted, prompt_text };
         if session.run(&answer, LET_RUN_TIMEOUT).await.is_err() {
             // Taken over meanwhile: the worker answers it (`Page.enable` reports an open dialog).
             continue;
         }
-        let Some(owner) = owner.upgrade() else { return };
         tracing::info!(browser.session_id = %owner.id, dialog.kind = %kind, dialog.accepted = accepted, "dialog_answered");
-        let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
         let info = DialogInfo { kind, message: opening.message, accepted, default_value };
         owner.dialogs.lock().unwrap().push(info);
         owner.dialog_answered.notify_waiters();
