@@ -264,17 +264,21 @@ async fn answer_dialogs(
         // As `page.handle_dialog` asked, when it did (the worker's copy then goes), as the worker
         // answers its tabs' dialogs.
         let asked = owner.dialog_policy.lock().unwrap().take();
+        let (accepted, prompt) = asked.clone().unwrap_or((kind == "beforeunload", None));
+        let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accepted));
+        let answer = PageHandleJavaScriptDialog { accept: accepted, prompt_text };
+        if session.run(&answer, LET_RUN_TIMEOUT).await.is_err() {
+            // Taken over meanwhile: the worker answers it (`Page.enable` reports an open dialog),
+            // with the policy it still has.
+            if let Some(policy) = asked {
+                owner.dialog_policy.lock().unwrap().get_or_insert(policy);
+            }
+            continue;
+        }
         if asked.is_some() {
             if let Some(worker) = owner.worker_tx.lock().unwrap().as_ref() {
                 let _ = worker.send(sb_protocol::ipc::ToWorker::ForgetDialogPolicy);
             }
-        }
-        let (accepted, prompt) = asked.unwrap_or((kind == "beforeunload", None));
-        let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accepted));
-        let answer = PageHandleJavaScriptDialog { accept: accepted, prompt_text };
-        if session.run(&answer, LET_RUN_TIMEOUT).await.is_err() {
-            // Taken over meanwhile: the worker answers it (`Page.enable` reports an open dialog).
-            continue;
         }
         tracing::info!(browser.session_id = %owner.id, dialog.kind = %kind, dialog.accepted = accepted, "dialog_answered");
         let info = DialogInfo { kind, message: opening.message, accepted, default_value };
