@@ -14,6 +14,27 @@ const BUDGET: u64 = 3_000;
 /// The budget of each read after it (ms): the default of a page action.
 const NEXT: u64 = 8_000;
 
+/// The result of `method` with `params` on session `sid`, within [`NEXT`] ms.
+///
+/// # Panics
+/// When the call failed: the message names the method, its params and the runtime's error.
+async fn next_result(c: &Client, sid: &str, method: &str, params: Value) -> Value {
+    let r = c.call(method, Some(sid), params.clone(), Some(NEXT)).await.unwrap();
+    r.result.unwrap_or_else(|| panic!("{method} {params}: {:?}", r.error))
+}
+
+/// The dialogs the results of `calls` (each [`next_result`]) on session `sid` reported, in order: a
+/// dialog answered between two actions is in the session's next result, whichever that is (a popup's
+/// that the first call opened: the second's, or the first's on a slow machine).
+async fn dialogs_reported(c: &Client, sid: &str, calls: [(&str, Value); 2]) -> Vec<Value> {
+    let mut dialogs = Vec::new();
+    for (method, params) in calls {
+        let result = next_result(c, sid, method, params).await;
+        dialogs.extend(result["dialogs"].as_array().cloned().unwrap_or_default());
+    }
+    dialogs
+}
+
 fn target_of(sessions: &sb_protocol::api::SessionListResult, id: &str) -> String {
     sessions.sessions.iter().find(|s| s.session_id == id).expect("the session").target_id.clone()
 }
@@ -194,14 +215,7 @@ async fn a_popups_dialog_never_stalls_its_opener() {
     c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
     let open = json!({"expression": "window.w = window.open('/test/alerting.html'), 1"});
     let answered = json!({"function": "w.document.title === 'Answered'"});
-    let mut dialogs = Vec::new();
-    // The dialog is reported in the session's next result after it was answered: the wait's, or the
-    // evaluate's on a slow machine.
-    for (method, params) in [("page.evaluate", open), ("page.wait_for", answered)] {
-        let r = serde_json::to_value(c.call(method, Some("d"), params, Some(NEXT)).await.unwrap()).unwrap();
-        assert_eq!(r["ok"], json!(true), "{method}: {r}");
-        dialogs.extend(r["result"]["dialogs"].as_array().cloned().unwrap_or_default());
-    }
+    let dialogs = dialogs_reported(&c, "d", [("page.evaluate", open), ("page.wait_for", answered)]).await;
     assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": false})]);
     let title = c.evaluate("d", "document.title", None).await.unwrap().into_inner().value;
     assert_eq!(title, Some(json!("Test Index")));
@@ -254,22 +268,18 @@ async fn a_dialog_policy_applies_once_to_a_popup_too() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("p")).await.unwrap();
     c.goto("p", &pages.url("/test/index.html"), None).await.unwrap();
-    let c = &c;
-    let call = |method: &'static str, params: Value| async move {
-        let r = serde_json::to_value(c.call(method, Some("p"), params.clone(), Some(NEXT)).await.unwrap())
-            .unwrap();
-        assert_eq!(r["ok"], json!(true), "{method} {params}: {r}");
-        r["result"].clone()
+    let call = |method: &'static str, params: Value| next_result(&c, "p", method, params);
+    let popup_dialogs = |popup: &str| {
+        let open = format!("window.{popup} = window.open('/test/alerting.html'), 1");
+        let answered = format!("{popup}.document.title === 'Answered'");
+        let calls = [
+            ("page.evaluate", json!({"expression": open})),
+            ("page.wait_for", json!({"function": answered})),
+        ];
+        dialogs_reported(&c, "p", calls)
     };
     call("page.handle_dialog", json!({"accept": true})).await;
-    let mut dialogs = Vec::new();
-    // The popup's dialog is reported in the session's next result after it was answered.
-    for (method, params) in [
-        ("page.evaluate", json!({"expression": "window.w = window.open('/test/alerting.html'), 1"})),
-        ("page.wait_for", json!({"function": "w.document.title === 'Answered'"})),
-    ] {
-        dialogs.extend(call(method, params).await["dialogs"].as_array().cloned().unwrap_or_default());
-    }
+    let dialogs = popup_dialogs("w").await;
     assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": true})]);
     let again = call("page.evaluate", json!({"expression": "confirm('again')"})).await;
     assert_eq!(again["value"], json!(false), "{again}");
@@ -277,13 +287,7 @@ async fn a_dialog_policy_applies_once_to_a_popup_too() {
     // Used by a dialog of the session's own page, the policy is gone for the popups too.
     call("page.handle_dialog", json!({"accept": true})).await;
     assert_eq!(call("page.evaluate", json!({"expression": "confirm('mine')"})).await["value"], json!(true));
-    let mut dialogs = Vec::new();
-    for (method, params) in [
-        ("page.evaluate", json!({"expression": "window.v = window.open('/test/alerting.html'), 1"})),
-        ("page.wait_for", json!({"function": "v.document.title === 'Answered'"})),
-    ] {
-        dialogs.extend(call(method, params).await["dialogs"].as_array().cloned().unwrap_or_default());
-    }
+    let dialogs = popup_dialogs("v").await;
     assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": false})]);
 }
 
@@ -297,13 +301,7 @@ async fn the_tabs_a_replaced_worker_left_are_held_again() {
     let Fixture { pages, sup, c } = Fixture::start().await;
     c.session_start(Some("r")).await.unwrap();
     c.goto("r", &pages.url("/test/index.html"), None).await.unwrap();
-    let c = &c;
-    let call = |method: &'static str, params: Value| async move {
-        let r = serde_json::to_value(c.call(method, Some("r"), params.clone(), Some(NEXT)).await.unwrap())
-            .unwrap();
-        assert_eq!(r["ok"], json!(true), "{method} {params}: {r}");
-        r["result"].clone()
-    };
+    let call = |method: &'static str, params: Value| next_result(&c, "r", method, params);
     let opener = call("tabs.list", json!({})).await["tabs"][0]["target_id"].clone();
     call("page.evaluate", json!({"expression": "window.w = window.open('/test/index.html'), 1"})).await;
     let popup = call("page.wait_for", json!({"popup": true})).await["popup"]["target_id"].clone();
@@ -322,12 +320,10 @@ async fn the_tabs_a_replaced_worker_left_are_held_again() {
         call("page.evaluate", replaced).await;
     }
     let late = "w.setTimeout(() => { w.alert('late'); w.document.title = 'After'; }, 0), 1";
-    let mut dialogs = Vec::new();
-    for (method, params) in [
+    let calls = [
         ("page.evaluate", json!({"expression": late})),
         ("page.wait_for", json!({"function": "w.document.title === 'After'"})),
-    ] {
-        dialogs.extend(call(method, params).await["dialogs"].as_array().cloned().unwrap_or_default());
-    }
+    ];
+    let dialogs = dialogs_reported(&c, "r", calls).await;
     assert_eq!(dialogs, vec![json!({"type": "alert", "message": "late", "accepted": false})]);
 }
