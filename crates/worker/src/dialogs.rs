@@ -74,23 +74,49 @@ impl Dialogs {
                     continue;
                 }
                 let Some(opening) = ev.parse::<JavascriptDialogOpening>() else { continue };
-                let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
-                let message = opening.message;
-                let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
                 let asked = me.next.lock().unwrap().take();
                 if asked.is_some() {
                     me.used.store(true, std::sync::atomic::Ordering::SeqCst);
                 }
-                let (accept, prompt) = asked.unwrap_or((kind == "beforeunload", None));
-                // An accepted prompt without text of the caller's answers with its default value, as
-                // a person pressing OK does.
-                let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accept));
-                let answer = PageHandleJavaScriptDialog { accept, prompt_text };
+                let DialogAnswer { kind, message, default_value, answer } = answer_dialog(opening, asked);
+                let accept = answer.accept;
                 let _ = session.run(&answer, Duration::from_secs(2)).await;
                 tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
                 me.answered.lock().unwrap().push((kind, message, accept, default_value));
                 me.opened.notify_waiters();
             }
         });
+    }
+}
+
+/// A dialog that opened, and how it is answered ([`answer_dialog`]).
+pub struct DialogAnswer {
+    /// `alert`, `confirm`, `prompt` or `beforeunload` (`alert` when Chromium gives none).
+    pub kind: String,
+    /// The dialog's text.
+    pub message: String,
+    /// A prompt's default value, when it has one that is not empty.
+    pub default_value: Option<String>,
+    /// The answer to send on the dialog's page session.
+    pub answer: PageHandleJavaScriptDialog,
+}
+
+/// How a dialog that opened (`Page.javascriptDialogOpening`) is answered, in the worker's tabs and
+/// in those the supervisor holds alike: as `asked` (`page.handle_dialog`'s `(accept, prompt_text)`)
+/// when given, else dismissed (`beforeunload` accepted, so navigations go on). An accepted prompt
+/// without text of the caller's answers with its default value, as a person pressing OK does.
+pub fn answer_dialog(
+    opening: JavascriptDialogOpening,
+    asked: Option<(bool, Option<String>)>,
+) -> DialogAnswer {
+    let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
+    let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
+    let (accept, prompt) = asked.unwrap_or((kind == "beforeunload", None));
+    let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accept));
+    DialogAnswer {
+        kind,
+        message: opening.message,
+        default_value,
+        answer: PageHandleJavaScriptDialog { accept, prompt_text },
     }
 }

@@ -64,6 +64,7 @@ use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
 use crate::conns::{Conns, Deliveries};
+pub use crate::dialogs::{answer_dialog, DialogAnswer};
 pub use crate::emulate::{apply as emulate_page, start_held_page};
 
 use crate::error::{browser_gone, cdp_failure, fail};

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use sb_cdp::commands::{
-    PageEnable, PageHandleJavaScriptDialog, RuntimeRunIfWaitingForDebugger, TargetDetachFromTarget,
-    TargetSetAutoAttach, TargetSetDiscoverTargets,
+    PageEnable, RuntimeRunIfWaitingForDebugger, TargetDetachFromTarget, TargetSetAutoAttach,
+    TargetSetDiscoverTargets,
 };
 use sb_cdp::types::{
     AttachedToTarget, DownloadProgress, DownloadWillBegin, JavascriptDialogOpening, TargetCreated,
@@ -259,14 +259,12 @@ async fn answer_dialogs(
         }
         let Some(opening) = ev.parse::<JavascriptDialogOpening>() else { continue };
         let Some(owner) = owner.upgrade() else { return };
-        let kind = if opening.kind.is_empty() { "alert".to_string() } else { opening.kind };
-        let default_value = opening.default_prompt.filter(|d| kind == "prompt" && !d.is_empty());
         // As `page.handle_dialog` asked, when it did (the worker's copy then goes), as the worker
         // answers its tabs' dialogs.
         let asked = owner.dialog_policy.lock().unwrap().take();
-        let (accepted, prompt) = asked.clone().unwrap_or((kind == "beforeunload", None));
-        let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accepted));
-        let answer = PageHandleJavaScriptDialog { accept: accepted, prompt_text };
+        let sb_worker::DialogAnswer { kind, message, default_value, answer } =
+            sb_worker::answer_dialog(opening, asked.clone());
+        let accepted = answer.accept;
         if session.run(&answer, LET_RUN_TIMEOUT).await.is_err() {
             // Taken over meanwhile: the worker answers it (`Page.enable` reports an open dialog),
             // with the policy it still has.
@@ -281,7 +279,7 @@ async fn answer_dialogs(
             }
         }
         tracing::info!(browser.session_id = %owner.id, dialog.kind = %kind, dialog.accepted = accepted, "dialog_answered");
-        let info = DialogInfo { kind, message: opening.message, accepted, default_value };
+        let info = DialogInfo { kind, message, accepted, default_value };
         owner.dialogs.lock().unwrap().push(info);
         owner.dialog_answered.notify_waiters();
     }
