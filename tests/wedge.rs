@@ -327,3 +327,31 @@ async fn the_tabs_a_replaced_worker_left_are_held_again() {
     let dialogs = dialogs_reported(&c, "r", calls).await;
     assert_eq!(dialogs, vec![json!({"type": "alert", "message": "late", "accepted": false})]);
 }
+
+/// A `page.handle_dialog` outlives the worker it was given to: the supervisor hands it to the worker
+/// that replaces a killed one. Before: the replacement dismissed the next dialog by default, though
+/// the agent had asked to accept it and nothing had used that yet (measured: `confirm` gave `false`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dialog_policy_outlives_a_killed_worker() {
+    let Fixture { pages, sup, c } = Fixture::start().await;
+    c.session_start(Some("k")).await.unwrap();
+    c.goto("k", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| next_result(&c, "k", method, params);
+    call("page.handle_dialog", json!({"accept": true, "prompt_text": "kept"})).await;
+    let worker = sup.worker_of(&target_of(&c.session_list().await.unwrap(), "k"));
+    kill(Pid::from_raw(worker as i32), Signal::SIGKILL).unwrap();
+    // A call that meets the killed worker answers `worker_crashed` (retryable); the next one runs on
+    // its replacement.
+    let ask = json!({"expression": "prompt('name?')"});
+    let first = c.call("page.evaluate", Some("k"), ask.clone(), Some(NEXT)).await.unwrap();
+    let answered = match first.result {
+        Some(result) => result,
+        None => {
+            assert_eq!(first.error.as_ref().map(|e| e.code), Some(ErrorCode::WorkerCrashed), "{first:?}");
+            call("page.evaluate", ask).await
+        }
+    };
+    assert_eq!(answered["value"], json!("kept"), "{answered}");
+    // Used once: the next dialog is dismissed.
+    assert_eq!(call("page.evaluate", json!({"expression": "confirm('again')"})).await["value"], json!(false));
+}

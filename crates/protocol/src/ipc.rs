@@ -112,9 +112,13 @@ pub enum ToWorker {
     },
     /// Detach and exit.
     Shutdown,
-    /// The supervisor answered a dialog of a tab it holds as `page.handle_dialog` asked: the worker
-    /// forgets how to answer the next one (read as it arrives, during a run too).
-    ForgetDialogPolicy,
+    /// How the worker answers the next dialog (read as it arrives, during a run too): `None` when the
+    /// supervisor answered a dialog of a tab it holds as `page.handle_dialog` asked (the worker forgets
+    /// it); `Some((accept, prompt_text))` to a worker that replaced one the policy was left with.
+    NextDialog {
+        /// `(accept, prompt_text)` as `page.handle_dialog` asked, or `None`: dismissed by default.
+        answer: Option<(bool, Option<String>)>,
+    },
     /// A CDP message from the browser for the worker's connection `conn` (a route of the supervisor's
     /// relay on the browser's pipe).
     Cdp {

@@ -130,8 +130,6 @@ impl Queue {
             }
             *slot = None;
             session.tab_sessions.store(0, Ordering::Relaxed);
-            // A new worker answers dialogs by default until `page.handle_dialog` says otherwise.
-            *session.dialog_policy.lock().unwrap() = None;
             match self.start_worker(session, &link, budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
@@ -315,8 +313,14 @@ impl Queue {
             }
         };
         match &started {
-            Ok(_) => {
+            Ok(fresh) => {
                 session.attach_failures.store(0, Ordering::SeqCst);
+                // A `page.handle_dialog` the last worker had not used yet is the new one's (the frame
+                // arrives before any run).
+                let answer = session.dialog_policy.lock().unwrap().clone();
+                if answer.is_some() {
+                    let _ = fresh.sender().send(sb_protocol::ipc::ToWorker::NextDialog { answer });
+                }
                 // The tabs the last worker left: held by the supervisor until one is focused again.
                 if session.tabs().len() > 1 {
                     tokio::spawn(Sessions::hold_left_tabs(session.clone(), link.clone(), launcher.viewport));

@@ -230,7 +230,7 @@ impl WorkerHandle {
     }
 
     /// A sender of frames to the worker, for what the supervisor tells it outside a run
-    /// (`ToWorker::ForgetDialogPolicy`); sending on it after the worker ended does nothing.
+    /// (`ToWorker::NextDialog`); sending on it after the worker ended does nothing.
     pub fn sender(&self) -> mpsc::UnboundedSender<ToWorker> {
         self.to_worker.clone()
     }

@@ -25,7 +25,7 @@ type Answer = (bool, Option<String>);
 ///
 /// The supervisor keeps a copy of how to answer the next dialog, for the tabs it holds (popups not
 /// focused yet): whichever answers a dialog with it first, the other's copy goes (the worker reports
-/// [`Dialogs::take_used`] after each run; the supervisor sends `ToWorker::ForgetDialogPolicy`).
+/// [`Dialogs::take_used`] after each run; the supervisor sends `ToWorker::NextDialog`).
 #[derive(Clone, Default)]
 pub(crate) struct Dialogs {
     next: Arc<Mutex<Option<Answer>>>,

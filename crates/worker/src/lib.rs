@@ -167,7 +167,10 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 Ok(ToWorker::CdpClosed { conn, reason }) => {
                     reader_deliveries.deliver(conn, Inbound::Closed(reason)).await
                 }
-                Ok(ToWorker::ForgetDialogPolicy) => reader_dialogs.forget_next(),
+                Ok(ToWorker::NextDialog { answer }) => match answer {
+                    Some((accept, prompt_text)) => reader_dialogs.set_next(accept, prompt_text),
+                    None => reader_dialogs.forget_next(),
+                },
                 Ok(other) => {
                     let _ = control_tx.send(Ok(other));
                 }
@@ -213,7 +216,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                         ToWorker::Cancel { .. }
                         | ToWorker::Cdp { .. }
                         | ToWorker::CdpClosed { .. }
-                        | ToWorker::ForgetDialogPolicy,
+                        | ToWorker::NextDialog { .. },
                     ) => continue,
                     Ok(ToWorker::Run { seq, budget_ms, action }) => Job::new(seq, budget_ms, *action),
                 }
@@ -400,7 +403,7 @@ async fn recover(
                     }
                 }
                 ToWorker::Shutdown => return Err(Ok(())),
-                ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. } | ToWorker::ForgetDialogPolicy => {}
+                ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. } | ToWorker::NextDialog { .. } => {}
             },
             _ = tokio::time::sleep_until(deadline.unwrap_or(far).into()), if deadline.is_some() => {
                 if let Some(job) = queued.take() {

@@ -76,7 +76,7 @@ pub struct SessionEntry {
     /// is: the worker keeps it for its tabs, this copy is for the tabs the supervisor holds; whichever
     /// answers with it first, the other's copy goes.
     pub(crate) dialog_policy: Mutex<Option<(bool, Option<String>)>>,
-    /// The session's worker's frames (set as it runs an action), for `ToWorker::ForgetDialogPolicy`.
+    /// The session's worker's frames (set as it runs an action), for `ToWorker::NextDialog`.
     pub(crate) worker_tx: Mutex<Option<tokio::sync::mpsc::UnboundedSender<sb_protocol::ipc::ToWorker>>>,
     /// Notified when the supervisor answers a dialog of a tab it holds (joining `dialogs`), for
     /// `page.wait_for {dialog}`.

@@ -275,7 +275,7 @@ async fn answer_dialogs(
         }
         if asked.is_some() {
             if let Some(worker) = owner.worker_tx.lock().unwrap().as_ref() {
-                let _ = worker.send(sb_protocol::ipc::ToWorker::ForgetDialogPolicy);
+                let _ = worker.send(sb_protocol::ipc::ToWorker::NextDialog { answer: None });
             }
         }
         tracing::info!(browser.session_id = %owner.id, dialog.kind = %kind, dialog.accepted = accepted, "dialog_answered");
