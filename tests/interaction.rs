@@ -723,6 +723,70 @@ async fn select_check_scroll_and_evaluate_on_an_element() {
     assert_eq!(r.error.unwrap().code, ErrorCode::BadRequest);
 }
 
+/// `page.fill` takes what Playwright's fill takes and refuses at once what no wait could change, as
+/// Playwright's `fill` and `elementState('editable')` do: a colour, a range and a date are set; text
+/// that is not a number, a date that is not one, a checkbox, a `<select>` and a heading answer
+/// `bad_request` naming what to use instead, the field left as it was; a read-only input is waited
+/// for (`not_enabled`); unchecking a radio answers `bad_request` without clicking it. Before: a colour
+/// and a range waited out the budget as "not editable", so did a heading and a checkbox; "abc" into a
+/// number answered ok with the field emptied; unchecking a radio clicked it and answered `not_enabled`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fill_takes_what_playwright_fills_and_refuses_the_rest_at_once() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("f")).await.unwrap();
+    c.goto("f", &pages.url("/test/form.html"), None).await.unwrap();
+    let controls = r#"<input id="colour" type="color"><input id="day" type="date" value="2024-02-03">
+      <input type="range" min="0" max="10"><input type="number" value="2"><select><option>A</option></select>
+      <label><input type="radio" name="plan" value="free" checked> Free</label>"#;
+    js(&c, "f", &format!("document.body.insertAdjacentHTML('beforeend', {}), 1", json!(controls))).await;
+    let budget = 3_000;
+    let call = |method: &'static str, params: serde_json::Value| {
+        let c = c.clone();
+        async move { c.call(method, Some("f"), params, Some(budget)).await.unwrap() }
+    };
+    let value = |css: &'static str| {
+        let c = c.clone();
+        async move { js(&c, "f", &format!("document.querySelector('{css}').value")).await }
+    };
+    for (css, v, want) in [
+        ("#colour", "#ff0000", "#ff0000"),
+        ("input[type=range]", " 7 ", "7"),
+        ("#day", "2025-12-31", "2025-12-31"),
+    ] {
+        let r = call("page.fill", json!({"selector": css, "value": v})).await;
+        assert!(r.ok, "{css}: {r:?}");
+        assert_eq!(value(css).await, json!(want), "{css}");
+    }
+    let refused = [
+        ("input[type=number]", "abc", "is not a number"),
+        ("#day", "2024-13-45", "refused the value"),
+        ("#agree", "x", "page.check"),
+        ("select", "x", "page.select"),
+        ("h1", "x", "nothing to type into"),
+    ];
+    for (css, v, says) in refused {
+        let before = js(&c, "f", &format!("document.querySelector('{css}').value ?? null")).await;
+        let e = call("page.fill", json!({"selector": css, "value": v})).await.error.unwrap();
+        assert_eq!(e.code, ErrorCode::BadRequest, "{css}: {e:?}");
+        assert!(e.message.contains(says), "{css}: {}", e.message);
+        let after = js(&c, "f", &format!("document.querySelector('{css}').value ?? null")).await;
+        assert_eq!(after, before, "{css} is left as it was");
+    }
+    js(&c, "f", "document.querySelector('#name').readOnly = true").await;
+    let r = c.call("page.fill", Some("f"), json!({"selector": "#name", "value": "x"}), Some(1_000)).await;
+    let e = r.unwrap().error.unwrap();
+    assert_eq!((e.code, e.message.contains("read-only")), (ErrorCode::NotEnabled, true), "{e:?}");
+    js(&c, "f", "window.clicks = 0; document.querySelector('input[value=free]').onclick = () => clicks++; 1")
+        .await;
+    let e =
+        call("page.check", json!({"selector": "input[value=free]", "checked": false})).await.error.unwrap();
+    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
+    assert_eq!(
+        js(&c, "f", "[document.querySelector('input[value=free]').checked, clicks]").await,
+        json!([true, 0])
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn drag_with_the_mouse_and_with_html5_drag_and_drop() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;

@@ -619,7 +619,9 @@ class Methods:
         ``checked`` (default true).
 
         :param ref: A ref from a snapshot (``e12``).
-        :param checked: The state wanted (default true).
+        :param checked: The state wanted (default true). A checked radio button cannot be unchecked (only
+        checking another of its group does that): ``false`` for one answers ``bad_request``, without a click,
+        as Playwright's ``uncheck``.
         :param selector: A CSS selector (first match; shadow roots pierced).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.

@@ -1372,7 +1372,12 @@ pub struct FillParams {
     /// How long to wait after the input.
     #[serde(flatten)]
     pub settle: Settle,
-    /// The element to fill: an `<input>`, a `<textarea>` or a `contenteditable` element.
+    /// The element to fill: a text-like `<input>` (text, email, number, password, search, tel, url),
+    /// one whose value is set whole (color, date, time, datetime-local, month, range, week), a
+    /// `<textarea>` or a `contenteditable` element, as Playwright's `fill`. Anything else (a checkbox,
+    /// a `<select>`, a heading), text that is not a number into a number input, or a value the input
+    /// refuses (a malformed date) answers `bad_request` at once, the field left as it was; a read-only
+    /// field is waited for (`not_enabled`).
     #[serde(flatten)]
     pub element: ElementParams,
     /// The value it gets (`""` empties it).
@@ -1536,7 +1541,9 @@ pub struct CheckParams {
     /// The checkbox or radio.
     #[serde(flatten)]
     pub element: ElementParams,
-    /// The state wanted (default true).
+    /// The state wanted (default true). A checked radio button cannot be unchecked (only checking
+    /// another of its group does that): `false` for one answers `bad_request`, without a click, as
+    /// Playwright's `uncheck`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checked: Option<bool>,
 }

@@ -75,7 +75,11 @@ struct Checks {
     visible: bool,
     stable: bool,
     enabled: bool,
+    /// Neither disabled nor read-only (`readonly`, `aria-readonly`).
     editable: bool,
+    /// Not an `<input>`, `<textarea>`, `<select>` or `[contenteditable]`, and no role that takes
+    /// `aria-readonly`: nothing to type into, whatever the page does next.
+    never_editable: bool,
     /// The element's box when the check ended, and the animation clock's time then (`{x, y, width,
     /// height, time}`), when it was found still: for the next check of the same element
     /// ([`crate::page::SeenStable`]).
@@ -262,8 +266,21 @@ async fn check_round(
     if needs_enabled && !c.enabled {
         return unmet(ErrorCode::NotEnabled, "is disabled");
     }
-    if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) && !c.editable {
-        return unmet(ErrorCode::NotEnabled, "is not editable");
+    if matches!(input, InputAction::Type { .. } | InputAction::Fill { .. }) {
+        // Answered at once, as Playwright's `elementState('editable')` throws for such an element.
+        if c.never_editable {
+            return Err(err(
+                ErrorCode::BadRequest,
+                format!(
+                    "{} is not an <input>, <textarea>, <select> or [contenteditable] and has no role that \
+                     takes aria-readonly: nothing to type into",
+                    el.label
+                ),
+            ));
+        }
+        if !c.editable {
+            return unmet(ErrorCode::NotEnabled, "is read-only");
+        }
     }
     let Some((x, y, hit)) = geometry.map_err(|e| cdp_failure(Phase::Actionability, e))? else {
         return unmet(ErrorCode::NotVisible, "has no visible area");

@@ -51,9 +51,15 @@ async function(seen) {
   const style = getComputedStyle(this);
   const disabled = this.disabled === true || this.getAttribute('aria-disabled') === 'true'
     || (!!this.closest && !!this.closest('fieldset[disabled]') && 'disabled' in this);
-  const textual = ['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week'];
-  const editable = this.isContentEditable || ((this.localName === 'textarea'
-    || (this.localName === 'input' && textual.includes((this.getAttribute('type') || '').toLowerCase()))) && !this.readOnly);
+  // Read-only as Playwright's `elementState('editable')` has it (roleUtils.ts `getReadonly`): an
+  // <input>, <textarea> or <select> by its `readonly`, an element whose role takes `aria-readonly` by
+  // that, a [contenteditable] never; anything else cannot be edited at all (null), which no wait changes.
+  const readonlyRoles = ['checkbox', 'combobox', 'grid', 'gridcell', 'listbox', 'radiogroup', 'slider',
+    'spinbutton', 'textbox', 'columnheader', 'rowheader', 'searchbox', 'switch', 'treegrid'];
+  const role = (this.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  const readonly = ['input', 'textarea', 'select'].includes(this.localName) ? this.hasAttribute('readonly')
+    : readonlyRoles.includes(role) ? this.getAttribute('aria-readonly') === 'true'
+      : this.isContentEditable ? false : null;
   const stable = !starting && !(animated && !framed) && [mid, b].every((r) => same(r, a));
   // The evidence for the next check of this element: its box now and the clock's time, when it was
   // found still and not animated.
@@ -66,6 +72,7 @@ async function(seen) {
     stable,
     box,
     enabled: !disabled,
-    editable,
+    editable: readonly === false,
+    never_editable: readonly === null,
   };
 }

@@ -1,10 +1,28 @@
 function(value) {
+  // As Playwright's fill (injectedScript.ts `fill`): the <input> types it types into and those whose
+  // value it sets (trimmed), a number that must read as one, a <textarea>, a [contenteditable];
+  // anything else cannot be filled. The answer is 'ok' or why not. Ours: the value goes in through the
+  // element's own setter (so frameworks see it), and a value the input refused (a malformed date) is
+  // an error that leaves the field as it was, not a fill that emptied it.
+  const setValue = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
+  const typeInto = ['', 'email', 'number', 'password', 'search', 'tel', 'text', 'url'];
+  const type = this.localName === 'input' ? this.type.toLowerCase() : null;
+  if (type !== null) {
+    const instead = { checkbox: 'page.check', radio: 'page.check', file: 'page.upload' }[type];
+    if (!typeInto.includes(type) && !setValue.includes(type)) return `input of type "${type}" cannot be filled${instead ? ` (${instead} sets it)` : ''}`;
+    if (type === 'number' || setValue.includes(type)) value = value.trim();
+    if (type === 'number' && isNaN(Number(value))) return `"${value}" is not a number (input[type=number])`;
+  } else if (this.localName !== 'textarea' && !this.isContentEditable) {
+    return `is not an <input>, <textarea> or [contenteditable] element${this.localName === 'select' ? ' (page.select chooses its options)' : ''}`;
+  }
   this.focus();
   if (this.isContentEditable) { this.textContent = value; this.dispatchEvent(new InputEvent('input', { bubbles: true })); return 'ok'; }
-  const proto = this.localName === 'textarea' ? HTMLTextAreaElement.prototype : this.localName === 'input' ? HTMLInputElement.prototype : null;
-  if (!proto) return 'no';
-  Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, value);
-  this.dispatchEvent(new Event('input', { bubbles: true }));
+  const proto = type !== null ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+  const set = Object.getOwnPropertyDescriptor(proto, 'value').set;
+  const before = this.value;
+  set.call(this, value);
+  if (this.value !== value) { set.call(this, before); return `refused the value "${value}" (input[type=${type}])`; }
+  this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   this.dispatchEvent(new Event('change', { bubbles: true }));
   return 'ok';
 }

@@ -171,7 +171,12 @@ async fn act_on(
         InputAction::Fill { value } => {
             let r = on_element(FILL, json!([{"value": value}])).await.map_err(cdp)?;
             if r != json!("ok") {
-                return Err(finding(ErrorCode::NotEnabled, format!("{} cannot be filled", el.label)));
+                // Not a state that may pass (as Playwright's fill throws): the request must change.
+                let why = r.as_str().unwrap_or("cannot be filled");
+                return Err(finding(
+                    ErrorCode::BadRequest,
+                    format!("{}: {why}; nothing was filled", el.label),
+                ));
             }
         }
         InputAction::Press { key } => {
@@ -217,8 +222,16 @@ async fn act_on(
             }));
         }
         InputAction::Check { checked } => {
-            let state = || on_element(CHECKED, json!([]));
-            if state().await.map_err(cdp)? != json!(*checked) {
+            let before = on_element(CHECKED, json!([])).await.map_err(cdp)?;
+            if before["checked"] != json!(*checked) && !*checked && before["radio"] == json!(true) {
+                // As Playwright's `_setChecked`, without a click: only another radio of its group can.
+                let message = format!(
+                    "cannot uncheck {}: a radio button is unchecked by checking another of its group",
+                    el.label
+                );
+                return Err(finding(ErrorCode::BadRequest, message));
+            }
+            if before["checked"] != json!(*checked) {
                 mouse(page, "mouseMoved", x, y, None, 0, 0, budget).await.map_err(cdp)?;
                 mouse(page, "mousePressed", x, y, Some(MouseButton::Left), 1, 0, budget)
                     .await
@@ -226,7 +239,7 @@ async fn act_on(
                 mouse(page, "mouseReleased", x, y, Some(MouseButton::Left), 1, 0, budget)
                     .await
                     .map_err(cdp)?;
-                if state().await.map_err(cdp)? != json!(*checked) {
+                if on_element(CHECKED, json!([])).await.map_err(cdp)?["checked"] != json!(*checked) {
                     let want = if *checked { "checked" } else { "unchecked" };
                     let message = format!("clicking {} did not make it {want}", el.label);
                     return Err(finding(ErrorCode::NotEnabled, message));
@@ -363,8 +376,8 @@ fn release(x: f64, y: f64) -> InputDispatchMouseEvent {
 /// Focuses the element (before typing or pressing a key on it).
 const FOCUS: &str = "function() { this.focus(); }";
 
-/// Whether a checkbox, radio or ARIA checkable is checked.
-const CHECKED: &str = "function() { if (this.type === 'checkbox' || this.type === 'radio') return this.checked; return this.getAttribute('aria-checked') === 'true'; }";
+/// Whether a checkbox, radio or ARIA checkable is checked, and whether it is a radio: `{checked, radio}`.
+const CHECKED: &str = "function() { const radio = this.type === 'radio' || this.getAttribute('role') === 'radio'; if (this.type === 'checkbox' || this.type === 'radio') return { checked: this.checked, radio }; return { checked: this.getAttribute('aria-checked') === 'true', radio }; }";
 
 /// Selects options of a `<select>` by value, label or index; fires `input` and `change`.
 const SELECT: &str = include_str!("select.js");
