@@ -189,6 +189,28 @@ def test_errors_raise_their_class_with_code_phase_retryable(runtime, pages):
     assert isinstance(down.value, sb.RuntimeUnreachable) and sb.errors.DO_NOT_RETRY in down.value.message
 
 
+def test_a_number_json_has_not_is_refused_before_it_is_sent(runtime, pages):
+    # Python writes NaN and Infinity, which are not JSON: the runtime could only answer "not JSON"
+    # without the request's id, and the call waited out its budget plus the slack (measured: 122 s,
+    # then NoAnswer "Do NOT retry browser tool"). Both clients refuse such a number at once.
+    with Client(runtime.socket) as c:
+        sid = c.session_start().session_id
+        for bad in (float("nan"), float("inf")):
+            with pytest.raises(sb.BadRequest) as refused:
+                c.pdf(sid, scale=bad, timeout_ms=60_000)
+            assert "NaN or infinite" in refused.value.message and not refused.value.retryable
+        assert c.evaluate(sid, "1 + 1").value == 2, "the connection goes on"
+
+        async def on_async() -> None:
+            async with await AsyncClient.connect(runtime.socket) as a:
+                with pytest.raises(sb.BadRequest):
+                    await a.scroll(sid, dy=float("-inf"), timeout_ms=60_000)
+                assert (await a.evaluate(sid, "2 + 2")).value == 4
+
+        asyncio.run(on_async())
+        c.session_close(sid)
+
+
 def test_a_budget_overrun_answers_timeout_at_the_deadline(runtime, pages):
     with Client(runtime.socket) as c:
         sid = c.session_start().session_id

@@ -31,7 +31,7 @@ def wait_ms(timeout_ms: Optional[int], server_max_ms: int) -> int:
 
 def encode(request_id: int, method: str, session_id: Optional[str], params: Dict[str, Any], timeout_ms: Optional[int],
            session_token: Optional[str] = None) -> bytes:
-    """One request line."""
+    """One request line; raises ``BadRequest`` when ``params`` hold a NaN or an infinity."""
     request: Dict[str, Any] = {"id": request_id, "method": method}
     if session_id is not None:
         request["session_id"] = session_id
@@ -41,7 +41,17 @@ def encode(request_id: int, method: str, session_id: Optional[str], params: Dict
         request["timeout_ms"] = timeout_ms
     if params:
         request["params"] = params
-    return (json.dumps(request, separators=(",", ":")) + "\n").encode()
+    try:
+        line = json.dumps(request, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        # Python would write NaN or Infinity, which is not JSON: the runtime could only answer that the
+        # line is not JSON, without the request's id to match it to.
+        raise from_body({
+            "code": "bad_request",
+            "message": f"{method}: a number in the params is NaN or infinite; JSON has no such number",
+            "phase": "request",
+        }) from None
+    return (line + "\n").encode()
 
 
 def adopted_token(token: Optional[str], method: str, result: Dict[str, Any]) -> Optional[str]:
