@@ -112,3 +112,45 @@ async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
     assert_eq!(info["attached"], json!(false), "{info}");
     browser.stop().await;
 }
+
+/// A message from the browser over the limit (a page's huge string returned by value, or logged to
+/// its console) fails the call it answers, or is dropped as an event, and the connection goes on:
+/// the next call on the same session works. Before, the pipe's codec error closed the connection, so
+/// the supervisor restarted the browser under every session (measured: `page.evaluate` of
+/// `'x'.repeat(3e8)`, over the 256 MiB limit, answered `page_reset` "the browser went away" after
+/// 8.6 s, and each session's page state was lost). Here the limit is 1 MiB, so the page's string need
+/// not be 256 MiB.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_over_the_limit_fails_its_call_and_the_connection_goes_on() {
+    let dir = tempfile::Builder::new().prefix("sbtest-cdp-").tempdir().unwrap();
+    let mut browser = sb_tests::launch_browser_taking(dir.path(), 1024 * 1024).await;
+    let targets = browser.client.call_raw("Target.getTargets", None, json!({}), T).await.unwrap();
+    let page = targets["targetInfos"].as_array().unwrap().iter().find(|t| t["type"] == "page").unwrap()
+        ["targetId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let client = browser.relay.client("test");
+    let session = client.attach(&page, T).await.unwrap();
+    let evaluate = |expression: &str| {
+        let session = session.clone();
+        let params = json!({"expression": expression, "returnByValue": true});
+        async move { session.call_raw("Runtime.evaluate", params, T).await }
+    };
+    let e = evaluate("'x'.repeat(2e6)").await.expect_err("an answer over 1 MiB");
+    assert!(e.to_string().contains("over 1048576 bytes"), "{e}");
+    assert_eq!(evaluate("1 + 1").await.unwrap()["result"]["value"], json!(2));
+    // An event over the limit: dropped; the one after it arrives.
+    let mut events = session.events();
+    session.call_raw("Runtime.enable", json!({}), T).await.unwrap();
+    evaluate("console.log('x'.repeat(2e6)), console.log('after'), 1").await.unwrap();
+    loop {
+        let ev = tokio::time::timeout(T, events.recv()).await.expect("an event").expect("stream open");
+        if ev.method == "Runtime.consoleAPICalled" {
+            assert_eq!(ev.params["args"][0]["value"], json!("after"), "the long one was dropped");
+            break;
+        }
+    }
+    assert!(client.closed_reason().is_none() && browser.relay.closed_reason().is_none());
+    browser.stop().await;
+}

@@ -546,6 +546,11 @@ document.getElementById('resume').addEventListener('change', (e) => {
 
 /// Launches a headless Chromium of the runtime's own (800x600) with its profile under `dir`.
 pub async fn launch_browser(dir: &Path) -> sb_supervisor::browser::Browser {
+    launch_browser_taking(dir, sb_cdp::MAX_MESSAGE_BYTES).await
+}
+
+/// [`launch_browser`], taking CDP messages of at most `max_message_bytes` from it.
+pub async fn launch_browser_taking(dir: &Path, max_message_bytes: usize) -> sb_supervisor::browser::Browser {
     let config = sb_supervisor::browser::BrowserConfig {
         path: None,
         no_sandbox: false,
@@ -555,6 +560,7 @@ pub async fn launch_browser(dir: &Path) -> sb_supervisor::browser::Browser {
         extra_flags: Vec::new(),
         headless: true,
         remote: None,
+        max_message_bytes,
     };
     sb_supervisor::browser::Browser::launch(&config, &sb_supervisor::spawner::Spawner::start())
         .await

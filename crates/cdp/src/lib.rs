@@ -46,5 +46,5 @@ pub use client::{CdpClient, Event, EventStream, Session};
 pub use error::CdpError;
 pub use relay::Relay;
 pub use tls::Remote;
-pub use wire::MAX_MESSAGE_BYTES;
+pub use wire::{MAX_MESSAGE_BYTES, TOO_LONG};
 pub use wsurl::{basic_auth_header, normalize_ws_url};

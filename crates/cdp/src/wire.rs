@@ -21,6 +21,10 @@ use url::Url;
 
 use crate::CdpError;
 
+/// The CDP error code of an answer the transport dropped for being over its limit
+/// ([`pipe::open_limited`]); Chromium's own codes are -32000 to -32700's others.
+pub const TOO_LONG: i64 = -32090;
+
 /// Largest message accepted, in bytes (256 MiB). Chromium sends a full-page screenshot as one
 /// message; tungstenite's 16 MiB default would close the connection.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024 * 1024;
@@ -164,13 +168,28 @@ pub mod pipe {
 
     /// A wire over the browser's pipe pair: `to_browser` is the write end of the pipe the browser
     /// reads as its fd 3, `from_browser` the read end of the one it writes as its fd 4. Each message
-    /// is a JSON text ended by a NUL byte (`AnyDelimiterCodec`), at most [`MAX_MESSAGE_BYTES`].
+    /// is a JSON text ended by a NUL byte (`AnyDelimiterCodec`), at most [`MAX_MESSAGE_BYTES`]
+    /// ([`open_limited`]).
     pub fn open(
         from_browser: impl AsyncRead + Send + Unpin + 'static,
         to_browser: impl AsyncWrite + Send + Unpin + 'static,
     ) -> Wire {
-        let codec = || AnyDelimiterCodec::new_with_max_length(vec![0], vec![0], MAX_MESSAGE_BYTES);
-        let mut reader = FramedRead::new(from_browser, codec());
+        open_limited(from_browser, to_browser, MAX_MESSAGE_BYTES)
+    }
+
+    /// [`open`] with messages from the browser of at most `max_bytes`. A longer one (a page's
+    /// 300-million-character string returned by value, or logged to its console) is skipped, not
+    /// the end of the connection: an answer (its `"id"` is first, as Chromium writes it) becomes a
+    /// CDP error for that call ([`TOO_LONG`] "... over N bytes ..."), and an event is dropped (logged).
+    /// Before, the codec's error ended the pipe, and the supervisor restarted the browser under
+    /// every session.
+    pub fn open_limited(
+        from_browser: impl AsyncRead + Send + Unpin + 'static,
+        to_browser: impl AsyncWrite + Send + Unpin + 'static,
+        max_bytes: usize,
+    ) -> Wire {
+        let codec = || AnyDelimiterCodec::new_with_max_length(vec![0], vec![0], max_bytes);
+        let mut reader = FramedRead::new(from_browser, Skipping(codec()));
         let mut writer = FramedWrite::new(to_browser, codec());
         let (in_tx, inbound) = mpsc::channel(INBOUND_BUFFER);
         let (outbound, mut out_rx) = mpsc::unbounded_channel::<Outbound>();
@@ -178,9 +197,15 @@ pub mod pipe {
         tokio::spawn(async move {
             let reason = loop {
                 match reader.next().await {
-                    Some(Ok(bytes)) => {
+                    Some(Ok(Chunk::Whole(bytes))) => {
                         let text = String::from_utf8_lossy(&bytes).into_owned();
                         if reader_tx.send(Inbound::Message(text)).await.is_err() {
+                            return;
+                        }
+                    }
+                    Some(Ok(Chunk::TooLong(head))) => {
+                        let Some(answer) = too_long(&head, max_bytes) else { continue };
+                        if reader_tx.send(Inbound::Message(answer)).await.is_err() {
                             return;
                         }
                     }
@@ -201,6 +226,57 @@ pub mod pipe {
         });
         Wire { inbound, outbound }
     }
+}
+
+/// What the pipe's reader takes from the browser: a whole message, or the first [`HEAD_BYTES`] of
+/// one over the limit, whose rest is skipped.
+enum Chunk {
+    Whole(tokio_util::bytes::Bytes),
+    TooLong(Vec<u8>),
+}
+
+/// How much of a message over the limit is kept to tell what it was (its `"id"`, or its `"method"`).
+const HEAD_BYTES: usize = 200;
+
+/// `AnyDelimiterCodec`, whose error for a message over its limit (after which `FramedRead` ends the
+/// stream) becomes [`Chunk::TooLong`]; the codec then skips that message's bytes by itself.
+struct Skipping(AnyDelimiterCodec);
+
+impl tokio_util::codec::Decoder for Skipping {
+    type Item = Chunk;
+    type Error = tokio_util::codec::AnyDelimiterCodecError;
+
+    fn decode(&mut self, buf: &mut tokio_util::bytes::BytesMut) -> Result<Option<Chunk>, Self::Error> {
+        match self.0.decode(buf) {
+            Ok(chunk) => Ok(chunk.map(Chunk::Whole)),
+            // The message over the limit starts at the buffer's start (each whole one before it was
+            // split off by an earlier call).
+            Err(tokio_util::codec::AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
+                Ok(Some(Chunk::TooLong(buf[..buf.len().min(HEAD_BYTES)].to_vec())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// What stands in for a message over `max_bytes` that began with `head`: an error answer to its call
+/// (`{"id":N,"error":{"code":TOO_LONG,"message"}}`), or `None` for an event (dropped, logged).
+fn too_long(head: &[u8], max_bytes: usize) -> Option<String> {
+    let head = String::from_utf8_lossy(head);
+    let id = head
+        .strip_prefix("{\"id\":")
+        .map(|rest| rest.bytes().take_while(u8::is_ascii_digit).map(char::from).collect::<String>())
+        .and_then(|digits| digits.parse::<u64>().ok());
+    let Some(id) = id else {
+        let method = head.split("\"method\":\"").nth(1).and_then(|m| m.split('"').next()).unwrap_or("?");
+        tracing::warn!(cdp.method = method, max_bytes, "CDP event over the message limit dropped");
+        return None;
+    };
+    let message = format!(
+        "the browser's answer was over {max_bytes} bytes (the runtime's limit for one CDP message) and was dropped"
+    );
+    tracing::warn!(cdp.id = id, max_bytes, "CDP answer over the message limit dropped");
+    Some(serde_json::json!({"id": id, "error": {"code": TOO_LONG, "message": message}}).to_string())
 }
 
 #[cfg(test)]
@@ -224,5 +300,29 @@ mod tests {
         drop(their_write);
         drop(their_read);
         assert!(matches!(wire.inbound.recv().await, Some(Inbound::Closed(_))));
+    }
+
+    /// A message over the limit is skipped, not the end of the pipe: an answer becomes its call's
+    /// error, an event is dropped, and the messages after either arrive. Before, the codec's error
+    /// ended the connection (and the supervisor restarted the browser under every session).
+    #[tokio::test]
+    async fn a_message_over_the_limit_is_skipped_and_the_pipe_goes_on() {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (our_read, our_write) = tokio::io::split(ours);
+        let mut wire = pipe::open_limited(our_read, our_write, 1_000);
+        let (_their_read, mut their_write) = tokio::io::split(theirs);
+        use tokio::io::AsyncWriteExt;
+        let big = "x".repeat(5_000);
+        let sent = format!(
+            "{{\"id\":7,\"result\":{{\"v\":\"{big}\"}}}}\0{{\"id\":8}}\0\
+             {{\"method\":\"Runtime.consoleAPICalled\",\"params\":{{\"v\":\"{big}\"}}}}\0{{\"id\":9}}\0"
+        );
+        tokio::spawn(async move { their_write.write_all(sent.as_bytes()).await.unwrap() });
+        let Some(Inbound::Message(first)) = wire.inbound.recv().await else { panic!("no answer") };
+        let first: serde_json::Value = serde_json::from_str(&first).unwrap();
+        assert_eq!(first["id"], 7);
+        assert!(first["error"]["message"].as_str().unwrap().contains("over 1000 bytes"), "{first}");
+        assert_eq!(wire.inbound.recv().await, Some(Inbound::Message("{\"id\":8}".into())));
+        assert_eq!(wire.inbound.recv().await, Some(Inbound::Message("{\"id\":9}".into())));
     }
 }

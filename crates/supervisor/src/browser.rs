@@ -57,6 +57,10 @@ pub struct BrowserConfig {
     /// A browser the runtime does not launch but attaches to (`[browser] cdp_url`): when set, the
     /// fields above but `window` are unused.
     pub remote: Option<RemoteEndpoint>,
+    /// The longest CDP message taken from the launched browser's pipe, bytes
+    /// ([`sb_cdp::MAX_MESSAGE_BYTES`]; smaller in tests): a longer answer fails its call, a longer
+    /// event is dropped, and the connection goes on (`sb_cdp::wire::pipe::open_limited`).
+    pub max_message_bytes: usize,
 }
 
 /// A browser elsewhere (`[browser] cdp_url`, `ca_file`, `cdp_headers`).
@@ -358,8 +362,9 @@ impl Browser {
             .await
             .map_err(|e| fail(Phase::Launch, format!("cannot start {}: {e}", binary.display())))?;
         let pid = child.id().unwrap_or(0);
-        let relay =
-            pipes.relay().map_err(|e| fail(Phase::Launch, format!("cannot open the CDP pipes: {e}")))?;
+        let relay = pipes
+            .relay(config.max_message_bytes)
+            .map_err(|e| fail(Phase::Launch, format!("cannot open the CDP pipes: {e}")))?;
 
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let mut stderr_reader = None;
@@ -562,11 +567,11 @@ impl Pipes {
         })
     }
 
-    /// The supervisor's ends as one relayed connection (the browser's ends are closed here: the
-    /// child has its copies).
-    fn relay(self) -> std::io::Result<Relay> {
+    /// The supervisor's ends as one relayed connection, messages from the browser of at most
+    /// `max_bytes` (the browser's ends are closed here: the child has its copies).
+    fn relay(self, max_bytes: usize) -> std::io::Result<Relay> {
         let to_browser = tokio::net::unix::pipe::Sender::from_owned_fd(self.to_browser)?;
         let from_browser = tokio::net::unix::pipe::Receiver::from_owned_fd(self.from_browser)?;
-        Ok(Relay::start(sb_cdp::wire::pipe::open(from_browser, to_browser)))
+        Ok(Relay::start(sb_cdp::wire::pipe::open_limited(from_browser, to_browser, max_bytes)))
     }
 }

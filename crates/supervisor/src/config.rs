@@ -113,6 +113,7 @@ impl BrowserSection {
             extra_flags: self.extra_flags.clone(),
             headless: self.headless,
             remote: self.remote(),
+            max_message_bytes: sb_cdp::MAX_MESSAGE_BYTES,
         }
     }
 

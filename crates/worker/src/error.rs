@@ -29,7 +29,8 @@ pub(crate) fn cdp_failure(phase: Phase, e: CdpError) -> WorkerError {
 /// error by the time it took) it is the action's [`ErrorCode::Timeout`]; else [`cdp_failure`].
 ///
 /// A script whose document went away under it (a navigation) is `evaluate_error` "the page navigated
-/// while the script ran": what the caller did made the page leave, not a fault of the runtime.
+/// while the script ran": what the caller did made the page leave, not a fault of the runtime; so is
+/// a result longer than one CDP message may be ([`sb_cdp::TOO_LONG`]).
 pub(crate) fn script_failure(phase: Phase, e: CdpError, started: Instant, v8_timeout_ms: u64) -> WorkerError {
     if context_lost(&e) {
         return navigated_away(phase);
@@ -45,6 +46,15 @@ pub(crate) fn script_failure(phase: Phase, e: CdpError, started: Instant, v8_tim
                 format!("the script ran past its budget of {v8_timeout_ms} ms and was terminated"),
             )
         }
+        // The script's value is longer than one CDP message may be: the script's doing, as a
+        // value that cannot be serialized is.
+        CdpError::Protocol { code: sb_cdp::TOO_LONG, message, .. } => fail(
+            ErrorCode::EvaluateError,
+            phase,
+            format!(
+                "the script's result could not be returned: {message}; return less of it (a slice, a count)"
+            ),
+        ),
         other => cdp_failure(phase, other),
     }
 }

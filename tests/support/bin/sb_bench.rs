@@ -92,6 +92,7 @@ fn bare_chromium_ready_ms() -> f64 {
         extra_flags: Vec::new(),
         headless: true,
         remote: None,
+        max_message_bytes: sb_cdp::MAX_MESSAGE_BYTES,
     };
     let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let udd = dir.path().join("profile");
