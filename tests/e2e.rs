@@ -1210,6 +1210,15 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
         let r = c.call("page.emulate", Some("emu"), bad.clone(), None).await.unwrap();
         assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}");
     }
+    // With a zone in force, Chromium changes it to an unknown one without a word (the page keeps the
+    // old one), so the runtime checks the id itself. Before: `ok`, and every tab opened afterwards
+    // failed (`cdp_error` "Invalid timezone id").
+    call("emu", "page.emulate", json!({"timezone": "Asia/Tokyo"})).await;
+    let r = c.call("page.emulate", Some("emu"), json!({"timezone": "Mars/Olympus"}), None).await.unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{r:?}");
+    call("emu", "tabs.open", json!({"url": pages.url("/test/index.html")})).await;
+    let zone = json!({"expression": "Intl.DateTimeFormat().resolvedOptions().timeZone"});
+    assert_eq!(call("emu", "page.evaluate", zone).await["value"], json!("Asia/Tokyo"));
 }
 
 /// A popup of a session sees what the session emulates from its first request and first script on,

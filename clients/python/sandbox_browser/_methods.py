@@ -917,7 +917,8 @@ class Methods:
         :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
-        :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``).
+        :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
+        the browser's ICU data does not know answers ``bad_request``.
         :param user_agent: The ``User-Agent`` header and ``navigator.userAgent``
         (``Emulation.setUserAgentOverride``).
         """
@@ -979,7 +980,7 @@ class Methods:
         ``target_id`` prefix is enough).
 
         :param target_id: A tab's ``target_id``, whole or a unique prefix (``ambiguous_target`` when several
-        tabs match, ``tab_not_found`` when none does).
+        tabs match, ``tab_not_found`` when none does; ``bad_request`` when empty).
         """
         params = _params({"target_id": target_id})
         return self._request("tabs.focus", session_id, params, timeout_ms, TabInfo)
@@ -988,7 +989,7 @@ class Methods:
         """``tabs.close {target_id}`` -> ``TabsCloseResult``: closes the tab.
 
         :param target_id: A tab's ``target_id``, whole or a unique prefix (``ambiguous_target`` when several
-        tabs match, ``tab_not_found`` when none does).
+        tabs match, ``tab_not_found`` when none does; ``bad_request`` when empty).
         """
         params = _params({"target_id": target_id})
         return self._request("tabs.close", session_id, params, timeout_ms, TabsCloseResult)

@@ -643,7 +643,7 @@ class Emulation:
     reduced_motion: Optional[str] = None
     """``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``)."""
     timezone: Optional[str] = None
-    """An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``)."""
+    """An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one the browser's ICU data does not know answers ``bad_request``."""
     user_agent: Optional[str] = None
     """The ``User-Agent`` header and ``navigator.userAgent`` (``Emulation.setUserAgentOverride``)."""
 

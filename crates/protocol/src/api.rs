@@ -1067,7 +1067,8 @@ pub struct Emulation {
     /// Playwright's `locale` sets them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
-    /// An IANA time zone such as `Europe/Berlin` (`Emulation.setTimezoneOverride`).
+    /// An IANA time zone such as `Europe/Berlin` (`Emulation.setTimezoneOverride`); one the
+    /// browser's ICU data does not know answers `bad_request`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// The position the page gets.
@@ -2009,7 +2010,7 @@ pub struct TabsOpenParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TabTargetParams {
     /// A tab's `target_id`, whole or a unique prefix (`ambiguous_target` when several tabs match,
-    /// `tab_not_found` when none does).
+    /// `tab_not_found` when none does; `bad_request` when empty).
     pub target_id: String,
 }
 

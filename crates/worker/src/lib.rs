@@ -566,6 +566,11 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
         }
         Action::Emulate { emulation } => {
+            if emulation.timezone != page.emulation.timezone {
+                if let Some(zone) = emulation.timezone.as_deref().filter(|z| !z.is_empty()) {
+                    emulate::check_time_zone(page, zone, p.budget()).await?;
+                }
+            }
             let set = emulate::apply(
                 &page.browser,
                 &page.session,
