@@ -887,9 +887,11 @@ async fn popups_join_the_session_and_tabs_are_listed_focused_opened_and_closed()
         code(c.click("t", ClickParams { element: by_ref(&opener_ref), ..Default::default() }, None).await);
     assert_eq!(code_, ErrorCode::StaleRef);
 
+    // An empty id is no prefix to look up: before, it matched every tab (`ambiguous_target`), and
+    // in a session of one tab `tabs.close {target_id: ""}` closed that tab.
     assert_eq!(
         raw(&c, "t", "tabs.focus", json!({"target_id": ""})).await.unwrap_err().0,
-        ErrorCode::AmbiguousTarget
+        ErrorCode::BadRequest
     );
     assert_eq!(
         raw(&c, "t", "tabs.focus", json!({"target_id": "zz"})).await.unwrap_err().0,

@@ -259,8 +259,16 @@ impl SessionEntry {
     /// A tab by its whole `target_id` or a unique prefix of it (case-insensitive).
     ///
     /// # Errors
-    /// `tab_not_found` when none matches, `ambiguous_target` when several do.
+    /// `tab_not_found` when none matches, `ambiguous_target` when several do; `bad_request` for an
+    /// empty one (a prefix of every id: it named the only tab of a session of one).
     pub fn find_tab(&self, wanted: &str) -> Result<String, ErrorBody> {
+        if wanted.trim().is_empty() {
+            return Err(ErrorBody::new(
+                ErrorCode::BadRequest,
+                Phase::Request,
+                "target_id is empty; tabs.list shows the session's tabs",
+            ));
+        }
         let tabs = self.tabs();
         if let Some(t) = tabs.iter().find(|t| t.target_id == wanted) {
             return Ok(t.target_id.clone());
