@@ -94,7 +94,8 @@ paired by `id` (a number or a string, echoed back). A line that could not be rea
   one. A `prompt` reports its `default_value`. A dialog of a popup not yet focused (`tabs.focus`) is
   answered the same way (`page.handle_dialog`'s answer for the next dialog of any of the session's
   tabs, else dismissed, `beforeunload` accepted) and listed in the session's next result; it meets a
-  `page.wait_for {"dialog": true}` too.
+  `page.wait_for {"dialog": true}` too. A result lists at most 20 dialogs, each text cut to 1000
+  chars and `…`; `dialogs_dropped` counts the rest (a page that opens them in a loop).
 - A session's results list its pages' downloads in `downloads` once when one starts and once when it
   ends (`{"url", "suggested_filename", "state": "started" | "completed" | "canceled" | "too_large",
   "bytes", "path"}`; `path` when completed: a file named by the download's guid in the session's own

@@ -619,6 +619,34 @@ async fn every_session_page_stays_visible_so_input_works_in_any_order() {
     assert_eq!(js(&c, "first", "document.title").await, json!("saved:x"));
 }
 
+/// A page that opens dialogs in a loop, with long texts, is reported in short: the first
+/// `DIALOGS_LISTED` (20) dialogs, each text cut to `DIALOG_TEXT_CHARS` (1000) chars and `…`, and a
+/// count of the rest (`dialogs_dropped`); a prompt accepted with its default value still answers
+/// with the whole of it. Before: one result listed every dialog with its whole text (measured: 5000
+/// alerts in one result), all held in the worker's memory until that result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dialogs_in_a_loop_are_reported_in_short() {
+    use sb_protocol::api::{DIALOGS_LISTED, DIALOG_TEXT_CHARS};
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    form(&c, &pages, "l").await;
+    let loop_ = "for (let i = 0; i < 30; i++) alert(i + ':' + 'x'.repeat(3000)); 1";
+    let r = c.call("page.evaluate", Some("l"), json!({"expression": loop_}), Some(20_000)).await.unwrap();
+    let r = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+    let dialogs = r["dialogs"].as_array().unwrap();
+    assert_eq!((dialogs.len(), r["dialogs_dropped"].clone()), (DIALOGS_LISTED, json!(30 - DIALOGS_LISTED)));
+    let first = dialogs[0]["message"].as_str().unwrap();
+    assert!(first.starts_with("0:xxx") && first.ends_with('…'), "{}", &first[..10]);
+    assert_eq!(first.chars().count(), DIALOG_TEXT_CHARS + 1);
+    // Reported once: the next result has none.
+    let next = c.call("page.evaluate", Some("l"), json!({"expression": "1"}), None).await.unwrap();
+    assert!(next.result.as_ref().unwrap().get("dialogs_dropped").is_none(), "{next:?}");
+    c.call("page.handle_dialog", Some("l"), json!({"accept": true}), None).await.unwrap();
+    let prompt = json!({"expression": "prompt('q', 'd'.repeat(2000)).length"});
+    let r = c.call("page.evaluate", Some("l"), prompt, None).await.unwrap().result.unwrap();
+    assert_eq!(r["value"], json!(2000), "answered with the whole default value");
+    assert_eq!(r["dialogs"][0]["default_value"].as_str().unwrap().chars().count(), DIALOG_TEXT_CHARS + 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dialogs_are_answered_and_reported_never_wedging_the_session() {
     use sb_protocol::api::HandleDialogParams;

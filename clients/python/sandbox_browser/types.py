@@ -25,9 +25,9 @@ class DialogInfo:
     accepted: bool = False
     """Whether it was accepted (OK) or dismissed (Cancel)."""
     default_value: Optional[str] = None
-    """A ``prompt``'s default value (``defaultPrompt``), when it has a non-empty one; an accepted prompt without ``prompt_text`` answers with it."""
+    """A ``prompt``'s default value (``defaultPrompt``), when it has a non-empty one; an accepted prompt without ``prompt_text`` answers with it (whole; cut here as ``message`` is)."""
     message: str = ""
-    """The dialog's text."""
+    """The dialog's text: its first ``DIALOG_TEXT_CHARS`` chars, then ``…`` when it was longer."""
     type: str = ""
     """``alert``, ``confirm``, ``prompt`` or ``beforeunload``."""
 
@@ -69,7 +69,9 @@ class Result:
     console_errors: Optional[int] = None
     """Console errors and uncaught exceptions the active tab raised during the action (``page.console {level: "error"}`` lists them); absent when none."""
     dialogs: List[DialogInfo] = field(default_factory=list)
-    """Dialogs answered during the action."""
+    """Dialogs answered during the action, or since the session's last result: the first ``DIALOGS_LISTED`` of them."""
+    dialogs_dropped: Optional[int] = None
+    """How many more dialogs were answered than ``dialogs`` lists (a page that opens them in a loop); absent when none."""
     downloads: List[DownloadInfo] = field(default_factory=list)
     """Downloads that started or ended since the session's last result."""
     elapsed_ms: int = 0

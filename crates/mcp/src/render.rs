@@ -27,7 +27,7 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
     // Dialogs and downloads as the runtime sent them (a field this build does not know still shows);
     // the tabs a page opened with what to do with them, as Playwright MCP lists a new tab under "Open
     // tabs" (it does not drive it until it is selected either).
-    let events: Vec<String> = ["dialogs", "downloads", "console_errors", "popups"]
+    let events: Vec<String> = ["dialogs", "dialogs_dropped", "downloads", "console_errors", "popups"]
         .into_iter()
         .filter_map(|key| {
             let value = result.as_object_mut()?.remove(key)?;
@@ -144,6 +144,7 @@ fn take_common(result: &mut Value) -> CommonResult {
         reset_reason: map.remove("reset_reason").and_then(|v| v.as_str().map(str::to_string)),
         waited_for_recovery_ms: map.remove("waited_for_recovery_ms").and_then(|v| v.as_u64()),
         dialogs: Vec::new(),
+        dialogs_dropped: None,
         downloads: Vec::new(),
         popups: Vec::new(),
         console_errors: None,

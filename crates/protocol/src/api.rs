@@ -293,9 +293,14 @@ pub struct CommonResult {
     /// reopened) after the previous one, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited_for_recovery_ms: Option<u64>,
-    /// Dialogs answered during the action.
+    /// Dialogs answered during the action, or since the session's last result: the first
+    /// [`DIALOGS_LISTED`] of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dialogs: Vec<DialogInfo>,
+    /// How many more dialogs were answered than `dialogs` lists (a page that opens them in a loop);
+    /// absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialogs_dropped: Option<u64>,
     /// Downloads that started or ended since the session's last result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<DownloadInfo>,
@@ -1591,14 +1596,64 @@ pub struct DialogInfo {
     /// `alert`, `confirm`, `prompt` or `beforeunload`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// The dialog's text.
+    /// The dialog's text: its first [`DIALOG_TEXT_CHARS`] chars, then `…` when it was longer.
     pub message: String,
     /// Whether it was accepted (OK) or dismissed (Cancel).
     pub accepted: bool,
     /// A `prompt`'s default value (`defaultPrompt`), when it has a non-empty one; an accepted prompt without
-    /// `prompt_text` answers with it.
+    /// `prompt_text` answers with it (whole; cut here as `message` is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_value: Option<String>,
+}
+
+/// The most dialogs one result lists ([`CommonResult::dialogs`]); those answered beyond them are
+/// counted in [`CommonResult::dialogs_dropped`]. A page that opened 5000 alerts in a loop was reported
+/// in one result of 5000 entries, each message whole, held in memory until that result.
+pub const DIALOGS_LISTED: usize = 20;
+
+/// The longest dialog text a result gives ([`DialogInfo::message`], `default_value`), chars.
+pub const DIALOG_TEXT_CHARS: usize = 1_000;
+
+/// Dialogs answered and not reported yet: the first [`DIALOGS_LISTED`], and a count of the rest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DialogLog {
+    /// The first ones.
+    pub listed: Vec<DialogInfo>,
+    /// How many came after them.
+    pub dropped: u64,
+}
+
+impl DialogLog {
+    /// Adds one: listed while there is room, else counted.
+    pub fn push(&mut self, dialog: DialogInfo) {
+        if self.listed.len() < DIALOGS_LISTED {
+            self.listed.push(dialog);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Adds `other`'s, after these.
+    pub fn append(&mut self, other: DialogLog) {
+        let dropped = other.dropped;
+        for dialog in other.listed {
+            self.push(dialog);
+        }
+        self.dropped += dropped;
+    }
+
+    /// Whether none was answered.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty() && self.dropped == 0
+    }
+}
+
+/// `text` cut to [`DIALOG_TEXT_CHARS`] chars, ending `…` when it was longer.
+pub fn dialog_text(text: String) -> String {
+    match text.char_indices().nth(DIALOG_TEXT_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
 }
 
 /// A download a page started, reported in the session's next result as `downloads` (once when it

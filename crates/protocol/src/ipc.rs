@@ -600,6 +600,14 @@ pub enum FromWorker {
         /// A prompt's default value.
         default_value: Option<String>,
     },
+    /// `count` more dialogs were answered during run `seq` than [`crate::api::DIALOGS_LISTED`]: counted,
+    /// not sent (a page that opens them in a loop).
+    DialogsDropped {
+        /// The run they opened during.
+        seq: u64,
+        /// How many.
+        count: u64,
+    },
     /// The session's page moved to `target_id`: a page reset (`reason`: `tab_stuck`,
     /// `renderer_crashed`, `crash_loop`), or another tab of the session (`tabs.focus`, no reason).
     /// May come between runs, after the freeing that follows an answer; the supervisor reads it with

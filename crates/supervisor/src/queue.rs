@@ -155,7 +155,7 @@ impl Queue {
             Ok(()) => worker.run(method.name(), action, budget, cancel).await,
             Err(e) => Err(e),
         };
-        session.dialogs.lock().unwrap().extend(worker.take_dialogs());
+        session.dialogs.lock().unwrap().append(worker.take_dialogs());
         let (count, texts) = worker.take_console_errors();
         {
             let mut errors = session.console_errors.lock().unwrap();

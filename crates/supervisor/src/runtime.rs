@@ -354,12 +354,14 @@ impl Runtime {
         let human = session.take_human_took_over();
         match outcome {
             Ok(mut value) => {
+                let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());
                 let common = CommonResult {
                     elapsed_ms: 0,
                     session_reset: reset.is_some().then_some(true),
                     reset_reason: reset,
                     waited_for_recovery_ms: waited,
-                    dialogs: std::mem::take(&mut *session.dialogs.lock().unwrap()),
+                    dialogs: dialogs.listed,
+                    dialogs_dropped: Some(dialogs.dropped).filter(|n| *n > 0),
                     downloads: self.queue.sessions.downloads.take(&session.id),
                     popups: session.take_new_popups(),
                     console_errors: Some(console_errors).filter(|n| *n > 0),

@@ -18,7 +18,7 @@ use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use sb_cdp::wire::{Inbound, Outbound};
 use sb_cdp::Relay;
-use sb_protocol::api::DialogInfo;
+use sb_protocol::api::{DialogInfo, DialogLog};
 use sb_protocol::ipc::{self, Action, Counter, Display, FromWorker, Output, ToWorker};
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use tokio::net::UnixStream;
@@ -76,7 +76,7 @@ pub struct WorkerHandle {
     /// Set once the supervisor killed it: spent even before the kernel has reaped it.
     killed: bool,
     /// Dialogs the worker answered during the last run.
-    dialogs: Vec<DialogInfo>,
+    dialogs: DialogLog,
     /// The browser it drives ([`Link::browser`]; a browser restart makes it obsolete).
     browser: u64,
     /// Counted events reported during the last run.
@@ -152,7 +152,7 @@ impl WorkerHandle {
             next_seq: 1,
             target_id: target_id.to_string(),
             killed: false,
-            dialogs: Vec::new(),
+            dialogs: DialogLog::default(),
             browser: link.browser,
             tallies: Vec::new(),
             console_errors: (0, Vec::new()),
@@ -190,7 +190,7 @@ impl WorkerHandle {
     }
 
     /// The dialogs answered during the last run.
-    pub fn take_dialogs(&mut self) -> Vec<DialogInfo> {
+    pub fn take_dialogs(&mut self) -> DialogLog {
         std::mem::take(&mut self.dialogs)
     }
 
@@ -349,6 +349,7 @@ impl WorkerHandle {
                 Ok(FromWorker::Dialog { seq: s, kind, message, accepted, default_value }) if s == seq => {
                     self.dialogs.push(DialogInfo { kind, message, accepted, default_value })
                 }
+                Ok(FromWorker::DialogsDropped { seq: s, count }) if s == seq => self.dialogs.dropped += count,
                 Ok(FromWorker::Done { seq: s, outcome }) if s == seq => {
                     return outcome
                         .map_err(|e| ErrorBody { url: e.url, ..ErrorBody::new(e.code, e.phase, e.message) });

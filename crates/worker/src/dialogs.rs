@@ -15,6 +15,7 @@ use std::time::Duration;
 use sb_cdp::commands::PageHandleJavaScriptDialog;
 use sb_cdp::types::JavascriptDialogOpening;
 use sb_cdp::Session;
+use sb_protocol::api::{dialog_text, DIALOGS_LISTED};
 
 /// One answered dialog: (kind, message, accepted, a prompt's default value).
 pub(crate) type Answered = (String, String, bool, Option<String>);
@@ -31,7 +32,10 @@ pub(crate) struct Dialogs {
     next: Arc<Mutex<Option<Answer>>>,
     /// Set when a dialog was answered with `next`, until [`Dialogs::take_used`].
     used: Arc<std::sync::atomic::AtomicBool>,
+    /// The first [`DIALOGS_LISTED`] answered since the last [`Dialogs::take`].
     answered: Arc<Mutex<Vec<Answered>>>,
+    /// How many more were answered (counted, not kept: a page that opens them in a loop).
+    dropped: Arc<std::sync::atomic::AtomicU64>,
     /// Told each time a dialog is answered (`page.wait_for {dialog: true}`).
     pub(crate) opened: Arc<tokio::sync::Notify>,
 }
@@ -57,9 +61,11 @@ impl Dialogs {
         !self.answered.lock().unwrap().is_empty()
     }
 
-    /// The dialogs answered since the last call.
-    pub(crate) fn take(&self) -> Vec<Answered> {
-        std::mem::take(&mut self.answered.lock().unwrap())
+    /// The dialogs answered since the last call (the first [`DIALOGS_LISTED`]), and how many more.
+    pub(crate) fn take(&self) -> (Vec<Answered>, u64) {
+        let mut answered = self.answered.lock().unwrap();
+        let dropped = self.dropped.swap(0, std::sync::atomic::Ordering::SeqCst);
+        (std::mem::take(&mut *answered), dropped)
     }
 
     /// Starts answering the dialogs of `session` (subscribe before `Page.enable`, which reports a
@@ -82,7 +88,14 @@ impl Dialogs {
                 let accept = answer.accept;
                 let _ = session.run(&answer, Duration::from_secs(2)).await;
                 tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
-                me.answered.lock().unwrap().push((kind, message, accept, default_value));
+                {
+                    let mut answered = me.answered.lock().unwrap();
+                    if answered.len() < DIALOGS_LISTED {
+                        answered.push((kind, message, accept, default_value));
+                    } else {
+                        me.dropped.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    }
+                }
                 me.opened.notify_waiters();
             }
         });
@@ -93,9 +106,10 @@ impl Dialogs {
 pub struct DialogAnswer {
     /// `alert`, `confirm`, `prompt` or `beforeunload` (`alert` when Chromium gives none).
     pub kind: String,
-    /// The dialog's text.
+    /// The dialog's text, cut to [`sb_protocol::api::DIALOG_TEXT_CHARS`].
     pub message: String,
-    /// A prompt's default value, when it has one that is not empty.
+    /// A prompt's default value, when it has one that is not empty (cut as `message` is; the answer
+    /// has it whole).
     pub default_value: Option<String>,
     /// The answer to send on the dialog's page session.
     pub answer: PageHandleJavaScriptDialog,
@@ -115,8 +129,8 @@ pub fn answer_dialog(
     let prompt_text = prompt.or_else(|| default_value.clone().filter(|_| accept));
     DialogAnswer {
         kind,
-        message: opening.message,
-        default_value,
+        message: dialog_text(opening.message),
+        default_value: default_value.map(dialog_text),
         answer: PageHandleJavaScriptDialog { accept, prompt_text },
     }
 }

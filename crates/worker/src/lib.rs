@@ -315,8 +315,12 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 .collect();
             let _ = out_tx.send(FromWorker::ConsoleErrors { seq, count: errors, texts });
         }
-        for (kind, message, accepted, default_value) in page.dialogs.take() {
+        let (answered, dropped) = page.dialogs.take();
+        for (kind, message, accepted, default_value) in answered {
             let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted, default_value });
+        }
+        if dropped > 0 {
+            let _ = out_tx.send(FromWorker::DialogsDropped { seq, count: dropped });
         }
         report_moves(&mut page, &out_tx);
         let _ = out_tx.send(FromWorker::Done { seq, outcome });

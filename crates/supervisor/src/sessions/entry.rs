@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use sb_protocol::api::{DialogInfo, HumanTookOver};
+use sb_protocol::api::{DialogLog, HumanTookOver};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
 use super::refs::RefTable;
@@ -70,8 +70,9 @@ pub struct SessionEntry {
     pub(super) next_ref: AtomicU64,
     /// Serializes snapshots' ref numbering.
     pub(crate) snapshotting: tokio::sync::Mutex<()>,
-    /// Dialogs answered during the current action, for its result.
-    pub(crate) dialogs: Mutex<Vec<DialogInfo>>,
+    /// Dialogs answered during the current action (or since the last result), for the next result:
+    /// the first [`sb_protocol::api::DIALOGS_LISTED`] and a count of the rest.
+    pub(crate) dialogs: Mutex<DialogLog>,
     /// How `page.handle_dialog` asked the next dialog to be answered `(accept, prompt_text)`, until one
     /// is: the worker keeps it for its tabs, this copy is for the tabs the supervisor holds; whichever
     /// answers with it first, the other's copy goes.
@@ -164,7 +165,7 @@ impl SessionEntry {
             refs: Mutex::new(RefTable::default()),
             next_ref: AtomicU64::new(1),
             snapshotting: tokio::sync::Mutex::new(()),
-            dialogs: Mutex::new(Vec::new()),
+            dialogs: Mutex::new(DialogLog::default()),
             console_errors: Mutex::default(),
             last_console: Mutex::default(),
             popups: Mutex::default(),
