@@ -318,3 +318,32 @@ fn the_entrypoint_as_pid_1_ends_on_sigterm_during_the_doctors_pass() {
     };
     assert_eq!(status.code(), Some(143), "{status:?}");
 }
+
+/// The runtime's binary replaced under a running supervisor (a package upgrade writes the new file
+/// and renames it over the old one) does not stop its sessions: workers run the supervisor's own
+/// image (`/proc/self/exe`), still named as the binary in `ps`. Before: a new session's worker ran
+/// whatever the path held by then, and every `session.start` answered `timeout` "worker did not
+/// attach within the budget" (retryable) until the supervisor was restarted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_binary_replaced_under_the_runtime_keeps_its_workers_running() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = temp_dir();
+    let program = bin.path().join("sandbox-browser");
+    std::fs::copy(bin_path("sandbox-browser"), &program).unwrap();
+    let dir = temp_dir();
+    let socket = dir.path().join("browser.sock");
+    let sup = Supervisor::start_program(&program, dir, socket, &[]);
+    let c = sup.client().await;
+    c.session_start(Some("before")).await.unwrap();
+    // Another build at the same path: one whose worker never answers.
+    let next = bin.path().join("sandbox-browser.new");
+    std::fs::write(&next, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&next, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&next, &program).unwrap();
+    c.session_start(Some("after")).await.expect("a worker of the running build");
+    let r = c.evaluate("after", "1 + 1", None).await.unwrap();
+    assert_eq!(r.value, Some(serde_json::json!(2)));
+    let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("a worker");
+    let name = std::fs::read_to_string(format!("/proc/{worker}/comm")).unwrap();
+    assert_eq!(name.trim(), "sandbox-browser");
+}

@@ -64,13 +64,23 @@ impl Supervisor {
 
     /// [`Supervisor::start_in`] with the socket at `socket` (which may be in a directory not made yet).
     pub fn start_at(dir: tempfile::TempDir, socket: PathBuf, extra: &[&str]) -> Supervisor {
+        Supervisor::start_program(&bin_path("sandbox-browser"), dir, socket, extra)
+    }
+
+    /// [`Supervisor::start_at`], the runtime's binary at `program` (a copy of it).
+    pub fn start_program(
+        program: &Path,
+        dir: tempfile::TempDir,
+        socket: PathBuf,
+        extra: &[&str],
+    ) -> Supervisor {
         let mut extra: Vec<std::ffi::OsString> = extra.iter().map(Into::into).collect();
         if let Some(browser) = std::env::var_os("SB_TEST_CHROMIUM") {
             if !extra.iter().any(|a| a == "--config" || a == "--browser") {
                 extra.extend(["--browser".into(), browser]);
             }
         }
-        let mut child = Command::new(bin_path("sandbox-browser"))
+        let mut child = Command::new(program)
             .arg("serve")
             .arg("--socket")
             .arg(&socket)

@@ -261,6 +261,8 @@ pub fn worker(
     emulation: sb_protocol::api::Emulation,
 ) -> ExitCode {
     logging::init(&log_format);
+    // Started as `/proc/self/exe` (the supervisor's own image), the process would be named `exe`.
+    let _ = nix::sys::prctl::set_name(c"sandbox-browser");
     let fd: i32 = match std::env::var(WORKER_FD_ENV).ok().and_then(|v| v.parse().ok()) {
         Some(fd) => fd,
         None => {

@@ -114,7 +114,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     if remote {
         tracing::info!("remote_browser_downloads_and_uploads_off");
     }
-    let worker_exe = std::env::current_exe()?;
+    let worker_exe = worker_exe()?;
     let runtime = Arc::new(Runtime::new(
         RuntimeConfig {
             artifacts_dir: config.artifacts_dir.clone(),
@@ -200,4 +200,18 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     reaper::kill_adopted();
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The program workers run: this process's own image (`/proc/self/exe`), which stays this build even
+/// when the file it was started from is replaced (a package upgrade under a running runtime), else
+/// that file's path. Before, workers ran whatever the path held by then: another build's worker,
+/// whose frames this supervisor cannot read, so every session answered `timeout` "worker did not
+/// attach within the budget" (retryable) until the supervisor restarted.
+fn worker_exe() -> std::io::Result<PathBuf> {
+    let own = PathBuf::from("/proc/self/exe");
+    if own.exists() {
+        Ok(own)
+    } else {
+        std::env::current_exe()
+    }
 }

@@ -40,7 +40,8 @@ pub use sb_protocol::margins::{GRACE, HEADROOM};
 pub struct WorkerLauncher {
     /// How the worker process is forked (the seccomp filter, the fds it keeps).
     pub spawner: Spawner,
-    /// Normally the supervisor's own executable.
+    /// Normally the supervisor's own image, `/proc/self/exe` (the build that is running, whatever
+    /// its file's path holds now).
     pub exe: std::path::PathBuf,
     /// `json` or `text`.
     pub log_format: String,
@@ -115,6 +116,10 @@ impl WorkerHandle {
             .map_err(|e| fail(format!("cannot create worker socket: {e}")))?;
         let fd = theirs.as_raw_fd();
         let mut cmd = Command::new(exe);
+        // Named as the supervisor's binary in `ps` (`/proc/self/exe` would show as `exe`).
+        if let Ok(path) = std::env::current_exe() {
+            cmd.arg0(path.to_string_lossy().trim_end_matches(" (deleted)"));
+        }
         cmd.arg("worker")
             .arg("--target-id")
             .arg(target_id)
