@@ -339,18 +339,18 @@ class Methods:
         ``WaitForResult``: exactly one condition (a ``selector`` in a ``state``, ``text`` to appear,
         ``text_gone``, a ``url`` glob, a ``load_state``, a JS ``function`` truthy, or ``time_ms``).
 
-        :param dialog: Wait for a JavaScript dialog to open in any of the session's tabs (and be answered by
-        the session's policy, ``page.handle_dialog``); one answered since the session's last result counts. It
-        is in this result's ``dialogs``.
-        :param download: Wait for a download of the session to end (completed, canceled or too large); one
-        that ended since the session's previous request started counts (each is returned once). It is this
+        :param dialog: Wait for a JavaScript dialog in any of the session's tabs. One answered since the
+        session's last result counts; each is answered by the session's policy (``page.handle_dialog``) and is
+        in this result's ``dialogs``.
+        :param download: Wait for a download of the session to end (completed, canceled or too large). One
+        that ended since the session's previous request started counts (each is returned once); it is this
         result's ``download``.
         :param function: A JavaScript expression polled until truthy (a promise is awaited).
         :param load_state: ``load``, ``domcontentloaded`` or ``networkidle`` (Chromium's lifecycle event: no
         request for 500 ms).
         :param popup: Wait for a tab of the session to open another (a popup: ``window.open``,
-        ``target=_blank``); one opened since the session's previous request started counts (each is returned
-        once). It is this result's ``popup`` (``tabs.focus`` drives it).
+        ``target=_blank``). One opened since the session's previous request started counts (each is returned
+        once); it is this result's ``popup`` (``tabs.focus`` drives it).
         :param response: A glob (as ``url``) the URL of a response must match: one the active tab received
         since the session's previous action started, or one that comes within the budget. It is this result's
         ``response``.
@@ -396,10 +396,10 @@ class Methods:
         ``SnapshotResult``: the page as aria-snapshot text with ``[ref=eN]`` refs to act on.
 
         :param compact: Drop unnamed structure (lists, groups, paragraphs without a name).
-        :param diff: Answer only what changed since the session's previous snapshot of the same document taken
-        with the same options: changed lines marked ``+ `` (added) and ``- `` (removed), each under its
-        unchanged parents' lines (marked with two spaces). A new document, other options, or no earlier
-        snapshot answer the whole snapshot (``diff`` is then false in the result).
+        :param diff: Answer only what changed since the session's previous snapshot of this document and
+        options. Changed lines are marked ``+ `` (added) and ``- `` (removed), each under its unchanged
+        parents' lines (marked with two spaces); a new document, other options, or no earlier snapshot answer
+        the whole snapshot (``diff`` is then false in the result).
         :param interactive: Only the elements with refs, as a flat list.
         :param max_chars: Cap on the text (default 40000 (``DEFAULT_SNAPSHOT_MAX_CHARS``)); when cut, a marker
         line ends it and ``truncated`` is true.

@@ -41,7 +41,8 @@ use crate::tools::{Action, Cap, TabsAction, TabsArgs, ToolDef};
 /// What the server tells the model once (MCP `instructions`), rather than in every tool's schema.
 pub const INSTRUCTIONS: &str =
     "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools. \
-Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs out answers at it.";
+Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs out answers at it. \
+A tool that takes ref also takes element, the element in words (not used to find it).";
 
 /// How `sandbox-browser mcp` was started.
 #[derive(Debug, Clone)]
@@ -259,6 +260,16 @@ impl Shared {
                     ErrorCode::BadRequest,
                     Phase::Request,
                     format!("{}: {unknown}", tool.name),
+                ));
+            }
+        }
+        // Playwright MCP's description of the element: for a person, not for finding it.
+        if let Some(element) = args.remove(schema::ELEMENT) {
+            if !element.is_string() {
+                return Err(ErrorBody::new(
+                    ErrorCode::BadRequest,
+                    Phase::Request,
+                    format!("{}: element must be a string (the element in words)", tool.name),
                 ));
             }
         }

@@ -35,9 +35,22 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
             // Described once, in the server's instructions ([`crate::INSTRUCTIONS`]), not on every tool.
             serde_json::json!({"type": "integer"}),
         );
+        // Playwright MCP's element tools take `element` beside the ref (a description a person can
+        // approve), and models used to them send it: taken, and not used to find the element.
+        if properties.contains_key("ref") {
+            properties.insert(
+                ELEMENT.into(),
+                // Described once, in the server's instructions, as `timeout_ms` is.
+                serde_json::json!({"type": "string"}),
+            );
+        }
     }
     object
 }
+
+/// The argument an element tool takes beside `ref` as Playwright MCP's do: a description of the
+/// element, for a person to read; not passed on.
+pub const ELEMENT: &str = "element";
 
 /// Shrinks a generated schema without changing what it accepts for a model's purposes:
 /// drops `$schema`, `title`, `format` (`uint32`, `double`), `minimum: 0` of unsigned integers and
@@ -166,5 +179,14 @@ mod tests {
         assert_eq!(schema["properties"]["timeout_ms"]["type"], "integer");
         assert_eq!(schema["properties"]["ref"]["type"], "string");
         assert!(schema["properties"]["button"]["enum"].as_array().unwrap().contains(&json!("right")));
+    }
+
+    /// A tool that takes a ref takes Playwright MCP's `element` beside it; one that does not, not.
+    #[test]
+    fn element_tools_take_playwright_mcps_element() {
+        let click = input_schema::<sb_protocol::api::ClickParams>();
+        assert_eq!(click["properties"][ELEMENT], json!({"type": "string"}));
+        let goto = input_schema::<sb_protocol::api::GotoParams>();
+        assert!(goto["properties"].get(ELEMENT).is_none());
     }
 }

@@ -722,9 +722,9 @@ pub struct WaitForParams {
     /// Just wait this long, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
-    /// Wait for a JavaScript dialog to open in any of the session's tabs (and be answered by the
-    /// session's policy, `page.handle_dialog`); one answered since the session's last result counts.
-    /// It is in this result's `dialogs`.
+    /// Wait for a JavaScript dialog in any of the session's tabs. One answered since the session's
+    /// last result counts; each is answered by the session's policy (`page.handle_dialog`) and is in
+    /// this result's `dialogs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog: bool,
     /// A glob (as `url`) the URL of a response must match: one the active tab received since the
@@ -732,13 +732,13 @@ pub struct WaitForParams {
     /// `response`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
-    /// Wait for a download of the session to end (completed, canceled or too large); one that ended
-    /// since the session's previous request started counts (each is returned once). It is this
+    /// Wait for a download of the session to end (completed, canceled or too large). One that ended
+    /// since the session's previous request started counts (each is returned once); it is this
     /// result's `download`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub download: bool,
-    /// Wait for a tab of the session to open another (a popup: `window.open`, `target=_blank`); one
-    /// opened since the session's previous request started counts (each is returned once). It is this
+    /// Wait for a tab of the session to open another (a popup: `window.open`, `target=_blank`). One
+    /// opened since the session's previous request started counts (each is returned once); it is this
     /// result's `popup` (`tabs.focus` drives it).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub popup: bool,
@@ -923,10 +923,10 @@ pub struct SnapshotParams {
     /// `truncated` is true.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<u64>,
-    /// Answer only what changed since the session's previous snapshot of the same document taken
-    /// with the same options: changed lines marked `+ ` (added) and `- ` (removed), each under its
-    /// unchanged parents' lines (marked with two spaces). A new document, other options, or no earlier
-    /// snapshot answer the whole snapshot (`diff` is then false in the result).
+    /// Answer only what changed since the session's previous snapshot of this document and options.
+    /// Changed lines are marked `+ ` (added) and `- ` (removed), each under its unchanged parents'
+    /// lines (marked with two spaces); a new document, other options, or no earlier snapshot answer
+    /// the whole snapshot (`diff` is then false in the result).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub diff: bool,
 }
