@@ -355,3 +355,65 @@ async fn a_dialog_policy_outlives_a_killed_worker() {
     // Used once: the next dialog is dismissed.
     assert_eq!(call("page.evaluate", json!({"expression": "confirm('again')"})).await["value"], json!(false));
 }
+
+/// A page's burst of console messages (20,000 `console.log`s in one script) is taken in by the
+/// session's worker, which reads behind the browser but keeps up: the script's answer comes, and the
+/// journal has every message. Before: the relay's queue for the worker's page connection held 4096
+/// messages; the burst overflowed it, the relay dropped the connection (`cdp_route_stuck`), and the
+/// script, the next read and a screenshot each waited out their budgets (measured: 60 s, 8 s, 60 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_console_messages_is_taken_in() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("b")).await.unwrap();
+    c.goto("b", &pages.url("/test/index.html"), None).await.unwrap();
+    let burst = json!({"expression": "for (let i = 0; i < 20000; i++) console.log('m' + i); 'done'"});
+    let r = c.call("page.evaluate", Some("b"), burst, Some(60_000)).await.unwrap();
+    assert_eq!(r.result.as_ref().map(|v| v["value"].clone()), Some(json!("done")), "{r:?}");
+    let console = next_result(&c, "b", "page.console", json!({"limit": 1})).await;
+    assert_eq!(console["messages"][0]["text"], json!("m19999"), "{console}");
+    assert_eq!(
+        next_result(&c, "b", "page.evaluate", json!({"expression": "1 + 1"})).await["value"],
+        json!(2)
+    );
+}
+
+/// A worker that fell a whole queue behind (stopped while its page logged more messages than the
+/// relay keeps for it) is told its page connection ended, so the session gets a worker that reads:
+/// the next calls answer within their budgets. Before: the relay dropped the connection without a
+/// word; every later call on it waited out its budget, and the tab's freeing failed too (a wedged
+/// session).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_a_whole_queue_behind_is_told_and_replaced() {
+    let Fixture { pages, sup, c } = Fixture::start().await;
+    c.session_start(Some("q")).await.unwrap();
+    c.goto("q", &pages.url("/test/index.html"), None).await.unwrap();
+    let flood = format!(
+        "setTimeout(() => {{ for (let i = 0; i < {}; i++) console.log('m' + i); fetch('/test/release/logged'); }}, 100), 1",
+        sb_cdp::relay::ROUTE_BUFFER + 5_000
+    );
+    next_result(&c, "q", "page.evaluate", json!({"expression": flood})).await;
+    let worker = sup.worker_of(&target_of(&c.session_list().await.unwrap(), "q"));
+    kill(Pid::from_raw(worker as i32), Signal::SIGSTOP).unwrap();
+    // The page has logged them all (its renderer does not wait for the worker).
+    let addr = pages.base.trim_start_matches("http://").to_string();
+    let mut held = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    held.write_all(b"GET /test/hold/logged HTTP/1.0\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut answer = String::new();
+    held.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.contains("released"), "{answer}");
+    kill(Pid::from_raw(worker as i32), Signal::SIGCONT).unwrap();
+    // The first call may meet the old worker's end (retryable); the session works within budgets.
+    let read = json!({"expression": "1 + 1"});
+    let first = c.call("page.evaluate", Some("q"), read.clone(), Some(NEXT)).await.unwrap();
+    if let Some(e) = &first.error {
+        // Not "the browser went away": it did not, and the page keeps its state.
+        assert_eq!(e.code, ErrorCode::WorkerCrashed, "{e:?}");
+        assert!(e.message.contains("fell too far behind"), "{e:?}");
+    }
+    let second = next_result(&c, "q", "page.evaluate", read).await;
+    assert_eq!(second["value"], json!(2));
+    for r in [first.result.unwrap_or_default(), second] {
+        assert!(r.get("session_reset").is_none(), "the page was not reset: {r}");
+    }
+}

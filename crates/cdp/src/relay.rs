@@ -37,8 +37,10 @@ use crate::CdpClient;
 /// session does. Answers `{}`, or Chromium's `Session with given id not found.` for any other session.
 pub const ADOPT_SESSION: &str = "Relay.adoptSession";
 
-/// Messages a route may have unread before the relay closes it (it is stuck or gone).
-pub const ROUTE_BUFFER: usize = 4096;
+/// Messages a route may have unread before the relay closes it (it is stuck or gone). A page's
+/// bursts fit: 20,000 `console.log`s in one script filled the 4,096 it was, so a worker that was
+/// reading, only behind, lost its page (the queue grows as it fills: an idle route holds none).
+pub const ROUTE_BUFFER: usize = 65_536;
 
 type RouteId = u64;
 /// The relay's own calls (`Target.detachFromTarget` of a route that ended); their answers are dropped.

@@ -36,6 +36,10 @@ pub const CONSOLE_TEXTS: usize = 5;
 /// The longest console error text a run reports, chars.
 pub const CONSOLE_TEXT_CHARS: usize = 300;
 
+/// How [`ToWorker::CdpClosed`]'s reason begins when the relay ended the connection because the worker
+/// fell a whole route's queue behind (the browser is fine; the worker is replaced).
+pub const FELL_BEHIND: &str = "the browser connection's route ended: its reader fell";
+
 /// Largest frame either side accepts, in bytes (256 MiB: an inline full-page screenshot fits).
 pub const MAX_FRAME_BYTES: usize = 256 * 1024 * 1024;
 

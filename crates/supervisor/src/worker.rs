@@ -477,6 +477,16 @@ fn pump(
                                     return;
                                 }
                             }
+                            // Ended by the relay without a word: the worker fell a whole route's
+                            // queue behind (`cdp_route_stuck`). It is told, so that its calls fail at
+                            // once and the session gets a worker that reads, where before they waited
+                            // out every later action's budget.
+                            let reason = format!(
+                                "{} {} messages behind",
+                                ipc::FELL_BEHIND,
+                                sb_cdp::relay::ROUTE_BUFFER
+                            );
+                            let _ = cdp_tx.send(ToWorker::CdpClosed { conn, reason }).await;
                         });
                         wire.outbound
                     });

@@ -11,7 +11,7 @@ function(value) {
     const instead = { checkbox: 'page.check', radio: 'page.check', file: 'page.upload' }[type];
     if (!typeInto.includes(type) && !setValue.includes(type)) return `input of type "${type}" cannot be filled${instead ? ` (${instead} sets it)` : ''}`;
     if (type === 'number' || setValue.includes(type)) value = value.trim();
-    if (type === 'number' && isNaN(Number(value))) return `"${value}" is not a number (input[type=number])`;
+    if (type === 'number' && Number.isNaN(Number(value))) return `"${value}" is not a number (input[type=number])`;
   } else if (this.localName !== 'textarea' && !this.isContentEditable) {
     return `is not an <input>, <textarea> or [contenteditable] element${this.localName === 'select' ? ' (page.select chooses its options)' : ''}`;
   }

@@ -480,6 +480,14 @@ async fn run_action(
         // The worker's own connection to the browser closed: the browser went away (it closes its
         // sockets while it exits, before the supervisor can see it gone), whatever the action made of
         // the failed calls.
+        // Unless the relay ended it because this worker fell too far behind the page's messages:
+        // the browser and the page are as they were, and the session gets a worker that reads.
+        Some(Err(_)) if page.browser.closed_reason().is_some_and(|r| r.contains(ipc::FELL_BEHIND)) => {
+            let message = "the session's worker fell too far behind the page's messages (a burst of \
+                           console or network events) and lost its connection; the next action gets a new \
+                           worker, the page is as it was";
+            (Err(fail(ErrorCode::WorkerCrashed, phase, message)), None)
+        }
         Some(Err(_)) if page.browser.closed_reason().is_some() => (Err(browser_gone(phase)), None),
         Some(Err(e)) if matches!(e.code, ErrorCode::CdpError | ErrorCode::NavigationFailed) => {
             if renderer_gone(page, &mut crashed).await {
