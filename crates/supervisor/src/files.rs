@@ -56,14 +56,25 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
     }
 }
 
+/// The longest file name, bytes (Linux's `NAME_MAX`).
+pub const NAME_MAX: usize = 255;
+
 /// `root` joined with `name`, a string a client gave (a session id), proven to stay directly under
 /// `root`: `name` must be one plain path component (not empty, not `.` or `..`, no `/`, no NUL), and
 /// the joined path's parent must be `root` itself. Every path the runtime builds from a client's
 /// string goes through here (a session's downloads directory, its screenshots' names).
 ///
 /// # Errors
-/// `InvalidInput` naming the string and the rule.
+/// `InvalidInput` naming the string and the rule, or its length past [`NAME_MAX`].
 pub fn under(root: &Path, name: &str) -> std::io::Result<PathBuf> {
+    if name.len() > NAME_MAX {
+        // The file system's own limit: an answer for the request, not a failed write (which answered
+        // `internal` "File name too long").
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("a name of {} bytes is longer than the {NAME_MAX} a file name may have", name.len()),
+        ));
+    }
     let mut parts = Path::new(name).components();
     let plain = matches!((parts.next(), parts.next()), (Some(Component::Normal(c)), None) if c == name)
         && !name.contains('\0');
@@ -127,6 +138,11 @@ mod tests {
             }
         }
         assert_eq!(under(root, "s1.a_b-c").unwrap(), root.join("s1.a_b-c"));
+        // A name past the file system's limit is refused as input (it answered `internal`, the write
+        // failing with "File name too long").
+        assert!(under(root, &"x".repeat(NAME_MAX)).is_ok());
+        let long = under(root, &"x".repeat(NAME_MAX + 1)).unwrap_err();
+        assert_eq!(long.kind(), std::io::ErrorKind::InvalidInput, "{long}");
     }
     use std::io::Write;
 

@@ -86,6 +86,14 @@ impl Queue {
                 result = self.run_once(session, &mut slot, call, action).await;
             }
         }
+        // A worker that answered `worker_crashed` itself (it lost its connection: it fell a whole
+        // queue behind the page) is on its way out: replaced now, so that the next action does not
+        // meet it exiting (`worker_crashed` again, measured under load).
+        if let (Err(e), Some(w)) = (&result, slot.as_mut()) {
+            if e.code == ErrorCode::WorkerCrashed && !w.is_spent() {
+                w.kill();
+            }
+        }
         if slot.as_mut().is_some_and(|w| w.is_spent()) {
             *slot = None;
             drop(slot);

@@ -480,15 +480,7 @@ async fn run_action(
         // The worker's own connection to the browser closed: the browser went away (it closes its
         // sockets while it exits, before the supervisor can see it gone), whatever the action made of
         // the failed calls.
-        // Unless the relay ended it because this worker fell too far behind the page's messages:
-        // the browser and the page are as they were, and the session gets a worker that reads.
-        Some(Err(_)) if page.browser.closed_reason().is_some_and(|r| r.contains(ipc::FELL_BEHIND)) => {
-            let message = "the session's worker fell too far behind the page's messages (a burst of \
-                           console or network events) and lost its connection; the next action gets a new \
-                           worker, the page is as it was";
-            (Err(fail(ErrorCode::WorkerCrashed, phase, message)), None)
-        }
-        Some(Err(_)) if page.browser.closed_reason().is_some() => (Err(browser_gone(phase)), None),
+        Some(Err(_)) if page.browser.closed_reason().is_some() => (Err(connection_lost(page, phase)), None),
         Some(Err(e)) if matches!(e.code, ErrorCode::CdpError | ErrorCode::NavigationFailed) => {
             if renderer_gone(page, &mut crashed).await {
                 (Err(crash_or_browser(page, phase).await), Some(Aftercare::Reopen))
@@ -503,6 +495,20 @@ async fn run_action(
         Some(outcome) => (outcome, None),
         None => (Err(crash_or_browser(page, phase).await), Some(Aftercare::Reopen)),
     }
+}
+
+/// The answer to an action whose connection to the browser closed: the browser went away
+/// (`page_reset`, `browser_restarted`), unless the relay ended the connection because this worker fell
+/// a whole queue behind the page's messages ([`ipc::FELL_BEHIND`]): then the browser and the page are
+/// as they were (`worker_crashed`; the session gets a worker that reads).
+fn connection_lost(page: &Page, phase: Phase) -> WorkerError {
+    if page.browser.closed_reason().is_some_and(|r| r.contains(ipc::FELL_BEHIND)) {
+        let message = "the session's worker fell too far behind the page's messages (a burst of console \
+                       or network events) and lost its connection; the next action gets a new worker, the \
+                       page is as it was";
+        return fail(ErrorCode::WorkerCrashed, phase, message);
+    }
+    browser_gone(phase)
 }
 
 /// After a failed call: whether the page's renderer is gone. A live page answers a trivial script, a
@@ -525,7 +531,7 @@ async fn renderer_gone(page: &Page, crashed: &mut tokio::sync::watch::Receiver<b
 async fn crash_or_browser(page: &Page, phase: Phase) -> WorkerError {
     let alive = page.browser.run(&sb_cdp::commands::BrowserGetVersion {}, CRASH_CHECK).await;
     if alive.is_err() {
-        return browser_gone(phase);
+        return connection_lost(page, phase);
     }
     fail(
         ErrorCode::PageReset,
