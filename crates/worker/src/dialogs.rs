@@ -15,10 +15,8 @@ use std::time::Duration;
 use sb_cdp::commands::PageHandleJavaScriptDialog;
 use sb_cdp::types::JavascriptDialogOpening;
 use sb_cdp::Session;
-use sb_protocol::api::{dialog_text, DIALOGS_LISTED};
+use sb_protocol::api::{dialog_text, DialogInfo, DialogLog};
 
-/// One answered dialog: (kind, message, accepted, a prompt's default value).
-pub(crate) type Answered = (String, String, bool, Option<String>);
 /// How to answer the next dialog: (accept, prompt text).
 type Answer = (bool, Option<String>);
 
@@ -32,10 +30,9 @@ pub(crate) struct Dialogs {
     next: Arc<Mutex<Option<Answer>>>,
     /// Set when a dialog was answered with `next`, until [`Dialogs::take_used`].
     used: Arc<std::sync::atomic::AtomicBool>,
-    /// The first [`DIALOGS_LISTED`] answered since the last [`Dialogs::take`].
-    answered: Arc<Mutex<Vec<Answered>>>,
-    /// How many more were answered (counted, not kept: a page that opens them in a loop).
-    dropped: Arc<std::sync::atomic::AtomicU64>,
+    /// Answered since the last [`Dialogs::take`]: the first `DIALOGS_LISTED`, and a count of the rest
+    /// (a page that opens them in a loop), as the supervisor keeps them.
+    answered: Arc<Mutex<DialogLog>>,
     /// Told each time a dialog is answered (`page.wait_for {dialog: true}`).
     pub(crate) opened: Arc<tokio::sync::Notify>,
 }
@@ -61,11 +58,9 @@ impl Dialogs {
         !self.answered.lock().unwrap().is_empty()
     }
 
-    /// The dialogs answered since the last call (the first [`DIALOGS_LISTED`]), and how many more.
-    pub(crate) fn take(&self) -> (Vec<Answered>, u64) {
-        let mut answered = self.answered.lock().unwrap();
-        let dropped = self.dropped.swap(0, std::sync::atomic::Ordering::SeqCst);
-        (std::mem::take(&mut *answered), dropped)
+    /// The dialogs answered since the last call.
+    pub(crate) fn take(&self) -> DialogLog {
+        std::mem::take(&mut *self.answered.lock().unwrap())
     }
 
     /// Starts answering the dialogs of `session` (subscribe before `Page.enable`, which reports a
@@ -88,14 +83,8 @@ impl Dialogs {
                 let accept = answer.accept;
                 let _ = session.run(&answer, Duration::from_secs(2)).await;
                 tracing::info!(dialog.kind = %kind, dialog.accepted = accept, "dialog_answered");
-                {
-                    let mut answered = me.answered.lock().unwrap();
-                    if answered.len() < DIALOGS_LISTED {
-                        answered.push((kind, message, accept, default_value));
-                    } else {
-                        me.dropped.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    }
-                }
+                let info = DialogInfo { kind, message, accepted: accept, default_value };
+                me.answered.lock().unwrap().push(info);
                 me.opened.notify_waiters();
             }
         });

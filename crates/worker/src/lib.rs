@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use sb_cdp::wire::Inbound;
-use sb_protocol::api::FramesResult;
+use sb_protocol::api::{DialogInfo, FramesResult};
 use sb_protocol::ipc::{
     self, Action, AttachedOutput, Counter, DialogPolicyOutput, Display, FromWorker, Output, ToWorker,
     WorkerError, CONSOLE_TEXTS, CONSOLE_TEXT_CHARS,
@@ -315,12 +315,12 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                 .collect();
             let _ = out_tx.send(FromWorker::ConsoleErrors { seq, count: errors, texts });
         }
-        let (answered, dropped) = page.dialogs.take();
-        for (kind, message, accepted, default_value) in answered {
+        let answered = page.dialogs.take();
+        for DialogInfo { kind, message, accepted, default_value } in answered.listed {
             let _ = out_tx.send(FromWorker::Dialog { seq, kind, message, accepted, default_value });
         }
-        if dropped > 0 {
-            let _ = out_tx.send(FromWorker::DialogsDropped { seq, count: dropped });
+        if answered.dropped > 0 {
+            let _ = out_tx.send(FromWorker::DialogsDropped { seq, count: answered.dropped });
         }
         report_moves(&mut page, &out_tx);
         let _ = out_tx.send(FromWorker::Done { seq, outcome });
