@@ -35,6 +35,21 @@ async fn dialogs_reported(c: &Client, sid: &str, calls: [(&str, Value); 2]) -> V
     dialogs
 }
 
+/// `page.evaluate {params}` on session `sid` once its worker `worker` is killed (SIGKILL): a call that
+/// meets the killed worker answers `worker_crashed` (retryable) and is sent again, to its replacement.
+/// Returns the result of the call that ran.
+async fn evaluate_past_a_killed_worker(c: &Client, sid: &str, worker: u32, params: Value) -> Value {
+    kill(Pid::from_raw(worker as i32), Signal::SIGKILL).unwrap();
+    let first = c.call("page.evaluate", Some(sid), params.clone(), Some(NEXT)).await.unwrap();
+    match first.result {
+        Some(result) => result,
+        None => {
+            assert_eq!(first.error.as_ref().map(|e| e.code), Some(ErrorCode::WorkerCrashed), "{first:?}");
+            next_result(c, sid, "page.evaluate", params).await
+        }
+    }
+}
+
 fn target_of(sessions: &sb_protocol::api::SessionListResult, id: &str) -> String {
     sessions.sessions.iter().find(|s| s.session_id == id).expect("the session").target_id.clone()
 }
@@ -308,17 +323,7 @@ async fn the_tabs_a_replaced_worker_left_are_held_again() {
     call("tabs.focus", json!({"target_id": popup})).await;
     call("tabs.focus", json!({"target_id": opener})).await;
     let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("the session's worker");
-    kill(Pid::from_raw(worker as i32), Signal::SIGKILL).unwrap();
-    // A call that meets the killed worker answers `worker_crashed` (retryable); the next one runs on
-    // its replacement.
-    let replaced = json!({"expression": "1"});
-    let first =
-        serde_json::to_value(c.call("page.evaluate", Some("r"), replaced.clone(), Some(NEXT)).await.unwrap())
-            .unwrap();
-    if first["ok"] != json!(true) {
-        assert_eq!(first["error"]["code"], json!("worker_crashed"), "{first}");
-        call("page.evaluate", replaced).await;
-    }
+    evaluate_past_a_killed_worker(&c, "r", worker, json!({"expression": "1"})).await;
     let late = "w.setTimeout(() => { w.alert('late'); w.document.title = 'After'; }, 0), 1";
     let calls = [
         ("page.evaluate", json!({"expression": late})),
@@ -339,18 +344,8 @@ async fn a_dialog_policy_outlives_a_killed_worker() {
     let call = |method: &'static str, params: Value| next_result(&c, "k", method, params);
     call("page.handle_dialog", json!({"accept": true, "prompt_text": "kept"})).await;
     let worker = sup.worker_of(&target_of(&c.session_list().await.unwrap(), "k"));
-    kill(Pid::from_raw(worker as i32), Signal::SIGKILL).unwrap();
-    // A call that meets the killed worker answers `worker_crashed` (retryable); the next one runs on
-    // its replacement.
     let ask = json!({"expression": "prompt('name?')"});
-    let first = c.call("page.evaluate", Some("k"), ask.clone(), Some(NEXT)).await.unwrap();
-    let answered = match first.result {
-        Some(result) => result,
-        None => {
-            assert_eq!(first.error.as_ref().map(|e| e.code), Some(ErrorCode::WorkerCrashed), "{first:?}");
-            call("page.evaluate", ask).await
-        }
-    };
+    let answered = evaluate_past_a_killed_worker(&c, "k", worker, ask).await;
     assert_eq!(answered["value"], json!("kept"), "{answered}");
     // Used once: the next dialog is dismissed.
     assert_eq!(call("page.evaluate", json!({"expression": "confirm('again')"})).await["value"], json!(false));
