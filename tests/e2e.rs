@@ -399,6 +399,39 @@ async fn evaluate_results_keep_every_javascript_value() {
     assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Uncaught \"plain\""));
 }
 
+/// A large value comes back whole, as Playwright returns it: a 100,000-item array came back with
+/// every item from the 20,001st on as `{"$truncated": "too many values"}` (a cap of 20,000 values,
+/// which also made a 1e6 array a 34 MB answer of markers that took 9.8 s). A value past 64 MiB of
+/// JSON is cut once, where it passes, and says what it left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_value_comes_back_whole_and_a_huge_one_is_cut_once() {
+    let sup = Supervisor::with_config(sb_tests::MORE_SCHEMES);
+    let c = sup.client().await;
+    let sid = c.session_start(Some("large")).await.unwrap().into_inner().session_id;
+    c.goto(&sid, "data:text/html,<p>large</p>", None).await.unwrap();
+    let r = c.evaluate(&sid, "Array.from({length: 100000}, (_, i) => ({i}))", Some(60_000)).await.unwrap();
+    let items = r.value.as_ref().and_then(Value::as_array).expect("an array");
+    assert_eq!(items.len(), 100_000);
+    assert!(items.iter().enumerate().all(|(i, item)| item == &json!({"i": i})), "every item as it is");
+    // 80 strings of 1 MiB: 64 fit, the rest are one entry at the end.
+    let r = c
+        .evaluate(
+            &sid,
+            "({list: Array.from({length: 80}, () => 'x'.repeat(1 << 20)), after: 1})",
+            Some(60_000),
+        )
+        .await
+        .unwrap()
+        .into_inner();
+    let value = r.value.expect("a value");
+    let list = value["list"].as_array().expect("an array");
+    assert_eq!(list.len(), 65, "64 strings and the cut");
+    assert_eq!(list[63].as_str().map(str::len), Some(1 << 20));
+    assert_eq!(list[64], json!({"$truncated": "16 more items: the value passed 64 MiB as JSON"}));
+    assert_eq!(value["$truncated"], json!("1 more key: the value passed 64 MiB as JSON"));
+    assert!(value.get("after").is_none());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn evaluate_can_be_turned_off() {
     let sup = Supervisor::start(&["--disable-evaluate"]);

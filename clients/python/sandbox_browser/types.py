@@ -353,7 +353,7 @@ class EvaluateResult(Result):
     unserializable: Optional[str] = None
     """CDP's ``unserializableValue``: ``"NaN"``, ``"-0"``, ``"Infinity"``, ``"-Infinity"``, or a bigint such as ``"12n"``."""
     value: Any = None
-    """Absent for ``undefined`` and unserializable values; ``Some(Value::Null)`` for ``null``."""
+    """The value as JSON, whole (as Playwright returns it) up to about 64 MiB; absent for ``undefined`` and unserializable values; ``Some(Value::Null)`` for ``null``. Inside an object or array, what JSON cannot hold is a tagged object: ``{"$undefined": true}``, ``{"$number": "NaN"}``, ``{"$bigint": "12"}``, ``{"$function": "f"}``, ``{"$node": "<div id=\\"x\\">"}``, ``{"$circular": true}``, ``{"$map": [[k, v]]}``, ``{"$set": [..]}``, ``{"$regexp": "/a/g"}``, ``{"$error": ".."}``, ``{"$object": "Window"}``; Date and URL are their ISO string and href. Past depth 32, or once the value passes 64 MiB (each array then ends with one ``{"$truncated": "N more items: .."}`` and each object with a ``"$truncated"`` key), what is left out is said by ``$truncated``."""
 
 
 @dataclass

@@ -392,13 +392,18 @@ static EVALUATE: PageMethod = PageMethod {
     },
     finish: |o| {
         finish_as(o, |e: EvaluateOutput| {
-            let value = e.value_json.and_then(|v| serde_json::from_str(&v).ok());
-            Done::of(EvaluateResult {
+            let value: Option<Value> = e.value_json.and_then(|v| serde_json::from_str(&v).ok());
+            let mut done = Done::of(EvaluateResult {
                 kind: e.kind,
-                value,
+                value: None,
                 unserializable: e.unserializable,
                 description: e.description,
-            })
+            });
+            // Moved in, not serialized again: a value can be tens of MB (a copy of its tree cost seconds).
+            if let (Some(value), Some(result)) = (value, done.result.as_object_mut()) {
+                result.insert("value".into(), value);
+            }
+            done
         })
     },
     numbers_refs: false,

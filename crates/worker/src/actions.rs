@@ -499,8 +499,11 @@ const EVAL_GROUP: &str = "sandbox-browser-evaluate";
 /// Turns an in-page value into JSON without losing what JSON cannot hold. Runs as
 /// `Runtime.callFunctionOn` on the evaluated object. Tags: `{"$undefined": true}`,
 /// `{"$number": "NaN" | "-0" | "Infinity" | "-Infinity"}`, `{"$bigint": "12"}`, `{"$symbol": "..."}`,
-/// `{"$function": "name"}`, `{"$node": "<div id=\"x\">"}`, `{"$circular": true}`,
-/// `{"$truncated": "..."}` past depth 32 or 20000 values; `toJSON` is honoured (Date, URL -> string).
+/// `{"$function": "name"}`, `{"$node": "<div id=\"x\">"}`, `{"$circular": true}`, `{"$regexp": "/a/g"}`,
+/// `{"$map": [[k, v], ...]}`, `{"$set": [...]}`, `{"$error": "TypeError: ..."}`, `{"$object": "Window"}`
+/// (platform objects), `{"$truncated": "..."}` past depth 32; Date and URL as their ISO string and href. The value comes
+/// whole up to about 64 MiB of JSON; past that each open array, Map or Set ends with one
+/// `{"$truncated": "N more items: ..."}` and each object with a `"$truncated"` key.
 const TO_JSON: &str = include_str!("to_json.js");
 
 /// `Runtime.evaluate {awaitPromise, userGesture: true, timeout}`; an object result is converted by

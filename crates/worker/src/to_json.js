@@ -2,8 +2,14 @@
 // `$number`, `$node`; see TO_JSON in actions.rs). Called on the evaluated object.
 function() {
   'use strict';
-  let budget = 20000;
-  const stack = [];
+  // The value is returned whole, as Playwright's serializer returns it, up to about LIMIT bytes of JSON
+  // (a count kept as it goes: 8 per value plus each string's and key's length). Past it, each
+  // container still open ends with one `$truncated` entry saying how much was left out.
+  const LIMIT = 64 * 1024 * 1024;
+  let size = 0;
+  const cut = (n, what) => ({ $truncated: `${n} more ${what}${n === 1 ? '' : 's'}: the value passed ${LIMIT >> 20} MiB as JSON` });
+  // The objects being converted, from the root down: one met again is a cycle.
+  const path = new Set();
   const node = (n) => {
     if (n.nodeType !== 1) return n.nodeName;
     let s = '<' + n.localName;
@@ -19,18 +25,19 @@ function() {
     } catch { return false; }
   };
   const conv = (v, depth) => {
-    if (--budget < 0) return { $truncated: 'too many values' };
+    size += 8;
     switch (typeof v) {
       case 'undefined': return { $undefined: true };
       case 'number': return Number.isFinite(v) ? (Object.is(v, -0) ? { $number: '-0' } : v) : { $number: String(v) };
       case 'bigint': return { $bigint: v.toString() };
-      case 'string': case 'boolean': return v;
+      case 'string': size += v.length; return v;
+      case 'boolean': return v;
       case 'symbol': return { $symbol: v.toString() };
       case 'function': return { $function: v.name || 'anonymous' };
     }
     if (v === null) return null;
     if (typeof Node !== 'undefined' && v instanceof Node) return { $node: node(v) };
-    if (stack.includes(v)) return { $circular: true };
+    if (path.has(v)) return { $circular: true };
     if (depth > 32) return { $truncated: 'too deep' };
     // Typed values keep their type, as Playwright's serializer (`utilityScriptSerializers.ts`) keeps
     // them, and nothing else's own `toJSON` is called: an object with one is returned as it is (its
@@ -42,18 +49,32 @@ function() {
     // class, not a dump of their properties; the page's own objects and classes keep their fields.
     const tag = Object.prototype.toString.call(v).slice(8, -1);
     if (v === globalThis || platform(v, tag)) return { $object: tag };
-    stack.push(v);
+    path.add(v);
     try {
-      if (Array.isArray(v)) return v.map((x) => conv(x, depth + 1));
-      if (v instanceof Map) return { $map: Array.from(v, ([k, x]) => [conv(k, depth + 1), conv(x, depth + 1)]) };
-      if (v instanceof Set) return { $set: Array.from(v, (x) => conv(x, depth + 1)) };
       if (v instanceof Error) return { $error: String(v) };
+      const items = (all, one) => {
+        const out = [];
+        let left = all.length;
+        for (const x of all) {
+          if (size > LIMIT) { out.push(cut(left, 'item')); break; }
+          out.push(one(x));
+          left--;
+        }
+        return out;
+      };
+      if (Array.isArray(v)) return items(v, (x) => conv(x, depth + 1));
+      if (v instanceof Map) return { $map: items(Array.from(v), ([k, x]) => [conv(k, depth + 1), conv(x, depth + 1)]) };
+      if (v instanceof Set) return { $set: items(Array.from(v), (x) => conv(x, depth + 1)) };
       const out = {};
-      for (const k of Object.keys(v)) {
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        if (size > LIMIT) { out.$truncated = cut(keys.length - i, 'key').$truncated; break; }
+        size += k.length;
         try { out[k] = conv(v[k], depth + 1); } catch (e) { out[k] = { $truncated: String(e) }; }
       }
       return out;
-    } finally { stack.pop(); }
+    } finally { path.delete(v); }
   };
   return conv(this, 0);
 }
