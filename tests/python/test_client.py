@@ -272,6 +272,31 @@ def test_the_async_client_runs_sessions_concurrently(runtime, pages):
     assert asyncio.run(run()) == ["tab 0", "tab 1", "tab 2"]
 
 
+def test_both_clients_read_the_largest_answer_whole(runtime, pages):
+    """A value cut at the runtime's 64 MiB makes an answer line just over 64 MiB: the async client's
+    reader was limited to 64 MiB and lost the connection ("chunk exceed the limit"), failing every
+    call on it; both clients read it whole."""
+    expression = "Array.from({length: 66}, (_, i) => String(i % 10).repeat(1 << 20))"
+
+    def check(value: list) -> None:
+        assert len(value) == 65 and all(len(s) == 1 << 20 and s[0] == str(i % 10) for i, s in enumerate(value[:64]))
+        assert value[64] == {"$truncated": "2 more items: the value passed 64 MiB as JSON"}
+
+    with Client(runtime.socket) as c:
+        sid = c.session_start().session_id
+        c.goto(sid, pages.url("/test/index.html"))
+        check(c.evaluate(sid, expression, timeout_ms=60_000).value)
+
+        async def run() -> list:
+            async with await AsyncClient.connect(runtime.socket) as client:
+                value = (await client.evaluate(sid, expression, timeout_ms=60_000)).value
+                assert (await client.evaluate(sid, "1 + 1")).value == 2
+                return value
+
+        check(asyncio.run(run()))
+        c.session_close(sid)
+
+
 def test_the_common_result_part_and_unknown_fields_are_kept():
     r = sb.types.from_dict(
         sb.types.ExtractResult,

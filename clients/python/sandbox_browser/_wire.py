@@ -11,6 +11,9 @@ MAX_TIMEOUT_MS = 120_000
 CLIENT_SLACK_MS = 2_000
 """How long past a request's budget the client waits before giving up on the runtime, ms (as the
 Rust client's ``CLIENT_SLACK``)."""
+MAX_LINE_BYTES = 512 << 20
+"""The longest answer line read, bytes: above the runtime's largest (a worker's output is at most its
+256 MiB IPC frame, a little more as JSON)."""
 
 
 def default_socket_path() -> str:

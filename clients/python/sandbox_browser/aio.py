@@ -36,7 +36,7 @@ class AsyncClient(Methods):
         :class:`~sandbox_browser.Client`'s."""
         path = socket_path or _wire.default_socket_path()
         try:
-            reader, writer = await asyncio.open_unix_connection(path, limit=64 << 20)
+            reader, writer = await asyncio.open_unix_connection(path, limit=_wire.MAX_LINE_BYTES)
         except OSError as e:
             raise unavailable(RuntimeUnreachable, f"cannot connect to {path}: {e}") from e
         return cls(reader, writer, path, session_token)

@@ -35,7 +35,7 @@ class Client(Methods):
             self._sock.close()
             raise unavailable(RuntimeUnreachable, f"cannot connect to {self.socket_path}: {e}") from e
         self._lock = threading.Lock()
-        self._buffer = b""
+        self._buffer = bytearray()
         self._next_id = 1
         self._server_max_ms = _wire.MAX_TIMEOUT_MS
 
@@ -75,16 +75,22 @@ class Client(Methods):
         return result
 
     def _read_line(self, deadline: float) -> Optional[Dict[str, Any]]:
-        while b"\n" not in self._buffer:
+        # Each read is appended in place and only its own bytes are searched for the newline: a long
+        # answer (a large page.evaluate value, tens of MB) is read in time linear in its size.
+        end = self._buffer.find(b"\n")
+        while end < 0:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise socket.timeout()
             self._sock.settimeout(left)
-            chunk = self._sock.recv(1 << 16)
+            chunk = self._sock.recv(1 << 20)
             if not chunk:
                 raise ConnectionResetError("closed by the runtime")
+            scanned = len(self._buffer)
             self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
+            end = self._buffer.find(b"\n", scanned)
+        line = bytes(self._buffer[:end])
+        del self._buffer[: end + 1]
         return _wire.decode(line)
 
     def _request(self, method: str, session_id: Optional[str], params: Dict[str, Any],
