@@ -714,6 +714,9 @@ const SNAPSHOT_BLOCKS: [usize; 3] = [1_000, 4_000, 10_000];
 const CLICKS: usize = 60;
 /// Clicks measured per side at an agent's cadence, each after [`PAUSE_MS`] of idle page.
 const IDLE_CLICKS: usize = 30;
+/// Lengths of the arrays of numbers `page.evaluate` returns by value in the interaction table (3 runs
+/// each per side).
+const EVAL_ARRAYS: [usize; 2] = [100_000, 1_000_000];
 /// The idle time before each of the [`IDLE_CLICKS`], ms: long enough for Chromium to stop producing
 /// frames (it does after a few hundred ms without a change), short next to a model's think time.
 const PAUSE_MS: u64 = 1000;
@@ -802,15 +805,47 @@ async fn interaction_table(sup: &Supervisor) {
             );
         }
     }
+    println!();
+    println!("page.evaluate of Array.from({{length: N}}, (_, i) => i) by value, 3 runs each, medians");
+    for n in EVAL_ARRAYS {
+        let expression = format!("Array.from({{length: {n}}}, (_, i) => i)");
+        let mut ms = Vec::new();
+        for _ in 0..3 {
+            let t = Instant::now();
+            let r = c.evaluate(&sid, &expression, Some(120_000)).await.unwrap();
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(r.value.as_ref().and_then(Value::as_array).map(Vec::len), Some(n));
+        }
+        let ours = median(ms);
+        let pw = theirs.iter().find(|v| v["kind"] == "evaluate_array" && v["n"] == n);
+        let pw_ms =
+            pw.and_then(|v| v["ms"].as_array()).map(|a| median(a.iter().filter_map(Value::as_f64).collect()));
+        println!(
+            "{:<22} {:>8.0}ms {:>8} {:>12} {:>10} {:>8}   <= 1.0x",
+            format!("N = {n}"),
+            ours,
+            "",
+            pw_ms.map(|m| format!("{m:.0}ms")).unwrap_or_else(|| "-".into()),
+            "",
+            pw_ms.map(|m| format!("{:.2}x", ours / m)).unwrap_or_else(|| "-".into()),
+        );
+    }
     c.session_close(&sid).await.unwrap();
 }
 
-/// The Playwright snapshot and click figures, when scripts/bench.sh set it up.
+/// The Playwright snapshot, click and evaluate figures, when scripts/bench.sh set it up.
 fn playwright_interaction(base: &str) -> Vec<Value> {
     let blocks: Vec<String> = SNAPSHOT_BLOCKS.iter().map(ToString::to_string).collect();
     node_json_lines(
         "SB_BENCH_PLAYWRIGHT_INTERACTION",
-        &[base, &blocks.join(","), &CLICKS.to_string(), &IDLE_CLICKS.to_string(), &PAUSE_MS.to_string()],
+        &[
+            base,
+            &blocks.join(","),
+            &CLICKS.to_string(),
+            &IDLE_CLICKS.to_string(),
+            &PAUSE_MS.to_string(),
+            &EVAL_ARRAYS.map(|n| n.to_string()).join(","),
+        ],
     )
 }
 
