@@ -116,6 +116,49 @@ def test_an_agent_drives_a_page_through_mcp(runtime, pages):
     asyncio.run(run())
 
 
+def test_a_model_used_to_playwright_mcp_is_understood(runtime, pages):
+    """Playwright MCP's argument names (0.0.83: target, doubleClick, promptText, textGone, time in s,
+    index): each of these calls was refused as an unknown argument before."""
+
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket, "--caps", "evaluate") as s:
+            nav = await s.call_tool("browser_navigate", {"url": pages.url("/test/form.html")})
+            assert not nav.is_error, text(nav)
+            snap = text(await s.call_tool("browser_snapshot", {}))
+            save = next(l for l in snap.splitlines() if 'button "Save"' in l).split("[ref=")[1].split("]")[0]
+
+            # A ref and a selector, each as `target`.
+            typed = await s.call_tool("browser_type", {"element": "Name", "target": "#name", "text": "Ann", "slowly": True})
+            assert not typed.is_error, text(typed)
+            click = await s.call_tool("browser_click", {"element": "Save button", "target": save, "doubleClick": True})
+            assert not click.is_error, text(click)
+            log = await s.call_tool("browser_evaluate", {"function": "(el) => el.textContent", "target": "#log", "element": "log"})
+            assert "dblclick" in text(log) and "click:0:2" in text(log), text(log)
+            name = await s.call_tool("browser_evaluate", {"function": "(el) => el.value", "target": "#name"})
+            assert text(name) == '"Ann"', text(name)
+
+            answer = await s.call_tool("browser_handle_dialog", {"accept": True, "promptText": "Bo"})
+            assert not answer.is_error, text(answer)
+            prompted = await s.call_tool("browser_evaluate", {"function": "() => prompt('Name?')"})
+            assert text(prompted).startswith('"Bo"'), text(prompted)
+
+            waited = await s.call_tool("browser_wait_for", {"textGone": "Nothing like this"})
+            assert not waited.is_error, text(waited)
+            waited = await s.call_tool("browser_wait_for", {"time": 0.2})
+            assert not waited.is_error, text(waited)
+            part = await s.call_tool("browser_snapshot", {"target": save})
+            assert 'button "Save"' in text(part) and "Sign up" not in text(part), text(part)
+
+            select = await s.call_tool("browser_tabs", {"action": "select", "index": 0})
+            assert not select.is_error, text(select)
+            past = await s.call_tool("browser_tabs", {"action": "select", "index": 3})
+            assert past.is_error and "no tab at index 3: the session has 1" in text(past), text(past)
+            both = await s.call_tool("browser_click", {"target": save, "ref": save})
+            assert both.is_error and "takes target, or ref or selector, not both" in text(both), text(both)
+
+    asyncio.run(run())
+
+
 def test_the_session_of_an_mcp_connection_closes_with_it(runtime):
     from sandbox_browser import Client
 

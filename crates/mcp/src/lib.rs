@@ -10,6 +10,7 @@
 //! With no supervisor answering on the socket, the server starts one of its own
 //! ([`runtime::OwnSupervisor`]) and stops it when it exits, leaving no process behind.
 
+pub mod playwright;
 pub mod render;
 pub mod runtime;
 pub mod schema;
@@ -42,7 +43,8 @@ use crate::tools::{Action, Cap, TabsAction, TabsArgs, ToolDef};
 pub const INSTRUCTIONS: &str =
     "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools. \
 Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs out answers at it. \
-A tool that takes ref also takes element, the element in words (not used to find it).";
+A tool that takes ref also takes element, the element in words (not used to find it). \
+Playwright MCP's argument names are taken too (target, promptText, textGone, time in s, ...).";
 
 /// How `sandbox-browser mcp` was started.
 #[derive(Debug, Clone)]
@@ -250,6 +252,13 @@ impl Shared {
                 )
             })?),
         };
+        // Playwright MCP's names for the same arguments (`target`, `promptText`, ...), as ours.
+        let takes_ref = tool.schema.get("properties").and_then(|p| p.get("ref")).is_some();
+        playwright::translate(tool.name, takes_ref, &mut args).map_err(|why| {
+            ErrorBody::new(ErrorCode::BadRequest, Phase::Request, format!("{}: {why}", tool.name))
+        })?;
+        // Playwright MCP names a tab by its place in the list (0-based); ours by its target_id.
+        let tab_index = if matches!(tool.action, Action::Tabs) { args.remove("index") } else { None };
         // An argument the tool's schema does not list is refused, as the socket refuses a parameter
         // the method does not take (the tool's own schema: `browser_tabs` and `browser_fill_form`
         // have arguments of their own).
@@ -315,8 +324,11 @@ impl Shared {
                 Ok(render::success(None, Value::String(text.into())))
             }
             Action::Tabs => {
-                let args: TabsArgs = serde_json::from_value(params)
+                let mut args: TabsArgs = serde_json::from_value(params)
                     .map_err(|e| ErrorBody::new(ErrorCode::BadRequest, Phase::Request, e.to_string()))?;
+                if let Some(index) = tab_index {
+                    args.target_id = Some(self.tab_at(index, args.target_id.is_some(), budget_ms).await?);
+                }
                 let (method, params) = match args.action {
                     TabsAction::List => (Method::TabsList, Value::Null),
                     TabsAction::New => (Method::TabsOpen, serde_json::json!({"url": args.url})),
@@ -331,6 +343,31 @@ impl Shared {
                 Ok(render::success(Some(method), result))
             }
         }
+    }
+}
+
+impl Shared {
+    /// The target_id of the session's tab at `index` (0-based, in `tabs.list`'s order, as Playwright
+    /// MCP's `browser_tabs {index}` counts them).
+    ///
+    /// # Errors
+    /// `bad_request` when `index` is not a whole number, is past the last tab, or comes with a
+    /// `target_id` (`with_id`); what `tabs.list` answers.
+    async fn tab_at(&self, index: Value, with_id: bool, budget_ms: Option<u64>) -> Result<String, ErrorBody> {
+        let refuse = |why: String| {
+            ErrorBody::new(ErrorCode::BadRequest, Phase::Request, format!("browser_tabs: {why}"))
+        };
+        if with_id {
+            return Err(refuse("takes index or target_id, not both".into()));
+        }
+        let index = index.as_u64().ok_or_else(|| refuse("index must be a whole number from 0".into()))?;
+        let list = self.call(Method::TabsList, Value::Null, budget_ms).await?;
+        let tabs = list["tabs"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let tab = usize::try_from(index).ok().and_then(|i| tabs.get(i));
+        let id = tab.and_then(|t| t["target_id"].as_str());
+        id.map(str::to_string).ok_or_else(|| {
+            refuse(format!("no tab at index {index}: the session has {} (from 0)", tabs.len()))
+        })
     }
 }
 

@@ -195,11 +195,17 @@ pub struct WheelArgs {
     pub dy: f64,
 }
 
-/// `browser_keydown` / `browser_keyup` (a key name) and the storage `_get` / `_delete` tools (an
-/// item's key) arguments.
+/// `browser_keydown` / `browser_keyup` arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KeyArgs {
-    /// A key name or character (ArrowLeft, Shift, a), or a storage item's key.
+    /// A key name or character (ArrowLeft, Shift, a).
+    pub key: String,
+}
+
+/// The storage `_get` / `_delete` tools' arguments.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ItemKeyArgs {
+    /// The item's key.
     pub key: String,
 }
 
@@ -373,21 +379,21 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_localstorage_list", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local")]), true,
             "List the localStorage items of the page's origin.", input_schema::<NoArgs>()),
         def("browser_localstorage_get", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local")]), true,
-            "Get a localStorage item by key.", input_schema::<KeyArgs>()),
+            "Get a localStorage item by key.", input_schema::<ItemKeyArgs>()),
         def("browser_localstorage_set", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local"), ("action", "set")]), false,
             "Set a localStorage item.", input_schema::<KeyValueArgs>()),
         def("browser_localstorage_delete", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local"), ("action", "delete")]), false,
-            "Delete a localStorage item.", input_schema::<KeyArgs>()),
+            "Delete a localStorage item.", input_schema::<ItemKeyArgs>()),
         def("browser_localstorage_clear", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "local"), ("action", "clear")]), false,
             "Clear the page origin's localStorage.", input_schema::<NoArgs>()),
         def("browser_sessionstorage_list", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session")]), true,
             "List the sessionStorage items of the page.", input_schema::<NoArgs>()),
         def("browser_sessionstorage_get", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session")]), true,
-            "Get a sessionStorage item by key.", input_schema::<KeyArgs>()),
+            "Get a sessionStorage item by key.", input_schema::<ItemKeyArgs>()),
         def("browser_sessionstorage_set", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session"), ("action", "set")]), false,
             "Set a sessionStorage item.", input_schema::<KeyValueArgs>()),
         def("browser_sessionstorage_delete", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session"), ("action", "delete")]), false,
-            "Delete a sessionStorage item.", input_schema::<KeyArgs>()),
+            "Delete a sessionStorage item.", input_schema::<ItemKeyArgs>()),
         def("browser_sessionstorage_clear", Cap::Storage, CallWith(Method::PageStorage, &[("kind", "session"), ("action", "clear")]), false,
             "Clear the page's sessionStorage.", input_schema::<NoArgs>()),
         def("browser_storage_state", Cap::Storage, CallWith(Method::SessionStorageState, &[("action", "save")]), true,
