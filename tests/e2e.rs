@@ -394,6 +394,17 @@ async fn evaluate_results_keep_every_javascript_value() {
     assert_eq!(r.value, Some(json!({"$node": "<div id=\"x\" class=\"y\">"})));
     let r = eval("[document.body.firstChild.firstChild, () => 1, new Map([[1, 'a']])]").await;
     assert_eq!(r.value, Some(json!([{"$node": "#text"}, {"$function": "anonymous"}, {"$map": [[1, "a"]]}])));
+    // An expression that is a function is called and its promise awaited, as Playwright's Python
+    // `page.evaluate` calls it (it came back as {"$function": "anonymous"}).
+    assert_eq!(eval("() => 5").await.value, Some(json!(5)));
+    assert_eq!(eval("async () => document.body.textContent").await.value, Some(json!("hi")));
+    let e = api_error(c.evaluate(&sid, "() => { throw new RangeError('in the function') }", None).await);
+    assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "RangeError: in the function"));
+    // Typed arrays as arrays of their numbers (they came back as {"0": 1, "1": 2, ...}).
+    assert_eq!(
+        eval("[new Uint8Array([1, 2, 300]), new Float64Array([0.5])]").await.value,
+        Some(json!([[1, 2, 44], [0.5]]))
+    );
     // A thrown value that is not an Error.
     let e = api_error(c.evaluate(&sid, "(() => { throw 'plain' })()", None).await);
     assert_eq!((e.code, e.message.as_str()), (ErrorCode::EvaluateError, "Uncaught \"plain\""));

@@ -297,7 +297,8 @@ class Methods:
         ``expression``, or a ``function`` called with the element named by ``ref``/``selector``; promises are
         awaited; ``evaluate_error`` when it throws.
 
-        :param expression: A JavaScript expression; a promise is awaited.
+        :param expression: A JavaScript expression; a promise is awaited. One whose value is a function (``()
+        => document.title``) is called without arguments, as Playwright's Python ``page.evaluate`` calls it.
         :param frame: The frame to run in, as Playwright's ``frame.evaluate``: a ``frame_id`` from
         ``page.frames``, or the ref of an ``<iframe>`` (``e7``). The script runs in that frame's main world;
         default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).

@@ -679,7 +679,9 @@ pub const MAX_SCREENSHOT_PIXELS: u64 = 64 * 1024 * 1024;
 /// `selector` (if any) as its argument.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvaluateParams {
-    /// A JavaScript expression; a promise is awaited.
+    /// A JavaScript expression; a promise is awaited. One whose value is a function
+    /// (`() => document.title`) is called without arguments, as Playwright's Python `page.evaluate`
+    /// calls it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
     /// A JavaScript function such as `(el) => el.textContent`; a promise it returns is awaited.

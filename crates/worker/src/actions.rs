@@ -551,7 +551,30 @@ pub(crate) async fn evaluate(
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
-    typed(&world.session, r.result, budget).await
+    // An expression whose value is a function (`() => document.title`) is called, without arguments,
+    // and its promise awaited: Playwright's `page.evaluate` does so with a string when it is not told
+    // whether it is a function (`utilityScript.ts` `evaluate`, `isFunction` undefined: Python's
+    // `page.evaluate`, Playwright MCP's `browser_evaluate`).
+    let result = match (r.result.kind.as_str(), r.result.object_id.clone()) {
+        ("function", Some(object_id)) => {
+            let called: EvaluateResult = world
+                .session
+                .call(
+                    "Runtime.callFunctionOn",
+                    json!({"objectId": object_id, "functionDeclaration": "function() { return this(); }",
+                           "awaitPromise": true, "userGesture": true, "returnByValue": false, "objectGroup": EVAL_GROUP}),
+                    budget.remaining(),
+                )
+                .await
+                .map_err(|e| if context_lost(&e) { navigated_away(phase) } else { cdp_failure(phase, e) })?;
+            if let Some(details) = called.exception_details {
+                return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
+            }
+            called.result
+        }
+        _ => r.result,
+    };
+    typed(&world.session, result, budget).await
 }
 
 /// `function` called with the element named by `target` (or nothing) as its argument

@@ -62,7 +62,8 @@ function() {
         }
         return out;
       };
-      if (Array.isArray(v)) return items(v, (x) => conv(x, depth + 1));
+      // Typed arrays as arrays of their numbers (Playwright keeps their type; JSON has none).
+      if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) return items(v, (x) => conv(x, depth + 1));
       if (v instanceof Map) return { $map: items(Array.from(v), ([k, x]) => [conv(k, depth + 1), conv(x, depth + 1)]) };
       if (v instanceof Set) return { $set: items(Array.from(v), (x) => conv(x, depth + 1)) };
       const out = {};
