@@ -1,6 +1,7 @@
 //! Settled pages (issue 12): an input that starts a navigation waits for it to commit and says where it
 //! went; a snapshot right after it is never empty; `wait_for` goes on in a new document; a navigation
-//! under `page.evaluate` is an `evaluate_error` that says so.
+//! under `page.evaluate` is an `evaluate_error` that says so; a read or an input whose document goes
+//! away under it goes on in the new one.
 
 use sb_protocol::api::{
     ClickParams, ElementParams, FillParams, Method, PressParams, SelectParams, SelectResult, WaitForParams,
@@ -88,4 +89,29 @@ async fn wait_for_goes_on_in_the_new_document_and_evaluate_says_the_page_navigat
     );
     assert_eq!(e.code, ErrorCode::EvaluateError, "{e:?}");
     assert!(e.message.contains("navigated while the script ran"), "{e:?}");
+}
+
+/// A page that reloads itself (a hundred times, as each load ends): a snapshot or an extract taken
+/// while it does, and a click on what only its last document has, go on in the new document. The
+/// snapshot answered `cdp_error` "Cannot find context with specified id" (31 of 40 on a page that
+/// refreshes itself at once), the click the same at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_and_inputs_go_on_across_a_page_that_reloads_itself() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("r")).await.unwrap();
+    c.goto("r", &pages.url("/test/reloading.html"), None).await.unwrap();
+    let mut reloads_seen = std::collections::BTreeSet::new();
+    for round in 0..30 {
+        let s = c.call("page.snapshot", Some("r"), json!({}), None).await.unwrap();
+        let v = s.result.unwrap_or_else(|| panic!("snapshot {round}: {:?}", s.error));
+        let text = v["snapshot"].as_str().unwrap();
+        reloads_seen.extend(text.lines().filter(|l| l.contains("reload ")).map(str::to_string));
+        let e = c.call("page.extract", Some("r"), json!({}), None).await.unwrap();
+        assert!(e.error.is_none(), "extract {round}: {:?}", e.error);
+    }
+    assert!(reloads_seen.len() > 1, "the snapshots saw the page reload: {reloads_seen:?}");
+    let click = ClickParams { element: css("button"), ..Default::default() };
+    c.click("r", click, Some(20_000)).await.unwrap();
+    let title = c.evaluate("r", "document.title", None).await.unwrap();
+    assert_eq!(title.value, Some(json!("done")));
 }

@@ -329,6 +329,23 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
+    /// `/test/reloading.html`: reloads itself once each load is done, 100 times (counted in
+    /// `sessionStorage`), then stays, with a button "Done" that sets the title to `done`.
+    pub const RELOADING: &str = r#"<!doctype html><html><head><title>Reloading</title></head>
+<body><h1>Reloading</h1><p id="n"></p><script>
+const n = Number(sessionStorage.getItem('reloads') || 0);
+document.getElementById('n').textContent = 'reload ' + n;
+if (n < 100) {
+  sessionStorage.setItem('reloads', n + 1);
+  addEventListener('load', () => setTimeout(() => location.reload(), 0));
+} else {
+  const b = document.createElement('button');
+  b.textContent = 'Done';
+  b.onclick = () => { document.title = 'done'; };
+  document.body.append(b);
+}
+</script></body></html>"#;
+
     /// `/test/busy-after-load.html` ("Busy"): its main thread spins for 2.5 s once loaded, so a script
     /// sent to it then (a title read) does not answer for that long.
     pub const BUSY_AFTER_LOAD: &str = r#"<!doctype html><html><head><title>Busy</title></head>
@@ -684,6 +701,7 @@ impl PageServer {
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
+            .route("/test/reloading.html", get(|| async { Html(pages::RELOADING) }))
             .route("/test/busy-after-load.html", get(|| async { Html(pages::BUSY_AFTER_LOAD) }))
             .route("/test/upload.html", get(|| async { Html(pages::UPLOAD) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))

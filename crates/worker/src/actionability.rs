@@ -547,6 +547,15 @@ pub(crate) async fn ready(
                 rounds.note("was not answered in time");
                 last = last.or(Some(e));
             }
+            // The element's document went away during the round (a navigation): the next round looks
+            // in the new one (a ref of the old document is `stale_ref` there), as Playwright's
+            // action retries across a navigation. It answered `cdp_error` "Cannot find context".
+            Err(e) if crate::error::went_away(&e) => {
+                rounds.note("its document went away");
+                let message =
+                    format!("the page navigated while {} was looked for", describe_locator(locator));
+                last = Some(err(ErrorCode::Timeout, message));
+            }
             Err(e) => return Err(e),
             Ok(None) => {
                 rounds.note("matched nothing");

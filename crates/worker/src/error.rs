@@ -59,18 +59,30 @@ pub(crate) fn script_failure(phase: Phase, e: CdpError, started: Instant, v8_tim
     }
 }
 
+/// What Chromium answers a call whose document went away under it (a navigation, the target closed).
+const CONTEXT_LOST: [&str; 4] = [
+    "Execution context was destroyed",
+    "Inspected target navigated or closed",
+    "Cannot find context",
+    "Cannot find default execution context",
+];
+
 /// Whether `e` says the call's document went away under it (a navigation, the target closed):
 /// `Execution context was destroyed`, `Inspected target navigated or closed`, `Cannot find context`.
 pub(crate) fn context_lost(e: &CdpError) -> bool {
     match e {
-        CdpError::Protocol { message, .. } => {
-            message.contains("Execution context was destroyed")
-                || message.contains("Inspected target navigated or closed")
-                || message.contains("Cannot find context")
-                || message.contains("Cannot find default execution context")
-        }
+        CdpError::Protocol { message, .. } => CONTEXT_LOST.iter().any(|m| message.contains(m)),
         _ => false,
     }
+}
+
+/// Whether an action's failure is a CDP call whose document went away under it ([`context_lost`]'s
+/// answers, or `Page.captureScreenshot`'s "Not attached to an active page" while a navigation swaps
+/// the frame): the page navigated, and the same call in the new document may well succeed.
+pub(crate) fn went_away(e: &WorkerError) -> bool {
+    e.code == ErrorCode::CdpError
+        && (CONTEXT_LOST.iter().any(|m| e.message.contains(m))
+            || e.message.contains("Not attached to an active page"))
 }
 
 /// `page_reset` for an action the browser went away under (`browser_restarted`).

@@ -540,8 +540,43 @@ async fn crash_or_browser(page: &Page, phase: Phase) -> WorkerError {
     )
 }
 
-/// The action itself within `p`. An action that failed gets its cleanups run first (`Progress::abort`).
+/// The action within `p`. A read of the page (snapshot, screenshot, extract, frames, storage) whose
+/// document went away under it ([`error::went_away`]: a navigation, a page that reloads itself) is
+/// read again in the new document while the budget lasts, as Playwright's reads wait across a
+/// navigation; it answered `cdp_error` "Cannot find context with specified id" at once.
 async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
+    let rereads = matches!(
+        action,
+        Action::Snapshot { .. }
+            | Action::Screenshot { .. }
+            | Action::Extract { .. }
+            | Action::Frames
+            | Action::Storage { .. }
+    );
+    if !rereads {
+        return act_once(page, action, p).await;
+    }
+    loop {
+        match act_once(page, action.clone(), p).await {
+            Err(e) if error::went_away(&e) && !p.budget().expired() => {
+                p.log(format!(
+                    "the page navigated during the read ({}); reading the new document",
+                    e.message
+                ));
+                tokio::time::sleep(p.budget().capped(REREAD_PAUSE)).await;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+/// The pause before a read whose document went away is tried again ([`act`]): the new document's
+/// first calls.
+const REREAD_PAUSE: Duration = Duration::from_millis(20);
+
+/// The action itself within `p`, once. An action that failed gets its cleanups run first
+/// (`Progress::abort`).
+async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
     let outcome = match action {
         Action::Goto { url } => actions::goto(page, &url, p).await,
         Action::History { delta } => history::go(page, delta, p).await,
