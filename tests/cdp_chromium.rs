@@ -1,6 +1,6 @@
 //! The CDP client against a real Chromium, on a route of the relay over the browser's pipe: many calls
 //! in flight on one connection, events by flat session, a screenshot message larger than 16 MiB, and a
-//! route that ends leaving no session attached.
+//! route that ends leaving no session attached; a call whose target closes fails then.
 
 use std::time::Duration;
 
@@ -152,5 +152,40 @@ async fn a_message_over_the_limit_fails_its_call_and_the_connection_goes_on() {
         }
     }
     assert!(client.closed_reason().is_none() && browser.relay.closed_reason().is_none());
+    browser.stop().await;
+}
+
+/// A call in flight on a session whose target closes fails at once with [`sb_cdp::SESSION_ENDED`]:
+/// Chromium never answers it, and it waited out its whole timeout (a page that closed itself under a
+/// `page.evaluate` held the action to its budget and then answered `timeout`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_on_a_target_that_closes_fails_then() {
+    let dir = tempfile::Builder::new().prefix("sbtest-cdp-").tempdir().unwrap();
+    let mut browser = sb_tests::launch_browser(dir.path()).await;
+    let page = browser.client.create_target("about:blank", false, None, T).await.unwrap();
+    let client = browser.relay.client("test");
+    let session = client.attach(&page, T).await.unwrap();
+    let never = json!({"expression": "new Promise(() => {})", "awaitPromise": true});
+    let pending = tokio::spawn({
+        let session = session.clone();
+        async move { session.call_raw("Runtime.evaluate", never, Duration::from_secs(120)).await }
+    });
+    // The evaluate is running in the page before the page goes.
+    assert_eq!(
+        session
+            .call_raw("Runtime.evaluate", json!({"expression": "1", "returnByValue": true}), T)
+            .await
+            .unwrap()["result"]["value"],
+        json!(1)
+    );
+    browser.client.call_raw("Target.closeTarget", None, json!({"targetId": page}), T).await.unwrap();
+    match pending.await.unwrap() {
+        Err(sb_cdp::CdpError::Protocol { code, message, .. }) => {
+            assert_eq!(code, sb_cdp::SESSION_ENDED_CODE, "{message}");
+            assert!(message.starts_with(sb_cdp::SESSION_ENDED), "{message}");
+        }
+        other => panic!("expected the session's end, got {other:?}"),
+    }
+    assert!(client.closed_reason().is_none(), "the connection goes on");
     browser.stop().await;
 }

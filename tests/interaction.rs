@@ -1264,3 +1264,43 @@ async fn a_timeout_names_the_steps_it_took() {
     assert_eq!(code_, ErrorCode::Timeout, "{message}");
     assert!(message.contains("is actionable at") && message.ends_with("typing 20 characters)"), "{message}");
 }
+
+/// An action under which its tab closes (the page calls `window.close()`) answers then, `page_reset`
+/// "the tab closed", and the session goes on in the opener. A script, a wait and a screenshot each
+/// waited out their whole budget and answered `timeout` (Chromium never answers a call on a closed
+/// target's session); a snapshot answered `cdp_error` "Session with given id not found".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_under_which_its_tab_closes_answers_then() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("w")).await.unwrap();
+    let actions: [(&str, serde_json::Value); 3] = [
+        (
+            "page.evaluate",
+            json!({"expression": "setTimeout(() => window.close(), 50), new Promise(() => {})"}),
+        ),
+        ("page.wait_for", json!({"selector": "#never"})),
+        ("page.screenshot", json!({})),
+    ];
+    for (method, params) in actions {
+        c.goto("w", &pages.url("/test/popup.html"), None).await.unwrap();
+        let opened = c.click("w", ClickParams { element: by_css("#open"), ..Default::default() }, None).await;
+        let popup = opened.unwrap().common.popups[0].clone();
+        raw(&c, "w", "tabs.focus", json!({"target_id": popup})).await.unwrap();
+        if method != "page.evaluate" {
+            js(&c, "w", "setTimeout(() => window.close(), 50), 1").await;
+        }
+        // A screenshot is taken again and again until the tab goes under one.
+        let answer = loop {
+            let r = c.call(method, Some("w"), params.clone(), Some(20_000)).await.expect("an answer");
+            if r.ok && method == "page.screenshot" {
+                continue;
+            }
+            break r;
+        };
+        let e = answer.error.unwrap_or_else(|| panic!("{method}: {:?}", answer.result));
+        assert_eq!(e.code, ErrorCode::PageReset, "{method}: {}", e.message);
+        assert!(e.message.starts_with("the tab closed during the action"), "{method}: {}", e.message);
+        let title = js(&c, "w", "document.title").await;
+        assert_eq!(title, json!("Opener"), "{method}: the session goes on in the opener");
+    }
+}

@@ -55,6 +55,14 @@ impl EventStream {
     }
 }
 
+/// The CDP error code of a call whose flat session ended before it was answered
+/// (`Target.detachedFromTarget`: its target closed, or it was detached); see [`SESSION_ENDED`].
+pub const SESSION_ENDED_CODE: i64 = -32091;
+
+/// The message of a call whose flat session ended before it was answered, followed by the session's id.
+pub const SESSION_ENDED: &str =
+    "Target closed: its session ended (Target.detachedFromTarget) before the call was answered";
+
 #[derive(Debug, Clone, PartialEq)]
 enum Filter {
     /// Events without a `sessionId`.
@@ -70,7 +78,8 @@ struct Subscriber {
 
 #[derive(Default)]
 struct Pending {
-    calls: HashMap<u64, (String, oneshot::Sender<Reply>)>,
+    /// By call id: the method, the flat session it was sent on, and where its answer goes.
+    calls: HashMap<u64, (String, Option<String>, oneshot::Sender<Reply>)>,
     /// Why the connection closed, once it has.
     closed: Option<String>,
 }
@@ -93,11 +102,31 @@ impl Shared {
             std::mem::take(&mut p.calls)
         };
         tracing::debug!(%reason, pending = calls.len(), "cdp connection closed");
-        for (_, (_, tx)) in calls {
+        for (_, (_, _, tx)) in calls {
             let _ = tx.send(Err(CdpError::Closed { reason: reason.clone() }));
         }
         self.subscribers.lock().unwrap().clear();
         self.closed_tx.send_replace(Some(reason));
+    }
+
+    /// Fails every call still waiting on flat session `ended` (its target closed, or it was
+    /// detached): Chromium never answers them, and each waited out its whole timeout. As Playwright's
+    /// `CRSession` rejects its callbacks when its target detaches (`crConnection.ts`).
+    fn fail_session(&self, ended: &str) {
+        let calls: Vec<_> = {
+            let mut p = self.pending.lock().unwrap();
+            let ids: Vec<u64> = p
+                .calls
+                .iter()
+                .filter(|(_, (_, session, _))| session.as_deref() == Some(ended))
+                .map(|(id, _)| *id)
+                .collect();
+            ids.into_iter().filter_map(|id| p.calls.remove(&id)).collect()
+        };
+        for (method, _, tx) in calls {
+            let message = format!("{SESSION_ENDED} ({ended})");
+            let _ = tx.send(Err(CdpError::Protocol { method, code: SESSION_ENDED_CODE, message }));
+        }
     }
 
     fn closed_error(&self) -> CdpError {
@@ -133,7 +162,7 @@ impl Shared {
         };
         if let Some(id) = msg.id {
             let entry = self.pending.lock().unwrap().calls.remove(&id);
-            if let Some((method, tx)) = entry {
+            if let Some((method, _, tx)) = entry {
                 let reply = match msg.error {
                     Some(e) => Err(CdpError::Protocol { method, code: e.code, message: e.message }),
                     None => Ok(msg.result.unwrap_or(Value::Null)),
@@ -145,6 +174,11 @@ impl Shared {
         let Some(method) = msg.method else { return };
         let event =
             Event { method, params: Arc::new(msg.params.unwrap_or(Value::Null)), session_id: msg.session_id };
+        if event.method == "Target.detachedFromTarget" {
+            if let Some(ended) = event.params.get("sessionId").and_then(Value::as_str) {
+                self.fail_session(ended);
+            }
+        }
         let mut subs = self.subscribers.lock().unwrap();
         subs.retain(|s| {
             let wanted = match (&s.filter, &event.session_id) {
@@ -304,7 +338,7 @@ impl CdpClient {
             match &p.closed {
                 Some(reason) => Err(CdpError::Closed { reason: reason.clone() }),
                 None => {
-                    p.calls.insert(id, (method.clone(), tx));
+                    p.calls.insert(id, (method.clone(), session_id.map(str::to_string), tx));
                     Ok(())
                 }
             }

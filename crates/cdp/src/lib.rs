@@ -42,7 +42,7 @@ pub mod types;
 pub mod wire;
 mod wsurl;
 
-pub use client::{CdpClient, Event, EventStream, Session};
+pub use client::{CdpClient, Event, EventStream, Session, SESSION_ENDED, SESSION_ENDED_CODE};
 pub use error::CdpError;
 pub use relay::Relay;
 pub use tls::Remote;

@@ -482,7 +482,9 @@ async fn run_action(
         // the failed calls.
         Some(Err(_)) if page.browser.closed_reason().is_some() => (Err(connection_lost(page, phase)), None),
         Some(Err(e)) if matches!(e.code, ErrorCode::CdpError | ErrorCode::NavigationFailed) => {
-            if renderer_gone(page, &mut crashed).await {
+            if tab_closed(page).await {
+                (Err(fail(ErrorCode::PageReset, phase, TAB_CLOSED)), None)
+            } else if renderer_gone(page, &mut crashed).await {
                 (Err(crash_or_browser(page, phase).await), Some(Aftercare::Reopen))
             } else {
                 (Err(e), None)
@@ -509,6 +511,21 @@ fn connection_lost(page: &Page, phase: Phase) -> WorkerError {
         return fail(ErrorCode::WorkerCrashed, phase, message);
     }
     browser_gone(phase)
+}
+
+/// The answer to an action whose tab closed under it.
+const TAB_CLOSED: &str = "the tab closed during the action (the page closed itself, window.close()); the \
+                          session goes on in its newest remaining tab: take a new snapshot";
+
+/// After a failed call: whether the active tab itself is gone (a page that closed itself under the
+/// action: its calls answer "Session with given id not found"), asked of the browser
+/// (`Target.getTargetInfo` of the tab's `targetId`, bounded by [`CRASH_CHECK`]). A browser that does
+/// not answer is not taken for a closed tab.
+async fn tab_closed(page: &Page) -> bool {
+    match page.browser.target_info(&page.target_id, CRASH_CHECK).await {
+        Err(sb_cdp::CdpError::Protocol { message, .. }) => message.contains("No target with given id"),
+        _ => false,
+    }
 }
 
 /// After a failed call: whether the page's renderer is gone. A live page answers a trivial script, a
