@@ -36,7 +36,8 @@ pub enum ErrorCode {
     Timeout,
     /// The page could not be loaded: DNS, refused connection, bad URL (Chromium's net error).
     NavigationFailed,
-    /// The tab was stuck and could not be freed in place: it was closed and reopened at its last URL.
+    /// The tab was stuck and could not be freed in place: it was closed and reopened at its last URL;
+    /// or its renderer crashed, the browser went away, or the tab closed itself under the action.
     /// The page's state (inputs, scroll, JS variables) is gone.
     PageReset,
     /// The request was cancelled because its client disconnected.
