@@ -115,3 +115,19 @@ async fn reads_and_inputs_go_on_across_a_page_that_reloads_itself() {
     let title = c.evaluate("r", "document.title", None).await.unwrap();
     assert_eq!(title.value, Some(json!("done")));
 }
+
+/// `page.goto` of a page that sends the tab on from a script while it loads answers once the page it
+/// went on to is loaded, as Playwright's goto does (its first response's status): it waited out its
+/// whole budget for a `DOMContentLoaded` the replaced document never fired, and answered `timed_out`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn goto_follows_a_redirect_the_page_makes_while_it_loads() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("g")).await.unwrap();
+    let r = c.goto("g", &pages.url("/test/redirecting.html"), Some(10_000)).await.unwrap().into_inner();
+    assert!(!r.timed_out, "{r:?}");
+    assert_eq!(
+        (r.url.as_str(), r.title.as_str(), r.status),
+        (pages.url("/test/index.html").as_str(), "Test Index", Some(200))
+    );
+    assert!(r.load_state == "domcontentloaded" || r.load_state == "load", "{r:?}");
+}

@@ -329,6 +329,11 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
+    /// `/test/redirecting.html`: sends the tab on to `/test/index.html` from a script in its head, before
+    /// it has parsed the rest (a client redirect, as login pages do).
+    pub const REDIRECTING: &str = r#"<!doctype html><html><head><title>Redirecting</title>
+<script>location.href = '/test/index.html';</script></head><body><p>Redirecting</p></body></html>"#;
+
     /// `/test/reloading.html`: reloads itself once each load is done, 100 times (counted in
     /// `sessionStorage`), then stays, with a button "Done" that sets the title to `done`.
     pub const RELOADING: &str = r#"<!doctype html><html><head><title>Reloading</title></head>
@@ -702,6 +707,7 @@ impl PageServer {
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
             .route("/test/reloading.html", get(|| async { Html(pages::RELOADING) }))
+            .route("/test/redirecting.html", get(|| async { Html(pages::REDIRECTING) }))
             .route("/test/busy-after-load.html", get(|| async { Html(pages::BUSY_AFTER_LOAD) }))
             .route("/test/upload.html", get(|| async { Html(pages::UPLOAD) }))
             .route("/test/popup.html", get(|| async { Html(pages::POPUP) }))

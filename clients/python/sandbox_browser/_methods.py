@@ -194,7 +194,9 @@ class Methods:
     def goto(self, session_id: str, url: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
         """``page.goto {url}`` -> ``GotoResult``: loads ``url`` and answers once its document reached
         ``DOMContentLoaded`` (``load_state`` says what it had reached by then: ``load`` when its subresources
-        were done), or what it reached when the budget ran out (``timed_out: true``).
+        were done), or what it reached when the budget ran out (``timed_out: true``). A document that sends
+        the tab on while it loads (a script's ``location.href = ...``) is followed: the answer comes once the
+        page it went to is loaded, with the first response's ``status``.
 
         :param url: The URL to load: ``http(s)``, ``about:blank``, ``data:`` or what the URL policy allows
         (docs/security.md).

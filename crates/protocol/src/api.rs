@@ -368,7 +368,9 @@ methods! {
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once its document reached
     /// `DOMContentLoaded` (`load_state` says what it had reached by then: `load` when its subresources
-    /// were done), or what it reached when the budget ran out (`timed_out: true`).
+    /// were done), or what it reached when the budget ran out (`timed_out: true`). A document that
+    /// sends the tab on while it loads (a script's `location.href = ...`) is followed: the answer comes
+    /// once the page it went to is loaded, with the first response's `status`.
     PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
     /// waits (`timed_out` with what it reached); `bad_request` when there is none.

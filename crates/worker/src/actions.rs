@@ -73,6 +73,11 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
     let mut load_state = "commit";
     let mut committed = nav.loader_id.is_none();
     let mut timed_out = false;
+    // The main frame's document the goto waits for: its own, until a document that replaces it
+    // commits (a script's `location.href = ...` or a `<meta http-equiv=refresh content=0>` while it
+    // loads): then that one, as Playwright's goto waits for its frame's `load` whatever document
+    // reaches it. It waited out its budget for a `DOMContentLoaded` the replaced document never fired.
+    let mut current = nav.loader_id.clone();
     if let Some(loader_id) = nav.loader_id.as_deref() {
         loop {
             let ev = match tokio::time::timeout(wait.remaining(), events.recv()).await {
@@ -97,10 +102,20 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
                     }
                 }
                 "Page.frameNavigated" => {
-                    committed |= ev.parse::<FrameNavigated>().is_some_and(|n| n.frame.loader_id == loader_id);
+                    let Some(n) = ev.parse::<FrameNavigated>().filter(|n| n.frame.parent_id.is_none()) else {
+                        continue;
+                    };
+                    if n.frame.loader_id == loader_id {
+                        committed = true;
+                    } else if committed {
+                        p.log(format!("the page went on to {} (a redirect of its own)", n.frame.url));
+                        current = Some(n.frame.loader_id);
+                    }
                 }
                 "Page.lifecycleEvent" => {
-                    let Some(e) = ev.parse::<LifecycleEvent>().filter(|e| e.loader_id == loader_id) else {
+                    let Some(e) =
+                        ev.parse::<LifecycleEvent>().filter(|e| Some(&e.loader_id) == current.as_ref())
+                    else {
                         continue;
                     };
                     match e.name.as_str() {
@@ -124,7 +139,7 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
     if timed_out && !committed {
         return not_committed(page, url, budget).await;
     }
-    let (final_url, title) = match nav.loader_id.as_deref() {
+    let (final_url, title) = match current.as_deref() {
         // A new document: the load event may have come meanwhile, and the URL and title are the
         // browser's (the renderer, busy with the page it just parsed, is not asked: that round trip
         // was a fifth of a goto alone and a third under concurrency; Playwright's goto reads none).
