@@ -572,20 +572,7 @@ pub(crate) async fn evaluate(
     // `page.evaluate`, Playwright MCP's `browser_evaluate`).
     let result = match (r.result.kind.as_str(), r.result.object_id.clone()) {
         ("function", Some(object_id)) => {
-            let called: EvaluateResult = world
-                .session
-                .call(
-                    "Runtime.callFunctionOn",
-                    json!({"objectId": object_id, "functionDeclaration": "function() { return this(); }",
-                           "awaitPromise": true, "userGesture": true, "returnByValue": false, "objectGroup": EVAL_GROUP}),
-                    budget.remaining(),
-                )
-                .await
-                .map_err(|e| if context_lost(&e) { navigated_away(phase) } else { cdp_failure(phase, e) })?;
-            if let Some(details) = called.exception_details {
-                return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
-            }
-            called.result
+            call_on(&world.session, &object_id, "function() { return this(); }", json!([]), budget).await?
         }
         _ => r.result,
     };
@@ -631,11 +618,28 @@ pub(crate) async fn call_function(
     };
     let args = if target.is_some() { json!([{"objectId": this.object_id}]) } else { json!([]) };
     // In the element's own session: an element of an out-of-process iframe lives there.
-    let r: EvaluateResult = this
-        .session
+    let result = call_on(&this.session, &this.object_id, function, args, budget).await?;
+    typed(&this.session, result, budget).await
+}
+
+/// `function` called on the object `object_id` with `args` (`Runtime.callFunctionOn`, its promise
+/// awaited, with a user gesture, the result kept in [`EVAL_GROUP`]).
+///
+/// # Errors
+/// `evaluate_error` with the JS message when it throws, or "the page navigated" when its document
+/// went away; a CDP failure or timeout.
+async fn call_on(
+    session: &sb_cdp::Session,
+    object_id: &str,
+    function: &str,
+    args: Value,
+    budget: Budget,
+) -> Result<RemoteObject, WorkerError> {
+    let phase = Phase::Evaluate;
+    let r: EvaluateResult = session
         .call(
             "Runtime.callFunctionOn",
-            json!({"objectId": this.object_id, "functionDeclaration": function, "arguments": args,
+            json!({"objectId": object_id, "functionDeclaration": function, "arguments": args,
                    "awaitPromise": true, "userGesture": true, "returnByValue": false, "objectGroup": EVAL_GROUP}),
             budget.remaining(),
         )
@@ -644,7 +648,7 @@ pub(crate) async fn call_function(
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
-    typed(&this.session, r.result, budget).await
+    Ok(r.result)
 }
 
 /// A result as [`Output::Evaluate`]: primitives as they are, objects through [`TO_JSON`].
