@@ -1510,6 +1510,33 @@ async fn storage_and_storage_state_move_a_login_between_sessions() {
     );
 }
 
+/// `page.goto` of a URL that is a download (`Content-Disposition: attachment`) says so, naming the
+/// file the browser saved, and the tab stays where it was: it answered only "navigation ... failed:
+/// net::ERR_ABORTED", as if nothing had happened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn goto_of_a_download_says_it_was_saved() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("dl")).await.unwrap();
+    c.goto("dl", &pages.url("/test/index.html"), None).await.unwrap();
+    let url = pages.url("/test/download/1000");
+    let e = api_error(&c.call("page.goto", Some("dl"), json!({"url": url}), None).await.unwrap());
+    assert_eq!(e.code, ErrorCode::NavigationFailed, "{}", e.message);
+    assert!(
+        e.message
+            .starts_with(&format!("{url} is a download, not a page: the browser saved it (\"data.bin\")")),
+        "{}",
+        e.message
+    );
+    let w = result_of(&c, "dl", "page.wait_for", json!({"download": true})).await;
+    assert_eq!(
+        (w["download"]["bytes"].as_u64(), w["download"]["url"].as_str()),
+        (Some(1000), Some(url.as_str())),
+        "{w}"
+    );
+    let title = c.evaluate("dl", "document.title", None).await.unwrap().into_inner();
+    assert_eq!(title.value, Some(json!("Test Index")), "the tab stays where it was");
+}
+
 /// Issue 29: `page.wait_for {download}` returns a download of the session once it ended (one that
 /// ended since the session's last result counts), and `{popup}` a tab one of its tabs opened, ready to
 /// focus; with neither coming, each answers `timeout` at its deadline.

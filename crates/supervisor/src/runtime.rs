@@ -96,6 +96,10 @@ pub struct Runtime {
     tracer: Arc<crate::trace::Tracer>,
 }
 
+/// How long a `page.goto` that met `net::ERR_ABORTED` waits for the news of the download it became
+/// ([`Runtime::said_a_download`]).
+const DOWNLOAD_NEWS: Duration = Duration::from_millis(1_000);
+
 impl Runtime {
     /// A runtime without a browser yet ([`Runtime::start`] launches it, else the first request does).
     /// `restored` are the sessions the store kept from an earlier supervisor: they get new pages when
@@ -338,8 +342,13 @@ impl Runtime {
             session.wait_for_human(budget).await?;
         }
         self.url_allowed(method, &request.params, budget).await?;
+        let downloads_before =
+            (method == Method::PageGoto).then(|| self.queue.sessions.downloads.list(&session.id).len());
         let outcome = self.execute_on(&session, call, route, request.params).await;
         let mut outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
+        if let (Some(before), Err(e)) = (downloads_before, &mut outcome) {
+            self.said_a_download(&session.id, before, e, budget).await;
+        }
         if let (Method::PageNetwork, Ok(result)) = (method, &mut outcome) {
             self.mark_refused(result);
         }
@@ -396,6 +405,31 @@ impl Runtime {
                 }
                 Err(e)
             }
+        }
+    }
+
+    /// A `page.goto` that failed with `net::ERR_ABORTED` because its URL is a download (Chromium
+    /// saves it and leaves the tab where it was) says so, naming the file, where it said only
+    /// "navigation ... failed: net::ERR_ABORTED" (Playwright's goto: "Download is starting"). The
+    /// download's `Browser.downloadWillBegin` comes on the supervisor's connection, at about the time the
+    /// worker answers: waited for at most [`DOWNLOAD_NEWS`], within the request's `budget`.
+    async fn said_a_download(&self, session: &str, before: usize, e: &mut ErrorBody, budget: Budget) {
+        if e.code != ErrorCode::NavigationFailed || !e.message.contains("net::ERR_ABORTED") {
+            return;
+        }
+        let downloads = &self.queue.sessions.downloads;
+        let started = Budget::new(budget.capped(DOWNLOAD_NEWS))
+            .wait_notified(&downloads.changed, || {
+                let all = downloads.list(session);
+                all.get(before..).and_then(|new| new.first().cloned())
+            })
+            .await;
+        if let Some(d) = started {
+            e.message = format!(
+                "{} is a download, not a page: the browser saved it ({:?}) and the tab stays where it was; \
+                 page.downloads lists it, page.wait_for {{download: true}} waits for it to end",
+                d.url, d.suggested_filename
+            );
         }
     }
 
