@@ -115,15 +115,9 @@ impl Shared {
     fn fail_session(&self, ended: &str) {
         let calls: Vec<_> = {
             let mut p = self.pending.lock().unwrap();
-            let ids: Vec<u64> = p
-                .calls
-                .iter()
-                .filter(|(_, (_, session, _))| session.as_deref() == Some(ended))
-                .map(|(id, _)| *id)
-                .collect();
-            ids.into_iter().filter_map(|id| p.calls.remove(&id)).collect()
+            p.calls.extract_if(|_, (_, session, _)| session.as_deref() == Some(ended)).collect()
         };
-        for (method, _, tx) in calls {
+        for (_, (method, _, tx)) in calls {
             let message = format!("{SESSION_ENDED} ({ended})");
             let _ = tx.send(Err(CdpError::Protocol { method, code: SESSION_ENDED_CODE, message }));
         }

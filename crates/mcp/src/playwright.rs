@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-/// Same meaning, another name: `(tool, Playwright MCP's name, ours)`; `*` is any tool.
+/// Same meaning, another name: `(tool, Playwright MCP's name, ours)`.
 const RENAMED: &[(&str, &str, &str)] = &[
     ("browser_handle_dialog", "promptText", "prompt_text"),
     ("browser_wait_for", "textGone", "text_gone"),

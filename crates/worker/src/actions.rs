@@ -516,9 +516,10 @@ const EVAL_GROUP: &str = "sandbox-browser-evaluate";
 /// `{"$number": "NaN" | "-0" | "Infinity" | "-Infinity"}`, `{"$bigint": "12"}`, `{"$symbol": "..."}`,
 /// `{"$function": "name"}`, `{"$node": "<div id=\"x\">"}`, `{"$circular": true}`, `{"$regexp": "/a/g"}`,
 /// `{"$map": [[k, v], ...]}`, `{"$set": [...]}`, `{"$error": "TypeError: ..."}`, `{"$object": "Window"}`
-/// (platform objects), `{"$truncated": "..."}` past depth 32; Date and URL as their ISO string and href. The value comes
-/// whole up to about 64 MiB of JSON; past that each open array, Map or Set ends with one
-/// `{"$truncated": "N more items: ..."}` and each object with a `"$truncated"` key.
+/// (platform objects), `{"$truncated": "..."}` past depth 32; Date and URL as their ISO string and
+/// href. The value comes whole up to about 64 MiB of JSON; past that each open array, typed array,
+/// Map or Set ends with one `{"$truncated": "N more items: ..."}` and each object with a
+/// `"$truncated"` key.
 const TO_JSON: &str = include_str!("to_json.js");
 
 /// `Runtime.evaluate {awaitPromise, userGesture: true, timeout}`; an object result is converted by

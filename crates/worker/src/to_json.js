@@ -7,7 +7,7 @@ function() {
   // container still open ends with one `$truncated` entry saying how much was left out.
   const LIMIT = 64 * 1024 * 1024;
   let size = 0;
-  const cut = (n, what) => ({ $truncated: `${n} more ${what}${n === 1 ? '' : 's'}: the value passed ${LIMIT >> 20} MiB as JSON` });
+  const cut = (n, what) => `${n} more ${what}${n === 1 ? '' : 's'}: the value passed ${LIMIT >> 20} MiB as JSON`;
   // The objects being converted, from the root down: one met again is a cycle.
   const path = new Set();
   const node = (n) => {
@@ -23,6 +23,18 @@ function() {
       const ctor = Object.getPrototypeOf(v)?.constructor;
       return typeof ctor === 'function' && ctor !== Object && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(ctor));
     } catch { return false; }
+  };
+  // `all` (an array, a typed array, a Map's or a Set's entries) converted by `one`, ending with one
+  // `$truncated` entry once the value has passed LIMIT.
+  const items = (all, one) => {
+    const out = [];
+    let left = all.length;
+    for (const x of all) {
+      if (size > LIMIT) { out.push({ $truncated: cut(left, 'item') }); break; }
+      out.push(one(x));
+      left--;
+    }
+    return out;
   };
   const conv = (v, depth) => {
     size += 8;
@@ -52,16 +64,6 @@ function() {
     path.add(v);
     try {
       if (v instanceof Error) return { $error: String(v) };
-      const items = (all, one) => {
-        const out = [];
-        let left = all.length;
-        for (const x of all) {
-          if (size > LIMIT) { out.push(cut(left, 'item')); break; }
-          out.push(one(x));
-          left--;
-        }
-        return out;
-      };
       // Typed arrays as arrays of their numbers (Playwright keeps their type; JSON has none).
       if (Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) return items(v, (x) => conv(x, depth + 1));
       if (v instanceof Map) return { $map: items(Array.from(v), ([k, x]) => [conv(k, depth + 1), conv(x, depth + 1)]) };
@@ -70,7 +72,7 @@ function() {
       const keys = Object.keys(v);
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i];
-        if (size > LIMIT) { out.$truncated = cut(keys.length - i, 'key').$truncated; break; }
+        if (size > LIMIT) { out.$truncated = cut(keys.length - i, 'key'); break; }
         size += k.length;
         try { out[k] = conv(v[k], depth + 1); } catch (e) { out[k] = { $truncated: String(e) }; }
       }

@@ -749,8 +749,7 @@ async fn interaction_table(sup: &Supervisor) {
             ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
         let pw = theirs.iter().find(|v| v["kind"] == "snapshot" && v["blocks"] == blocks);
-        let pw_ms =
-            pw.and_then(|v| v["ms"].as_array()).map(|a| median(a.iter().filter_map(Value::as_f64).collect()));
+        let pw_ms = pw.and_then(median_of_runs);
         let ours = median(ms);
         println!(
             "{:<22} {:>8.0}ms {:>8} {:>12} {:>10} {:>8}   <= 0.5x",
@@ -818,8 +817,7 @@ async fn interaction_table(sup: &Supervisor) {
         }
         let ours = median(ms);
         let pw = theirs.iter().find(|v| v["kind"] == "evaluate_array" && v["n"] == n);
-        let pw_ms =
-            pw.and_then(|v| v["ms"].as_array()).map(|a| median(a.iter().filter_map(Value::as_f64).collect()));
+        let pw_ms = pw.and_then(median_of_runs);
         println!(
             "{:<22} {:>8.0}ms {:>8} {:>12} {:>10} {:>8}   <= 1.0x",
             format!("N = {n}"),
@@ -831,6 +829,11 @@ async fn interaction_table(sup: &Supervisor) {
         );
     }
     c.session_close(&sid).await.unwrap();
+}
+
+/// The median of a Playwright figure's runs (its `ms` array), ms.
+fn median_of_runs(figure: &Value) -> Option<f64> {
+    figure["ms"].as_array().map(|a| median(a.iter().filter_map(Value::as_f64).collect()))
 }
 
 /// The Playwright snapshot, click and evaluate figures, when scripts/bench.sh set it up.
