@@ -1304,3 +1304,139 @@ async fn an_action_under_which_its_tab_closes_answers_then() {
         assert_eq!(title, json!("Opener"), "{method}: the session goes on in the opener");
     }
 }
+
+/// Playwright's selectors and locators, as its users and Playwright MCP's users write them: each finds
+/// the element Playwright's own `page.locator(selector)` (or `page.getByRole(...)`) finds first on the
+/// same page (the table is Playwright 1.65's answers on Chromium); an action takes them too, and a
+/// selector Playwright would refuse is a `bad_request` that says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn playwright_selectors_and_locators_find_what_playwright_finds() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("s")).await.unwrap();
+    c.goto("s", &pages.url("/test/selectors.html"), None).await.unwrap();
+    let table: &[(&str, Option<&str>)] = &[
+        ("#save", Some("save")),
+        ("text=Save", Some("save")),
+        ("text=\"Save\"", Some("save")),
+        ("'Save all'", Some("saveall")),
+        ("text=/save\\s+all/i", Some("saveall")),
+        ("text=save all", Some("saveall")),
+        ("role=button[name=\"Save\"]", Some("save")),
+        ("role=button[name=\"save all\"]", None),
+        ("role=button[name=\"save all\"i]", Some("saveall")),
+        ("role=button[name=/all/]", Some("saveall")),
+        ("internal:role=button[name=\"Save\"i]", Some("save")),
+        ("internal:role=button[name=\"Save all\"s]", Some("saveall")),
+        ("role=checkbox[checked]", Some("cb")),
+        ("role=checkbox[checked=false]", None),
+        ("role=button[disabled]", Some("dis")),
+        ("role=heading[level=2]", Some("h2")),
+        ("role=link >> nth=1", Some("two")),
+        ("role=button[name=\"Hidden button\"]", None),
+        ("role=button[name=\"Hidden button\"][include-hidden]", Some("hidden")),
+        ("role=button[include-hidden] >> nth=-1", Some("inner")),
+        ("getByRole(\"button\", { name: \"Hidden\", includeHidden: true })", Some("hidden")),
+        ("button:has-text(\"all\")", Some("saveall")),
+        ("button:text(\"save\")", Some("save")),
+        ("button:text-is(\"Save all\")", Some("saveall")),
+        ("button:visible", Some("save")),
+        ("form >> text=Card", Some("cardspan")),
+        ("form >> text=title", Some("cardb")),
+        ("[data-testid=card] >> b", Some("cardb")),
+        ("#nav >> text=Two", Some("two")),
+        ("//button[@id=\"saveall\"]", Some("saveall")),
+        ("xpath=//h1", Some("h1")),
+        ("button >> nth=1", Some("saveall")),
+        ("button >> nth=-1", Some("inner")),
+        ("button >> visible=false", Some("hidden")),
+        ("id=email", Some("email")),
+        ("data-testid=card", Some("card")),
+        ("data-test=x", Some("dt")),
+        ("getByRole('button', { name: 'Save' })", Some("save")),
+        ("getByRole('button', { name: 'Save', exact: true })", Some("save")),
+        ("getByRole('button', { name: 'save all' })", Some("saveall")),
+        ("getByRole('link', { name: 'Two' })", Some("two")),
+        ("getByLabel('Email address')", Some("email")),
+        ("getByLabel('Password')", Some("pw")),
+        ("getByLabel('Search docs')", Some("q")),
+        ("getByLabel('email', { exact: true })", None),
+        ("getByPlaceholder('you@example')", Some("email")),
+        ("getByAltText('logo')", Some("logo")),
+        ("getByTitle('Search here')", Some("q")),
+        ("getByTestId('card')", Some("card")),
+        ("getByText('Send it')", Some("send")),
+        ("getByText('Card title')", Some("cardspan")),
+        ("getByText('Card')", Some("cardspan")),
+        ("getByText('card', { exact: true })", None),
+        ("getByText(/^card/i)", Some("cardspan")),
+        ("locator('form').getByRole('button').nth(1)", Some("saveall")),
+        ("getByRole('button').filter({ hasText: 'all' })", Some("saveall")),
+        ("getByRole('button').first()", Some("save")),
+        ("getByRole('button').last()", Some("inner")),
+        ("text=Shadow save", Some("inner")),
+        ("#inner", Some("inner")),
+        ("getByRole('button', { name: /shadow/i })", Some("inner")),
+        ("text=deep text", Some("deep")),
+        ("#host >> text=deep", Some("deep")),
+    ];
+    let mut wrong = Vec::new();
+    for (selector, want) in table {
+        let found = c
+            .request::<sb_protocol::api::EvaluateResult>(
+                sb_protocol::api::Method::PageEvaluate,
+                Some("s"),
+                json!({"function": "(e) => e.id", "selector": selector}),
+                None,
+            )
+            .await;
+        let got = match found {
+            Ok(r) => r.into_inner().value.and_then(|v| v.as_str().map(str::to_string)),
+            Err(e) => {
+                let e = api_error(Err::<(), _>(e));
+                assert!(e.message.contains("matches no element"), "{selector}: {}", e.message);
+                None
+            }
+        };
+        if got.as_deref() != *want {
+            wrong.push(format!("{selector}: {got:?}, Playwright's {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+
+    // Actions take them.
+    c.click(
+        "s",
+        ClickParams { element: by_css("getByRole('button', { name: 'Save all' })"), ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(js(&c, "s", "document.querySelector('#out').textContent").await, json!("saved all"));
+    c.fill(
+        "s",
+        FillParams {
+            element: by_css("getByLabel('Email address')"),
+            value: "a@b.c".into(),
+            ..Default::default()
+        },
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(js(&c, "s", "document.querySelector('#email').value").await, json!("a@b.c"));
+    c.click("s", ClickParams { element: by_css("text=Send it"), ..Default::default() }, None).await.unwrap();
+    assert_eq!(js(&c, "s", "document.querySelector('#out').textContent").await, json!("sent"));
+
+    // What Playwright refuses, refused with the reason.
+    for (selector, says) in [
+        ("bogus=1", "unknown selector engine \"bogus\""),
+        ("role=button[foo=1]", "Unknown attribute \"foo\""),
+        ("getByFoo('x')", "getByFoo() is not a locator method"),
+        ("div:has-text(\"x\") span", "chain with >>"),
+    ] {
+        let (code, message) =
+            code(c.click("s", ClickParams { element: by_css(selector), ..Default::default() }, None).await);
+        assert_eq!(code, ErrorCode::BadRequest, "{selector}: {message}");
+        assert!(message.contains(says), "{selector}: {message}");
+    }
+}

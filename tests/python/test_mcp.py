@@ -118,7 +118,8 @@ def test_an_agent_drives_a_page_through_mcp(runtime, pages):
 
 def test_a_model_used_to_playwright_mcp_is_understood(runtime, pages):
     """Playwright MCP's argument names (0.0.83: target, doubleClick, promptText, textGone, time in s,
-    index): each of these calls was refused as an unknown argument before."""
+    index): each of these calls was refused as an unknown argument before; a `target` that is one of
+    Playwright's locators or selectors (getByRole(...), text=...) was refused as invalid CSS."""
 
     async def run() -> None:
         async with mcp_session("--socket", runtime.socket, "--caps", "evaluate") as s:
@@ -136,6 +137,15 @@ def test_a_model_used_to_playwright_mcp_is_understood(runtime, pages):
             assert "dblclick" in text(log) and "click:0:2" in text(log), text(log)
             name = await s.call_tool("browser_evaluate", {"function": "(el) => el.value", "target": "#name"})
             assert text(name) == '"Ann"', text(name)
+            # Playwright's locators and selectors as `target` (its targetLocator takes them).
+            located = await s.call_tool(
+                "browser_evaluate", {"function": "(el) => el.id", "target": "getByRole('button', { name: 'Save' })"}
+            )
+            assert text(located) == '"save"', text(located)
+            labelled = await s.call_tool("browser_evaluate", {"function": "(el) => el.id", "target": "getByLabel('Name')"})
+            assert text(labelled) == '"name"', text(labelled)
+            by_text = await s.call_tool("browser_evaluate", {"function": "(el) => el.tagName", "target": "text=Back home"})
+            assert text(by_text) == '"A"', text(by_text)
 
             answer = await s.call_tool("browser_handle_dialog", {"accept": True, "promptText": "Bo"})
             assert not answer.is_error, text(answer)

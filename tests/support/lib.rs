@@ -428,6 +428,32 @@ document.getElementById('resume').addEventListener('change', (e) => {
   for (const t of ['click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#save').addEventListener(t, log);
 </script></body></html>"#;
 
+    /// `/test/selectors.html`: elements for Playwright's selector engines and locators (text, role,
+    /// label, placeholder, alt, title, test id, XPath, chains), one in an open shadow root.
+    pub const SELECTORS: &str = r##"<!doctype html><html><head><title>Selectors</title></head>
+<body><h1 id="h1">Selectors</h1>
+<nav id="nav"><a id="one" href="#one">One</a> <a id="two" href="#two">Two items</a></nav>
+<form id="form">
+<label for="email">Email address</label><input id="email" placeholder="you@example.com">
+<label id="pwl">Password <input type="password" id="pw"></label>
+<input aria-label="Search docs" id="q" title="Search here">
+<button type="button" id="save" onclick="out.textContent = 'saved'">Save</button>
+<button type="button" id="saveall" onclick="out.textContent = 'saved all'">Save all</button>
+<button type="button" disabled id="dis">Disabled thing</button>
+<input type="checkbox" id="cb" aria-label="Remember me" checked>
+<input type="submit" value="Send it" id="send" onclick="event.preventDefault(); out.textContent = 'sent'">
+<img alt="Company logo" src="data:," id="logo">
+<div data-testid="card" id="card"><span id="cardspan">Card <b id="cardb">title</b></span></div>
+<div data-test="x" id="dt">dt</div>
+<h2 id="h2">Second heading</h2>
+<button style="display:none" id="hidden">Hidden button</button>
+</form>
+<div id="host"></div>
+<p id="out"></p>
+<script>document.querySelector('#host').attachShadow({ mode: 'open' }).innerHTML =
+  '<button id="inner">Shadow save</button><span id="deep">deep text</span>';</script>
+</body></html>"##;
+
     /// `/test/frameset.html`: a `<frameset>` page (old documentation sites, intranets):
     /// `/test/index.html` and `/test/form.html` side by side.
     pub const FRAMESET: &str = r#"<!doctype html><html><head><title>Frameset</title></head>
@@ -705,6 +731,7 @@ impl PageServer {
             )
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
+            .route("/test/selectors.html", get(|| async { Html(pages::SELECTORS) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
             .route("/test/reloading.html", get(|| async { Html(pages::RELOADING) }))
             .route("/test/redirecting.html", get(|| async { Html(pages::REDIRECTING) }))

@@ -268,7 +268,11 @@ class Methods:
         and the result says ``truncated: true``.
         :param quality: JPEG quality 0..=100.
         :param ref: A ref from a snapshot (``e12``).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         """
         params = _params(
             {
@@ -307,7 +311,11 @@ class Methods:
         :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
         awaited.
         :param ref: A ref from a snapshot (``e12``).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         """
         params = _params(
             {
@@ -357,7 +365,7 @@ class Methods:
         :param response: A glob (as ``url``) the URL of a response must match: one the active tab received
         since the session's previous action started, or one that comes within the budget. It is this result's
         ``response``.
-        :param selector: A CSS selector, with ``state``.
+        :param selector: A selector (as ``ElementParams::selector``), with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
         :param text: Text that must appear in the page (``document.body.innerText``).
         :param text_gone: Text that must disappear from the page.
@@ -407,7 +415,7 @@ class Methods:
         :param max_chars: Cap on the text (default 40000 (``DEFAULT_SNAPSHOT_MAX_CHARS``)); when cut, a marker
         line ends it and ``truncated`` is true.
         :param max_depth: Deepest level shown (the root's children are level 1); all levels when absent.
-        :param scope: A ref (``e3``) or a CSS selector to snapshot under.
+        :param scope: A ref (``e3``) or a selector (as ``ElementParams::selector``) to snapshot under.
         """
         params = _params(
             {
@@ -442,7 +450,11 @@ class Methods:
         :param click_count: 2 for a double click.
         :param modifiers: ``Alt``, ``Control``, ``Meta``, ``Shift`` (or ``ControlOrMeta``) held during the
         click.
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -476,7 +488,11 @@ class Methods:
         :param ref: A ref from a snapshot (``e12``).
         :param text: The text, typed key by key (characters without a key are inserted as an IME would).
         :param clear: Empty the field first.
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         :param submit: Press Enter after.
@@ -508,7 +524,11 @@ class Methods:
 
         :param ref: A ref from a snapshot (``e12``).
         :param value: The value it gets (``""`` empties it).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -530,7 +550,11 @@ class Methods:
 
         :param key: ``Enter``, ``Tab``, ``ArrowLeft``, ``Control+A``, ``Shift+Tab``, ... (US layout).
         :param ref: A ref from a snapshot (``e12``).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -549,7 +573,11 @@ class Methods:
         """``page.hover {ref | selector}`` -> ``InputResult``: moves the mouse over the element.
 
         :param ref: A ref from a snapshot (``e12``).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -591,7 +619,11 @@ class Methods:
         :param ref: A ref from a snapshot (``e12``).
         :param indexes: Options to select by their position, 0-based.
         :param labels: Options to select by their label (whitespace normalized).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         :param values: Options to select by their value (or, failing that, their label).
@@ -625,7 +657,11 @@ class Methods:
         :param checked: The state wanted (default true). A checked radio button cannot be unchecked (only
         checking another of its group does that): ``false`` for one answers ``bad_request``, without a click,
         as Playwright's ``uncheck``.
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         :param settle_ms: Ms more to wait after the input (capped by the budget): a dialog its handlers raise
         within it is in this result; default 0.
         """
@@ -648,7 +684,11 @@ class Methods:
         :param ref: A ref from a snapshot (``e12``).
         :param dx: Horizontal wheel delta, CSS px (positive: right).
         :param dy: Vertical wheel delta, CSS px (positive: down).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         """
         params = _params({"ref": ref, "dx": dx, "dy": dy, "selector": selector})
         return self._request("page.scroll", session_id, params, timeout_ms, ScrollResult)
@@ -765,7 +805,11 @@ class Methods:
         :param files: Plain names of files in the runtime's ``[files] uploads_dir`` (no directories, no
         symlinks); an empty list clears the input. At most 100 (``MAX_UPLOAD_FILES``).
         :param ref: A ref from a snapshot (``e12``).
-        :param selector: A CSS selector (first match; shadow roots pierced).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
         """
         params = _params({"files": files, "ref": ref, "selector": selector})
         return self._request("page.upload", session_id, params, timeout_ms, UploadResult)

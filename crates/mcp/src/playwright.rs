@@ -154,7 +154,7 @@ fn rename(args: &mut Map<String, Value>, theirs: &str, ours: &str) -> Result<(),
 /// Playwright MCP's frame form `f1e5`, as its `targetLocator` matches them), else `("selector", ..)`.
 fn element(target: Value) -> Result<(&'static str, Value), String> {
     let Some(text) = target.as_str() else {
-        return Err("target must be a string: a ref from the snapshot (e5) or a CSS selector".into());
+        return Err("target must be a string: a ref from the snapshot (e5) or a selector".into());
     };
     let is_ref = {
         let rest = text.strip_prefix('f').map_or(Some(text), |r| {
@@ -294,7 +294,7 @@ mod tests {
             (
                 "browser_click",
                 json!({"target": 5}),
-                "target must be a string: a ref from the snapshot (e5) or a CSS selector",
+                "target must be a string: a ref from the snapshot (e5) or a selector",
             ),
         ];
         for (tool, args, why) in refused {

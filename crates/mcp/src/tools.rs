@@ -297,7 +297,7 @@ pub fn all() -> Vec<ToolDef> {
             "The page as an aria snapshot: roles, names and [ref=eN] refs for the other tools. Take one before acting.",
             input_schema::<SnapshotParams>()),
         def("browser_click", Cap::Core, Call(Method::PageClick), false,
-            "Click an element (ref from the snapshot, or a CSS selector).", input_schema::<ClickParams>()),
+            "Click an element (ref from the snapshot, or a selector: CSS or Playwright's, e.g. getByRole('button', { name: 'Save' })).", input_schema::<ClickParams>()),
         def("browser_type", Cap::Core, Call(Method::PageType), false,
             "Type text into an element key by key.", input_schema::<TypeParams>()),
         def("browser_fill_form", Cap::Core, Call(Method::PageFillForm), false,

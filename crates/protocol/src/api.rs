@@ -702,7 +702,7 @@ pub struct EvaluateParams {
 /// `page.wait_for` params: exactly one condition.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WaitForParams {
-    /// A CSS selector, with `state`.
+    /// A selector (as [`ElementParams::selector`]), with `state`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// For `selector`: `attached`, `detached`, `visible` (default) or `hidden`.
@@ -920,7 +920,7 @@ pub struct SnapshotParams {
     /// Deepest level shown (the root's children are level 1); all levels when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u32>,
-    /// A ref (`e3`) or a CSS selector to snapshot under.
+    /// A ref (`e3`) or a selector (as [`ElementParams::selector`]) to snapshot under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
     /// Cap on the text (default 40000 ([`DEFAULT_SNAPSHOT_MAX_CHARS`])); when cut, a marker line ends it and
@@ -967,13 +967,17 @@ pub struct SnapshotResult {
     pub title: String,
 }
 
-/// The element an input action targets: a ref from a snapshot, or a CSS selector (one of them).
+/// The element an input action targets: a ref from a snapshot, or a selector (one of them).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ElementParams {
     /// A ref from a snapshot (`e12`).
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
-    /// A CSS selector (first match; shadow roots pierced).
+    /// A selector, its first match in document order, through open shadow roots: CSS (`#save`), or
+    /// Playwright's selectors (`text=Save`, `role=button[name="Save"]`, `//xpath`, `css >> nth=1`,
+    /// `button:has-text("Save")`, ...) and locators (`getByRole('button', { name: 'Save' })`,
+    /// `getByLabel('Email')`, `getByText(...)`, `.first()`, `.nth(i)`, `.filter({ hasText })`), with
+    /// Playwright's matching rules (docs/protocol.md, Selectors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
 }

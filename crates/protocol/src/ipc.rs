@@ -427,7 +427,7 @@ pub struct RefRecord {
 pub enum Locator {
     /// A ref from a snapshot.
     Ref(RefRecord),
-    /// A CSS selector in the main frame.
+    /// A selector in the main frame: CSS, or Playwright's selector or locator syntax (`query.js`).
     Selector(String),
 }
 
@@ -542,9 +542,9 @@ pub struct MouseInput {
 /// What `page.wait_for` waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WaitCondition {
-    /// A CSS selector in `state`.
+    /// A selector in `state`.
     Selector {
-        /// The CSS selector.
+        /// The selector (as [`Locator::Selector`]).
         selector: String,
         /// The state waited for.
         state: ElementState,

@@ -16,9 +16,27 @@ use crate::error::{cdp_failure, fail};
 use crate::frames;
 use crate::page::{call_function_on, Page};
 
-/// The selector engine (`query.js`): `(selector, root?) => Element | null`, the first match in document
-/// order, through open shadow roots (Playwright's `css` engine).
+/// The selector engine (`query.js`): `(selector, root, walker) => Element | null`, the first match in
+/// document order of a Playwright selector (`css`, `text=`, `role=`, `xpath=`, `>>`, `nth=`, ...) or
+/// locator (`getByRole('button', { name: 'Save' })`), through open shadow roots.
 pub(crate) const QUERY: &str = include_str!("query.js");
+
+/// `function(selector)` called in a document's main world: its first match ([`QUERY`], with the
+/// snapshot's walker for roles and names). One source for every selector, so that the page compiles
+/// it once (V8 keeps each distinct script it compiled for the context's life).
+static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("function(selector) {{ return ({QUERY})(selector, document, {}); }}", crate::snapshot::WALKER)
+});
+
+/// An expression whose value is `selector`'s first match in the document: [`QUERY`], given the
+/// snapshot's walker only when the selector may need roles or names (a role or label part), so that
+/// a plain CSS selector's expression stays small.
+pub(crate) fn query_expression(selector: &str) -> String {
+    let lower = selector.to_ascii_lowercase();
+    let walker =
+        if lower.contains("role") || lower.contains("label") { crate::snapshot::WALKER } else { "null" };
+    format!("({QUERY})({}, document, {walker})", Value::String(selector.to_string()))
+}
 
 /// `<tag id="..." class="...">`: how an element found by selector, or one in the way, is named.
 pub(crate) const DESCRIBE: &str = include_str!("describe.js");
@@ -257,14 +275,31 @@ pub(crate) async fn resolve_as(
             Err(removed(r))
         }
         Locator::Selector(css) => {
-            let expr = format!("({QUERY})({})", Value::String(css.clone()));
+            // In the main frame's main world (the journal knows its context: the frame's id is the
+            // target's), the one engine source called with the selector; while the journal has not
+            // seen that context yet, an expression in the session's default context.
             let group = Some(page.group(&page.session).to_string());
-            let query = Evaluate { expression: expr, object_group: group, ..Evaluate::default() };
-            let r = page
-                .session
-                .evaluate(&query, budget.remaining())
-                .await
-                .map_err(|e| cdp_failure(Phase::Actionability, e))?;
+            let r = match page.journal.context(&page.target_id) {
+                Some(context) => {
+                    let query = CallFunctionOn {
+                        function_declaration: FIND.clone(),
+                        execution_context_id: Some(context),
+                        arguments: vec![json!({ "value": css })],
+                        object_group: group,
+                        ..CallFunctionOn::default()
+                    };
+                    page.session.call_function_on(&query, budget.remaining()).await
+                }
+                None => {
+                    let query = Evaluate {
+                        expression: query_expression(css),
+                        object_group: group,
+                        ..Evaluate::default()
+                    };
+                    page.session.evaluate(&query, budget.remaining()).await
+                }
+            }
+            .map_err(|e| cdp_failure(Phase::Actionability, e))?;
             if let Some(d) = r.exception_details {
                 let description = d.exception.and_then(|e| e.description);
                 let msg = description.as_deref().unwrap_or("invalid selector");

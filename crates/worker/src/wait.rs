@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::error::{cdp_failure, context_lost, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
-use crate::resolve::QUERY;
+use crate::resolve::query_expression;
 
 /// The in-page waiter: `(test, timeoutMs) => Promise<{ok} | {error}>`.
 const WAITER: &str = include_str!("wait.js");
@@ -186,8 +186,8 @@ fn test_function(condition: &WaitCondition) -> String {
             format!(
                 "const visible = (e) => {{ const r = e.getBoundingClientRect(); \
                  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
-                 const el = ({QUERY})({}); return {test};",
-                q(selector)
+                 const el = {}; return {test};",
+                query_expression(selector)
             )
         }
         WaitCondition::Text(t) => {

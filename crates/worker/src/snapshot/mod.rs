@@ -31,6 +31,7 @@ mod diff;
 mod render;
 mod walk;
 
+pub(crate) use walk::WALKER;
 use walk::*;
 
 /// The marker line of a snapshot taken while the document was still loading.

@@ -17,7 +17,7 @@ use crate::page::{url_and_title, Page, WORLD};
 use super::render::*;
 
 /// The in-page walker (an expression: a function of the options).
-pub(super) const WALKER: &str = include_str!("walker.js");
+pub(crate) const WALKER: &str = include_str!("walker.js");
 
 /// Object group of the walker's results, released after each snapshot.
 pub(super) const WALK_GROUP: &str = "sandbox-browser-snapshot";

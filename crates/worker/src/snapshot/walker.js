@@ -17,7 +17,8 @@
 // Differences on purpose (docs/protocol.md): refs on interactive and named content roles; iframes'
 // content nested under their `- iframe` line (same-origin iframes walked here; a cross-origin one is a
 // hole the caller fills with a walk of its own in that frame); interactive/compact/max_depth/max_chars.
-// Called as (opts, root?): root is the scope element (default: the body).
+// Called as (opts, root?): root is the scope element (default: the body). Called as ({api: true}), it
+// walks nothing and answers {role, name, hidden, attrs}: its rules for the selector engine (query.js).
 // Returns {result: {items, complete, refFrames, refIds}, frames, holes, els}: items are [role, name,
 // attrs, refIndex (-1: none), props ([[name, value]]), children, hole (-1: none)] or a text string;
 // refFrames[i] is the index in frames (the walked <iframe> elements) of ref i's frame (els[i]), -1 for
@@ -505,7 +506,7 @@
     if (o.visited.has(e)) return '';
     const child = { ...o, target: o.target === 'self' ? 'descendant' : o.target };
     const inHiddenTraversal = !!(o.inLabelledBy?.hidden || o.inDescribedBy?.hidden || o.inNative?.hidden || o.inLabel?.hidden);
-    if (ignored(e) || (!inHiddenTraversal && hidden(e))) {
+    if (ignored(e) || (!o.includeHidden && !inHiddenTraversal && hidden(e))) {
       o.visited.add(e);
       return '';
     }
@@ -832,6 +833,20 @@
       out.push([c.role, c.name, c.attrs, ref, c.props, items(c, depth + 1), c.hole]);
     }
     return out;
+  }
+  // The selector engine's use (query.js): roles, names, states and what is hidden, as a walk sees them.
+  if (opts.api) {
+    return {
+      role: roleOf,
+      // With `includeHidden` (a role selector's include-hidden), hidden content names too.
+      name: (e, role, includeHidden) => {
+        enterScope(e.getRootNode());
+        if (!includeHidden || NAME_PROHIBITED.has(role || '')) return nameOf(e, role);
+        return squash(flat(alt(e, { visited: new Set(), target: 'self', includeHidden: true })));
+      },
+      hidden,
+      attrs: attrsOf,
+    };
   }
   const root = { role: 'fragment', name: '', attrs: [], props: [], children: [], hole: -1 };
   const start = scopeRoot || document.body || document.documentElement;
