@@ -344,3 +344,49 @@ async fn a_frameset_pages_frames_are_read_and_their_refs_act() {
     let scoped = sb_tests::snapshot(&c, "fs", scoped).await.unwrap().into_inner().snapshot;
     assert!(scoped.contains("button \"Save\"") && !scoped.contains("Hello from the test server"), "{scoped}");
 }
+
+/// A rich-text editor (an editing host: `contenteditable` without a role of its own) is a textbox with
+/// a ref, its text shown as an input's value is, and typing and filling by that ref reach it. Before,
+/// it had no line and no ref (Chromium's tree calls it generic): an agent could not type into a chat
+/// composer or a comment editor by ref; and an editor with `role=textbox` hid what it held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_editor_is_a_textbox_with_its_text_and_a_ref() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("ed")).await.unwrap();
+    c.goto("ed", &pages.url("/test/index.html"), None).await.unwrap();
+    body(
+        &c,
+        "ed",
+        "<div contenteditable aria-label='Comment'>draft <b>one</b></div>\
+         <div role='textbox' contenteditable aria-label='Message'>hi there</div>\
+         <div contenteditable><p>Para</p><span contenteditable='false'>fixed</span></div>",
+        0,
+    )
+    .await;
+    let snap = sb_tests::snapshot(&c, "ed", SnapshotParams::default()).await.unwrap().into_inner().snapshot;
+    assert_eq!(
+        without_refs(&snap),
+        "- textbox \"Comment\": draft one\n- textbox \"Message\": hi there\n- textbox:\n  - paragraph: Para\n  - text: fixed",
+        "{snap}"
+    );
+    let comment =
+        snap.lines().next().unwrap().split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string();
+    let element = || ElementParams { reference: Some(comment.clone()), selector: None };
+    c.fill(
+        "ed",
+        sb_protocol::api::FillParams { element: element(), value: "filled".into(), ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
+    c.type_text(
+        "ed",
+        sb_protocol::api::TypeParams { element: element(), text: " and typed".into(), ..Default::default() },
+        None,
+    )
+    .await
+    .unwrap();
+    let text =
+        c.evaluate("ed", "document.querySelector('[aria-label=Comment]').textContent", None).await.unwrap();
+    assert_eq!(text.into_inner().value, Some(json!("filled and typed")));
+}

@@ -1388,7 +1388,8 @@ pub struct FillParams {
     pub settle: Settle,
     /// The element to fill: a text-like `<input>` (text, email, number, password, search, tel, url),
     /// one whose value is set whole (color, date, time, datetime-local, month, range, week), a
-    /// `<textarea>` or a `contenteditable` element, as Playwright's `fill`. Anything else (a checkbox,
+    /// `<textarea>` or a `contenteditable` element (its content selected and the value typed over it
+    /// with `Input.insertText`, so that an editor sees the edit), as Playwright's `fill`. Anything else (a checkbox,
     /// a `<select>`, a heading), text that is not a number into a number input, or a value the input
     /// refuses (a malformed date) answers `bad_request` at once, the field left as it was; a read-only
     /// field is waited for (`not_enabled`).

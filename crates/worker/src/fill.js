@@ -1,7 +1,8 @@
 function(value) {
   // As Playwright's fill (injectedScript.ts `fill`): the <input> types it types into and those whose
   // value it sets (trimmed), a number that must read as one, a <textarea>, a [contenteditable];
-  // anything else cannot be filled. The answer is 'ok' or why not. Ours: the value goes in through the
+  // anything else cannot be filled. The answer is 'ok', 'insert' (a [contenteditable], its content
+  // selected: the caller types the value over it, as Playwright does) or why not. Ours: the value goes in through the
   // element's own setter (so frameworks see it), and a value the input refused (a malformed date) is
   // an error that leaves the field as it was, not a fill that emptied it.
   const setValue = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
@@ -15,8 +16,19 @@ function(value) {
   } else if (this.localName !== 'textarea' && !this.isContentEditable) {
     return `is not an <input>, <textarea> or [contenteditable] element${this.localName === 'select' ? ' (page.select chooses its options)' : ''}`;
   }
+  if (this.isContentEditable) {
+    // Its content selected (the editing host focused), for the value to be typed over it: 'insert'.
+    let host = this;
+    while (host.parentElement && host.parentElement.isContentEditable) host = host.parentElement;
+    host.focus();
+    const range = this.ownerDocument.createRange();
+    range.selectNodeContents(this);
+    const selection = this.ownerDocument.defaultView.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return 'insert';
+  }
   this.focus();
-  if (this.isContentEditable) { this.textContent = value; this.dispatchEvent(new InputEvent('input', { bubbles: true })); return 'ok'; }
   const proto = type !== null ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
   const set = Object.getOwnPropertyDescriptor(proto, 'value').set;
   const before = this.value;

@@ -149,11 +149,11 @@ pub(crate) async fn key_event(
     page.session.run(&event, dispatch_time(budget)).await.map(|_| ()).map_err(|e| cdp_failure(Phase::Cdp, e))
 }
 
-/// Types `ch`, a character no key of the US layout gives, as `Input.insertText` (as Playwright's
-/// `keyboard.insertText`).
-pub(crate) async fn insert_text(page: &Page, ch: char, budget: Budget) -> Result<(), WorkerError> {
+/// Types `text` as `Input.insertText` (as Playwright's `keyboard.insertText`): a character no key of
+/// the US layout gives, or a fill's value over an editor's selected content.
+pub(crate) async fn insert_text(page: &Page, text: &str, budget: Budget) -> Result<(), WorkerError> {
     page.session
-        .run(&InputInsertText { text: ch.to_string() }, dispatch_time(budget))
+        .run(&InputInsertText { text: text.to_string() }, dispatch_time(budget))
         .await
         .map(|_| ())
         .map_err(|e| cdp_failure(Phase::Cdp, e))

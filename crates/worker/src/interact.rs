@@ -161,7 +161,7 @@ async fn act_on(
             for ch in text.chars() {
                 match keys::for_char(ch) {
                     Some(def) => key_stroke(page, &def, 0, true, budget).await?,
-                    None => insert_text(page, ch, budget).await?,
+                    None => insert_text(page, ch.encode_utf8(&mut [0; 4]), budget).await?,
                 }
             }
             if *submit {
@@ -170,7 +170,16 @@ async fn act_on(
         }
         InputAction::Fill { value } => {
             let r = on_element(FILL, json!([{"value": value}])).await.map_err(cdp)?;
-            if r != json!("ok") {
+            // An editor's content is selected: the value goes in as typed text replacing it
+            // (`Input.insertText`; Delete for an empty value), as Playwright's fill does, so that the
+            // editor's own model (ProseMirror, Lexical, ...) sees the edit.
+            if r == json!("insert") {
+                if value.is_empty() {
+                    press(page, "Delete", budget).await?;
+                } else {
+                    insert_text(page, value, budget).await?;
+                }
+            } else if r != json!("ok") {
                 // Not a state that may pass (as Playwright's fill throws): the request must change.
                 let why = r.as_str().unwrap_or("cannot be filled");
                 return Err(finding(

@@ -14,7 +14,8 @@
 //   alt/title/placeholder, legend/caption/figcaption, name from content for the roles that allow it);
 // - states: checked, disabled, expanded, level, pressed, selected on the roles Playwright shows them;
 // - props: a link's /url, a textbox's /placeholder when it is not the name.
-// Differences on purpose (docs/protocol.md): refs on interactive and named content roles; iframes'
+// Differences on purpose (docs/protocol.md): an editing host without a role is a textbox; refs on
+// interactive and named content roles; iframes'
 // content nested under their `- iframe` line (same-origin iframes walked here; a cross-origin one is a
 // hole the caller fills with a walk of its own in that frame); interactive/compact/max_depth/max_chars.
 // Called as (opts, root?): root is the scope element (default: the body). Called as ({api: true}), it
@@ -712,7 +713,7 @@
   function visit(parent, n, depth) {
     if (used > budget) { complete = false; return; }
     if (n.nodeType === 3) {
-      if (n.nodeValue && parent.role !== 'textbox') parent.children.push(n.nodeValue);
+      if (n.nodeValue && (parent.role !== 'textbox' || parent.editable)) parent.children.push(n.nodeValue);
       return;
     }
     if (n.nodeType !== 1) return;
@@ -733,10 +734,17 @@
     // Each node keeps the frame it was walked in (for its ref).
     // A `<frame>` of a `<frameset>` page is one too: its document under its line, as an iframe's.
     if (tagOf(e) === 'IFRAME' || tagOf(e) === 'FRAME') return { role: 'iframe', name: '', attrs: [], element: e, props: [], children: [], hole: -1, frame };
-    const role = roleOf(e);
+    let role = roleOf(e);
+    // Our extension: an editing host (a `contenteditable` element whose parent is not editable) with no
+    // role of its own is a textbox, so that an agent sees where it can type and has a ref for it (a
+    // rich-text editor, a chat composer). Chromium's tree calls it generic (editable "richtext");
+    // Playwright's default snapshot leaves it out, its AI snapshot shows `generic [ref]`.
+    // Its content is its text (an input's text is its value).
+    const host = e.isContentEditable && !(parentOrHost(e) || {}).isContentEditable;
+    if ((!role || role === 'generic') && host) role = 'textbox';
     if (!role || role === 'presentation' || role === 'none' || role === 'generic') return null;
     const name = nameOf(e, role);
-    const node = { role, name, attrs: attrsOf(e, role), element: e, props: [], children: [], hole: -1, frame };
+    const node = { role, name, attrs: attrsOf(e, role), element: e, props: [], children: [], hole: -1, frame, editable: host };
     if ((e instanceof e.ownerDocument.defaultView.HTMLInputElement || e instanceof e.ownerDocument.defaultView.HTMLTextAreaElement)
         && !['checkbox', 'radio', 'file'].includes(e.type)) {
       node.children = [e.value];
