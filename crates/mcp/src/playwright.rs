@@ -134,9 +134,44 @@ pub fn translate(tool: &str, takes_ref: bool, args: &mut Map<String, Value>) -> 
         "browser_type" if args.get("slowly").is_some_and(Value::is_boolean) => {
             args.remove("slowly");
         }
+        "browser_navigate" => {
+            if let Some(Value::String(url)) = args.get_mut("url") {
+                if let Some(full) = with_scheme(url) {
+                    *url = full;
+                }
+            }
+        }
         _ => {}
     }
     Ok(())
+}
+
+/// A `browser_navigate` URL without a scheme (`example.com/docs`, `localhost:3000`), with one: as
+/// Playwright MCP's `checkUrlAndNavigate`, `https://`, and `http://` for `localhost` (ours: and for
+/// the loopback addresses, `127.x.x.x` and `[::1]`, where a development server answers plain HTTP).
+/// `None` for a URL that has a scheme (`https:`, `about:`, `data:`; a `host:port` is not one) or
+/// that does not start as a host does (`/path`, an empty string): the page's policy and the URL
+/// check answer those.
+fn with_scheme(url: &str) -> Option<String> {
+    let url = url.trim();
+    if !url.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '[') {
+        return None;
+    }
+    if let Some((scheme, rest)) = url.split_once(':') {
+        let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+        if is_scheme && !rest.starts_with(|c: char| c.is_ascii_digit()) && !scheme.contains('.') {
+            return None;
+        }
+    }
+    let host = url.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = if host.starts_with('[') {
+        host.split(']').next().unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or_default()
+    };
+    let loopback = host.eq_ignore_ascii_case("localhost") || host.starts_with("127.") || host == "[::1";
+    Some(format!("{}://{url}", if loopback { "http" } else { "https" }))
 }
 
 /// `args[theirs]` moved to `args[ours]`.
@@ -175,6 +210,30 @@ mod tests {
     fn translated(tool: &str, takes_ref: bool, args: Value) -> Result<Value, String> {
         let Value::Object(mut args) = args else { unreachable!() };
         translate(tool, takes_ref, &mut args).map(|()| Value::Object(args))
+    }
+
+    #[test]
+    fn a_url_without_a_scheme_gets_one() {
+        let t =
+            |url: &str| translated("browser_navigate", false, json!({"url": url})).unwrap()["url"].clone();
+        for (given, taken) in [
+            ("example.com", "https://example.com"),
+            ("docs.python.org/3/library", "https://docs.python.org/3/library"),
+            ("example.com:8443/x", "https://example.com:8443/x"),
+            ("localhost:3000", "http://localhost:3000"),
+            ("localhost", "http://localhost"),
+            ("127.0.0.1:8000/a.html", "http://127.0.0.1:8000/a.html"),
+            ("[::1]:8080/", "http://[::1]:8080/"),
+            ("asdfasdf", "https://asdfasdf"),
+            ("https://example.com", "https://example.com"),
+            ("about:blank", "about:blank"),
+            ("data:text/html,hi", "data:text/html,hi"),
+            ("javascript:alert(1)", "javascript:alert(1)"),
+            ("/a.html", "/a.html"),
+            ("", ""),
+        ] {
+            assert_eq!(t(given), json!(taken), "{given}");
+        }
     }
 
     #[test]
