@@ -190,14 +190,27 @@ def test_the_session_of_an_mcp_connection_closes_with_it(runtime):
 
 
 def test_caps_leave_out_tool_groups(runtime):
-    async def run() -> Set[str]:
-        async with mcp_session("--socket", runtime.socket, "--caps", "core") as s:
-            return {t.name for t in (await s.list_tools()).tools}
+    """A group left out is not listed; a call to one of its tools says which group has it and how to
+    turn it on (it said only "unknown tool")."""
 
-    names = asyncio.run(run())
+    async def run() -> Any:
+        async with mcp_session("--socket", runtime.socket, "--caps", "core") as s:
+            names = {t.name for t in (await s.list_tools()).tools}
+            errors = []
+            for tool in ["browser_take_screenshot", "browser_no_such_tool"]:
+                try:
+                    await s.call_tool(tool, {})
+                    errors.append(None)
+                except Exception as e:  # the SDK raises the JSON-RPC error
+                    errors.append(str(e))
+            return names, errors
+
+    names, errors = asyncio.run(run())
     assert "browser_click" in names
     assert "browser_evaluate" not in names and "browser_take_screenshot" not in names
     assert "browser_pdf_save" not in names and "browser_cookie_list" not in names
+    assert errors[0] is not None and '"files" group' in errors[0] and "--caps files" in errors[0], errors
+    assert errors[1] is not None and "unknown tool" in errors[1] and "group" not in errors[1], errors
 
 
 def test_the_pdf_group_saves_the_page(runtime, pages):

@@ -46,6 +46,21 @@ Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs ou
 A tool that takes ref also takes element, the element in words (not used to find it). \
 Playwright MCP's argument names are taken too (target, promptText, textGone, time in s, ...).";
 
+/// The error of a call to a tool this server does not offer: for a tool of a group it was not started
+/// with (`browser_take_screenshot` without `--caps files`), which group, so that the operator (or the
+/// model, telling them) knows what to turn on.
+fn unknown_tool(name: &str) -> String {
+    match tools::all().iter().find(|t| t.name == name) {
+        Some(t) => format!(
+            "unknown tool {name:?}: it is in the {:?} group, which this server was not started with \
+             (sandbox-browser mcp --caps {})",
+            t.cap.name(),
+            t.cap.name()
+        ),
+        None => format!("unknown tool {name:?}"),
+    }
+}
+
 /// How `sandbox-browser mcp` was started.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -411,7 +426,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(tool) = self.shared.tools.iter().find(|t| t.name == request.name) else {
-            return Err(ErrorData::invalid_params(format!("unknown tool {:?}", request.name), None));
+            return Err(ErrorData::invalid_params(unknown_tool(&request.name), None));
         };
         let args = request.arguments.unwrap_or_default();
         let result = tokio::select! {
