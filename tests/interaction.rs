@@ -1440,3 +1440,25 @@ async fn playwright_selectors_and_locators_find_what_playwright_finds() {
         assert!(message.contains(says), "{selector}: {message}");
     }
 }
+
+/// `page.wait_for {text}` matches text as Playwright MCP's `browser_wait_for` does
+/// (`page.getByText(text)`): case-insensitive, whitespace normalized (a no-break space is a space), in
+/// an element that shows it. It compared `document.body.innerText` exactly: rustdoc's "Search
+/// results&nbsp;in" never met a wait for "results in", which ran out its 20 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_for_text_matches_as_playwright_mcp_waits_for_it() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("t")).await.unwrap();
+    c.goto("t", &pages.url("/test/index.html"), None).await.unwrap();
+    let later = "setTimeout(() => document.body.insertAdjacentHTML('beforeend', \
+                 '<p>Search results&nbsp;in&nbsp;<b>std</b></p><p style=\"display:none\">Secret words</p>'), 200), 1";
+    c.evaluate("t", later, None).await.unwrap();
+    let text = |t: &str| sb_protocol::api::WaitForParams { text: Some(t.into()), ..Default::default() };
+    let r = c.wait_for("t", text("search  results in STD"), Some(5_000)).await.unwrap();
+    assert_eq!(r.matched, "text \"search  results in STD\"");
+    let (hidden, message) = code(c.wait_for("t", text("secret words"), Some(1_500)).await);
+    assert_eq!(hidden, ErrorCode::Timeout, "text no element shows is not there: {message}");
+    let gone =
+        sb_protocol::api::WaitForParams { text_gone: Some("Secret Words".into()), ..Default::default() };
+    c.wait_for("t", gone, Some(2_000)).await.unwrap();
+}

@@ -367,8 +367,11 @@ class Methods:
         ``response``.
         :param selector: A selector (as ``ElementParams::selector``), with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
-        :param text: Text that must appear in the page (``document.body.innerText``).
-        :param text_gone: Text that must disappear from the page.
+        :param text: Text that must appear in the page: in an element that shows it, case-insensitive,
+        whitespace (a no-break space too) normalized, as Playwright MCP's ``browser_wait_for`` waits for
+        ``page.getByText(text)``.
+        :param text_gone: Text that must disappear from the page: no element that shows it (matched as
+        ``text`` is).
         :param time_ms: Just wait this long, in ms.
         :param url: A glob the URL must match: ``**`` any characters, ``*`` any but ``/``, ``?`` one
         character.

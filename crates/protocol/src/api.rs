@@ -708,10 +708,12 @@ pub struct WaitForParams {
     /// For `selector`: `attached`, `detached`, `visible` (default) or `hidden`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<ElementState>,
-    /// Text that must appear in the page (`document.body.innerText`).
+    /// Text that must appear in the page: in an element that shows it, case-insensitive, whitespace
+    /// (a no-break space too) normalized, as Playwright MCP's `browser_wait_for` waits for
+    /// `page.getByText(text)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
-    /// Text that must disappear from the page.
+    /// Text that must disappear from the page: no element that shows it (matched as `text` is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_gone: Option<String>,
     /// A glob the URL must match: `**` any characters, `*` any but `/`, `?` one character.

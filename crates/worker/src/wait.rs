@@ -172,6 +172,11 @@ fn describe(condition: &WaitCondition) -> String {
     }
 }
 
+/// The selector of an element that shows `text` (Playwright's `getByText`, then `visible=true`).
+fn visible_text(text: &str) -> String {
+    format!("internal:text={}i >> visible=true", Value::String(text.to_string()))
+}
+
 /// The waiter's test for `condition`: a JS function, truthy (or resolving truthy) once it holds.
 fn test_function(condition: &WaitCondition) -> String {
     let q = |s: &str| Value::String(s.to_string()).to_string();
@@ -190,12 +195,11 @@ fn test_function(condition: &WaitCondition) -> String {
                 query_expression(selector)
             )
         }
-        WaitCondition::Text(t) => {
-            format!("return (document.body ? document.body.innerText : '').includes({});", q(t))
-        }
-        WaitCondition::TextGone(t) => {
-            format!("return !(document.body ? document.body.innerText : '').includes({});", q(t))
-        }
+        // As Playwright MCP's `browser_wait_for` (`page.getByText(text)` waited visible or hidden): the
+        // text in an element that shows it, case-insensitive, its whitespace (a no-break space too)
+        // normalized; ours: any such element, where Playwright's `.first()` looks at the first only.
+        WaitCondition::Text(t) => format!("return !!{};", query_expression(&visible_text(t))),
+        WaitCondition::TextGone(t) => format!("return !{};", query_expression(&visible_text(t))),
         WaitCondition::Url(glob) => {
             format!("return new RegExp({}).test(location.href);", q(&glob_to_regex(glob)))
         }
