@@ -148,6 +148,15 @@ def test_a_model_used_to_playwright_mcp_is_understood(runtime, pages):
             assert text(labelled) == '"name"', text(labelled)
             by_text = await s.call_tool("browser_evaluate", {"function": "(el) => el.tagName", "target": "text=Back home"})
             assert text(by_text) == '"A"', text(by_text)
+            # browser_fill_form's fields as Playwright MCP gives them ({name, type, target, value}).
+            fields = [
+                {"name": "Name", "type": "textbox", "target": "#name", "value": "Zed"},
+                {"name": "Agree", "type": "checkbox", "target": "#agree", "value": "true"},
+            ]
+            filled = await s.call_tool("browser_fill_form", {"fields": fields})
+            assert not filled.is_error, text(filled)
+            state = await s.call_tool("browser_evaluate", {"function": "() => [document.querySelector('#name').value, agree.checked]"})
+            assert json.loads(text(state)) == ["Zed", True], text(state)
 
             answer = await s.call_tool("browser_handle_dialog", {"accept": True, "promptText": "Bo"})
             assert not answer.is_error, text(answer)

@@ -134,6 +134,26 @@ pub fn translate(tool: &str, takes_ref: bool, args: &mut Map<String, Value>) -> 
         "browser_type" if args.get("slowly").is_some_and(Value::is_boolean) => {
             args.remove("slowly");
         }
+        "browser_fill_form" => {
+            // Each field as Playwright MCP gives it: `{name, type, target, value}` (`name` a
+            // description, `type` what the field is; ours reads both from the element).
+            if let Some(Value::Array(fields)) = args.get_mut("fields") {
+                for field in fields.iter_mut().filter_map(Value::as_object_mut) {
+                    if let Some(target) = field.remove("target") {
+                        if field.contains_key("ref") || field.contains_key("selector") {
+                            return Err("a field takes target, or ref or selector, not both".into());
+                        }
+                        let (key, value) = element(target)?;
+                        field.insert(key.into(), value);
+                        for described in ["name", "type"] {
+                            if field.get(described).is_some_and(Value::is_string) {
+                                field.remove(described);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         "browser_navigate" => {
             if let Some(Value::String(url)) = args.get_mut("url") {
                 if let Some(full) = with_scheme(url) {
@@ -210,6 +230,25 @@ mod tests {
     fn translated(tool: &str, takes_ref: bool, args: Value) -> Result<Value, String> {
         let Value::Object(mut args) = args else { unreachable!() };
         translate(tool, takes_ref, &mut args).map(|()| Value::Object(args))
+    }
+
+    #[test]
+    fn a_form_field_as_playwright_mcp_gives_it() {
+        let fields = json!({"fields": [
+            {"name": "Email", "type": "textbox", "target": "e5", "value": "a@b.c"},
+            {"name": "Agree", "type": "checkbox", "target": "#agree", "value": "true"},
+            {"ref": "e7", "value": "x"},
+        ]});
+        assert_eq!(
+            translated("browser_fill_form", false, fields).unwrap(),
+            json!({"fields": [
+                {"ref": "e5", "value": "a@b.c"},
+                {"selector": "#agree", "value": "true"},
+                {"ref": "e7", "value": "x"},
+            ]})
+        );
+        let both = json!({"fields": [{"target": "e5", "ref": "e5", "value": "x"}]});
+        assert!(translated("browser_fill_form", false, both).unwrap_err().contains("not both"));
     }
 
     #[test]
