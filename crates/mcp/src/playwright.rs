@@ -26,6 +26,8 @@ const RENAMED: &[(&str, &str, &str)] = &[
     ("browser_mouse_wheel", "deltaY", "dy"),
     ("browser_network_requests", "static", "include_static"),
     ("browser_storage_state", "filename", "name"),
+    ("browser_snapshot", "depth", "max_depth"),
+    ("browser_file_upload", "paths", "files"),
     ("browser_set_storage_state", "filename", "name"),
 ];
 
@@ -246,6 +248,14 @@ mod tests {
                 {"selector": "#agree", "value": "true"},
                 {"ref": "e7", "value": "x"},
             ]})
+        );
+        assert_eq!(
+            translated("browser_snapshot", false, json!({"depth": 2})).unwrap(),
+            json!({"max_depth": 2})
+        );
+        assert_eq!(
+            translated("browser_file_upload", false, json!({"paths": ["a.csv"]})).unwrap(),
+            json!({"files": ["a.csv"]})
         );
         let both = json!({"fields": [{"target": "e5", "ref": "e5", "value": "x"}]});
         assert!(translated("browser_fill_form", false, both).unwrap_err().contains("not both"));
