@@ -402,9 +402,15 @@ async fn a_worker_a_whole_queue_behind_is_told_and_replaced() {
     let read = json!({"expression": "1 + 1"});
     let first = c.call("page.evaluate", Some("q"), read.clone(), Some(NEXT)).await.unwrap();
     if let Some(e) = &first.error {
-        // Not "the browser went away": it did not, and the page keeps its state.
-        assert_eq!(e.code, ErrorCode::WorkerCrashed, "{e:?}");
-        assert!(e.message.contains("fell too far behind"), "{e:?}");
+        // Not "the browser went away": it did not, and the page keeps its state. On a loaded machine
+        // the resumed worker may still be reading what its socket held when the call's budget ends
+        // (found by the load runs of session 28): then the call answers at its deadline and the worker
+        // is replaced, which is the ladder's answer for any worker that does not answer in time.
+        match e.code {
+            ErrorCode::WorkerCrashed => assert!(e.message.contains("fell too far behind"), "{e:?}"),
+            ErrorCode::Timeout => assert!(e.retryable && e.message.contains("the worker was stopped"), "{e:?}"),
+            _ => panic!("{e:?}"),
+        }
     }
     let second = next_result(&c, "q", "page.evaluate", read).await;
     assert_eq!(second["value"], json!(2));
