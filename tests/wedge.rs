@@ -408,7 +408,9 @@ async fn a_worker_a_whole_queue_behind_is_told_and_replaced() {
         // is replaced, which is the ladder's answer for any worker that does not answer in time.
         match e.code {
             ErrorCode::WorkerCrashed => assert!(e.message.contains("fell too far behind"), "{e:?}"),
-            ErrorCode::Timeout => assert!(e.retryable && e.message.contains("the worker was stopped"), "{e:?}"),
+            ErrorCode::Timeout => {
+                assert!(e.retryable && e.message.contains("the worker was stopped"), "{e:?}")
+            }
             _ => panic!("{e:?}"),
         }
     }
