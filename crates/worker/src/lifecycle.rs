@@ -12,8 +12,8 @@ use tokio::sync::watch;
 pub(crate) struct Lifecycle {
     pub loader_id: String,
     pub events: Vec<String>,
-    /// The main frame's URL with its fragment (`Page.frameNavigated`, `Page.navigatedWithinDocument`);
-    /// empty until the first navigation after attaching.
+    /// The main frame's URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`); empty until the
+    /// first navigation after attaching.
     pub url: String,
     /// The URL of the last main-frame document that reached `DOMContentLoaded`: the page to reopen
     /// after a renderer crash (a URL that crashes its renderer while loading never becomes it).
@@ -59,10 +59,9 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             let committed = match ev.method.as_str() {
-                "Page.frameNavigated" => ev
-                    .parse::<FrameNavigated>()
-                    .filter(|n| n.frame.id == main_frame)
-                    .map(|n| n.frame.full_url()),
+                "Page.frameNavigated" => {
+                    ev.parse::<FrameNavigated>().filter(|n| n.frame.id == main_frame).map(|n| n.frame.url)
+                }
                 "Page.navigatedWithinDocument" => {
                     ev.parse::<NavigatedWithinDocument>().filter(|n| n.frame_id == main_frame).map(|n| n.url)
                 }
