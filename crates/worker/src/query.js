@@ -95,6 +95,21 @@
     const last = body.lastIndexOf('/');
     return new RegExp(body.slice(1, last), body.slice(last + 1));
   }
+  // A `/source/flags` literal starting at s[from] (Playwright's readRegularExpression: escapes, and a
+  // `/` inside a [class], are the source's): the RegExp and the index after it.
+  function regexAt(s, from) {
+    let i = from + 1;
+    let cls = false;
+    while (i < s.length && (cls || s[i] !== '/')) {
+      if (s[i] === '\\') i++;
+      else if (s[i] === '[') cls = true;
+      else if (s[i] === ']') cls = false;
+      i++;
+    }
+    i++;
+    while (i < s.length && /[dgimsuvy]/.test(s[i])) i++;
+    return { value: regex(s.slice(from, i)), end: i };
+  }
   function unquote(s, internal) {
     if (internal || s[0] === '"') return JSON.parse(s[0] === "'" ? '"' + s.slice(1, -1).replace(/"/g, '\\"') + '"' : s);
     return s.slice(1, -1).replace(/\\(.)/g, '$1');
@@ -171,11 +186,7 @@
       let value;
       let exact = true;
       if (at() === '/') {
-        let s = text[i++];
-        while (i < text.length && at() !== '/') { if (at() === '\\') s += text[i++]; s += text[i++]; }
-        s += text[i++] || '';
-        while (/[dgimsuvy]/.test(at())) s += text[i++];
-        value = regex(s);
+        ({ value, end: i } = regexAt(text, i));
       } else if (at() === '"' || at() === "'") {
         value = unquote(quoted(), false);
         spaces();
@@ -320,17 +331,9 @@
         return s;
       }
       if (c === '/') {
-        let s = src[i++];
-        let cls = false;
-        while (i < src.length && (cls || at() !== '/')) {
-          if (at() === '\\') s += src[i++];
-          else if (at() === '[') cls = true;
-          else if (at() === ']') cls = false;
-          s += src[i++];
-        }
-        s += src[i++] || '';
-        while (/[dgimsuvy]/.test(at())) s += src[i++];
-        return regex(s);
+        const found = regexAt(src, i);
+        i = found.end;
+        return found.value;
       }
       if (c === '{') {
         i++;
