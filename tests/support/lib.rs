@@ -329,6 +329,18 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
+    /// `/test/replacing/{ms}` (answered after `ms`, never from the cache): a page titled "Replacing
+    /// <n>", `n` counting its loads in the tab (`sessionStorage`), that moves its URL within the
+    /// document every 20 ms from the time it is parsed (`history.replaceState`).
+    pub const REPLACING_COUNTED: &str = r#"<!doctype html><html><head><title>Replacing</title></head>
+<body><h1>Replacing</h1><script>
+const loads = Number(sessionStorage.loads || 0) + 1;
+sessionStorage.loads = loads;
+document.title = 'Replacing ' + loads;
+let n = 0;
+setInterval(() => history.replaceState(null, '', '#' + (++n)), 20);
+</script></body></html>"#;
+
     /// `/test/redirecting.html`: sends the tab on to `/test/index.html` from a script in its head, before
     /// it has parsed the rest (a client redirect, as login pages do).
     pub const REDIRECTING: &str = r#"<!doctype html><html><head><title>Redirecting</title>
@@ -767,12 +779,20 @@ impl PageServer {
                     Html(pages::big(blocks.min(50_000)))
                 }),
             )
-            // Answers the index page after `ms` (at most 60 s): a slow server.
+            // Answers the index page after `ms` (at most 60 s), never from the cache (a history step
+            // loads it again): a slow server.
             .route(
                 "/test/slow/{ms}",
                 get(|axum::extract::Path(ms): axum::extract::Path<u64>| async move {
                     tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
-                    Html(pages::INDEX)
+                    ([(axum::http::header::CACHE_CONTROL, "no-store")], Html(pages::INDEX))
+                }),
+            )
+            .route(
+                "/test/replacing/{ms}",
+                get(|axum::extract::Path(ms): axum::extract::Path<u64>| async move {
+                    tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
+                    ([(axum::http::header::CACHE_CONTROL, "no-store")], Html(pages::REPLACING_COUNTED))
                 }),
             )
             // Sets an HttpOnly cookie (`sid=<value>`).

@@ -544,6 +544,10 @@ pub struct LifecycleEvent {
 pub struct FrameNavigated {
     /// The frame with its new document.
     pub frame: Frame,
+    /// `"Navigation"` (a document loaded) or `"BackForwardCacheRestore"` (a kept document shown again,
+    /// which fires no lifecycle events); absent from older browsers.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
 }
 
 /// `Page.navigatedWithinDocument` params.

@@ -2,9 +2,10 @@
 //! waits (Playwright's `goBack`, `goForward`, `reload` with `waitUntil: 'load'`).
 //!
 //! The entry is found in `Page.getNavigationHistory` and loaded with `Page.navigateToHistoryEntry`
-//! (`Page.reload` for a reload); the action then waits for the main frame to commit a URL (a new
-//! document, a same-document entry, or a page restored from the back/forward cache) and for that
-//! document's `load`, within the budget. What it reached when the budget ran out is the answer, with
+//! (`Page.reload` for a reload); the action then waits for the main frame to commit its navigation (a
+//! new document, a page restored from the back/forward cache, or, for a step, a same-document entry's
+//! URL: not a URL the page moves to itself meanwhile, see [`Reached`]) and for that document's `load`,
+//! within the budget. What it reached when the budget ran out is the answer, with
 //! `timed_out: true`, as `page.goto`'s is.
 
 use sb_protocol::api::GotoResult;
@@ -61,7 +62,7 @@ pub(crate) async fn go(page: &Page, delta: i64, p: &Progress) -> Result<Output, 
     p.log(format!("going {} to {}", if delta < 0 { "back" } else { "forward" }, entry.url));
     let target = entry.url.clone();
     let id = entry.id;
-    traverse(page, &target, p, || async move {
+    traverse(page, &target, Reached::Entry(&target), p, || async move {
         page.session
             .call::<serde_json::Value>(
                 "Page.navigateToHistoryEntry",
@@ -81,14 +82,34 @@ pub(crate) async fn reload(page: &Page, p: &Progress) -> Result<Output, WorkerEr
     let budget = p.budget();
     let url = page.lifecycle.borrow().url.clone();
     p.log(format!("reloading {url}"));
-    traverse(page, &url, p, || async move {
+    traverse(page, &url, Reached::NewDocument, p, || async move {
         page.session.call::<serde_json::Value>("Page.reload", json!({}), budget.remaining()).await
     })
     .await
 }
 
-/// Starts a navigation with `start` and waits for its commit and its `load`, within the budget.
-async fn traverse<F, Fut>(page: &Page, url: &str, p: &Progress, start: F) -> Result<Output, WorkerError>
+/// What commit ends a history action's wait for one.
+///
+/// The page's own `history.replaceState` or `pushState` while the action is under way also commits a
+/// URL (in the document being left): that is not the action's. As Playwright's `reload`, which waits
+/// with `requiresNewDocument` ("should not be confused with a stray pushState"); for a history step,
+/// also a same-document commit of the entry's own URL (an entry the page pushed).
+enum Reached<'a> {
+    /// A new document (`Page.frameNavigated`): `page.reload`.
+    NewDocument,
+    /// A new document, or the same document committing this URL: `page.back` and `page.forward`.
+    Entry(&'a str),
+}
+
+/// Starts a navigation with `start` and waits for its commit ([`Reached`]) and its `load`, within
+/// the budget.
+async fn traverse<F, Fut>(
+    page: &Page,
+    url: &str,
+    reached: Reached<'_>,
+    p: &Progress,
+    start: F,
+) -> Result<Output, WorkerError>
 where
     F: FnOnce() -> Fut,
     Fut: std::future::Future<Output = Result<serde_json::Value, sb_cdp::CdpError>>,
@@ -96,10 +117,17 @@ where
     let budget = p.budget();
     let wait = budget.child(AFTER_NAV_RESERVE);
     let mut lifecycle = page.lifecycle.clone();
-    let before = lifecycle.borrow_and_update().commits;
+    let (commits, documents) = {
+        let l = lifecycle.borrow_and_update();
+        (l.commits, l.documents)
+    };
     start().await.map_err(|e| cdp_failure(Phase::Navigate, e))?;
     // The commit: a new document, a same-document entry, or a restored page.
-    let committed = wait_until(&mut lifecycle, wait.remaining(), |l| l.commits != before).await;
+    let committed = wait_until(&mut lifecycle, wait.remaining(), |l| {
+        l.documents != documents
+            || matches!(reached, Reached::Entry(entry) if l.commits != commits && l.url == entry)
+    })
+    .await;
     if !committed {
         // As `page.goto`'s: the load stopped, the tab's previous document reported, `timed_out`.
         return not_committed(page, url, budget).await;

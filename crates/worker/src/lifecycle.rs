@@ -21,6 +21,10 @@ pub(crate) struct Lifecycle {
     /// How many URLs the main frame committed since attaching (`Page.frameNavigated` and
     /// `Page.navigatedWithinDocument`): it moves when `url` does.
     pub commits: u64,
+    /// How many documents the main frame committed since attaching (`Page.frameNavigated` only): a
+    /// reload waits for this to move, not [`Self::commits`], which the page's own `history.replaceState`
+    /// also moves.
+    pub documents: u64,
 }
 
 impl Lifecycle {
@@ -58,20 +62,34 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
     let main_frame = target_id.to_string();
     tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
-            let committed = match ev.method.as_str() {
-                "Page.frameNavigated" => {
-                    ev.parse::<FrameNavigated>().filter(|n| n.frame.id == main_frame).map(|n| n.frame.url)
-                }
-                "Page.navigatedWithinDocument" => {
-                    ev.parse::<NavigatedWithinDocument>().filter(|n| n.frame_id == main_frame).map(|n| n.url)
-                }
-                _ => None,
-            };
-            if let Some(url) = committed {
+            if ev.method == "Page.frameNavigated" {
+                let Some(n) = ev.parse::<FrameNavigated>().filter(|n| n.frame.id == main_frame) else {
+                    continue;
+                };
                 tx.send_modify(|l| {
-                    l.url = url;
+                    l.url = n.frame.url;
                     l.commits += 1;
+                    l.documents += 1;
+                    // The events seen so far are the previous document's (this one's `init` may come
+                    // before or after its commit). A document shown again from the back/forward cache
+                    // fires none: it is complete.
+                    if l.loader_id != n.frame.loader_id {
+                        l.loader_id = n.frame.loader_id;
+                        l.events.clear();
+                    }
+                    if n.kind.as_deref() == Some("BackForwardCacheRestore") {
+                        l.events = ["init", "commit", "DOMContentLoaded", "load"].map(String::from).to_vec();
+                    }
                 });
+                continue;
+            }
+            if ev.method == "Page.navigatedWithinDocument" {
+                if let Some(n) = ev.parse::<NavigatedWithinDocument>().filter(|n| n.frame_id == main_frame) {
+                    tx.send_modify(|l| {
+                        l.url = n.url;
+                        l.commits += 1;
+                    });
+                }
                 continue;
             }
             if ev.method != "Page.lifecycleEvent" {
