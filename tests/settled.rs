@@ -66,6 +66,13 @@ async fn enter_in_a_form_and_a_navigating_select_wait_too_and_a_plain_click_repo
         (None, false),
         "a button that navigates nowhere"
     );
+
+    // A link to a place in another page says the place too (Page.frameNavigated's urlFragment; the
+    // fragment was left out: an agent read /test/form.html and not which part it was sent to).
+    let link = "document.body.insertAdjacentHTML('beforeend', '<a id=\"to\" href=\"/test/form.html#save\">To</a>'), 1";
+    c.evaluate("f", link, None).await.unwrap();
+    let r = c.click("f", ClickParams { element: css("#to"), ..Default::default() }, None).await.unwrap();
+    assert_eq!(r.navigated_to, Some(pages.url("/test/form.html#save")), "{r:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -129,6 +129,17 @@ pub struct Frame {
     /// The frame's document URL, without its fragment.
     #[serde(default)]
     pub url: String,
+    /// The URL's fragment, with its `#` (`urlFragment`; absent when the URL has none).
+    #[serde(default)]
+    pub url_fragment: Option<String>,
+}
+
+impl Frame {
+    /// The frame's URL with its fragment, as a page's `location.href` reads it (Playwright's
+    /// `crPage.ts` `_onFrameNavigated`: `url + urlFragment`).
+    pub fn full_url(&self) -> String {
+        format!("{}{}", self.url, self.url_fragment.as_deref().unwrap_or_default())
+    }
 }
 
 /// `Page.FrameTree`: a frame and its child frames (of the same renderer).

@@ -12,8 +12,8 @@ use tokio::sync::watch;
 pub(crate) struct Lifecycle {
     pub loader_id: String,
     pub events: Vec<String>,
-    /// The main frame's URL (`Page.frameNavigated`, `Page.navigatedWithinDocument`); empty until the
-    /// first navigation after attaching.
+    /// The main frame's URL with its fragment (`Page.frameNavigated`, `Page.navigatedWithinDocument`);
+    /// empty until the first navigation after attaching.
     pub url: String,
     /// The URL of the last main-frame document that reached `DOMContentLoaded`: the page to reopen
     /// after a renderer crash (a URL that crashes its renderer while loading never becomes it).
@@ -67,7 +67,7 @@ pub(crate) fn track_lifecycle(session: &Session, target_id: &str) -> watch::Rece
                     continue;
                 };
                 tx.send_modify(|l| {
-                    l.url = n.frame.url;
+                    l.url = n.frame.full_url();
                     l.commits += 1;
                     l.documents += 1;
                     // The events seen so far are the previous document's (this one's `init` may come
