@@ -1307,7 +1307,7 @@ async fn an_action_under_which_its_tab_closes_answers_then() {
 
 /// Playwright's selectors and locators, as its users and Playwright MCP's users write them: each finds
 /// the element Playwright's own `page.locator(selector)` (or `page.getByRole(...)`) finds first on the
-/// same page (the table is Playwright 1.65's answers on Chromium); an action takes them too, and a
+/// same page (the table is Playwright 1.65's answers on Chromium; a quoted `>>` is text, not a chain); an action takes them too, and a
 /// selector Playwright would refuse is a `bad_request` that says why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn playwright_selectors_and_locators_find_what_playwright_finds() {
@@ -1378,6 +1378,11 @@ async fn playwright_selectors_and_locators_find_what_playwright_finds() {
         ("getByRole('button', { name: /shadow/i })", Some("inner")),
         ("text=deep text", Some("deep")),
         ("#host >> text=deep", Some("deep")),
+        ("text=\"Next >> page\"", Some("chev")),
+        ("text=Next >> page", None),
+        ("'Next >> page'", Some("chev")),
+        ("getByText('Next >> page')", Some("chev")),
+        ("#out >> text=x", None),
     ];
     let mut wrong = Vec::new();
     for (selector, want) in table {

@@ -462,6 +462,7 @@ document.getElementById('resume').addEventListener('change', (e) => {
 </form>
 <div id="host"></div>
 <p id="out"></p>
+<p id="chev">Next &gt;&gt; page</p>
 <script>document.querySelector('#host').attachShadow({ mode: 'open' }).innerHTML =
   '<button id="inner">Shadow save</button><span id="deep">deep text</span>';</script>
 </body></html>"##;

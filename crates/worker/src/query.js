@@ -413,12 +413,13 @@
     const parts = [];
     let quote = '';
     let from = 0;
-    const textPart = () => /^\s*text\s*=./.test(text.slice(from));
+    // Inside a text part, after its first character, quotes are the text's own (`text=it's`).
+    const textPart = (i) => /^\s*text\s*=.+$/s.test(text.slice(from, i));
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
       if (c === '\\') { i++; continue; }
       if (quote) { if (c === quote) quote = ''; continue; }
-      if ((c === '"' || c === "'" || c === '`') && !textPart()) { quote = c; continue; }
+      if ((c === '"' || c === "'" || c === '`') && !textPart(i)) { quote = c; continue; }
       if (c === '>' && text[i + 1] === '>') { parts.push(text.slice(from, i)); from = i + 2; i++; }
     }
     parts.push(text.slice(from));

@@ -31,7 +31,7 @@ static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// An expression whose value is `selector`'s first match in the document: [`QUERY`], given the
 /// snapshot's walker only when the selector may need roles or names (a role or label part), so that
 /// a plain CSS selector's expression stays small.
-pub(crate) fn query_expression(selector: &str) -> String {
+fn query_expression(selector: &str) -> String {
     let lower = selector.to_ascii_lowercase();
     let walker =
         if lower.contains("role") || lower.contains("label") { crate::snapshot::WALKER } else { "null" };

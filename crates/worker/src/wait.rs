@@ -2,24 +2,25 @@
 //!
 //! Every condition but `networkidle` and `time_ms` is a test run by an in-page waiter (`wait.js`): it
 //! checks on every DOM mutation, animation frame, `readystatechange` and `load` (and a 100 ms tick),
-//! and resolves once the test holds or its time (the budget) is up; one `Runtime.evaluate` awaits it.
+//! and resolves once the test holds or its time (the budget) is up; one `Runtime.callFunctionOn` of one
+//! source for every wait (`Runtime.evaluate` for the caller's own function) awaits it.
 //! A navigation during the wait destroys the waiter's document: the wait goes on in the new one.
 //! `networkidle` is Chromium's own lifecycle event for the main frame (`Page.lifecycleEvent`
 //! `networkIdle`), tracked by `lifecycle`.
 
 use std::time::Duration;
 
-use sb_cdp::calls::Evaluate;
+use sb_cdp::calls::{CallFunctionOn, Evaluate};
 use sb_protocol::api::WaitForResult;
 use sb_protocol::api::{ElementState, LoadState};
 use sb_protocol::ipc::{Output, WaitCondition, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, context_lost, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
-use crate::resolve::query_expression;
+use crate::resolve::QUERY;
 
 /// The in-page waiter: `(test, timeoutMs) => Promise<{ok} | {error}>`.
 const WAITER: &str = include_str!("wait.js");
@@ -89,17 +90,46 @@ pub(crate) async fn wait_for(
             }
         }
         _ => {
-            let test = test_function(condition);
             let mut navigations = 0;
             loop {
                 let wait_ms = budget.remaining().saturating_sub(SETTLE).as_millis() as u64;
-                let call = Evaluate {
-                    user_gesture: false,
-                    ..Evaluate::by_value(format!("({WAITER})({test}, {wait_ms})"))
-                };
                 let mut lifecycle = page.lifecycle.clone();
                 lifecycle.borrow_and_update();
-                match page.session.evaluate(&call, budget.remaining()).await {
+                let waited = match (in_page_test(condition), page.journal.context(&page.target_id)) {
+                    // The one waiter source, called with the condition (compiled once a document).
+                    (Some((kind, arg)), Some(context)) => {
+                        let call = CallFunctionOn {
+                            function_declaration: WAIT_FN.clone(),
+                            execution_context_id: Some(context),
+                            arguments: vec![
+                                json!({"value": kind}),
+                                json!({"value": arg}),
+                                json!({"value": wait_ms}),
+                            ],
+                            return_by_value: true,
+                            await_promise: true,
+                            ..CallFunctionOn::default()
+                        };
+                        page.session.call_function_on(&call, budget.remaining()).await
+                    }
+                    // The main world's context not seen yet (a document on its way), or the caller's
+                    // own function: an expression in the default context.
+                    (Some((kind, arg)), None) => {
+                        let (kind, arg) = (Value::from(kind), Value::from(arg));
+                        let call = Evaluate::by_value(format!("({})({kind}, {arg}, {wait_ms})", *WAIT_FN));
+                        page.session
+                            .evaluate(&Evaluate { user_gesture: false, ..call }, budget.remaining())
+                            .await
+                    }
+                    (None, _) => {
+                        let test = function_test(condition);
+                        let call = Evaluate::by_value(format!("({WAITER})({test}, {wait_ms})"));
+                        page.session
+                            .evaluate(&Evaluate { user_gesture: false, ..call }, budget.remaining())
+                            .await
+                    }
+                };
+                match waited {
                     Ok(r) => {
                         if let Some(details) = r.exception_details {
                             return Err(thrown(condition, details.message()));
@@ -177,50 +207,62 @@ fn visible_text(text: &str) -> String {
     format!("internal:text={}i >> visible=true", Value::String(text.to_string()))
 }
 
-/// The waiter's test for `condition`: a JS function, truthy (or resolving truthy) once it holds.
-fn test_function(condition: &WaitCondition) -> String {
-    let q = |s: &str| Value::String(s.to_string()).to_string();
-    let body = match condition {
+/// The in-page waiter with every test but the caller's function: `function(kind, arg, waitMs)`, where
+/// `kind` names the test (`attached`, `detached`, `visible`, `hidden` for the selector `arg`; `url` for
+/// the regex `arg`; `load`, `domcontentloaded`). One source for every wait, so that the page compiles
+/// it once (V8 keeps each distinct script it compiled for the document's life: a wait's expression
+/// made anew each time grew a long-lived page's heap).
+static WAIT_FN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "function(kind, arg, waitMs) {{ \
+           const find = () => ({QUERY})(arg, document, {WALKER}); \
+           const visible = (e) => {{ const r = e.getBoundingClientRect(); \
+             return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
+           const tests = {{ \
+             attached: () => !!find(), \
+             detached: () => !find(), \
+             visible: () => {{ const el = find(); return !!el && visible(el); }}, \
+             hidden: () => {{ const el = find(); return !el || !visible(el); }}, \
+             url: () => new RegExp(arg).test(location.href), \
+             load: () => document.readyState === 'complete', \
+             domcontentloaded: () => document.readyState !== 'loading', \
+           }}; \
+           return ({WAITER})(tests[kind], waitMs); }}",
+        WALKER = crate::snapshot::WALKER
+    )
+});
+
+/// The [`WAIT_FN`] test for `condition` and its argument; `None` for the caller's function (and the
+/// conditions not run in the page).
+fn in_page_test(condition: &WaitCondition) -> Option<(&'static str, String)> {
+    Some(match condition {
         WaitCondition::Selector { selector, state } => {
-            let test = match state {
-                ElementState::Attached => "!!el",
-                ElementState::Detached => "!el",
-                ElementState::Visible => "!!el && visible(el)",
-                ElementState::Hidden => "!el || !visible(el)",
+            let kind = match state {
+                ElementState::Attached => "attached",
+                ElementState::Detached => "detached",
+                ElementState::Visible => "visible",
+                ElementState::Hidden => "hidden",
             };
-            format!(
-                "const visible = (e) => {{ const r = e.getBoundingClientRect(); \
-                 return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
-                 const el = {}; return {test};",
-                query_expression(selector)
-            )
+            (kind, selector.clone())
         }
         // As Playwright MCP's `browser_wait_for` (`page.getByText(text)` waited visible or hidden): the
         // text in an element that shows it, case-insensitive, its whitespace (a no-break space too)
         // normalized; ours: any such element, where Playwright's `.first()` looks at the first only.
-        WaitCondition::Text(t) => format!("return !!{};", query_expression(&visible_text(t))),
-        WaitCondition::TextGone(t) => format!("return !{};", query_expression(&visible_text(t))),
-        WaitCondition::Url(glob) => {
-            format!("return new RegExp({}).test(location.href);", q(&glob_to_regex(glob)))
-        }
-        WaitCondition::LoadState(LoadState::Load) => "return document.readyState === 'complete';".into(),
-        WaitCondition::LoadState(LoadState::DomContentLoaded) => {
-            "return document.readyState !== 'loading';".into()
-        }
-        // Not run in the page (`wait_for` answers them itself).
-        WaitCondition::LoadState(LoadState::NetworkIdle)
-        | WaitCondition::Time(_)
-        | WaitCondition::Dialog
-        | WaitCondition::Response(_)
-        | WaitCondition::Download
-        | WaitCondition::Popup => "return true;".into(),
-        // The caller's expression is evaluated where no name is declared, so it reads any of the
-        // page's globals (a `let v` around it hid a global `v`); a function it gives is called.
-        WaitCondition::Function(f) => {
-            format!("return ((found) => (typeof found === 'function' ? found() : found))(({f}));")
-        }
-    };
-    format!("() => {{ {body} }}")
+        WaitCondition::Text(t) => ("attached", visible_text(t)),
+        WaitCondition::TextGone(t) => ("detached", visible_text(t)),
+        WaitCondition::Url(glob) => ("url", glob_to_regex(glob)),
+        WaitCondition::LoadState(LoadState::Load) => ("load", String::new()),
+        WaitCondition::LoadState(LoadState::DomContentLoaded) => ("domcontentloaded", String::new()),
+        _ => return None,
+    })
+}
+
+/// The waiter's test for the caller's function: a JS function, truthy (or resolving truthy) once it
+/// holds. The caller's expression is evaluated where no name is declared, so it reads any of the
+/// page's globals (a `let v` around it hid a global `v`); a function it gives is called.
+fn function_test(condition: &WaitCondition) -> String {
+    let WaitCondition::Function(f) = condition else { return "() => true".into() };
+    format!("() => ((found) => (typeof found === 'function' ? found() : found))(({f}))")
 }
 
 /// A URL glob as an anchored regex: `**/` zero or more directories, `**` any characters, `*` any but
