@@ -717,12 +717,11 @@ async fn a_page_too_busy_to_answer_still_gets_its_title_and_load_state() {
         ("Busy", "domcontentloaded", busy.as_str())
     );
     c.goto("b", &pages.url("/test/index.html"), None).await.unwrap();
+    // page.back answers at DOMContentLoaded too: the page may not have reached its load handler
+    // then, or be spinning in it (its readyState unread): either way a load state, never "commit".
     let back = c.back("b", None).await.unwrap();
-    assert_eq!(
-        (back.title.as_str(), back.load_state.as_str(), back.timed_out),
-        ("Busy", "load", false),
-        "{back:?}"
-    );
+    assert_eq!((back.title.as_str(), back.timed_out), ("Busy", false), "{back:?}");
+    assert!(["domcontentloaded", "load"].contains(&back.load_state.as_str()), "{back:?}");
 }
 
 /// The command lines of the renderer processes under `root` (the supervisor), arguments joined by

@@ -138,3 +138,26 @@ async fn goto_follows_a_redirect_the_page_makes_while_it_loads() {
     );
     assert!(r.load_state == "domcontentloaded" || r.load_state == "load", "{r:?}");
 }
+
+/// `page.back`, `page.forward` and `page.reload` answer once the document is ready to read
+/// (`DOMContentLoaded`), as `page.goto` does: on a page whose image never arrives, back and reload
+/// held out their whole budget for a `load` that never came (`timed_out`), where the goto of the same
+/// page answered at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn back_forward_and_reload_answer_when_the_document_is_ready_as_goto_does() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("h")).await.unwrap();
+    let unfinished = pages.url("/test/unfinished.html");
+    c.goto("h", &pages.url("/test/index.html"), None).await.unwrap();
+    let r = c.goto("h", &unfinished, Some(5_000)).await.unwrap();
+    assert_eq!((r.load_state.as_str(), r.timed_out), ("domcontentloaded", false), "{r:?}");
+    c.goto("h", &pages.url("/test/index.html"), None).await.unwrap();
+    let back = c.back("h", Some(5_000)).await.unwrap();
+    assert_eq!((back.url.as_str(), back.timed_out), (unfinished.as_str(), false), "{back:?}");
+    assert_eq!(back.title, "Unfinished");
+    let reload = c.reload("h", Some(5_000)).await.unwrap();
+    assert_eq!((reload.load_state.as_str(), reload.timed_out), ("domcontentloaded", false), "{reload:?}");
+    c.back("h", None).await.unwrap();
+    let forward = c.forward("h", Some(5_000)).await.unwrap();
+    assert_eq!((forward.url.as_str(), forward.timed_out), (unfinished.as_str(), false), "{forward:?}");
+}

@@ -440,6 +440,10 @@ document.getElementById('resume').addEventListener('change', (e) => {
   for (const t of ['click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#save').addEventListener(t, log);
 </script></body></html>"#;
 
+    /// `/test/unfinished.html`: a page whose `load` never comes (its image never arrives).
+    pub const UNFINISHED: &str = r#"<!doctype html><html><head><title>Unfinished</title></head>
+<body><h1>Unfinished</h1><img alt="never" src="/test/never"></body></html>"#;
+
     /// `/test/selectors.html`: elements for Playwright's selector engines and locators (text, role,
     /// label, placeholder, alt, title, test id, XPath, chains), one in an open shadow root.
     pub const SELECTORS: &str = r##"<!doctype html><html><head><title>Selectors</title></head>
@@ -745,6 +749,7 @@ impl PageServer {
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
             .route("/test/selectors.html", get(|| async { Html(pages::SELECTORS) }))
+            .route("/test/unfinished.html", get(|| async { Html(pages::UNFINISHED) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))
             .route("/test/reloading.html", get(|| async { Html(pages::RELOADING) }))
             .route("/test/redirecting.html", get(|| async { Html(pages::REDIRECTING) }))

@@ -206,7 +206,8 @@ class Methods:
 
     def back(self, session_id: str, *, timeout_ms: Optional[int] = None) -> GotoResult:
         """``page.back`` -> ``GotoResult``: the previous entry of the tab's history, waited for as ``page.goto``
-        waits (``timed_out`` with what it reached); ``bad_request`` when there is none.
+        waits, until ``DOMContentLoaded`` (``timed_out`` with what it reached); ``bad_request`` when there is
+        none.
         """
         return self._request("page.back", session_id, {}, timeout_ms, GotoResult)
 

@@ -373,7 +373,8 @@ methods! {
     /// once the page it went to is loaded, with the first response's `status`.
     PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
-    /// waits (`timed_out` with what it reached); `bad_request` when there is none.
+    /// waits, until `DOMContentLoaded` (`timed_out` with what it reached); `bad_request` when there is
+    /// none.
     PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
     /// `page.forward` -> [`GotoResult`]: the next entry of the tab's history, as `page.back`.
     PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }

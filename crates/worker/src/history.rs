@@ -1,11 +1,12 @@
 //! `page.back`, `page.forward` and `page.reload`: the tab's session history, waited for as `page.goto`
-//! waits (Playwright's `goBack`, `goForward`, `reload` with `waitUntil: 'load'`).
+//! waits, until `DOMContentLoaded` (Playwright MCP's `browser_navigate_back` waits for the commit and
+//! then the snapshot's DOM; Playwright's `goBack` with `waitUntil: 'domcontentloaded'`).
 //!
 //! The entry is found in `Page.getNavigationHistory` and loaded with `Page.navigateToHistoryEntry`
 //! (`Page.reload` for a reload); the action then waits for the main frame to commit its navigation (a
 //! new document, a page restored from the back/forward cache, or, for a step, a same-document entry's
-//! URL: not a URL the page moves to itself meanwhile, see [`Reached`]) and for that document's `load`,
-//! within the budget. What it reached when the budget ran out is the answer, with
+//! URL: not a URL the page moves to itself meanwhile, see [`Reached`]) and for that document's
+//! `DOMContentLoaded`, within the budget. What it reached when the budget ran out is the answer, with
 //! `timed_out: true`, as `page.goto`'s is.
 
 use sb_protocol::api::GotoResult;
@@ -101,8 +102,8 @@ enum Reached<'a> {
     Entry(&'a str),
 }
 
-/// Starts a navigation with `start` and waits for its commit ([`Reached`]) and its `load`, within
-/// the budget.
+/// Starts a navigation with `start` and waits for its commit ([`Reached`]) and its
+/// `DOMContentLoaded`, within the budget.
 async fn traverse<F, Fut>(
     page: &Page,
     url: &str,
@@ -132,20 +133,22 @@ where
         // As `page.goto`'s: the load stopped, the tab's previous document reported, `timed_out`.
         return not_committed(page, url, budget).await;
     }
-    p.log("committed; waiting for load");
-    // A document restored from the back/forward cache or a same-document entry fires no `load`: its
-    // `readyState` says it is complete.
+    p.log("committed; waiting for DOMContentLoaded");
+    // A document restored from the back/forward cache or a same-document entry fires no lifecycle
+    // events: its `readyState` says how far it is. (Waiting for `load` here held a page whose image
+    // never came to the whole budget, where `page.goto` of the same page answers at once.)
     let (mut shown, mut title, mut ready) = url_and_title(page, budget).await;
     let mut timed_out = false;
-    if ready.as_deref() != Some("complete") {
-        timed_out = !wait_until(&mut lifecycle, wait.remaining(), |l| l.has("load")).await;
+    if !matches!(ready.as_deref(), Some("complete" | "interactive")) {
+        timed_out = !wait_until(&mut lifecycle, wait.remaining(), |l| l.has("DOMContentLoaded")).await;
         (shown, title, ready) = url_and_title(page, budget).await;
     }
     let load_state = match ready.as_deref() {
         Some("complete") => "load",
         Some("interactive") => "domcontentloaded",
         // The page did not say (busy): what the lifecycle saw.
-        _ if !timed_out => "load",
+        _ if !timed_out && lifecycle.borrow().has("load") => "load",
+        _ if !timed_out => "domcontentloaded",
         _ => "commit",
     };
     Ok(Output::Goto(GotoResult {
