@@ -329,8 +329,8 @@ addEventListener('load', () => {
 });
 </script></body></html>"#;
 
-    /// `/test/replacing/{ms}` (answered after `ms`, never from the cache): a page titled "Replacing
-    /// <n>", `n` counting its loads in the tab (`sessionStorage`), that moves its URL within the
+    /// `/test/replacing/{ms}` (answered after `ms`, never from the cache): a page titled
+    /// `"Replacing n"`, `n` counting its loads in the tab (`sessionStorage`), that moves its URL within the
     /// document every 20 ms from the time it is parsed (`history.replaceState`).
     pub const REPLACING_COUNTED: &str = r#"<!doctype html><html><head><title>Replacing</title></head>
 <body><h1>Replacing</h1><script>
