@@ -658,6 +658,16 @@ pub async fn timed<T>(budget: u64, call: impl std::future::Future<Output = T>) -
     out
 }
 
+/// `page` answered after the path's `ms` (at most 60 s), never from the cache (`no-store`: a history
+/// step asks the server again): a slow server's page.
+async fn slowly(
+    axum::extract::Path(ms): axum::extract::Path<u64>,
+    page: &'static str,
+) -> impl axum::response::IntoResponse {
+    tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
+    ([(axum::http::header::CACHE_CONTROL, "no-store")], Html(page))
+}
+
 /// A local HTTP server for test pages.
 pub struct PageServer {
     /// `http://127.0.0.1:<port>`, no trailing slash.
@@ -785,22 +795,9 @@ impl PageServer {
                     Html(pages::big(blocks.min(50_000)))
                 }),
             )
-            // Answers the index page after `ms` (at most 60 s), never from the cache (a history step
-            // loads it again): a slow server.
-            .route(
-                "/test/slow/{ms}",
-                get(|axum::extract::Path(ms): axum::extract::Path<u64>| async move {
-                    tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
-                    ([(axum::http::header::CACHE_CONTROL, "no-store")], Html(pages::INDEX))
-                }),
-            )
-            .route(
-                "/test/replacing/{ms}",
-                get(|axum::extract::Path(ms): axum::extract::Path<u64>| async move {
-                    tokio::time::sleep(Duration::from_millis(ms.min(60_000))).await;
-                    ([(axum::http::header::CACHE_CONTROL, "no-store")], Html(pages::REPLACING_COUNTED))
-                }),
-            )
+            // The index page and the replacing page, each answered slowly (`slowly`).
+            .route("/test/slow/{ms}", get(|ms| slowly(ms, pages::INDEX)))
+            .route("/test/replacing/{ms}", get(|ms| slowly(ms, pages::REPLACING_COUNTED)))
             // Sets an HttpOnly cookie (`sid=<value>`).
             .route(
                 "/test/set-cookie/{value}",
