@@ -1282,20 +1282,33 @@ async fn an_action_under_which_its_tab_closes_answers_then() {
         ("page.screenshot", json!({})),
     ];
     for (method, params) in actions {
-        c.goto("w", &pages.url("/test/popup.html"), None).await.unwrap();
-        let opened = c.click("w", ClickParams { element: by_css("#open"), ..Default::default() }, None).await;
-        let popup = opened.unwrap().common.popups[0].clone();
-        raw(&c, "w", "tabs.focus", json!({"target_id": popup})).await.unwrap();
-        if method != "page.evaluate" {
-            js(&c, "w", "setTimeout(() => window.close(), 50), 1").await;
-        }
-        // A screenshot is taken again and again until the tab goes under one.
-        let answer = loop {
-            let r = c.call(method, Some("w"), params.clone(), Some(20_000)).await.expect("an answer");
-            if r.ok && method == "page.screenshot" {
-                continue;
+        // A screenshot is taken again and again until the tab goes under one. When the tab closes
+        // between two of them, the next is the opener's and says so (`reset_reason:
+        // "active_tab_closed"`): a new popup is opened and the screenshots start over (this loop
+        // spun for good on that answer, run at rest).
+        let mut popups = 0;
+        let answer = 'popup: loop {
+            popups += 1;
+            assert!(popups <= 20, "{method}: the tab never closed during one of {popups} rounds");
+            c.goto("w", &pages.url("/test/popup.html"), None).await.unwrap();
+            let opened =
+                c.click("w", ClickParams { element: by_css("#open"), ..Default::default() }, None).await;
+            let popup = opened.unwrap().common.popups[0].clone();
+            raw(&c, "w", "tabs.focus", json!({"target_id": popup})).await.unwrap();
+            if method != "page.evaluate" {
+                js(&c, "w", "setTimeout(() => window.close(), 50), 1").await;
             }
-            break r;
+            loop {
+                let r = c.call(method, Some("w"), params.clone(), Some(20_000)).await.expect("an answer");
+                if r.ok && method == "page.screenshot" {
+                    let reason = r.result.as_ref().and_then(|v| v["reset_reason"].as_str());
+                    if reason == Some("active_tab_closed") {
+                        continue 'popup;
+                    }
+                    continue;
+                }
+                break 'popup r;
+            }
         };
         let e = answer.error.unwrap_or_else(|| panic!("{method}: {:?}", answer.result));
         assert_eq!(e.code, ErrorCode::PageReset, "{method}: {}", e.message);
