@@ -238,12 +238,25 @@ impl Supervisor {
 }
 
 impl Drop for Supervisor {
+    /// Stops the supervisor; when the test is failing, prints its last [`POST_MORTEM`] action lines
+    /// first (each with the supervisor's own `duration_ms`, and its timestamp), so that a late answer
+    /// tells whether the time went in the supervisor or on the way to the test.
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            let lines = self.log.0.lock().unwrap();
+            let actions: Vec<&String> = lines.iter().filter(|l| l.contains("\"browser_action_")).collect();
+            let tail = &actions[actions.len().saturating_sub(POST_MORTEM)..];
+            let tail: Vec<&str> = tail.iter().map(|l| l.as_str()).collect();
+            eprintln!("the supervisor's last action lines:\n{}", tail.join("\n"));
+        }
         if self.child.is_some() {
             let _ = self.terminate();
         }
     }
 }
+
+/// How many of its last action log lines a failing test's supervisor prints.
+const POST_MORTEM: usize = 12;
 
 fn is_list_done(e: &serde_json::Value) -> bool {
     e["message"] == "browser_action_succeeded" && e["browser.action"] == "session.list"
@@ -650,12 +663,27 @@ pub const TRIP_MS: u64 = 25;
 pub async fn timed<T>(budget: u64, call: impl std::future::Future<Output = T>) -> T {
     let early = sb_protocol::margins::EARLY.as_millis() as u64;
     let late = sb_protocol::margins::LATE.as_millis() as u64;
+    let at = utc_time_of_day();
     let started = std::time::Instant::now();
     let out = call.await;
     let took = started.elapsed().as_millis() as u64;
-    assert!(took + early >= budget, "answered early: after {took} ms with a budget of {budget} ms");
-    assert!(took <= budget + late + TRIP_MS, "answered late: after {took} ms with a budget of {budget} ms");
+    assert!(
+        took + early >= budget,
+        "answered early: after {took} ms with a budget of {budget} ms (sent {at})"
+    );
+    assert!(
+        took <= budget + late + TRIP_MS,
+        "answered late: after {took} ms with a budget of {budget} ms (sent {at} UTC; the supervisor's \
+         duration_ms for it is in its log lines below)"
+    );
     out
+}
+
+/// The time of day now, UTC, as `hh:mm:ss.mmm` (the supervisor's log timestamps' clock).
+fn utc_time_of_day() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let (s, ms) = (now.as_secs() % 86_400, now.subsec_millis());
+    format!("{:02}:{:02}:{:02}.{ms:03}", s / 3600, s / 60 % 60, s % 60)
 }
 
 /// `page` answered after the path's `ms` (at most 60 s), never from the cache (`no-store`: a history
