@@ -1459,6 +1459,51 @@ async fn playwright_selectors_and_locators_find_what_playwright_finds() {
     }
 }
 
+/// Visible is Playwright's (`isElementVisible`) for selectors, waits and the actionability checks
+/// alike. There were three copies, none of them Playwright's nor the same: a `display: contents`
+/// wrapper (no box of its own) was never visible, and a wait for an element under `visibility:
+/// collapse` or in a `content-visibility: hidden` subtree to be hidden ran out its budget (only
+/// `visibility: hidden` counted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn visible_is_playwrights_for_selectors_and_waits() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("v")).await.unwrap();
+    c.goto("v", &pages.url("/test/index.html"), None).await.unwrap();
+    let html = "document.body.insertAdjacentHTML('beforeend', '<div id=\"wrap\" style=\"display:contents\">\
+                <span>shown</span></div><p id=\"collapsed\" style=\"visibility:collapse\">c</p>\
+                <div style=\"content-visibility:hidden\"><p id=\"skipped\">s</p></div>'), 1";
+    c.evaluate("v", html, None).await.unwrap();
+    use sb_protocol::api::{ElementState, WaitForParams};
+    for (selector, state) in [
+        ("#wrap", ElementState::Visible),
+        ("#collapsed", ElementState::Hidden),
+        ("#skipped", ElementState::Hidden),
+    ] {
+        let wait =
+            WaitForParams { selector: Some(selector.into()), state: Some(state), ..Default::default() };
+        let r = c.wait_for("v", wait, Some(2_000)).await;
+        assert!(r.is_ok(), "{selector} {state:?}: {r:?}");
+    }
+    // The selector engine's visible=true keeps what Playwright 1.65's keeps.
+    for (selector, want) in [
+        ("#wrap >> visible=true", Some("wrap")),
+        ("#collapsed >> visible=true", None),
+        ("#skipped >> visible=true", None),
+        ("#skipped >> visible=false", Some("skipped")),
+    ] {
+        let found = c
+            .request::<sb_protocol::api::EvaluateResult>(
+                sb_protocol::api::Method::PageEvaluate,
+                Some("v"),
+                json!({"function": "(e) => e.id", "selector": selector}),
+                None,
+            )
+            .await;
+        let got = found.ok().and_then(|r| r.into_inner().value).and_then(|v| v.as_str().map(str::to_string));
+        assert_eq!(got.as_deref(), want, "{selector}");
+    }
+}
+
 /// `page.wait_for {text}` matches text as Playwright MCP's `browser_wait_for` does
 /// (`page.getByText(text)`): case-insensitive, whitespace normalized (a no-break space is a space), in
 /// an element that shows it. It compared `document.body.innerText` exactly: rustdoc's "Search

@@ -99,7 +99,9 @@ pub enum ElementState {
     Attached,
     /// Not in the DOM.
     Detached,
-    /// In the DOM with a non-empty box and not `visibility: hidden` (the default).
+    /// In the DOM and visible as Playwright has it: a non-empty box, `visibility: visible`, not under
+    /// `display: none` or `content-visibility: hidden`; a `display: contents` element when a child is
+    /// (the default).
     #[default]
     Visible,
     /// Not in the DOM, or in it but not visible.

@@ -62,7 +62,8 @@ pub enum ErrorCode {
     UnknownRef,
     /// Another element receives pointer events at the click point; the message names it.
     ElementCovered,
-    /// The element has an empty box or `visibility: hidden`.
+    /// The element is not visible (an empty box, `visibility` other than `visible`, under `display:
+    /// none` or `content-visibility: hidden`: Playwright's rule).
     NotVisible,
     /// The element is disabled.
     NotEnabled,

@@ -1,6 +1,6 @@
 //! Actionability, as Playwright defines it (`server/dom.ts`, `_retryPointerAction` and
 //! `injected/injectedScript.ts` `elementState`/`expectHitTarget`): before input an element must be
-//! attached, visible (non-empty box, not `visibility: hidden`), stable (the same box over the next
+//! attached, visible (Playwright's rule: `visible.js`), stable (the same box over the next
 //! animation frame; two under a running animation; none when the element's last check found it still
 //! at most a frame ago and its box is the same: [`crate::page::SeenStable`]), enabled, editable for
 //! typing, and, for pointer input, receive events: the hit test at the click point
@@ -87,9 +87,12 @@ struct Checks {
     seen: Option<serde_json::Value>,
 }
 
-/// One round of checks: attached, visible, stable across an animation frame (two under a running
-/// animation), enabled, editable.
-const CHECKS: &str = include_str!("checks.js");
+/// One round of checks: attached, visible ([`crate::resolve::VISIBLE`]'s test, Playwright's), stable
+/// across an animation frame (two under a running animation), enabled, editable: `checks.js`, in a
+/// scope that defines its `isVisible`. A function expression, the same source every call.
+static CHECKS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("(() => {{ {} return ({}); }})()", crate::resolve::VISIBLE, include_str!("checks.js"))
+});
 
 /// The element's window: its viewport size and scroll position, CSS px (the fallback of [`viewport`]).
 const VIEW: &str =
@@ -205,8 +208,13 @@ async fn check_round(
     // This element's box when its last check ended, when that found it still.
     let key = stable_key(locator, el);
     let seen = seen(page, &el.session, key.as_ref());
-    let checks =
-        call_function_on(&el.session, &el.object_id, CHECKS, json!([{ "value": seen }]), budget.capped(STEP));
+    let checks = call_function_on(
+        &el.session,
+        &el.object_id,
+        &CHECKS,
+        json!([{ "value": seen }]),
+        budget.capped(STEP),
+    );
     let scrolled = async {
         if scrolled.await.is_err() {
             // Not scrollable by CDP (no layout yet, say): by script. Should that move the element,
@@ -386,8 +394,9 @@ pub(crate) async fn at_once(
     // The ref, its evidence and the action's need are arguments: the source is the same every call.
     let call = sb_cdp::calls::CallFunctionOn {
         function_declaration: format!(
-            "function(id, seen, needsEnabled) {{ return ({AT_ONCE})({}, seen, needsEnabled, ({CHECKS}), ({HIT_TARGET})); }}",
-            registry_lookup("id")
+            "function(id, seen, needsEnabled) {{ return ({AT_ONCE})({}, seen, needsEnabled, ({}), ({HIT_TARGET})); }}",
+            registry_lookup("id"),
+            *CHECKS
         ),
         arguments: vec![json!({ "value": r.id }), json!({ "value": seen }), json!({ "value": needs_enabled })],
         return_by_value: true,

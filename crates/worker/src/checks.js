@@ -48,7 +48,6 @@ async function(seen) {
   const starting = pendingBefore || running.some((an, i) => an.pending || !(an.currentTime - clocks[i] >= FRAME_MS));
   if (!this.isConnected) return { attached: false };
   const b = recent ? a : this.getBoundingClientRect();
-  const style = getComputedStyle(this);
   const disabled = this.disabled === true || this.getAttribute('aria-disabled') === 'true'
     || (!!this.closest && !!this.closest('fieldset[disabled]') && 'disabled' in this);
   // Read-only as Playwright's `elementState('editable')` has it (roleUtils.ts `getReadonly`): an
@@ -68,7 +67,7 @@ async function(seen) {
     ? { x: b.x, y: b.y, width: b.width, height: b.height, time } : null;
   return {
     attached: true,
-    visible: b.width > 0 && b.height > 0 && style.visibility !== 'hidden',
+    visible: isVisible(this),
     stable,
     box,
     enabled: !disabled,

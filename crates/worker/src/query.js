@@ -1,7 +1,8 @@
-// The selector engine: `(selector, root, walker) => Element | null`, the first match in document order
-// of a Playwright selector or locator, through open shadow roots. `walker` is the snapshot's walker
-// (walker.js) or null: the role and label engines take roles, accessible names, states and what is
-// hidden from it (`walker({api: true})`), so a selector and a snapshot agree on them.
+// The selector engine: `(selector, root, walker, visible) => Element | null`, the first match in
+// document order of a Playwright selector or locator, through open shadow roots. `walker` is the
+// snapshot's walker (walker.js) or null: the role and label engines take roles, accessible names,
+// states and what is hidden from it (`walker({api: true})`), so a selector and a snapshot agree on
+// them. `visible` is visible.js's test, which `visible=` and `:visible` apply.
 //
 // What it follows (Playwright's `injected/selectorParser.ts`, `selectorEvaluator.ts`,
 // `injectedScript.ts` and `roleSelectorEngine.ts`, and `utils/isomorphic/locatorParser.ts` for the
@@ -23,7 +24,7 @@
 // Differences: the first match is the answer (Playwright's locators refuse two: "strict mode
 // violation"); layout engines (`left-of`, ...), `internal:has`, `internal:or`/`and` and
 // `:has-text()` inside a CSS part (not at its end) are refused as not supported.
-(selector, root, walker) => {
+(selector, root, walker, visible) => {
   root = root || document;
   const fail = (m) => { throw new SyntaxError(m); };
   const norm = (s) => s.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
@@ -56,11 +57,6 @@
     const found = Array.from(scope.querySelectorAll(text));
     const hosts = (scope.nodeType === 1 && scope.shadowRoot) || Array.from(scope.querySelectorAll('*')).some((e) => e.shadowRoot);
     return hosts ? all(scope).filter((e) => e.matches(text)) : found;
-  }
-  function visible(e) {
-    const r = e.getBoundingClientRect();
-    const s = e.ownerDocument.defaultView.getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && s.visibility === 'visible';
   }
 
   // ---- text (Playwright's elementText and createTextMatcher)

@@ -16,16 +16,23 @@ use crate::error::{cdp_failure, fail};
 use crate::frames;
 use crate::page::{call_function_on, Page};
 
-/// The selector engine (`query.js`): `(selector, root, walker) => Element | null`, the first match in
-/// document order of a Playwright selector (`css`, `text=`, `role=`, `xpath=`, `>>`, `nth=`, ...) or
+/// The selector engine (`query.js`): `(selector, root, walker, visible) => Element | null` (`visible`:
+/// [`VISIBLE`]), the first match in document order of a Playwright selector (`css`, `text=`, `role=`, `xpath=`, `>>`, `nth=`, ...) or
 /// locator (`getByRole('button', { name: 'Save' })`), through open shadow roots.
 pub(crate) const QUERY: &str = include_str!("query.js");
+
+/// `function isVisible(element)`: whether an element is visible, as Playwright's `isElementVisible`
+/// has it (`visible.js`): for selectors, waits and the actionability checks alike.
+pub(crate) const VISIBLE: &str = include_str!("visible.js");
 
 /// `function(selector)` called in a document's main world: its first match ([`QUERY`], with the
 /// snapshot's walker for roles and names). One source for every selector, so that the page compiles
 /// it once (V8 keeps each distinct script it compiled for the context's life).
 static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!("function(selector) {{ return ({QUERY})(selector, document, {}); }}", crate::snapshot::WALKER)
+    format!(
+        "function(selector) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible); }}",
+        crate::snapshot::WALKER
+    )
 });
 
 /// An expression whose value is `selector`'s first match in the document: [`QUERY`], given the
@@ -35,7 +42,10 @@ fn query_expression(selector: &str) -> String {
     let lower = selector.to_ascii_lowercase();
     let walker =
         if lower.contains("role") || lower.contains("label") { crate::snapshot::WALKER } else { "null" };
-    format!("({QUERY})({}, document, {walker})", Value::String(selector.to_string()))
+    format!(
+        "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible); }})()",
+        Value::String(selector.to_string())
+    )
 }
 
 /// `<tag id="..." class="...">`: how an element found by selector, or one in the way, is named.

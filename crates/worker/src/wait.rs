@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use crate::error::{cdp_failure, context_lost, fail};
 use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
-use crate::resolve::QUERY;
+use crate::resolve::{QUERY, VISIBLE};
 
 /// The in-page waiter: `(test, timeoutMs) => Promise<{ok} | {error}>`.
 const WAITER: &str = include_str!("wait.js");
@@ -215,9 +215,9 @@ fn visible_text(text: &str) -> String {
 static WAIT_FN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "function(kind, arg, waitMs) {{ \
-           const find = () => ({QUERY})(arg, document, {WALKER}); \
-           const visible = (e) => {{ const r = e.getBoundingClientRect(); \
-             return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; }}; \
+           {VISIBLE} \
+           const visible = isVisible; \
+           const find = () => ({QUERY})(arg, document, {WALKER}, isVisible); \
            const tests = {{ \
              attached: () => !!find(), \
              detached: () => !find(), \
