@@ -519,13 +519,15 @@ async fn a_page_busy_longer_than_a_check_may_take_still_gets_its_click() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_stability_check_skips_the_frame_only_for_a_still_box_seen_a_frame_ago_at_most() {
     const CHECKS: &str = include_str!("../crates/worker/src/checks.js");
+    // The visibility test checks.js calls, defined in its scope as the worker does.
+    const VISIBLE: &str = include_str!("../crates/worker/src/visible.js");
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "a").await;
     js(&c, "a", "document.body.insertAdjacentHTML('afterbegin', '<button id=\"still\">Still</button><button id=\"slide\" style=\"position: relative; left: 0; transition: left 2s linear\">Slide</button>'), 1").await;
     // `seen`: the box now and the clock's time, with `dx` added to x and `dt` to the time.
     let check = |id: &str, dx: f64, dt: f64, slide: bool| {
         format!(
-            "(async () => {{ const checks = {CHECKS}; const el = document.getElementById('{id}'); \
+            "(async () => {{ {VISIBLE} const checks = {CHECKS}; const el = document.getElementById('{id}'); \
              const r = el.getBoundingClientRect(); const t0 = document.timeline.currentTime; \
              const seen = {{ x: r.x + {dx}, y: r.y, width: r.width, height: r.height, time: t0 + {dt} }}; \
              if ({slide}) {{ el.style.left = '300px'; }} \

@@ -238,7 +238,7 @@ impl Supervisor {
 }
 
 impl Drop for Supervisor {
-    /// Stops the supervisor; when the test is failing, prints its last [`POST_MORTEM`] action lines
+    /// Stops the supervisor; when the test is failing, prints its last action lines (12)
     /// first (each with the supervisor's own `duration_ms`, and its timestamp), so that a late answer
     /// tells whether the time went in the supervisor or on the way to the test.
     fn drop(&mut self) {
