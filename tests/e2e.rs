@@ -497,6 +497,49 @@ async fn the_config_file_sets_limits_and_gates_and_bad_files_are_refused() {
     assert!(!dir.path().join("s.sock").exists(), "nothing was started");
 }
 
+/// A session no request has used for `limits.session_idle_timeout_ms` is closed by the runtime (a
+/// crashed agent's sessions held their pages and their places under `max_sessions` for good, restarts
+/// included): a later call on it says why, the limit has its place again, and the id can be used anew.
+/// A session whose one action runs longer than the timeout is in use throughout and is not closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_no_request_uses_is_closed_and_one_in_use_is_not() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[limits]\nmax_sessions = 2\nsession_idle_timeout_ms = 2000\n");
+    let c = sup.client().await;
+    c.session_start(Some("left")).await.unwrap();
+    c.goto("left", &pages.url("/test/index.html"), None).await.unwrap();
+    c.session_start(Some("busy")).await.unwrap();
+    assert_eq!(api_error(c.session_start(Some("third")).await).code, ErrorCode::TooManySessions);
+    // One action of 5 s, over twice the timeout.
+    let long = "new Promise((r) => setTimeout(() => r('done'), 5000))";
+    let busy = tokio::spawn({
+        let c = c.clone();
+        async move { c.evaluate("busy", long, Some(20_000)).await }
+    });
+    let expired = |id: &'static str| {
+        move |events: &[Value]| {
+            events.iter().any(|e| e["message"] == "session_expired" && e["browser.session_id"] == id)
+        }
+    };
+    tokio::task::block_in_place(|| sup.wait_for_log("the idle session expired", expired("left")));
+    let e = api_error(c.goto("left", &pages.url("/test/index.html"), None).await);
+    assert_eq!(e.code, ErrorCode::UnknownSession, "{e:?}");
+    assert!(
+        e.message.contains("'left' was closed after") && e.message.contains("without a request"),
+        "{e:?}"
+    );
+    let listed: Vec<String> =
+        c.session_list().await.unwrap().into_inner().sessions.into_iter().map(|s| s.session_id).collect();
+    assert_eq!(listed, ["busy"]);
+    // The session in use all along: its action ran to its end.
+    let done = busy.await.unwrap().expect("the busy session's action");
+    assert_eq!(done.into_inner().value, Some(json!("done")));
+    assert!(!expired("busy")(&sup.log_events()), "the busy session was not closed under its action");
+    // The expired one's place and id are free again.
+    c.session_start(Some("left")).await.expect("a place and the id are free");
+    c.goto("left", &pages.url("/test/index.html"), None).await.expect("the new session answers");
+}
+
 /// `max_sessions` is a limit on sessions open *or starting*: concurrent starts reserve their slot
 /// before the target is created, so no burst can pass it (before: checked first, counted after, and
 /// 60 concurrent starts with a limit of 32 all succeeded).

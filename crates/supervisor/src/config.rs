@@ -271,6 +271,12 @@ pub struct Limits {
     /// unknown id does), and `session.list` shows only the caller's. For one runtime serving several
     /// agents. Off by default.
     pub session_tokens: bool,
+    /// How long a session may go without a request (none in progress, no person holding it in the
+    /// live view) before it is closed, ms: its tabs and browser context go, and a later call on it
+    /// answers `unknown_session` saying so. A crashed agent's sessions would otherwise hold their
+    /// pages, and their places under `max_sessions`, for good (and across restarts: the store keeps
+    /// them). 0: never; else at least 1000.
+    pub session_idle_timeout_ms: u64,
 }
 
 impl Default for Limits {
@@ -283,6 +289,7 @@ impl Default for Limits {
             idle_timeout_ms: 600_000,
             evict_idle_after_ms: 5_000,
             session_tokens: false,
+            session_idle_timeout_ms: 3_600_000,
         }
     }
 }
@@ -353,6 +360,9 @@ impl Config {
         }
         if self.limits.partial_line_timeout_ms == 0 {
             return bad("limits.partial_line_timeout_ms", "must be at least 1");
+        }
+        if (1..1_000).contains(&self.limits.session_idle_timeout_ms) {
+            return bad("limits.session_idle_timeout_ms", "must be 0 (never) or at least 1000");
         }
         if self.limits.max_request_bytes < 1024 {
             return bad("limits.max_request_bytes", "must be at least 1024");
@@ -452,5 +462,9 @@ max_request_bytes = 65536
         assert_eq!(e, "config c.toml: timeouts.goto_ms must be within timeouts.min_ms..=timeouts.max_ms (1000..=120000)");
         let e = Config::parse("[browser.viewport]\nwidth = 0\n", "d.toml").unwrap_err().0;
         assert!(e.contains("browser.viewport"), "{e}");
+        let e = Config::parse("[limits]\nsession_idle_timeout_ms = 500\n", "e.toml").unwrap_err().0;
+        assert_eq!(e, "config e.toml: limits.session_idle_timeout_ms must be 0 (never) or at least 1000");
+        let never = Config::parse("[limits]\nsession_idle_timeout_ms = 0\n", "f.toml").unwrap();
+        assert_eq!(never.limits.session_idle_timeout_ms, 0);
     }
 }

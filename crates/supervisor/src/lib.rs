@@ -145,6 +145,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         restored,
     ));
     runtime.prune_artifacts(None).await;
+    // Sessions no request has used for `[limits] session_idle_timeout_ms` are closed (0: never).
+    if let ms @ 1.. = config.settings.limits.session_idle_timeout_ms {
+        runtime.expire_idle_sessions(Duration::from_millis(ms));
+    }
     if sandbox.runtime_warmup_on_start {
         if let Err(e) = runtime.start().await {
             if sandbox.runtime_required {

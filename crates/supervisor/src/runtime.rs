@@ -100,6 +100,13 @@ pub struct Runtime {
 /// ([`Runtime::said_a_download`]).
 const DOWNLOAD_NEWS: Duration = Duration::from_millis(1_000);
 
+/// The idle sessions' check runs at least this often ([`Runtime::expire_idle_sessions`]): 60 s.
+const EXPIRY_TICK_MAX: Duration = Duration::from_secs(60);
+/// ... and at most this often: 100 ms.
+const EXPIRY_TICK_MIN: Duration = Duration::from_millis(100);
+/// What closing an expired session may take (its tabs, its context): 10 s.
+const EXPIRY_CLOSE: Duration = Duration::from_secs(10);
+
 impl Runtime {
     /// A runtime without a browser yet ([`Runtime::start`] launches it, else the first request does).
     /// `restored` are the sessions the store kept from an earlier supervisor: they get new pages when
@@ -327,11 +334,26 @@ impl Runtime {
         let id = request.session_id.as_deref().ok_or_else(|| {
             bad_request(format!("{} needs a session_id; start one with session.start", method.name()))
         })?;
-        let session = if self.config.session_tokens {
-            self.queue.sessions.get_as(id, request.session_token.as_deref())?
-        } else {
-            self.queue.sessions.get(id)?
+        let lookup = || {
+            if self.config.session_tokens {
+                self.queue.sessions.get_as(id, request.session_token.as_deref())
+            } else {
+                self.queue.sessions.get(id)
+            }
         };
+        let session = lookup()?;
+        // In use until the answer: not idle, so never expired under the request. Closed for being
+        // idle just before it was marked: answered as gone.
+        let _in_use = session.in_use();
+        if !self.queue.sessions.is_open(&session) {
+            return Err(lookup().err().unwrap_or_else(|| {
+                ErrorBody::new(
+                    ErrorCode::UnknownSession,
+                    Phase::Session,
+                    format!("session '{id}' was closed"),
+                )
+            }));
+        }
         {
             let mut marks = session.marks.lock().unwrap();
             *marks = (marks.1, Instant::now());
@@ -910,6 +932,35 @@ impl Runtime {
         self.queue.sessions.downloads.closed(&session.id);
         self.queue.sessions.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }
+    }
+
+    /// Closes, from now on, every session that goes `after` without a request (none in progress, no
+    /// person holding it in the live view; [`Sessions::take_idle`]): logged `session_expired` with
+    /// `idle_ms`, then closed as `session.close` closes one (its trace written, its tabs, its browser
+    /// context, its downloads unless kept, its record in the store). Checked every tenth of `after` (at least
+    /// every [`EXPIRY_TICK_MAX`], at most every [`EXPIRY_TICK_MIN`]); the task ends with the runtime.
+    pub fn expire_idle_sessions(self: &Arc<Self>, after: Duration) {
+        let runtime = Arc::downgrade(self);
+        let tick = (after / 10).clamp(EXPIRY_TICK_MIN, EXPIRY_TICK_MAX);
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(tick);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                let Some(runtime) = runtime.upgrade() else { return };
+                for (session, idle) in runtime.queue.sessions.take_idle(after) {
+                    tracing::info!(
+                        browser.session_id = %session.id,
+                        idle_ms = idle.as_millis() as u64,
+                        "session_expired"
+                    );
+                    // As `session.close`: its trace is written, the live view forgets it.
+                    runtime.tracer.close(&session.id);
+                    runtime.activity.forget(&session.id);
+                    runtime.close_session(&session, Budget::new(EXPIRY_CLOSE)).await;
+                }
+            }
+        });
     }
 
     /// Closes every session's worker and target and stops the browser. The store keeps the sessions:

@@ -142,6 +142,21 @@ pub struct SessionEntry {
     human: Mutex<Human>,
     /// Notified when a person hands the session back.
     human_left: tokio::sync::Notify,
+    /// Requests on it in progress ([`SessionEntry::in_use`]), and when the last one ended (or the
+    /// session opened): what its idle time is counted from.
+    use_: Mutex<(usize, std::time::Instant)>,
+}
+
+/// A request on a session in progress ([`SessionEntry::in_use`]): while one lives the session is not
+/// idle; its drop starts the idle time again.
+pub struct InUse<'a>(&'a SessionEntry);
+
+impl Drop for InUse<'_> {
+    fn drop(&mut self) {
+        let mut used = self.0.use_.lock().unwrap();
+        used.0 = used.0.saturating_sub(1);
+        used.1 = std::time::Instant::now();
+    }
 }
 
 /// Who holds a session ([`SessionEntry::take_control`]) and what they did.
@@ -192,7 +207,29 @@ impl SessionEntry {
             replacing: AtomicBool::new(false),
             human: Mutex::default(),
             human_left: tokio::sync::Notify::new(),
+            use_: Mutex::new((0, std::time::Instant::now())),
         }
+    }
+
+    /// Marks a request on the session in progress until the guard drops.
+    pub fn in_use(&self) -> InUse<'_> {
+        self.use_.lock().unwrap().0 += 1;
+        InUse(self)
+    }
+
+    /// Starts the session's idle time now (it opens: the time its start took is not idleness).
+    pub(super) fn used_now(&self) {
+        self.use_.lock().unwrap().1 = std::time::Instant::now();
+    }
+
+    /// How long the session has been idle: no request on it in progress and no person holding it in
+    /// the live view since its last request ended (or since it opened); `None` while it is in use.
+    pub fn idle_for(&self) -> Option<std::time::Duration> {
+        if self.held_by().is_some() {
+            return None;
+        }
+        let used = self.use_.lock().unwrap();
+        (used.0 == 0).then(|| used.1.elapsed())
     }
 
     /// The first popup opened since the previous request started that no wait returned yet; it is
@@ -470,7 +507,8 @@ impl SessionEntry {
     }
 
     /// Viewer `viewer` hands the session back (or their view closed): the agent's waiting action runs,
-    /// and its result reports [`HumanTookOver`] with `note`. `false` when `viewer` did not hold it.
+    /// its result reports [`HumanTookOver`] with `note`, and the session's idle time starts again.
+    /// `false` when `viewer` did not hold it.
     pub fn hand_back(&self, viewer: u64, note: Option<String>, url: Option<String>) -> bool {
         let mut human = self.human.lock().unwrap();
         let Some((_, since, url_before)) = human.held.take_if(|(holder, ..)| *holder == viewer) else {
@@ -484,6 +522,8 @@ impl SessionEntry {
             note: note.filter(|n| !n.trim().is_empty()).or(earlier.note),
         });
         drop(human);
+        // What the person did was use: the idle time starts now.
+        self.use_.lock().unwrap().1 = std::time::Instant::now();
         self.human_left.notify_waiters();
         true
     }

@@ -14,15 +14,16 @@ mod refs;
 mod targets;
 mod watch;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use sb_protocol::api::SessionInfo;
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
 pub(crate) use entry::Standby;
-pub use entry::{SessionEntry, Tab};
+pub use entry::{InUse, SessionEntry, Tab};
 pub use refs::MAX_REFS;
 pub use targets::{cdp_error, close_target, close_target_soon, tab_infos};
 pub(crate) use watch::Observer;
@@ -32,6 +33,17 @@ use crate::store::{SessionStore, StoreEvent, StoredSession};
 
 /// Longest a session id may be, in bytes.
 pub const MAX_SESSION_ID: usize = 128;
+
+/// How many expired sessions the registry remembers, to tell a caller of one why it is gone.
+const EXPIRED_KEPT: usize = 256;
+
+/// A session closed for being idle ([`Sessions::take_idle`]): its id, its token, how long it had been
+/// idle.
+struct Expired {
+    id: String,
+    token: String,
+    idle: Duration,
+}
 
 /// A session id held for a `session.start` in progress: counted against `max_sessions` and taken
 /// for its id from the moment it is checked, so concurrent starts can never pass the limit. Dropped
@@ -70,6 +82,8 @@ pub struct Sessions {
     stats: Arc<Stats>,
     /// Where the sessions' downloads go, and what each is yet to hear of them.
     pub downloads: crate::downloads::Downloads,
+    /// The newest [`EXPIRED_KEPT`] sessions closed for being idle.
+    expired: Mutex<VecDeque<Expired>>,
 }
 
 impl Sessions {
@@ -109,6 +123,7 @@ impl Sessions {
             store,
             stats,
             downloads,
+            expired: Mutex::default(),
         }
     }
 
@@ -124,7 +139,60 @@ impl Sessions {
     /// # Errors
     /// `unknown_session`.
     pub fn get(&self, id: &str) -> Result<Arc<SessionEntry>, ErrorBody> {
-        self.inner.lock().unwrap().open.get(id).cloned().ok_or_else(|| unknown_session(id))
+        let open = self.inner.lock().unwrap().open.get(id).cloned();
+        open.ok_or_else(|| self.gone(id, None))
+    }
+
+    /// Whether `session` is (still) the open session of its id.
+    pub fn is_open(&self, session: &Arc<SessionEntry>) -> bool {
+        self.inner.lock().unwrap().open.get(&session.id).is_some_and(|s| Arc::ptr_eq(s, session))
+    }
+
+    /// Takes out of the registry every session idle ([`SessionEntry::idle_for`]) for `after` or
+    /// longer, with how long each was; the caller closes them. A later call on one answers
+    /// `unknown_session` saying it expired. A request that marks its session in use
+    /// ([`SessionEntry::in_use`]) and then finds it still open ([`Sessions::is_open`]) is never cut
+    /// off: the two are decided under the registry's lock.
+    pub fn take_idle(&self, after: Duration) -> Vec<(Arc<SessionEntry>, Duration)> {
+        let mut inner = self.inner.lock().unwrap();
+        let idle: Vec<(String, Duration)> = inner
+            .open
+            .iter()
+            .filter_map(|(id, s)| s.idle_for().filter(|d| *d >= after).map(|d| (id.clone(), d)))
+            .collect();
+        let taken: Vec<(Arc<SessionEntry>, Duration)> =
+            idle.into_iter().filter_map(|(id, d)| Some((inner.open.remove(&id)?, d))).collect();
+        drop(inner);
+        let mut expired = self.expired.lock().unwrap();
+        for (s, idle) in &taken {
+            expired.push_back(Expired { id: s.id.clone(), token: s.token.clone(), idle: *idle });
+        }
+        let extra = expired.len().saturating_sub(EXPIRED_KEPT);
+        expired.drain(..extra);
+        taken
+    }
+
+    /// The error for a session id that is not open: `unknown_session`, saying when it expired for
+    /// being idle (to its own token's holder, when `token` is given).
+    fn gone(&self, id: &str, token: Option<&str>) -> ErrorBody {
+        let expired = self.expired.lock().unwrap();
+        let idle = expired
+            .iter()
+            .rev()
+            .find(|e| e.id == id && token.is_none_or(|t| same(t, &e.token)))
+            .map(|e| e.idle);
+        match idle {
+            Some(idle) => ErrorBody::new(
+                ErrorCode::UnknownSession,
+                Phase::Session,
+                format!(
+                    "session '{id}' was closed after {} s without a request \
+                     (limits.session_idle_timeout_ms); start a new one with session.start",
+                    idle.as_secs()
+                ),
+            ),
+            None => unknown_session(id),
+        }
     }
 
     /// Open sessions now.
@@ -208,9 +276,11 @@ impl Sessions {
     /// # Errors
     /// `unknown_session`.
     pub fn get_as(&self, id: &str, token: Option<&str>) -> Result<Arc<SessionEntry>, ErrorBody> {
-        match self.get(id) {
-            Ok(s) if token.is_some_and(|t| same(t, &s.token)) => Ok(s),
-            _ => Err(unknown_session(id)),
+        let open = self.inner.lock().unwrap().open.get(id).cloned();
+        match (open, token) {
+            (Some(s), Some(t)) if same(t, &s.token) => Ok(s),
+            (Some(_), _) | (None, None) => Err(unknown_session(id)),
+            (None, Some(t)) => Err(self.gone(id, Some(t))),
         }
     }
 
@@ -219,8 +289,10 @@ impl Sessions {
         {
             let mut inner = self.inner.lock().unwrap();
             inner.pending.remove(&reservation.id);
+            entry.used_now();
             inner.open.insert(reservation.id.clone(), entry.clone());
         }
+        self.expired.lock().unwrap().retain(|e| e.id != reservation.id);
         drop(reservation);
         self.record(StoreEvent::SessionStarted {
             session_id: entry.id.clone(),
