@@ -198,6 +198,38 @@ def test_the_session_of_an_mcp_connection_closes_with_it(runtime):
     assert not during & session_ids(), "the session was closed when the client went"
 
 
+def test_a_tool_after_its_session_was_closed_says_a_new_one_was_started(runtime, pages):
+    """A session the runtime no longer has (closed for being idle, `limits.session_idle_timeout_ms`,
+    or by someone else) is started again for the next tool, and the tool's answer says so: a new blank
+    page, refs from before stale. Before, the new session was silent: the model read a blank page (or
+    an unknown ref) with no word of why."""
+
+    def session_ids() -> Set[str]:
+        with Client(runtime.socket) as c:
+            return {x.session_id for x in c.session_list().sessions}
+
+    async def run() -> None:
+        before = session_ids()
+        async with mcp_session("--socket", runtime.socket) as s:
+            nav = await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+            assert not nav.is_error, text(nav)
+            (mine,) = session_ids() - before
+            with Client(runtime.socket) as c:
+                c.session_close(mine)
+            snap = await s.call_tool("browser_snapshot", {})
+            assert not snap.is_error, text(snap)
+            assert text(snap).startswith("session reset (session_restarted): "), text(snap)
+            assert "a new one was started: a blank page" in text(snap), text(snap)
+            (again,) = session_ids() - before
+            with Client(runtime.socket) as c:
+                c.session_close(again)
+            click = await s.call_tool("browser_click", {"ref": "e2", "element": "the Go button"})
+            assert click.is_error, text(click)
+            assert "browser session had ended: no open session" in text(click), text(click)
+
+    asyncio.run(run())
+
+
 def test_caps_leave_out_tool_groups(runtime):
     """A group left out is not listed; a call to one of its tools says which group has it and how to
     turn it on (it said only "unknown tool")."""

@@ -222,21 +222,40 @@ impl Shared {
         })
     }
 
-    /// One API call in the session; a session the runtime no longer knows (closed, lost) is started
-    /// again once.
+    /// One API call in the session; a session the runtime no longer knows (closed for being idle, by
+    /// someone else, lost) is started again once, and the answer says so: a result gets
+    /// `session_reset: true` with `reset_reason: "session_restarted"` (a line of its own, as a reset
+    /// page's), an error a sentence naming why the old one went.
     async fn call(&self, method: Method, params: Value, budget_ms: Option<u64>) -> Result<Value, ErrorBody> {
         let client = self.client().await?;
+        let mut ended: Option<String> = None;
         for attempt in 0..2 {
             let session =
                 if method.needs_session() { Some(self.session(&client, budget_ms).await?) } else { None };
             let response = client.call(method.name(), session.as_deref(), params.clone(), budget_ms).await;
             let response: Response = self.answer(response)?;
             match (response.ok, response.result, response.error) {
-                (true, Some(result), _) => return Ok(result),
+                (true, Some(mut result), _) => {
+                    if let (Some(_), Value::Object(fields)) = (&ended, &mut result) {
+                        fields.insert("session_reset".into(), Value::Bool(true));
+                        fields.insert("reset_reason".into(), Value::from(render::SESSION_RESTARTED));
+                    }
+                    return Ok(result);
+                }
                 (false, _, Some(e)) if e.code == ErrorCode::UnknownSession && attempt == 0 => {
                     self.session.lock().await.take();
+                    ended = Some(e.message);
                 }
-                (false, _, Some(e)) => return Err(e),
+                (false, _, Some(mut e)) => {
+                    if let Some(why) = &ended {
+                        e.message = format!(
+                            "{} (this conversation's browser session had ended: {why}; a new one was started, \
+                             on a blank page)",
+                            e.message
+                        );
+                    }
+                    return Err(e);
+                }
                 _ => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Request, "empty answer")),
             }
         }

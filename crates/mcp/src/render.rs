@@ -169,12 +169,23 @@ fn human_line(common: &CommonResult) -> Option<String> {
     Some(line)
 }
 
+/// The `reset_reason` the server gives a result when the runtime no longer had the connection's
+/// session (closed for being idle, or by someone else) and a new one was started for the call.
+pub const SESSION_RESTARTED: &str = "session_restarted";
+
 /// The line a page reset gets: what happened and what to do (`None` when there was none).
 fn reset_line(common: &CommonResult) -> Option<String> {
     if common.session_reset != Some(true) {
         return None;
     }
     let reason = common.reset_reason.as_deref().unwrap_or("unknown");
+    if reason == SESSION_RESTARTED {
+        return Some(format!(
+            "session reset ({reason}): the runtime no longer had this conversation's browser session (closed \
+             for being idle, or by someone else) and a new one was started: a blank page, no cookies; refs \
+             from before are stale, navigate again and take a new snapshot"
+        ));
+    }
     let mut line = format!(
         "session reset ({reason}): the page was reopened and its state is lost; refs from before are stale, take a new snapshot"
     );
@@ -246,6 +257,13 @@ mod tests {
                 "session reset (browser_restarted): the page was reopened and its state is lost; refs from before are stale, take a new snapshot",
                 "Hello"
             ]
+        );
+        let restarted = success(
+            Some(Method::PageExtract),
+            json!({"content": "", "session_reset": true, "reset_reason": SESSION_RESTARTED, "elapsed_ms": 9}),
+        );
+        assert!(
+            texts(&restarted)[0].starts_with("session reset (session_restarted): the runtime no longer had")
         );
     }
 
