@@ -938,7 +938,7 @@ impl Runtime {
     /// person holding it in the live view; [`Sessions::take_idle`]): logged `session_expired` with
     /// `idle_ms`, then closed as `session.close` closes one (its trace written, its tabs, its browser
     /// context, its downloads unless kept, its record in the store). Checked every tenth of `after` (at least
-    /// every [`EXPIRY_TICK_MAX`], at most every [`EXPIRY_TICK_MIN`]); the task ends with the runtime.
+    /// every 60 s, at most every 100 ms); the task ends with the runtime.
     pub fn expire_idle_sessions(self: &Arc<Self>, after: Duration) {
         let runtime = Arc::downgrade(self);
         let tick = (after / 10).clamp(EXPIRY_TICK_MIN, EXPIRY_TICK_MAX);
