@@ -531,6 +531,8 @@ async fn a_session_no_request_uses_is_closed_and_one_in_use_is_not() {
     let listed: Vec<String> =
         c.session_list().await.unwrap().into_inner().sessions.into_iter().map(|s| s.session_id).collect();
     assert_eq!(listed, ["busy"]);
+    let stats = c.call("runtime.stats", None, json!({}), None).await.unwrap();
+    assert_eq!(stats.result.unwrap()["sessions_expired"], 1, "counted in runtime.stats (and the metrics)");
     // The session in use all along: its action ran to its end.
     let done = busy.await.unwrap().expect("the busy session's action");
     assert_eq!(done.into_inner().value, Some(json!("done")));

@@ -166,6 +166,8 @@ class StatsResult(Result):
     """Browser restarts attempted (each recovery cycle makes at most ``runtime_restart_attempts``)."""
     screencasts_started: int = 0
     """Screencasts started for the live view (``Page.startScreencast``; one while a session is watched)."""
+    sessions_expired: int = 0
+    """Sessions closed for going ``limits.session_idle_timeout_ms`` without a request."""
     sessions_rehydrated: int = 0
     """Sessions given a new page after a browser or supervisor restart."""
     tab_sessions: int = 0

@@ -1883,6 +1883,9 @@ pub struct StatsResult {
     /// Screencasts started for the live view (`Page.startScreencast`; one while a session is watched).
     #[serde(default)]
     pub screencasts_started: u64,
+    /// Sessions closed for going `limits.session_idle_timeout_ms` without a request.
+    #[serde(default)]
+    pub sessions_expired: u64,
 }
 
 /// `runtime.metrics` result.

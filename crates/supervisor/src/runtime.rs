@@ -954,6 +954,7 @@ impl Runtime {
                         idle_ms = idle.as_millis() as u64,
                         "session_expired"
                     );
+                    runtime.queue.stats.sessions_expired.inc();
                     // As `session.close`: its trace is written, the live view forgets it.
                     runtime.tracer.close(&session.id);
                     runtime.activity.forget(&session.id);

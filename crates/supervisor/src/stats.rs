@@ -56,6 +56,8 @@ pub struct Stats {
     pub renderer_crashes: Counter,
     /// Screencasts started for the live view.
     pub screencasts_started: Counter,
+    /// Sessions closed for being idle.
+    pub sessions_expired: Counter,
     actions: Mutex<BTreeMap<&'static str, ActionStats>>,
     /// Per bucket (not cumulative), then `+Inf`; sum in ms; count.
     evaluate: Mutex<(Vec<u64>, f64, u64)>,
@@ -116,6 +118,7 @@ impl Stats {
             cdp_sessions: 0,
             tab_sessions: 0,
             screencasts_started: self.screencasts_started.get(),
+            sessions_expired: self.sessions_expired.get(),
         }
     }
 }
@@ -149,6 +152,11 @@ pub fn prometheus(stats: &StatsResult, sessions: usize) -> String {
         "screencasts_started",
         "Screencasts started for the live view (one while a session is watched).",
         stats.screencasts_started,
+    );
+    counter(
+        "sessions_expired",
+        "Sessions closed for going limits.session_idle_timeout_ms without a request.",
+        stats.sessions_expired,
     );
     let _ = writeln!(out, "# HELP sandbox_browser_sessions Open sessions.");
     let _ = writeln!(out, "# TYPE sandbox_browser_sessions gauge");
