@@ -41,6 +41,27 @@ async fn js_on(c: &Client, sid: &str, function: &str, reference: &str) -> Option
     .value
 }
 
+/// The id of `selector`'s first match (`page.evaluate {function, selector}`); `None` when it matches
+/// no element (any other error fails the test).
+async fn id_of_match(c: &Client, sid: &str, selector: &str) -> Option<String> {
+    let found = c
+        .request::<sb_protocol::api::EvaluateResult>(
+            sb_protocol::api::Method::PageEvaluate,
+            Some(sid),
+            json!({"function": "(e) => e.id", "selector": selector}),
+            None,
+        )
+        .await;
+    match found {
+        Ok(r) => r.into_inner().value.and_then(|v| v.as_str().map(str::to_string)),
+        Err(e) => {
+            let e = api_error(Err::<(), _>(e));
+            assert!(e.message.contains("matches no element"), "{selector}: {}", e.message);
+            None
+        }
+    }
+}
+
 /// The ref of a snapshot line (`... [ref=e12]`, or `... [ref=e12]:` with children).
 fn line_ref(line: &str) -> String {
     line.split("[ref=").nth(1).unwrap().split(']').next().unwrap().to_string()
@@ -1401,22 +1422,7 @@ async fn playwright_selectors_and_locators_find_what_playwright_finds() {
     ];
     let mut wrong = Vec::new();
     for (selector, want) in table {
-        let found = c
-            .request::<sb_protocol::api::EvaluateResult>(
-                sb_protocol::api::Method::PageEvaluate,
-                Some("s"),
-                json!({"function": "(e) => e.id", "selector": selector}),
-                None,
-            )
-            .await;
-        let got = match found {
-            Ok(r) => r.into_inner().value.and_then(|v| v.as_str().map(str::to_string)),
-            Err(e) => {
-                let e = api_error(Err::<(), _>(e));
-                assert!(e.message.contains("matches no element"), "{selector}: {}", e.message);
-                None
-            }
-        };
+        let got = id_of_match(&c, "s", selector).await;
         if got.as_deref() != *want {
             wrong.push(format!("{selector}: {got:?}, Playwright's {want:?}"));
         }
@@ -1493,16 +1499,7 @@ async fn visible_is_playwrights_for_selectors_and_waits() {
         ("#skipped >> visible=true", None),
         ("#skipped >> visible=false", Some("skipped")),
     ] {
-        let found = c
-            .request::<sb_protocol::api::EvaluateResult>(
-                sb_protocol::api::Method::PageEvaluate,
-                Some("v"),
-                json!({"function": "(e) => e.id", "selector": selector}),
-                None,
-            )
-            .await;
-        let got = found.ok().and_then(|r| r.into_inner().value).and_then(|v| v.as_str().map(str::to_string));
-        assert_eq!(got.as_deref(), want, "{selector}");
+        assert_eq!(id_of_match(&c, "v", selector).await.as_deref(), want, "{selector}");
     }
 }
 

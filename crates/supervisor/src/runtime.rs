@@ -937,8 +937,8 @@ impl Runtime {
     /// Closes, from now on, every session that goes `after` without a request (none in progress, no
     /// person holding it in the live view; [`Sessions::take_idle`]): logged `session_expired` with
     /// `idle_ms`, then closed as `session.close` closes one (its trace written, its tabs, its browser
-    /// context, its downloads unless kept, its record in the store). Checked every tenth of `after` (at least
-    /// every 60 s, at most every 100 ms); the task ends with the runtime.
+    /// context, its downloads unless kept, its record in the store). Checked every tenth of `after`
+    /// (at least every 60 s, at most every 100 ms); the task ends with the runtime.
     pub fn expire_idle_sessions(self: &Arc<Self>, after: Duration) {
         let runtime = Arc::downgrade(self);
         let tick = (after / 10).clamp(EXPIRY_TICK_MIN, EXPIRY_TICK_MAX);

@@ -17,8 +17,9 @@ use crate::frames;
 use crate::page::{call_function_on, Page};
 
 /// The selector engine (`query.js`): `(selector, root, walker, visible) => Element | null` (`visible`:
-/// [`VISIBLE`]), the first match in document order of a Playwright selector (`css`, `text=`, `role=`, `xpath=`, `>>`, `nth=`, ...) or
-/// locator (`getByRole('button', { name: 'Save' })`), through open shadow roots.
+/// [`VISIBLE`]), the first match in document order of a Playwright selector (`css`, `text=`, `role=`,
+/// `xpath=`, `>>`, `nth=`, ...) or locator (`getByRole('button', { name: 'Save' })`), through open
+/// shadow roots.
 pub(crate) const QUERY: &str = include_str!("query.js");
 
 /// `function isVisible(element)`: whether an element is visible, as Playwright's `isElementVisible`

@@ -216,13 +216,12 @@ static WAIT_FN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "function(kind, arg, waitMs) {{ \
            {VISIBLE} \
-           const visible = isVisible; \
            const find = () => ({QUERY})(arg, document, {WALKER}, isVisible); \
            const tests = {{ \
              attached: () => !!find(), \
              detached: () => !find(), \
-             visible: () => {{ const el = find(); return !!el && visible(el); }}, \
-             hidden: () => {{ const el = find(); return !el || !visible(el); }}, \
+             visible: () => {{ const el = find(); return !!el && isVisible(el); }}, \
+             hidden: () => {{ const el = find(); return !el || !isVisible(el); }}, \
              url: () => new RegExp(arg).test(location.href), \
              load: () => document.readyState === 'complete', \
              domcontentloaded: () => document.readyState !== 'loading', \
