@@ -161,3 +161,36 @@ async fn back_forward_and_reload_answer_when_the_document_is_ready_as_goto_does(
     let forward = c.forward("h", Some(5_000)).await.unwrap();
     assert_eq!((forward.url.as_str(), forward.timed_out), (unfinished.as_str(), false), "{forward:?}");
 }
+
+/// Only what the input started is its own: a page whose timers move its URL (`history.replaceState`, a
+/// fragment) while the click waits for its button reports no navigation for the click, as Playwright's
+/// `waitForSignalsCreatedBy` wraps the input alone. The click answered `navigated_to` the timer's URL.
+/// A click whose own handler pushes a URL (a single-page app's link) still reports it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_reports_its_own_navigation_and_not_the_page_timers() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("t")).await.unwrap();
+    c.goto("t", &pages.url("/test/index.html"), None).await.unwrap();
+    // The URL moves three times, then the button appears (after the last move has been reported: the
+    // button is added by the same timer that makes the last move, one task later).
+    let page = "(() => { let n = 0; const t = setInterval(() => { n += 1; \
+        if (n === 1) history.replaceState({}, '', '?step=1'); \
+        if (n === 2) location.hash = 'two'; \
+        if (n === 3) { history.pushState({}, '', '/test/index.html?step=3'); clearInterval(t); \
+          setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button id=\"late\">Late</button>'), 100); } \
+        }, 100); return 1; })()";
+    c.evaluate("t", page, None).await.unwrap();
+    let r = c
+        .click("t", ClickParams { element: css("#late"), ..Default::default() }, Some(10_000))
+        .await
+        .unwrap();
+    assert_eq!((r.navigated_to.clone(), r.navigation_pending), (None, false), "{r:?}");
+    let at = c.evaluate("t", "location.search", None).await.unwrap();
+    assert_eq!(at.value, Some(json!("?step=3")), "the page's timers ran");
+
+    let own =
+        "document.querySelector('#late').onclick = () => history.pushState({}, '', '/test/app/next'), 1";
+    c.evaluate("t", own, None).await.unwrap();
+    let r = c.click("t", ClickParams { element: css("#late"), ..Default::default() }, None).await.unwrap();
+    assert_eq!(r.navigated_to, Some(pages.url("/test/app/next")), "{r:?}");
+}

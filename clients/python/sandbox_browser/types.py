@@ -457,7 +457,7 @@ class InputResult(Result):
     file_chooser: Optional[FileChooser] = None
     """The input opened a file chooser (a click on a file input, or on a button that clicks one): ``page.upload`` without an element sets its files. Absent when none opened."""
     navigated_to: Optional[str] = None
-    """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none."""
+    """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none (a URL the page's own timers changed while the action waited for its element is not the action's)."""
     navigation_pending: bool = False
     """True when a navigation the action started had not committed when the budget ran out (the action itself was done: do not repeat it; wait for the page instead)."""
 
@@ -493,7 +493,7 @@ class ScrollResult(Result):
     file_chooser: Optional[FileChooser] = None
     """The input opened a file chooser (a click on a file input, or on a button that clicks one): ``page.upload`` without an element sets its files. Absent when none opened."""
     navigated_to: Optional[str] = None
-    """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none."""
+    """Where a navigation the action started went, once it committed (a link, a form submitted with Enter, a select whose ``change`` navigates): the action waits for that within its budget, as Playwright's actions do. Absent when the action started none (a URL the page's own timers changed while the action waited for its element is not the action's)."""
     navigation_pending: bool = False
     """True when a navigation the action started had not committed when the budget ran out (the action itself was done: do not repeat it; wait for the page instead)."""
     scroll_x: float = 0.0

@@ -1457,7 +1457,8 @@ pub struct InputResult {
     pub element: String,
     /// Where a navigation the action started went, once it committed (a link, a form submitted with
     /// Enter, a select whose `change` navigates): the action waits for that within its budget, as
-    /// Playwright's actions do. Absent when the action started none.
+    /// Playwright's actions do. Absent when the action started none (a URL the page's own timers
+    /// changed while the action waited for its element is not the action's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub navigated_to: Option<String>,
     /// True when a navigation the action started had not committed when the budget ran out (the

@@ -66,7 +66,7 @@ pub(crate) async fn act(
 ) -> Result<Output, WorkerError> {
     let mut watch = NavigationWatch::start(page);
     let choosers = page.journal.choosers().0;
-    let mut output = act_on(page, target, input, p).await?;
+    let mut output = act_on(page, target, input, &mut watch, p).await?;
     p.log("input sent; waiting for a navigation it started to commit");
     let navigation = watch.settle(page, p.budget()).await;
     // A hover or a scroll starts no requests worth waiting for; a navigation's document is waited
@@ -105,11 +105,13 @@ pub(crate) async fn act(
     Ok(output)
 }
 
-/// The input itself ([`act`] without the navigation wait).
+/// The input itself ([`act`] without the navigation wait); `watch` is restarted once the element is
+/// ready, so that only what happens from the input on counts as its own.
 async fn act_on(
     page: &Page,
     target: Option<&Locator>,
     input: &InputAction,
+    watch: &mut NavigationWatch,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let Some(locator) = target else {
@@ -133,6 +135,10 @@ async fn act_on(
         return Ok(Output::Input(InputResult::of(at.label)));
     }
     let ready = actionability::ready(page, locator, input, p).await?;
+    // What the page did while the element was waited for (its own timers' navigations, URL changes
+    // and requests) is not the input's: as Playwright's `waitForSignalsCreatedBy`, which wraps the
+    // input alone, after the checks (`server/dom.ts` `_retryPointerAction`).
+    watch.restart();
     p.log(format!("{} is actionable at ({:.0}, {:.0})", ready.el.label, ready.x, ready.y));
     // An element's own answer (no such option, not fillable) is still a finding about it.
     let finding = |code, message: String| fail(code, Phase::Actionability, message);

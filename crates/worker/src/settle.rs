@@ -15,7 +15,9 @@
 use std::time::Duration;
 
 use sb_cdp::calls::Evaluate;
-use sb_cdp::types::{FrameRequestedNavigation, FrameStoppedLoading, RequestWillBeSent};
+use sb_cdp::types::{
+    FrameNavigated, FrameRequestedNavigation, FrameStoppedLoading, NavigatedWithinDocument, RequestWillBeSent,
+};
 use sb_cdp::EventStream;
 use sb_protocol::Budget;
 
@@ -29,10 +31,9 @@ const FLUSH: Duration = Duration::from_millis(500);
 /// Longest an input waits for the requests it started to be answered (2 s), within its budget.
 pub(crate) const REQUESTS_CAP: Duration = Duration::from_millis(2_000);
 
-/// What the main frame looked like before an input, and the events since.
+/// The page's events since an input started (or since [`NavigationWatch::restart`]).
 pub(crate) struct NavigationWatch {
     events: EventStream,
-    commits: u64,
     /// Requests started since the input (`Network.requestWillBeSent`) and not yet answered
     /// (`Network.loadingFinished` / `loadingFailed`), by `requestId`.
     requests: std::collections::HashSet<String>,
@@ -54,9 +55,14 @@ pub(crate) enum Navigation {
 impl NavigationWatch {
     /// Starts watching the page's main frame: call before the input is sent.
     pub(crate) fn start(page: &Page) -> NavigationWatch {
-        let events = page.session.events();
-        let l = page.lifecycle.borrow();
-        NavigationWatch { events, commits: l.commits, requests: Default::default() }
+        NavigationWatch { events: page.session.events(), requests: Default::default() }
+    }
+
+    /// Starts again from now: what the page did so far is dropped (call right before the input, when
+    /// its element was waited for).
+    pub(crate) fn restart(&mut self) {
+        while self.events.try_recv().is_some() {}
+        self.requests.clear();
     }
 
     /// Follows the page's requests: one that starts joins the set (an `EventSource` never ends and is
@@ -95,64 +101,78 @@ impl NavigationWatch {
 
     /// After the input: whether it requested a navigation of the main frame, and, if so, how it ended
     /// within `budget` (a round trip to the renderer first, so that every request it made has been
-    /// reported).
+    /// reported). A commit counts when the watch saw it, from [`Self::start`] or [`Self::restart`] on:
+    /// its own events, not the lifecycle's count, which a commit just before the restart may still be
+    /// on its way to.
     pub(crate) async fn settle(&mut self, page: &Page, budget: Budget) -> Navigation {
         let main = page.target_id.as_str();
         // A round trip to the renderer: the input's handlers have run (input events are handled before
         // a later script), and every navigation and request they started has been reported. No frame
         // is waited for: an animation frame after each input made a click in a row two frames long.
         let _ = page.session.evaluate(&Evaluate::by_value("0"), budget.capped(FLUSH)).await;
-        let mut requested = false;
-        let mut stopped = false;
+        let mut seen = Seen::default();
         while let Some(ev) = self.events.try_recv() {
-            self.track(&ev);
-            match ev.method.as_str() {
-                "Page.frameRequestedNavigation" => {
-                    let here = ev.parse::<FrameRequestedNavigation>().is_some_and(|r| {
-                        r.frame_id == main && r.disposition.as_deref().is_none_or(|d| d == "currentTab")
-                    });
-                    if here {
-                        requested = true;
-                        stopped = false;
-                    }
-                }
-                "Page.frameStoppedLoading" if stopped_loading(&ev, main) => stopped = true,
-                _ => {}
-            }
+            self.see(&ev, main, &mut seen);
         }
-        if !requested && !self.moved(&page.lifecycle.borrow()) {
+        if !seen.requested && seen.committed.is_none() {
             return Navigation::None;
         }
-        let mut lifecycle = page.lifecycle.clone();
+        let until = tokio::time::Instant::now() + budget.remaining();
         loop {
-            if self.moved(&lifecycle.borrow_and_update()) {
-                return Navigation::Committed(lifecycle.borrow().url.clone());
+            if let Some(url) = seen.committed.take() {
+                return Navigation::Committed(url);
             }
-            if stopped {
+            if seen.stopped {
                 return Navigation::Abandoned;
             }
-            tokio::select! {
-                changed = tokio::time::timeout(budget.remaining(), lifecycle.changed()) => {
-                    if !matches!(changed, Ok(Ok(()))) {
-                        return Navigation::Pending;
-                    }
-                }
-                ev = self.events.recv() => match ev {
-                    Some(ev) if ev.method == "Page.frameStoppedLoading" && stopped_loading(&ev, main) => {
-                        stopped = true;
-                    }
-                    Some(_) => {}
-                    None => return Navigation::Pending,
-                },
+            match tokio::time::timeout_at(until, self.events.recv()).await {
+                Ok(Some(ev)) => self.see(&ev, main, &mut seen),
+                Ok(None) | Err(_) => return Navigation::Pending,
             }
         }
     }
 
-    /// Whether the main frame committed a URL (a new document or a same-document change) since the
-    /// input.
-    fn moved(&self, l: &Lifecycle) -> bool {
-        l.commits != self.commits
+    /// Takes in one event of the page after the input: its requests, a navigation of the main frame
+    /// `main` it requested (`Page.frameRequestedNavigation` in the current tab), a commit
+    /// (`Page.frameNavigated`, `Page.navigatedWithinDocument`) and a load given up
+    /// (`Page.frameStoppedLoading`).
+    fn see(&mut self, ev: &sb_cdp::Event, main: &str, seen: &mut Seen) {
+        self.track(ev);
+        match ev.method.as_str() {
+            "Page.frameRequestedNavigation" => {
+                let here = ev.parse::<FrameRequestedNavigation>().is_some_and(|r| {
+                    r.frame_id == main && r.disposition.as_deref().is_none_or(|d| d == "currentTab")
+                });
+                if here {
+                    seen.requested = true;
+                    seen.stopped = false;
+                }
+            }
+            "Page.frameNavigated" => {
+                if let Some(n) = ev.parse::<FrameNavigated>().filter(|n| n.frame.id == main) {
+                    seen.committed = Some(n.frame.full_url());
+                }
+            }
+            "Page.navigatedWithinDocument" => {
+                if let Some(n) = ev.parse::<NavigatedWithinDocument>().filter(|n| n.frame_id == main) {
+                    seen.committed = Some(n.url);
+                }
+            }
+            "Page.frameStoppedLoading" if stopped_loading(ev, main) => seen.stopped = true,
+            _ => {}
+        }
     }
+}
+
+/// What a [`NavigationWatch`] saw of the main frame after the input.
+#[derive(Default)]
+struct Seen {
+    /// A navigation of the main frame in its tab was requested.
+    requested: bool,
+    /// The URL the main frame last committed (a new document or a same-document change).
+    committed: Option<String>,
+    /// The main frame stopped loading after the last request (without a commit, unless `committed`).
+    stopped: bool,
 }
 
 /// Before a read of the page (snapshot, extract, screenshot): a document still loading is waited for
