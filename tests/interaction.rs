@@ -1524,3 +1524,95 @@ async fn wait_for_text_matches_as_playwright_mcp_waits_for_it() {
         sb_protocol::api::WaitForParams { text_gone: Some("Secret Words".into()), ..Default::default() };
     c.wait_for("t", gone, Some(2_000)).await.unwrap();
 }
+
+/// A selector goes into frames as Playwright's do (`internal:control=enter-frame`, which
+/// `frameLocator()` and `contentFrame()` write): same-site, out-of-process, one inside another, a
+/// `<frameset>`'s frames; for an input, a read scoped by it and a wait. Selectors reached the main
+/// frame only: each of these answered a timeout ("matches no element") or `bad_request` (an unknown
+/// locator method).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn selectors_go_into_frames_as_playwrights_frame_locators_do() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config(sb_tests::pages::NESTED_FLAGS);
+    let c = sup.client().await;
+    sb_tests::session_at_frames(&c, &pages, "f", None).await;
+    // Same site: the serialized form, then the locator form, for a click and a fill.
+    let inner = "#same >> internal:control=enter-frame >> role=button[name=\"Inner button\"]";
+    c.click("f", ClickParams { element: by_css(inner), ..Default::default() }, None).await.unwrap();
+    assert_eq!(
+        js(&c, "f", "document.querySelector('#same').contentDocument.title").await,
+        json!("inner clicked")
+    );
+    let field = "page.locator('#same').contentFrame().getByLabel('Inner field')";
+    let fill = FillParams { element: by_css(field), value: "typed".into(), ..Default::default() };
+    c.fill("f", fill, None).await.unwrap();
+    let value = "document.querySelector('#same').contentDocument.querySelector('#inner-input').value";
+    assert_eq!(js(&c, "f", value).await, json!("typed"));
+    // Another site (an out-of-process iframe): a click, and a snapshot scoped by a selector there.
+    let remote = "frameLocator('#remote').getByRole('button', { name: 'Remote button' })";
+    c.click("f", ClickParams { element: by_css(remote), ..Default::default() }, None).await.unwrap();
+    let scope = SnapshotParams {
+        scope: Some("#remote >> internal:control=enter-frame >> p".into()),
+        ..Default::default()
+    };
+    let snap = sb_tests::snapshot(&c, "f", scope).await.unwrap().into_inner().snapshot;
+    assert_eq!(snap, "- paragraph: Remote clicked");
+    // A wait goes into a frame of its document's origin, and says why it cannot into another's.
+    let w = sb_protocol::api::WaitForParams { selector: Some(inner.into()), ..Default::default() };
+    c.wait_for("f", w, None).await.unwrap();
+    let w = sb_protocol::api::WaitForParams {
+        selector: Some("#remote >> internal:control=enter-frame >> p".into()),
+        ..Default::default()
+    };
+    let (e, message) = code(c.wait_for("f", w, None).await);
+    assert_eq!(e, ErrorCode::BadRequest, "{message}");
+    assert!(message.contains("frame of another origin"), "{message}");
+    // Only a frame can be gone into.
+    let (e, message) = code(
+        c.click(
+            "f",
+            ClickParams { element: by_css("h1 >> internal:control=enter-frame >> p"), ..Default::default() },
+            None,
+        )
+        .await,
+    );
+    assert_eq!(
+        (e, message.contains("not an <iframe> or <frame>")),
+        (ErrorCode::BadRequest, true),
+        "{message}"
+    );
+
+    // One out-of-process iframe inside another (three sites).
+    c.goto("f", &pages.url("/test/nested.html"), None).await.unwrap();
+    let ready = sb_protocol::api::WaitForParams {
+        function: Some("document.title === 'Nested ready'".into()),
+        ..Default::default()
+    };
+    c.wait_for("f", ready, None).await.unwrap();
+    let deep = "frameLocator('#middle').frameLocator('iframe').getByText('Remote button')";
+    c.click("f", ClickParams { element: by_css(deep), ..Default::default() }, None).await.unwrap();
+    let scope = SnapshotParams {
+        scope: Some(
+            "#middle >> internal:control=enter-frame >> iframe >> internal:control=enter-frame >> p".into(),
+        ),
+        ..Default::default()
+    };
+    let snap = sb_tests::snapshot(&c, "f", scope).await.unwrap().into_inner().snapshot;
+    assert_eq!(snap, "- paragraph: Remote clicked");
+
+    // A <frameset>'s frame.
+    c.goto("f", &pages.url("/test/frameset.html"), None).await.unwrap();
+    let heading = "frame[name=left] >> internal:control=enter-frame >> h1";
+    let text = c
+        .request::<sb_protocol::api::EvaluateResult>(
+            sb_protocol::api::Method::PageEvaluate,
+            Some("f"),
+            json!({"function": "(el) => el.textContent", "selector": heading}),
+            None,
+        )
+        .await
+        .unwrap()
+        .into_inner()
+        .value;
+    assert_eq!(text, Some(json!("Hello from the test server")));
+}

@@ -612,6 +612,8 @@ pub(crate) async fn call_function(
                 backend: 0,
                 label: "page".into(),
                 session: world.session,
+                // Not an element: no function here asks for its frame.
+                frame_id: String::new(),
                 offset: (0.0, 0.0),
                 world: None,
             }

@@ -1,8 +1,12 @@
-// The selector engine: `(selector, root, walker, visible) => Element | null`, the first match in
-// document order of a Playwright selector or locator, through open shadow roots. `walker` is the
+// The selector engine: `(selector, root, walker, visible, frames) => Element | null`, the first match
+// in document order of a Playwright selector or locator, through open shadow roots. `walker` is the
 // snapshot's walker (walker.js) or null: the role and label engines take roles, accessible names,
 // states and what is hidden from it (`walker({api: true})`), so a selector and a snapshot agree on
-// them. `visible` is visible.js's test, which `visible=` and `:visible` apply.
+// them. `visible` is visible.js's test, which `visible=` and `:visible` apply. Into a frame
+// (`internal:control=enter-frame`): with `frames` 'hop' the answer is `{frame, rest}` (the <iframe>
+// or <frame> and the selector to run in its document, which the worker runs there, in whatever
+// process); otherwise the search goes on in the frame's document when this script can reach it (same
+// origin), and fails when it cannot.
 //
 // What it follows (Playwright's `injected/selectorParser.ts`, `selectorEvaluator.ts`,
 // `injectedScript.ts` and `roleSelectorEngine.ts`, and `utils/isomorphic/locatorParser.ts` for the
@@ -20,11 +24,12 @@
 // - a locator as Playwright writes it: `getByRole('button', { name: 'Save', exact: true })`,
 //   `getByText`, `getByLabel`, `getByPlaceholder`, `getByAltText`, `getByTitle`, `getByTestId`
 //   (data-testid), `locator('css')`, chained, with `.first()`, `.last()`, `.nth(i)`,
-//   `.filter({ hasText })`, an optional leading `page.`.
+//   `.filter({ hasText })`, `frameLocator('iframe')` and `.contentFrame()` (into a frame), an
+//   optional leading `page.`.
 // Differences: the first match is the answer (Playwright's locators refuse two: "strict mode
 // violation"); layout engines (`left-of`, ...), `internal:has`, `internal:or`/`and` and
 // `:has-text()` inside a CSS part (not at its end) are refused as not supported.
-(selector, root, walker, visible) => {
+(selector, root, walker, visible, frames) => {
   root = root || document;
   const fail = (m) => { throw new SyntaxError(m); };
   const norm = (s) => s.replace(/[\u200b\u00ad]/g, '').trim().replace(/\s+/g, ' ');
@@ -387,6 +392,8 @@
         case 'getByAltText': parts.push(`internal:attr=[alt=${text(a, o.exact)}]`); break;
         case 'getByTitle': parts.push(`internal:attr=[title=${text(a, o.exact)}]`); break;
         case 'getByTestId': parts.push(`internal:testid=[data-testid=${text(a, true)}]`); break;
+        case 'frameLocator': parts.push(a, 'internal:control=enter-frame'); break;
+        case 'contentFrame': parts.push('internal:control=enter-frame'); break;
         case 'first': parts.push('nth=0'); break;
         case 'last': parts.push('nth=-1'); break;
         case 'nth': parts.push(`nth=${a}`); break;
@@ -395,7 +402,7 @@
           if (a && a.hasNotText !== undefined) parts.push(`internal:has-not-text=${text(a.hasNotText, false)}`);
           if (a && a.visible !== undefined) parts.push(`visible=${a.visible}`);
           break;
-        default: fail(`${m[1]}() is not a locator method this runtime takes (getByRole, getByText, getByLabel, getByPlaceholder, getByAltText, getByTitle, getByTestId, locator, first, last, nth, filter)`);
+        default: fail(`${m[1]}() is not a locator method this runtime takes (getByRole, getByText, getByLabel, getByPlaceholder, getByAltText, getByTitle, getByTestId, locator, frameLocator, contentFrame, first, last, nth, filter)`);
       }
       spaces();
       if (i >= src.length) return parts;
@@ -441,9 +448,27 @@
 
   const source = selector.trim();
   if (!source) fail('the selector is empty');
-  const parts = /^(page\s*\.\s*)?(getBy[A-Za-z]+|locator)\s*\(/.test(source) ? fromLocator(source) : split(source);
+  const parts = /^(page\s*\.\s*)?(getBy[A-Za-z]+|locator|frameLocator)\s*\(/.test(source) ? fromLocator(source) : split(source);
   let roots = [root];
-  for (const part of parts) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index];
+    // Into a frame (Playwright's `internal:control=enter-frame`, which `frameLocator()` and
+    // `contentFrame()` write): the first match so far must be an <iframe> or a <frame>.
+    if (/^internal:control\s*=\s*enter-frame$/.test(part)) {
+      const owner = roots.find((e) => e && e.nodeType === 1);
+      if (!owner) return null;
+      if (owner.tagName !== 'IFRAME' && owner.tagName !== 'FRAME') {
+        fail(`${JSON.stringify(parts.slice(0, index).join(' >> '))} matches a <${owner.localName}>, not an <iframe> or <frame> to go into`);
+      }
+      const rest = parts.slice(index + 1).join(' >> ');
+      if (!rest) fail(`${JSON.stringify(selector)} ends in a frame: name an element inside it`);
+      if (frames === 'hop') return { frame: owner, rest };
+      let inner = null;
+      try { inner = owner.contentDocument; } catch { inner = null; }
+      if (!inner) fail(`${JSON.stringify(selector)} goes into a frame of another origin, which this cannot look into; take its elements' refs from page.snapshot`);
+      roots = [inner];
+      continue;
+    }
     const eq = part.indexOf('=');
     let name = 'css';
     let body = part;

@@ -26,12 +26,13 @@ pub(crate) const QUERY: &str = include_str!("query.js");
 /// has it (`visible.js`): for selectors, waits and the actionability checks alike.
 pub(crate) const VISIBLE: &str = include_str!("visible.js");
 
-/// `function(selector)` called in a document's main world: its first match ([`QUERY`], with the
-/// snapshot's walker for roles and names). One source for every selector, so that the page compiles
+/// `function(selector)` called in a document's main world (or a frame's isolated world): its first
+/// match ([`QUERY`], with the snapshot's walker for roles and names), or `{frame, rest}` where the
+/// selector goes into a frame. One source for every selector, so that the page compiles
 /// it once (V8 keeps each distinct script it compiled for the context's life).
 static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "function(selector) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible); }}",
+        "function(selector) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible, 'hop'); }}",
         crate::snapshot::WALKER
     )
 });
@@ -44,7 +45,7 @@ fn query_expression(selector: &str) -> String {
     let walker =
         if lower.contains("role") || lower.contains("label") { crate::snapshot::WALKER } else { "null" };
     format!(
-        "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible); }})()",
+        "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible, 'hop'); }})()",
         Value::String(selector.to_string())
     )
 }
@@ -59,6 +60,9 @@ pub(crate) struct Element {
     pub(crate) label: String,
     /// The CDP session of the element's document: the page's, or an out-of-process iframe's.
     pub(crate) session: Session,
+    /// The frame whose document holds the element (`Page.Frame.id`; the main frame's is the target's
+    /// id).
+    pub(crate) frame_id: String,
     /// Where that session's viewport lies in the page's viewport, CSS px: (0, 0) but for an
     /// out-of-process iframe, whose content box starts there.
     pub(crate) offset: (f64, f64),
@@ -195,6 +199,7 @@ pub(crate) async fn kept_in_world(
         backend: 0,
         label: label_of(r),
         session: page.session.clone(),
+        frame_id: r.frame_id.clone(),
         offset: (0.0, 0.0),
         world: Some(world),
     }))
@@ -280,22 +285,54 @@ pub(crate) async fn resolve_as(
             if backend != 0 {
                 let group = page.group(&session);
                 if let Some(object_id) = live_object(&session, backend, confirm, group, budget).await? {
-                    return Ok(Some(Element { object_id, backend, label, session, offset, world: None }));
+                    let frame_id = r.frame_id.clone();
+                    return Ok(Some(Element {
+                        object_id,
+                        backend,
+                        label,
+                        session,
+                        frame_id,
+                        offset,
+                        world: None,
+                    }));
                 }
             }
             Err(removed(r))
         }
-        Locator::Selector(css) => {
+        Locator::Selector(css) => resolve_selector(page, css, budget).await,
+    }
+}
+
+/// At most this many frames a selector may go into, one inside another.
+const MAX_FRAME_HOPS: usize = 8;
+
+/// Resolves selector `css` now (its first match), going into the frames it names
+/// (`internal:control=enter-frame`, `frameLocator()`, `contentFrame()`): the part before the frame runs
+/// in the frame's parent document, the rest in the frame's (`DOM.describeNode` of the `<iframe>` or
+/// `<frame>` gives its `frameId`; [`frames::context`] the session that holds it, an out-of-process
+/// iframe's too), as Playwright's `FrameSelectors.resolveFrameForSelector` does. `Ok(None)` when
+/// nothing matches (yet), the frame included.
+///
+/// # Errors
+/// `bad_request` for an invalid selector; a CDP failure or timeout.
+async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Option<Element>, WorkerError> {
+    let failed = |e| cdp_failure(Phase::Actionability, e);
+    let mut session = page.session.clone();
+    let mut frame_id = page.target_id.clone();
+    let mut offset = (0.0, 0.0);
+    let mut selector = css.to_string();
+    for hop in 0..=MAX_FRAME_HOPS {
+        let group = Some(page.group(&session).to_string());
+        let r = if hop == 0 {
             // In the main frame's main world (the journal knows its context: the frame's id is the
             // target's), the one engine source called with the selector; while the journal has not
             // seen that context yet, an expression in the session's default context.
-            let group = Some(page.group(&page.session).to_string());
-            let r = match page.journal.context(&page.target_id) {
+            match page.journal.context(&page.target_id) {
                 Some(context) => {
                     let query = CallFunctionOn {
                         function_declaration: FIND.clone(),
                         execution_context_id: Some(context),
-                        arguments: vec![json!({ "value": css })],
+                        arguments: vec![json!({ "value": selector })],
                         object_group: group,
                         ..CallFunctionOn::default()
                     };
@@ -303,42 +340,99 @@ pub(crate) async fn resolve_as(
                 }
                 None => {
                     let query = Evaluate {
-                        expression: query_expression(css),
+                        expression: query_expression(&selector),
                         object_group: group,
                         ..Evaluate::default()
                     };
                     page.session.evaluate(&query, budget.remaining()).await
                 }
             }
-            .map_err(|e| cdp_failure(Phase::Actionability, e))?;
-            if let Some(d) = r.exception_details {
-                let description = d.exception.and_then(|e| e.description);
-                let msg = description.as_deref().unwrap_or("invalid selector");
-                return Err(fail(
-                    ErrorCode::BadRequest,
-                    Phase::Actionability,
-                    msg.lines().next().unwrap_or_default(),
-                ));
-            }
-            let Some(object_id) = r.result.object_id else {
+        } else {
+            // In a frame: the runtime's isolated world of that frame (made when it has none), which
+            // sees its document as its own scripts do.
+            let query = CallFunctionOn {
+                function_declaration: FIND.clone(),
+                arguments: vec![json!({ "value": selector })],
+                object_group: group,
+                ..CallFunctionOn::default()
+            };
+            page.worlds.call(&session, &frame_id, query, budget).await
+        }
+        .map_err(failed)?;
+        if let Some(d) = r.exception_details {
+            let description = d.exception.and_then(|e| e.description);
+            let msg = description.as_deref().unwrap_or("invalid selector");
+            return Err(fail(
+                ErrorCode::BadRequest,
+                Phase::Actionability,
+                msg.lines().next().unwrap_or_default(),
+            ));
+        }
+        let Some(object_id) = r.result.object_id else {
+            return Ok(None);
+        };
+        if r.result.subtype.as_deref() != Some("node") {
+            // `{frame, rest}`: go on in that frame's document.
+            let rest = call_function_on(
+                &session,
+                &object_id,
+                "function() { return this.rest; }",
+                json!([]),
+                budget.remaining(),
+            )
+            .await
+            .map_err(failed)?;
+            let owner = CallFunctionOn {
+                function_declaration: "function() { return this.frame; }".into(),
+                object_id: object_id.clone(),
+                object_group: Some(page.group(&session).to_string()),
+                ..CallFunctionOn::default()
+            };
+            let owner = session.call_function_on(&owner, budget.remaining()).await.map_err(failed)?;
+            let Some(owner) = owner.result.object_id else { return Ok(None) };
+            // An <iframe> whose frame is not there yet (no `frameId`) matches nothing yet.
+            let Some(child) =
+                found(session.describe_node(&owner, budget.remaining()).await)?.and_then(|n| n.frame_id)
+            else {
                 return Ok(None);
             };
-            let described = page.session.describe_node(&object_id, budget.remaining()).await;
-            let backend = described.map_or(0, |node| node.backend_node_id);
-            let label = call_function_on(&page.session, &object_id, DESCRIBE, json!([]), budget.remaining())
-                .await
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string));
-            Ok(Some(Element {
-                object_id,
-                backend,
-                label: label.unwrap_or_else(|| css.clone()),
-                session: page.session.clone(),
-                offset: (0.0, 0.0),
-                world: None,
-            }))
+            let Some((s, o, _loader)) = frames::context(page, &child, budget).await? else { return Ok(None) };
+            (session, offset, frame_id) = (s, o, child);
+            selector = rest.as_str().unwrap_or_default().to_string();
+            continue;
         }
+        let described = session.describe_node(&object_id, budget.remaining()).await;
+        let backend = described.map_or(0, |node| node.backend_node_id);
+        let label = call_function_on(&session, &object_id, DESCRIBE, json!([]), budget.remaining())
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string));
+        // Found in a frame's isolated world: the element as its frame's own scripts see it (its main
+        // world, as a ref's element), for the functions the action calls on it.
+        let object_id = if hop == 0 || backend == 0 {
+            object_id
+        } else {
+            let group = page.group(&session);
+            match live_object(&session, backend, false, group, budget).await? {
+                Some(object_id) => object_id,
+                None => return Ok(None),
+            }
+        };
+        return Ok(Some(Element {
+            object_id,
+            backend,
+            label: label.unwrap_or_else(|| css.to_string()),
+            session,
+            frame_id,
+            offset,
+            world: None,
+        }));
     }
+    Err(fail(
+        ErrorCode::BadRequest,
+        Phase::Actionability,
+        format!("selector {css:?} goes into more than {MAX_FRAME_HOPS} frames, one inside another"),
+    ))
 }
 
 /// `ref e5` or `selector "#go"`, for messages.

@@ -18,7 +18,7 @@
 //! document; the supervisor keeps them (`RefRecord`), so they stay unique for the session whatever
 //! happens to the worker.
 
-use sb_protocol::ipc::{Locator, Output, SnapshotOptions, WorkerError};
+use sb_protocol::ipc::{Output, SnapshotOptions, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 
 use crate::error::fail;
@@ -97,11 +97,7 @@ async fn take(
             let element = resolve(page, locator, budget)
                 .await?
                 .ok_or_else(|| fail(ErrorCode::BadRequest, Phase::Cdp, "scope matches no element"))?;
-            let frame_id = match locator {
-                Locator::Ref(r) => r.frame_id.clone(),
-                Locator::Selector(_) => page.target_id.clone(),
-            };
-            Some(Scope { session: element.session, frame_id, backend: element.backend })
+            Some(Scope { session: element.session, frame_id: element.frame_id, backend: element.backend })
         }
     };
     walk_snapshot(page, options, next_ref, scope, budget).await
