@@ -336,3 +336,43 @@ async fn with_trace_always_every_session_leaves_a_report_when_it_closes() {
         assert!(html.contains(method), "{method} in the report");
     }
 }
+
+/// A session a person holds in the view is not closed for being idle (`limits.session_idle_timeout_ms`):
+/// the agent sends nothing while the person works. Taken over, it outlives a session started after
+/// the takeover and left idle (which expires); handed back, its idle time starts again and it expires
+/// in turn.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_a_person_holds_is_not_closed_as_idle() {
+    use futures_util::SinkExt;
+    let f = Fixture::with_config(&format!("{VIEW}[limits]\nsession_idle_timeout_ms = 2000\n")).await;
+    let url = view_url(&f);
+    let origin = format!("http://{}:{}", url.host_str().unwrap(), url.port().unwrap());
+    start(&f, "held").await;
+    let mut ws = websocket(&url, "held", &origin).await.expect("the view's own origin");
+    ws.send(tokio_tungstenite::tungstenite::Message::text(r#"{"t":"take"}"#)).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let msg = tokio::time::timeout(left, ws.next()).await.expect("control within 30 s").unwrap().unwrap();
+        let v: Value = serde_json::from_str(msg.to_text().unwrap_or("{}")).unwrap_or_default();
+        assert_ne!(v["t"], "error", "{v}");
+        if v["t"] == "control" && v["held"] == true {
+            break;
+        }
+    }
+    start(&f, "left").await;
+    let expired = |id: &'static str| {
+        move |events: &[Value]| {
+            events.iter().any(|e| e["message"] == "session_expired" && e["browser.session_id"] == id)
+        }
+    };
+    // "left" had its last request after "held" did: when it expires, "held" has been as long without
+    // one.
+    tokio::task::block_in_place(|| f.sup.wait_for_log("the idle session expired", expired("left")));
+    assert!(!expired("held")(&f.sup.log_events()), "the held session is open");
+    let listed = f.c.session_list().await.unwrap().into_inner().sessions;
+    assert_eq!(listed.iter().map(|s| s.session_id.as_str()).collect::<Vec<_>>(), ["held"]);
+
+    ws.send(tokio_tungstenite::tungstenite::Message::text(r#"{"t":"release"}"#)).await.unwrap();
+    tokio::task::block_in_place(|| f.sup.wait_for_log("the handed-back session expired", expired("held")));
+}
