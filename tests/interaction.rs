@@ -1557,6 +1557,21 @@ async fn selectors_go_into_frames_as_playwrights_frame_locators_do() {
     };
     let snap = sb_tests::snapshot(&c, "f", scope).await.unwrap().into_inner().snapshot;
     assert_eq!(snap, "- paragraph: Remote clicked");
+    // On a frame locator, .last() picks the frame (the second <iframe>), and .owner() is the frame.
+    let last = SnapshotParams {
+        scope: Some("frameLocator('iframe').last().locator('p')".into()),
+        ..Default::default()
+    };
+    let snap = sb_tests::snapshot(&c, "f", last).await.unwrap().into_inner().snapshot;
+    assert_eq!(snap, "- paragraph: Remote clicked");
+    let owner = json!({"function": "(el) => el.id", "selector": "page.frameLocator('#remote').owner()"});
+    let id = c.request::<sb_protocol::api::EvaluateResult>(
+        sb_protocol::api::Method::PageEvaluate,
+        Some("f"),
+        owner,
+        None,
+    );
+    assert_eq!(id.await.unwrap().into_inner().value, Some(json!("remote")));
     // A wait goes into a frame of its document's origin, and says why it cannot into another's.
     let w = sb_protocol::api::WaitForParams { selector: Some(inner.into()), ..Default::default() };
     c.wait_for("f", w, None).await.unwrap();

@@ -24,7 +24,8 @@
 // - a locator as Playwright writes it: `getByRole('button', { name: 'Save', exact: true })`,
 //   `getByText`, `getByLabel`, `getByPlaceholder`, `getByAltText`, `getByTitle`, `getByTestId`
 //   (data-testid), `locator('css')`, chained, with `.first()`, `.last()`, `.nth(i)`,
-//   `.filter({ hasText })`, `frameLocator('iframe')` and `.contentFrame()` (into a frame), an
+//   `.filter({ hasText })`, `frameLocator('iframe')` and `.contentFrame()` (into a frame; `.first()`,
+//   `.last()`, `.nth(i)` right after them pick the frame, `.owner()` is the frame element), an
 //   optional leading `page.`.
 // Differences: the first match is the answer (Playwright's locators refuse two: "strict mode
 // violation"); layout engines (`left-of`, ...), `internal:has`, `internal:or`/`and` and
@@ -313,6 +314,7 @@
   }
 
   // ---- a locator as Playwright writes it, to selector parts
+  const ENTER_FRAME = 'internal:control=enter-frame';
   function fromLocator(src) {
     let i = 0;
     const at = () => src[i] || '';
@@ -364,6 +366,13 @@
     }
     const text = (v, exact) => (v instanceof RegExp ? String(v) : JSON.stringify(v) + (exact ? 's' : 'i'));
     const parts = [];
+    // On a frame locator (`frameLocator()`, `contentFrame()`), first/last/nth pick the frame: the
+    // part goes before the step into it, as Playwright's FrameLocator writes `iframe >> nth=0 >>
+    // internal:control=enter-frame`.
+    const nth = (n) => {
+      if (parts[parts.length - 1] === ENTER_FRAME) parts.splice(parts.length - 1, 0, `nth=${n}`);
+      else parts.push(`nth=${n}`);
+    };
     spaces();
     if (/^(page|frame|this)\s*\./.test(src.slice(i))) { i = src.indexOf('.', i) + 1; }
     for (;;) {
@@ -392,17 +401,19 @@
         case 'getByAltText': parts.push(`internal:attr=[alt=${text(a, o.exact)}]`); break;
         case 'getByTitle': parts.push(`internal:attr=[title=${text(a, o.exact)}]`); break;
         case 'getByTestId': parts.push(`internal:testid=[data-testid=${text(a, true)}]`); break;
-        case 'frameLocator': parts.push(a, 'internal:control=enter-frame'); break;
-        case 'contentFrame': parts.push('internal:control=enter-frame'); break;
-        case 'first': parts.push('nth=0'); break;
-        case 'last': parts.push('nth=-1'); break;
-        case 'nth': parts.push(`nth=${a}`); break;
+        case 'frameLocator': parts.push(a, ENTER_FRAME); break;
+        case 'contentFrame': parts.push(ENTER_FRAME); break;
+        // A frame locator's owner() is the <iframe> itself.
+        case 'owner': if (parts[parts.length - 1] === ENTER_FRAME) parts.pop(); break;
+        case 'first': nth('0'); break;
+        case 'last': nth('-1'); break;
+        case 'nth': nth(String(a)); break;
         case 'filter':
           if (a && a.hasText !== undefined) parts.push(`internal:has-text=${text(a.hasText, false)}`);
           if (a && a.hasNotText !== undefined) parts.push(`internal:has-not-text=${text(a.hasNotText, false)}`);
           if (a && a.visible !== undefined) parts.push(`visible=${a.visible}`);
           break;
-        default: fail(`${m[1]}() is not a locator method this runtime takes (getByRole, getByText, getByLabel, getByPlaceholder, getByAltText, getByTitle, getByTestId, locator, frameLocator, contentFrame, first, last, nth, filter)`);
+        default: fail(`${m[1]}() is not a locator method this runtime takes (getByRole, getByText, getByLabel, getByPlaceholder, getByAltText, getByTitle, getByTestId, locator, frameLocator, contentFrame, owner, first, last, nth, filter)`);
       }
       spaces();
       if (i >= src.length) return parts;
