@@ -93,7 +93,8 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
         emulation: Default::default(),
     };
     let cancel = CancellationToken::new();
-    let mut worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(T)).await.unwrap();
+    let mut worker =
+        WorkerHandle::spawn(&launcher, &link, &target, Default::default(), Budget::new(T)).await.unwrap();
     let loaded = Action::WaitFor { condition: WaitCondition::LoadState(LoadState::Load) };
     worker.run("page.wait_for", loaded, Budget::new(T), &cancel).await.unwrap();
     worker.run("page.click", click_go(), Budget::new(T), &cancel).await.expect("a click before the wedge");

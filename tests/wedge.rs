@@ -306,6 +306,34 @@ async fn a_dialog_policy_applies_once_to_a_popup_too() {
     assert_eq!(dialogs, vec![json!({"type": "alert", "message": "from the popup", "accepted": false})]);
 }
 
+/// `page.handle_dialog`'s answer is one dialog's, when the session's own page and a popup the
+/// supervisor holds both open one during the same action: the page's `confirm` has it, the popup's
+/// `alert` after it is dismissed. Before: the worker and the supervisor each had a copy, and the
+/// worker said it used its copy only as the action ended, so the popup's dialog was accepted too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dialog_policy_is_one_dialogs_in_the_page_and_a_popup_at_once() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("o")).await.unwrap();
+    c.goto("o", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| next_result(&c, "o", method, params);
+    call("page.handle_dialog", json!({"accept": true})).await;
+    let both = "(async () => { const mine = confirm('mine'); window.w = window.open('/test/alerting.html'); \
+        await new Promise((r) => { const t = setInterval(() => { if (w.document.title === 'Answered') { clearInterval(t); r(); } }, 10); }); \
+        return mine; })()";
+    let calls =
+        [("page.evaluate", json!({"expression": both})), ("page.evaluate", json!({"expression": "1"}))];
+    let mut dialogs = dialogs_reported(&c, "o", calls).await;
+    // The worker's and the supervisor's are listed apart: in no set order.
+    dialogs.sort_by_key(|d| d["message"].as_str().map(str::to_string));
+    assert_eq!(
+        dialogs,
+        vec![
+            json!({"type": "alert", "message": "from the popup", "accepted": false}),
+            json!({"type": "confirm", "message": "mine", "accepted": true}),
+        ]
+    );
+}
+
 /// The tabs a worker left are held again when it is replaced. A worker keeps its session on each tab
 /// it leaves (its dialogs answered, its emulation kept); those sessions end with the worker. Before: a
 /// killed worker's replacement attached to the active tab only, so a dialog in a `window.open` popup

@@ -118,9 +118,17 @@ pub enum ToWorker {
     Shutdown,
     /// How the worker answers the next dialog (read as it arrives, during a run too): `None` when the
     /// supervisor answered a dialog of a tab it holds as `page.handle_dialog` asked (the worker forgets
-    /// it); `Some((accept, prompt_text))` to a worker that replaced one the policy was left with.
+    /// it); `Some((accept, prompt_text))` to a worker that replaced one the policy was left with. The
+    /// worker's copy only says there is an answer to claim ([`FromWorker::ClaimDialog`]).
     NextDialog {
         /// `(accept, prompt_text)` as `page.handle_dialog` asked, or `None`: dismissed by default.
+        answer: Option<(bool, Option<String>)>,
+    },
+    /// The answer to the oldest [`FromWorker::ClaimDialog`] not answered yet: `page.handle_dialog`'s
+    /// answer, now the worker's dialog's alone, or `None` when it was used (the dialog is answered by
+    /// default).
+    DialogClaimed {
+        /// `(accept, prompt_text)`, or `None`.
         answer: Option<(bool, Option<String>)>,
     },
     /// A CDP message from the browser for the worker's connection `conn` (a route of the supervisor's
@@ -651,9 +659,11 @@ pub enum FromWorker {
         /// What happened.
         counter: Counter,
     },
-    /// The worker answered a dialog as `page.handle_dialog` asked since its last report (sent before
-    /// `Done`): the supervisor's copy of it goes.
-    DialogPolicyUsed,
+    /// A dialog opened in one of the worker's tabs while `page.handle_dialog` had asked how to answer
+    /// the next one: the supervisor gives that answer to this dialog alone, forgetting it
+    /// ([`ToWorker::DialogClaimed`]), so a dialog of a tab it holds cannot use it too. Sent any time,
+    /// and answered by the stream's reader, during a run or not.
+    ClaimDialog,
     /// The worker now holds `count` CDP sessions on tabs: the active tab's and those it left, each
     /// kept until its tab closes (sent when it changed; `runtime.stats` `tab_sessions`).
     TabSessions {

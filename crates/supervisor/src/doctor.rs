@@ -548,9 +548,15 @@ async fn start_worker(browser: &Browser, spawner: Spawner) -> Result<u32, String
         emulation: Default::default(),
     };
     let link = crate::link::Link { client: browser.client.clone(), relay: browser.relay.clone(), browser: 1 };
-    let worker = WorkerHandle::spawn(&launcher, &link, &target, Budget::new(Duration::from_secs(10)))
-        .await
-        .map_err(|e| e.message)?;
+    let worker = WorkerHandle::spawn(
+        &launcher,
+        &link,
+        &target,
+        Default::default(),
+        Budget::new(Duration::from_secs(10)),
+    )
+    .await
+    .map_err(|e| e.message)?;
     let pid = worker.pid();
     worker.shutdown(Duration::from_millis(500)).await;
     Ok(pid)

@@ -182,9 +182,6 @@ impl Queue {
             self.stats.worker_kills.inc();
         }
         session.tab_sessions.store(worker.tab_sessions(), Ordering::Relaxed);
-        if worker.take_dialog_policy_used() {
-            *session.dialog_policy.lock().unwrap() = None;
-        }
         if let Some(ms) = worker.take_recovery_waited() {
             session.recovery_waited(ms);
         }
@@ -290,7 +287,8 @@ impl Queue {
         }
         let target = session.target();
         // Boxed, so that dropping it (a reset) kills the worker it was starting.
-        let mut spawning = Box::pin(WorkerHandle::spawn(&launcher, link, &target, budget));
+        let mut spawning =
+            Box::pin(WorkerHandle::spawn(&launcher, link, &target, session.dialog_policy.clone(), budget));
         let patience = ATTACH_PATIENCE.min(budget.remaining() / 3);
         let attached = tokio::select! {
             started = &mut spawning => Some(started),
@@ -317,7 +315,8 @@ impl Queue {
                 // Not even a terminated script freed it: a new page, and a worker on it.
                 drop(spawning);
                 self.reset_tab(session, link, budget).await?;
-                WorkerHandle::spawn(&launcher, link, &session.target(), budget).await
+                WorkerHandle::spawn(&launcher, link, &session.target(), session.dialog_policy.clone(), budget)
+                    .await
             }
         };
         match &started {

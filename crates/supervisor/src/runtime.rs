@@ -613,11 +613,20 @@ impl Runtime {
                     Action::HandleDialog { accept, prompt_text } => Some((*accept, prompt_text.clone())),
                     _ => None,
                 };
-                let output = q.run(session, call, action).await?;
                 if policy.is_some() {
-                    // For the tabs the supervisor holds (popups not focused yet) too.
-                    *session.dialog_policy.lock().unwrap() = policy;
+                    // Held here before the worker has it: a dialog of its tabs claims it from here,
+                    // one of the tabs the supervisor holds (popups not focused yet) takes it.
+                    *session.dialog_policy.lock().unwrap() = policy.clone();
                 }
+                let output = q.run(session, call, action).await;
+                if policy.is_some() && output.is_err() {
+                    // Not set, as the error says.
+                    let mut held = session.dialog_policy.lock().unwrap();
+                    if *held == policy {
+                        *held = None;
+                    }
+                }
+                let output = output?;
                 let done = (page.finish)(output)?;
                 session.keep_refs(done.refs);
                 if let Some(display) = done.display {
@@ -765,7 +774,15 @@ impl Runtime {
             }
         }
         let launcher = self.queue.launcher.for_session(display, Default::default());
-        let worker = match WorkerHandle::spawn(&launcher, &link, &target_id, budget).await {
+        let worker = match WorkerHandle::spawn(
+            &launcher,
+            &link,
+            &target_id,
+            entry.dialog_policy.clone(),
+            budget,
+        )
+        .await
+        {
             Ok(w) => w,
             Err(e) => {
                 crate::sessions::close_target_soon(&link.client, &target_id).await;

@@ -94,12 +94,17 @@ pub struct WorkerHandle {
     recovery_waited_ms: Option<u64>,
     /// CDP sessions the worker holds on tabs, as it last said.
     tab_sessions: u32,
-    /// Set when the worker said it answered a dialog as `page.handle_dialog` asked.
-    dialog_policy_used: bool,
 }
 
+/// How `page.handle_dialog` asked the next dialog of a session to be answered, `(accept,
+/// prompt_text)`, until one dialog is: the session's (`SessionEntry::dialog_policy`), shared with its
+/// worker's stream reader, which gives it to a dialog of the worker's that claims it
+/// (`FromWorker::ClaimDialog`), and with the tabs the supervisor holds, which take it themselves.
+pub type DialogPolicy = std::sync::Arc<std::sync::Mutex<Option<(bool, Option<String>)>>>;
+
 impl WorkerHandle {
-    /// Starts a worker for `target_id` and waits for its `Ready` within `budget`.
+    /// Starts a worker for `target_id` and waits for its `Ready` within `budget`; its dialogs claim
+    /// `page.handle_dialog`'s answer from `dialog_policy` (the session's).
     ///
     /// # Errors
     /// `worker_crashed` (phase `worker`) when it cannot start, exits, or is not ready in time.
@@ -107,6 +112,7 @@ impl WorkerHandle {
         launcher: &WorkerLauncher,
         link: &Link,
         target_id: &str,
+        dialog_policy: DialogPolicy,
         budget: Budget,
     ) -> Result<WorkerHandle, ErrorBody> {
         let (spawner, exe, log_format) =
@@ -148,7 +154,7 @@ impl WorkerHandle {
         let pid = child.id().unwrap_or(0);
         ours.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
         let stream = UnixStream::from_std(ours).map_err(|e| fail(e.to_string()))?;
-        let (to_worker, from_worker) = pump(stream, link.relay.clone(), pid);
+        let (to_worker, from_worker) = pump(stream, link.relay.clone(), pid, dialog_policy);
         let mut handle = WorkerHandle {
             child,
             pid,
@@ -166,7 +172,6 @@ impl WorkerHandle {
             reset_reason: None,
             recovery_waited_ms: None,
             tab_sessions: 0,
-            dialog_policy_used: false,
         };
         match tokio::time::timeout_at(budget.deadline().into(), handle.from_worker.recv()).await {
             Ok(Some(Ok(FromWorker::Ready { .. }))) => Ok(handle),
@@ -227,11 +232,6 @@ impl WorkerHandle {
     /// CDP sessions the worker holds on tabs, as it last said (`FromWorker::TabSessions`).
     pub fn tab_sessions(&self) -> u32 {
         self.tab_sessions
-    }
-
-    /// Whether the worker answered a dialog as `page.handle_dialog` asked since the last call.
-    pub fn take_dialog_policy_used(&mut self) -> bool {
-        std::mem::take(&mut self.dialog_policy_used)
     }
 
     /// A sender of frames to the worker, for what the supervisor tells it outside a run
@@ -345,7 +345,6 @@ impl WorkerHandle {
                 }
                 Ok(FromWorker::Tally { counter }) => self.tallies.push(counter),
                 Ok(FromWorker::TabSessions { count }) => self.tab_sessions = count,
-                Ok(FromWorker::DialogPolicyUsed) => self.dialog_policy_used = true,
                 Ok(FromWorker::ConsoleErrors { seq: s, count, texts }) if s == seq => {
                     self.console_errors.0 += count;
                     self.console_errors.1.extend(texts);
@@ -431,12 +430,14 @@ impl Drop for WorkerHandle {
 
 /// The worker's stream, both ways: a writer task (runs, cancels, and the browser's messages for the
 /// worker's connections) and a reader task (the worker's answers to the handle; its CDP messages to
-/// their routes of `relay`, each connection a route opened at its first message). When the worker
-/// goes away the reader ends and drops its routes, so the relay detaches their sessions.
+/// their routes of `relay`, each connection a route opened at its first message; its dialogs' claims
+/// on `dialog_policy`, answered at once). When the worker goes away the reader ends and drops its
+/// routes, so the relay detaches their sessions.
 fn pump(
     stream: UnixStream,
     relay: Relay,
     pid: u32,
+    dialog_policy: DialogPolicy,
 ) -> (mpsc::UnboundedSender<ToWorker>, mpsc::UnboundedReceiver<Result<FromWorker, String>>) {
     let (mut sink, mut frames) = Framed::new(stream, ipc::codec()).split();
     let (to_worker, mut to_rx) = mpsc::unbounded_channel::<ToWorker>();
@@ -459,6 +460,7 @@ fn pump(
             }
         }
     });
+    let claims = to_worker.clone();
     tokio::spawn(async move {
         let mut routes: std::collections::HashMap<u32, mpsc::UnboundedSender<Outbound>> = Default::default();
         while let Some(Ok(frame)) = frames.next().await {
@@ -494,6 +496,12 @@ fn pump(
                 }
                 Ok(FromWorker::CdpClose { conn }) => {
                     routes.remove(&conn);
+                }
+                Ok(FromWorker::ClaimDialog) => {
+                    // Taken under the lock: one dialog gets it, of the worker's tabs or the
+                    // supervisor's.
+                    let answer = dialog_policy.lock().unwrap().take();
+                    let _ = claims.send(ToWorker::DialogClaimed { answer });
                 }
                 Ok(other) => {
                     let _ = from_tx.send(Ok(other));

@@ -16,20 +16,29 @@ use sb_cdp::commands::PageHandleJavaScriptDialog;
 use sb_cdp::types::JavascriptDialogOpening;
 use sb_cdp::Session;
 use sb_protocol::api::{dialog_text, DialogInfo, DialogLog};
+use sb_protocol::ipc::FromWorker;
 
 /// How to answer the next dialog: (accept, prompt text).
 type Answer = (bool, Option<String>);
 
+/// Longest a dialog waits for the supervisor's answer to a claim ([`Dialogs::claim`]): past it, the
+/// worker's own copy of the answer is used.
+const CLAIM_TIMEOUT: Duration = Duration::from_secs(1);
+
 /// Shared between the watcher and the worker's loop; survives page resets.
 ///
-/// The supervisor keeps a copy of how to answer the next dialog, for the tabs it holds (popups not
-/// focused yet): whichever answers a dialog with it first, the other's copy goes (the worker reports
-/// [`Dialogs::take_used`] after each run; the supervisor sends `ToWorker::NextDialog`).
-#[derive(Clone, Default)]
+/// `page.handle_dialog`'s answer is used once, by one dialog: the supervisor holds it (for the tabs
+/// it holds too, popups not focused yet), and a dialog of the worker's claims it there
+/// (`FromWorker::ClaimDialog`, answered by `ToWorker::DialogClaimed`). The worker's copy says that
+/// there is one to claim (no round trip for a dialog when there is none), and answers when the
+/// supervisor does not within [`CLAIM_TIMEOUT`].
+#[derive(Clone)]
 pub(crate) struct Dialogs {
     next: Arc<Mutex<Option<Answer>>>,
-    /// Set when a dialog was answered with `next`, until [`Dialogs::take_used`].
-    used: Arc<std::sync::atomic::AtomicBool>,
+    /// Claims sent and not answered yet, oldest first (the supervisor answers them in order).
+    claims: Arc<Mutex<std::collections::VecDeque<tokio::sync::oneshot::Sender<Option<Answer>>>>>,
+    /// To the supervisor.
+    out: tokio::sync::mpsc::UnboundedSender<FromWorker>,
     /// Answered since the last [`Dialogs::take`]: the first `DIALOGS_LISTED`, and a count of the rest
     /// (a page that opens them in a loop), as the supervisor keeps them.
     answered: Arc<Mutex<DialogLog>>,
@@ -38,7 +47,18 @@ pub(crate) struct Dialogs {
 }
 
 impl Dialogs {
-    /// Sets how the next dialog is answered.
+    /// Dialogs whose claims go to the supervisor on `out`.
+    pub(crate) fn new(out: tokio::sync::mpsc::UnboundedSender<FromWorker>) -> Dialogs {
+        Dialogs {
+            next: Arc::default(),
+            claims: Arc::default(),
+            out,
+            answered: Arc::default(),
+            opened: Arc::default(),
+        }
+    }
+
+    /// Sets how the next dialog is answered (the supervisor holds the same answer: a dialog claims it).
     pub(crate) fn set_next(&self, accept: bool, prompt_text: Option<String>) {
         *self.next.lock().unwrap() = Some((accept, prompt_text));
     }
@@ -48,9 +68,30 @@ impl Dialogs {
         *self.next.lock().unwrap() = None;
     }
 
-    /// Whether a dialog was answered as `page.handle_dialog` asked since the last call.
-    pub(crate) fn take_used(&self) -> bool {
-        self.used.swap(false, std::sync::atomic::Ordering::SeqCst)
+    /// The supervisor's answer to the oldest claim not answered yet (`ToWorker::DialogClaimed`).
+    pub(crate) fn claimed(&self, answer: Option<Answer>) {
+        if let Some(waiting) = self.claims.lock().unwrap().pop_front() {
+            let _ = waiting.send(answer);
+        }
+    }
+
+    /// How the dialog that just opened is answered: `None` (by default) when no answer was asked
+    /// for; else the answer claimed from the supervisor, which gives it to one dialog only (`None`
+    /// when a dialog of a tab it holds had it first), or the worker's copy when the supervisor does
+    /// not answer within [`CLAIM_TIMEOUT`].
+    async fn claim(&self) -> Option<Answer> {
+        let local = self.next.lock().unwrap().take()?;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        {
+            // Queued and sent under one lock: claims are answered in the order they were sent.
+            let mut claims = self.claims.lock().unwrap();
+            claims.push_back(tx);
+            let _ = self.out.send(FromWorker::ClaimDialog);
+        }
+        match tokio::time::timeout(CLAIM_TIMEOUT, rx).await {
+            Ok(Ok(answer)) => answer,
+            _ => Some(local),
+        }
     }
 
     /// Whether a dialog was answered since the last [`Dialogs::take`].
@@ -75,10 +116,7 @@ impl Dialogs {
                     continue;
                 }
                 let Some(opening) = ev.parse::<JavascriptDialogOpening>() else { continue };
-                let asked = me.next.lock().unwrap().take();
-                if asked.is_some() {
-                    me.used.store(true, std::sync::atomic::Ordering::SeqCst);
-                }
+                let asked = me.claim().await;
                 let DialogAnswer { kind, message, default_value, answer } = answer_dialog(opening, asked);
                 let accept = answer.accept;
                 let _ = session.run(&answer, Duration::from_secs(2)).await;

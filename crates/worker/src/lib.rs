@@ -150,8 +150,8 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     let deliveries = Deliveries::default();
     let (control_tx, mut frames): (_, Control) = mpsc::unbounded_channel();
     let reader_deliveries = deliveries.clone();
-    // How the next dialog is answered: the supervisor may take it back while an action runs.
-    let dialogs = dialogs::Dialogs::default();
+    // How the next dialog is answered: claimed from the supervisor, which may have used it first.
+    let dialogs = dialogs::Dialogs::new(out_tx.clone());
     let reader_dialogs = dialogs.clone();
     tokio::spawn(async move {
         let reason = loop {
@@ -171,6 +171,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                     Some((accept, prompt_text)) => reader_dialogs.set_next(accept, prompt_text),
                     None => reader_dialogs.forget_next(),
                 },
+                Ok(ToWorker::DialogClaimed { answer }) => reader_dialogs.claimed(answer),
                 Ok(other) => {
                     let _ = control_tx.send(Ok(other));
                 }
@@ -216,7 +217,8 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                         ToWorker::Cancel { .. }
                         | ToWorker::Cdp { .. }
                         | ToWorker::CdpClosed { .. }
-                        | ToWorker::NextDialog { .. },
+                        | ToWorker::NextDialog { .. }
+                        | ToWorker::DialogClaimed { .. },
                     ) => continue,
                     Ok(ToWorker::Run { seq, budget_ms, action }) => Job::new(seq, budget_ms, *action),
                 }
@@ -342,9 +344,6 @@ fn report_moves(page: &mut Page, out_tx: &mpsc::UnboundedSender<FromWorker>) {
     if let Some((target_id, reason)) = page.take_target_change() {
         let _ = out_tx.send(FromWorker::TargetChanged { target_id, reason });
     }
-    if page.dialogs.take_used() {
-        let _ = out_tx.send(FromWorker::DialogPolicyUsed);
-    }
     page.let_go_of_closed_tabs();
     if let Some(count) = page.take_tab_sessions_change() {
         let _ = out_tx.send(FromWorker::TabSessions { count });
@@ -407,7 +406,10 @@ async fn recover(
                     }
                 }
                 ToWorker::Shutdown => return Err(Ok(())),
-                ToWorker::Cdp { .. } | ToWorker::CdpClosed { .. } | ToWorker::NextDialog { .. } => {}
+                ToWorker::Cdp { .. }
+                | ToWorker::CdpClosed { .. }
+                | ToWorker::NextDialog { .. }
+                | ToWorker::DialogClaimed { .. } => {}
             },
             _ = tokio::time::sleep_until(deadline.unwrap_or(far).into()), if deadline.is_some() => {
                 if let Some(job) = queued.take() {

@@ -74,9 +74,9 @@ pub struct SessionEntry {
     /// the first [`sb_protocol::api::DIALOGS_LISTED`] and a count of the rest.
     pub(crate) dialogs: Mutex<DialogLog>,
     /// How `page.handle_dialog` asked the next dialog to be answered `(accept, prompt_text)`, until one
-    /// is: the worker keeps it for its tabs, this copy is for the tabs the supervisor holds; whichever
-    /// answers with it first, the other's copy goes.
-    pub(crate) dialog_policy: Mutex<Option<(bool, Option<String>)>>,
+    /// is: taken by a dialog of a tab the supervisor holds, or claimed by one of the worker's
+    /// ([`crate::worker::DialogPolicy`]).
+    pub(crate) dialog_policy: crate::worker::DialogPolicy,
     /// The session's worker's frames (set as it runs an action), for `ToWorker::NextDialog`.
     pub(crate) worker_tx: Mutex<Option<tokio::sync::mpsc::UnboundedSender<sb_protocol::ipc::ToWorker>>>,
     /// Notified when the supervisor answers a dialog of a tab it holds (joining `dialogs`), for
@@ -188,7 +188,7 @@ impl SessionEntry {
             waited: Mutex::default(),
             popup_opened: tokio::sync::Notify::new(),
             dialog_answered: tokio::sync::Notify::new(),
-            dialog_policy: Mutex::new(None),
+            dialog_policy: Default::default(),
             worker_tx: Mutex::new(None),
             new_popups: Mutex::default(),
             reset: Mutex::new(None),
