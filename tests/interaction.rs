@@ -1564,14 +1564,8 @@ async fn selectors_go_into_frames_as_playwrights_frame_locators_do() {
     };
     let snap = sb_tests::snapshot(&c, "f", last).await.unwrap().into_inner().snapshot;
     assert_eq!(snap, "- paragraph: Remote clicked");
-    let owner = json!({"function": "(el) => el.id", "selector": "page.frameLocator('#remote').owner()"});
-    let id = c.request::<sb_protocol::api::EvaluateResult>(
-        sb_protocol::api::Method::PageEvaluate,
-        Some("f"),
-        owner,
-        None,
-    );
-    assert_eq!(id.await.unwrap().into_inner().value, Some(json!("remote")));
+    let owner = id_of_match(&c, "f", "page.frameLocator('#remote').owner()").await;
+    assert_eq!(owner.as_deref(), Some("remote"));
     // A wait goes into a frame of its document's origin, and says why it cannot into another's.
     let w = sb_protocol::api::WaitForParams { selector: Some(inner.into()), ..Default::default() };
     c.wait_for("f", w, None).await.unwrap();

@@ -372,24 +372,12 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
             return Ok(None);
         };
         if r.result.subtype.as_deref() != Some("node") {
-            // `{frame, rest}`: go on in that frame's document.
-            let rest = call_function_on(
-                &session,
-                &object_id,
-                "function() { return this.rest; }",
-                json!([]),
-                budget.remaining(),
-            )
-            .await
-            .map_err(failed)?;
-            let owner = CallFunctionOn {
-                function_declaration: "function() { return this.frame; }".into(),
-                object_id: object_id.clone(),
-                object_group: Some(page.group(&session).to_string()),
-                ..CallFunctionOn::default()
-            };
-            let owner = session.call_function_on(&owner, budget.remaining()).await.map_err(failed)?;
-            let Some(owner) = owner.result.object_id else { return Ok(None) };
+            // `{frame, rest}`: go on in that frame's document. Both read in one call, as the
+            // snapshot's walk reads its answers.
+            let marker = session.own_properties(&object_id, budget.remaining()).await.map_err(failed)?;
+            let member = |name: &str| marker.iter().find(|m| m.name == name).and_then(|m| m.value.clone());
+            let rest = member("rest").and_then(|v| v.value).and_then(|v| v.as_str().map(str::to_string));
+            let Some(owner) = member("frame").and_then(|v| v.object_id) else { return Ok(None) };
             // An <iframe> whose frame is not there yet (no `frameId`) matches nothing yet.
             let Some(child) =
                 found(session.describe_node(&owner, budget.remaining()).await)?.and_then(|n| n.frame_id)
@@ -398,7 +386,7 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
             };
             let Some((s, o, _loader)) = frames::context(page, &child, budget).await? else { return Ok(None) };
             (session, offset, frame_id) = (s, o, child);
-            selector = rest.as_str().unwrap_or_default().to_string();
+            selector = rest.unwrap_or_default();
             continue;
         }
         let described = session.describe_node(&object_id, budget.remaining()).await;
