@@ -1179,3 +1179,147 @@ async fn websockets_are_held_to_the_url_policy() {
     let log = sup.log_text();
     assert!(log.contains("url_blocked") && log.contains("127.0.0.2 is in the blocked network"), "{log}");
 }
+
+/// A DNS server on `127.0.0.1:53` (UDP) for the rebinding test: a name's first A query (and the AAAA
+/// queries beside it) answers NXDOMAIN, its later A queries the address `answer` gives for the name,
+/// its later AAAA queries no address.
+fn rebinding_dns(answer: fn(&str) -> Option<std::net::Ipv4Addr>) {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:53").expect("bind 127.0.0.1:53 in the namespace");
+    std::thread::spawn(move || {
+        let mut asked: std::collections::HashMap<String, usize> = Default::default();
+        let mut buf = [0u8; 512];
+        while let Ok((n, from)) = socket.recv_from(&mut buf) {
+            let q = &buf[..n];
+            // The question: labels from byte 12, then QTYPE and QCLASS.
+            let (mut at, mut labels) = (12, Vec::new());
+            while at < n && q[at] != 0 {
+                let len = q[at] as usize;
+                labels.push(String::from_utf8_lossy(&q[at + 1..(at + 1 + len).min(n)]).to_lowercase());
+                at += 1 + len;
+            }
+            let end = at + 5;
+            if end > n {
+                continue;
+            }
+            let qtype = u16::from_be_bytes([q[at + 1], q[at + 2]]);
+            let a_queries = asked.entry(labels.join(".")).or_default();
+            *a_queries += usize::from(qtype == 1);
+            let address = if *a_queries <= 1 { None } else { answer(&labels.join(".")) };
+            let mut r = q[..end].to_vec();
+            r[2] = 0x80 | (q[2] & 0x01); // a response; RD as asked
+            let nxdomain = *a_queries <= 1 || (qtype == 1 && address.is_none());
+            r[3] = 0x80 | if nxdomain { 3 } else { 0 };
+            r[6..12].copy_from_slice(&[0; 6]);
+            if let (1, Some(ip)) = (qtype, address) {
+                r[7] = 1;
+                r.extend_from_slice(&[0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4]);
+                r.extend_from_slice(&ip.octets());
+            }
+            let _ = socket.send_to(&r, from);
+        }
+    });
+}
+
+/// An HTTP server at `addr` that answers every request `secret` (readable cross-origin): its port and
+/// the count of connections it accepted.
+async fn counting_server(addr: &str) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind(addr).await.unwrap_or_else(|e| panic!("bind {addr}: {e}"));
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let _ = stream.read(&mut buf).await;
+                let head = "HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 6\r\nConnection: close\r\n\r\n";
+                let _ = stream.write_all(format!("{head}secret").as_bytes()).await;
+            });
+        }
+    });
+    (port, seen)
+}
+
+/// Issue 53 §1: a name whose first DNS answer is NXDOMAIN and whose later answers are the metadata
+/// address (or `0.0.0.0`, which reaches the loopback) reaches neither under the default policy: the
+/// connection gate connects only to addresses its own check saw, and a name that resolved to nothing
+/// fails as `net::ERR_NAME_NOT_RESOLVED` without a second, unchecked lookup. Runs in a network and
+/// mount namespace of its own (`unshare -nm`: `lo` up with `169.254.169.254/32` on it, a DNS server of
+/// the test's on 127.0.0.1:53, `/etc/resolv.conf` bind-mounted there only).
+#[test]
+fn a_name_that_failed_to_resolve_reaches_no_address_nobody_checked() {
+    const INSIDE: &str = "SB_TEST_IN_NAMESPACE";
+    if std::env::var_os(INSIDE).is_some() {
+        let events =
+            tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        return events.block_on(rebinding_inside_the_namespace());
+    }
+    let dir = temp_dir();
+    let resolv = dir.path().join("resolv.conf");
+    std::fs::write(&resolv, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n").unwrap();
+    let me = std::env::current_exe().unwrap();
+    let script = format!(
+        "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && mount --bind '{}' /etc/resolv.conf && exec '{}' --exact a_name_that_failed_to_resolve_reaches_no_address_nobody_checked --nocapture",
+        resolv.display(),
+        me.display()
+    );
+    let mut unshare = Command::new("unshare");
+    if !nix::unistd::geteuid().is_root() {
+        // A user namespace of its own maps the test's uid to root there, for `ip` and `mount`.
+        unshare.arg("-r");
+    }
+    let out = unshare.args(["-n", "-m", "--", "sh", "-c", &script]).env(INSIDE, "1").output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("1 passed"), "in the namespace:\n{text}");
+}
+
+async fn rebinding_inside_the_namespace() {
+    rebinding_dns(|name| match name {
+        n if n.starts_with("rebind") => Some(std::net::Ipv4Addr::new(169, 254, 169, 254)),
+        n if n.starts_with("zero") => Some(std::net::Ipv4Addr::UNSPECIFIED),
+        _ => None,
+    });
+    let (_, metadata) = counting_server("169.254.169.254:80").await;
+    let (loopback_port, zero_seen) = counting_server("127.0.0.1:0").await;
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("r")).await.unwrap();
+    c.goto("r", &pages.url("/test/index.html"), None).await.unwrap();
+    let run = |script: String| {
+        let c = c.clone();
+        async move { c.evaluate("r", &script, None).await.unwrap().into_inner().value.unwrap() }
+    };
+    let fetch =
+        |url: String| run(format!("fetch({url:?}).then((r) => r.text(), (e) => 'failed: ' + e.message)"));
+    let socket = |url: &str| {
+        run(format!(
+            "new Promise((r) => {{ const w = new WebSocket({url:?}); w.onopen = () => r('open'); w.onerror = () => r('error'); }})"
+        ))
+    };
+    // First lookups answer NXDOMAIN: a plain request, a tunnel (a WebSocket), and a name whose next
+    // answer is 0.0.0.0. Then each name again, now answering the blocked address itself.
+    for round in 0..2 {
+        let got = fetch("http://rebind.test/secret".into()).await;
+        assert!(got.as_str().is_some_and(|t| t.starts_with("failed")), "round {round}: the page read {got}");
+        assert_eq!(socket("ws://rebind-ws.test/").await, json!("error"), "round {round}");
+        let got = fetch(format!("http://zero.test:{loopback_port}/secret")).await;
+        assert!(got.as_str().is_some_and(|t| t.starts_with("failed")), "round {round}: the page read {got}");
+    }
+    use std::sync::atomic::Ordering::SeqCst;
+    assert_eq!(metadata.load(SeqCst), 0, "the metadata address was reached");
+    assert_eq!(zero_seen.load(SeqCst), 0, "0.0.0.0 reached the loopback");
+    // A navigation to a name that never resolves answers as the browser's own resolver would; one to
+    // a rebinding name is refused by the rule its next answer meets (page.goto's own check took the
+    // NXDOMAIN, the gate's the metadata address).
+    let goto = |url: &'static str| {
+        let c = c.clone();
+        async move { c.call("page.goto", Some("r"), json!({"url": url}), None).await.unwrap().error.expect(url) }
+    };
+    let e = goto("http://gone.test/").await;
+    assert!(e.message.contains("ERR_NAME_NOT_RESOLVED"), "{e:?}");
+    let e = goto("http://rebind-nav.test/").await;
+    assert!(e.code == sb_protocol::ErrorCode::UrlBlocked && e.message.contains("169.254.0.0/16"), "{e:?}");
+}

@@ -19,9 +19,11 @@
 //! which reach the loopback. Loopback and private ranges are allowed by default (an agent's sandbox
 //! often browses a dev server beside it) and blocked with `block_loopback` / `block_private`.
 //!
-//! A name is resolved when it is checked and the answer kept for [`NAME_TTL`] ([`Names`]); the
-//! browser resolves it again itself, so a name whose answers change within moments (DNS rebinding)
-//! can still reach what the check did not see: an egress firewall is the deployment's (docs/security.md).
+//! A name is resolved when it is checked and the answer kept for [`NAME_TTL`] ([`Names`]); a name
+//! that resolves to nothing is not kept. The connection gate connects to the addresses the check
+//! passed and to nothing else: a name that resolved to nothing is never resolved again unchecked (it
+//! fails as `net::ERR_NAME_NOT_RESOLVED`), so a name whose answers change (NXDOMAIN, then
+//! `169.254.169.254`: DNS rebinding) reaches only what a check saw.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -250,7 +252,8 @@ impl Policy {
     /// go to (an IP literal itself, the loopback for `localhost` names, a name's resolved addresses;
     /// none for a URL that is not fetched over the network, or a name that did not resolve where no
     /// network rule applies). The connection gate ([`crate::proxy`]) connects to exactly these, so
-    /// the address checked is the address reached.
+    /// the address checked is the address reached, and to none when there are none (the name is
+    /// not resolved again: `net::ERR_NAME_NOT_RESOLVED`).
     ///
     /// # Errors
     /// [`Blocked`] naming the rule that refuses it.

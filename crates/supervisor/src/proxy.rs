@@ -217,8 +217,11 @@ async fn handle(
     Ok(forward(req, upstream, key, &idle).await)
 }
 
-/// A connection to `host:port` at one of the checked `addresses` (the name resolved again only when
-/// the check gave none: a name no network rule applies to, which the runtime could not resolve).
+/// A connection to `host:port` at one of the checked `addresses`, and never anywhere else: the name is
+/// not resolved again here. No addresses means the check could not resolve the name (with only the
+/// default network rules a name that does not resolve passes the policy); the connection fails as
+/// the browser's would, `net::ERR_NAME_NOT_RESOLVED`, where a second lookup could have answered an
+/// address nobody checked (a name that answers NXDOMAIN, then `169.254.169.254`).
 async fn connect(
     host: &str,
     port: u16,
@@ -226,14 +229,10 @@ async fn connect(
     budget: Budget,
 ) -> std::io::Result<TcpStream> {
     let targets: Vec<SocketAddr> = addresses.into_iter().map(|ip| SocketAddr::new(ip, port)).collect();
-    let connecting = async {
-        if targets.is_empty() {
-            TcpStream::connect((host, port)).await
-        } else {
-            TcpStream::connect(&targets[..]).await
-        }
-    };
-    match tokio::time::timeout(budget.remaining(), connecting).await {
+    if targets.is_empty() {
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{host} did not resolve")));
+    }
+    match tokio::time::timeout(budget.remaining(), TcpStream::connect(&targets[..])).await {
         Ok(connected) => {
             let stream = connected?;
             let _ = stream.set_nodelay(true);
@@ -281,7 +280,7 @@ fn net_error(e: &std::io::Error) -> &'static str {
         TimedOut => "net::ERR_CONNECTION_TIMED_OUT",
         ConnectionReset => "net::ERR_CONNECTION_RESET",
         HostUnreachable | NetworkUnreachable | AddrNotAvailable => "net::ERR_ADDRESS_UNREACHABLE",
-        _ if e.to_string().contains("lookup") => "net::ERR_NAME_NOT_RESOLVED",
+        NotFound => "net::ERR_NAME_NOT_RESOLVED",
         _ => "net::ERR_CONNECTION_FAILED",
     }
 }
