@@ -1323,3 +1323,66 @@ async fn rebinding_inside_the_namespace() {
     let e = goto("http://rebind-nav.test/").await;
     assert!(e.code == sb_protocol::ErrorCode::UrlBlocked && e.message.contains("169.254.0.0/16"), "{e:?}");
 }
+
+/// Issue 53 §2 and §5: with `[limits] session_tokens`, one agent's files are out of another's reach:
+/// agent B cannot load the state agent A saved (and its HttpOnly cookie), B's save under A's name
+/// replaces nothing of A's, and B cannot load A's screenshot as a state; each kind of file has its own
+/// directory, so with the artifacts dir at the runtime dir a save named like the socket or the session
+/// store touches neither, and a name holding a control character is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_agents_files_are_out_of_anothers_reach() {
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let state = dir.path().join("state");
+    let mut args = Supervisor::config_args(&dir, "[limits]\nsession_tokens = true\n");
+    args.extend(["--runtime-dir".into(), state.display().to_string()]);
+    args.extend(["--artifacts".into(), state.display().to_string()]);
+    let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (alice, bob) = (sup.client().await, sup.client().await);
+    alice.session_start(Some("a")).await.unwrap();
+    bob.session_start(Some("b")).await.unwrap();
+    alice.goto("a", &pages.url("/test/set-cookie/alices"), None).await.unwrap();
+    let call = |c: &sb_client::Client, sid: &'static str, method: &'static str, params: serde_json::Value| {
+        let c = c.clone();
+        async move { c.call(method, Some(sid), params, None).await.unwrap() }
+    };
+    let saved =
+        call(&alice, "a", "session.storage_state", json!({"action": "save", "name": "login.json"})).await;
+    let alices_file = saved.result.expect("alice saves")["path"].as_str().unwrap().to_string();
+    let shot = call(&alice, "a", "page.screenshot", json!({})).await.result.unwrap();
+    let shot_name =
+        Path::new(shot["path"].as_str().unwrap()).file_name().unwrap().to_str().unwrap().to_string();
+
+    // Bob loads neither alice's state nor her screenshot, by name or at session.start.
+    for name in ["login.json", shot_name.as_str()] {
+        let r = call(&bob, "b", "session.storage_state", json!({"action": "load", "name": name})).await;
+        let e = r.error.unwrap_or_else(|| panic!("bob loaded alice's {name}"));
+        assert!(e.message.contains("no file"), "{e:?}");
+    }
+    let r = bob.call("session.start", None, json!({"session_id": "b2", "storage_state": "login.json"}), None);
+    assert!(r.await.unwrap().error.is_some(), "bob started from alice's state");
+    // Bob's save under alice's name is his own file; alice's is as she wrote it.
+    let before = std::fs::read(&alices_file).unwrap();
+    let r = call(&bob, "b", "session.storage_state", json!({"action": "save", "name": "login.json"})).await;
+    let bobs_file = r.result.expect("bob saves")["path"].as_str().unwrap().to_string();
+    assert_ne!(bobs_file, alices_file);
+    assert_eq!(std::fs::read(&alices_file).unwrap(), before, "bob's save replaced alice's file");
+    assert!(String::from_utf8_lossy(&before).contains("alices"), "alice's HttpOnly cookie is in her file");
+    assert!(!std::fs::read_to_string(&bobs_file).unwrap().contains("alices"));
+
+    // Names of the runtime's own files, and control characters.
+    let socket_inode = std::fs::metadata(&sup.socket).unwrap().ino();
+    let store_before = std::fs::read(state.join("sessions.jsonl")).unwrap();
+    for name in ["browser.sock", "sessions.jsonl"] {
+        let r = call(&alice, "a", "session.storage_state", json!({"action": "save", "name": name})).await;
+        let path = r.result.expect("a save under any plain name")["path"].as_str().unwrap().to_string();
+        assert!(path.contains("/owners/") && path.contains("/states/"), "{path}");
+    }
+    assert_eq!(std::fs::metadata(&sup.socket).unwrap().ino(), socket_inode, "the socket was replaced");
+    let store = std::fs::read(state.join("sessions.jsonl")).unwrap();
+    assert!(store.starts_with(&store_before), "the session store was replaced");
+    let r = call(&alice, "a", "session.storage_state", json!({"action": "save", "name": "a\nb.json"})).await;
+    assert!(r.error.expect("a newline in a name").message.contains("control characters"));
+    // And the socket still serves.
+    assert!(sup.client().await.session_list().await.is_ok());
+}

@@ -1,8 +1,10 @@
 //! Screenshot retention (`[artifacts]`): the artifacts directory's files are kept for
 //! `max_age_seconds` and up to `max_bytes` in all; past either, the oldest go first.
 //!
-//! Checked at start-up and after each `page.screenshot` (the file just written is never removed). Only
-//! the directory's own files are counted: a session's downloads (`downloads/<session>`) have their own
+//! Checked at start-up and after each `page.screenshot` (the file just written is never removed).
+//! Counted: the screenshots, PDFs and traces of every owner (`owners/<owner>/{screenshots,pdfs,traces}`)
+//! and any file at the directory's top. Not counted: saved storage states (an agent's logins, small,
+//! kept until it removes them), and a session's downloads (`downloads/<session>`), which have their own
 //! cap and go with their session.
 
 use std::path::{Path, PathBuf};
@@ -35,13 +37,17 @@ pub struct Pruned {
     pub bytes: u64,
 }
 
-/// Removes from `dir` the files older than `max_age_seconds`, then the oldest until the rest fit in
-/// `max_bytes`; never `keep` (the file just written). Files that vanish meanwhile are skipped.
+/// Removes from the artifacts directory `dir` (see the module doc for which files count) the files
+/// older than `max_age_seconds`, then the oldest until the rest fit in `max_bytes`; never `keep` (the
+/// file just written). Files that vanish meanwhile are skipped.
 pub fn prune(dir: &Path, retention: &Retention, keep: Option<&Path>) -> Pruned {
+    use crate::files::Kind;
     let now = SystemTime::now();
     let max_age = Duration::from_secs(retention.max_age_seconds);
-    let mut files: Vec<(SystemTime, u64, PathBuf)> = std::fs::read_dir(dir)
-        .into_iter()
+    let owned = crate::files::owned_dirs(dir, &[Kind::Screenshots, Kind::Pdfs, Kind::Traces]);
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = std::iter::once(dir.to_path_buf())
+        .chain(owned)
+        .flat_map(std::fs::read_dir)
         .flatten()
         .flatten()
         .filter_map(|e| {
@@ -82,14 +88,18 @@ mod tests {
     fn expired_files_go_then_the_oldest_until_the_rest_fit() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
+        use crate::files::{owned_dir, Kind};
         let old = file(d, "old.png", 10, Duration::from_secs(7200));
-        let a = file(d, "a.png", 400, Duration::from_secs(300));
-        let b = file(d, "b.png", 400, Duration::from_secs(200));
-        let c = file(d, "c.png", 400, Duration::from_secs(100));
+        let a = file(&owned_dir(d, "t", Kind::Screenshots).unwrap(), "a.png", 400, Duration::from_secs(300));
+        let b = file(&owned_dir(d, "u", Kind::Pdfs).unwrap(), "b.pdf", 400, Duration::from_secs(200));
+        let c = file(&owned_dir(d, "t", Kind::Traces).unwrap(), "c.jpg", 400, Duration::from_secs(100));
+        // A saved login is the agent's, however old.
+        let state =
+            file(&owned_dir(d, "t", Kind::States).unwrap(), "login.json", 10, Duration::from_secs(7200));
         std::fs::create_dir(d.join("downloads")).unwrap();
         let r = Retention { max_bytes: 900, max_age_seconds: 3600 };
         assert_eq!(prune(d, &r, Some(&c)), Pruned { files: 2, bytes: 410 });
-        assert!(!old.exists() && !a.exists() && b.exists() && c.exists());
+        assert!(!old.exists() && !a.exists() && b.exists() && c.exists() && state.exists());
         assert!(d.join("downloads").is_dir(), "directories are not the screenshots'");
         // The file just written stays even when it alone is over the cap.
         let r = Retention { max_bytes: 100, max_age_seconds: 3600 };

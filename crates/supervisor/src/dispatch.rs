@@ -46,8 +46,12 @@ pub trait Context {
     fn evaluate_enabled(&self) -> bool;
     /// Where `page.upload` takes files from (`[files] uploads_dir`); `None`: uploads are off.
     fn uploads_dir(&self) -> Option<&std::path::Path>;
-    /// Where the session's next artifact (a screenshot, a PDF) with file `extension` is written.
-    fn artifact_path(&self, extension: &str) -> String;
+    /// Where the session's next artifact (a screenshot, a PDF) with file `extension` is written: in
+    /// its owner's directory of that kind ([`crate::files::owned_dir`]).
+    ///
+    /// # Errors
+    /// `internal` when that directory cannot be made.
+    fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody>;
     /// The number the session's next new ref gets (held steady while a snapshot runs).
     fn next_ref(&self) -> u64;
     /// What the session's pages emulate now (`page.emulate`).
@@ -274,7 +278,7 @@ static SCREENSHOT: PageMethod = PageMethod {
             quality: p.quality,
             inline: p.inline,
             max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
-            path: cx.artifact_path(p.format.as_str()),
+            path: cx.artifact_path(p.format.as_str())?,
             clip,
             target,
         })
@@ -364,7 +368,7 @@ static PDF: PageMethod = PageMethod {
             margin_in,
             scale,
             page_ranges,
-            path: cx.artifact_path("pdf"),
+            path: cx.artifact_path("pdf")?,
         })
     },
     finish: |o| finish_as(o, Done::of::<PdfResult>),
@@ -933,8 +937,8 @@ mod tests {
         fn uploads_dir(&self) -> Option<&std::path::Path> {
             None
         }
-        fn artifact_path(&self, extension: &str) -> String {
-            format!("/shots/s-1.{extension}")
+        fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody> {
+            Ok(format!("/shots/s-1.{extension}"))
         }
         fn next_ref(&self) -> u64 {
             5

@@ -60,7 +60,8 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
 pub const NAME_MAX: usize = 255;
 
 /// `root` joined with `name`, a string a client gave (a session id), proven to stay directly under
-/// `root`: `name` must be one plain path component (not empty, not `.` or `..`, no `/`, no NUL), and
+/// `root`: `name` must be one plain path component (not empty, not `.` or `..`, no `/`, no NUL or
+/// other control character: a newline in a file name breaks every line-based reader of it), and
 /// the joined path's parent must be `root` itself. Every path the runtime builds from a client's
 /// string goes through here (a session's downloads directory, its screenshots' names).
 ///
@@ -77,7 +78,7 @@ pub fn under(root: &Path, name: &str) -> std::io::Result<PathBuf> {
     }
     let mut parts = Path::new(name).components();
     let plain = matches!((parts.next(), parts.next()), (Some(Component::Normal(c)), None) if c == name)
-        && !name.contains('\0');
+        && !name.chars().any(char::is_control);
     let path = root.join(name);
     if plain && path.parent() == Some(root) {
         Ok(path)
@@ -85,11 +86,76 @@ pub fn under(root: &Path, name: &str) -> std::io::Result<PathBuf> {
         Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!(
-                "{name:?} is not a plain name (one path component, not . or ..): refused under {}",
+                "{name:?} is not a plain name (one path component, not . or .., no control characters): refused under {}",
                 root.display()
             ),
         ))
     }
+}
+
+/// The kinds of file a session writes for its caller, each in a directory of its own under its
+/// owner's ([`owned_dir`]): a name given for one kind can never be a file of another kind, nor one of
+/// the runtime's own (the socket, the session store), whatever directory the artifacts dir is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `session.storage_state` saves.
+    States,
+    /// `page.screenshot`'s images.
+    Screenshots,
+    /// `page.pdf`'s documents.
+    Pdfs,
+    /// `session.trace`'s JSON lines, their screenshots and reports.
+    Traces,
+}
+
+impl Kind {
+    /// Every kind, in directory order.
+    pub const ALL: [Kind; 4] = [Kind::States, Kind::Screenshots, Kind::Pdfs, Kind::Traces];
+
+    /// The kind's directory name.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Kind::States => "states",
+            Kind::Screenshots => "screenshots",
+            Kind::Pdfs => "pdfs",
+            Kind::Traces => "traces",
+        }
+    }
+}
+
+/// The directory under the artifacts dir that holds every owner's files.
+pub const OWNERS: &str = "owners";
+
+/// The directory name of the owner of a session's files: with `[limits] session_tokens`, its token's
+/// (the first 128 bits of its SHA-256, hex: the token itself never becomes a path), so that one
+/// agent's sessions share their files and no other agent reaches them; without tokens `shared`
+/// (every client of the socket may drive every session then, so the runtime's one agent owns them
+/// all, and a login saved by one session loads in another).
+pub fn owner(token: Option<&str>) -> String {
+    use sha2::Digest;
+    match token {
+        Some(token) => {
+            sha2::Sha256::digest(token.as_bytes())[..16].iter().map(|b| format!("{b:02x}")).collect()
+        }
+        None => "shared".into(),
+    }
+}
+
+/// `<artifacts>/owners/<owner>/<kind>`, made (0700, each level checked as [`private_dir`] checks)
+/// when missing; `owner` as [`owner`] gives it.
+///
+/// # Errors
+/// `InvalidInput` for an owner that is not a plain name; the I/O error of making the directory.
+pub fn owned_dir(artifacts: &Path, owner: &str, kind: Kind) -> std::io::Result<PathBuf> {
+    let dir = under(&artifacts.join(OWNERS), owner)?.join(kind.dir());
+    private_dir(&dir)?;
+    Ok(dir)
+}
+
+/// The directories of every owner's files of `kinds` under `artifacts` that exist now.
+pub fn owned_dirs(artifacts: &Path, kinds: &[Kind]) -> Vec<PathBuf> {
+    let owners = std::fs::read_dir(artifacts.join(OWNERS)).into_iter().flatten().flatten();
+    owners.flat_map(|o| kinds.iter().map(move |k| o.path().join(k.dir()))).filter(|d| d.is_dir()).collect()
 }
 
 /// The regular file `name` under `root` ([`under`], then `symlink_metadata`): its path and size in
@@ -138,6 +204,10 @@ mod tests {
             }
         }
         assert_eq!(under(root, "s1.a_b-c").unwrap(), root.join("s1.a_b-c"));
+        // Issue 53 §5: control characters (a newline, an escape) are not part of a plain name.
+        for hostile in ["a\nb.json", "a\rb", "\u{1b}[31m", "tab\t"] {
+            assert!(under(root, hostile).is_err(), "{hostile:?}");
+        }
         // A name past the file system's limit is refused as input (it answered `internal`, the write
         // failing with "File name too long").
         assert!(under(root, &"x".repeat(NAME_MAX)).is_ok());

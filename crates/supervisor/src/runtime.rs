@@ -31,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 use crate::browser::BrowserConfig;
 use crate::call::Call;
 use crate::dispatch::{self, Context, OnSession, Route, RuntimeOp, SessionOp};
+use crate::files::Kind;
 use crate::guard::{GateSaid, Guard};
 use crate::health::{BrowserHealth, BrowserObserver, HealthPolicy, PROVIDER};
 use crate::queue::Queue;
@@ -151,7 +152,7 @@ impl Runtime {
             viewport: Some(display),
         };
         let activity = Arc::new(crate::activity::Activity::new(config.view));
-        let tracer = Arc::new(crate::trace::Tracer::new(config.trace.clone(), config.artifacts_dir.clone()));
+        let tracer = Arc::new(crate::trace::Tracer::new(config.trace.clone()));
         Runtime {
             config,
             queue: Queue { health, sessions, launcher, stats },
@@ -480,6 +481,22 @@ impl Runtime {
         })
     }
 
+    /// The directory of `owner`'s files of `kind` under the artifacts dir, made when missing.
+    ///
+    /// # Errors
+    /// `internal` when it cannot be made.
+    fn owned_dir(&self, owner: &str, kind: Kind) -> Result<PathBuf, ErrorBody> {
+        owned_dir(&self.config.artifacts_dir, owner, kind)
+    }
+
+    /// [`Runtime::owned_dir`] of `session`'s owner (its token's, with `[limits] session_tokens`).
+    ///
+    /// # Errors
+    /// `internal` when it cannot be made.
+    fn session_dir(&self, session: &SessionEntry, kind: Kind) -> Result<PathBuf, ErrorBody> {
+        self.owned_dir(&session.owner(self.config.session_tokens), kind)
+    }
+
     /// Screenshot retention after a screenshot (and at start-up): the oldest files past
     /// `[artifacts]`'s age and size go, never `keep` (the one just written).
     pub async fn prune_artifacts(&self, keep: Option<PathBuf>) {
@@ -577,11 +594,19 @@ impl Runtime {
                     p.session_id = request.session_id;
                 }
                 let display = display(&p, self.config.browser.window)?;
-                // A state file is read before anything starts: a bad one starts nothing.
+                // A state file is read before anything starts: a bad one starts nothing. It is the
+                // uploads dir's or one the caller saved (with tokens, one its token saved).
                 let state = match &p.storage_state {
                     Some(name) => {
                         let uploads = self.config.uploads_dir.as_deref();
-                        Some(storage_state::read(uploads, &self.config.artifacts_dir, name)?)
+                        let token = request.session_token.as_deref().filter(|t| !t.is_empty());
+                        let own = match (self.config.session_tokens, token) {
+                            (true, None) => None,
+                            (tokens, token) => Some(
+                                self.owned_dir(&crate::files::owner(token.filter(|_| tokens)), Kind::States)?,
+                            ),
+                        };
+                        Some(storage_state::read(uploads, own.as_deref(), name)?)
                     }
                     None => None,
                 };
@@ -659,7 +684,9 @@ impl Runtime {
                 SessionOp::Trace => {
                     let p: sb_protocol::api::TraceParams = dispatch::params(params)?;
                     to_json(match p.action {
-                        sb_protocol::api::TraceAction::Start => self.tracer.start(&session.id)?,
+                        sb_protocol::api::TraceAction::Start => {
+                            self.tracer.start(&session.id, self.session_dir(session, Kind::Traces)?)?
+                        }
                         sb_protocol::api::TraceAction::Stop => {
                             self.tracer.stop(&session.id, p.name.as_deref())?
                         }
@@ -676,10 +703,12 @@ impl Runtime {
                     let p: StorageStateParams = dispatch::params(params)?;
                     let link = q.health.link(budget).await?;
                     let context = q.sessions.context(session, &link, budget).await?;
-                    let artifacts = &self.config.artifacts_dir;
+                    // The session's owner's own directory of states: its saves go there, and a load
+                    // reads there or in the uploads dir, never another owner's.
+                    let states = self.session_dir(session, Kind::States)?;
                     match p.action {
                         StorageStateAction::Save => {
-                            let path = storage_state::save_path(artifacts, &session.id, p.name.as_deref())?;
+                            let path = storage_state::save_path(&states, &session.id, p.name.as_deref())?;
                             let cookies = storage_state::cookies(&link, &context, budget).await?;
                             // The active tab's origin's local storage (none for an opaque origin).
                             let local = Action::Storage {
@@ -705,10 +734,10 @@ impl Runtime {
                         }
                         StorageStateAction::Load => {
                             let name = p.name.ok_or_else(|| {
-                                bad_request("session.storage_state load needs name (a file in the uploads or artifacts dir)")
+                                bad_request("session.storage_state load needs name (a file in the uploads dir or one this session's owner saved)")
                             })?;
                             let uploads = self.config.uploads_dir.as_deref();
-                            let (path, state) = storage_state::read(uploads, artifacts, &name)?;
+                            let (path, state) = storage_state::read(uploads, Some(&states), &name)?;
                             to_json(self.load_state(session, &link, &context, path, state, budget).await?)
                         }
                     }
@@ -791,9 +820,11 @@ impl Runtime {
         };
         *entry.worker.lock().await = Some(worker);
         let session_id = reservation.id().to_string();
+        let owner = entry.owner(self.config.session_tokens);
         sessions.commit(reservation, entry).await;
         if self.tracer.always() {
-            if let Err(e) = self.tracer.start(&session_id) {
+            let dir = self.owned_dir(&owner, Kind::Traces);
+            if let Err(e) = dir.and_then(|dir| self.tracer.start(&session_id, dir)) {
                 tracing::warn!(browser.session_id = %session_id, error.message = %e.message, "trace_not_started");
             }
         }
@@ -1029,20 +1060,37 @@ impl Context for SessionContext<'_> {
         self.session.emulation.lock().unwrap().clone()
     }
 
-    fn artifact_path(&self, extension: &str) -> String {
+    fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody> {
+        let kind = if extension == "pdf" { Kind::Pdfs } else { Kind::Screenshots };
+        let dir =
+            owned_dir(&self.config.artifacts_dir, &self.session.owner(self.config.session_tokens), kind)?;
         let n = self.session.next_shot();
         let millis = crate::store::now_ms();
         let name = format!("{}-{millis}-{n}.{extension}", self.session.id);
         // Session ids are plain names (checked at session.start and when the store is read), so this
-        // stays under the artifacts dir; a name that would not falls back to one without the id.
-        let path = crate::files::under(&self.config.artifacts_dir, &name)
-            .unwrap_or_else(|_| self.config.artifacts_dir.join(format!("session-{millis}-{n}.{extension}")));
-        path.to_string_lossy().into_owned()
+        // stays under the directory; a name that would not falls back to one without the id.
+        let path = crate::files::under(&dir, &name)
+            .unwrap_or_else(|_| dir.join(format!("session-{millis}-{n}.{extension}")));
+        Ok(path.to_string_lossy().into_owned())
     }
 
     fn next_ref(&self) -> u64 {
         self.session.next_ref()
     }
+}
+
+/// `<artifacts>/owners/<owner>/<kind>` ([`crate::files::owned_dir`]), made when missing.
+///
+/// # Errors
+/// `internal` when it cannot be made (a full disk, a directory another uid planted).
+fn owned_dir(artifacts: &std::path::Path, owner: &str, kind: Kind) -> Result<PathBuf, ErrorBody> {
+    crate::files::owned_dir(artifacts, owner, kind).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            Phase::Session,
+            format!("cannot make the {} directory: {e}", kind.dir()),
+        )
+    })
 }
 
 /// The methods that navigate: those given a URL (`page.goto`, `tabs.open`) have it checked by the

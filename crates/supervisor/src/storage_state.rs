@@ -9,8 +9,9 @@
 //! `BrowserContext.setStorageState` writes it (`server/browserContext.ts`): a page of the session's
 //! context of its own, whose every request is answered by the runtime with an empty document
 //! (`Fetch.fulfillRequest`: nothing reaches the network), navigated to each origin in turn, sets the
-//! items, then closes. Files are plain names: saved under the artifacts dir; loaded from the uploads
-//! dir, else the artifacts dir ([`crate::files::under`]).
+//! items, then closes. Files are plain names: saved in the directory of the session owner's states
+//! (`<artifacts>/owners/<owner>/states`: its token's, with tokens); loaded from the uploads dir, else
+//! from there, never from another owner's ([`crate::files::owned_dir`], [`crate::files::under`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -81,13 +82,14 @@ pub struct OriginState {
     pub local_storage: Vec<StorageItem>,
 }
 
-/// Where a save writes `name` (default `state-<session>.json`): under `artifacts`.
+/// Where a save writes `name` (default `state-<session>.json`): under `states`, the directory of the
+/// session's owner's states.
 ///
 /// # Errors
 /// `bad_request` for a name that is not a plain file name.
-pub fn save_path(artifacts: &Path, session: &str, name: Option<&str>) -> Result<PathBuf, ErrorBody> {
+pub fn save_path(states: &Path, session: &str, name: Option<&str>) -> Result<PathBuf, ErrorBody> {
     let name = name.map_or_else(|| format!("state-{session}.json"), str::to_string);
-    crate::files::under(artifacts, &name).map_err(|e| bad_request(format!("session.storage_state: {e}")))
+    crate::files::under(states, &name).map_err(|e| bad_request(format!("session.storage_state: {e}")))
 }
 
 /// Writes `state` to `path` (0600, created new) and says what it held.
@@ -112,26 +114,28 @@ pub fn write(path: &Path, state: &StorageState) -> Result<StorageStateResult, Er
     })
 }
 
-/// Reads the state file `name`: from `uploads` when it is there, else from `artifacts`; a regular
+/// Reads the state file `name`: from `uploads` when it is there, else from `own` (the directory of
+/// the caller's own saves; `None` when the caller has none, a tokenless call with tokens on); a regular
 /// file (not a symlink) of at most 16 MiB in Playwright's format.
 ///
 /// # Errors
 /// `bad_request` naming what is wrong: not a plain name, no such file, too large, not the format.
 pub fn read(
     uploads: Option<&Path>,
-    artifacts: &Path,
+    own: Option<&Path>,
     name: &str,
 ) -> Result<(PathBuf, StorageState), ErrorBody> {
     let bad = |m: String| bad_request(format!("session.storage_state: {m}"));
     let mut found = None;
-    for root in uploads.into_iter().chain([artifacts]) {
+    for root in uploads.into_iter().chain(own) {
         if let Some(file) = crate::files::regular_file_under(root, name).map_err(bad)? {
             found = Some(file);
             break;
         }
     }
-    let (path, size) =
-        found.ok_or_else(|| bad(format!("no file {name:?} in the uploads or artifacts dir")))?;
+    let (path, size) = found.ok_or_else(|| {
+        bad(format!("no file {name:?} in the uploads dir or among this caller's saved states"))
+    })?;
     if size > MAX_STATE_BYTES {
         return Err(bad(format!("{name:?} is larger than {MAX_STATE_BYTES} bytes")));
     }

@@ -1,7 +1,7 @@
 //! A trace of what the agent did in a session (`session.trace`, `[trace] always`): each action as one
 //! JSON line (the [`ActionRecord`]: params redacted, timing, outcome, URL, dialogs, downloads, console
-//! errors, resets, a person's takeover) with a small JPEG of the page after it, under the artifacts
-//! dir; on stop, one self-contained HTML report (a timeline that opens offline: no script, the
+//! errors, resets, a person's takeover) with a small JPEG of the page after it, in the directory of
+//! its session owner's traces (`<artifacts>/owners/<owner>/traces`); on stop, one self-contained HTML report (a timeline that opens offline: no script, the
 //! screenshots inline as `data:` URLs).
 //!
 //! Files: `<session>-trace-<ms>.jsonl`, `<session>-trace-<ms>-<n>.jpg`, and the report
@@ -57,8 +57,18 @@ impl Default for TraceConfig {
     }
 }
 
+/// The file `name` in `dir` (a plain name: [`crate::files::under`]).
+///
+/// # Errors
+/// `bad_request` for a name that is not plain.
+fn file(dir: &Path, name: &str) -> Result<PathBuf, ErrorBody> {
+    crate::files::under(dir, name).map_err(|e| bad_request(format!("session.trace: {e}")))
+}
+
 /// One running trace.
 struct Trace {
+    /// The directory of its files: its session's owner's traces.
+    dir: PathBuf,
     /// `<session>-trace-<ms>`: the files' common name.
     stem: String,
     jsonl: PathBuf,
@@ -70,16 +80,15 @@ struct Trace {
 /// The running traces by session, and the reports written.
 pub struct Tracer {
     config: TraceConfig,
-    artifacts: PathBuf,
     running: Mutex<HashMap<String, Arc<Mutex<Trace>>>>,
-    /// Report file names per session (the view links them; it serves no other file).
-    reports: Mutex<HashMap<String, Vec<String>>>,
+    /// Reports per session, their names and paths (the view links them; it serves no other file).
+    reports: Mutex<HashMap<String, Vec<(String, PathBuf)>>>,
 }
 
 impl Tracer {
-    /// Traces written under `artifacts`.
-    pub fn new(config: TraceConfig, artifacts: PathBuf) -> Tracer {
-        Tracer { config, artifacts, running: Mutex::default(), reports: Mutex::default() }
+    /// A tracer with `config`.
+    pub fn new(config: TraceConfig) -> Tracer {
+        Tracer { config, running: Mutex::default(), reports: Mutex::default() }
     }
 
     /// Whether every session is traced from its start.
@@ -92,20 +101,20 @@ impl Tracer {
         self.running.lock().unwrap().contains_key(session_id)
     }
 
-    /// Starts tracing `session_id` (a running trace goes on).
+    /// Starts tracing `session_id`, its files in `dir` (its owner's traces; a running trace goes on).
     ///
     /// # Errors
     /// `internal` when its file cannot be created.
-    pub fn start(&self, session_id: &str) -> Result<TraceResult, ErrorBody> {
+    pub fn start(&self, session_id: &str, dir: PathBuf) -> Result<TraceResult, ErrorBody> {
         let mut running = self.running.lock().unwrap();
         if let Some(trace) = running.get(session_id) {
             return Ok(self.state(&trace.lock().unwrap(), true, None));
         }
         let millis = crate::store::now_ms();
         let stem = format!("{session_id}-trace-{millis}");
-        let jsonl = self.file(&format!("{stem}.jsonl"))?;
+        let jsonl = file(&dir, &format!("{stem}.jsonl"))?;
         let file = crate::files::create_private(&jsonl).map_err(|e| write_error(&jsonl, e))?;
-        let trace = Trace { stem, jsonl, file, actions: 0, bytes: 0 };
+        let trace = Trace { dir, stem, jsonl, file, actions: 0, bytes: 0 };
         let result = self.state(&trace, true, None);
         running.insert(session_id.to_string(), Arc::new(Mutex::new(trace)));
         tracing::info!(browser.session_id = %session_id, "trace_started");
@@ -120,56 +129,42 @@ impl Tracer {
     /// report cannot be written.
     pub fn stop(&self, session_id: &str, name: Option<&str>) -> Result<TraceResult, ErrorBody> {
         // A name that is not plain is refused before the trace is touched.
-        let chosen = name
-            .map(|n| if n.ends_with(".html") { n.to_string() } else { format!("{n}.html") })
-            .map(|n| Ok::<_, ErrorBody>((self.file(&n)?, n)))
-            .transpose()?;
+        let chosen = name.map(|n| if n.ends_with(".html") { n.to_string() } else { format!("{n}.html") });
+        if let Some(n) = &chosen {
+            crate::files::under(Path::new("/"), n).map_err(|e| bad_request(format!("session.trace: {e}")))?;
+        }
         let trace = self.running.lock().unwrap().remove(session_id).ok_or_else(|| {
             bad_request(
                 "session.trace stop: the session is not being traced; start one with {\"action\": \"start\"}",
             )
         })?;
         let trace = trace.lock().unwrap();
-        let (path, name) = match chosen {
-            Some(chosen) => chosen,
-            None => {
-                let name = format!("{}.html", trace.stem);
-                (self.file(&name)?, name)
-            }
-        };
-        let html = report(session_id, &trace.jsonl, &self.artifacts);
+        let name = chosen.unwrap_or_else(|| format!("{}.html", trace.stem));
+        let path = file(&trace.dir, &name)?;
+        let html = report(session_id, &trace.jsonl, &trace.dir);
         let written = crate::files::create_private(&path).and_then(|mut f| f.write_all(html.as_bytes()));
         written.map_err(|e| write_error(&path, e))?;
-        self.reports.lock().unwrap().entry(session_id.to_string()).or_default().push(name);
+        self.reports.lock().unwrap().entry(session_id.to_string()).or_default().push((name, path.clone()));
         tracing::info!(browser.session_id = %session_id, actions = trace.actions, report = %path.display(), "trace_written");
         Ok(self.state(&trace, false, Some(path)))
-    }
-
-    /// The artifacts dir's file `name` (a plain name: [`crate::files::under`]).
-    ///
-    /// # Errors
-    /// `bad_request` for a name that is not plain.
-    fn file(&self, name: &str) -> Result<PathBuf, ErrorBody> {
-        crate::files::under(&self.artifacts, name).map_err(|e| bad_request(format!("session.trace: {e}")))
     }
 
     /// Every report written, as `(session, name)`, oldest session first (closed sessions' too).
     pub fn all_reports(&self) -> Vec<(String, String)> {
         let reports = self.reports.lock().unwrap();
-        let mut all: Vec<(String, String)> =
-            reports.iter().flat_map(|(s, names)| names.iter().map(move |n| (s.clone(), n.clone()))).collect();
+        let mut all: Vec<(String, String)> = reports
+            .iter()
+            .flat_map(|(s, names)| names.iter().map(move |(n, _)| (s.clone(), n.clone())))
+            .collect();
         all.sort();
         all
     }
 
-    /// Whether `name` is a report this runtime wrote (the view serves those only).
-    pub fn is_report(&self, name: &str) -> bool {
-        self.reports.lock().unwrap().values().any(|names| names.iter().any(|n| n == name))
-    }
-
-    /// The artifacts dir the reports are in.
-    pub fn dir(&self) -> &Path {
-        &self.artifacts
+    /// The file of the report named `name` this runtime wrote, the latest of that name (the view
+    /// serves those only); `None` for any other name.
+    pub fn report_path(&self, name: &str) -> Option<PathBuf> {
+        let reports = self.reports.lock().unwrap();
+        reports.values().flatten().filter(|(n, _)| n == name).map(|(_, p)| p.clone()).last()
     }
 
     /// Appends `record` to `session_id`'s trace, with `shot` (a JPEG) when it fits in the trace's
@@ -183,7 +178,7 @@ impl Tracer {
         match shot {
             Some(jpeg) if trace.bytes + jpeg.len() as u64 <= self.config.max_bytes => {
                 let name = format!("{}-{n:04}.jpg", trace.stem);
-                let written = crate::files::under(&self.artifacts, &name)
+                let written = crate::files::under(&trace.dir, &name)
                     .and_then(|p| crate::files::create_private(&p).and_then(|mut f| f.write_all(&jpeg)));
                 match written {
                     Ok(()) => {
@@ -409,9 +404,9 @@ mod tests {
     #[test]
     fn a_trace_writes_lines_and_a_self_contained_report() {
         let dir = tempfile::tempdir().unwrap();
-        let tracer = Tracer::new(TraceConfig { always: false, max_bytes: 1_000 }, dir.path().to_path_buf());
+        let tracer = Tracer::new(TraceConfig { always: false, max_bytes: 1_000 });
         assert!(tracer.stop("s1", None).is_err(), "nothing to stop");
-        tracer.start("s1").unwrap();
+        tracer.start("s1", dir.path().to_path_buf()).unwrap();
         tracer.record(&record(1, None), Some(vec![0xFF, 0xD8, 0xFF, 0xD9]));
         tracer.record(&record(2, Some("timeout")), Some(vec![0; 2_000]));
         assert_eq!(tracer.stop("s1", Some("../x")).unwrap_err().code, ErrorCode::BadRequest);
@@ -424,6 +419,7 @@ mod tests {
         let lines = std::fs::read_to_string(&done.jsonl).unwrap();
         assert!(!lines.contains("hunter2") && !html.contains("hunter2"));
         assert_eq!(tracer.all_reports(), vec![("s1".to_string(), "run.html".to_string())]);
-        assert!(tracer.is_report("run.html") && !tracer.is_report("run.jsonl"));
+        assert_eq!(tracer.report_path("run.html"), Some(dir.path().join("run.html")));
+        assert_eq!(tracer.report_path("run.jsonl"), None);
     }
 }

@@ -488,6 +488,12 @@ impl SessionEntry {
         self.reset.lock().unwrap().take()
     }
 
+    /// The directory name of the owner of the session's files ([`crate::files::owner`]): its token's
+    /// when `tokens` (`[limits] session_tokens`), else the runtime's one agent's.
+    pub(crate) fn owner(&self, tokens: bool) -> String {
+        crate::files::owner(tokens.then_some(self.token.as_str()))
+    }
+
     /// The number of the session's next screenshot (1, 2, ...).
     pub(crate) fn next_shot(&self) -> u64 {
         self.shots.fetch_add(1, Ordering::Relaxed) + 1

@@ -282,11 +282,10 @@ async fn watch(
 /// `/reports/NAME`: a trace report this runtime wrote, and nothing else.
 async fn report(State(state): State<Arc<ViewState>>, UrlPath(name): UrlPath<String>) -> Response {
     let tracer = state.runtime.tracer();
-    let found = if tracer.is_report(&name) {
-        crate::files::regular_file_under(tracer.dir(), &name).ok().flatten()
-    } else {
-        None
-    };
+    let found = tracer.report_path(&name).and_then(|path| {
+        let dir = path.parent()?;
+        crate::files::regular_file_under(dir, &name).ok().flatten()
+    });
     let Some((path, _)) = found else {
         return (StatusCode::NOT_FOUND, "no such report\n").into_response();
     };
