@@ -184,3 +184,59 @@ async fn doctor_checks_a_remote_endpoint_and_says_how_to_fix_it() {
     assert!(gone["fix"].as_str().unwrap().contains("reachable"), "{gone}");
     assert!(!gone.to_string().contains("s3cret"), "{gone}");
 }
+
+/// Issue 53 §3: a remote browser's pages open no WebSocket by default. Its request interception
+/// never sees a WebSocket's handshake, so the policy cannot be held on one; every session's browser
+/// context sends `ws`/`wss` to a proxy that refuses, so none reaches its server (one the policy
+/// allows included), while pages, images and fetches still load. `[browser] remote_websockets = true`
+/// lets them through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_browsers_pages_open_no_websocket_unless_allowed() {
+    use sb_tests::{result_of, ws_server, PageServer, Supervisor};
+    let pages = PageServer::start(None).await;
+    let browser = RemoteChromium::launch();
+    let proxy = TlsProxy::start(browser.port, "agent", "s3cret").await;
+    let (port, seen) = ws_server("127.0.0.1").await;
+    let config = |allow: bool| {
+        format!(
+            "[browser]\ncdp_url = {:?}\nca_file = {:?}\nremote_websockets = {allow}\n",
+            proxy.url("agent", "s3cret"),
+            proxy.ca_file.display().to_string()
+        )
+    };
+    let socket = |c: sb_client::Client, url: String| async move {
+        let script = format!(
+            "new Promise((r) => {{ const w = new WebSocket({url:?}); w.onopen = () => r('open'); w.onerror = () => r('error'); }})"
+        );
+        result_of(&c, "w", "page.evaluate", json!({"expression": script})).await["value"].clone()
+    };
+    use std::sync::atomic::Ordering::SeqCst;
+    {
+        let sup = Supervisor::with_config(&config(false));
+        let c = sup.client().await;
+        c.session_start(Some("w")).await.unwrap();
+        c.goto("w", &pages.url("/test/index.html"), None).await.unwrap();
+        for url in [
+            format!("ws://127.0.0.1:{port}/"),
+            format!("wss://127.0.0.1:{port}/"),
+            format!("ws://localhost:{port}/"),
+        ] {
+            assert_eq!(socket(c.clone(), url.clone()).await, json!("error"), "{url}");
+        }
+        assert_eq!(seen.load(SeqCst), 0, "a WebSocket reached its server");
+        let fetched = result_of(
+            &c,
+            "w",
+            "page.evaluate",
+            json!({"expression": "fetch('/test/pixel.png').then(r => r.status)"}),
+        )
+        .await;
+        assert_eq!(fetched["value"], json!(200), "plain requests still go");
+    }
+    let sup = Supervisor::with_config(&config(true));
+    let c = sup.client().await;
+    c.session_start(Some("w")).await.unwrap();
+    c.goto("w", &pages.url("/test/index.html"), None).await.unwrap();
+    assert_eq!(socket(c.clone(), format!("ws://127.0.0.1:{port}/")).await, json!("open"));
+    assert_eq!(seen.load(SeqCst), 1);
+}

@@ -7,7 +7,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Command;
 
-use sb_tests::{bin_path, temp_dir, PageServer, Supervisor};
+use sb_tests::{bin_path, temp_dir, ws_server, PageServer, Supervisor};
 use serde_json::json;
 
 fn mode(path: &Path) -> u32 {
@@ -1122,27 +1122,6 @@ fn memory_comes_back_after_hostile_input() {
     // And it still answers.
     let mut s = std::os::unix::net::UnixStream::connect(&sup.socket).unwrap();
     assert_eq!(request(&mut s, "runtime.stats")["ok"], serde_json::json!(true));
-}
-
-/// A WebSocket server on `host` that counts the connections it sees (any bytes at all) and completes
-/// the handshake; its port.
-async fn ws_server(host: &str) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    let listener = tokio::net::TcpListener::bind((host, 0)).await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let count = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            tokio::spawn(async move {
-                if let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await {
-                    use futures_util::StreamExt;
-                    while ws.next().await.is_some() {}
-                }
-            });
-        }
-    });
-    (port, seen)
 }
 
 /// Issue 28 §2: a page's WebSocket is held to the URL policy (the Fetch domain never sees its

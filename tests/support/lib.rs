@@ -1087,3 +1087,24 @@ pub async fn cdp_sessions_until(c: &sb_client::Client, what: &str, done: impl Fn
         tokio::task::yield_now().await;
     }
 }
+
+/// A WebSocket server on `host` that counts the connections it sees (any bytes at all) and completes
+/// the handshake; its port.
+pub async fn ws_server(host: &str) -> (u16, Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind((host, 0)).await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::spawn(async move {
+                if let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await {
+                    use futures_util::StreamExt;
+                    while ws.next().await.is_some() {}
+                }
+            });
+        }
+    });
+    (port, seen)
+}

@@ -390,18 +390,26 @@ impl CdpClient {
     }
 
     /// `Target.createBrowserContext`: a browser context of its own (cookies, storage, cache and
-    /// permissions apart from every other context); its `browserContextId`.
+    /// permissions apart from every other context), with `proxy` when given
+    /// (`proxyServer`, `proxyBypassList`); its `browserContextId`.
     ///
     /// # Errors
     /// The call's [`CdpError`].
-    pub async fn create_browser_context(&self, timeout: Duration) -> Result<String, CdpError> {
+    pub async fn create_browser_context(
+        &self,
+        proxy: Option<&ContextProxy>,
+        timeout: Duration,
+    ) -> Result<String, CdpError> {
         #[derive(Deserialize)]
         #[serde(rename_all = "camelCase")]
         struct Created {
             browser_context_id: String,
         }
-        let created: Created =
-            self.call("Target.createBrowserContext", None, serde_json::json!({}), timeout).await?;
+        let params = match proxy {
+            Some(p) => serde_json::json!({"proxyServer": p.server, "proxyBypassList": p.bypass}),
+            None => serde_json::json!({}),
+        };
+        let created: Created = self.call("Target.createBrowserContext", None, params, timeout).await?;
         Ok(created.browser_context_id)
     }
 
@@ -461,4 +469,14 @@ mod tests {
         assert_eq!(to_value(&c)["functionDeclaration"], "function() {}");
         assert_eq!(to_value(&c)["objectId"], "o");
     }
+}
+
+/// A browser context's own proxy (`Target.createBrowserContext`'s `proxyServer`, in Chromium's
+/// `--proxy-server` syntax with rules per scheme, and `proxyBypassList`, as `--proxy-bypass-list`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextProxy {
+    /// `proxyServer`: `http=direct://;https=...;socks=socks5://host:port`, or one proxy for all.
+    pub server: String,
+    /// `proxyBypassList`: `<-loopback>` to send loopback through the proxy too.
+    pub bypass: String,
 }

@@ -71,9 +71,27 @@ pub struct RemoteEndpoint {
     pub url: String,
     /// TLS roots and extra headers.
     pub remote: sb_cdp::Remote,
+    /// Whether its pages may open WebSockets (`[browser] remote_websockets`): else every session's
+    /// browser context refuses them ([`RemoteEndpoint::context_proxy`]).
+    pub websockets: bool,
 }
 
 impl RemoteEndpoint {
+    /// The proxy every session's browser context of this browser is made with
+    /// (`Target.createBrowserContext {proxyServer, proxyBypassList}`), `None` when its pages may open
+    /// WebSockets. Chromium's proxy rules per scheme (`net/proxy_resolution/proxy_config.cc`,
+    /// `ProxyRules::MapUrlSchemeToProxyList`) send `http` and `https` direct, where the request
+    /// interception holds the policy on them, and take a `ws`/`wss` URL, which has no rule of its
+    /// own, to the SOCKS fallback: a port that refuses, so every WebSocket fails (fail closed; no
+    /// fallback to direct, as the list holds no `direct://`). `<-loopback>` keeps loopback
+    /// WebSockets from bypassing it.
+    pub fn context_proxy(&self) -> Option<sb_cdp::calls::ContextProxy> {
+        (!self.websockets).then(|| sb_cdp::calls::ContextProxy {
+            server: "http=direct://;https=direct://;socks=socks5://127.0.0.1:1".into(),
+            bypass: "<-loopback>".into(),
+        })
+    }
+
     /// The endpoint's host (and port), for messages: never its credentials or query.
     pub fn host(&self) -> String {
         url::Url::parse(&self.url)

@@ -99,6 +99,11 @@ pub struct BrowserSection {
     pub ca_file: Option<PathBuf>,
     /// Headers sent to `cdp_url` (a token gateway's `Authorization`), by name.
     pub cdp_headers: std::collections::BTreeMap<String, String>,
+    /// With `cdp_url`: let the remote browser's pages open WebSockets. Off by default: the connection
+    /// gate cannot front a browser elsewhere and its request interception never sees a WebSocket's
+    /// handshake, so they are refused (every session's browser context sends them to a proxy that
+    /// does not exist); on, they reach whatever the remote browser's network reaches, unchecked.
+    pub remote_websockets: bool,
 }
 
 impl BrowserSection {
@@ -125,6 +130,7 @@ impl BrowserSection {
                 ca_file: self.ca_file.clone(),
                 headers: self.cdp_headers.clone().into_iter().collect(),
             },
+            websockets: self.remote_websockets,
         })
     }
 }
@@ -142,6 +148,7 @@ impl Default for BrowserSection {
             cdp_url: None,
             ca_file: None,
             cdp_headers: Default::default(),
+            remote_websockets: false,
         }
     }
 }

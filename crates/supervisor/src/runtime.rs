@@ -135,8 +135,11 @@ impl Runtime {
         browser.extra_flags.splice(0..0, gate);
         let health = Arc::new(BrowserHealth::new(browser, config.health, spawner.clone(), stats.clone()));
         let downloads = crate::downloads::Downloads::new(config.downloads.clone(), &config.artifacts_dir);
-        let sessions =
-            Arc::new(Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads));
+        let sessions = Arc::new(
+            Sessions::new(config.max_sessions, store, restored, stats.clone(), downloads).with_context_proxy(
+                config.browser.remote.as_ref().and_then(crate::browser::RemoteEndpoint::context_proxy),
+            ),
+        );
         let display = Display { width: config.browser.window.0, height: config.browser.window.1, scale: 1.0 };
         let observer: Arc<dyn BrowserObserver> = Arc::new(crate::sessions::Observer {
             sessions: Arc::downgrade(&sessions),

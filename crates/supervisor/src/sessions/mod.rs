@@ -84,6 +84,8 @@ pub struct Sessions {
     pub downloads: crate::downloads::Downloads,
     /// The newest [`EXPIRED_KEPT`] sessions closed for being idle.
     expired: Mutex<VecDeque<Expired>>,
+    /// The proxy each session's browser context is made with ([`Sessions::with_context_proxy`]).
+    context_proxy: Option<sb_cdp::calls::ContextProxy>,
 }
 
 impl Sessions {
@@ -124,7 +126,16 @@ impl Sessions {
             stats,
             downloads,
             expired: Mutex::default(),
+            context_proxy: None,
         }
+    }
+
+    /// These sessions with every browser context made with `proxy` (`Target.createBrowserContext
+    /// {proxyServer, proxyBypassList}`): a remote browser's, which refuses WebSockets
+    /// ([`crate::browser::RemoteEndpoint::context_proxy`]).
+    pub fn with_context_proxy(mut self, proxy: Option<sb_cdp::calls::ContextProxy>) -> Sessions {
+        self.context_proxy = proxy;
+        self
     }
 
     /// Appends to the session store (when there is one); durable before it returns.

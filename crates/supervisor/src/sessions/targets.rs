@@ -85,7 +85,7 @@ impl Sessions {
         }
         let id = link
             .client
-            .create_browser_context(budget.remaining())
+            .create_browser_context(self.context_proxy.as_ref(), budget.remaining())
             .await
             .map_err(|e| cdp_error(Phase::Session, "Target.createBrowserContext", e))?;
         if let Err(e) = self.downloads.allow(link, &session.id, &id).await {
