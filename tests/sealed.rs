@@ -203,6 +203,24 @@ async fn the_url_policy_refuses_local_files_browser_pages_and_blocked_networks()
         c.call("page.goto", Some("s"), json!({"url": "http://no-such-host.invalid/"}), None).await.unwrap();
     let e = r.error.expect("an unresolved name is refused");
     assert!(e.message.contains("could not be resolved"), "{}", e.message);
+
+    // Issue 53 §4: `blocked_origins` holds whatever the host's case or final dot, for page.goto and
+    // for a page's own request through the connection gate.
+    let dotted =
+        Supervisor::with_config(&format!("[policy]\nblocked_origins = [\"http://localhost:{port}\"]\n"));
+    let c = dotted.client().await;
+    c.session_start(Some("d")).await.unwrap();
+    for host in ["localhost.", "LOCALHOST.", "LocalHost"] {
+        let url = format!("http://{host}:{port}/test/index.html");
+        let r = c.call("page.goto", Some("d"), json!({"url": url}), None).await.unwrap();
+        assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::UrlBlocked), "{url}");
+    }
+    c.goto("d", &pages.url("/test/index.html"), None).await.unwrap();
+    let script = format!(
+        "Promise.all(['localhost.', 'LOCALHOST.', '127.0.0.1'].map(h => fetch('http://' + h + ':{port}/test/pixel.png', {{ mode: 'no-cors' }}).then(() => 'loaded', () => 'failed')))"
+    );
+    let got = c.call("page.evaluate", Some("d"), json!({"expression": script}), None).await.unwrap();
+    assert_eq!(got.result.unwrap()["value"], json!(["failed", "failed", "loaded"]));
 }
 
 /// One request on `s` (`method`, no params), its answer (or what came instead).

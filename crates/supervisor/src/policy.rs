@@ -376,16 +376,36 @@ fn with_embedded_ipv4(ip: IpAddr) -> Vec<IpAddr> {
     std::iter::once(ip).chain(embedded.map(IpAddr::V4)).collect()
 }
 
-/// Whether `entry` (an origin, or a host pattern) matches `url`'s origin.
-fn origin_matches(entry: &str, url: &url::Url) -> bool {
-    let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
-    if entry.contains("://") {
-        return url::Url::parse(entry).is_ok_and(|e| e.origin() == url.origin());
+/// A host as every comparison takes it: IDNA's ASCII form (`url::Host::parse`: lower case,
+/// punycode), without the final dot of a fully qualified name (`localhost.` is `localhost`, which
+/// Chromium loads as the same host), an IPv6 address without its brackets.
+fn normal_host(host: &str) -> String {
+    let host = host.trim_end_matches('.');
+    match url::Host::parse(host) {
+        Ok(url::Host::Domain(d)) => d,
+        Ok(url::Host::Ipv4(ip)) => ip.to_string(),
+        Ok(url::Host::Ipv6(ip)) => ip.to_string(),
+        Err(_) => host.to_ascii_lowercase(),
     }
-    let entry = entry.to_ascii_lowercase();
+}
+
+/// Whether `entry` (an origin, or a host pattern) matches `url`'s origin, their hosts compared as
+/// [`normal_host`] gives them.
+fn origin_matches(entry: &str, url: &url::Url) -> bool {
+    let host = normal_host(url.host_str().unwrap_or_default());
+    if entry.contains("://") {
+        return url::Url::parse(entry).is_ok_and(|e| {
+            e.scheme() == url.scheme()
+                && e.port_or_known_default() == url.port_or_known_default()
+                && normal_host(e.host_str().unwrap_or_default()) == host
+        });
+    }
     match entry.strip_prefix("*.") {
-        Some(base) => host == base || host.ends_with(&format!(".{base}")),
-        None => host == entry,
+        Some(base) => {
+            let base = normal_host(base);
+            host == base || host.ends_with(&format!(".{base}"))
+        }
+        None => host == normal_host(entry),
     }
 }
 
@@ -508,6 +528,29 @@ mod tests {
         assert_eq!(why(&listed, "https://docs.example.com/a").await, None);
         assert!(why(&listed, "https://bad.example.com/").await.unwrap().contains("blocked_origins"));
         assert!(why(&listed, "https://other.org/").await.unwrap().contains("allowed_origins"));
+        // Issue 53 §4: a host is compared in one form: case, a final dot, IDNA.
+        let blocked = Policy {
+            blocked_origins: vec![
+                "http://localhost:8080".into(),
+                "BÜCHER.example".into(),
+                "*.Other.ORG.".into(),
+            ],
+            ..Policy::default()
+        };
+        for url in [
+            "http://localhost.:8080/",
+            "http://LOCALHOST.:8080/x",
+            "http://localhost:8080/",
+            "http://xn--bcher-kva.example/",
+            "http://bücher.example./",
+            "https://a.other.org./",
+        ] {
+            assert!(why(&blocked, url).await.is_some_and(|r| r.contains("blocked_origins")), "{url} loaded");
+        }
+        assert_eq!(why(&blocked, "http://localhost:8081/").await, None, "another port");
+        let listed =
+            Policy { allowed_origins: vec!["https://docs.example.com.".into()], ..Policy::default() };
+        assert_eq!(why(&listed, "https://DOCS.example.com/").await, None);
         let data = Policy { allowed_schemes: vec!["data".into()], ..Policy::default() };
         assert_eq!(why(&data, "data:text/plain,hi").await, None);
         assert!(Policy { blocked_networks: vec!["nope".into()], ..Policy::default() }.check().is_err());
