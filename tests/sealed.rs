@@ -1383,3 +1383,70 @@ async fn one_agents_files_are_out_of_anothers_reach() {
     // And the socket still serves.
     assert!(sup.client().await.session_list().await.is_ok());
 }
+
+/// Issue 53 §6: an uploads dir another uid can write to, or owns, is refused (`serve` exits naming
+/// it), as the runtime dir is; a file `page.upload` gave a page is the file that was checked: one
+/// swapped for another (a symlink to the session store) after the upload is not what the page reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploads_dir_others_can_write_is_refused_and_an_uploaded_file_cannot_be_swapped() {
+    let base = temp_dir();
+    let uploads = base.path().join("uploads");
+    std::fs::create_dir(&uploads).unwrap();
+    let serve_with = |dir: &Path| {
+        let config = base.path().join("uploads.toml");
+        std::fs::write(&config, format!("[files]\nuploads_dir = {:?}\n", dir.display().to_string())).unwrap();
+        let mut serve = Command::new(bin_path("sandbox-browser"))
+            .args(["serve", "--socket"])
+            .arg(base.path().join("refused.sock"))
+            .arg("--runtime-dir")
+            .arg(base.path().join("refused-run"))
+            .arg("--config")
+            .arg(&config)
+            .env_remove("SANDBOX_BROWSER_CONFIG")
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // It must exit before it serves; one that serves is stopped and the test fails.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut pipe = serve.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+            let _ = tx.send(text);
+        });
+        let Ok(stderr) = rx.recv_timeout(std::time::Duration::from_secs(30)) else {
+            let _ = serve.kill();
+            let _ = serve.wait();
+            panic!("serve started with the uploads dir {}", dir.display());
+        };
+        (serve.wait().unwrap(), stderr)
+    };
+    std::fs::set_permissions(&uploads, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let (status, stderr) = serve_with(&uploads);
+    assert!(!status.success() && stderr.contains("writable by other users"), "{stderr}");
+    assert!(stderr.contains(uploads.to_str().unwrap()), "names the directory: {stderr}");
+    if nix::unistd::geteuid().is_root() {
+        let theirs = base.path().join("theirs");
+        std::fs::create_dir(&theirs).unwrap();
+        nix::unistd::chown(&theirs, Some(nix::unistd::Uid::from_raw(65534)), None).unwrap();
+        let (status, stderr) = serve_with(&theirs);
+        assert!(!status.success() && stderr.contains("belongs to uid 65534"), "{stderr}");
+    }
+
+    std::fs::set_permissions(&uploads, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::write(uploads.join("cv.txt"), "the agent's own file").unwrap();
+    let pages = PageServer::start(None).await;
+    let sup =
+        Supervisor::with_config(&format!("[files]\nuploads_dir = {:?}\n", uploads.display().to_string()));
+    let c = sup.client().await;
+    c.session_start(Some("u")).await.unwrap();
+    c.goto("u", &pages.url("/test/upload.html"), None).await.unwrap();
+    let set = c.call("page.upload", Some("u"), json!({"selector": "#resume", "files": ["cv.txt"]}), None);
+    assert!(set.await.unwrap().ok);
+    // Swapped after the check: a symlink to the runtime's own session store now has the name.
+    std::fs::remove_file(uploads.join("cv.txt")).unwrap();
+    std::os::unix::fs::symlink(sup.dir.path().join("sessions.jsonl"), uploads.join("cv.txt")).unwrap();
+    let read = "document.getElementById('resume').files[0].text()";
+    let got = c.call("page.evaluate", Some("u"), json!({"expression": read}), None).await.unwrap();
+    assert_eq!(got.result.expect("the page reads its file")["value"], json!("the agent's own file"));
+}

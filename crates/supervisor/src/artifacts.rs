@@ -2,7 +2,8 @@
 //! `max_age_seconds` and up to `max_bytes` in all; past either, the oldest go first.
 //!
 //! Checked at start-up and after each `page.screenshot` (the file just written is never removed).
-//! Counted: the screenshots, PDFs and traces of every owner (`owners/<owner>/{screenshots,pdfs,traces}`)
+//! Counted: the screenshots, upload copies, PDFs and traces of every owner
+//! (`owners/<owner>/{screenshots,uploads,pdfs,traces}`)
 //! and any file at the directory's top. Not counted: saved storage states (an agent's logins, small,
 //! kept until it removes them), and a session's downloads (`downloads/<session>`), which have their own
 //! cap and go with their session.
@@ -45,8 +46,18 @@ pub fn prune(dir: &Path, retention: &Retention, keep: Option<&Path>) -> Pruned {
     let now = SystemTime::now();
     let max_age = Duration::from_secs(retention.max_age_seconds);
     let owned = crate::files::owned_dirs(dir, &[Kind::Screenshots, Kind::Pdfs, Kind::Traces]);
+    // An upload's copies are in a directory of their own (they keep their names).
+    let batches: Vec<PathBuf> = crate::files::owned_dirs(dir, &[Kind::Uploads])
+        .into_iter()
+        .flat_map(std::fs::read_dir)
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
     let mut files: Vec<(SystemTime, u64, PathBuf)> = std::iter::once(dir.to_path_buf())
         .chain(owned)
+        .chain(batches.iter().cloned())
         .flat_map(std::fs::read_dir)
         .flatten()
         .flatten()
@@ -68,6 +79,10 @@ pub fn prune(dir: &Path, retention: &Retention, keep: Option<&Path>) -> Pruned {
             pruned.files += 1;
             pruned.bytes += len;
         }
+    }
+    for batch in batches {
+        // Gone once its last copy is (a directory that still holds one is not removed).
+        let _ = std::fs::remove_dir(batch);
     }
     pruned
 }
@@ -93,13 +108,17 @@ mod tests {
         let a = file(&owned_dir(d, "t", Kind::Screenshots).unwrap(), "a.png", 400, Duration::from_secs(300));
         let b = file(&owned_dir(d, "u", Kind::Pdfs).unwrap(), "b.pdf", 400, Duration::from_secs(200));
         let c = file(&owned_dir(d, "t", Kind::Traces).unwrap(), "c.jpg", 400, Duration::from_secs(100));
+        let batch = owned_dir(d, "u", Kind::Uploads).unwrap().join("s-1");
+        std::fs::create_dir(&batch).unwrap();
+        let copy = file(&batch, "cv.pdf", 10, Duration::from_secs(7200));
         // A saved login is the agent's, however old.
         let state =
             file(&owned_dir(d, "t", Kind::States).unwrap(), "login.json", 10, Duration::from_secs(7200));
         std::fs::create_dir(d.join("downloads")).unwrap();
         let r = Retention { max_bytes: 900, max_age_seconds: 3600 };
-        assert_eq!(prune(d, &r, Some(&c)), Pruned { files: 2, bytes: 410 });
+        assert_eq!(prune(d, &r, Some(&c)), Pruned { files: 3, bytes: 420 });
         assert!(!old.exists() && !a.exists() && b.exists() && c.exists() && state.exists());
+        assert!(!copy.exists() && !batch.exists(), "an old upload's copy goes, and its directory");
         assert!(d.join("downloads").is_dir(), "directories are not the screenshots'");
         // The file just written stays even when it alone is over the cap.
         let r = Retention { max_bytes: 100, max_age_seconds: 3600 };

@@ -46,6 +46,17 @@ pub trait Context {
     fn evaluate_enabled(&self) -> bool;
     /// Where `page.upload` takes files from (`[files] uploads_dir`); `None`: uploads are off.
     fn uploads_dir(&self) -> Option<&std::path::Path>;
+    /// The files `names` of the uploads dir `dir`, each opened once ([`crate::files::open_regular_under`]:
+    /// a plain name of a regular file, not a symlink) and copied into a new directory of the session
+    /// owner's uploads ([`crate::files::Kind::Uploads`]) under its own name: their paths there and
+    /// their bytes in all. The browser reads a chosen file by its path, later (when the page reads
+    /// it): the copy is the file that was checked, whatever is swapped in the uploads dir meanwhile.
+    ///
+    /// # Errors
+    /// `bad_request` naming a file that is missing, not plain, a symlink or not a regular file;
+    /// `internal` when a copy cannot be written.
+    fn stage_uploads(&self, dir: &std::path::Path, names: &[String])
+        -> Result<(Vec<String>, u64), ErrorBody>;
     /// Where the session's next artifact (a screenshot, a PDF) with file `extension` is written: in
     /// its owner's directory of that kind ([`crate::files::owned_dir`]).
     ///
@@ -310,9 +321,9 @@ static FILL_FORM: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
-/// `page.upload`: each name a plain name of a regular file in the uploads dir (`files::under`, then
-/// `symlink_metadata`: a symlink, a directory or a missing file is refused), read by the browser from
-/// there.
+/// `page.upload`: each name a plain name of a regular file in the uploads dir, opened once and
+/// copied into the session owner's own directory ([`Context::stage_uploads`]), which the browser
+/// reads.
 static UPLOAD: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: UploadParams = params(v)?;
@@ -325,16 +336,7 @@ static UPLOAD: PageMethod = PageMethod {
             return Err(bad_request(format!("page.upload takes at most {MAX_UPLOAD_FILES} files")));
         }
         let target = locator(cx, p.element, true)?;
-        let (mut paths, mut bytes) = (Vec::new(), 0u64);
-        for name in &p.files {
-            let found = crate::files::regular_file_under(dir, name)
-                .map_err(|e| bad_request(format!("page.upload: {e}")))?;
-            let Some((path, size)) = found else {
-                return Err(bad_request(format!("page.upload: no file {name:?} in the uploads dir")));
-            };
-            bytes += size;
-            paths.push(path.to_string_lossy().into_owned());
-        }
+        let (paths, bytes) = cx.stage_uploads(dir, &p.files)?;
         Ok(Action::Upload { target, paths, names: p.files, bytes })
     },
     finish: |o| finish_as(o, Done::of::<UploadResult>),
@@ -936,6 +938,13 @@ mod tests {
         }
         fn uploads_dir(&self) -> Option<&std::path::Path> {
             None
+        }
+        fn stage_uploads(
+            &self,
+            _: &std::path::Path,
+            names: &[String],
+        ) -> Result<(Vec<String>, u64), ErrorBody> {
+            Ok((names.iter().map(|n| format!("/staged/{n}")).collect(), 0))
         }
         fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody> {
             Ok(format!("/shots/s-1.{extension}"))

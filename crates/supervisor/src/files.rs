@@ -28,32 +28,48 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
         }
         Err(e) => Err(e),
         Ok(meta) => {
-            let refuse = |why: String| {
-                Err(std::io::Error::new(
-                    std::io::ErrorKind::PermissionDenied,
-                    format!(
-                        "refusing {}: {why}; remove it or point the runtime at a directory of its own",
-                        dir.display()
-                    ),
-                ))
-            };
-            if !meta.is_dir() {
-                return refuse("it is not a directory (a symlink or a file)".into());
-            }
-            let me = nix::unistd::geteuid().as_raw();
-            if meta.uid() != me {
-                return refuse(format!("it belongs to uid {}, not to the runtime's uid {me}", meta.uid()));
-            }
-            let mode = meta.mode() & 0o777;
-            if mode & 0o022 != 0 {
-                return refuse(format!("it is writable by other users (mode {mode:04o})"));
-            }
-            if mode != DIR_MODE {
+            ours(dir, &meta)?;
+            if meta.mode() & 0o777 != DIR_MODE {
                 std::fs::set_permissions(dir, std::fs::Permissions::from_mode(DIR_MODE))?;
             }
             Ok(())
         }
     }
+}
+
+/// Checks that `dir`, a directory the runtime reads a client's files from (`[files] uploads_dir`),
+/// is one no other uid can change: a real directory (not a symlink) of the runtime's uid, not
+/// writable by group or others. Nothing is changed.
+///
+/// # Errors
+/// As [`private_dir`]'s for a directory that is not so; the I/O error when it cannot be read.
+pub fn checked_dir(dir: &Path) -> std::io::Result<()> {
+    ours(dir, &std::fs::symlink_metadata(dir)?)
+}
+
+/// The checks of [`private_dir`] and [`checked_dir`] on `dir`'s `meta`.
+fn ours(dir: &Path, meta: &std::fs::Metadata) -> std::io::Result<()> {
+    let refuse = |why: String| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "refusing {}: {why}; remove it or point the runtime at a directory of its own",
+                dir.display()
+            ),
+        ))
+    };
+    if !meta.is_dir() {
+        return refuse("it is not a directory (a symlink or a file)".into());
+    }
+    let me = nix::unistd::geteuid().as_raw();
+    if meta.uid() != me {
+        return refuse(format!("it belongs to uid {}, not to the runtime's uid {me}", meta.uid()));
+    }
+    let mode = meta.mode() & 0o777;
+    if mode & 0o022 != 0 {
+        return refuse(format!("it is writable by other users (mode {mode:04o})"));
+    }
+    Ok(())
 }
 
 /// The longest file name, bytes (Linux's `NAME_MAX`).
@@ -102,6 +118,9 @@ pub enum Kind {
     States,
     /// `page.screenshot`'s images.
     Screenshots,
+    /// Copies of the files `page.upload` gave a page (the browser reads a file by its path, later:
+    /// the copy is the file the runtime checked, whatever happens to the uploads dir meanwhile).
+    Uploads,
     /// `page.pdf`'s documents.
     Pdfs,
     /// `session.trace`'s JSON lines, their screenshots and reports.
@@ -109,14 +128,12 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in directory order.
-    pub const ALL: [Kind; 4] = [Kind::States, Kind::Screenshots, Kind::Pdfs, Kind::Traces];
-
     /// The kind's directory name.
     pub fn dir(self) -> &'static str {
         match self {
             Kind::States => "states",
             Kind::Screenshots => "screenshots",
+            Kind::Uploads => "uploads",
             Kind::Pdfs => "pdfs",
             Kind::Traces => "traces",
         }
@@ -158,21 +175,26 @@ pub fn owned_dirs(artifacts: &Path, kinds: &[Kind]) -> Vec<PathBuf> {
     owners.flat_map(|o| kinds.iter().map(move |k| o.path().join(k.dir()))).filter(|d| d.is_dir()).collect()
 }
 
-/// The regular file `name` under `root` ([`under`], then `symlink_metadata`): its path and size in
-/// bytes, or `None` when there is no such name. A client's file (an upload, a storage state) is taken
-/// only this way.
+/// The regular file `name` under `root`, opened once (`O_NOFOLLOW`, `O_NONBLOCK` so that a FIFO does
+/// not hang the open) and checked on the open descriptor (`fstat`): the file checked is the file read,
+/// whatever is renamed meanwhile. Its size in bytes beside it; `None` when there is no such name. A
+/// client's file (an upload, a storage state) is taken only this way.
 ///
 /// # Errors
 /// A one-line message for a name that is not plain, a symlink (even one inside `root`), anything else
 /// that is not a regular file, or an I/O error other than a missing file.
-pub fn regular_file_under(root: &Path, name: &str) -> Result<Option<(PathBuf, u64)>, String> {
+pub fn open_regular_under(root: &Path, name: &str) -> Result<Option<(File, u64)>, String> {
     let path = under(root, name).map_err(|e| e.to_string())?;
-    match std::fs::symlink_metadata(&path) {
-        Ok(m) if m.file_type().is_file() => Ok(Some((path, m.len()))),
-        Ok(m) if m.file_type().is_symlink() => {
+    let opened = OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(&path);
+    match opened {
+        Ok(file) => match file.metadata() {
+            Ok(m) if m.file_type().is_file() => Ok(Some((file, m.len()))),
+            Ok(_) => Err(format!("{name:?} is not a regular file")),
+            Err(e) => Err(format!("{name:?}: {e}")),
+        },
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
             Err(format!("{name:?} is a symlink; only regular files are taken"))
         }
-        Ok(_) => Err(format!("{name:?} is not a regular file")),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("{name:?}: {e}")),
     }

@@ -94,6 +94,11 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
 
     files::private_dir(&config.runtime_dir)?;
     files::private_dir(&config.artifacts_dir)?;
+    if let Some(uploads) = &config.settings.files.uploads_dir {
+        // A directory another uid can write to could plant a state file or swap a file an upload
+        // names: refused, as the runtime dir is.
+        files::checked_dir(uploads)?;
+    }
     let runtime_dir = config.runtime_dir.canonicalize()?;
     let swept = reaper::sweep_leftovers(&runtime_dir);
     if !swept.is_empty() {

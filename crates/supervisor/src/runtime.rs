@@ -1063,6 +1063,42 @@ impl Context for SessionContext<'_> {
         self.session.emulation.lock().unwrap().clone()
     }
 
+    fn stage_uploads(
+        &self,
+        dir: &std::path::Path,
+        names: &[String],
+    ) -> Result<(Vec<String>, u64), ErrorBody> {
+        let bad = |m: String| bad_request(format!("page.upload: {m}"));
+        crate::files::checked_dir(dir).map_err(|e| bad(e.to_string()))?;
+        let mut opened = Vec::new();
+        for name in names {
+            let found = crate::files::open_regular_under(dir, name).map_err(bad)?;
+            let (file, size) = found.ok_or_else(|| bad(format!("no file {name:?} in the uploads dir")))?;
+            opened.push((name, file, size));
+        }
+        let owner = self.session.owner(self.config.session_tokens);
+        let uploads = owned_dir(&self.config.artifacts_dir, &owner, Kind::Uploads)?;
+        let written = |e: std::io::Error| {
+            ErrorBody::new(
+                ErrorCode::Internal,
+                Phase::Session,
+                format!("page.upload: cannot copy the file: {e}"),
+            )
+        };
+        let batch = format!("{}-{}-{}", self.session.id, crate::store::now_ms(), self.session.next_shot());
+        let staged = crate::files::under(&uploads, &batch).map_err(written)?;
+        crate::files::private_dir(&staged).map_err(written)?;
+        let (mut paths, mut bytes) = (Vec::new(), 0u64);
+        for (name, mut file, size) in opened {
+            let path = crate::files::under(&staged, name).map_err(written)?;
+            let mut copy = crate::files::create_private(&path).map_err(written)?;
+            std::io::copy(&mut file, &mut copy).map_err(written)?;
+            bytes += size;
+            paths.push(path.to_string_lossy().into_owned());
+        }
+        Ok((paths, bytes))
+    }
+
     fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody> {
         let kind = if extension == "pdf" { Kind::Pdfs } else { Kind::Screenshots };
         let dir =

@@ -126,20 +126,26 @@ pub fn read(
     name: &str,
 ) -> Result<(PathBuf, StorageState), ErrorBody> {
     let bad = |m: String| bad_request(format!("session.storage_state: {m}"));
+    if let Some(dir) = uploads {
+        crate::files::checked_dir(dir).map_err(|e| bad(e.to_string()))?;
+    }
     let mut found = None;
     for root in uploads.into_iter().chain(own) {
-        if let Some(file) = crate::files::regular_file_under(root, name).map_err(bad)? {
-            found = Some(file);
+        if let Some(file) = crate::files::open_regular_under(root, name).map_err(bad)? {
+            found = Some((root.join(name), file));
             break;
         }
     }
-    let (path, size) = found.ok_or_else(|| {
+    let (path, (mut file, size)) = found.ok_or_else(|| {
         bad(format!("no file {name:?} in the uploads dir or among this caller's saved states"))
     })?;
     if size > MAX_STATE_BYTES {
         return Err(bad(format!("{name:?} is larger than {MAX_STATE_BYTES} bytes")));
     }
-    let text = std::fs::read(&path).map_err(|e| bad(format!("cannot read {name:?}: {e}")))?;
+    // Read from the descriptor that was checked, and no more than the bound.
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, MAX_STATE_BYTES + 1), &mut text)
+        .map_err(|e| bad(format!("cannot read {name:?}: {e}")))?;
     let state: StorageState = serde_json::from_slice(&text)
         .map_err(|e| bad(format!("{name:?} is not a storage state ({{cookies, origins}}): {e}")))?;
     if state.origins.len() > MAX_ORIGINS {

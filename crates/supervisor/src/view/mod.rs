@@ -284,12 +284,13 @@ async fn report(State(state): State<Arc<ViewState>>, UrlPath(name): UrlPath<Stri
     let tracer = state.runtime.tracer();
     let found = tracer.report_path(&name).and_then(|path| {
         let dir = path.parent()?;
-        crate::files::regular_file_under(dir, &name).ok().flatten()
+        crate::files::open_regular_under(dir, &name).ok().flatten()
     });
-    let Some((path, _)) = found else {
+    let Some((mut file, _)) = found else {
         return (StatusCode::NOT_FOUND, "no such report\n").into_response();
     };
-    match tokio::fs::read(&path).await {
+    let mut body = Vec::new();
+    match std::io::Read::read_to_end(&mut file, &mut body).map(|_| body) {
         Ok(body) => (
             [
                 (header::CONTENT_TYPE, "text/html; charset=utf-8"),
