@@ -1450,3 +1450,35 @@ async fn an_uploads_dir_others_can_write_is_refused_and_an_uploaded_file_cannot_
     let got = c.call("page.evaluate", Some("u"), json!({"expression": read}), None).await.unwrap();
     assert_eq!(got.result.expect("the page reads its file")["value"], json!("the agent's own file"));
 }
+
+/// Issue 53 §7: a page's WebRTC sends no UDP past the URL policy: an `RTCPeerConnection` whose ICE
+/// server is `stun:127.0.0.1:PORT` (a UDP listener of the test's) gathers its candidates without a
+/// packet reaching the listener (`--webrtc-ip-handling-policy=disable_non_proxied_udp`: WebRTC goes
+/// through the proxy, the connection gate, which carries no UDP, or not at all).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webrtc_sends_no_udp_past_the_policy() {
+    let listener = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("rtc")).await.unwrap();
+    c.goto("rtc", &pages.url("/test/index.html"), None).await.unwrap();
+    // Gathering ends (`iceGatheringState` `complete`) once every way was tried; a STUN packet on the
+    // way fails the test at once.
+    let script = format!(
+        "new Promise((done) => {{ \
+           const pc = new RTCPeerConnection({{ iceServers: [{{ urls: 'stun:127.0.0.1:{port}' }}] }}); \
+           pc.createDataChannel('x'); \
+           pc.onicegatheringstatechange = () => {{ if (pc.iceGatheringState === 'complete') done('complete'); }}; \
+           pc.createOffer().then((o) => pc.setLocalDescription(o)); }})"
+    );
+    let mut buf = [0u8; 1500];
+    tokio::select! {
+        got = listener.recv_from(&mut buf) => panic!("a STUN packet reached the listener: {got:?}"),
+        r = c.call("page.evaluate", Some("rtc"), json!({"expression": script}), Some(30_000)) => {
+            assert_eq!(r.unwrap().result.expect("gathering completes")["value"], json!("complete"));
+        }
+    }
+    assert!(listener.try_recv_from(&mut buf).is_err(), "a STUN packet reached the listener");
+}

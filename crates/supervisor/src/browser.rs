@@ -211,6 +211,11 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         // CDP on fds 3 and 4 only, as Playwright's `launch()`: no TCP port another uid (or another
         // container of the pod, which shares the loopback) could reach.
         "--remote-debugging-pipe",
+        // WebRTC only through the proxy, which is the connection gate: it carries no UDP, so none is
+        // sent (a page's `RTCPeerConnection` with `stun:127.0.0.1:PORT` or
+        // `stun:169.254.169.254:3478` sent STUN packets to both past the URL policy). The switch
+        // Chromium reads is this one; `--force-webrtc-ip-handling-policy` left them going.
+        "--webrtc-ip-handling-policy=disable_non_proxied_udp",
     ]
     .into_iter()
     .map(String::from)
