@@ -183,6 +183,15 @@ async fn doctor_checks_a_remote_endpoint_and_says_how_to_fix_it() {
     let gone = doctor("https://agent:s3cret@127.0.0.1:9/".into(), true).await;
     assert!(gone["fix"].as_str().unwrap().contains("reachable"), "{gone}");
     assert!(!gone.to_string().contains("s3cret"), "{gone}");
+    // Issue 53 §8: a token in the query of a ws(s) cdp_url is kept out too.
+    for url in [
+        "ws://127.0.0.1:9/devtools/browser/x?token=s3cret",
+        "wss://127.0.0.1:9/devtools/browser/x?apikey=s3cret",
+    ] {
+        let gone = doctor(url.into(), true).await;
+        assert_eq!(gone["status"], "fail", "{gone}");
+        assert!(!gone.to_string().contains("s3cret"), "{gone}");
+    }
 }
 
 /// Issue 53 §3: a remote browser's pages open no WebSocket by default. Its request interception

@@ -41,6 +41,11 @@ async fn the_runtimes_directories_are_0700_its_files_0600_and_credentials_stay_o
     c.session_start(Some("s")).await.unwrap();
     let secret_url = format!("{}?q=rust&access_token=s3cr3t", pages.url("/test/index.html"));
     c.goto("s", &secret_url, None).await.unwrap();
+    // Issue 53 §10: page.goto's answer names the page without the `user:password@` it was given.
+    let with_userinfo = pages.url("/test/index.html").replace("http://", "http://ann:hunter2@");
+    let went = c.goto("s", &with_userinfo, None).await.unwrap();
+    assert!(!went.url.contains("hunter2") && went.url.ends_with("/test/index.html"), "{}", went.url);
+    c.goto("s", &secret_url, None).await.unwrap();
     let shot = c.call("page.screenshot", Some("s"), json!({}), None).await.unwrap().result.unwrap();
     let shot = shot["path"].as_str().unwrap().to_string();
 

@@ -4,8 +4,11 @@
 //! A URL's userinfo (`user:pass@`) becomes `redacted@`; the value of a query parameter whose name
 //! looks like a credential ([`SECRET_NAMES`], matched case-insensitively as a part of the name, so
 //! `access_token` and `X-Amz-Signature` count; and [`SECRET_WORDS`] as a whole name or a part of one)
-//! becomes `redacted`, in the query and in a fragment of `key=value` pairs alike. Text that is not an
-//! absolute URL is returned as it is.
+//! becomes `redacted`, in the query, in a fragment of `key=value` pairs and in a path segment's
+//! `;name=value` parameters (`;jsessionid=`) alike; so does a value shaped as a JSON Web Token
+//! (`eyJ...` in three dotted parts) under any name, and a value that is itself a URL (a percent-encoded
+//! redirect target) loses its own credentials. Any scheme (`http`, `https`, `ws`, `wss`, ...). Text
+//! that is not an absolute URL is returned as it is.
 
 use std::borrow::Cow;
 
@@ -27,7 +30,7 @@ pub const SECRET_NAMES: &[&str] = &[
 
 /// Short names that are a credential when they are the whole name or one of its `_`, `-` or `.`
 /// separated parts (an OAuth `code`, a `pw`), not inside a longer word (`zipcode`).
-pub const SECRET_WORDS: &[&str] = &["code", "pw"];
+pub const SECRET_WORDS: &[&str] = &["code", "pw", "otp", "pin", "state"];
 
 /// The value that replaces a credential.
 pub const REDACTED: &str = "redacted";
@@ -39,20 +42,86 @@ pub fn is_secret_name(name: &str) -> bool {
         || lower.split(['_', '-', '.']).any(|part| SECRET_WORDS.contains(&part))
 }
 
+/// Whether `value` is shaped as a JSON Web Token: `eyJ` (the base64url of `{"`), then three
+/// base64url parts joined by dots (the last may be empty: an unsigned token).
+fn is_jwt(value: &str) -> bool {
+    let b64 = |p: &str| p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let parts: Vec<&str> = value.split('.').collect();
+    value.starts_with("eyJ")
+        && parts.len() == 3
+        && parts[..2].iter().all(|p| p.len() >= 4)
+        && parts.iter().all(|p| b64(p))
+}
+
+/// `value` of a parameter named `name` as it may be written down: `redacted` for a credential's name
+/// or a token's shape; a URL's own credentials redacted ([`in_url`]); else `None` (kept as it is).
+fn redacted_value(name: &str, value: &str) -> Option<String> {
+    if is_secret_name(name) || is_jwt(value) {
+        return Some(REDACTED.to_string());
+    }
+    match in_url(value) {
+        Cow::Owned(clean) if value.contains("://") => Some(clean),
+        _ => None,
+    }
+}
+
 /// `pairs` (a query's or a fragment's `key=value` pairs) with the credentials' values redacted, when
 /// any is one.
 fn redacted_pairs(pairs: url::form_urlencoded::Parse<'_>) -> Option<Vec<(String, String)>> {
-    if !pairs.clone().any(|(k, _)| is_secret_name(&k)) {
+    if !pairs.clone().any(|(k, v)| redacted_value(&k, &v).is_some()) {
         return None;
     }
     Some(
         pairs
-            .map(|(k, v)| {
-                let v = if is_secret_name(&k) { REDACTED.to_string() } else { v.into_owned() };
-                (k.into_owned(), v)
-            })
+            .map(|(k, v)| (k.to_string(), redacted_value(&k, &v).unwrap_or_else(|| v.into_owned())))
             .collect(),
     )
+}
+
+/// A path with its segments' `;name=value` parameters and JWT-shaped segments redacted, when any
+/// is one.
+fn redacted_path(path: &str) -> Option<String> {
+    let mut changed = false;
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|segment| {
+            let mut parts = segment.split(';');
+            let head = parts.next().unwrap_or_default();
+            let mut out = if is_jwt(head) {
+                changed = true;
+                REDACTED.to_string()
+            } else {
+                head.to_string()
+            };
+            for param in parts {
+                out.push(';');
+                match param.split_once('=') {
+                    Some((name, value)) if redacted_value(name, value).is_some() => {
+                        changed = true;
+                        out.push_str(name);
+                        out.push('=');
+                        out.push_str(REDACTED);
+                    }
+                    _ => out.push_str(param),
+                }
+            }
+            out
+        })
+        .collect();
+    changed.then(|| segments.join("/"))
+}
+
+/// `url` without its userinfo (`user:pass@`), the rest as it is: what an agent is told of a page's
+/// URL (a query's parameters are the page's, which an agent may need; a password is not).
+pub fn userinfo(url: &str) -> Cow<'_, str> {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
+            let _ = parsed.set_password(None);
+            let _ = parsed.set_username("");
+            Cow::Owned(parsed.into())
+        }
+        _ => Cow::Borrowed(url),
+    }
 }
 
 /// `url` without its credentials (see the module doc); borrowed when there were none.
@@ -63,6 +132,10 @@ pub fn in_url(url: &str) -> Cow<'_, str> {
         changed = true;
         let _ = parsed.set_password(None);
         let _ = parsed.set_username(REDACTED);
+    }
+    if let Some(path) = redacted_path(parsed.path()) {
+        changed = true;
+        parsed.set_path(&path);
     }
     if let Some(pairs) = redacted_pairs(parsed.query_pairs()) {
         changed = true;
@@ -83,8 +156,18 @@ pub fn in_url(url: &str) -> Cow<'_, str> {
     }
 }
 
-/// `text` with every absolute http(s) URL in it passed through [`in_url`] (for error messages that quote
-/// one).
+/// Where the absolute URL in `word` starts: its scheme (a letter, then letters, digits, `+`, `-`, `.`)
+/// before the first `://`.
+fn url_start(word: &str) -> Option<usize> {
+    let colon = word.find("://")?;
+    let scheme_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.');
+    let start = word[..colon].rfind(|c: char| !scheme_char(c)).map_or(0, |i| i + 1);
+    let start = start + word[start..colon].find(|c: char| c.is_ascii_alphabetic())?;
+    (start < colon).then_some(start)
+}
+
+/// `text` with every absolute URL in it, of any scheme (`http`, `https`, `ws`, `wss`), passed through
+/// [`in_url`] (for error messages and log lines that quote one).
 pub fn in_text(text: &str) -> Cow<'_, str> {
     if !text.contains("://") {
         return Cow::Borrowed(text);
@@ -95,8 +178,7 @@ pub fn in_text(text: &str) -> Cow<'_, str> {
         if i > 0 {
             out.push(' ');
         }
-        let start = word.find("http://").or_else(|| word.find("https://"));
-        match start {
+        match url_start(word) {
             Some(at) => {
                 let end = word[at..].find(['"', '\'', ')', ']', '>', ',']).map_or(word.len(), |e| at + e);
                 let redacted = in_url(&word[at..end]);
@@ -200,7 +282,7 @@ mod tests {
     fn fragments_and_short_secret_names_are_redacted() {
         assert_eq!(
             in_url("https://app.example/cb#access_token=abc&token_type=bearer&state=x"),
-            "https://app.example/cb#access_token=redacted&token_type=redacted&state=x"
+            "https://app.example/cb#access_token=redacted&token_type=redacted&state=redacted"
         );
         assert_eq!(
             in_url("https://app.example/cb?code=abc&jwt=e.y.j&pw=1&bearer=t&user_pw=2&zipcode=12345"),
@@ -208,5 +290,39 @@ mod tests {
         );
         assert!(matches!(in_url("https://example.com/doc#section-2"), Cow::Borrowed(_)));
         assert!(matches!(in_url("https://example.com/a#x=1"), Cow::Borrowed(_)));
+    }
+
+    /// Issue 53 §8 and §10: every scheme, `otp`, `pin`, `state`, `;jsessionid=`, a JWT under any name,
+    /// a redirect target's own credentials; a page's URL told to an agent loses only its userinfo.
+    #[test]
+    fn every_scheme_path_parameters_tokens_and_redirect_targets_are_redacted() {
+        assert_eq!(
+            in_url("wss://pool.example/devtools?token=abc&x=1"),
+            "wss://pool.example/devtools?token=redacted&x=1"
+        );
+        assert_eq!(
+            in_text("cannot reach ws://pool:9222/devtools/browser/1?apikey=s3 (refused)"),
+            "cannot reach ws://pool:9222/devtools/browser/1?apikey=redacted (refused)"
+        );
+        assert_eq!(in_text("cdp_url=\"wss://u:p@h/\""), "cdp_url=\"wss://redacted@h/\"");
+        assert_eq!(
+            in_url("https://a.example/login?otp=123456&pin=1234&state=xyz&statement=ok"),
+            "https://a.example/login?otp=redacted&pin=redacted&state=redacted&statement=ok"
+        );
+        assert_eq!(
+            in_url("https://a.example/app;jsessionid=ABC123?q=1"),
+            "https://a.example/app;jsessionid=redacted?q=1"
+        );
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+        assert_eq!(
+            in_url(&format!("https://a.example/cb?id_value={jwt}")),
+            "https://a.example/cb?id_value=redacted"
+        );
+        assert_eq!(in_url(&format!("https://a.example/t/{jwt}/x")), "https://a.example/t/redacted/x");
+        let nested = "https://a.example/go?next=https%3A%2F%2Fb.example%2Fcb%3Ftoken%3Dabc%26x%3D1";
+        let clean = in_url(nested);
+        assert!(!clean.contains("abc") && clean.contains("b.example"), "{clean}");
+        assert_eq!(userinfo("http://ann:hunter2@h.example/p?token=keep"), "http://h.example/p?token=keep");
+        assert!(matches!(userinfo("https://h.example/"), Cow::Borrowed(_)));
     }
 }

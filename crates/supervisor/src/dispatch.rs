@@ -233,7 +233,13 @@ static GOTO: PageMethod = PageMethod {
         let p: GotoParams = params(v)?;
         Ok(Action::Goto { url: p.url })
     },
-    finish: |o| finish_as(o, |g: GotoResult| Done { url: Some(g.url.clone()), ..Done::of(g) }),
+    // The page's URL as the agent is told it: without a `user:password@` it was given.
+    finish: |o| {
+        finish_as(o, |mut g: GotoResult| {
+            g.url = sb_protocol::redact::userinfo(&g.url).into_owned();
+            Done { url: Some(g.url.clone()), ..Done::of(g) }
+        })
+    },
     numbers_refs: false,
 };
 

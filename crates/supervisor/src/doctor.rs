@@ -509,11 +509,21 @@ async fn launch_checks(config: &DoctorConfig) -> Vec<Check> {
         "browser_launch",
         t,
         Status::Pass,
-        format!(
-            "{} ready in {} ms (CDP on its pipe: no DevTools port)",
-            browser.version.product,
-            browser.ready_after.as_millis(),
-        ),
+        match &config.settings.browser.remote() {
+            // A browser elsewhere speaks CDP over a WebSocket (the endpoint's host only, never its
+            // credentials or query).
+            Some(endpoint) => format!(
+                "{} ready in {} ms (CDP over a WebSocket to the remote browser at {})",
+                browser.version.product,
+                browser.ready_after.as_millis(),
+                endpoint.host()
+            ),
+            None => format!(
+                "{} ready in {} ms (CDP on its pipe: no DevTools port)",
+                browser.version.product,
+                browser.ready_after.as_millis(),
+            ),
+        },
         None,
     );
     let t = Instant::now();
