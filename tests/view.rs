@@ -12,13 +12,18 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 /// The view on a port of its own, with the takeover on.
 const VIEW: &str = "[view]\nlisten = \"127.0.0.1:0\"\ntakeover = true\n";
 
-/// The view's URL with its token, as the supervisor logged it once (`view_listening`).
+/// The view's URL with its token: the URL as the supervisor logged it once (`view_listening`), the
+/// token from the file that line names (issue 53 §11: the token itself is never in the log).
 fn view_url(f: &Fixture) -> url::Url {
     f.sup.wait_for_log("view_listening", |events| events.iter().any(|e| e["message"] == "view_listening"));
     let events = f.sup.log_events();
     let line = events.iter().find(|e| e["message"] == "view_listening").unwrap();
     assert_eq!(events.iter().filter(|e| e["message"] == "view_listening").count(), 1, "logged once");
-    url::Url::parse(line["url"].as_str().unwrap()).unwrap()
+    let token = std::fs::read_to_string(line["token_file"].as_str().unwrap()).unwrap();
+    assert!(!f.sup.log_text().contains(token.trim()), "the token is not in the log");
+    let mut url = url::Url::parse(line["url"].as_str().unwrap()).unwrap();
+    url.query_pairs_mut().append_pair("token", token.trim());
+    url
 }
 
 fn token_of(url: &url::Url) -> String {

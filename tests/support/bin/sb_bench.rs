@@ -428,7 +428,7 @@ async fn view_table() {
     sup.wait_for_log("view_listening", |e| e.iter().any(|e| e["message"] == "view_listening"));
     let line = sup.log_events().into_iter().find(|e| e["message"] == "view_listening").unwrap();
     let view = url::Url::parse(line["url"].as_str().unwrap()).unwrap();
-    let token = view.query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned();
+    let token = std::fs::read_to_string(line["token_file"].as_str().unwrap()).unwrap().trim().to_string();
     let host = format!("{}:{}", view.host_str().unwrap(), view.port().unwrap());
     let c = sup.client().await;
     for s in ["watched", "other"] {

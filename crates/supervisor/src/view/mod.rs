@@ -2,8 +2,9 @@
 //! WebSocket, served by the supervisor with axum, where a person watches every session and, with
 //! `[view] takeover = true`, takes one over.
 //!
-//! - **Access**: a random 128-bit token (hex), written 0600 to `<runtime_dir>/view-token` and given once
-//!   in the log line with the view's URL (`view_listening`). Every request must carry it (`?token=` or
+//! - **Access**: a random 128-bit token (hex), written 0600 to `<runtime_dir>/view-token`, whose path
+//!   the log line with the view's URL gives (`view_listening`; the token itself is never logged: a log
+//!   is read by more people and programs than the runtime's uid). Every request must carry it (`?token=` or
 //!   `Authorization: Bearer`); one without it answers 401. The WebSocket also checks its `Origin`: the
 //!   view's own (`http(s)://<Host>`), so another site's page open in the same browser cannot use it.
 //!   Responses say `Cache-Control: no-store`, `Referrer-Policy: no-referrer` (the token is in the URL),
@@ -108,7 +109,7 @@ pub(crate) struct ViewState {
 }
 
 /// Starts the view on `config.listen` when it is set: binds, writes the token to
-/// `<runtime_dir>/view-token` (0600) and logs the URL with it once (`view_listening`).
+/// `<runtime_dir>/view-token` (0600) and logs the URL and that file's path once (`view_listening`).
 ///
 /// # Errors
 /// When the address cannot be bound or the token cannot be written.
@@ -151,7 +152,7 @@ pub async fn start(
             tracing::error!(error.message = %e, "view_stopped");
         }
     });
-    let url = format!("http://{addr}/?token={token}");
+    let url = format!("http://{addr}/");
     tracing::info!(url = %url, token_file = %token_path.display(), takeover = config.takeover, "view_listening");
     Ok(Some(ViewServer { addr, task }))
 }
