@@ -1487,3 +1487,46 @@ async fn webrtc_sends_no_udp_past_the_policy() {
     }
     assert!(listener.try_recv_from(&mut buf).is_err(), "a STUN packet reached the listener");
 }
+
+/// Issue 53 §9: the container's health check always gets its answer: with every connection taken
+/// and clients re-taking the reserved slots as fast as they are closed (four connections that send
+/// nothing, each made again once closed; one locked the single reserved slot before), 21
+/// `runtime.health` probes in a row are each answered.
+#[test]
+fn a_client_re_taking_the_reserved_slots_never_locks_the_health_check_out() {
+    use std::io::Read;
+    use std::os::unix::net::UnixStream;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let sup = Supervisor::with_config("[limits]\nmax_connections = 2\nevict_idle_after_ms = 60000\n");
+    let mut busy: Vec<UnixStream> = (0..2).map(|_| UnixStream::connect(&sup.socket).unwrap()).collect();
+    for s in &mut busy {
+        assert_eq!(request(s, "session.list")["ok"], json!(true));
+    }
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let hoarders: Vec<_> = (0..4)
+        .map(|_| {
+            let (socket, stop) = (sup.socket.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    // Connect, send nothing, hold it until the runtime closes it; again.
+                    if let Ok(mut s) = UnixStream::connect(&socket) {
+                        let _ = s.read_to_end(&mut Vec::new());
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut answered = 0;
+    for _ in 0..21 {
+        let mut probe = UnixStream::connect(&sup.socket).unwrap();
+        probe.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        if request(&mut probe, "runtime.health")["ok"] == json!(true) {
+            answered += 1;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    for h in hoarders {
+        h.join().unwrap();
+    }
+    assert_eq!(answered, 21, "runtime.health probes answered past the limit");
+}

@@ -80,8 +80,41 @@ impl Conn {
 /// The open connections, by a number of the accept loop's.
 type Conns = Arc<std::sync::Mutex<std::collections::HashMap<u64, Arc<Conn>>>>;
 
-/// How long a connection in the reserved slot may take to send its one line.
+/// How long a connection in the reserved slots may take to send its one line.
 const RESERVED_LINE: Duration = Duration::from_secs(1);
+
+/// Connections past the limit read at once for a `runtime.health` line; one more closes the one that
+/// has waited longest without a whole line (a health check sends its line as it connects, so only a
+/// slow or hoarding client is ever closed so).
+const RESERVED_SLOTS: usize = 8;
+
+/// A connection in a reserved slot: a number of the accept loop's, whether it has sent its whole line
+/// (such a one, being answered, is never closed for a newer one), and what closes it.
+struct Waiting {
+    id: u64,
+    talking: Arc<std::sync::atomic::AtomicBool>,
+    cancel: CancellationToken,
+}
+
+/// The connections in the reserved slots, oldest first.
+type Reserved = Arc<std::sync::Mutex<std::collections::VecDeque<Waiting>>>;
+
+/// Whether a whole line from the peer already waits on `stream` (`recv` of up to 1 KiB with
+/// `MSG_PEEK | MSG_DONTWAIT`: nothing is taken).
+fn has_line(stream: &UnixStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut buf = [0u8; 1024];
+    // SAFETY: a buffer of ours of that length, and the stream's open descriptor.
+    let n = unsafe {
+        libc::recv(
+            stream.as_raw_fd(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    n > 0 && buf[..n as usize].contains(&b'\n')
+}
 
 /// Requests of one connection in flight at once: a client that sends more waits (its next lines are
 /// not read) until one is answered, and at most this many answers wait for a client that does not read.
@@ -96,14 +129,16 @@ pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 ///
 /// At `max_connections` the socket stays reachable: a new connection first closes the connection idle
 /// longest, when it has been idle at least `evict_idle_after` (`connection_closed`, reason
-/// `idle_at_limit`); else it gets the one reserved slot, where a `runtime.health` (the container's
-/// health check, `doctor --probe`) is answered and anything else gets one `too_many_connections`
-/// line; with the reserved slot taken too, that line at once. An idle connection is also closed after
-/// `idle_timeout` (reason `idle_timeout`). Each close is logged once.
+/// `idle_at_limit`); else it gets one of [`RESERVED_SLOTS`] reserved slots, where a `runtime.health`
+/// (the container's health check, `doctor --probe`) is answered and anything else gets one
+/// `too_many_connections` line; with the reserved slots taken, the one that has waited longest for
+/// its line is given that line and closed: a client that keeps re-taking the slots never locks the
+/// health check out. An idle connection is also closed after `idle_timeout` (reason
+/// `idle_timeout`). Each close is logged once.
 pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits) {
     let me = nix::unistd::geteuid().as_raw();
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
-    let reserved = Arc::new(tokio::sync::Semaphore::new(1));
+    let reserved: Reserved = Arc::default();
     let conns: Conns = Arc::default();
     let mut next_id = 0u64;
     let mut failed_accepts = 0u64;
@@ -143,23 +178,43 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
             }
             Err(_) => None,
         };
-        let Some(slot) = slot else {
-            match reserved.clone().try_acquire_owned() {
-                Ok(permit) => {
-                    let runtime = runtime.clone();
-                    tokio::spawn(async move {
-                        reserved_slot(stream, runtime, limits.max_connections).await;
-                        drop(permit);
-                    });
-                }
-                Err(_) => {
-                    tokio::spawn(refuse(stream, limits.max_connections));
-                }
-            }
-            continue;
-        };
         next_id += 1;
         let id = next_id;
+        let Some(slot) = slot else {
+            let cancel = CancellationToken::new();
+            let talking = Arc::new(std::sync::atomic::AtomicBool::new(has_line(&stream)));
+            let admitted = {
+                let mut waiting = reserved.lock().unwrap();
+                let silent = waiting.iter().position(|w| !w.talking.load(Ordering::Relaxed));
+                match silent {
+                    Some(at) if waiting.len() >= RESERVED_SLOTS => {
+                        if let Some(oldest) = waiting.remove(at) {
+                            oldest.cancel.cancel();
+                        }
+                        true
+                    }
+                    _ => waiting.len() < RESERVED_SLOTS,
+                }
+            };
+            if !admitted {
+                // Every slot holds a connection being answered.
+                tokio::spawn(refuse(stream, limits.max_connections));
+                continue;
+            }
+            reserved.lock().unwrap().push_back(Waiting {
+                id,
+                talking: talking.clone(),
+                cancel: cancel.clone(),
+            });
+            let (runtime, reserved) = (runtime.clone(), reserved.clone());
+            tokio::spawn(async move {
+                reserved_slot(stream, runtime, limits.max_connections, talking, cancel).await;
+                reserved.lock().unwrap().retain(|w| w.id != id);
+            });
+            // Let it read what it was sent before the next arrival is weighed against it.
+            tokio::task::yield_now().await;
+            continue;
+        };
         let conn = Arc::new(Conn {
             last_active: std::sync::Mutex::new(Instant::now()),
             in_flight: AtomicUsize::new(0),
@@ -193,16 +248,26 @@ fn evict_idlest(conns: &Conns, after: Duration) -> bool {
     }
 }
 
-/// The reserved slot, for a connection past the limit: its first line (within [`RESERVED_LINE`]) is
-/// answered when it is a `runtime.health`, so that a health check sees a crowded runtime as alive;
-/// anything else gets the `too_many_connections` line. Then it is closed.
-async fn reserved_slot(mut stream: UnixStream, runtime: Arc<Runtime>, max: usize) {
+/// A reserved slot, for a connection past the limit: its first line (within [`RESERVED_LINE`], unless
+/// `cancel` gives its slot to a newer connection first) is answered when it is a `runtime.health`, so
+/// that a health check sees a crowded runtime as alive; anything else gets the `too_many_connections`
+/// line. Then it is closed.
+async fn reserved_slot(
+    mut stream: UnixStream,
+    runtime: Arc<Runtime>,
+    max: usize,
+    talking: Arc<std::sync::atomic::AtomicBool>,
+    cancel: CancellationToken,
+) {
     let mut buf = BytesMut::with_capacity(1024);
     let mut codec = LinesCodec::new_with_max_length(64 * 1024);
     let first = async {
         loop {
             match codec.decode(&mut buf) {
-                Ok(Some(line)) => return Some(line),
+                Ok(Some(line)) => {
+                    talking.store(true, Ordering::Relaxed);
+                    return Some(line);
+                }
                 Ok(None) => {}
                 Err(_) => return None,
             }
@@ -212,7 +277,10 @@ async fn reserved_slot(mut stream: UnixStream, runtime: Arc<Runtime>, max: usize
             }
         }
     };
-    let line = tokio::time::timeout(RESERVED_LINE, first).await.ok().flatten();
+    let line = tokio::select! {
+        line = tokio::time::timeout(RESERVED_LINE, first) => line.ok().flatten(),
+        () = cancel.cancelled() => None,
+    };
     let method = line.as_deref().and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
     let is_health = method.is_some_and(|v| v["method"] == Method::RuntimeHealth.name());
     match line {
