@@ -640,13 +640,20 @@ async fn screenshots_past_the_pixel_cap_are_refused() {
         .await
         .unwrap();
     let cap = sb_protocol::api::MAX_SCREENSHOT_PIXELS.to_string();
-    for params in
-        [json!({"full_page": true}), json!({"clip": {"x": 0, "y": 0, "width": 40000, "height": 2000}})]
-    {
-        let r = c.call("page.screenshot", Some("wide"), params.clone(), None).await.unwrap();
-        let e = r.error.unwrap_or_else(|| panic!("{params}: rendered"));
-        assert_eq!(e.code, ErrorCode::BadRequest, "{params}: {e:?}");
-        assert!(e.message.contains(&cap) && e.message.contains("40000x20"), "{params}: {}", e.message);
+    let params = json!({"clip": {"x": 0, "y": 0, "width": 40000, "height": 2000}});
+    let r = c.call("page.screenshot", Some("wide"), params.clone(), None).await.unwrap();
+    let e = r.error.unwrap_or_else(|| panic!("{params}: rendered"));
+    assert_eq!(e.code, ErrorCode::BadRequest, "{params}: {e:?}");
+    assert!(e.message.contains(&cap) && e.message.contains("40000x20"), "{params}: {}", e.message);
+    // Issue 57 §8: a full page is cut at FULL_PAGE_MAX_WIDTH as it is at max_height, and says so (a
+    // 40000 px wide page came back 40008 px wide).
+    for height in [2000, 800] {
+        let style = format!("document.body.style.cssText = 'width: 40000px; height: {height}px; margin: 0'");
+        c.evaluate("wide", &style, None).await.unwrap();
+        let r = c.call("page.screenshot", Some("wide"), json!({"full_page": true}), None).await.unwrap();
+        let shot = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+        assert_eq!(shot["width"], json!(sb_protocol::api::FULL_PAGE_MAX_WIDTH), "{shot}");
+        assert_eq!(shot["truncated"], json!(true), "{shot}");
     }
     let r = c.call(
         "page.screenshot",

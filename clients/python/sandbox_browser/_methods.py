@@ -266,7 +266,8 @@ class Methods:
         :param inline: Also return the image as base64 in ``data``.
         :param max_height: Full page only: the tallest capture in CSS px (default 16384
         (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``)); a taller page is cut
-        and the result says ``truncated: true``.
+        and the result says ``truncated: true``, as is a page wider than 16384 CSS px
+        (``FULL_PAGE_MAX_WIDTH``).
         :param quality: JPEG quality 0..=100.
         :param ref: A ref from a snapshot (``e12``).
         :param selector: A selector, its first match in document order, through open shadow roots: CSS

@@ -644,7 +644,7 @@ pub struct ScreenshotParams {
     pub inline: bool,
     /// Full page only: the tallest capture in CSS px (default 16384 ([`DEFAULT_SCREENSHOT_MAX_HEIGHT`]),
     /// at most 65535 ([`MAX_SCREENSHOT_HEIGHT`])); a taller page is cut and the result says
-    /// `truncated: true`.
+    /// `truncated: true`, as is a page wider than 16384 CSS px ([`FULL_PAGE_MAX_WIDTH`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_height: Option<u32>,
     /// A region to capture, CSS px: of the viewport, or of the whole page with `full_page` (as
@@ -675,6 +675,9 @@ pub struct Clip {
 pub const DEFAULT_SCREENSHOT_MAX_HEIGHT: u32 = 16_384;
 /// Hard cap on a screenshot's height, in px: JPEG cannot encode more than 65535 px a side.
 pub const MAX_SCREENSHOT_HEIGHT: u32 = 65_535;
+/// The widest full-page capture, CSS px: a wider page is cut at it (`truncated: true`), as a taller
+/// one is at `max_height`; a picture 40000 px wide helps no model.
+pub const FULL_PAGE_MAX_WIDTH: u32 = 16_384;
 /// Hard cap on a screenshot's size, in device px (width x height x the device scale squared): 64 Mi
 /// px, 256 MiB of pixels as Chromium renders them. A larger capture is refused (`bad_request`) before
 /// it is rendered: a 40000 px wide page or clip would otherwise be.

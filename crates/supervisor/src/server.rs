@@ -20,7 +20,10 @@ use crate::runtime::Runtime;
 
 /// Binds the socket: its directory is private ([`files::private_dir`]: made 0700, or refused when
 /// another uid owns it or may write to it, since that uid could swap the socket), a stale socket file
-/// from a dead supervisor is removed, the socket gets mode 0600.
+/// from a dead supervisor is removed, the socket gets mode 0600. The file appears at `path` only once
+/// the socket listens and has its mode: it is bound and listens under a temporary name in the same
+/// directory, then is renamed (a client that waits for the file and connects at once was refused,
+/// `ECONNREFUSED`, when it came between `bind` and `listen`).
 ///
 /// # Errors
 /// When another supervisor answers on `path`, the directory is refused, or it or the socket cannot be
@@ -38,8 +41,16 @@ pub fn bind(path: &Path) -> std::io::Result<UnixListener> {
         }
         std::fs::remove_file(path)?;
     }
-    let listener = UnixListener::bind(path)?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    // A short name beside it (a socket's path has at most 107 bytes), this process's own.
+    let temporary = path.with_file_name(format!(".sb-{}.sock", std::process::id()));
+    let _ = std::fs::remove_file(&temporary);
+    let listener = UnixListener::bind(&temporary)?;
+    let ready = std::fs::set_permissions(&temporary, std::fs::Permissions::from_mode(0o600))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if let Err(e) = ready {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(e);
+    }
     Ok(listener)
 }
 
@@ -461,5 +472,36 @@ fn release_memory() {
     // is safe to call from any thread at any time.
     unsafe {
         libc::malloc_trim(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 57 §2: a client that waits for the socket file and connects the moment it appears is
+    /// never refused: the file is there only once the socket listens.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_socket_file_appears_only_once_it_listens() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("browser.sock");
+        for round in 0..2000 {
+            let watched = path.clone();
+            let client = std::thread::spawn(move || loop {
+                if watched.exists() {
+                    return std::os::unix::net::UnixStream::connect(&watched).map(drop);
+                }
+                std::thread::yield_now();
+            });
+            let listener = bind(&path).unwrap();
+            let connected = client.join().unwrap();
+            assert!(connected.is_ok(), "round {round}: {connected:?}");
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+            drop(listener);
+            std::fs::remove_file(&path).unwrap();
+        }
+        let leftovers: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
     }
 }

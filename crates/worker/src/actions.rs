@@ -12,7 +12,9 @@ use sb_cdp::types::{
     RequestWillBeSent, ResponseReceived,
 };
 use sb_cdp::CdpError;
-use sb_protocol::api::{ExtractFormat, ImageFormat, PdfResult, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS};
+use sb_protocol::api::{
+    ExtractFormat, ImageFormat, PdfResult, FULL_PAGE_MAX_WIDTH, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS,
+};
 use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult, UploadResult};
 use sb_protocol::ipc::{EvaluateOutput, FrameTarget, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
@@ -276,7 +278,7 @@ const ELEMENT_BOX: &str =
     const r = this.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }";
 
 /// `Page.captureScreenshot`, written to `path`. Full page: the clip is `Page.getLayoutMetrics`'s
-/// `cssContentSize` (cut at `max_height`) with `captureBeyondViewport: true`. Width and height are
+/// `cssContentSize` (cut at `max_height` and [`FULL_PAGE_MAX_WIDTH`]) with `captureBeyondViewport: true`. Width and height are
 /// read from the image.
 pub(crate) async fn screenshot(
     page: &Page,
@@ -327,8 +329,9 @@ pub(crate) async fn screenshot(
         let m = page.session.layout_metrics(budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
         let size = m.css_content_size;
         let max_height = f64::from(shot.max_height.clamp(1, MAX_SCREENSHOT_HEIGHT));
-        truncated = size.height.ceil() > max_height;
-        Some([0.0, 0.0, size.width.ceil().max(1.0), size.height.ceil().clamp(1.0, max_height)])
+        let max_width = f64::from(FULL_PAGE_MAX_WIDTH);
+        truncated = size.height.ceil() > max_height || size.width.ceil() > max_width;
+        Some([0.0, 0.0, size.width.ceil().clamp(1.0, max_width), size.height.ceil().clamp(1.0, max_height)])
     } else {
         None
     };
