@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -63,6 +63,16 @@ class HumanTookOver:
 
 
 @dataclass
+class Restored:
+    """The session state put back after a restart (``CommonResult::restored``)."""
+
+    cookies: int = 0
+    """Cookies set again (HttpOnly ones included)."""
+    origins: int = 0
+    """Origins whose ``localStorage`` was written again."""
+
+
+@dataclass
 class Result:
     """The part every result has, beside its method's own fields (in the same JSON object): how long the request took, and what happened to the session's page since its last result. Every front door shows it: a reset page, a dialog or a download always reaches the caller."""
 
@@ -82,6 +92,8 @@ class Result:
     """Tabs a page of the session opened since its last result (``window.open``, a ``target=_blank`` link), by CDP ``targetId``, oldest first: ``tabs.focus`` drives one (``tabs.list`` gives their URLs). Each is reported once; absent when none."""
     reset_reason: Optional[str] = None
     """Why: ``browser_restarted``, ``supervisor_restarted``, ``tab_stuck``, ``renderer_crashed``, ``crash_loop``, ``active_tab_closed``."""
+    restored: Optional[Restored] = None
+    """What of the session's kept login was put back into its new browser context before this action (after a browser or supervisor restart, beside ``session_reset``): its cookies and the origins whose local storage was written; absent otherwise."""
     session_reset: Optional[bool] = None
     """``true`` when the session's page was replaced since its last result (its state is lost: take a new snapshot); absent otherwise."""
     waited_for_recovery_ms: Optional[int] = None

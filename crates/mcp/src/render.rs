@@ -149,6 +149,7 @@ fn take_common(result: &mut Value) -> CommonResult {
         popups: Vec::new(),
         console_errors: None,
         human_took_over: map.remove("human_took_over").and_then(|v| serde_json::from_value(v).ok()),
+        restored: map.remove("restored").and_then(|v| serde_json::from_value(v).ok()),
     }
 }
 
@@ -186,9 +187,15 @@ fn reset_line(common: &CommonResult) -> Option<String> {
              from before are stale, navigate again and take a new snapshot"
         ));
     }
-    let mut line = format!(
-        "session reset ({reason}): the page was reopened and its state is lost; refs from before are stale, take a new snapshot"
-    );
+    let mut line = match common.restored {
+        Some(r) => format!(
+            "session reset ({reason}): the page was reopened with the session's login put back ({} cookies, local storage of {} origins) but the rest of its state is lost; refs from before are stale, take a new snapshot",
+            r.cookies, r.origins
+        ),
+        None => format!(
+            "session reset ({reason}): the page was reopened and its state is lost; refs from before are stale, take a new snapshot"
+        ),
+    };
     if let Some(ms) = common.waited_for_recovery_ms {
         line.push_str(&format!(" (waited {ms} ms for it)"));
     }

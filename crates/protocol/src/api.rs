@@ -319,6 +319,20 @@ pub struct CommonResult {
     /// not in any result: take a new snapshot).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human_took_over: Option<HumanTookOver>,
+    /// What of the session's kept login was put back into its new browser context before this action
+    /// (after a browser or supervisor restart, beside `session_reset`): its cookies and the origins
+    /// whose local storage was written; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restored: Option<Restored>,
+}
+
+/// The session state put back after a restart (`CommonResult::restored`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Restored {
+    /// Cookies set again (HttpOnly ones included).
+    pub cookies: u64,
+    /// Origins whose `localStorage` was written again.
+    pub origins: u64,
 }
 
 /// `page.scroll`'s result: [`InputResult`] when it scrolled an element into view, [`ScrollResult`]

@@ -33,6 +33,7 @@ pub mod downloads;
 pub mod files;
 pub mod guard;
 pub mod health;
+pub mod kept;
 pub mod link;
 pub mod logging;
 pub mod policy;

@@ -37,6 +37,8 @@ pub struct Queue {
     pub(crate) sessions: Arc<Sessions>,
     pub(crate) launcher: WorkerLauncher,
     pub(crate) stats: Arc<Stats>,
+    /// The sessions' kept states (`crate::kept`); `None` without a runtime dir to keep them in.
+    pub(crate) kept: Option<Arc<crate::kept::Kept>>,
 }
 
 impl Queue {
@@ -151,6 +153,15 @@ impl Queue {
             }
         };
         *session.worker_tx.lock().unwrap() = Some(worker.sender());
+        // A new browser context (a restart) gets the session's kept login back before its page is
+        // reloaded below, or the action navigates.
+        if session.context_renewed.swap(false, Ordering::SeqCst) {
+            if let Some(kept) = &self.kept {
+                if let Some(restored) = kept.restore(session, &link, budget).await {
+                    *session.restored.lock().unwrap() = Some(restored);
+                }
+            }
+        }
         let attaching = matches!(action, Action::Attach { .. });
         // A page reopened after a restart loads its URL before the action runs (a goto needs none).
         let restored = match session.take_restore() {
@@ -205,9 +216,19 @@ impl Queue {
         }
         // The supervisor's standby session on the tab (for freeing it should no worker be able to
         // attach), attached while the page is idle: it has just answered.
-        if result.is_ok() && session.standby_stale(link.browser) {
-            let (session, link) = (session.clone(), link.clone());
-            tokio::spawn(async move { unstick::keep_standby(&session, &link).await });
+        // Then the session's kept state is brought up to date, on that standby session (read after
+        // the answer: nothing waits for it).
+        if result.is_ok() {
+            let (session, link, kept) = (session.clone(), link.clone(), self.kept.clone());
+            let stale = session.standby_stale(link.browser);
+            tokio::spawn(async move {
+                if stale {
+                    unstick::keep_standby(&session, &link).await;
+                }
+                if let Some(kept) = kept {
+                    kept.refresh(&session, &link).await;
+                }
+            });
         }
         let mut result = result;
         if let Err(e) = &mut result {

@@ -119,6 +119,13 @@ impl Runtime {
         restored: Vec<StoredSession>,
     ) -> Runtime {
         let stats = Arc::new(Stats::default());
+        // Each session's login is kept beside the session store, in the runtime dir.
+        let kept = store.as_ref().and_then(|s| s.path().parent()).and_then(|dir| {
+            crate::kept::Kept::open(dir)
+                .map_err(|e| tracing::warn!(error.message = %e, "kept_state_unavailable"))
+                .ok()
+                .map(Arc::new)
+        });
         let guard =
             Arc::new(Guard::new(config.policy.clone(), config.evaluate_enabled, &config.browser.extra_flags));
         // Every connection of the browser goes through the connection gate, which holds the URL
@@ -158,7 +165,7 @@ impl Runtime {
         let tracer = Arc::new(crate::trace::Tracer::new(config.trace.clone()));
         Runtime {
             config,
-            queue: Queue { health, sessions, launcher, stats },
+            queue: Queue { health, sessions, launcher, stats, kept },
             started: Instant::now(),
             guard,
             _observer: observer,
@@ -401,6 +408,7 @@ impl Runtime {
                     popups: session.take_new_popups(),
                     console_errors: Some(console_errors).filter(|n| *n > 0),
                     human_took_over: human,
+                    restored: session.restored.lock().unwrap().take(),
                 };
                 // The common part joins the method's own fields (`elapsed_ms` is set on the way out).
                 if let (Value::Object(fields), Value::Object(own)) = (to_json(common)?, &mut value) {
@@ -795,6 +803,10 @@ impl Runtime {
         let link = self.queue.health.link(budget).await?;
         let entry = sessions.entry(&reservation, token);
         let session_token = entry.token.clone();
+        // A kept state under this id is an earlier session's (one closed while the runtime was down).
+        if let Some(kept) = &self.queue.kept {
+            kept.remove(&entry.id);
+        }
         *entry.display.lock().unwrap() = display;
         let target_id = sessions.new_target(&entry, &link, budget).await?;
         if let Some((path, state)) = state {
@@ -958,6 +970,7 @@ impl Runtime {
     /// before the answer, in the time kept for it).
     async fn close_session(&self, session: &Arc<SessionEntry>, budget: Budget) -> SessionCloseResult {
         let budget = budget.child(CLOSE_RESERVE);
+        session.closing.store(true, std::sync::atomic::Ordering::SeqCst);
         self.queue.sessions.remove(&session.id);
         let worker = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
         let mut targets: Vec<String> = session.tabs().into_iter().map(|t| t.target_id).collect();
@@ -981,6 +994,9 @@ impl Runtime {
             Sessions::dispose_context(session, &link, budget).await;
         }
         self.queue.sessions.downloads.closed(&session.id);
+        if let Some(kept) = &self.queue.kept {
+            kept.remove(&session.id);
+        }
         self.queue.sessions.record(StoreEvent::SessionClosed { session_id: session.id.clone() }).await;
         SessionCloseResult { session_id: session.id.clone(), closed: true }
     }

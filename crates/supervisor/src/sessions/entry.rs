@@ -132,6 +132,13 @@ pub struct SessionEntry {
     pub(crate) attach_failures: AtomicU32,
     /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
     pub(crate) standby: Mutex<Option<Standby>>,
+    /// Set when the session got a new browser context (`Sessions::context`): its kept state is put
+    /// back before its next action (`crate::kept`).
+    pub(crate) context_renewed: AtomicBool,
+    /// What was put back of its kept state, until its next result reports it (`restored`).
+    pub(crate) restored: Mutex<Option<sb_protocol::api::Restored>>,
+    /// Set as `session.close` (or the idle expiry) begins: nothing of it is kept from then on.
+    pub(crate) closing: AtomicBool,
     /// The session's tabs the supervisor holds or held, by `targetId`: held with the session's
     /// settings until a worker takes one; forgotten when its target goes.
     held: Mutex<HashMap<String, Held>>,
@@ -203,6 +210,9 @@ impl SessionEntry {
             tab_sessions: Default::default(),
             attach_failures: AtomicU32::new(0),
             standby: Mutex::new(None),
+            context_renewed: AtomicBool::new(false),
+            restored: Mutex::new(None),
+            closing: AtomicBool::new(false),
             held: Mutex::default(),
             replacing: AtomicBool::new(false),
             human: Mutex::default(),
@@ -413,6 +423,23 @@ impl SessionEntry {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The session's browser context in browser `browser`, when it has one there.
+    pub(crate) fn context_in(&self, browser: u64) -> Option<String> {
+        self.context.lock().unwrap().clone().filter(|(b, _)| *b == browser).map(|(_, c)| c)
+    }
+
+    /// The origin of the main frame's last known URL (`https://example.com`), for an `http(s)` one.
+    pub(crate) fn active_origin(&self) -> Option<String> {
+        let url = url::Url::parse(&self.last_url()?).ok()?;
+        matches!(url.scheme(), "http" | "https").then(|| url.origin().ascii_serialization())
+    }
+
+    /// The supervisor's standby session on the active tab of browser `browser`, when it is there.
+    pub(crate) fn standby_on(&self, browser: u64) -> Option<sb_cdp::Session> {
+        let target = self.target();
+        self.standby.lock().unwrap().as_ref().filter(|s| s.is_on(browser, &target)).map(|s| s.session.clone())
     }
 
     /// Whether the session's browser context is `context` of browser `browser`.

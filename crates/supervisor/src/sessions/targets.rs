@@ -92,6 +92,7 @@ impl Sessions {
             tracing::warn!(browser.session_id = %session.id, error.message = %e, "download_behavior_not_set");
         }
         *session.context.lock().unwrap() = Some((link.browser, id.clone()));
+        session.context_renewed.store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(id)
     }
 
