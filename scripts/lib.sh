@@ -23,10 +23,11 @@ ensure_packages() {
     fi
 }
 
-# Chromium from Debian's package, plus fonts so pages render text.
+# Chromium from Debian's packages, plus fonts so pages render text: the headless shell (the runtime's
+# default browser where installed) and the full browser beside it (`[browser] path`, the tests of both).
 ensure_chromium() {
-    if [ ! -x /usr/lib/chromium/chromium ]; then
-        ensure_packages chromium fonts-liberation
+    if [ ! -x /usr/lib/chromium/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
+        ensure_packages chromium chromium-headless-shell fonts-liberation
     fi
 }
 

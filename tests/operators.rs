@@ -347,3 +347,40 @@ async fn a_binary_replaced_under_the_runtime_keeps_its_workers_running() {
     let name = std::fs::read_to_string(format!("/proc/{worker}/comm")).unwrap();
     assert_eq!(name.trim(), "sandbox-browser");
 }
+
+/// Issue 54: with Debian's headless shell and full browser both installed, the shell is the default
+/// (as Playwright runs its headless shell for headless Chromium) and `[browser] path` still chooses the
+/// full browser; `runtime.health`, `doctor` and the `browser_runtime_ready` line say which runs and why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_headless_shell_is_the_default_browser_and_the_full_one_can_be_chosen() {
+    use sb_supervisor::browser::{DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL};
+    assert!(
+        std::path::Path::new(DEBIAN_HEADLESS_SHELL).is_file()
+            && std::path::Path::new(DEBIAN_CHROMIUM).is_file(),
+        "scripts/lib.sh installs both chromium-headless-shell and chromium"
+    );
+    for (toml, binary, why) in [
+        ("", DEBIAN_HEADLESS_SHELL, "default: headless shell installed"),
+        (&*format!("[browser]\npath = {DEBIAN_CHROMIUM:?}\n"), DEBIAN_CHROMIUM, "configured"),
+    ] {
+        let sup = Supervisor::with_config(toml);
+        let c = sup.client().await;
+        let health = c.health().await.unwrap().into_inner();
+        assert_eq!(
+            (health.browser_binary.as_str(), health.browser_choice.as_str()),
+            (binary, why),
+            "{health:?}"
+        );
+        sup.settle_log(&c).await;
+        let ready = sup.log_events().into_iter().find(|e| e["message"] == "browser_runtime_ready").unwrap();
+        assert_eq!(
+            (ready["browser.binary"].as_str(), ready["browser.choice"].as_str()),
+            (Some(binary), Some(why))
+        );
+        let dir = temp_dir();
+        let config = local_config(&dir, toml);
+        let out = doctor(&["--config", &config, "--json", "--quick"]);
+        let detail = check(&checks(&out), "browser_binary")["detail"].as_str().unwrap().to_string();
+        assert!(detail.contains(binary) && detail.contains(why), "{detail}");
+    }
+}

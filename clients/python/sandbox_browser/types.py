@@ -106,6 +106,10 @@ class Result:
 class HealthResult(Result):
     """``runtime.health`` result."""
 
+    browser_binary: str = ""
+    """The browser binary that runs (``/usr/lib/chromium/chromium-headless-shell``); empty for a browser elsewhere."""
+    browser_choice: str = ""
+    """Why it was chosen: ``configured`` (``[browser] path``, ``--browser``), ``default: headless shell installed`` (Debian's ``chromium-headless-shell``, the default for a headless browser, as Playwright's), ``default: no headless shell installed``, ``default: headed mode needs the full browser``; ``remote`` for a browser elsewhere."""
     browser_pid: int = 0
     """The browser's process id."""
     browser_sandbox: str = ""

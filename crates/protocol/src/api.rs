@@ -1812,6 +1812,16 @@ pub struct HealthResult {
     /// port, no `DevToolsActivePort`; docs/security.md), or `"websocket"` for a browser elsewhere
     /// (`[browser] cdp_url`; `browser_pid` is then 0).
     pub cdp_transport: String,
+    /// The browser binary that runs (`/usr/lib/chromium/chromium-headless-shell`); empty for a browser
+    /// elsewhere.
+    #[serde(default)]
+    pub browser_binary: String,
+    /// Why it was chosen: `configured` (`[browser] path`, `--browser`), `default: headless shell
+    /// installed` (Debian's `chromium-headless-shell`, the default for a headless browser, as
+    /// Playwright's), `default: no headless shell installed`, `default: headed mode needs the full
+    /// browser`; `remote` for a browser elsewhere.
+    #[serde(default)]
+    pub browser_choice: String,
     /// Chromium's own sandbox: `"chromium"` (on), or `"off: running as root"` /
     /// `"off: browser.no_sandbox"` (the container is then the only sandbox; `doctor` says why).
     #[serde(default)]

@@ -23,6 +23,10 @@ use crate::spawner::Spawner;
 
 /// Debian's real browser binary (`/usr/bin/chromium` is a wrapper script that adds flags).
 pub const DEBIAN_CHROMIUM: &str = "/usr/lib/chromium/chromium";
+/// Debian's headless shell (package `chromium-headless-shell`): the default browser where it is
+/// installed and the browser runs headless, as Playwright runs its headless shell for headless
+/// Chromium (a browser context per session costs no window of the full browser's UI).
+pub const DEBIAN_HEADLESS_SHELL: &str = "/usr/lib/chromium/chromium-headless-shell";
 /// Timeout of the CDP probe (`Browser.getVersion` on the pipe) of a running browser.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_millis(800);
 /// Longest a launch may take until the browser answers on its pipe.
@@ -39,7 +43,7 @@ const STDERR_KEEP: usize = 2_000;
 /// How to launch the browser.
 #[derive(Debug, Clone)]
 pub struct BrowserConfig {
-    /// Configured binary; else [`DEBIAN_CHROMIUM`], else `chromium` on `PATH`.
+    /// Configured binary; else as [`choose_binary`] chooses.
     pub path: Option<PathBuf>,
     /// Add `--no-sandbox` (always added when running as root).
     pub no_sandbox: bool,
@@ -113,34 +117,72 @@ pub struct LaunchError {
     pub stderr_tail: String,
 }
 
-/// Finds the browser binary: `configured`, else [`DEBIAN_CHROMIUM`], else `chromium` /
-/// `chromium-browser` on `PATH`.
+/// The browser binary the runtime runs and why it was chosen (`runtime.health`'s `browser_binary`
+/// and `browser_choice`, `doctor`, the `browser_runtime_ready` log line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binary {
+    /// Its path.
+    pub path: PathBuf,
+    /// Why: `configured` (`[browser] path` or `--browser`), `default: headless shell installed`,
+    /// `default: no headless shell installed`, `default: headed mode needs the full browser`.
+    pub why: &'static str,
+}
+
+/// Chooses the browser binary: `configured` when given; else, running `headless`, Debian's headless
+/// shell ([`DEBIAN_HEADLESS_SHELL`]) where installed; else [`DEBIAN_CHROMIUM`]; else
+/// `chromium-headless-shell` (headless only), `chromium` or `chromium-browser` on `PATH`.
 ///
 /// # Errors
 /// A one-line message naming what was tried and how to fix it.
-pub fn find_binary(configured: Option<&Path>) -> Result<PathBuf, String> {
+pub fn choose_binary(configured: Option<&Path>, headless: bool) -> Result<Binary, String> {
     if let Some(p) = configured {
         return if p.is_file() {
-            Ok(p.to_path_buf())
+            Ok(Binary { path: p.to_path_buf(), why: "configured" })
         } else {
             Err(format!("configured browser {} does not exist", p.display()))
         };
     }
+    let default_why = if headless {
+        "default: no headless shell installed"
+    } else {
+        "default: headed mode needs the full browser"
+    };
+    if headless && Path::new(DEBIAN_HEADLESS_SHELL).is_file() {
+        return Ok(Binary { path: DEBIAN_HEADLESS_SHELL.into(), why: "default: headless shell installed" });
+    }
     if Path::new(DEBIAN_CHROMIUM).is_file() {
-        return Ok(DEBIAN_CHROMIUM.into());
+        return Ok(Binary { path: DEBIAN_CHROMIUM.into(), why: default_why });
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser"] {
+    let names: &[&str] = if headless {
+        &["chromium-headless-shell", "chromium", "chromium-browser"]
+    } else {
+        &["chromium", "chromium-browser"]
+    };
+    for name in names {
+        for dir in std::env::split_paths(&path) {
             let candidate = dir.join(name);
             if candidate.is_file() {
-                return Ok(candidate);
+                let why = if *name == "chromium-headless-shell" {
+                    "default: headless shell installed"
+                } else {
+                    default_why
+                };
+                return Ok(Binary { path: candidate, why });
             }
         }
     }
     Err(format!(
-        "no browser found ({DEBIAN_CHROMIUM} or chromium on PATH); install it: apt-get install chromium"
+        "no browser found ({DEBIAN_HEADLESS_SHELL}, {DEBIAN_CHROMIUM} or chromium on PATH); install it: apt-get install chromium-headless-shell chromium"
     ))
+}
+
+/// [`choose_binary`]'s path for a headless browser.
+///
+/// # Errors
+/// As [`choose_binary`].
+pub fn find_binary(configured: Option<&Path>) -> Result<PathBuf, String> {
+    choose_binary(configured, true).map(|b| b.path)
 }
 
 /// Whether Chromium's own sandbox is on, and why not: `"chromium"`, `"off: running as root"`,
@@ -322,6 +364,8 @@ pub struct Browser {
     pub started: Instant,
     /// How long launch + probe took.
     pub ready_after: Duration,
+    /// The binary launched and why it was chosen; `None` for a browser elsewhere.
+    pub binary: Option<Binary>,
 }
 
 impl Browser {
@@ -333,7 +377,9 @@ impl Browser {
     pub async fn launch(config: &BrowserConfig, spawner: &Spawner) -> Result<Browser, LaunchError> {
         let started = Instant::now();
         let fail = |phase, message: String| LaunchError { phase, message, stderr_tail: String::new() };
-        let binary = find_binary(config.path.as_deref()).map_err(|m| fail(Phase::Launch, m))?;
+        let chosen =
+            choose_binary(config.path.as_deref(), config.headless).map_err(|m| fail(Phase::Launch, m))?;
+        let binary = chosen.path.clone();
         std::fs::create_dir_all(&config.runtime_dir).map_err(|e| {
             fail(Phase::Launch, format!("cannot create {}: {e}", config.runtime_dir.display()))
         })?;
@@ -414,6 +460,7 @@ impl Browser {
                 version,
                 started,
                 ready_after: started.elapsed(),
+                binary: Some(chosen),
             }),
             Err((phase, message)) => {
                 relay.close();
@@ -476,9 +523,15 @@ impl Browser {
         let client = relay.client("supervisor");
         let left = (started + LAUNCH_TIMEOUT).saturating_duration_since(Instant::now());
         match client.run(&BrowserGetVersion {}, left.min(HANDSHAKE_TIMEOUT)).await {
-            Ok(version) => {
-                Ok(Browser { process: None, relay, client, version, started, ready_after: started.elapsed() })
-            }
+            Ok(version) => Ok(Browser {
+                process: None,
+                relay,
+                client,
+                version,
+                started,
+                ready_after: started.elapsed(),
+                binary: None,
+            }),
             Err(e) => {
                 relay.close();
                 Err(fail(Phase::Handshake, format!("Browser.getVersion: {e}")))

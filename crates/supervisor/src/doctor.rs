@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use sb_protocol::Budget;
 use serde::Serialize;
 
-use crate::browser::{find_binary, Browser};
+use crate::browser::{choose_binary, Browser};
 use crate::config::Config;
 use crate::spawner::Spawner;
 use crate::worker::{WorkerHandle, WorkerLauncher};
@@ -117,7 +117,8 @@ pub async fn run(config: &DoctorConfig) -> Report {
         checks.push(remote_check(endpoint).await);
     }
     let t = Instant::now();
-    let binary = find_binary(config.settings.browser.path.as_deref());
+    let b = &config.settings.browser;
+    let binary = choose_binary(b.path.as_deref(), b.headless);
     checks.push(match &binary {
         // A browser elsewhere needs none here.
         _ if remote.is_some() => Check {
@@ -127,16 +128,20 @@ pub async fn run(config: &DoctorConfig) -> Report {
             fix: None,
             duration_ms: 0,
         },
-        Ok(path) => match browser_version(path).await {
-            Ok(version) => {
-                outcome("browser_binary", t, Status::Pass, format!("{} ({version})", path.display()), None)
-            }
+        Ok(chosen) => match browser_version(&chosen.path).await {
+            Ok(version) => outcome(
+                "browser_binary",
+                t,
+                Status::Pass,
+                format!("{} ({version}; {})", chosen.path.display(), chosen.why),
+                None,
+            ),
             Err(e) => outcome(
                 "browser_binary",
                 t,
                 Status::Fail,
-                format!("{} does not run: {e}", path.display()),
-                Some("reinstall it: apt-get install --reinstall chromium"),
+                format!("{} does not run: {e}", chosen.path.display()),
+                Some("reinstall it: apt-get install --reinstall chromium-headless-shell chromium"),
             ),
         },
         Err(e) => outcome(

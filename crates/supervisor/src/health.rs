@@ -133,6 +133,8 @@ pub struct BrowserFacts {
     pub sandbox: &'static str,
     /// Time since the probe last passed, ms (0 when never).
     pub last_probe_ms: u64,
+    /// The binary and why it was chosen ([`crate::browser::Binary`]); `None` for a browser elsewhere.
+    pub binary: Option<crate::browser::Binary>,
 }
 
 /// The browser, its generation and health, and the recovery cycle: one per runtime.
@@ -373,6 +375,8 @@ impl BrowserHealth {
             browser.pid = b.pid(),
             cdp.transport = if b.process.is_some() { "pipe" } else { "websocket" },
             browser.sandbox = crate::browser::sandbox_mode(&self.config),
+            browser.binary = %b.binary.as_ref().map_or("remote".into(), |x| x.path.display().to_string()),
+            browser.choice = b.binary.as_ref().map_or("[browser] cdp_url", |x| x.why),
             duration_ms = b.ready_after.as_millis() as u64,
             "browser_runtime_ready"
         );
@@ -494,6 +498,7 @@ impl BrowserHealth {
             pid: b.pid(),
             sandbox: crate::browser::sandbox_mode(&self.config),
             last_probe_ms: slot.last_ok.map(|t| t.elapsed().as_millis() as u64).unwrap_or(0),
+            binary: b.binary.clone(),
         })
     }
 

@@ -780,6 +780,8 @@ impl Runtime {
             browser_version: facts.version,
             browser_pid: facts.pid,
             cdp_transport: if self.config.browser.remote.is_some() { "websocket" } else { "pipe" }.into(),
+            browser_binary: facts.binary.as_ref().map(|b| b.path.display().to_string()).unwrap_or_default(),
+            browser_choice: facts.binary.as_ref().map_or("remote", |b| b.why).into(),
             browser_sandbox: facts.sandbox.into(),
             uptime_ms: self.started.elapsed().as_millis() as u64,
             sessions: self.queue.sessions.len(),
