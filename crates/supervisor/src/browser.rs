@@ -258,6 +258,10 @@ pub fn flags(config: &BrowserConfig, user_data_dir: &Path) -> Vec<String> {
         // `stun:169.254.169.254:3478` sent STUN packets to both past the URL policy). The switch
         // Chromium reads is this one; `--force-webrtc-ip-handling-policy` left them going.
         "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+        // Every site in a renderer of its own, as the full browser isolates them by default: the
+        // headless shell does not, and then a cross-site iframe stuck in a synchronous request
+        // blocked its page's renderer too (and a page's script shared a process with another site's).
+        "--site-per-process",
     ]
     .into_iter()
     .map(String::from)
