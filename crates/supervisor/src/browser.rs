@@ -177,35 +177,37 @@ pub fn choose_binary(configured: Option<&Path>, headless: bool) -> Result<Binary
     ))
 }
 
-/// A seccomp filter that refuses (`EPERM`) every UDP socket over IP, `socket(AF_INET | AF_INET6,
-/// SOCK_DGRAM, ...)`, and allows everything else; installed in the launched browser before it runs,
-/// so that its every process inherits it. Every connection of the browser goes through the
-/// connection gate, which carries TCP only; a UDP socket is a way past it: WebRTC's (a page's
-/// `RTCPeerConnection` with `stun:127.0.0.1:PORT` or `stun:169.254.169.254:3478` sent STUN packets
-/// to both). `--webrtc-ip-handling-policy=disable_non_proxied_udp` stops those in the full browser;
-/// the headless shell does not read that switch, and this holds for both. Local sockets
-/// (`AF_UNIX` datagrams: Chromium's own IPC) are not touched.
+/// A seccomp filter that refuses (`EPERM`) to bind any socket to an IP address: `bind` with an
+/// address the length of a `sockaddr_in` (16 bytes) or a `sockaddr_in6` (28), and allows everything
+/// else; installed in the launched browser before it runs, so that its every process inherits it.
+/// Every connection of the browser goes through the connection gate, which carries TCP only, and the
+/// browser neither serves nor listens on a port of its own (CDP is on its pipe); what binds an IP
+/// address there is a UDP socket on its way past the gate: WebRTC's (a page's `RTCPeerConnection`
+/// with `stun:127.0.0.1:PORT` or `stun:169.254.169.254:3478` sent STUN packets to both), which binds
+/// its socket before it sends. Refusing the socket itself (`socket(AF_INET, SOCK_DGRAM)`) is not
+/// possible: Chromium's network change notifier opens one for an `ioctl` (without it,
+/// `navigator.onLine` was false). `--webrtc-ip-handling-policy=disable_non_proxied_udp` does the same
+/// in the full browser; the headless shell does not read that switch. Local sockets (Chromium's own
+/// IPC, its singleton socket) have other lengths.
 ///
 /// # Errors
 /// When the filter cannot be built for this machine's architecture.
-fn no_udp_filter() -> Result<seccompiler::BpfProgram, String> {
+fn no_ip_bind_filter() -> Result<seccompiler::BpfProgram, String> {
     use seccompiler::{
         SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
     };
-    let udp_over = |family: i32| -> Result<SeccompRule, seccompiler::BackendError> {
-        SeccompRule::new(vec![
-            SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family as u64)?,
-            // The type without SOCK_NONBLOCK / SOCK_CLOEXEC.
-            SeccompCondition::new(
-                1,
-                SeccompCmpArgLen::Dword,
-                SeccompCmpOp::MaskedEq(0xf),
-                libc::SOCK_DGRAM as u64,
-            )?,
-        ])
+    let ip_address = |len: usize| -> Result<SeccompRule, seccompiler::BackendError> {
+        SeccompRule::new(vec![SeccompCondition::new(
+            2,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Eq,
+            len as u64,
+        )?])
     };
     let build = || -> Result<seccompiler::BpfProgram, Box<dyn std::error::Error>> {
-        let rules = vec![(libc::SYS_socket, vec![udp_over(libc::AF_INET)?, udp_over(libc::AF_INET6)?])];
+        let v4 = size_of::<libc::sockaddr_in>();
+        let v6 = size_of::<libc::sockaddr_in6>();
+        let rules = vec![(libc::SYS_bind, vec![ip_address(v4)?, ip_address(v6)?])];
         let filter = SeccompFilter::new(
             rules.into_iter().collect(),
             SeccompAction::Allow,
@@ -214,7 +216,7 @@ fn no_udp_filter() -> Result<seccompiler::BpfProgram, String> {
         )?;
         Ok(filter.try_into()?)
     };
-    build().map_err(|e| format!("cannot build the browser's seccomp filter (no UDP): {e}"))
+    build().map_err(|e| format!("cannot build the browser's seccomp filter (no IP binds): {e}"))
 }
 
 /// [`choose_binary`]'s path for a headless browser.
@@ -459,12 +461,12 @@ impl Browser {
         cmd.args(flags(config, udd.path())).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
         let (browser_reads, browser_writes) =
             (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
-        let no_udp = no_udp_filter().map_err(|m| fail(Phase::Launch, m))?;
+        let no_ip_bind = no_ip_bind_filter().map_err(|m| fail(Phase::Launch, m))?;
         let mut child = spawner
             .spawn(cmd, move || {
-                // No UDP over IP in the browser's processes (inherited by every one it starts): see
-                // [`no_udp_filter`]. Applying a built filter is two system calls, no allocation.
-                seccompiler::apply_filter(&no_udp).map_err(|e| std::io::Error::other(e.to_string()))?;
+                // No socket bound to an IP address in the browser's processes (inherited by every
+                // one it starts): see [`no_ip_bind_filter`]. Applying a built filter is two system calls, no allocation.
+                seccompiler::apply_filter(&no_ip_bind).map_err(|e| std::io::Error::other(e.to_string()))?;
                 // The browser's ends become its fds 3 and 4 (dup2 clears close-on-exec); both were made
                 // above 4 first, so neither dup2 overwrites the other's source.
                 // SAFETY: dup2 is async-signal-safe.
