@@ -1537,3 +1537,45 @@ fn a_client_re_taking_the_reserved_slots_never_locks_the_health_check_out() {
     }
     assert_eq!(answered, 21, "runtime.health probes answered past the limit");
 }
+
+/// Issue 54: an upstream that fails looks to the page as it would without the gate: a server that
+/// closes each connection without answering gives a navigation `net::ERR_EMPTY_RESPONSE` (no page of
+/// the gate's own: it answered 502, a response the page loaded) and `page.network` a failed request
+/// with no status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_that_closes_unanswered_fails_as_without_the_gate() {
+    use tokio::io::AsyncReadExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            // Reads the request, then closes: no status line, nothing.
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let _ = stream.read(&mut buf).await;
+            });
+        }
+    });
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("e")).await.unwrap();
+    let url = format!("http://127.0.0.1:{port}/closes");
+    let r = c.call("page.goto", Some("e"), json!({"url": url}), None).await.unwrap();
+    let e = r.error.unwrap_or_else(|| panic!("the navigation loaded: {:?}", r.result));
+    assert!(e.message.contains("ERR_EMPTY_RESPONSE"), "{e:?}");
+    c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
+    let image = format!(
+        "new Promise((done) => {{ const i = new Image(); i.onload = () => done('loaded'); i.onerror = () => done('failed'); i.src = 'http://127.0.0.1:{port}/closes.png'; }})"
+    );
+    let got = c.call("page.evaluate", Some("e"), json!({"expression": image}), None).await.unwrap();
+    assert_eq!(got.result.unwrap()["value"], json!("failed"));
+    let listed = c
+        .call("page.network", Some("e"), json!({"filter": "**/closes.png", "include_static": true}), None)
+        .await
+        .unwrap();
+    let listed = listed.result.unwrap();
+    let request = &listed["requests"][0];
+    assert!(request["status"].is_null(), "{listed}");
+    assert!(request["failure"].as_str().unwrap_or_default().contains("ERR_EMPTY_RESPONSE"), "{listed}");
+}

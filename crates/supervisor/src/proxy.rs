@@ -190,7 +190,8 @@ async fn handle(
                 }
                 Err(mut e) => match e.take_message() {
                     Some(unsent) => req = unsent,
-                    None => return Ok(status(StatusCode::BAD_GATEWAY, &format!("upstream: {}", e.error()))),
+                    // As the upstream ended it: the browser's connection ends unanswered.
+                    None => return Err(std::io::Error::other(format!("upstream: {}", e.error()))),
                 },
             }
         }
@@ -214,7 +215,7 @@ async fn handle(
         });
         return Ok(Response::new(empty()));
     }
-    Ok(forward(req, upstream, key, &idle).await)
+    forward(req, upstream, key, &idle).await
 }
 
 /// A connection to `host:port` at one of the checked `addresses`, and never anywhere else: the name is
@@ -257,19 +258,26 @@ fn origin_form(req: &mut Request<Incoming>) -> bool {
 /// A plain `http` request (in origin form) sent on a new connection `upstream`, its response streamed
 /// back (an upgrade, such as a WebSocket's, is carried through); the connection is kept in `idle` for
 /// the next request to `key`.
-async fn forward(req: Request<Incoming>, upstream: TcpStream, key: HostPort, idle: &Idle) -> Response<Body> {
-    let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(upstream)).await {
-        Ok(pair) => pair,
-        Err(e) => return status(StatusCode::BAD_GATEWAY, &format!("upstream: {e}")),
-    };
+///
+/// # Errors
+/// When the upstream fails before it answers (it closed the connection unanswered, reset it, sent no
+/// HTTP): the gate then closes the browser's connection unanswered too, so the page sees what it would
+/// without the gate (`net::ERR_EMPTY_RESPONSE`, no status), never an answer of the gate's own (a 502
+/// was a response the page loaded).
+async fn forward(
+    req: Request<Incoming>,
+    upstream: TcpStream,
+    key: HostPort,
+    idle: &Idle,
+) -> Result<Response<Body>, std::io::Error> {
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(upstream))
+        .await
+        .map_err(|e| std::io::Error::other(format!("upstream: {e}")))?;
     tokio::spawn(conn.with_upgrades());
-    match sender.send_request(req).await {
-        Ok(response) => {
-            *idle.lock().unwrap() = Some((key, sender));
-            response.map(BodyExt::boxed)
-        }
-        Err(e) => status(StatusCode::BAD_GATEWAY, &format!("upstream: {e}")),
-    }
+    let response =
+        sender.send_request(req).await.map_err(|e| std::io::Error::other(format!("upstream: {e}")))?;
+    *idle.lock().unwrap() = Some((key, sender));
+    Ok(response.map(BodyExt::boxed))
 }
 
 /// Chromium's name for a failed connect (`net/base/net_error_list.h`).
