@@ -461,12 +461,22 @@ impl Browser {
         cmd.args(flags(config, udd.path())).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
         let (browser_reads, browser_writes) =
             (pipes.browser_reads.as_raw_fd(), pipes.browser_writes.as_raw_fd());
-        let no_ip_bind = no_ip_bind_filter().map_err(|m| fail(Phase::Launch, m))?;
+        // An operator who opens a DevTools port (`--remote-debugging-port` in `extra_flags`: the tests
+        // do, to crash a renderer from outside) has the browser bind an IP address: no filter then.
+        let opens_a_port = config.extra_flags.iter().any(|f| f.starts_with("--remote-debugging-port"));
+        let no_ip_bind = if opens_a_port {
+            tracing::warn!("browser_ip_bind_filter_off_for_remote_debugging_port");
+            None
+        } else {
+            Some(no_ip_bind_filter().map_err(|m| fail(Phase::Launch, m))?)
+        };
         let mut child = spawner
             .spawn(cmd, move || {
                 // No socket bound to an IP address in the browser's processes (inherited by every
                 // one it starts): see [`no_ip_bind_filter`]. Applying a built filter is two system calls, no allocation.
-                seccompiler::apply_filter(&no_ip_bind).map_err(|e| std::io::Error::other(e.to_string()))?;
+                if let Some(filter) = &no_ip_bind {
+                    seccompiler::apply_filter(filter).map_err(|e| std::io::Error::other(e.to_string()))?;
+                }
                 // The browser's ends become its fds 3 and 4 (dup2 clears close-on-exec); both were made
                 // above 4 first, so neither dup2 overwrites the other's source.
                 // SAFETY: dup2 is async-signal-safe.
