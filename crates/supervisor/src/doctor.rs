@@ -156,6 +156,7 @@ pub async fn run(config: &DoctorConfig) -> Report {
     checks.push(sandbox_check(&config.settings));
     checks.push(shm_check());
     checks.push(memory_check(config.settings.browser.js_heap_mb));
+    checks.push(files_check(config.settings.limits.max_sessions));
     checks.push(fonts_check().await);
     checks.push(dir_check("runtime_dir", &config.runtime_dir));
     let socket_dir = config.socket.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
@@ -368,6 +369,36 @@ fn shm_check() -> Check {
             Some("mount a tmpfs on /dev/shm (docker run --shm-size=1g)"),
         ),
     }
+}
+
+/// Open files each session may take (its worker's socketpair and CDP routes, the browser's renderer
+/// and its pipes, the connection of its agent), a generous count: the limit is checked against it.
+const FILES_PER_SESSION: u64 = 64;
+/// Open files the runtime takes before any session (its socket, the gate, the browser, logs).
+const FILES_BASE: u64 = 256;
+
+/// `open_files`: the soft `RLIMIT_NOFILE` this process (and so `serve`, started alike) runs with,
+/// against what `max_sessions` sessions may open ([`FILES_BASE`] + [`FILES_PER_SESSION`] each): a
+/// warning with the fix below it (at 256 the 16th session's worker or the next connection would be
+/// refused for want of a descriptor).
+fn files_check(max_sessions: usize) -> Check {
+    let t = Instant::now();
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: a valid rlimit of ours to fill.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    let wanted = FILES_BASE + FILES_PER_SESSION * max_sessions as u64;
+    let detail = format!(
+        "RLIMIT_NOFILE {} (hard {}); {max_sessions} sessions (limits.max_sessions) may want {wanted}",
+        limit.rlim_cur, limit.rlim_max
+    );
+    if !read {
+        return outcome("open_files", t, Status::Warn, "RLIMIT_NOFILE cannot be read".into(), None);
+    }
+    if limit.rlim_cur < wanted {
+        let fix = "raise the open-file limit: ulimit -n 65536 before serve, docker run --ulimit nofile=65536, or lower limits.max_sessions";
+        return outcome("open_files", t, Status::Warn, detail, Some(fix));
+    }
+    outcome("open_files", t, Status::Pass, detail, None)
 }
 
 /// What bounds the browser's memory: each renderer's JavaScript heap (`browser.js_heap_mb`, a V8
