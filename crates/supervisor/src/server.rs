@@ -140,7 +140,7 @@ pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 ///
 /// At `max_connections` the socket stays reachable: a new connection first closes the connection idle
 /// longest, when it has been idle at least `evict_idle_after` (`connection_closed`, reason
-/// `idle_at_limit`); else it gets one of [`RESERVED_SLOTS`] reserved slots, where a `runtime.health`
+/// `idle_at_limit`); else it gets one of 8 reserved slots, where a `runtime.health`
 /// (the container's health check, `doctor --probe`) is answered and anything else gets one
 /// `too_many_connections` line; with the reserved slots taken, the one that has waited longest for
 /// its line is given that line and closed: a client that keeps re-taking the slots never locks the
