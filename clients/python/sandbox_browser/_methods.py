@@ -761,7 +761,8 @@ class Methods:
 
         :param landscape: Landscape instead of portrait.
         :param margin_in: Every margin, inches, 0..=5; default 0.4 (Chromium's 1 cm).
-        :param page_ranges: Pages to print, 1-based: ``1-5, 8, 11-13``; default all.
+        :param page_ranges: Pages to print, 1-based: ``1-5, 8, 11-13``, none past page 1000
+        (``MAX_PDF_PAGES``); default all, up to the 1000th.
         :param paper: Paper size; default ``letter``.
         :param print_background: Print background colours and images (off by default, as in print).
         :param scale: Scale of the rendering, 0.1..=2; default 1.

@@ -1760,10 +1760,16 @@ pub struct PdfParams {
     /// Scale of the rendering, 0.1..=2; default 1.
     #[serde(default)]
     pub scale: Option<f64>,
-    /// Pages to print, 1-based: `1-5, 8, 11-13`; default all.
+    /// Pages to print, 1-based: `1-5, 8, 11-13`, none past page 1000 ([`MAX_PDF_PAGES`]); default all,
+    /// up to the 1000th.
     #[serde(default)]
     pub page_ranges: Option<String>,
 }
+
+/// The most pages `page.pdf` prints: without `page_ranges`, the first 1000 of a longer document; a
+/// range past it is refused (`bad_request`). A page of a million lines would otherwise print as a
+/// million pages, for as long as the budget lasts.
+pub const MAX_PDF_PAGES: u32 = 1000;
 
 /// `page.pdf` result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

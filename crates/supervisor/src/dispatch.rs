@@ -20,7 +20,7 @@ use sb_protocol::api::{
     ScrollParams, ScrollResult, SelectParams, SelectResult, SetViewportParams, SetViewportResult, Settle,
     SnapshotParams, SnapshotResult, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
     DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
-    MAX_FORM_FIELDS, MAX_JOURNAL_LIMIT, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
+    MAX_FORM_FIELDS, MAX_JOURNAL_LIMIT, MAX_PDF_PAGES, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
 };
 use sb_protocol::api::{
     EmulateParams, EmulateResult, Emulation, KeyboardAction, KeyboardParams, MouseAction, MouseParams,
@@ -368,6 +368,17 @@ static PDF: PageMethod = PageMethod {
         if !ranges_ok {
             return Err(bad_request("page.pdf page_ranges are 1-based pages and ranges: \"1-5, 8, 11-13\""));
         }
+        let past_the_cap = page_ranges
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|n| !n.is_empty() && n.parse::<u64>().map_or(true, |n| n > u64::from(MAX_PDF_PAGES)));
+        if past_the_cap {
+            return Err(bad_request(format!(
+                "page.pdf prints at most {MAX_PDF_PAGES} pages: page_ranges past page {MAX_PDF_PAGES}"
+            )));
+        }
+        // Without ranges, the first MAX_PDF_PAGES (Chromium prints a shorter document whole).
+        let page_ranges =
+            if page_ranges.trim().is_empty() { format!("1-{MAX_PDF_PAGES}") } else { page_ranges };
         let (w, h) = p.paper.inches();
         Ok(Action::Pdf {
             paper_in: (w, h),
@@ -1020,6 +1031,9 @@ mod tests {
             json!({"scale": 0}),
             json!({"scale": 1e308}),
             json!({"page_ranges": "1-2; rm -rf"}),
+            // Issue 53 §11: no page past MAX_PDF_PAGES.
+            json!({"page_ranges": "1-1001"}),
+            json!({"page_ranges": "99999999999999999999999"}),
             json!({"paper": "b5"}),
             json!({"landscpae": true}),
         ] {
@@ -1032,6 +1046,10 @@ mod tests {
                 assert_eq!((paper_in, landscape, margin_in, scale), ((8.27, 11.69), true, 0.4, 1.0));
                 assert_eq!((page_ranges.as_str(), path.as_str()), ("1-2, 4", "/shots/s-1.pdf"));
             }
+            other => panic!("{other:?}"),
+        }
+        match prepare(Method::PagePdf, json!({}), &ON).unwrap() {
+            Action::Pdf { page_ranges, .. } => assert_eq!(page_ranges, "1-1000", "the first 1000 pages"),
             other => panic!("{other:?}"),
         }
     }
