@@ -1579,3 +1579,90 @@ async fn an_upstream_that_closes_unanswered_fails_as_without_the_gate() {
     assert!(request["status"].is_null(), "{listed}");
     assert!(request["failure"].as_str().unwrap_or_default().contains("ERR_EMPTY_RESPONSE"), "{listed}");
 }
+
+/// A tmpfs of `kib` KiB mounted at `dir` for the test's life (root only), unmounted when dropped.
+struct SmallDisk(std::path::PathBuf);
+
+impl SmallDisk {
+    fn mount(dir: &Path, kib: u32) -> SmallDisk {
+        std::fs::create_dir_all(dir).unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k,mode=0700"), "tmpfs"])
+            .arg(dir)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "mount a tmpfs at {}", dir.display());
+        SmallDisk(dir.to_path_buf())
+    }
+
+    /// Fills it: a file that takes every free block.
+    fn fill(&self) {
+        use std::io::Write;
+        let mut f = std::fs::File::create(self.0.join("filler")).unwrap();
+        while f.write_all(&[0u8; 4096]).is_ok() {}
+    }
+
+    fn free(&self) {
+        std::fs::remove_file(self.0.join("filler")).unwrap();
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// Issue 57 §6: with the artifacts dir full (a small tmpfs of the test's own), a screenshot, a PDF, a
+/// storage state and a trace report answer `disk_full` (not retryable, naming the file; no partial file
+/// left), the session goes on, and once there is room again the same calls work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_artifacts_disk_answers_disk_full_and_the_session_goes_on() {
+    if !nix::unistd::geteuid().is_root() {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    let pages = PageServer::start(None).await;
+    let dir = temp_dir();
+    let artifacts = dir.path().join("artifacts");
+    let disk = SmallDisk::mount(&artifacts, 1024);
+    let args = ["--artifacts", artifacts.to_str().unwrap()];
+    let sup = Supervisor::start_in(dir, &args);
+    let c = sup.client().await;
+    c.session_start(Some("full")).await.unwrap();
+    c.goto("full", &pages.url("/test/index.html"), None).await.unwrap();
+    let trace = json!({"action": "start"});
+    assert!(c.call("session.trace", Some("full"), trace, None).await.unwrap().ok);
+    disk.fill();
+    for (method, params) in [
+        ("page.screenshot", json!({"full_page": true})),
+        ("page.pdf", json!({})),
+        ("session.storage_state", json!({"action": "save", "name": "login.json"})),
+        ("session.trace", json!({"action": "stop", "name": "run"})),
+    ] {
+        let r = c.call(method, Some("full"), params, None).await.unwrap();
+        let e = r.error.unwrap_or_else(|| panic!("{method} wrote on a full disk: {:?}", r.result));
+        assert_eq!(e.code, sb_protocol::ErrorCode::DiskFull, "{method}: {e:?}");
+        assert!(!e.retryable && e.message.contains("No space left"), "{method}: {e:?}");
+    }
+    let partial: Vec<_> = walk(&artifacts)
+        .into_iter()
+        .filter(|p| !p.ends_with("filler"))
+        .filter(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && p.extension().is_none_or(|e| e != "jsonl"))
+        })
+        .collect();
+    assert!(partial.is_empty(), "no partial file is left: {partial:?}");
+    // The session goes on; with room again, the same calls work.
+    assert!(c.extract("full", Default::default()).await.unwrap().content.contains("Hello"));
+    disk.free();
+    for (method, params) in [
+        ("page.screenshot", json!({})),
+        ("page.pdf", json!({})),
+        ("session.storage_state", json!({"action": "save", "name": "login.json"})),
+    ] {
+        let r = c.call(method, Some("full"), params, None).await.unwrap();
+        assert!(r.ok, "{method}: {:?}", r.error);
+    }
+}

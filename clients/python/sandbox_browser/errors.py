@@ -227,6 +227,13 @@ class HumanInControl(BrowserError):
     code = "human_in_control"
 
 
+class DiskFull(BrowserError):
+    """A file the action writes (a screenshot, a PDF, a storage state, a trace) could not be written:
+    its disk is full or over quota. Nothing was written and the session goes on; free space first."""
+
+    code = "disk_full"
+
+
 ERRORS: Dict[str, Type[BrowserError]] = {
     cls.code: cls
     for cls in [
@@ -234,6 +241,7 @@ ERRORS: Dict[str, Type[BrowserError]] = {
         FrameTooLarge, Timeout, NavigationFailed, PageReset, Cancelled, EvaluateError, EvaluateDisabled,
         UrlBlocked, WorkerCrashed, BrowserUnavailable, CdpError, Internal, StaleRef, UnknownRef,
         ElementCovered, NotVisible, NotEnabled, NotStable, AmbiguousTarget, TabNotFound, HumanInControl,
+        DiskFull,
     ]
 }
 """Error code -> exception class (a code this client does not know raises :class:`BrowserError`)."""

@@ -76,6 +76,10 @@ pub enum ErrorCode {
     /// A person holds the session in the live view (`[view] takeover`) and did not hand it back within
     /// the action's budget. Retryable: send it again later; its result will say `human_took_over`.
     HumanInControl,
+    /// A file the action writes (a screenshot, a PDF, a storage state, a trace) could not be written:
+    /// the disk it goes to is full or over its quota (`ENOSPC`, `EDQUOT`). Nothing was written (no
+    /// partial file is left) and the session goes on. Free space, or lower `[artifacts] max_bytes`.
+    DiskFull,
     /// A code from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -112,6 +116,7 @@ impl ErrorCode {
             ErrorCode::AmbiguousTarget => "ambiguous_target",
             ErrorCode::TabNotFound => "tab_not_found",
             ErrorCode::HumanInControl => "human_in_control",
+            ErrorCode::DiskFull => "disk_full",
             ErrorCode::Unknown => "unknown",
         }
     }

@@ -11,6 +11,33 @@ pub const DIR_MODE: u32 = 0o700;
 /// Mode of every file the runtime writes.
 pub const FILE_MODE: u32 = 0o600;
 
+/// Writes `bytes` to `path`, created new as [`create_private`] creates it; a write that fails leaves no
+/// partial file behind (it is removed).
+///
+/// # Errors
+/// The I/O error ([`failed_write`] turns it into an answer).
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let written = create_private(path).and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()));
+    if written.is_err() {
+        let _ = std::fs::remove_file(path);
+    }
+    written
+}
+
+/// The answer for a file that could not be written at `path` in `phase`: `disk_full` when its disk is
+/// full or over quota (`ENOSPC`, `EDQUOT`), else `internal`; the message names the file and the cause.
+pub fn failed_write(phase: crate::Phase, path: &Path, e: &std::io::Error) -> crate::ErrorBody {
+    use crate::ErrorCode;
+    let full = matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT));
+    let (code, advice) = if full {
+        (ErrorCode::DiskFull, "; free space there, or lower [artifacts] max_bytes")
+    } else {
+        (ErrorCode::Internal, "")
+    };
+    crate::ErrorBody::new(code, phase, format!("cannot write {}: {e}{advice}", path.display()))
+}
+
 /// Creates `path` new for writing (`O_EXCL | O_NOFOLLOW`, mode 0600). A file already there (ours,
 /// from an earlier run, in a directory of the runtime's own) is removed first: never written
 /// through, and a symlink is removed, not followed.

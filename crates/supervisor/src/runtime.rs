@@ -1096,13 +1096,7 @@ impl Context for SessionContext<'_> {
         }
         let owner = self.session.owner(self.config.session_tokens);
         let uploads = owned_dir(&self.config.artifacts_dir, &owner, Kind::Uploads)?;
-        let written = |e: std::io::Error| {
-            ErrorBody::new(
-                ErrorCode::Internal,
-                Phase::Session,
-                format!("page.upload: cannot copy the file: {e}"),
-            )
-        };
+        let written = |e: std::io::Error| sb_protocol::files::failed_write(Phase::Session, &uploads, &e);
         let batch = format!("{}-{}-{}", self.session.id, crate::store::now_ms(), self.session.next_shot());
         let staged = crate::files::under(&uploads, &batch).map_err(written)?;
         crate::files::private_dir(&staged).map_err(written)?;
@@ -1110,7 +1104,11 @@ impl Context for SessionContext<'_> {
         for (name, mut file, size) in opened {
             let path = crate::files::under(&staged, name).map_err(written)?;
             let mut copy = crate::files::create_private(&path).map_err(written)?;
-            std::io::copy(&mut file, &mut copy).map_err(written)?;
+            if let Err(e) = std::io::copy(&mut file, &mut copy) {
+                // No partial copy is left behind.
+                let _ = std::fs::remove_file(&path);
+                return Err(written(e));
+            }
             bytes += size;
             paths.push(path.to_string_lossy().into_owned());
         }
@@ -1139,15 +1137,11 @@ impl Context for SessionContext<'_> {
 /// `<artifacts>/owners/<owner>/<kind>` ([`crate::files::owned_dir`]), made when missing.
 ///
 /// # Errors
-/// `internal` when it cannot be made (a full disk, a directory another uid planted).
+/// `disk_full` on a full disk, else `internal` when it cannot be made (a directory another uid
+/// planted).
 fn owned_dir(artifacts: &std::path::Path, owner: &str, kind: Kind) -> Result<PathBuf, ErrorBody> {
-    crate::files::owned_dir(artifacts, owner, kind).map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            Phase::Session,
-            format!("cannot make the {} directory: {e}", kind.dir()),
-        )
-    })
+    crate::files::owned_dir(artifacts, owner, kind)
+        .map_err(|e| sb_protocol::files::failed_write(Phase::Session, &artifacts.join(kind.dir()), &e))
 }
 
 /// The methods that navigate: those given a URL (`page.goto`, `tabs.open`) have it checked by the

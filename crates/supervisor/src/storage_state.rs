@@ -97,16 +97,9 @@ pub fn save_path(states: &Path, session: &str, name: Option<&str>) -> Result<Pat
 /// # Errors
 /// `internal` when the file cannot be written.
 pub fn write(path: &Path, state: &StorageState) -> Result<StorageStateResult, ErrorBody> {
-    use std::io::Write;
     let text = serde_json::to_vec_pretty(state).unwrap_or_default();
-    let written = crate::files::create_private(path).and_then(|mut f| f.write_all(&text));
-    written.map_err(|e| {
-        ErrorBody::new(
-            sb_protocol::ErrorCode::Internal,
-            Phase::Session,
-            format!("cannot write {}: {e}", path.display()),
-        )
-    })?;
+    sb_protocol::files::write_private(path, &text)
+        .map_err(|e| sb_protocol::files::failed_write(Phase::Session, path, &e))?;
     Ok(StorageStateResult {
         path: path.display().to_string(),
         cookies: state.cookies.len() as u64,

@@ -22,7 +22,7 @@ use base64::Engine as _;
 use sb_cdp::commands::PageCaptureScreenshot;
 use sb_protocol::api::TraceResult;
 use sb_protocol::error::bad_request;
-use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
+use sb_protocol::{Budget, ErrorBody, Phase};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -142,7 +142,7 @@ impl Tracer {
         let name = chosen.unwrap_or_else(|| format!("{}.html", trace.stem));
         let path = file(&trace.dir, &name)?;
         let html = report(session_id, &trace.jsonl, &trace.dir);
-        let written = crate::files::create_private(&path).and_then(|mut f| f.write_all(html.as_bytes()));
+        let written = sb_protocol::files::write_private(&path, html.as_bytes());
         written.map_err(|e| write_error(&path, e))?;
         self.reports.lock().unwrap().entry(session_id.to_string()).or_default().push((name, path.clone()));
         tracing::info!(browser.session_id = %session_id, actions = trace.actions, report = %path.display(), "trace_written");
@@ -179,7 +179,7 @@ impl Tracer {
             Some(jpeg) if trace.bytes + jpeg.len() as u64 <= self.config.max_bytes => {
                 let name = format!("{}-{n:04}.jpg", trace.stem);
                 let written = crate::files::under(&trace.dir, &name)
-                    .and_then(|p| crate::files::create_private(&p).and_then(|mut f| f.write_all(&jpeg)));
+                    .and_then(|p| sb_protocol::files::write_private(&p, &jpeg));
                 match written {
                     Ok(()) => {
                         trace.bytes += jpeg.len() as u64;
@@ -223,7 +223,7 @@ impl Tracer {
 }
 
 fn write_error(path: &Path, e: std::io::Error) -> ErrorBody {
-    ErrorBody::new(ErrorCode::Internal, Phase::Session, format!("cannot write {}: {e}", path.display()))
+    sb_protocol::files::failed_write(Phase::Session, path, &e)
 }
 
 /// A small JPEG of `session`'s active tab (`Page.captureScreenshot`, the viewport `width` x `height`
@@ -409,7 +409,7 @@ mod tests {
         tracer.start("s1", dir.path().to_path_buf()).unwrap();
         tracer.record(&record(1, None), Some(vec![0xFF, 0xD8, 0xFF, 0xD9]));
         tracer.record(&record(2, Some("timeout")), Some(vec![0; 2_000]));
-        assert_eq!(tracer.stop("s1", Some("../x")).unwrap_err().code, ErrorCode::BadRequest);
+        assert_eq!(tracer.stop("s1", Some("../x")).unwrap_err().code, sb_protocol::ErrorCode::BadRequest);
         let done = tracer.stop("s1", Some("run")).unwrap();
         assert_eq!((done.actions, done.tracing), (2, false));
         let html = std::fs::read_to_string(dir.path().join("run.html")).unwrap();

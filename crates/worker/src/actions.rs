@@ -369,8 +369,7 @@ pub(crate) async fn screenshot(
     let dims = imagesize::blob_size(&bytes).map_err(|e| {
         fail(format!("Chromium returned an unreadable {} image: {e:?}", shot.format.as_str()))
     })?;
-    write_private(std::path::Path::new(path), &bytes)
-        .map_err(|e| fail(format!("cannot write {path}: {e}")))?;
+    write_private(std::path::Path::new(path), &bytes, phase)?;
     Ok(Output::Screenshot(ScreenshotResult {
         path: path.to_string(),
         format: shot.format,
@@ -472,8 +471,7 @@ pub(crate) async fn pdf(
         .decode(printed.data.as_bytes())
         .map_err(|e| fail(ErrorCode::Internal, phase, format!("PDF data is not base64: {e}")))?;
     let pages = count_pages(&bytes);
-    write_private(std::path::Path::new(path), &bytes)
-        .map_err(|e| fail(ErrorCode::Internal, phase, format!("cannot write {path}: {e}")))?;
+    write_private(std::path::Path::new(path), &bytes, phase)?;
     Ok(Output::Pdf(PdfResult { path: path.to_string(), bytes: bytes.len() as u64, pages }))
 }
 
@@ -501,14 +499,21 @@ fn count_pages(pdf: &[u8]) -> u32 {
 }
 
 /// Writes an artifact as the runtime writes every file ([`sb_protocol::files`]): its directory made
-/// 0700 when missing, the file created new, 0600, never through a file or symlink already there.
-fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
+/// 0700 when missing, the file created new, 0600, never through a file or symlink already there, and
+/// none left behind when the write fails; a full disk answers `disk_full`.
+fn write_private(path: &std::path::Path, bytes: &[u8], phase: Phase) -> Result<(), WorkerError> {
     use std::os::unix::fs::DirBuilderExt;
-    if let Some(dir) = path.parent().filter(|d| !d.exists()) {
-        std::fs::DirBuilder::new().recursive(true).mode(sb_protocol::files::DIR_MODE).create(dir)?;
+    let written = match path.parent().filter(|d| !d.exists()) {
+        Some(dir) => {
+            std::fs::DirBuilder::new().recursive(true).mode(sb_protocol::files::DIR_MODE).create(dir)
+        }
+        None => Ok(()),
     }
-    sb_protocol::files::create_private(path)?.write_all(bytes)
+    .and_then(|()| sb_protocol::files::write_private(path, bytes));
+    written.map_err(|e| {
+        let body = sb_protocol::files::failed_write(phase, path, &e);
+        fail(body.code, phase, body.message)
+    })
 }
 
 /// The object group of `page.evaluate`'s results, released after each call.
