@@ -391,23 +391,19 @@ async fn the_headless_shell_is_the_default_browser_and_the_full_one_can_be_chose
 fn doctor_warns_about_a_low_open_file_limit() {
     let dir = temp_dir();
     let config = local_config(&dir, "[limits]\nmax_sessions = 16\n");
-    let low = Command::new("prlimit")
-        .args(["--nofile=256:256", "--"])
-        .arg(bin_path("sandbox-browser"))
-        .args(["doctor", "--quick", "--json", "--config", &config])
-        .env_remove("SANDBOX_BROWSER_CONFIG")
-        .output()
-        .expect("prlimit (util-linux)");
-    let c = check(&checks(&low), "open_files").clone();
+    let doctor_with = |nofile: &str| {
+        Command::new("prlimit")
+            .arg(format!("--nofile={nofile}:{nofile}"))
+            .arg("--")
+            .arg(bin_path("sandbox-browser"))
+            .args(["doctor", "--quick", "--json", "--config", &config])
+            .env_remove("SANDBOX_BROWSER_CONFIG")
+            .output()
+            .expect("prlimit (util-linux)")
+    };
+    let c = check(&checks(&doctor_with("256")), "open_files").clone();
     assert_eq!(c["status"], "warn", "{c}");
     assert!(c["detail"].as_str().unwrap().contains("RLIMIT_NOFILE 256"), "{c}");
     assert!(c["fix"].as_str().unwrap().contains("ulimit -n"), "{c}");
-    let roomy = Command::new("prlimit")
-        .args(["--nofile=8192:8192", "--"])
-        .arg(bin_path("sandbox-browser"))
-        .args(["doctor", "--quick", "--json", "--config", &config])
-        .env_remove("SANDBOX_BROWSER_CONFIG")
-        .output()
-        .unwrap();
-    assert_eq!(check(&checks(&roomy), "open_files")["status"], "pass");
+    assert_eq!(check(&checks(&doctor_with("8192")), "open_files")["status"], "pass");
 }

@@ -966,11 +966,7 @@ fn a_crowded_socket_answers_health_and_closes_idle_connections_oldest_first() {
     use std::io::Read;
     use std::os::unix::net::UnixStream;
     // Held, not idle long enough to be closed for a newcomer.
-    let held = Supervisor::with_config("[limits]\nmax_connections = 2\nevict_idle_after_ms = 60000\n");
-    let mut open: Vec<UnixStream> = (0..2).map(|_| UnixStream::connect(&held.socket).unwrap()).collect();
-    for s in &mut open {
-        assert_eq!(request(s, "session.list")["ok"], json!(true));
-    }
+    let (held, _open) = crowded();
     let mut probe = UnixStream::connect(&held.socket).unwrap();
     let answer = request(&mut probe, "runtime.health");
     assert_eq!(answer["ok"], json!(true), "health is answered past the limit: {answer}");
@@ -1495,6 +1491,18 @@ async fn webrtc_sends_no_udp_past_the_policy() {
     }
 }
 
+/// A supervisor at its limit of two connections, both taken (in use, not idle long enough to be
+/// closed for a newcomer), and those connections.
+fn crowded() -> (Supervisor, Vec<std::os::unix::net::UnixStream>) {
+    let sup = Supervisor::with_config("[limits]\nmax_connections = 2\nevict_idle_after_ms = 60000\n");
+    let mut open: Vec<_> =
+        (0..2).map(|_| std::os::unix::net::UnixStream::connect(&sup.socket).unwrap()).collect();
+    for s in &mut open {
+        assert_eq!(request(s, "session.list")["ok"], json!(true));
+    }
+    (sup, open)
+}
+
 /// Issue 53 §9: the container's health check always gets its answer: with every connection taken
 /// and clients re-taking the reserved slots as fast as they are closed (four connections that send
 /// nothing, each made again once closed; one locked the single reserved slot before), 21
@@ -1504,11 +1512,7 @@ fn a_client_re_taking_the_reserved_slots_never_locks_the_health_check_out() {
     use std::io::Read;
     use std::os::unix::net::UnixStream;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let sup = Supervisor::with_config("[limits]\nmax_connections = 2\nevict_idle_after_ms = 60000\n");
-    let mut busy: Vec<UnixStream> = (0..2).map(|_| UnixStream::connect(&sup.socket).unwrap()).collect();
-    for s in &mut busy {
-        assert_eq!(request(s, "session.list")["ok"], json!(true));
-    }
+    let (sup, _busy) = crowded();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let hoarders: Vec<_> = (0..4)
         .map(|_| {
