@@ -227,11 +227,15 @@ impl Default for Timeouts {
 }
 
 impl Timeouts {
-    /// The default budget of `method`, ms.
+    /// The default budget of `method`, ms: `goto_ms` and `wait_for_ms` for theirs, the declared default
+    /// of a method that declares its own (`methods!`'s `timeout_ms`: 15000 for `page.back`,
+    /// `page.pdf`, `tabs.open`, ...), else `default_ms`.
     pub fn for_method(&self, method: Method) -> u64 {
+        let generic = Method::PageEvaluate.default_timeout_ms();
         match method {
             Method::PageGoto => self.goto_ms,
             Method::PageWaitFor => self.wait_for_ms,
+            m if m.default_timeout_ms() != generic => m.default_timeout_ms(),
             _ => self.default_ms,
         }
     }
@@ -390,6 +394,21 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 55 §1: every method's default budget is the one its declaration gives (eight methods
+    /// declared 15000 ms and ran on 8000).
+    #[test]
+    fn every_method_runs_on_its_declared_default_budget() {
+        let t = Timeouts::default();
+        for m in Method::ALL {
+            assert_eq!(t.for_method(m), m.default_timeout_ms(), "{}", m.name());
+            assert_eq!(t.budget_ms(m, None), m.default_timeout_ms(), "{}", m.name());
+        }
+        // The configured ones still rule their methods.
+        let set = Timeouts { default_ms: 5_000, goto_ms: 30_000, ..Timeouts::default() };
+        assert_eq!((set.for_method(Method::PageEvaluate), set.for_method(Method::PageGoto)), (5_000, 30_000));
+        assert_eq!(set.for_method(Method::PagePdf), 15_000);
+    }
 
     #[test]
     fn an_empty_file_is_the_defaults() {
