@@ -174,6 +174,14 @@ def test_a_model_used_to_playwright_mcp_is_understood(runtime, pages):
             assert not select.is_error, text(select)
             past = await s.call_tool("browser_tabs", {"action": "select", "index": 3})
             assert past.is_error and "no tab at index 3: the session has 1" in text(past), text(past)
+            # Issue 56 §8: close without an index closes the current tab, as Playwright MCP's does.
+            opened = await s.call_tool("browser_tabs", {"action": "new"})
+            assert not opened.is_error, text(opened)
+            closed = await s.call_tool("browser_tabs", {"action": "close"})
+            assert not closed.is_error, text(closed)
+            listed = await s.call_tool("browser_tabs", {"action": "list"})
+            tabs = json.loads(text(listed))["tabs"]
+            assert [t["url"].endswith("/test/form.html") for t in tabs] == [True], tabs
             both = await s.call_tool("browser_click", {"target": save, "ref": save})
             assert both.is_error and "takes target, or ref or selector, not both" in text(both), text(both)
 

@@ -369,8 +369,13 @@ impl Shared {
                     TabsAction::Select => {
                         (Method::TabsFocus, serde_json::json!({"target_id": args.target_id}))
                     }
+                    // Without an index or a target_id: the current tab, as Playwright MCP closes it.
                     TabsAction::Close => {
-                        (Method::TabsClose, serde_json::json!({"target_id": args.target_id}))
+                        let target_id = match args.target_id {
+                            Some(id) => id,
+                            None => self.active_tab(budget_ms).await?,
+                        };
+                        (Method::TabsClose, serde_json::json!({"target_id": target_id}))
                     }
                 };
                 let result = self.call(method, params, budget_ms).await?;
@@ -401,6 +406,26 @@ impl Shared {
         let id = tab.and_then(|t| t["target_id"].as_str());
         id.map(str::to_string).ok_or_else(|| {
             refuse(format!("no tab at index {index}: the session has {} (from 0)", tabs.len()))
+        })
+    }
+}
+
+impl Shared {
+    /// The target_id of the session's active tab (`tabs.list`'s `active` one).
+    ///
+    /// # Errors
+    /// What `tabs.list` answers; `bad_request` when no tab is active.
+    async fn active_tab(&self, budget_ms: Option<u64>) -> Result<String, ErrorBody> {
+        let list = self.call(Method::TabsList, Value::Null, budget_ms).await?;
+        let tabs = list["tabs"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let active =
+            tabs.iter().find(|t| t["active"] == Value::Bool(true)).and_then(|t| t["target_id"].as_str());
+        active.map(str::to_string).ok_or_else(|| {
+            ErrorBody::new(
+                ErrorCode::BadRequest,
+                Phase::Request,
+                "browser_tabs close: the session has no active tab",
+            )
         })
     }
 }

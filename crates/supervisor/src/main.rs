@@ -58,8 +58,9 @@ enum Cmd {
         /// Optional tool groups to offer, comma-separated: `evaluate` (browser_evaluate), `files`
         /// (browser_take_screenshot), and, off by default as Playwright MCP's, `pdf` (browser_pdf_save),
         /// `storage` (cookies, local and session storage, storage state files), `network`
-        /// (browser_network_requests, browser_network_state_set) and `vision` (mouse at coordinates,
-        /// browser_keydown, browser_keyup); the core tools are always on.
+        /// (browser_network_requests, browser_network_state_set), `vision` (mouse at coordinates,
+        /// browser_keydown, browser_keyup) and `devtools` (browser_start_tracing,
+        /// browser_stop_tracing); the core tools are always on.
         #[arg(long, value_delimiter = ',', default_value = "evaluate,files")]
         caps: Vec<String>,
     },
