@@ -182,6 +182,8 @@ def test_a_model_used_to_playwright_mcp_is_understood(runtime, pages):
             listed = await s.call_tool("browser_tabs", {"action": "list"})
             tabs = json.loads(text(listed))["tabs"]
             assert [t["url"].endswith("/test/form.html") for t in tabs] == [True], tabs
+            last = await s.call_tool("browser_tabs", {"action": "close"})
+            assert last.is_error and "browser_close" in text(last) and "session.close" not in text(last), text(last)
             both = await s.call_tool("browser_click", {"target": save, "ref": save})
             assert both.is_error and "takes target, or ref or selector, not both" in text(both), text(both)
 

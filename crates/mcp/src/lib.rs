@@ -378,7 +378,12 @@ impl Shared {
                         (Method::TabsClose, serde_json::json!({"target_id": target_id}))
                     }
                 };
-                let result = self.call(method, params, budget_ms).await?;
+                // The socket API's method names are not this client's: the last tab is closed with
+                // the session, which is `browser_close` here.
+                let result = self.call(method, params, budget_ms).await.map_err(|mut e| {
+                    e.message = e.message.replace("(session.close)", "(browser_close)");
+                    e
+                })?;
                 Ok(render::success(Some(method), result))
             }
         }
