@@ -86,6 +86,18 @@ class Methods:
         raise NotImplementedError
 '''
 
+ASYNC_METHODS_HEADER = '''
+
+class AsyncMethods:
+    """The same methods as :class:`Methods`, each a coroutine (the :class:`~sandbox_browser.AsyncClient`'s):
+    typed so that ``await client.goto(...)`` is the result."""
+
+    async def _request(
+        self, method: str, session_id: Optional[str], params: Dict[str, Any], timeout_ms: Optional[int], result: Type[Any]
+    ) -> Any:
+        raise NotImplementedError
+'''
+
 # Python names that differ from the schema's: `page.scroll` answers either shape (an untagged enum in
 # Rust); in Python it is one class with the fields of both.
 RENAMED = {"ScrollAnswer": "ScrollResult", "ScrollResult": "PageScrollResult"}
@@ -260,8 +272,8 @@ class MethodGen:
             kind, "Any"
         )
 
-    def method(self, m: dict) -> Tuple[str, str]:
-        """(result class, the method's text)."""
+    def method(self, m: dict, asynchronous: bool = False) -> Tuple[str, str]:
+        """(result class, the method's text): a coroutine that awaits ``_request`` when ``asynchronous``."""
         wire = m["name"]
         group, last = wire.split(".", 1)
         py = last if group in ("runtime", "page") else f"{group}_{last}"
@@ -289,8 +301,9 @@ class MethodGen:
             t = self.param_type(props[prop])
             args.append(f"{prop}: {t}" if prop in required else f"{prop}: Optional[{t}] = None")
         args.append("timeout_ms: Optional[int] = None")
-        lines = [f"    def {py}(", *[f"        {a}," for a in args[:]], f"    ) -> {result}:"]
-        one = f"    def {py}({', '.join(args)}) -> {result}:"
+        kw = "async def" if asynchronous else "def"
+        lines = [f"    {kw} {py}(", *[f"        {a}," for a in args[:]], f"    ) -> {result}:"]
+        one = f"    {kw} {py}({', '.join(args)}) -> {result}:"
         if len(one) <= 120:
             lines = [one]
         doc = [doc_text(m.get("description", wire))]
@@ -312,24 +325,33 @@ class MethodGen:
             lines.extend(f'                "{w}": {p},' for w, p in names.items())
             lines.append("            }")
             lines.append("        )")
-        lines.append(f'        return self._request("{wire}", {session}, {"params" if names else "{}"}, timeout_ms, {result})')
+        call = "await self._request" if asynchronous else "self._request"
+        lines.append(f'        return {call}("{wire}", {session}, {"params" if names else "{}"}, timeout_ms, {result})')
         return result, "\n".join(lines) + "\n"
 
     def run(self) -> str:
         results: List[str] = []
-        texts: List[str] = []
-        group = ""
-        for m in self.doc["x-methods"]:
-            result, text = self.method(m)
-            if result not in results:
-                results.append(result)
-            g = m["name"].split(".")[0]
-            if g != group:
-                texts.append(f"    # {g}.*\n")
-                group = g
-            texts.append(text)
+        texts: Dict[bool, List[str]] = {False: [], True: []}
+        for asynchronous in (False, True):
+            group = ""
+            for m in self.doc["x-methods"]:
+                result, text = self.method(m, asynchronous)
+                if result not in results:
+                    results.append(result)
+                g = m["name"].split(".")[0]
+                if g != group:
+                    texts[asynchronous].append(f"    # {g}.*\n")
+                    group = g
+                texts[asynchronous].append(text)
         imports = "\n".join(f"    {r}," for r in sorted(results))
-        return METHODS_HEADER.format(imports=imports) + "\n" + "\n".join(texts)
+        return (
+            METHODS_HEADER.format(imports=imports)
+            + "\n"
+            + "\n".join(texts[False])
+            + ASYNC_METHODS_HEADER
+            + "\n"
+            + "\n".join(texts[True])
+        )
 
 
 def doc_text(text: str) -> str:

@@ -345,3 +345,32 @@ def test_each_method_takes_the_parameters_the_schema_declares():
         skip = {"self", "timeout_ms"} | ({"session_id"} if wire != "session.start" else set())
         params = {python_names.get(p, p) for p in inspect.signature(fn).parameters} - skip
         assert params == declared[wire], (name, wire)
+
+
+def test_the_async_clients_methods_are_typed_as_coroutines(tmp_path):
+    """Issue 56 §8: mypy takes ``await client.goto(...)`` as the result (the methods were typed as
+    returning results, so mypy refused the await) and refuses a result used without its await."""
+    import subprocess
+    import sys
+
+    ok = tmp_path / "ok.py"
+    ok.write_text(
+        "from sandbox_browser import AsyncClient\n\n\n"
+        "async def drive(c: AsyncClient) -> str:\n"
+        "    r = await c.goto('s', 'https://example.com/')\n"
+        "    return r.url\n"
+    )
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from sandbox_browser import AsyncClient\n\n\n"
+        "async def drive(c: AsyncClient) -> str:\n"
+        "    return c.goto('s', 'https://example.com/').url\n"
+    )
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental"]
+    mypy += ["--cache-dir", str(tmp_path / "cache")]
+    # The client's source, whatever copy the venv has installed.
+    env = {**os.environ, "MYPYPATH": str(ROOT / "clients" / "python")}
+    checked = subprocess.run(mypy + [str(ok)], capture_output=True, text=True, env=env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    refused = subprocess.run(mypy + [str(bad)], capture_output=True, text=True, env=env)
+    assert refused.returncode != 0 and "Coroutine" in refused.stdout, refused.stdout

@@ -4,12 +4,12 @@ import asyncio
 from typing import Any, Dict, Optional, Type
 
 from . import _wire
-from ._methods import Methods
+from ._methods import AsyncMethods
 from .errors import NoAnswer, RuntimeUnreachable, unavailable
 from .types import from_dict
 
 
-class AsyncClient(Methods):
+class AsyncClient(AsyncMethods):
     """The asyncio twin of :class:`~sandbox_browser.Client`: the same methods, each a coroutine.
 
     Create with ``await AsyncClient.connect(path)`` (or ``async with await AsyncClient.connect()``).
