@@ -1,8 +1,8 @@
 //! A trace of what the agent did in a session (`session.trace`, `[trace] always`): each action as one
 //! JSON line (the [`ActionRecord`]: params redacted, timing, outcome, URL, dialogs, downloads, console
 //! errors, resets, a person's takeover) with a small JPEG of the page after it, in the directory of
-//! its session owner's traces (`<artifacts>/owners/<owner>/traces`); on stop, one self-contained HTML report (a timeline that opens offline: no script, the
-//! screenshots inline as `data:` URLs).
+//! its session owner's traces (`<artifacts>/owners/<owner>/traces`); on stop, one self-contained HTML
+//! report (a timeline that opens offline: no script, the screenshots inline as `data:` URLs).
 //!
 //! Files: `<session>-trace-<ms>.jsonl`, `<session>-trace-<ms>-<n>.jpg`, and the report
 //! (`<session>-trace-<ms>.html`, or the plain name `session.trace {name}` gives, through
@@ -128,19 +128,22 @@ impl Tracer {
     /// `bad_request` when the session is not traced or `name` is not a plain name; `internal` when the
     /// report cannot be written.
     pub fn stop(&self, session_id: &str, name: Option<&str>) -> Result<TraceResult, ErrorBody> {
-        // A name that is not plain is refused before the trace is touched.
-        let chosen = name.map(|n| if n.ends_with(".html") { n.to_string() } else { format!("{n}.html") });
-        if let Some(n) = &chosen {
-            crate::files::under(Path::new("/"), n).map_err(|e| bad_request(format!("session.trace: {e}")))?;
-        }
-        let trace = self.running.lock().unwrap().remove(session_id).ok_or_else(|| {
+        let mut running = self.running.lock().unwrap();
+        let trace = running.get(session_id).cloned().ok_or_else(|| {
             bad_request(
                 "session.trace stop: the session is not being traced; start one with {\"action\": \"start\"}",
             )
         })?;
         let trace = trace.lock().unwrap();
-        let name = chosen.unwrap_or_else(|| format!("{}.html", trace.stem));
+        let name = match name {
+            Some(n) if n.ends_with(".html") => n.to_string(),
+            Some(n) => format!("{n}.html"),
+            None => format!("{}.html", trace.stem),
+        };
+        // A name that is not plain is refused before the trace ends: it goes on.
         let path = file(&trace.dir, &name)?;
+        running.remove(session_id);
+        drop(running);
         let html = report(session_id, &trace.jsonl, &trace.dir);
         let written = sb_protocol::files::write_private(&path, html.as_bytes());
         written.map_err(|e| write_error(&path, e))?;
