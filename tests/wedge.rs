@@ -448,3 +448,74 @@ async fn a_worker_a_whole_queue_behind_is_told_and_replaced() {
         assert!(r.get("session_reset").is_none(), "the page was not reset: {r}");
     }
 }
+
+/// Issue 57 §7: with an open-file limit of 256 (`RLIMIT_NOFILE`, the browser's too) and 16 sessions
+/// and more, new sessions and connections are refused with errors that name the limit and how to raise
+/// it, while there is still room: the browser never runs out (it aborts when it does), every
+/// connection gets an answer (none is left waiting in the listen queue), and the open sessions go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn few_file_descriptors_refuse_sessions_and_connections_clearly_and_wedge_nothing() {
+    let pages = PageServer::start(None).await;
+    let sup =
+        Supervisor::with_config_and_nofile("[limits]\nmax_sessions = 64\nmax_connections = 1000\n", 256);
+    let c = sup.client().await;
+    let mut started = Vec::new();
+    let refusal = loop {
+        let id = format!("s{}", started.len());
+        let start = c.call("session.start", None, json!({"session_id": id}), Some(NEXT)).await.unwrap();
+        if let Some(e) = start.error {
+            break e;
+        }
+        next_result(&c, &id, "page.goto", json!({"url": pages.url("/")})).await;
+        started.push(id);
+        assert!(started.len() < 64, "64 sessions started under 256 descriptors");
+    };
+    assert!(started.len() >= 16, "only {} sessions before {refusal:?}", started.len());
+    assert_eq!(refusal.code, ErrorCode::TooManySessions, "{refusal:?}");
+    assert!(
+        refusal.message.contains("file descriptors") && refusal.message.contains("ulimit -n"),
+        "{refusal:?}"
+    );
+
+    // Connections until one is refused for want of descriptors, each asking for the session list (a
+    // health check would be answered even then) and held open: every one gets its line.
+    let socket = sup.socket.clone();
+    let answers = tokio::task::spawn_blocking(move || {
+        use std::io::{BufRead, BufReader, Write};
+        let mut held = Vec::new();
+        let mut answers = Vec::new();
+        for _ in 0..400 {
+            let mut stream = std::os::unix::net::UnixStream::connect(&socket).expect("connect");
+            stream.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+            stream.write_all(b"{\"id\":1,\"method\":\"session.list\"}\n").unwrap();
+            let mut line = String::new();
+            BufReader::new(&stream).read_line(&mut line).expect("an answer, not a wait");
+            let answer: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("{line:?}"));
+            let refused = answer["error"]["code"] == "too_many_connections";
+            answers.push(answer);
+            held.push(stream);
+            if refused && answers.len() > 16 {
+                break;
+            }
+        }
+        answers
+    })
+    .await
+    .unwrap();
+    let last = answers.last().unwrap();
+    assert_eq!(last["error"]["code"], "too_many_connections", "{} answers, the last {last}", answers.len());
+    let message = last["error"]["message"].as_str().unwrap();
+    assert!(message.contains("file descriptors") && message.contains("ulimit -n"), "{message}");
+
+    // The held connections are closed: the sessions go on, a closed one makes room for a new one,
+    // and the browser never ran out.
+    for id in &started[..2] {
+        next_result(&c, id, "page.snapshot", json!({})).await;
+    }
+    c.call("session.close", Some(&started[0]), json!({}), Some(NEXT)).await.unwrap();
+    c.call("session.close", Some(&started[1]), json!({}), Some(NEXT)).await.unwrap();
+    let again = c.call("session.start", None, json!({"session_id": "again"}), Some(NEXT)).await.unwrap();
+    assert!(again.error.is_none(), "{again:?}");
+    next_result(&c, "again", "page.goto", json!({"url": pages.url("/")})).await;
+    assert_eq!(sup.count_events("browser_runtime_restarting"), 0, "{}", sup.log_text());
+}

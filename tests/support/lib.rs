@@ -74,13 +74,29 @@ impl Supervisor {
         socket: PathBuf,
         extra: &[&str],
     ) -> Supervisor {
+        Supervisor::launch(Command::new(program), dir, socket, extra)
+    }
+
+    /// [`Supervisor::with_config`] under an open-file limit (`RLIMIT_NOFILE`, soft and hard) of
+    /// `nofile`, set by util-linux's `prlimit` (which then runs the runtime in its place).
+    pub fn with_config_and_nofile(toml: &str, nofile: u64) -> Supervisor {
+        let dir = temp_dir();
+        let args = Supervisor::config_args(&dir, toml);
+        let socket = dir.path().join("browser.sock");
+        let mut command = Command::new("prlimit");
+        command.arg(format!("--nofile={nofile}:{nofile}")).arg("--").arg(bin_path("sandbox-browser"));
+        Supervisor::launch(command, dir, socket, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
+    /// Runs `command serve --socket <socket> <extra>` and waits until it listens.
+    fn launch(mut command: Command, dir: tempfile::TempDir, socket: PathBuf, extra: &[&str]) -> Supervisor {
         let mut extra: Vec<std::ffi::OsString> = extra.iter().map(Into::into).collect();
         if let Some(browser) = std::env::var_os("SB_TEST_CHROMIUM") {
             if !extra.iter().any(|a| a == "--config" || a == "--browser") {
                 extra.extend(["--browser".into(), browser]);
             }
         }
-        let mut child = Command::new(program)
+        let mut child = command
             .arg("serve")
             .arg("--socket")
             .arg(&socket)

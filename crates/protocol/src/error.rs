@@ -25,7 +25,8 @@ pub enum ErrorCode {
     UnknownSession,
     /// `session.start` named a session id that is already open.
     SessionExists,
-    /// `session.start` over the configured limit of open sessions; close one first.
+    /// `session.start` over the configured limit of open sessions, or with too few file descriptors
+    /// free in the browser or the runtime (`RLIMIT_NOFILE`; the message says whose); close one first.
     TooManySessions,
     /// A connection over the configured limit of open connections (`limits.max_connections`): answered
     /// once, then closed. Retryable once another connection closed.

@@ -30,6 +30,7 @@ pub mod cookies;
 pub mod dispatch;
 pub mod doctor;
 pub mod downloads;
+pub mod fds;
 pub mod files;
 pub mod guard;
 pub mod health;

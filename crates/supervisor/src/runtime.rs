@@ -803,6 +803,10 @@ impl Runtime {
         let sessions = &self.queue.sessions;
         let reservation = sessions.reserve(requested)?;
         let link = self.queue.health.link(budget).await?;
+        // Refused while the browser and the runtime still have room, not after either ran out (the
+        // browser aborts when it does).
+        let browser_pid = self.queue.health.facts().await.map(|f| f.pid).filter(|pid| *pid != 0);
+        crate::fds::room_for_session(browser_pid)?;
         let entry = sessions.entry(&reservation, token);
         let session_token = entry.token.clone();
         // A kept state under this id is an earlier session's (one closed while the runtime was down).

@@ -153,6 +153,9 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
     let conns: Conns = Arc::default();
     let mut next_id = 0u64;
     let mut failed_accepts = 0u64;
+    // A descriptor kept for the moment the process has none left: closed, it lets the waiting
+    // connection be accepted and told why, instead of waiting for an answer that never comes.
+    let mut spare = std::fs::File::open("/dev/null").ok();
     loop {
         let (stream, _) = match listener.accept().await {
             Ok(s) => s,
@@ -161,7 +164,12 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
                     tracing::warn!(error.message = %e, "accept_failed");
                 }
                 failed_accepts += 1;
-                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE)) && spare.take().is_some() {
+                    turn_away(&listener, me).await;
+                    spare = std::fs::File::open("/dev/null").ok();
+                } else {
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                }
                 continue;
             }
         };
@@ -180,7 +188,14 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
                 continue;
             }
         }
+        let room = crate::fds::room_for_connection();
+        let why = match room {
+            Ok(()) => over_limit(limits.max_connections),
+            Err(fds) => out_of_files(fds),
+        };
         let slot = match slots.clone().try_acquire_owned() {
+            // Out of descriptors: the connection waits in a reserved slot, as one over the limit.
+            _ if room.is_err() => None,
             Ok(slot) => Some(slot),
             // The evicted connection gives its slot back as it closes.
             Err(_) if evict_idlest(&conns, limits.evict_idle_after) => {
@@ -209,7 +224,7 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
             };
             if !admitted {
                 // Every slot holds a connection being answered.
-                tokio::spawn(refuse(stream, limits.max_connections));
+                tokio::spawn(refuse(stream, why));
                 continue;
             }
             reserved.lock().unwrap().push_back(Waiting {
@@ -219,7 +234,7 @@ pub async fn serve(listener: UnixListener, runtime: Arc<Runtime>, limits: Limits
             });
             let (runtime, reserved) = (runtime.clone(), reserved.clone());
             tokio::spawn(async move {
-                reserved_slot(stream, runtime, limits.max_connections, talking, cancel).await;
+                reserved_slot(stream, runtime, why, talking, cancel).await;
                 reserved.lock().unwrap().retain(|w| w.id != id);
             });
             // Let it read what it was sent before the next arrival is weighed against it.
@@ -266,7 +281,7 @@ fn evict_idlest(conns: &Conns, after: Duration) -> bool {
 async fn reserved_slot(
     mut stream: UnixStream,
     runtime: Arc<Runtime>,
-    max: usize,
+    why: ErrorBody,
     talking: Arc<std::sync::atomic::AtomicBool>,
     cancel: CancellationToken,
 ) {
@@ -301,7 +316,7 @@ async fn reserved_slot(
             out.push(b'\n');
             let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(&out)).await;
         }
-        _ => refuse(stream, max).await,
+        _ => refuse(stream, why).await,
     }
 }
 
@@ -341,18 +356,54 @@ async fn idle_or_read<F: std::future::Future<Output = std::io::Result<usize>>>(
     }
 }
 
-/// One `too_many_connections` line, then the connection is closed (within a second: a client that
-/// does not read is not waited for).
-async fn refuse(mut stream: UnixStream, max: usize) {
-    tracing::warn!(limit = max, "connection_refused_over_limit");
-    let error = ErrorBody::new(
+/// One `too_many_connections` line (`why`), then the connection is closed (within a second: a client
+/// that does not read is not waited for).
+async fn refuse(mut stream: UnixStream, why: ErrorBody) {
+    tracing::warn!(error.message = %why.message, "connection_refused_over_limit");
+    let mut line = serde_json::to_vec(&Response::failure(None, why)).unwrap_or_default();
+    line.push(b'\n');
+    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(&line)).await;
+}
+
+/// The refusal at `limits.max_connections`.
+fn over_limit(max: usize) -> ErrorBody {
+    ErrorBody::new(
         ErrorCode::TooManyConnections,
         Phase::Request,
         format!("the runtime has {max} connections open (limits.max_connections); close one and retry"),
-    );
-    let mut line = serde_json::to_vec(&Response::failure(None, error)).unwrap_or_default();
+    )
+}
+
+/// The refusal for want of file descriptors ([`crate::fds::room_for_connection`]).
+fn out_of_files(fds: crate::fds::FdUse) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::TooManyConnections,
+        Phase::Request,
+        format!(
+            "the runtime is out of file descriptors ({} open of its {}, RLIMIT_NOFILE); close a \
+             connection or a session and retry, or {}",
+            fds.open,
+            fds.limit,
+            crate::fds::RAISE_LIMIT
+        ),
+    )
+}
+
+/// With no descriptor left (`accept` failed with `EMFILE`; the spare one was just closed): accepts
+/// the waiting connection, writes it the refusal without waiting (a new socket's buffer takes one
+/// line) and closes it, so that its client is told at once rather than left waiting.
+async fn turn_away(listener: &UnixListener, me: u32) {
+    let Ok(Ok((stream, _))) = tokio::time::timeout(Duration::from_millis(10), listener.accept()).await else {
+        return;
+    };
+    if !stream.peer_cred().is_ok_and(|c| c.uid() == me || c.uid() == 0) {
+        return;
+    }
+    let fds = crate::fds::FdUse::own().unwrap_or(crate::fds::FdUse { open: 0, limit: 0 });
+    tracing::warn!(open = fds.open, limit = fds.limit, "connection_refused_out_of_files");
+    let mut line = serde_json::to_vec(&Response::failure(None, out_of_files(fds))).unwrap_or_default();
     line.push(b'\n');
-    let _ = tokio::time::timeout(Duration::from_secs(1), stream.write_all(&line)).await;
+    let _ = stream.try_write(&line);
 }
 
 /// One connection: lines in, each handled on its own task (at most [`MAX_IN_FLIGHT`] at once),
