@@ -44,6 +44,7 @@ pub mod reaper;
 pub mod runtime;
 pub mod server;
 pub mod sessions;
+pub mod sock_diag;
 pub mod spawner;
 pub mod stats;
 pub mod storage_state;

@@ -15,8 +15,8 @@
 //! and port; the rule) and told to the guard, which explains a navigation that failed here.
 //!
 //! The gate listens on loopback TCP (Chromium takes no other kind of proxy), so it serves only
-//! connections from the runtime's own uid: the peer's uid is read from the kernel's socket table
-//! (`/proc/net/tcp`, the row of the peer's end) and another uid's connection is closed unanswered.
+//! connections from the runtime's own uid: the kernel names the owner of the peer's end
+//! ([`crate::sock_diag`]) and another uid's connection is closed unanswered.
 //!
 //! HTTP here is hyper's (server and client, HTTP/1.1 with upgrades); the tunnel is a byte copy.
 
@@ -82,7 +82,7 @@ impl Proxy {
 async fn serve(listener: TcpListener, addr: SocketAddr, guard: Arc<Guard>) {
     loop {
         let Ok((stream, peer)) = listener.accept().await else { continue };
-        if peer_uid(peer, addr) != Some(nix::unistd::geteuid().as_raw()) {
+        if crate::sock_diag::peer_uid(peer, addr) != Some(nix::unistd::geteuid().as_raw()) {
             tracing::warn!(peer = %peer, "connection_gate_peer_refused");
             continue;
         }
@@ -99,26 +99,6 @@ async fn serve(listener: TcpListener, addr: SocketAddr, guard: Arc<Guard>) {
                 .await;
         });
     }
-}
-
-/// The uid owning the TCP socket at `peer` that is connected to `local` (the kernel's socket table,
-/// `/proc/net/tcp`, where a row's local address is the peer's end; IPv4 only: the gate listens on
-/// 127.0.0.1); `None` when not found.
-fn peer_uid(peer: SocketAddr, local: SocketAddr) -> Option<u32> {
-    let hex = |a: SocketAddr| -> Option<String> {
-        match a.ip() {
-            IpAddr::V4(v4) => Some(format!("{:08X}:{:04X}", u32::from_ne_bytes(v4.octets()), a.port())),
-            IpAddr::V6(_) => None,
-        }
-    };
-    let (peer, local) = (hex(peer)?, hex(local)?);
-    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
-    table.lines().skip(1).find_map(|line| {
-        let cols: Vec<&str> = line.split_whitespace().collect();
-        (cols.get(1) == Some(&peer.as_str()) && cols.get(2) == Some(&local.as_str()))
-            .then(|| cols.get(7)?.parse().ok())
-            .flatten()
-    })
 }
 
 /// The flags for a gate on loopback port `port`. Port 1 (nothing listens there): every connection
@@ -186,7 +166,7 @@ async fn handle(
             match sender.try_send_request(req).await {
                 Ok(response) => {
                     *idle.lock().unwrap() = Some((key, sender));
-                    return Ok(response.map(BodyExt::boxed));
+                    return Ok(without_hop_headers(response).map(BodyExt::boxed));
                 }
                 Err(mut e) => match e.take_message() {
                     Some(unsent) => req = unsent,
@@ -277,7 +257,30 @@ async fn forward(
     let response =
         sender.send_request(req).await.map_err(|e| std::io::Error::other(format!("upstream: {e}")))?;
     *idle.lock().unwrap() = Some((key, sender));
-    Ok(response.map(BodyExt::boxed))
+    Ok(without_hop_headers(response).map(BodyExt::boxed))
+}
+
+/// A response without its hop-by-hop headers (RFC 9110 §7.6.1: `Connection`, the headers it names,
+/// `Keep-Alive`, `Proxy-Connection`), which speak of the upstream connection, not of the browser's
+/// connection to the gate: an upstream that closes each connection (`Connection: close`, as HTTP/1.0
+/// servers do) no longer makes the browser open a new connection to the gate for every request. A
+/// `101 Switching Protocols` (a WebSocket's) keeps them: its `Connection: upgrade` is the upgrade.
+fn without_hop_headers<B>(mut response: Response<B>) -> Response<B> {
+    if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+        return response;
+    }
+    let headers = response.headers_mut();
+    let named: Vec<String> = headers
+        .get_all(hyper::header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(',').map(|n| n.trim().to_ascii_lowercase()))
+        .filter(|n| !n.is_empty())
+        .collect();
+    for name in named.iter().map(String::as_str).chain(["connection", "keep-alive", "proxy-connection"]) {
+        headers.remove(name);
+    }
+    response
 }
 
 /// Chromium's name for a failed connect (`net/base/net_error_list.h`).
@@ -303,4 +306,33 @@ fn status(code: StatusCode, text: &str) -> Response<Body> {
     let mut response = Response::new(body);
     *response.status_mut() = code;
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An upstream's `Connection: close` (and the headers `Connection` names, and `Keep-Alive`) stay
+    /// on the upstream side: the browser's connection to the gate is kept. A `101` keeps its
+    /// `Connection: upgrade`.
+    #[test]
+    fn hop_by_hop_headers_stay_with_the_upstream_connection() {
+        let response = Response::builder()
+            .header("connection", "close, x-hop")
+            .header("x-hop", "1")
+            .header("keep-alive", "timeout=5")
+            .header("content-type", "image/png")
+            .body(())
+            .unwrap();
+        let kept = without_hop_headers(response);
+        let names: Vec<&str> = kept.headers().keys().map(|k| k.as_str()).collect();
+        assert_eq!(names, ["content-type"]);
+        let upgrade = Response::builder()
+            .status(StatusCode::SWITCHING_PROTOCOLS)
+            .header("connection", "upgrade")
+            .header("upgrade", "websocket")
+            .body(())
+            .unwrap();
+        assert_eq!(without_hop_headers(upgrade).headers()["connection"], "upgrade");
+    }
 }
