@@ -22,8 +22,12 @@ use axum::Router;
 
 /// Path of a binary built from this workspace (`sandbox-browser`, `browserctl`), next to the test
 /// executable's `deps/` directory. `scripts/test.sh` builds them before the tests run.
-/// Also found next to a binary of this crate in `target/<profile>/` (the bench).
+/// Also found next to a binary of this crate in `target/<profile>/` (the bench). `SB_TEST_BIN_DIR`
+/// names another directory to take them from (`target/release`: scripts/release-check.sh).
 pub fn bin_path(name: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os("SB_TEST_BIN_DIR") {
+        return PathBuf::from(dir).join(name);
+    }
     let exe = std::env::current_exe().expect("current exe");
     let dirs = [exe.parent(), exe.parent().and_then(Path::parent)];
     let found = dirs.into_iter().flatten().map(|d| d.join(name)).find(|p| p.is_file());
