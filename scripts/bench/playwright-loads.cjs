@@ -1,7 +1,7 @@
 // Playwright's page loads and the real-site concurrency loop, on request, for sb-bench's guarded-load
 // and concurrency tables (scripts/bench.sh, SB_BENCH_ONLY=loads), which alternate a run of Playwright's
 // with one of ours so that the machine's moods fall on both alike.
-// Usage: NODE_PATH=<dir>/node_modules node playwright-loads.cjs <chromium>
+// Usage: NODE_PATH=<dir>/node_modules node playwright-loads.cjs <chromium> [browser flag...]
 // Reads one command a line on stdin and answers one JSON line on stdout:
 //   load <url>   `page.goto(url, {waitUntil: 'load'})`, then the page's own Navigation Timing
 //                (`loadEventEnd`: from the navigation's start to the end of its load event, ms,
@@ -18,10 +18,10 @@
 const { chromium } = require('playwright-core');
 const readline = require('readline');
 
-const [executablePath] = process.argv.slice(2);
+const [executablePath, ...flags] = process.argv.slice(2);
 
 (async () => {
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', ...flags] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const single = await context.newPage();
   const answer = (value) => process.stdout.write(JSON.stringify(value) + '\n');

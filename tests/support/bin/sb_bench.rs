@@ -964,12 +964,18 @@ impl Peer {
     /// Starts the script named by `script_var` on our Chromium binary (`SB_TEST_CHROMIUM`'s when set,
     /// as our side's supervisors use it); `None` without the script (or node).
     fn start(script_var: &str) -> Option<Peer> {
+        Peer::start_with(script_var, &[])
+    }
+
+    /// [`Peer::start`], its browser launched with `flags` too.
+    fn start_with(script_var: &str, flags: &[&str]) -> Option<Peer> {
         use tokio::io::AsyncBufReadExt;
         let script = std::env::var(script_var).ok()?;
         let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).ok()?;
         let mut child = tokio::process::Command::new("node")
             .arg(script)
             .arg(binary)
+            .args(flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -1083,57 +1089,74 @@ const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 /// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes, and
 /// the real-site concurrency table (Python's docs), alternating runs of ours and Playwright's.
 async fn loads_tables() {
-    let Some(mut peer) = Peer::start("SB_BENCH_PLAYWRIGHT_LOADS") else {
+    let Some(mut peer) = Peer::start_with("SB_BENCH_PLAYWRIGHT_LOADS", &["--ignore-certificate-errors"])
+    else {
         println!("loads: no Playwright peer (SB_BENCH_PLAYWRIGHT_LOADS)");
         return;
     };
     let pages = sb_tests::PageServer::start(None).await;
-    let sup = Supervisor::start(&[]);
+    let closing = closing_server().await;
+    let origins = tls_origins(10).await;
+    // The TLS origins' certificate is the bench's own: both browsers are told to take it.
+    let path =
+        bench_chromium().map(|p| format!("path = {:?}\n", p.display().to_string())).unwrap_or_default();
+    let sup = Supervisor::with_config(&format!(
+        "[browser]\n{path}extra_flags = [\"--ignore-certificate-errors\"]\n"
+    ));
     let c = sup.client().await;
     let sid = c.session_start(None).await.unwrap().into_inner().session_id;
     println!();
     println!(
-        "page load of 100 images (each URL new), the page's own Navigation Timing (loadEventEnd), medians of {}; \
-         ours through the connection gate, Playwright's browser unguarded, one load of each in turn",
+        "guarded page loads, the page's own Navigation Timing (loadEventEnd), medians of {}; ours through the \
+         connection gate, Playwright's browser unguarded, one load of each in turn",
         LOADS - 1
     );
-    println!("{:<22} {:>10} {:>12} {:>8}", "condition", "ours ms", "playwright", "ratio");
+    println!("{:<44} {:<20} {:>9} {:>11} {:>7}", "page", "condition", "ours ms", "playwright", "ratio");
     let load_ms = "new Promise(r => { const done = () => r(performance.getEntriesByType('navigation')[0].loadEventEnd); \
                    document.readyState === 'complete' ? setTimeout(done) : addEventListener('load', () => setTimeout(done)); })";
-    for busy in [false, true] {
-        // Each busy process in a session of its own, as another terminal's or another user's job would
-        // be: where the kernel's autogroups are on, the CPU is shared between sessions first, and
-        // Playwright's browser has a session of its own (Node's detached spawn) while ours is in the
-        // session of whatever started the supervisor (here this bench); busy processes started in the
-        // bench's session would take a share from ours alone.
-        let spinners: Vec<std::process::Child> = (0..if busy { 2 } else { 0 })
-            .map(|_| {
-                let mut yes = Command::new("yes");
-                yes.stdout(Stdio::null());
-                // SAFETY: setsid is async-signal-safe.
-                unsafe {
-                    yes.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
+    // Each page's URL, `RUN` replaced by the load's own tag (every load's URLs are new).
+    let sites = [
+        ("(a) 100 images, server closes each conn.", format!("http://127.0.0.1:{closing}/page?RUN")),
+        ("(b) 100 images, keep-alive server", pages.url("/test/images/100?RUN")),
+        ("(c) https, 60 images from 10 origins", format!("https://127.0.0.1:{}/page?RUN", origins[0])),
+    ];
+    for (site, url) in &sites {
+        let url_of = |run: &str| url.replace("RUN", run);
+        for busy in [false, true] {
+            // Each busy process in a session of its own, as another terminal's or another user's job
+            // would be: where the kernel's autogroups are on, the CPU is shared between sessions first,
+            // and Playwright's browser has a session of its own (Node's detached spawn) while ours is in
+            // the session of whatever started the supervisor (here this bench); busy processes started
+            // in the bench's session would take a share from ours alone.
+            let spinners: Vec<std::process::Child> = (0..if busy { 2 } else { 0 })
+                .map(|_| {
+                    let mut yes = Command::new("yes");
+                    yes.stdout(Stdio::null());
+                    // SAFETY: setsid is async-signal-safe.
+                    unsafe {
+                        yes.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
+                    }
+                    yes.spawn().expect("yes")
+                })
+                .collect();
+            let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+            for i in 0..LOADS {
+                let run = format!("{}-{i}-{busy}", std::process::id());
+                if let Some(answer) = peer.ask(&format!("load {}", url_of(&format!("{run}-pw")))).await {
+                    theirs.extend(answer["load_ms"].as_f64());
                 }
-                yes.spawn().expect("yes")
-            })
-            .collect();
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-        for i in 0..LOADS {
-            let url = pages.url(&format!("/test/images/100?{}-{i}-{busy}", std::process::id()));
-            if let Some(answer) = peer.ask(&format!("load {url}-pw")).await {
-                theirs.extend(answer["load_ms"].as_f64());
+                c.goto(&sid, &url_of(&run), Some(30_000)).await.unwrap();
+                let v = c.evaluate(&sid, load_ms, Some(30_000)).await.unwrap().into_inner().value;
+                ours.extend(v.and_then(|v| v.as_f64()));
             }
-            c.goto(&sid, &url, Some(30_000)).await.unwrap();
-            let v = c.evaluate(&sid, load_ms, Some(30_000)).await.unwrap().into_inner().value;
-            ours.extend(v.and_then(|v| v.as_f64()));
+            for mut s in spinners {
+                let _ = s.kill();
+                let _ = s.wait();
+            }
+            let (o, t) = (median(ours[1..].to_vec()), median(theirs[1..].to_vec()));
+            let label = if busy { "two busy processes" } else { "at rest" };
+            println!("{site:<44} {label:<20} {o:>9.1} {t:>11.1} {:>6.2}x", o / t);
         }
-        for mut s in spinners {
-            let _ = s.kill();
-            let _ = s.wait();
-        }
-        let (o, t) = (median(ours[1..].to_vec()), median(theirs[1..].to_vec()));
-        let label = if busy { "two busy processes" } else { "at rest" };
-        println!("{label:<22} {o:>10.1} {t:>12.1} {:>7.2}x", o / t);
     }
     c.session_close(&sid).await.unwrap();
 
@@ -1213,6 +1236,114 @@ async fn loads_tables() {
             print_site_row(n, label, &gotos, &gotos, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
         }
     }
+}
+
+/// A server that speaks HTTP/1.0 and closes each connection after its one answer (as many simple
+/// servers and appliances do): `/page?<run>` is a page of 100 images (`/pixel.png?<run>-<i>`, each a
+/// URL never loaded before), anything else the 1x1 PNG. Its port.
+async fn closing_server() -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut tcp, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65_536 {
+                    match tcp.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let target =
+                    String::from_utf8_lossy(&head).split_whitespace().nth(1).unwrap_or("/").to_string();
+                let (kind, body) = match target.strip_prefix("/page?") {
+                    Some(run) => {
+                        let imgs: String =
+                            (0..100).map(|i| format!("<img src=\"/pixel.png?{run}-{i}\">")).collect();
+                        ("text/html", format!("<!doctype html><html><body>{imgs}</body></html>").into_bytes())
+                    }
+                    None => ("image/png", sb_tests::pages::PIXEL.to_vec()),
+                };
+                let head = format!(
+                    "HTTP/1.0 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = tcp.write_all(head.as_bytes()).await;
+                let _ = tcp.write_all(&body).await;
+                let _ = tcp.shutdown().await;
+            });
+        }
+    });
+    port
+}
+
+/// `n` HTTPS origins on 127.0.0.1 (a port each, one self-signed certificate; HTTP/1.1, keep-alive):
+/// `/page?<run>` is a page of 60 images spread over the `n` origins in turn, anything else the 1x1
+/// PNG. Their ports (the page is the first's).
+async fn tls_origins(n: usize) -> Vec<u16> {
+    use hyper_util::rt::TokioIo;
+    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()]).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::try_from(certified.signing_key.serialize_der()).unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![certified.cert.der().clone()], key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let mut listeners = Vec::new();
+    for _ in 0..n {
+        listeners.push(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap());
+    }
+    let ports: Vec<u16> = listeners.iter().map(|l| l.local_addr().unwrap().port()).collect();
+    for listener in listeners {
+        let (acceptor, ports) = (acceptor.clone(), ports.clone());
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let _ = tcp.set_nodelay(true);
+                let (acceptor, ports) = (acceptor.clone(), ports.clone());
+                tokio::spawn(async move {
+                    let Ok(tls) = acceptor.accept(tcp).await else { return };
+                    let service = hyper::service::service_fn(
+                        move |req: hyper::Request<hyper::body::Incoming>| {
+                            let ports = ports.clone();
+                            async move {
+                                let target =
+                                    req.uri().path_and_query().map_or("/", |p| p.as_str()).to_string();
+                                let (kind, body) = match target.strip_prefix("/page?") {
+                                    Some(run) => {
+                                        let imgs: String = (0..60)
+                                        .map(|i| {
+                                            let port = ports[i % ports.len()];
+                                            format!("<img src=\"https://127.0.0.1:{port}/pixel.png?{run}-{i}\">")
+                                        })
+                                        .collect();
+                                        let page = format!("<!doctype html><html><body>{imgs}</body></html>");
+                                        ("text/html", hyper::body::Bytes::from(page))
+                                    }
+                                    None => {
+                                        ("image/png", hyper::body::Bytes::from_static(sb_tests::pages::PIXEL))
+                                    }
+                                };
+                                let mut response = hyper::Response::new(http_body_util::Full::new(body));
+                                response
+                                    .headers_mut()
+                                    .insert("content-type", hyper::header::HeaderValue::from_static(kind));
+                                Ok::<_, std::convert::Infallible>(response)
+                            }
+                        },
+                    );
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
+                });
+            }
+        });
+    }
+    ports
 }
 
 /// The numbers of the list `key` of a peer's answer (none when it has no such list).
