@@ -1603,6 +1603,58 @@ async fn an_upstream_that_closes_unanswered_fails_as_without_the_gate() {
     assert!(request["failure"].as_str().unwrap_or_default().contains("ERR_EMPTY_RESPONSE"), "{listed}");
 }
 
+/// Issue 54: a refused connection and a reset one fail through the gate as without it: a navigation
+/// answers `net::ERR_CONNECTION_REFUSED` / `net::ERR_CONNECTION_RESET` (not the `ERR_EMPTY_RESPONSE`
+/// the browser sees when the gate closes its connection), and `page.network` lists the failed
+/// request with that error and no status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_and_reset_upstreams_fail_as_without_the_gate() {
+    use tokio::io::AsyncReadExt;
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let reset = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            // Reads the request, then resets the connection (SO_LINGER 0: an RST, not a FIN).
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let _ = stream.read(&mut buf).await;
+                let stream = stream.into_std().unwrap();
+                socket2::SockRef::from(&stream).set_linger(Some(std::time::Duration::ZERO)).unwrap();
+            });
+        }
+    });
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("e")).await.unwrap();
+    for (port, wanted) in [(refused, "net::ERR_CONNECTION_REFUSED"), (reset, "net::ERR_CONNECTION_RESET")] {
+        let url = format!("http://127.0.0.1:{port}/page");
+        let r = c.call("page.goto", Some("e"), json!({"url": url}), None).await.unwrap();
+        let e = r.error.unwrap_or_else(|| panic!("{url} loaded: {:?}", r.result));
+        assert!(e.message.contains(wanted), "{url}: {e:?}");
+        c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
+        let image = format!(
+            "new Promise((done) => {{ const i = new Image(); i.onload = () => done('loaded'); i.onerror = () => done('failed'); i.src = 'http://127.0.0.1:{port}/x.png'; }})"
+        );
+        let got = c.call("page.evaluate", Some("e"), json!({"expression": image}), None).await.unwrap();
+        assert_eq!(got.result.unwrap()["value"], json!("failed"));
+        let listed = c
+            .call("page.network", Some("e"), json!({"filter": "**/x.png", "include_static": true}), None)
+            .await
+            .unwrap();
+        let listed = listed.result.unwrap();
+        let mine = format!("http://127.0.0.1:{port}/x.png");
+        let request = listed["requests"].as_array().unwrap().iter().find(|r| r["url"] == mine.as_str());
+        let request = request.unwrap_or_else(|| panic!("{listed}"));
+        assert!(request["status"].is_null(), "{listed}");
+        assert_eq!(request["failure"], json!(wanted), "{listed}");
+    }
+}
+
 /// A tmpfs of `kib` KiB mounted at `dir` for the test's life (root only), unmounted when dropped.
 struct SmallDisk(std::path::PathBuf);
 

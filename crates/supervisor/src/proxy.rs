@@ -195,7 +195,29 @@ async fn handle(
         });
         return Ok(Response::new(empty()));
     }
-    forward(req, upstream, key, &idle).await
+    match forward(req, upstream, key.clone(), &idle).await {
+        Ok(response) => Ok(response),
+        Err(e) => {
+            // An upstream that reset the connection: the page's failure says so, as it would without
+            // the gate (one that closed unanswered already reads `net::ERR_EMPTY_RESPONSE`).
+            if reset_by_peer(&e) {
+                guard.gate_says(key, GateSaid::Unreachable("net::ERR_CONNECTION_RESET"));
+            }
+            Err(std::io::Error::other(format!("upstream: {e}")))
+        }
+    }
+}
+
+/// Whether an upstream error is the connection reset by its peer (`ECONNRESET` under hyper's error).
+fn reset_by_peer(e: &hyper::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            return io.kind() == std::io::ErrorKind::ConnectionReset;
+        }
+        source = s.source();
+    }
+    false
 }
 
 /// A connection to `host:port` at one of the checked `addresses`, and never anywhere else: the name is
@@ -249,13 +271,10 @@ async fn forward(
     upstream: TcpStream,
     key: HostPort,
     idle: &Idle,
-) -> Result<Response<Body>, std::io::Error> {
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(upstream))
-        .await
-        .map_err(|e| std::io::Error::other(format!("upstream: {e}")))?;
+) -> Result<Response<Body>, hyper::Error> {
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(upstream)).await?;
     tokio::spawn(conn.with_upgrades());
-    let response =
-        sender.send_request(req).await.map_err(|e| std::io::Error::other(format!("upstream: {e}")))?;
+    let response = sender.send_request(req).await?;
     *idle.lock().unwrap() = Some((key, sender));
     Ok(without_hop_headers(response).map(BodyExt::boxed))
 }
