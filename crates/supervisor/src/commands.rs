@@ -23,7 +23,8 @@ pub struct Common {
     /// /tmp/sandbox-browser-$UID/browser.sock]. `doctor` asks the supervisor there when given.
     #[arg(long, env = "SANDBOX_BROWSER_SOCKET")]
     pub socket: Option<PathBuf>,
-    /// Browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+    /// Browser binary [default: Debian's chromium-headless-shell where installed (headless), else
+    /// /usr/lib/chromium/chromium, else chromium on PATH].
     #[arg(long, env = "SANDBOX_BROWSER_CHROMIUM")]
     pub browser: Option<PathBuf>,
     /// Directory for the browser profile and the session store [default: the socket's directory].

@@ -76,7 +76,8 @@ impl Default for Config {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BrowserSection {
-    /// The browser binary [default: /usr/lib/chromium/chromium, else chromium on PATH].
+    /// The browser binary [default: Debian's chromium-headless-shell where installed (headless),
+    /// else /usr/lib/chromium/chromium, else chromium on PATH].
     pub path: Option<PathBuf>,
     /// Flags appended to the launch flags.
     pub extra_flags: Vec<String>,
