@@ -632,3 +632,28 @@ async fn a_login_survives_a_killed_browser_and_a_killed_supervisor() {
     c.session_close("login").await.unwrap();
     assert!(!second.dir.path().join("kept/login.json").exists(), "a closed session's kept state is gone");
 }
+
+/// Issue 58: with `[limits] keep_logins = false` nothing of a session's login is written to disk
+/// (no `kept/` file), and a browser death loses it, as the setting says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keep_logins_off_keeps_nothing_on_disk() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[limits]\nkeep_logins = false\n");
+    let c = sup.client().await;
+    c.session_start(Some("login")).await.unwrap();
+    c.goto("login", &pages.url("/test/set-cookie/s3cret"), None).await.unwrap();
+    c.goto("login", &pages.url("/test/cookie"), None).await.unwrap();
+    let pid = c.health().await.unwrap().browser_pid;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+    wait_until_dead(pid);
+    let check = json!({"expression": "document.getElementById('cookie').textContent"});
+    let next = call(&c, "page.evaluate", Some("login"), check).await;
+    let value = result(&next);
+    assert_eq!(value["reset_reason"], json!("browser_restarted"), "{value}");
+    assert!(value["restored"].is_null(), "{value}");
+    assert_ne!(value["value"], json!("sid=s3cret"), "{value}");
+    let kept = sup.dir.path().join("kept");
+    let files: Vec<_> =
+        std::fs::read_dir(&kept).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    assert!(files.is_empty(), "{files:?}");
+}

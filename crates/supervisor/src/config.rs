@@ -289,6 +289,10 @@ pub struct Limits {
     /// pages, and their places under `max_sessions`, for good (and across restarts: the store keeps
     /// them). 0: never; else at least 1000.
     pub session_idle_timeout_ms: u64,
+    /// Each session's login (cookies, local storage) is kept in the runtime dir as actions change it
+    /// and put back after a browser or supervisor restart (`crate::kept`). `false`: nothing of it is
+    /// written to disk, and a restart loses it.
+    pub keep_logins: bool,
 }
 
 impl Default for Limits {
@@ -302,6 +306,7 @@ impl Default for Limits {
             evict_idle_after_ms: 5_000,
             session_tokens: false,
             session_idle_timeout_ms: 3_600_000,
+            keep_logins: true,
         }
     }
 }

@@ -141,6 +141,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             timeouts: config.settings.timeouts,
             max_sessions: config.settings.limits.max_sessions,
             session_tokens: config.settings.limits.session_tokens,
+            keep_logins: config.settings.limits.keep_logins,
             browser: b.browser_config(runtime_dir.clone()),
             health: HealthPolicy {
                 interval: Duration::from_secs(sandbox.runtime_healthcheck_interval_seconds),

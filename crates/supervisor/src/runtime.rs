@@ -63,6 +63,8 @@ pub struct RuntimeConfig {
     pub max_sessions: usize,
     /// Sessions belong to their token (`[limits] session_tokens`).
     pub session_tokens: bool,
+    /// Sessions' logins are kept on disk and put back after a restart (`[limits] keep_logins`).
+    pub keep_logins: bool,
     /// How to launch the browser.
     pub browser: BrowserConfig,
     /// Probes and the recovery cycle.
@@ -120,7 +122,8 @@ impl Runtime {
     ) -> Runtime {
         let stats = Arc::new(Stats::default());
         // Each session's login is kept beside the session store, in the runtime dir.
-        let kept = store.as_ref().and_then(|s| s.path().parent()).and_then(|dir| {
+        let kept_dir = store.as_ref().filter(|_| config.keep_logins).and_then(|s| s.path().parent());
+        let kept = kept_dir.and_then(|dir| {
             crate::kept::Kept::open(dir)
                 .map_err(|e| tracing::warn!(error.message = %e, "kept_state_unavailable"))
                 .ok()
