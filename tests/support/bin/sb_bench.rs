@@ -24,6 +24,8 @@
 //! 10. The live view's cost: a watched session's actions and another session's, with and without a
 //!     viewer on the view's WebSocket, and the frame latency (a change the agent makes -> its frame at
 //!     the viewer) (`SB_BENCH_ONLY=view`).
+//! 11. Only with `SB_BENCH_ONLY=kept`: what keeping sessions' logins costs (`[limits] keep_logins` on and
+//!     off): a click by ref and the real-site loop.
 
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -307,6 +309,10 @@ async fn main() {
     }
     if only == "remote" {
         remote_table().await;
+        return;
+    }
+    if only == "kept" {
+        kept_table().await;
         return;
     }
     if only == "view" {
@@ -1344,6 +1350,83 @@ async fn tls_origins(n: usize) -> Vec<u16> {
         });
     }
     ports
+}
+
+/// Clicks per side and round in the kept-login table.
+const KEPT_CLICKS: usize = 200;
+
+/// What keeping each session's login costs (`[limits] keep_logins`, on by default): a click by ref on
+/// the form page (p50, p95 of [`KEPT_CLICKS`] in a row) and the real-site loop (4 sessions on Python's
+/// docs, throughput and goto p50), with it on and off, alternating, two rounds each. Neither page
+/// changes any state, so each action's refresh reads the cookies and local storage and writes nothing.
+async fn kept_table() {
+    use sb_protocol::api::{ClickParams, ElementParams, SnapshotParams};
+    let pages = sb_tests::PageServer::start(None).await;
+    let docs = std::path::Path::new(PYTHON_DOCS).join("index.html").exists().then(|| {
+        Reaped(
+            Command::new(bin_path("sb-pages"))
+                .arg(PYTHON_DOCS)
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("sb-pages"),
+        )
+    });
+    let index = docs.map(|mut docs| {
+        use std::io::BufRead;
+        let mut line = String::new();
+        std::io::BufReader::new(docs.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        (format!("{}/index.html", line.trim()), docs)
+    });
+    println!();
+    println!(
+        "kept logins ([limits] keep_logins) on and off: click by ref ({KEPT_CLICKS} in a row, form page) and the \
+         real-site loop (4 sessions, Python's docs, {} s), alternating, two rounds",
+        SITE_LOOP_MS / 1000
+    );
+    println!(
+        "{:<10} {:<6} {:>10} {:>10} {:>10} {:>10}",
+        "kept", "round", "click p50", "click p95", "actions/s", "goto p50"
+    );
+    for round in 1..=2 {
+        for keep in [true, false] {
+            let sup = Supervisor::with_config(&format!("[limits]\nkeep_logins = {keep}\n"));
+            let c = sup.client().await;
+            let sid = c.session_start(None).await.unwrap().into_inner().session_id;
+            c.goto(&sid, &pages.url("/test/form.html"), None).await.unwrap();
+            let snap =
+                c.snapshot(&sid, SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+            let line = snap.snapshot.lines().find(|l| l.contains("button \"Save\"")).unwrap();
+            let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+            let click = || ClickParams {
+                element: ElementParams { reference: Some(reference.clone()), selector: None },
+                ..Default::default()
+            };
+            c.click(&sid, click(), None).await.unwrap();
+            let mut ms = Vec::new();
+            for _ in 0..KEPT_CLICKS {
+                let t = Instant::now();
+                c.click(&sid, click(), None).await.unwrap();
+                ms.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            c.session_close(&sid).await.unwrap();
+            let (rate, goto) = match &index {
+                Some((index, _)) => {
+                    let (gotos, all) = site_loop(&sup, 4, index, true).await;
+                    (
+                        format!("{:.1}", all.len() as f64 / (SITE_LOOP_MS as f64 / 1e3)),
+                        format!("{:.1}", pct(&gotos, 0.5)),
+                    )
+                }
+                None => ("-".into(), "-".into()),
+            };
+            let label = if keep { "on" } else { "off" };
+            println!(
+                "{label:<10} {round:<6} {:>8.2}ms {:>8.2}ms {rate:>10} {goto:>8}ms",
+                pct(&ms, 0.5),
+                pct(&ms, 0.95)
+            );
+        }
+    }
 }
 
 /// The numbers of the list `key` of a peer's answer (none when it has no such list).
