@@ -593,7 +593,7 @@ async fn session_close_answers_within_its_budget_with_a_frozen_browser() {
 /// as text).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parameters_a_method_does_not_take_are_refused_with_a_hint() {
-    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let Fixture { pages, sup, c } = Fixture::start().await;
     c.session_start(Some("p")).await.unwrap();
     c.goto("p", &pages.url("/test/index.html"), None).await.unwrap();
     let refused = |method: &'static str, params: Value| {
@@ -626,6 +626,18 @@ async fn parameters_a_method_does_not_take_are_refused_with_a_hint() {
     // What the methods take still works.
     let r = c.call("page.extract", Some("p"), json!({"format": "text", "max_chars": 5}), None).await.unwrap();
     assert_eq!(r.result.unwrap()["content"], json!("Hello"));
+    // Issue 55 §5: nested objects are held to their fields, and the request line to its own.
+    let m = refused("page.screenshot", json!({"clip": {"x": 0, "y": 0, "wdth": 10, "height": 10}})).await;
+    assert!(
+        m.starts_with("page.screenshot: unknown parameter 'clip.wdth' (did you mean 'clip.width'?)"),
+        "{m}"
+    );
+    let line = r#"{"id":7,"method":"page.extract","session_id":"p","timeout":30000}"#;
+    let answer: Value = serde_json::from_str(&sb_tests::raw_request(&sup.socket, line).await).unwrap();
+    assert_eq!(answer["id"], json!(7), "{answer}");
+    assert_eq!(answer["error"]["code"], json!("bad_request"), "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("unknown request field 'timeout' (did you mean 'timeout_ms'?)"), "{message}");
 }
 
 /// Issue 28 §4: screenshots were capped in height but not in width: a 40000 px wide `full_page` or

@@ -1128,3 +1128,14 @@ pub async fn ws_server(host: &str) -> (u16, Arc<std::sync::atomic::AtomicUsize>)
     });
     (port, seen)
 }
+
+/// Sends one raw request `line` on a new connection to the runtime at `socket` and returns the first
+/// line it answers (for requests the clients would not send as written).
+pub async fn raw_request(socket: &Path, line: &str) -> String {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::UnixStream::connect(socket).await.expect("connect");
+    stream.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tokio::io::BufReader::new(stream).read_line(&mut answer).await.unwrap();
+    answer
+}

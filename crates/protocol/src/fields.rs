@@ -49,46 +49,117 @@ impl std::fmt::Display for UnknownField {
     }
 }
 
-/// The names each checked type takes, by type: a schema is generated once per type.
-static NAMES: LazyLock<RwLock<HashMap<TypeId, Arc<Vec<String>>>>> = LazyLock::new(Default::default);
+/// Each checked type's schema (subschemas inlined), by type: generated once per type.
+static SCHEMAS: LazyLock<RwLock<HashMap<TypeId, Arc<Value>>>> = LazyLock::new(Default::default);
 
-/// The top-level field names of `T`'s JSON object: its schema's `properties`, and those of the
-/// subschemas it is made of (`allOf`/`anyOf`/`oneOf`: flattened structs, untagged enums).
-pub fn names<T: JsonSchema + 'static>() -> Arc<Vec<String>> {
-    if let Some(names) = NAMES.read().unwrap().get(&TypeId::of::<T>()) {
-        return names.clone();
+/// `T`'s JSON Schema with its subschemas inlined (so a nested object's fields are where it is).
+fn schema<T: JsonSchema + 'static>() -> Arc<Value> {
+    if let Some(schema) = SCHEMAS.read().unwrap().get(&TypeId::of::<T>()) {
+        return schema.clone();
     }
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
-    let schema = settings.into_generator().into_root_schema_for::<T>().to_value();
+    let schema = Arc::new(settings.into_generator().into_root_schema_for::<T>().to_value());
+    SCHEMAS.write().unwrap().insert(TypeId::of::<T>(), schema.clone());
+    schema
+}
+
+/// The top-level field names of `T`'s JSON object: its schema's `properties`, and those of the
+/// subschemas it is made of (`allOf`/`anyOf`/`oneOf`: flattened structs, untagged enums, options).
+pub fn names<T: JsonSchema + 'static>() -> Arc<Vec<String>> {
     let mut found = Vec::new();
-    collect(&schema, &mut found);
-    let names = Arc::new(found);
-    NAMES.write().unwrap().insert(TypeId::of::<T>(), names.clone());
-    names
+    collect(&schema::<T>(), &mut found);
+    Arc::new(found)
+}
+
+/// The subschemas `schema` is made of, itself first.
+fn parts(schema: &Value) -> Vec<&Value> {
+    let mut all = vec![schema];
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(subs)) = schema.get(key) {
+            subs.iter().for_each(|sub| all.extend(parts(sub)));
+        }
+    }
+    all
 }
 
 fn collect(schema: &Value, found: &mut Vec<String>) {
-    if let Some(Value::Object(properties)) = schema.get("properties") {
-        for name in properties.keys() {
-            if !found.contains(name) {
-                found.push(name.clone());
+    for part in parts(schema) {
+        if let Some(Value::Object(properties)) = part.get("properties") {
+            for name in properties.keys() {
+                if !found.contains(name) {
+                    found.push(name.clone());
+                }
             }
-        }
-    }
-    for key in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(parts)) = schema.get(key) {
-            parts.iter().for_each(|part| collect(part, found));
         }
     }
 }
 
-/// Checks that `params` (a JSON object, or `null` for none) names only fields `T` takes.
+/// Whether `schema` describes an object of named fields (a struct), not a free-form map or value.
+fn is_struct(schema: &Value) -> bool {
+    parts(schema)
+        .iter()
+        .any(|p| p.get("properties").is_some() || p.get("additionalProperties") == Some(&Value::Bool(false)))
+}
+
+/// The schema of field `name` in `schema` (in whichever of its parts has it).
+fn field<'a>(schema: &'a Value, name: &str) -> Option<&'a Value> {
+    parts(schema).into_iter().find_map(|p| p.get("properties")?.get(name))
+}
+
+/// Checks that `params` (a JSON object, or `null` for none) names only fields `T` takes, at every
+/// depth: a nested object (`clip`, `viewport`, an array's items) only the fields its own type takes.
 ///
 /// # Errors
-/// The first [`UnknownField`], in the request's order.
+/// The first [`UnknownField`], in the request's order, depth first; a nested one is named by its path
+/// (`clip.wdth`), as are the names it gives.
 pub fn check<T: JsonSchema + 'static>(params: &Value) -> Result<(), UnknownField> {
-    let Value::Object(given) = params else { return Ok(()) };
-    match unknown(given.keys(), &names::<T>()) {
+    check_at(&schema::<T>(), params, "")
+}
+
+fn check_at(schema: &Value, value: &Value, path: &str) -> Result<(), UnknownField> {
+    match value {
+        Value::Object(given) if is_struct(schema) => {
+            let mut accepted = Vec::new();
+            collect(schema, &mut accepted);
+            if let Some(mut unknown) = unknown(given.keys(), &accepted) {
+                if !path.is_empty() {
+                    unknown.field = format!("{path}.{}", unknown.field);
+                    unknown.closest = unknown.closest.map(|n| format!("{path}.{n}"));
+                    unknown.accepted = unknown.accepted.iter().map(|n| format!("{path}.{n}")).collect();
+                }
+                return Err(unknown);
+            }
+            for (name, inner) in given {
+                if let Some(sub) = field(schema, name) {
+                    let inner_path = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+                    check_at(sub, inner, &inner_path)?;
+                }
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            let Some(item) = parts(schema).into_iter().find_map(|p| p.get("items")) else { return Ok(()) };
+            for (i, inner) in items.iter().enumerate() {
+                check_at(item, inner, &format!("{path}[{i}]"))?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The fields of a request line itself ([`crate::api::Request`]).
+pub const REQUEST_FIELDS: [&str; 6] = ["id", "method", "params", "session_id", "session_token", "timeout_ms"];
+
+/// Checks that a request line (a JSON object) names only a request's own fields: a misplaced or
+/// misspelt one (`"timeout": 30000`) is refused, not dropped while the default budget runs.
+///
+/// # Errors
+/// The first [`UnknownField`], with the closest field (`did you mean 'timeout_ms'?`).
+pub fn check_request(request: &Value) -> Result<(), UnknownField> {
+    let Value::Object(given) = request else { return Ok(()) };
+    let accepted: Vec<String> = REQUEST_FIELDS.iter().map(|f| f.to_string()).collect();
+    match unknown(given.keys(), &accepted) {
         Some(field) => Err(field),
         None => Ok(()),
     }
@@ -133,6 +204,30 @@ mod tests {
         );
         assert!(check::<WaitForParams>(&json!({"selector": "#x", "state": "visible"})).is_ok());
         assert!(check::<ExtractParams>(&Value::Null).is_ok());
+    }
+
+    /// Issue 55 §5: nested objects and arrays of them are held to their own fields.
+    #[test]
+    fn nested_objects_are_checked_too() {
+        use crate::api::{EmulateParams, ScreenshotParams};
+        let e = check::<ScreenshotParams>(&json!({"clip": {"x": 0, "y": 0, "wdth": 10, "height": 10}}))
+            .unwrap_err();
+        assert_eq!(e.field, "clip.wdth");
+        assert_eq!(e.closest.as_deref(), Some("clip.width"));
+        assert!(
+            check::<ScreenshotParams>(&json!({"clip": {"x": 0, "y": 0, "width": 10, "height": 10}})).is_ok()
+        );
+        let e =
+            check::<EmulateParams>(&json!({"geolocation": {"latitude": 1, "longitude": 2, "acuracy": 3}}))
+                .unwrap_err();
+        assert_eq!(e.closest.as_deref(), Some("geolocation.accuracy"));
+    }
+
+    #[test]
+    fn a_request_names_only_its_own_fields() {
+        let e = check_request(&json!({"id": 1, "method": "page.goto", "timeout": 30000})).unwrap_err();
+        assert_eq!(e.closest.as_deref(), Some("timeout_ms"));
+        assert!(check_request(&json!({"id": 1, "method": "x", "params": {}, "timeout_ms": 5})).is_ok());
     }
 
     #[test]

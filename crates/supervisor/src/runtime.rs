@@ -229,6 +229,11 @@ impl Runtime {
             Err(e) => return Response::failure(None, bad_request(format!("request is not JSON: {e}"))),
         };
         let id: Option<RequestId> = value.get("id").cloned().and_then(|v| serde_json::from_value(v).ok());
+        if let Err(unknown) = sb_protocol::fields::check_request(&value) {
+            let message = unknown.to_string().replacen("parameter", "request field", 1);
+            let message = message.replacen("it takes:", "a request takes:", 1);
+            return Response::failure(id, bad_request(message));
+        }
         let request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
             Err(e) => return Response::failure(id, bad_request(format!("bad request: {e}"))),
