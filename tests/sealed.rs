@@ -1056,6 +1056,43 @@ async fn with_session_tokens_a_session_belongs_to_its_caller() {
     alice_again.session_close("a").await.unwrap();
 }
 
+/// Issue 53 §11: with `[limits] session_tokens`, each token's session ids are its own: bob starting
+/// `main` while alice has a `main` starts bob's own (it answered `session_exists` before: an oracle of
+/// alice's ids), each drives and lists only its own, each closes only its own, and the ids come back
+/// as the agents gave them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_session_tokens_each_agent_has_its_own_session_ids() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[limits]\nsession_tokens = true\n");
+    let alice = sup.client().await;
+    let bob = sup.client().await;
+    assert_eq!(alice.session_start(Some("main")).await.unwrap().session_id, "main");
+    let started = bob.session_start(Some("main")).await.unwrap();
+    assert_eq!(started.session_id, "main", "bob's own main: {started:?}");
+    let again = alice.call("session.start", None, json!({"session_id": "main"}), None).await.unwrap();
+    assert_eq!(
+        again.error.map(|e| e.code),
+        Some(sb_protocol::ErrorCode::SessionExists),
+        "alice's own is open"
+    );
+    alice.goto("main", &pages.url("/test/index.html"), None).await.unwrap();
+    bob.goto("main", &pages.url("/test/form.html"), None).await.unwrap();
+    let title = |c: &sb_client::Client| {
+        let c = c.clone();
+        async move { c.evaluate("main", "document.title", None).await.unwrap().into_inner().value }
+    };
+    assert_eq!(title(&alice).await, Some(json!("Test Index")));
+    assert_ne!(title(&bob).await, Some(json!("Test Index")));
+    let listed = bob.session_list().await.unwrap();
+    let ids: Vec<&str> = listed.sessions.iter().map(|s| s.session_id.as_str()).collect();
+    assert_eq!(ids, ["main"]);
+    let closed = bob.call("session.close", Some("main"), json!({}), None).await.unwrap();
+    assert_eq!(closed.result.unwrap()["session_id"], json!("main"));
+    assert_eq!(title(&alice).await, Some(json!("Test Index")), "alice's main is still open");
+    let gone = bob.call("page.extract", Some("main"), json!({}), None).await.unwrap();
+    assert_eq!(gone.error.unwrap().message, "no open session 'main'; start one with session.start");
+}
+
 /// The supervisor's resident memory, bytes (`VmRSS`).
 fn rss(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();

@@ -234,7 +234,7 @@ impl Runtime {
             let message = message.replacen("it takes:", "a request takes:", 1);
             return Response::failure(id, bad_request(message));
         }
-        let request: Request = match serde_json::from_value(value) {
+        let mut request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
             Err(e) => return Response::failure(id, bad_request(format!("bad request: {e}"))),
         };
@@ -252,6 +252,9 @@ impl Runtime {
         };
         let budget =
             Budget::new(Duration::from_millis(self.config.timeouts.budget_ms(method, request.timeout_ms)));
+        // With session tokens each token's session ids are its own: the id the agent gave is looked up
+        // as its token's (`session.start` makes it so), and answered back as the agent gave it.
+        let named = self.own_session_id(method, &mut request);
         let span_session = request.session_id.clone().unwrap_or_default();
         log_action("browser_action_started", method, &span_session, None, None);
         // The live view and a trace see the request's params (redacted when recorded).
@@ -264,6 +267,10 @@ impl Runtime {
         let result = match method.check_params(&request.params) {
             Err(unknown) => Err(bad_request(format!("{}: {unknown}", method.name()))),
             Ok(()) => self.execute(Call { method, budget, cancel }, request).await,
+        };
+        let result = match &named {
+            Some((internal, given)) => shown_as_given(result, internal, given),
+            None => result,
         };
         if let Some((params, at_ms)) = observed {
             let action_ms = started.elapsed().as_millis() as u64;
@@ -577,6 +584,20 @@ impl Runtime {
         }
     }
 
+    /// With `[limits] session_tokens`, the request's `session_id` made its token's
+    /// ([`crate::sessions::namespaced`]; `session.start` names its own in [`Runtime::start_session`]):
+    /// the registry's id and the one the agent gave, for the answer. `None` when nothing was changed.
+    fn own_session_id(&self, method: Method, request: &mut Request) -> Option<(String, String)> {
+        if !self.config.session_tokens || method == Method::SessionStart {
+            return None;
+        }
+        let token = request.session_token.as_deref().filter(|t| !t.is_empty())?;
+        let given = request.session_id.take()?;
+        let internal = crate::sessions::namespaced(&given, token);
+        request.session_id = Some(internal.clone());
+        Some((internal, given))
+    }
+
     /// Methods without a session: `runtime.*`, `session.start`, `session.list`.
     async fn execute_runtime(
         &self,
@@ -809,7 +830,15 @@ impl Runtime {
         budget: Budget,
     ) -> Result<SessionStartResult, ErrorBody> {
         let sessions = &self.queue.sessions;
-        let reservation = sessions.reserve(requested)?;
+        // With session tokens the new session's id is its token's own (a token is made for a caller
+        // that brought none).
+        let token = match self.config.session_tokens {
+            true => Some(token.filter(|t| !t.is_empty()).unwrap_or_else(crate::sessions::new_token)),
+            false => token,
+        };
+        let owner =
+            token.as_deref().filter(|_| self.config.session_tokens).map(|t| crate::files::owner(Some(t)));
+        let reservation = sessions.reserve(requested, owner.as_deref())?;
         let link = self.queue.health.link(budget).await?;
         // Refused while the browser and the runtime still have room, not after either ran out (the
         // browser aborts when it does).
@@ -857,6 +886,7 @@ impl Runtime {
                 tracing::warn!(browser.session_id = %session_id, error.message = %e.message, "trace_not_started");
             }
         }
+        let session_id = crate::sessions::shown(&session_id, self.config.session_tokens).to_string();
         Ok(SessionStartResult { session_id, target_id, session_token })
     }
 
@@ -1226,3 +1256,20 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Value, ErrorBody> {
 /// remote browser's interception `net::ERR_BLOCKED_BY_CLIENT`.
 const GATE_ERRORS: [&str; 3] =
     ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE", "net::ERR_BLOCKED_BY_CLIENT"];
+
+/// An answer with the registry's session id `internal` put back as the agent gave it (`given`): in an
+/// error's message and in a result's `session_id`.
+fn shown_as_given(result: Result<Value, ErrorBody>, internal: &str, given: &str) -> Result<Value, ErrorBody> {
+    match result {
+        Ok(mut value) => {
+            if value.get("session_id").and_then(Value::as_str) == Some(internal) {
+                value["session_id"] = Value::String(given.to_string());
+            }
+            Ok(value)
+        }
+        Err(mut e) => {
+            e.message = e.message.replace(internal, given);
+            Err(e)
+        }
+    }
+}

@@ -24,7 +24,7 @@ use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
 pub(crate) use entry::Standby;
 pub use entry::{InUse, SessionEntry, Tab};
-pub use refs::MAX_REFS;
+pub use refs::{KEPT_SNAPSHOTS, MAX_REFS};
 pub use targets::{cdp_error, close_target, close_target_soon, tab_infos};
 pub(crate) use watch::Observer;
 
@@ -102,7 +102,7 @@ impl Sessions {
             .into_iter()
             // A store written before ids had to be plain names may hold one that is not (`..`): it is
             // not reopened (its paths could leave their roots).
-            .filter(|s| match validate_session_id(&s.session_id) {
+            .filter(|s| match validate_session_id(bare(&s.session_id)) {
                 Ok(()) => true,
                 Err(e) => {
                     tracing::warn!(browser.session_id = %s.session_id, error.message = %e.message, "session_not_restored");
@@ -227,31 +227,46 @@ impl Sessions {
         open.open.values().map(|e| u64::from(e.tab_sessions.load(Ordering::Relaxed))).sum()
     }
 
-    /// `session.list`: every open session (only those of `token`, when given), by id.
+    /// `session.list`: every open session (only those of `token`, when given, by the ids their agent
+    /// gave them: [`bare`]), by id.
     pub fn list(&self, token: Option<&str>) -> Vec<SessionInfo> {
         let mut sessions: Vec<SessionInfo> = self
             .all()
             .iter()
             .filter(|s| token.is_none_or(|t| same(t, &s.token)))
-            .map(|s| SessionInfo { session_id: s.id.clone(), target_id: s.target(), url: s.last_url() })
+            .map(|s| SessionInfo {
+                session_id: shown(&s.id, token.is_some()).to_string(),
+                target_id: s.target(),
+                url: s.last_url(),
+            })
             .collect();
         sessions.sort_by(|a, b| a.session_id.cmp(&b.session_id));
         sessions
     }
 
     /// Reserves a slot for a new session (`requested` id, or a generated one), atomically against the
-    /// limit and the ids in use.
+    /// limit and the ids in use. With `owner` (`[limits] session_tokens`: the owner of the caller's
+    /// token, [`crate::files::owner`]) the id is that owner's ([`namespaced`]): another owner's session of
+    /// the same id is another session, and its existence is never told.
     ///
     /// # Errors
     /// `bad_request` for an invalid id; `too_many_sessions` at the limit (starts in progress count);
-    /// `session_exists` for an id open or being started.
-    pub fn reserve(&self, requested: Option<String>) -> Result<Reservation<'_>, ErrorBody> {
+    /// `session_exists` for an id open or being started (the owner's own).
+    pub fn reserve(
+        &self,
+        requested: Option<String>,
+        owner: Option<&str>,
+    ) -> Result<Reservation<'_>, ErrorBody> {
         let id = match requested {
             Some(id) => {
                 validate_session_id(&id)?;
                 id
             }
             None => format!("s{}-{}", self.generated.fetch_add(1, Ordering::Relaxed) + 1, short_random()),
+        };
+        let id = match owner {
+            Some(owner) => format!("{id}.{owner}"),
+            None => id,
         };
         let mut inner = self.inner.lock().unwrap();
         let used = inner.open.len() + inner.pending.len();
@@ -268,14 +283,18 @@ impl Sessions {
             return Err(ErrorBody::new(
                 ErrorCode::SessionExists,
                 Phase::Session,
-                format!("session '{id}' is already open; close it or use another id"),
+                format!(
+                    "session '{}' is already open; close it or use another id",
+                    shown(&id, owner.is_some())
+                ),
             ));
         }
         inner.pending.insert(id.clone());
         Ok(Reservation { sessions: self, id })
     }
 
-    /// A new entry for a reservation (not yet open), with `token` (a new random one when `None`).
+    /// A new entry for a reservation (not yet open), with `token` (a new random one when `None`; with
+    /// an owner given to [`Sessions::reserve`], the token that owner is of).
     pub fn entry(&self, reservation: &Reservation<'_>, token: Option<String>) -> Arc<SessionEntry> {
         let token = token.filter(|t| !t.is_empty()).unwrap_or_else(new_token);
         Arc::new(SessionEntry::new(reservation.id.clone(), None, token))
@@ -363,6 +382,42 @@ pub(crate) fn validate_session_id(id: &str) -> Result<(), ErrorBody> {
     }
 }
 
+/// Bytes an owner adds to a session id with `[limits] session_tokens`: `.` and 32 hex digits.
+const OWNER_SUFFIX: usize = 33;
+
+/// The id of `owner`'s session `id` in the registry (`<id>.<owner>`, 32 hex digits of the owner): with
+/// `[limits] session_tokens` each token's sessions are ids of their own, so two agents may both name
+/// a session `main`, and neither learns that the other has one.
+pub fn namespaced(id: &str, token: &str) -> String {
+    format!("{id}.{}", crate::files::owner(Some(token)))
+}
+
+/// A registry id as its agent named it: without its owner ([`namespaced`]) when it has one.
+pub fn bare(id: &str) -> &str {
+    let owned = id.len() > OWNER_SUFFIX
+        && id.as_bytes()[id.len() - OWNER_SUFFIX] == b'.'
+        && id[id.len() - OWNER_SUFFIX + 1..].bytes().all(|b| b.is_ascii_hexdigit());
+    if owned {
+        &id[..id.len() - OWNER_SUFFIX]
+    } else {
+        id
+    }
+}
+
+/// `id` as its agent knows it: [`bare`] when ids are owned (`tokens`), else as it is.
+pub fn shown(id: &str, tokens: bool) -> &str {
+    if tokens {
+        bare(id)
+    } else {
+        id
+    }
+}
+
+/// A new session token: 128 random bits as 32 hex digits.
+pub fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
 /// `unknown_session` for `id`: the one answer for an id that is not open and for a token that is not
 /// the session's.
 fn unknown_session(id: &str) -> ErrorBody {
@@ -371,11 +426,6 @@ fn unknown_session(id: &str) -> ErrorBody {
         Phase::Session,
         format!("no open session '{id}'; start one with session.start"),
     )
-}
-
-/// A new session token: 128 random bits as 32 hex digits.
-fn new_token() -> String {
-    uuid::Uuid::new_v4().simple().to_string()
 }
 
 /// Whether two tokens are equal, in time that does not depend on where they differ.
@@ -412,20 +462,20 @@ mod tests {
     #[test]
     fn reservations_count_against_the_limit_before_the_session_opens() {
         let s = registry(2);
-        let a = s.reserve(Some("a".into())).unwrap();
-        let _b = s.reserve(None).unwrap();
-        assert_eq!(s.reserve(Some("c".into())).err().unwrap().code, ErrorCode::TooManySessions);
-        assert_eq!(s.reserve(Some("a".into())).err().unwrap().code, ErrorCode::TooManySessions);
+        let a = s.reserve(Some("a".into()), None).unwrap();
+        let _b = s.reserve(None, None).unwrap();
+        assert_eq!(s.reserve(Some("c".into()), None).err().unwrap().code, ErrorCode::TooManySessions);
+        assert_eq!(s.reserve(Some("a".into()), None).err().unwrap().code, ErrorCode::TooManySessions);
         drop(a);
-        assert_eq!(s.reserve(Some("a".into())).unwrap().id(), "a");
+        assert_eq!(s.reserve(Some("a".into()), None).unwrap().id(), "a");
     }
 
     #[test]
     fn an_id_being_started_is_taken() {
         let s = registry(8);
-        let _a = s.reserve(Some("a".into())).unwrap();
-        assert_eq!(s.reserve(Some("a".into())).err().unwrap().code, ErrorCode::SessionExists);
-        assert_eq!(s.reserve(Some("bad id".into())).err().unwrap().code, ErrorCode::BadRequest);
+        let _a = s.reserve(Some("a".into()), None).unwrap();
+        assert_eq!(s.reserve(Some("a".into()), None).err().unwrap().code, ErrorCode::SessionExists);
+        assert_eq!(s.reserve(Some("bad id".into()), None).err().unwrap().code, ErrorCode::BadRequest);
     }
 
     #[test]
@@ -442,6 +492,22 @@ mod tests {
         let e = SessionEntry::new("s".into(), None, "t".into());
         e.keep_refs((1..=MAX_REFS + 5).map(|n| r(&format!("e{n}"), "only")).collect());
         assert_eq!(e.refs_kept(), MAX_REFS + 5);
+    }
+
+    /// Only the documents of the last four snapshots keep their refs: a session looping over pages
+    /// (goto -> snapshot -> click) no longer keeps every page's refs up to the bound.
+    #[test]
+    fn refs_of_documents_no_recent_snapshot_showed_are_dropped() {
+        let e = SessionEntry::new("s".into(), None, "t".into());
+        for page in 0..6u64 {
+            let refs = (1..=10).map(|n| r(&format!("e{}", page * 10 + n), &format!("doc{page}"))).collect();
+            e.keep_refs(refs);
+        }
+        assert_eq!(e.refs_kept(), 40, "the last four documents' refs");
+        assert_eq!(e.reference("e1").unwrap_err().code, ErrorCode::StaleRef);
+        assert_eq!(e.reference("e20").unwrap_err().code, ErrorCode::StaleRef);
+        assert_eq!(e.reference("e21").unwrap().loader_id, "doc2");
+        assert_eq!(e.reference("e60").unwrap().loader_id, "doc5");
     }
 
     /// A page whose script keeps replacing its elements (a single-page app) stays one document while
