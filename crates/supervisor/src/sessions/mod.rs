@@ -508,6 +508,11 @@ mod tests {
         assert_eq!(e.reference("e20").unwrap_err().code, ErrorCode::StaleRef);
         assert_eq!(e.reference("e21").unwrap().loader_id, "doc2");
         assert_eq!(e.reference("e60").unwrap().loader_id, "doc5");
+        // Actions answered without refs (clicks, gotos) are no snapshots: they drop nothing.
+        for _ in 0..10 {
+            e.keep_refs(Vec::new());
+        }
+        assert_eq!(e.refs_kept(), 40);
     }
 
     /// A page whose script keeps replacing its elements (a single-page app) stays one document while

@@ -15,8 +15,9 @@ use super::SessionEntry;
 /// last snapshot showed); a dropped ref answers `stale_ref`.
 pub const MAX_REFS: usize = 50_000;
 
-/// Snapshots whose documents' refs a session keeps: a ref of a document none of its last four
-/// snapshots showed answers `stale_ref` (that document is almost always gone: the page navigated).
+/// Snapshots whose documents' refs a session keeps (snapshots that issued refs; an action's answer
+/// without refs does not count): a ref of a document none of its last four snapshots showed answers
+/// `stale_ref` (that document is almost always gone: the page navigated).
 /// Before, every document's refs stayed until [`MAX_REFS`]: a session looping goto -> snapshot ->
 /// click on a docs page kept about 40 KB more each loop, and the soak's supervisor grew from 47 MB to
 /// 131 MB in 8 minutes with 16 sessions (toward 50,000 refs each).
@@ -43,9 +44,12 @@ impl RefTable {
     /// the order they were issued. The refs of `refs` (the snapshot the agent just read) all stay,
     /// however many: a page larger than the bound is shown whole.
     pub(super) fn keep(&mut self, refs: Vec<RefRecord>) {
-        self.recent.push_back(refs.iter().map(|r| r.loader_id.clone()).collect());
-        if self.recent.len() > KEPT_SNAPSHOTS {
-            self.recent.pop_front();
+        // An action's answer with no refs (a click, a goto) is no snapshot: it moves nothing.
+        if !refs.is_empty() {
+            self.recent.push_back(refs.iter().map(|r| r.loader_id.clone()).collect());
+            if self.recent.len() > KEPT_SNAPSHOTS {
+                self.recent.pop_front();
+            }
         }
         let live: HashSet<&String> = self.recent.iter().flatten().collect();
         if self.documents.iter().any(|d| !live.contains(d)) {
