@@ -65,6 +65,8 @@ fn by_netlink(peer: SocketAddr, local: SocketAddr) -> std::io::Result<Option<u32
         <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(fd)
     };
     let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
+    // SAFETY: sockaddr_nl is plain integers, for which all zeroes is a valid value (the kernel's
+    // address: pid 0, no groups).
     let mut kernel: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
     kernel.nl_family = libc::AF_NETLINK as u16;
     // SAFETY: as above.
