@@ -1598,6 +1598,22 @@ fn a_client_re_taking_the_reserved_slots_never_locks_the_health_check_out() {
     assert_eq!(answered, 21, "runtime.health probes answered past the limit");
 }
 
+/// Session `e`'s page loads an image from `url`, which must fail to load; its `page.network` entry,
+/// which must have no status (the gate answered nothing of its own).
+async fn failed_image(c: &sb_client::Client, url: &str) -> serde_json::Value {
+    let image = format!(
+        "new Promise((done) => {{ const i = new Image(); i.onload = () => done('loaded'); i.onerror = () => done('failed'); i.src = '{url}'; }})"
+    );
+    let got = c.call("page.evaluate", Some("e"), json!({"expression": image}), None).await.unwrap();
+    assert_eq!(got.result.unwrap()["value"], json!("failed"));
+    let listed = c.call("page.network", Some("e"), json!({"include_static": true}), None).await.unwrap();
+    let listed = listed.result.unwrap();
+    let request = listed["requests"].as_array().unwrap().iter().find(|r| r["url"] == url);
+    let request = request.unwrap_or_else(|| panic!("{listed}")).clone();
+    assert!(request["status"].is_null(), "{listed}");
+    request
+}
+
 /// Issue 54: an upstream that fails looks to the page as it would without the gate: a server that
 /// closes each connection without answering gives a navigation `net::ERR_EMPTY_RESPONSE` (no page of
 /// the gate's own: it answered 502, a response the page loaded) and `page.network` a failed request
@@ -1625,19 +1641,8 @@ async fn an_upstream_that_closes_unanswered_fails_as_without_the_gate() {
     let e = r.error.unwrap_or_else(|| panic!("the navigation loaded: {:?}", r.result));
     assert!(e.message.contains("ERR_EMPTY_RESPONSE"), "{e:?}");
     c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
-    let image = format!(
-        "new Promise((done) => {{ const i = new Image(); i.onload = () => done('loaded'); i.onerror = () => done('failed'); i.src = 'http://127.0.0.1:{port}/closes.png'; }})"
-    );
-    let got = c.call("page.evaluate", Some("e"), json!({"expression": image}), None).await.unwrap();
-    assert_eq!(got.result.unwrap()["value"], json!("failed"));
-    let listed = c
-        .call("page.network", Some("e"), json!({"filter": "**/closes.png", "include_static": true}), None)
-        .await
-        .unwrap();
-    let listed = listed.result.unwrap();
-    let request = &listed["requests"][0];
-    assert!(request["status"].is_null(), "{listed}");
-    assert!(request["failure"].as_str().unwrap_or_default().contains("ERR_EMPTY_RESPONSE"), "{listed}");
+    let request = failed_image(&c, &format!("http://127.0.0.1:{port}/closes.png")).await;
+    assert!(request["failure"].as_str().unwrap_or_default().contains("ERR_EMPTY_RESPONSE"), "{request}");
 }
 
 /// Issue 54: a refused connection and a reset one fail through the gate as without it: a navigation
@@ -1674,21 +1679,8 @@ async fn refused_and_reset_upstreams_fail_as_without_the_gate() {
         let e = r.error.unwrap_or_else(|| panic!("{url} loaded: {:?}", r.result));
         assert!(e.message.contains(wanted), "{url}: {e:?}");
         c.goto("e", &pages.url("/test/index.html"), None).await.unwrap();
-        let image = format!(
-            "new Promise((done) => {{ const i = new Image(); i.onload = () => done('loaded'); i.onerror = () => done('failed'); i.src = 'http://127.0.0.1:{port}/x.png'; }})"
-        );
-        let got = c.call("page.evaluate", Some("e"), json!({"expression": image}), None).await.unwrap();
-        assert_eq!(got.result.unwrap()["value"], json!("failed"));
-        let listed = c
-            .call("page.network", Some("e"), json!({"filter": "**/x.png", "include_static": true}), None)
-            .await
-            .unwrap();
-        let listed = listed.result.unwrap();
-        let mine = format!("http://127.0.0.1:{port}/x.png");
-        let request = listed["requests"].as_array().unwrap().iter().find(|r| r["url"] == mine.as_str());
-        let request = request.unwrap_or_else(|| panic!("{listed}"));
-        assert!(request["status"].is_null(), "{listed}");
-        assert_eq!(request["failure"], json!(wanted), "{listed}");
+        let request = failed_image(&c, &format!("http://127.0.0.1:{port}/x.png")).await;
+        assert_eq!(request["failure"], json!(wanted), "{request}");
     }
 }
 
