@@ -734,7 +734,7 @@ fn pct(v: &[f64], p: f64) -> f64 {
 }
 
 async fn interaction_table(sup: &Supervisor) {
-    use sb_protocol::api::{ClickParams, ElementParams, SnapshotParams};
+    use sb_protocol::api::SnapshotParams;
     let pages = sb_tests::PageServer::start(None).await;
     let c = sup.client().await;
     let theirs = playwright_interaction(&pages.base);
@@ -767,14 +767,8 @@ async fn interaction_table(sup: &Supervisor) {
             pw_ms.map(|m| format!("{:.3}x", ours / m)).unwrap_or_else(|| "-".into()),
         );
     }
-    c.goto(&sid, &pages.url("/test/form.html"), None).await.unwrap();
-    let snap = c.snapshot(&sid, SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
-    let line = snap.snapshot.lines().find(|l| l.contains("button \"Save\"")).unwrap();
-    let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
-    let click = || ClickParams {
-        element: ElementParams { reference: Some(reference.clone()), selector: None },
-        ..Default::default()
-    };
+    let save = save_button(&c, &sid, &pages).await;
+    let click = || save.clone();
     c.click(&sid, click(), None).await.unwrap();
     let mut ms = Vec::new();
     for _ in 0..CLICKS {
@@ -1352,6 +1346,24 @@ async fn tls_origins(n: usize) -> Vec<u16> {
     ports
 }
 
+/// Session `sid` on the form page (`/test/form.html`): the click on its button "Save" by the ref an
+/// interactive snapshot gave it (the click tables' action).
+async fn save_button(
+    c: &sb_client::Client,
+    sid: &str,
+    pages: &sb_tests::PageServer,
+) -> sb_protocol::api::ClickParams {
+    use sb_protocol::api::{ClickParams, ElementParams, SnapshotParams};
+    c.goto(sid, &pages.url("/test/form.html"), None).await.unwrap();
+    let snap = c.snapshot(sid, SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
+    let line = snap.snapshot.lines().find(|l| l.contains("button \"Save\"")).unwrap();
+    let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
+    ClickParams {
+        element: ElementParams { reference: Some(reference), selector: None },
+        ..Default::default()
+    }
+}
+
 /// Clicks per side and round in the kept-login table.
 const KEPT_CLICKS: usize = 200;
 
@@ -1360,7 +1372,6 @@ const KEPT_CLICKS: usize = 200;
 /// docs, throughput and goto p50), with it on and off, alternating, two rounds each. Neither page
 /// changes any state, so each action's refresh reads the cookies and local storage and writes nothing.
 async fn kept_table() {
-    use sb_protocol::api::{ClickParams, ElementParams, SnapshotParams};
     let pages = sb_tests::PageServer::start(None).await;
     let docs = std::path::Path::new(PYTHON_DOCS).join("index.html").exists().then(|| {
         Reaped(
@@ -1392,15 +1403,8 @@ async fn kept_table() {
             let sup = Supervisor::with_config(&format!("[limits]\nkeep_logins = {keep}\n"));
             let c = sup.client().await;
             let sid = c.session_start(None).await.unwrap().into_inner().session_id;
-            c.goto(&sid, &pages.url("/test/form.html"), None).await.unwrap();
-            let snap =
-                c.snapshot(&sid, SnapshotParams { interactive: true, ..Default::default() }).await.unwrap();
-            let line = snap.snapshot.lines().find(|l| l.contains("button \"Save\"")).unwrap();
-            let reference = line.split("[ref=").nth(1).unwrap().trim_end_matches(']').to_string();
-            let click = || ClickParams {
-                element: ElementParams { reference: Some(reference.clone()), selector: None },
-                ..Default::default()
-            };
+            let save = save_button(&c, &sid, &pages).await;
+            let click = || save.clone();
             c.click(&sid, click(), None).await.unwrap();
             let mut ms = Vec::new();
             for _ in 0..KEPT_CLICKS {
