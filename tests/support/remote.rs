@@ -78,6 +78,22 @@ impl Drop for RemoteChromium {
     }
 }
 
+/// A TLS acceptor (rustls, ring) with a new self-signed certificate for `names`, and that
+/// certificate's PEM (the CA a client must trust).
+pub fn self_signed_acceptor(names: &[&str]) -> (tokio_rustls::TlsAcceptor, String) {
+    let names = names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let certified = rcgen::generate_simple_self_signed(names).expect("a certificate");
+    let key = rustls::pki_types::PrivateKeyDer::try_from(certified.signing_key.serialize_der()).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![certified.cert.der().clone()], key)
+        .unwrap();
+    (tokio_rustls::TlsAcceptor::from(Arc::new(config)), certified.cert.pem())
+}
+
 /// A TLS-terminating, Basic-auth reverse proxy on 127.0.0.1 in front of `127.0.0.1:<upstream>`.
 pub struct TlsProxy {
     /// Its address.
@@ -92,21 +108,10 @@ pub struct TlsProxy {
 impl TlsProxy {
     /// Starts it for `upstream`, accepting `user`:`password` only.
     pub async fn start(upstream: u16, user: &str, password: &str) -> TlsProxy {
-        let certified =
-            rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string(), "localhost".to_string()])
-                .expect("a certificate");
+        let (acceptor, pem) = self_signed_acceptor(&["127.0.0.1", "localhost"]);
         let dir = crate::temp_dir();
         let ca_file = dir.path().join("proxy-ca.pem");
-        std::fs::write(&ca_file, certified.cert.pem()).unwrap();
-        let key = rustls::pki_types::PrivateKeyDer::try_from(certified.signing_key.serialize_der()).unwrap();
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let config = rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_no_client_auth()
-            .with_single_cert(vec![certified.cert.der().clone()], key)
-            .unwrap();
-        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        std::fs::write(&ca_file, pem).unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let expected = format!(

@@ -1284,16 +1284,7 @@ async fn closing_server() -> u16 {
 /// PNG. Their ports (the page is the first's).
 async fn tls_origins(n: usize) -> Vec<u16> {
     use hyper_util::rt::TokioIo;
-    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()]).unwrap();
-    let key = rustls::pki_types::PrivateKeyDer::try_from(certified.signing_key.serialize_der()).unwrap();
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(vec![certified.cert.der().clone()], key)
-        .unwrap();
-    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let (acceptor, _) = sb_tests::remote::self_signed_acceptor(&["127.0.0.1"]);
     let mut listeners = Vec::new();
     for _ in 0..n {
         listeners.push(tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap());
