@@ -390,3 +390,59 @@ async fn an_editor_is_a_textbox_with_its_text_and_a_ref() {
         c.evaluate("ed", "document.querySelector('[aria-label=Comment]').textContent", None).await.unwrap();
     assert_eq!(text.into_inner().value, Some(json!("filled and typed")));
 }
+
+/// Issue 57 §3: races around frames, looped (each was seen once in a run under two busy processes).
+/// `page.frames`, read again and again while a cross-site child loads (out of process), never lists
+/// a frame with the URL `""`; a click by a ref from a `<frameset>`'s snapshot taken while its frames
+/// commit their documents acts, where it answered `stale_ref` (the frame tree was read before a
+/// frame's document committed, the walk after).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frames_read_at_once_after_loading_are_whole_every_time() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("race")).await.unwrap();
+    for round in 0..ROUNDS {
+        c.goto("race", &pages.url("/test/frames.html"), None).await.unwrap();
+        // Read as often as it answers while the cross-site child loads: no reading shows a frame
+        // without its URL, and the child's URL comes.
+        let mut seen = 0;
+        let frames = loop {
+            let r = c.call("page.frames", Some("race"), json!({}), None).await.unwrap();
+            let v = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+            let frames = v["frames"].as_array().unwrap().clone();
+            assert!(
+                frames.iter().all(|f| f["url"] != ""),
+                "round {round}, reading {seen}: a frame without its URL: {v}"
+            );
+            if frames.iter().any(|f| f["url"].as_str().is_some_and(|u| u.contains("/test/child.html"))) {
+                break frames;
+            }
+            seen += 1;
+            assert!(seen < 2_000, "round {round}: the child never came: {v}");
+        };
+        assert_eq!(frames.len(), 3, "round {round}: {frames:?}");
+
+        c.goto("race", &pages.url("/test/frameset.html"), None).await.unwrap();
+        // Snapshots as soon as the goto answers (at DOMContentLoaded, its frames still loading), until
+        // the form's frame shows its button: a snapshot taken while a frame commits its document.
+        let mut tries = 0;
+        let (snap, save) = loop {
+            let snap = sb_tests::snapshot(&c, "race", SnapshotParams::default())
+                .await
+                .unwrap()
+                .into_inner()
+                .snapshot;
+            if let Some(save) = snap.lines().find(|l| l.contains("button \"Save\"")) {
+                let save = save.to_string();
+                break (snap, save);
+            }
+            tries += 1;
+            assert!(tries < 2_000, "round {round}: the form never came: {snap}");
+        };
+        let save = save.split("[ref=").nth(1).unwrap().split(']').next().unwrap();
+        let click = c.call("page.click", Some("race"), json!({"ref": save}), None).await.unwrap();
+        assert!(click.ok, "round {round}: {:?}\n{snap}", click.error);
+    }
+}
+
+/// How many times [`frames_read_at_once_after_loading_are_whole_every_time`] goes round.
+const ROUNDS: usize = 25;

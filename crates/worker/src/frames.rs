@@ -150,7 +150,10 @@ pub(crate) async fn list(
     let mut frames = Vec::new();
     for session in sessions {
         let tree = session.frame_tree(budget.remaining()).await.map_err(|e| cdp_failure(Phase::Cdp, e))?;
-        // A frame already listed is replaced: an out-of-process frame's own tree knows its URL best.
+        // A frame already listed is replaced: an out-of-process frame's own tree knows its URL best,
+        // once it has committed a document. Before (a target attached while its first navigation
+        // commits), its tree says `""`: the parent's entry stays (issue 57 §3: `page.frames` gave a
+        // child's URL as `""` once under load).
         for f in tree.frames() {
             let info = sb_protocol::api::FrameInfo {
                 frame_id: f.id.clone(),
@@ -159,6 +162,7 @@ pub(crate) async fn list(
                 url: f.url.clone(),
             };
             match frames.iter_mut().find(|x: &&mut sb_protocol::api::FrameInfo| x.frame_id == info.frame_id) {
+                Some(_) if info.url.is_empty() => {}
                 Some(seen) => *seen = info,
                 None => frames.push(info),
             }

@@ -98,6 +98,13 @@ pub(super) const FRAME_WALK: std::time::Duration = std::time::Duration::from_sec
 /// then the rendering and the cut at `max_chars`. The refs shown are kept by the page: the main
 /// frame's in its world's registry (`backend_node_id` 0, looked up when an action names one), a
 /// cross-origin frame's by `backendNodeId` (`DOM.describeNode`).
+///
+/// A same-process frame's document may commit between the page's frame tree and the walk (a
+/// `<frameset>`'s or an iframe's page while it loads): its refs would carry the document before and
+/// answer `stale_ref` when used. The tree is asked again after the walk when the walk gave refs in
+/// such frames; when a frame's document changed between the two, the page is walked again (at most
+/// [`WALK_AGAIN`] times), and after the last, its refs keep the earlier document (`stale_ref` when
+/// used, which asks for a new snapshot: honest, never the wrong element).
 pub(super) async fn walk_snapshot(
     page: &Page,
     options: &SnapshotOptions,
@@ -105,6 +112,35 @@ pub(super) async fn walk_snapshot(
     scope: Option<Scope>,
     budget: Budget,
 ) -> Result<Output, WorkerError> {
+    let mut again = 0;
+    loop {
+        let last = again == WALK_AGAIN;
+        match walk_snapshot_once(page, options, next_ref, scope.as_ref(), budget, last).await? {
+            Walk::Done(output) => return Ok(output),
+            Walk::Moved => again += 1,
+        }
+    }
+}
+
+/// How many times a snapshot walks the page again when a frame's document changed during the walk.
+const WALK_AGAIN: usize = 2;
+
+/// One walk's outcome: the snapshot, or word that a same-process frame's document changed during it.
+enum Walk {
+    Done(Output),
+    Moved,
+}
+
+/// [`walk_snapshot`]'s one walk; `Walk::Moved` (unless `last`) when a same-process frame with refs
+/// committed a new document between the page's frame tree and the walk.
+async fn walk_snapshot_once(
+    page: &Page,
+    options: &SnapshotOptions,
+    next_ref: u64,
+    scope: Option<&Scope>,
+    budget: Budget,
+    last: bool,
+) -> Result<Walk, WorkerError> {
     let phase = Phase::Cdp;
     let cdp = |e| cdp_failure(phase, e);
     // Time kept back for the refs, the identity and the rendering.
@@ -202,6 +238,11 @@ pub(super) async fn walk_snapshot(
     let mut ids = Vec::new();
     let mut origin = HashMap::new();
     let mut fresh = next_ref;
+    // The page's own frames with refs, other than the main frame, and the documents the tree before
+    // the walk named (the main frame's document is followed by its lifecycle; an out-of-process
+    // frame's tree is asked after its walk).
+    let page_key = page.session.id().to_string();
+    let mut children: Vec<(String, String)> = Vec::new();
     for (role, name, run, index) in &refs_meta {
         let r = &runs[*run];
         // An element keeps the ref an earlier walk of its document gave it (the page's registry);
@@ -225,6 +266,9 @@ pub(super) async fn walk_snapshot(
             trees.insert(key.clone(), tree.map_err(cdp)?);
         }
         let loader = trees[&key].find(&frame_id).map(|f| f.loader_id.clone()).unwrap_or_default();
+        if key == page_key && frame_id != page.target_id && !frame_id.is_empty() {
+            children.push((frame_id.clone(), loader.clone()));
+        }
         if !frame_id.is_empty() {
             origin.insert(id.clone(), (*run, *index));
             refs.push(RefRecord {
@@ -235,6 +279,19 @@ pub(super) async fn walk_snapshot(
                 frame_id,
                 loader_id: loader,
             });
+        }
+    }
+    // The page's own frames with refs, other than the main frame: still the documents the tree
+    // before the walk named? (The main frame's document is followed by its lifecycle; an
+    // out-of-process frame's tree is asked after its walk.)
+    if !last && !children.is_empty() {
+        let after = page.session.frame_tree(budget.remaining()).await.map_err(cdp)?;
+        let moved =
+            children.iter().any(|(frame, loader)| after.find(frame).map(|f| &f.loader_id) != Some(loader));
+        if moved {
+            tracing::debug!("snapshot_walked_again: a frame's document changed during the walk");
+            end_walks(page, &runs, budget);
+            return Ok(Walk::Moved);
         }
     }
     let mut lines = Vec::new();
@@ -251,7 +308,14 @@ pub(super) async fn walk_snapshot(
     if let Output::Snapshot(SnapshotOutput { refs, .. }) = &mut result {
         keep_refs(page, &runs, &origin, refs, budget).await;
     }
-    for run in &runs {
+    end_walks(page, &runs, budget);
+    Ok(Walk::Done(result))
+}
+
+/// Lets the page forget the walks' elements ([`forget_walk`]) and releases their objects ([`release`],
+/// once per session).
+fn end_walks(page: &Page, runs: &[Run], budget: Budget) {
+    for run in runs {
         forget_walk(page, run, budget);
     }
     let sessions: HashMap<String, Session> =
@@ -259,7 +323,6 @@ pub(super) async fn walk_snapshot(
     for session in sessions.values() {
         release(session, budget);
     }
-    Ok(result)
 }
 
 /// Walks `frame_id`'s document (the page's main frame, or a cross-origin iframe's) through `session`,
