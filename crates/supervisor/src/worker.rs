@@ -470,7 +470,24 @@ fn pump(
                         let wire = relay.route(&format!("worker {pid} connection {conn}"), false);
                         let (mut inbound, cdp_tx) = (wire.inbound, cdp_tx.clone());
                         tokio::spawn(async move {
-                            while let Some(msg) = inbound.recv().await {
+                            loop {
+                                // Ended by the relay (the worker fell a whole queue behind) while
+                                // that queue still waits here: the route is over, so what it holds
+                                // is dropped, and the worker is told now, not after reading up to
+                                // ROUTE_BUFFER messages it can no longer answer (under load that took
+                                // the next action's whole budget: wedge.rs, a load run of stop 61).
+                                if inbound.is_closed() && inbound.len() > SKIPPED_BACKLOG {
+                                    let mut said = None;
+                                    while let Ok(msg) = inbound.try_recv() {
+                                        if let Inbound::Closed(reason) = msg {
+                                            said = Some(reason);
+                                        }
+                                    }
+                                    let reason = said.unwrap_or_else(fell_behind);
+                                    let _ = cdp_tx.send(ToWorker::CdpClosed { conn, reason }).await;
+                                    return;
+                                }
+                                let Some(msg) = inbound.recv().await else { break };
                                 let frame = match msg {
                                     Inbound::Message(message) => ToWorker::Cdp { conn, message },
                                     Inbound::Closed(reason) => ToWorker::CdpClosed { conn, reason },
@@ -483,12 +500,7 @@ fn pump(
                             // queue behind (`cdp_route_stuck`). It is told, so that its calls fail at
                             // once and the session gets a worker that reads, where before they waited
                             // out every later action's budget.
-                            let reason = format!(
-                                "{} {} messages behind",
-                                ipc::FELL_BEHIND,
-                                sb_cdp::relay::ROUTE_BUFFER
-                            );
-                            let _ = cdp_tx.send(ToWorker::CdpClosed { conn, reason }).await;
+                            let _ = cdp_tx.send(ToWorker::CdpClosed { conn, reason: fell_behind() }).await;
                         });
                         wire.outbound
                     });
@@ -514,6 +526,16 @@ fn pump(
         }
     });
     (to_worker, from_worker)
+}
+
+/// Messages a route that ended may still hold for its worker and be passed on (a route the browser's
+/// end closed holds a few); past this many, it ended because the worker fell a whole queue behind,
+/// and they are dropped.
+const SKIPPED_BACKLOG: usize = 1_024;
+
+/// Why a worker's route ended when it fell a whole queue behind ([`ipc::FELL_BEHIND`]).
+fn fell_behind() -> String {
+    format!("{} {} messages behind", ipc::FELL_BEHIND, sb_cdp::relay::ROUTE_BUFFER)
 }
 
 /// Whether process `pid` is stopped (state `T`, or `t` under a tracer, in `/proc/<pid>/stat`): it cannot
