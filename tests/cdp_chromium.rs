@@ -26,7 +26,7 @@ async fn multiplexed_calls_events_and_big_frames_on_real_chromium() {
         .unwrap()
         .to_string();
 
-    let client = browser.relay.client("test");
+    let client = sb_cdp::CdpClient::over(browser.relay.route("test", true));
     let session = client.attach(&page, T).await.unwrap();
 
     // 50 evaluations in flight on one socket; each answer reaches its own caller.
@@ -130,7 +130,7 @@ async fn a_message_over_the_limit_fails_its_call_and_the_connection_goes_on() {
         .as_str()
         .unwrap()
         .to_string();
-    let client = browser.relay.client("test");
+    let client = sb_cdp::CdpClient::over(browser.relay.route("test", true));
     let session = client.attach(&page, T).await.unwrap();
     let evaluate = |expression: &str| {
         let session = session.clone();
@@ -163,7 +163,7 @@ async fn a_call_on_a_target_that_closes_fails_then() {
     let dir = tempfile::Builder::new().prefix("sbtest-cdp-").tempdir().unwrap();
     let mut browser = sb_tests::launch_browser(dir.path()).await;
     let page = browser.client.create_target("about:blank", false, None, T).await.unwrap();
-    let client = browser.relay.client("test");
+    let client = sb_cdp::CdpClient::over(browser.relay.route("test", true));
     let session = client.attach(&page, T).await.unwrap();
     let never = json!({"expression": "new Promise(() => {})", "awaitPromise": true});
     let pending = tokio::spawn({

@@ -11,7 +11,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::types::AttachToTargetResult;
-use crate::wire::{Inbound, Outbound, Wire};
+use crate::wire::{closed_reason, Inbound, Outbound, Wire};
 use crate::CdpError;
 
 type Reply = Result<Value, CdpError>;
@@ -182,20 +182,6 @@ impl Shared {
             };
             !wanted || s.tx.send(event.clone()).is_ok()
         });
-    }
-}
-
-/// Waits until `closed` holds a reason and answers it (`gone` when its sender went away first): the
-/// `closed()` of a client and of a relay.
-pub(crate) async fn closed_reason(closed: &watch::Sender<Option<String>>, gone: &str) -> String {
-    let mut rx = closed.subscribe();
-    loop {
-        if let Some(reason) = rx.borrow_and_update().clone() {
-            return reason;
-        }
-        if rx.changed().await.is_err() {
-            return gone.into();
-        }
     }
 }
 

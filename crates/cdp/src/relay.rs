@@ -28,8 +28,7 @@ use std::sync::{Arc, Mutex};
 use serde::Deserialize;
 use tokio::sync::{mpsc, watch};
 
-use crate::wire::{Inbound, Outbound, Wire};
-use crate::CdpClient;
+use crate::wire::{closed_reason, Inbound, Outbound, Wire};
 
 /// The relay's own method, answered by the relay: `{"method": "Relay.adoptSession", "params":
 /// {"sessionId"}}` makes a session that auto-attach at the browser level made (the auto-attacher's,
@@ -165,7 +164,7 @@ impl Relay {
         Relay { inner }
     }
 
-    /// A new route: a [`Wire`] a [`CdpClient`] (or a process at the end of an IPC stream) speaks CDP
+    /// A new route: a [`Wire`] a [`crate::CdpClient`] (`CdpClient::over`; or a process at the end of an IPC stream) speaks CDP
     /// on. `name` is for logs; with `browser_events` the route also gets the browser-level events no
     /// session owns (`Target.targetCreated`, `Target.targetDestroyed`, ...). The route ends when its
     /// outbound senders are dropped or [`Outbound::Close`] is sent; its sessions are then detached.
@@ -193,12 +192,6 @@ impl Relay {
         Wire { inbound, outbound }
     }
 
-    /// A [`CdpClient`] on a new route that gets browser-level events (the supervisor's own
-    /// connection).
-    pub fn client(&self, name: &str) -> CdpClient {
-        CdpClient::over(self.route(name, true))
-    }
-
     /// Why the browser connection closed, or `None` while it is open.
     pub fn closed_reason(&self) -> Option<String> {
         self.inner.state.lock().unwrap().closed.clone()
@@ -216,7 +209,7 @@ impl Relay {
 
     /// Resolves once the browser connection is closed, with the reason.
     pub async fn closed(&self) -> String {
-        crate::client::closed_reason(&self.inner.closed_tx, "the relay is gone").await
+        closed_reason(&self.inner.closed_tx, "the relay is gone").await
     }
 
     /// Closes the browser connection (the pipe's end: Chromium exits when it reads EOF on fd 3).
@@ -516,7 +509,7 @@ impl State {
     }
 }
 
-/// `text` (a CDP message with a numeric `id`) with `id` in its place. Chromium and [`CdpClient`] put
+/// `text` (a CDP message with a numeric `id`) with `id` in its place. Chromium and [`crate::CdpClient`] put
 /// `"id"` first; anything else is rewritten through a parse.
 fn with_id(text: &str, id: u64) -> String {
     if let Some(rest) = text.strip_prefix("{\"id\":") {

@@ -12,7 +12,7 @@
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
@@ -277,6 +277,20 @@ fn too_long(head: &[u8], max_bytes: usize) -> Option<String> {
     );
     tracing::warn!(cdp.id = id, max_bytes, "CDP answer over the message limit dropped");
     Some(serde_json::json!({"id": id, "error": {"code": TOO_LONG, "message": message}}).to_string())
+}
+
+/// Waits until `closed` holds a reason and answers it (`gone` when its sender went away first): the
+/// `closed()` of a client and of a relay.
+pub(crate) async fn closed_reason(closed: &watch::Sender<Option<String>>, gone: &str) -> String {
+    let mut rx = closed.subscribe();
+    loop {
+        if let Some(reason) = rx.borrow_and_update().clone() {
+            return reason;
+        }
+        if rx.changed().await.is_err() {
+            return gone.into();
+        }
+    }
 }
 
 #[cfg(test)]

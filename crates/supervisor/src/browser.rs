@@ -511,7 +511,7 @@ impl Browser {
             }));
         }
         let mut process = BrowserProcess { child, pid, stderr_tail, stderr_reader, user_data_dir: Some(udd) };
-        let client = relay.client("supervisor");
+        let client = CdpClient::over(relay.route("supervisor", true));
         match handshake(&mut process, &client, started + LAUNCH_TIMEOUT).await {
             Ok(version) => Ok(Browser {
                 process: Some(process),
@@ -580,7 +580,7 @@ impl Browser {
         let left = (started + LAUNCH_TIMEOUT).saturating_duration_since(Instant::now());
         let wire = sb_cdp::wire::ws::open_with(&ws, left, &remote.remote).await;
         let relay = Relay::start(wire.map_err(|e| fail(Phase::Launch, e.to_string()))?);
-        let client = relay.client("supervisor");
+        let client = CdpClient::over(relay.route("supervisor", true));
         let left = (started + LAUNCH_TIMEOUT).saturating_duration_since(Instant::now());
         match client.run(&BrowserGetVersion {}, left.min(HANDSHAKE_TIMEOUT)).await {
             Ok(version) => Ok(Browser {

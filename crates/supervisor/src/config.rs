@@ -40,7 +40,7 @@ pub struct Config {
     /// `[files]`: where `page.upload` takes files from.
     pub files: FilesSection,
     /// `[view]`: the live view (off unless `listen` is set; see [`crate::view`]).
-    pub view: crate::view::ViewConfig,
+    pub view: ViewConfig,
     /// `[trace]`: traces of sessions' actions (see [`crate::trace`]).
     pub trace: crate::trace::TraceConfig,
 }
@@ -66,7 +66,7 @@ impl Default for Config {
             downloads: crate::downloads::DownloadsConfig::default(),
             artifacts: crate::artifacts::Retention::default(),
             files: FilesSection::default(),
-            view: crate::view::ViewConfig::default(),
+            view: ViewConfig::default(),
             trace: crate::trace::TraceConfig::default(),
         }
     }
@@ -394,6 +394,33 @@ impl Config {
             return bad("browser.sandbox.runtime_restart_attempts", "must be at most 10");
         }
         Ok(())
+    }
+}
+
+/// `[view]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ViewConfig {
+    /// `host:port` to serve the view on (`127.0.0.1:9300`; port 0 picks one); unset: off.
+    pub listen: Option<String>,
+    /// Whether a person on the view page may take a session over (their clicks, wheel and keys go to
+    /// the page; the agent's actions wait).
+    pub takeover: bool,
+}
+
+impl ViewConfig {
+    /// Checks `listen`.
+    ///
+    /// # Errors
+    /// Why `listen` is not an `ip:port` address.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.listen {
+            Some(addr) => addr
+                .parse::<std::net::SocketAddr>()
+                .map(|_| ())
+                .map_err(|e| format!("must be an ip:port address such as 127.0.0.1:9300 ({e})")),
+            None => Ok(()),
+        }
     }
 }
 

@@ -7,7 +7,6 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use sb_cdp::calls::CallFunctionOn;
 use sb_cdp::commands::{
     BrowserGetVersion, BrowserGrantPermissions, EmulationSetDeviceMetricsOverride, EmulationSetEmulatedMedia,
     EmulationSetGeolocationOverride, EmulationSetLocaleOverride, EmulationSetTimezoneOverride,
@@ -17,11 +16,7 @@ use sb_cdp::commands::{
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::api::{ColorScheme, Emulation, ReducedMotion};
 use sb_protocol::ipc::Display;
-use sb_protocol::{Budget, ErrorCode, Phase};
-
-use crate::error::{cdp_failure, fail};
-use crate::page::Page;
-use sb_protocol::ipc::WorkerError;
+use sb_protocol::Budget;
 use serde_json::{json, Value};
 
 /// A call sent on a page's session, awaiting its answer.
@@ -180,34 +175,6 @@ async fn send(
         ));
     }
     Ok(sent)
-}
-
-/// Whether the page's renderer knows time zone `zone` (`Intl.DateTimeFormat` throws a `RangeError`
-/// for one its ICU data lacks, the data `Emulation.setTimezoneOverride` reads), in the runtime's
-/// isolated world.
-///
-/// Chromium checks the id only when a renderer has no override yet: one already in force is changed
-/// to an unknown id without a word (the page keeps the old zone), and every tab opened after that
-/// (`tabs.open`, a popup) failed as its first override was refused ("Invalid timezone id").
-///
-/// # Errors
-/// `bad_request` naming the zone when it is unknown; a CDP failure or timeout.
-pub(crate) async fn check_time_zone(page: &Page, zone: &str, budget: Budget) -> Result<(), WorkerError> {
-    let call = CallFunctionOn {
-        function_declaration: "function(zone) { try { new Intl.DateTimeFormat('en-US', { timeZone: zone }); return true; } catch (e) { return false; } }".into(),
-        arguments: vec![json!({ "value": zone })],
-        return_by_value: true,
-        ..CallFunctionOn::default()
-    };
-    let r = page.worlds.call(&page.session, &page.target_id, call, budget).await;
-    let known = r.map_err(|e| cdp_failure(Phase::Cdp, e))?.result.value;
-    if known != Some(json!(true)) {
-        let message = format!(
-            "page.emulate: unknown time zone {zone:?}; give an IANA id (Europe/Paris, America/New_York, UTC)"
-        );
-        return Err(fail(ErrorCode::BadRequest, Phase::Request, message));
-    }
-    Ok(())
 }
 
 /// Waits for every call's answer; the first failure.

@@ -43,6 +43,7 @@ mod page;
 mod progress;
 mod raw;
 mod resolve;
+mod scripts;
 mod settle;
 mod snapshot;
 mod wait;
@@ -640,7 +641,7 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::Emulate { emulation } => {
             if emulation.timezone != page.emulation.timezone {
                 if let Some(zone) = emulation.timezone.as_deref().filter(|z| !z.is_empty()) {
-                    emulate::check_time_zone(page, zone, p.budget()).await?;
+                    check_time_zone(page, zone, p.budget()).await?;
                 }
             }
             let set = emulate::apply(
@@ -739,4 +740,31 @@ async fn switch_to(
     let url = url.unwrap_or_default();
     page.reported_url = url.clone();
     Ok(Output::Attached(AttachedOutput { url, title: title.unwrap_or_default() }))
+}
+/// Whether the page's renderer knows time zone `zone` (`Intl.DateTimeFormat` throws a `RangeError`
+/// for one its ICU data lacks, the data `Emulation.setTimezoneOverride` reads), in the runtime's
+/// isolated world.
+///
+/// Chromium checks the id only when a renderer has no override yet: one already in force is changed
+/// to an unknown id without a word (the page keeps the old zone), and every tab opened after that
+/// (`tabs.open`, a popup) failed as its first override was refused ("Invalid timezone id").
+///
+/// # Errors
+/// `bad_request` naming the zone when it is unknown; a CDP failure or timeout.
+pub(crate) async fn check_time_zone(page: &Page, zone: &str, budget: Budget) -> Result<(), WorkerError> {
+    let call = sb_cdp::calls::CallFunctionOn {
+        function_declaration: "function(zone) { try { new Intl.DateTimeFormat('en-US', { timeZone: zone }); return true; } catch (e) { return false; } }".into(),
+        arguments: vec![serde_json::json!({ "value": zone })],
+        return_by_value: true,
+        ..sb_cdp::calls::CallFunctionOn::default()
+    };
+    let r = page.worlds.call(&page.session, &page.target_id, call, budget).await;
+    let known = r.map_err(|e| cdp_failure(Phase::Cdp, e))?.result.value;
+    if known != Some(serde_json::Value::Bool(true)) {
+        let message = format!(
+            "page.emulate: unknown time zone {zone:?}; give an IANA id (Europe/Paris, America/New_York, UTC)"
+        );
+        return Err(fail(ErrorCode::BadRequest, Phase::Request, message));
+    }
+    Ok(())
 }

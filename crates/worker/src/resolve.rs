@@ -33,7 +33,7 @@ pub(crate) const VISIBLE: &str = include_str!("visible.js");
 static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "function(selector) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible, 'hop'); }}",
-        crate::snapshot::WALKER
+        crate::scripts::WALKER
     )
 });
 
@@ -43,7 +43,7 @@ static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 fn query_expression(selector: &str) -> String {
     let lower = selector.to_ascii_lowercase();
     let walker =
-        if lower.contains("role") || lower.contains("label") { crate::snapshot::WALKER } else { "null" };
+        if lower.contains("role") || lower.contains("label") { crate::scripts::WALKER } else { "null" };
     format!(
         "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible, 'hop'); }})()",
         Value::String(selector.to_string())

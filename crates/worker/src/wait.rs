@@ -227,7 +227,7 @@ static WAIT_FN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
              domcontentloaded: () => document.readyState !== 'loading', \
            }}; \
            return ({WAITER})(tests[kind], waitMs); }}",
-        WALKER = crate::snapshot::WALKER
+        WALKER = crate::scripts::WALKER
     )
 });
 

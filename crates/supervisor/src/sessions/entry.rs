@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use sb_protocol::api::{DialogLog, HumanTookOver};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
-use super::refs::RefTable;
+use super::refs::Refs;
 use crate::worker::WorkerHandle;
 
 /// One tab of a session.
@@ -65,9 +65,8 @@ pub struct SessionEntry {
     pub(super) last_url: Mutex<Option<String>>,
     /// Screenshots taken, for file names.
     pub(super) shots: AtomicU64,
-    pub(super) refs: Mutex<RefTable>,
-    /// The number of the next ref (`e{n}`).
-    pub(super) next_ref: AtomicU64,
+    /// The refs its snapshots issued, and the number of the next (`e{n}`).
+    pub(super) refs: Refs,
     /// Serializes snapshots' ref numbering.
     pub(crate) snapshotting: tokio::sync::Mutex<()>,
     /// Dialogs answered during the current action (or since the last result), for the next result:
@@ -176,6 +175,30 @@ struct Human {
 }
 
 impl SessionEntry {
+    /// A ref this session issued.
+    ///
+    /// # Errors
+    /// `unknown_ref` for a ref no snapshot of this session issued; `stale_ref` for one dropped with its
+    /// document ([`super::KEPT_SNAPSHOTS`], [`super::MAX_REFS`]).
+    pub fn reference(&self, id: &str) -> Result<sb_protocol::ipc::RefRecord, ErrorBody> {
+        self.refs.reference(id)
+    }
+
+    /// The number the next snapshot's first new ref gets.
+    pub(crate) fn next_ref(&self) -> u64 {
+        self.refs.next_ref()
+    }
+
+    /// Stores a snapshot's refs; refs are never reused, so the counter moves past them.
+    pub(crate) fn keep_refs(&self, refs: Vec<sb_protocol::ipc::RefRecord>) {
+        self.refs.keep(refs)
+    }
+
+    /// How many refs the session keeps now.
+    pub fn refs_kept(&self) -> usize {
+        self.refs.kept()
+    }
+
     pub(super) fn new(id: String, last_url: Option<String>, token: String) -> SessionEntry {
         SessionEntry {
             id,
@@ -184,8 +207,7 @@ impl SessionEntry {
             worker: tokio::sync::Mutex::new(None),
             last_url: Mutex::new(last_url),
             shots: AtomicU64::new(0),
-            refs: Mutex::new(RefTable::default()),
-            next_ref: AtomicU64::new(1),
+            refs: Refs::default(),
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(DialogLog::default()),
             console_errors: Mutex::default(),

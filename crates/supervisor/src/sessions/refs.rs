@@ -3,12 +3,11 @@
 //! the session no longer keeps is told from one it never issued.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use sb_protocol::ipc::RefRecord;
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
-
-use super::SessionEntry;
 
 /// Most refs a session keeps. Past it the refs of its oldest documents are dropped first (never the
 /// newest document's), then the refs of the documents left in the order they were issued (never one the
@@ -92,20 +91,33 @@ impl RefTable {
     }
 }
 
-impl SessionEntry {
-    /// A ref this session issued.
+/// A session's refs: the table of those it keeps, and the number its next new ref gets (refs are
+/// never reused: `e1`, `e2`, ... for the session's life).
+pub(super) struct Refs {
+    table: Mutex<RefTable>,
+    next: AtomicU64,
+}
+
+impl Default for Refs {
+    fn default() -> Refs {
+        Refs { table: Mutex::new(RefTable::default()), next: AtomicU64::new(1) }
+    }
+}
+
+impl Refs {
+    /// A ref the session issued.
     ///
     /// # Errors
     /// `unknown_ref` for a ref no snapshot of this session issued; `stale_ref` for one dropped with its
     /// document (past [`MAX_REFS`]).
-    pub fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody> {
-        if let Some(r) = self.refs.lock().unwrap().by_id.get(id) {
+    pub(super) fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody> {
+        if let Some(r) = self.table.lock().unwrap().by_id.get(id) {
             return Ok(r.clone());
         }
         let issued = id
             .strip_prefix('e')
             .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|n| n >= 1 && n < self.next_ref.load(Ordering::SeqCst));
+            .is_some_and(|n| n >= 1 && n < self.next.load(Ordering::SeqCst));
         Err(if issued {
             ErrorBody::new(
                 ErrorCode::StaleRef,
@@ -124,22 +136,22 @@ impl SessionEntry {
     }
 
     /// The number the next snapshot's first new ref gets.
-    pub(crate) fn next_ref(&self) -> u64 {
-        self.next_ref.load(Ordering::SeqCst)
+    pub(super) fn next_ref(&self) -> u64 {
+        self.next.load(Ordering::SeqCst)
     }
 
     /// Stores a snapshot's refs; refs are never reused, so the counter moves past them.
-    pub(crate) fn keep_refs(&self, refs: Vec<RefRecord>) {
+    pub(super) fn keep(&self, refs: Vec<RefRecord>) {
         for r in &refs {
             if let Some(n) = r.id.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
-                self.next_ref.fetch_max(n + 1, Ordering::SeqCst);
+                self.next.fetch_max(n + 1, Ordering::SeqCst);
             }
         }
-        self.refs.lock().unwrap().keep(refs);
+        self.table.lock().unwrap().keep(refs);
     }
 
     /// How many refs the session keeps now.
-    pub fn refs_kept(&self) -> usize {
-        self.refs.lock().unwrap().by_id.len()
+    pub(super) fn kept(&self) -> usize {
+        self.table.lock().unwrap().by_id.len()
     }
 }

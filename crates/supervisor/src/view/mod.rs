@@ -39,34 +39,8 @@ use axum::Router;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::config::ViewConfig;
 use crate::runtime::Runtime;
-
-/// `[view]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ViewConfig {
-    /// `host:port` to serve the view on (`127.0.0.1:9300`; port 0 picks one); unset: off.
-    pub listen: Option<String>,
-    /// Whether a person on the view page may take a session over (their clicks, wheel and keys go to
-    /// the page; the agent's actions wait).
-    pub takeover: bool,
-}
-
-impl ViewConfig {
-    /// Checks `listen`.
-    ///
-    /// # Errors
-    /// Why `listen` is not an `ip:port` address.
-    pub fn check(&self) -> Result<(), String> {
-        match &self.listen {
-            Some(addr) => addr
-                .parse::<SocketAddr>()
-                .map(|_| ())
-                .map_err(|e| format!("must be an ip:port address such as 127.0.0.1:9300 ({e})")),
-            None => Ok(()),
-        }
-    }
-}
 
 /// The file in the runtime dir that holds the view's token.
 pub const TOKEN_FILE: &str = "view-token";

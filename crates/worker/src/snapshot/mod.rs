@@ -9,7 +9,7 @@
 //! - checkbox "Agree" [checked] [ref=e3]
 //! ```
 //!
-//! One path for every page: an in-page walker ([`WALKER`], `walker.js`) that follows Playwright's
+//! One path for every page: an in-page walker ([`crate::scripts::WALKER`], `walker.js`) that follows Playwright's
 //! `generateAriaTree` and `roleUtils` (roles, accessible names, states, what is hidden, how text is
 //! joined) in an isolated world, and stops once the text would pass `max_chars`. Iframes are nested
 //! under their `- iframe` line: a same-origin one walked with its parent, a cross-origin one by a walk
@@ -31,7 +31,6 @@ mod diff;
 mod render;
 mod walk;
 
-pub(crate) use walk::WALKER;
 use walk::*;
 
 /// The marker line of a snapshot taken while the document was still loading.

@@ -13,11 +13,9 @@ use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, fail};
 use crate::page::{url_and_title, Page, WORLD};
+use crate::scripts::WALKER;
 
 use super::render::*;
-
-/// The in-page walker (an expression: a function of the options).
-pub(crate) const WALKER: &str = include_str!("walker.js");
 
 /// Object group of the walker's results, released after each snapshot.
 pub(super) const WALK_GROUP: &str = "sandbox-browser-snapshot";
