@@ -152,6 +152,7 @@ example "page.check" page.check s1 '{"ref": "e3", "checked": true}'
 example "page.snapshot, diff: what changed since the previous snapshot" page.snapshot s1 '{"diff": true}'
 example "page.evaluate" page.evaluate s1 '{"expression": "({title: document.title, n: NaN, big: 2n ** 64n, at: new Date(0)})"}'
 example "page.evaluate, a function on an element" page.evaluate s1 '{"function": "(el) => el.textContent", "selector": "h1"}'
+example "page.evaluate with an argument (Playwright's evaluate(fn, arg))" page.evaluate s1 '{"function": "(el, n) => el.textContent.repeat(n)", "selector": "h1", "arg": 2}'
 example "page.evaluate that throws" page.evaluate s1 '{"expression": "null.x"}'
 example "page.evaluate that never ends" page.evaluate s1 '{"expression": "(async () => { await 0; while (true) {} })()"}' 2000
 example "page.handle_dialog" page.handle_dialog s1 '{"accept": true, "prompt_text": "yes"}'

@@ -111,7 +111,7 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
         "{took:?}"
     );
 
-    let title = Action::Evaluate { expression: "document.title".into(), frame: None };
+    let title = Action::Evaluate { expression: "document.title".into(), frame: None, arg_json: None };
     let out = worker.run("page.evaluate", title, Budget::new(T), &cancel).await.unwrap();
     assert!(
         matches!(out, Output::Evaluate(ref v) if v.value_json.as_deref() == Some("\"Test Index\"")),

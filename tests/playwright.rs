@@ -339,6 +339,41 @@ async fn page_frames_lists_the_frame_tree() {
     assert!(frames.iter().any(|f| f["url"].as_str().is_some_and(|u| u.contains("/test/child.html"))), "{v}");
 }
 
+/// Issue 56 §3: `page.evaluate {arg}` passes a JSON value to the script, as Playwright's
+/// `page.evaluate(fn, arg)`: to a `function` (after the element with `ref`/`selector`, as
+/// `locator.evaluate(fn, arg)`), and to an `expression` whose value is a function. Text with quotes
+/// arrives as it was sent: nothing is spliced into the source. Before, `arg` was refused as an unknown
+/// parameter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluate_passes_its_arg_as_playwright_does() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("arg")).await.unwrap();
+    c.goto("arg", &pages.url("/test/index.html"), None).await.unwrap();
+    let eval = |params: serde_json::Value| {
+        let c = &c;
+        async move {
+            let r = c.call("page.evaluate", Some("arg"), params.clone(), None).await.unwrap();
+            r.result.unwrap_or_else(|| panic!("{params}: {:?}", r.error))["value"].clone()
+        }
+    };
+    let data = json!({"x": 20, "list": [1, 2], "nested": {"s": "it's \"quoted\" </script>"}});
+    let v = eval(json!({"function": "(a) => [a.x * 2 + a.list.length, a.nested.s]", "arg": data})).await;
+    assert_eq!(v, json!([42, "it's \"quoted\" </script>"]));
+    let v =
+        eval(json!({"function": "(el, suffix) => el.tagName + suffix", "selector": "h1", "arg": "!"})).await;
+    assert_eq!(v, json!("H1!"));
+    let snap = sb_tests::snapshot(&c, "arg", sb_protocol::api::SnapshotParams::default()).await.unwrap();
+    let heading = snap.snapshot.lines().find(|l| l.contains("heading")).unwrap().to_string();
+    let heading = heading.split("[ref=").nth(1).unwrap().split(']').next().unwrap();
+    let v = eval(json!({"function": "(el, n) => el.tagName.repeat(n)", "ref": heading, "arg": 2})).await;
+    assert_eq!(v, json!("H1H1"));
+    let v = eval(json!({"expression": "(s) => s.toUpperCase()", "arg": "a'b\"c"})).await;
+    assert_eq!(v, json!("A'B\"C"));
+    // Without arg, as before.
+    let v = eval(json!({"function": "(...all) => all.length"})).await;
+    assert_eq!(v, json!(0));
+}
+
 /// `page.evaluate {frame}` runs in that frame's main world, as Playwright's `frame.evaluate`: a
 /// same-process child frame by its `frame_id`, an out-of-process one by its `<iframe>`'s ref, a
 /// function too; a frame the page does not have, or a ref that owns no frame, is `bad_request`.

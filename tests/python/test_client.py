@@ -374,3 +374,16 @@ def test_the_async_clients_methods_are_typed_as_coroutines(tmp_path):
     assert checked.returncode == 0, checked.stdout + checked.stderr
     refused = subprocess.run(mypy + [str(bad)], capture_output=True, text=True, env=env)
     assert refused.returncode != 0 and "Coroutine" in refused.stdout, refused.stdout
+
+
+
+def test_evaluate_passes_arg_as_json(runtime, pages):
+    """``page.evaluate`` gives ``arg`` to the function, as Playwright's ``evaluate(fn, arg)``."""
+    with Client(runtime.socket) as c:
+        sid = c.session_start().session_id
+        c.goto(sid, pages.url("/test/form.html"))
+        words = {"words": ["it's", '"x"'], "n": 1}
+        r = c.evaluate(sid, function="(a) => a.words.join(' ') + a.n", arg=words)
+        assert r.value == "it's \"x\"1"
+        r = c.evaluate(sid, function="(el, s) => el.textContent + s", selector="h1", arg="!")
+        assert r.value == "Sign up!"

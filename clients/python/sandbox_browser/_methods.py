@@ -295,18 +295,24 @@ class Methods:
         session_id: str,
         expression: Optional[str] = None,
         *,
+        arg: Optional[Any] = None,
         frame: Optional[str] = None,
         function: Optional[str] = None,
         ref: Optional[str] = None,
         selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> EvaluateResult:
-        """``page.evaluate {expression | function, ref? | selector?, frame?}`` -> ``EvaluateResult``: an
-        ``expression``, or a ``function`` called with the element named by ``ref``/``selector``; promises are
-        awaited; ``evaluate_error`` when it throws.
+        """``page.evaluate {expression | function, ref? | selector?, frame?, arg?}`` -> ``EvaluateResult``: an
+        ``expression``, or a ``function`` called with the element named by ``ref``/``selector`` and the JSON
+        ``arg`` (Playwright's ``evaluate(fn, arg)``); promises are awaited; ``evaluate_error`` when it throws.
 
         :param expression: A JavaScript expression; a promise is awaited. One whose value is a function (``()
         => document.title``) is called without arguments, as Playwright's Python ``page.evaluate`` calls it.
+        :param arg: A JSON value passed to the script, as Playwright's ``evaluate(pageFunction, arg)``: a
+        ``function`` gets it as its argument (after the element, ``(el, arg) => ...``, when
+        ``ref``/``selector`` names one, as ``locator.evaluate(fn, arg)``); an ``expression`` whose value is a
+        function is called with it (Playwright's ``page.evaluate(string, arg)``). Data goes here rather than
+        into the source, which then needs no quoting.
         :param frame: The frame to run in, as Playwright's ``frame.evaluate``: a ``frame_id`` from
         ``page.frames``, or the ref of an ``<iframe>`` (``e7``). The script runs in that frame's main world;
         default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
@@ -322,6 +328,7 @@ class Methods:
         params = _params(
             {
                 "expression": expression,
+                "arg": arg,
                 "frame": frame,
                 "function": function,
                 "ref": ref,
@@ -1291,18 +1298,24 @@ class AsyncMethods:
         session_id: str,
         expression: Optional[str] = None,
         *,
+        arg: Optional[Any] = None,
         frame: Optional[str] = None,
         function: Optional[str] = None,
         ref: Optional[str] = None,
         selector: Optional[str] = None,
         timeout_ms: Optional[int] = None,
     ) -> EvaluateResult:
-        """``page.evaluate {expression | function, ref? | selector?, frame?}`` -> ``EvaluateResult``: an
-        ``expression``, or a ``function`` called with the element named by ``ref``/``selector``; promises are
-        awaited; ``evaluate_error`` when it throws.
+        """``page.evaluate {expression | function, ref? | selector?, frame?, arg?}`` -> ``EvaluateResult``: an
+        ``expression``, or a ``function`` called with the element named by ``ref``/``selector`` and the JSON
+        ``arg`` (Playwright's ``evaluate(fn, arg)``); promises are awaited; ``evaluate_error`` when it throws.
 
         :param expression: A JavaScript expression; a promise is awaited. One whose value is a function (``()
         => document.title``) is called without arguments, as Playwright's Python ``page.evaluate`` calls it.
+        :param arg: A JSON value passed to the script, as Playwright's ``evaluate(pageFunction, arg)``: a
+        ``function`` gets it as its argument (after the element, ``(el, arg) => ...``, when
+        ``ref``/``selector`` names one, as ``locator.evaluate(fn, arg)``); an ``expression`` whose value is a
+        function is called with it (Playwright's ``page.evaluate(string, arg)``). Data goes here rather than
+        into the source, which then needs no quoting.
         :param frame: The frame to run in, as Playwright's ``frame.evaluate``: a ``frame_id`` from
         ``page.frames``, or the ref of an ``<iframe>`` (``e7``). The script runs in that frame's main world;
         default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
@@ -1318,6 +1331,7 @@ class AsyncMethods:
         params = _params(
             {
                 "expression": expression,
+                "arg": arg,
                 "frame": frame,
                 "function": function,
                 "ref": ref,

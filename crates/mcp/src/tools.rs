@@ -345,7 +345,7 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_close", Cap::Core, Action::Close, false,
             "Close the browser session; the next tool starts a fresh one.", input_schema::<NoArgs>()),
         def("browser_evaluate", Cap::Evaluate, Call(Method::PageEvaluate), false,
-            "Run JavaScript in the page: an expression, or a function given the element named by ref/selector.",
+            "Run JavaScript in the page: an expression, or a function given the element named by ref/selector and arg (JSON).",
             input_schema::<EvaluateParams>()),
         def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
             "Capture the viewport, the full page, a region or an element as an image.",

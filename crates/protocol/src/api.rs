@@ -404,9 +404,10 @@ methods! {
     /// (`{x, y, width, height}`, CSS px) or an element, saved under the runtime's artifacts directory;
     /// `inline` also returns it as base64 `data`.
     PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000 }
-    /// `page.evaluate {expression | function, ref? | selector?, frame?}` -> [`EvaluateResult`]: an
-    /// `expression`, or a `function` called with the element named by `ref`/`selector`; promises are
-    /// awaited; `evaluate_error` when it throws.
+    /// `page.evaluate {expression | function, ref? | selector?, frame?, arg?}` -> [`EvaluateResult`]:
+    /// an `expression`, or a `function` called with the element named by `ref`/`selector` and the
+    /// JSON `arg` (Playwright's `evaluate(fn, arg)`); promises are awaited; `evaluate_error` when it
+    /// throws.
     PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000 }
     /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
     /// [`WaitForResult`]: exactly one condition (a `selector` in a `state`, `text` to appear, `text_gone`,
@@ -698,7 +699,7 @@ pub const FULL_PAGE_MAX_WIDTH: u32 = 16_384;
 pub const MAX_SCREENSHOT_PIXELS: u64 = 64 * 1024 * 1024;
 
 /// `page.evaluate` params: an `expression`, or a `function` called with the element named by `ref` or
-/// `selector` (if any) as its argument.
+/// `selector` (if any) and `arg` (if any) as its arguments.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvaluateParams {
     /// A JavaScript expression; a promise is awaited. One whose value is a function
@@ -717,6 +718,13 @@ pub struct EvaluateParams {
     /// Not with `ref`/`selector` (an element names its own frame).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame: Option<String>,
+    /// A JSON value passed to the script, as Playwright's `evaluate(pageFunction, arg)`: a `function`
+    /// gets it as its argument (after the element, `(el, arg) => ...`, when `ref`/`selector` names one,
+    /// as `locator.evaluate(fn, arg)`); an `expression` whose value is a function is called with it
+    /// (Playwright's `page.evaluate(string, arg)`). Data goes here rather than into the source, which
+    /// then needs no quoting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arg: Option<Value>,
 }
 
 /// `page.wait_for` params: exactly one condition.

@@ -265,16 +265,21 @@ pub enum Action {
         expression: String,
         /// The frame whose main world it runs in (default: the main frame).
         frame: Option<FrameTarget>,
+        /// The JSON text of the argument a function value of `expression` is called with, when any.
+        arg_json: Option<String>,
     },
-    /// `Runtime.callFunctionOn` of `function` with the element (when given) as its argument; without
-    /// one, `this` is the global object of `frame` (default: the main frame).
+    /// `Runtime.callFunctionOn` of `function` with the element (when given) and the argument (when
+    /// given) as its arguments; without an element, `this` is the global object of `frame` (default:
+    /// the main frame).
     CallFunction {
         /// The function's source.
         function: String,
-        /// The element passed as its argument, when any.
+        /// The element passed as its first argument, when any.
         target: Option<Locator>,
         /// The frame whose global object is `this` without an element (default: the main frame).
         frame: Option<FrameTarget>,
+        /// The JSON text of the argument passed after the element, when any.
+        arg_json: Option<String>,
     },
     /// Scroll the page by a mouse wheel at the viewport's center, in CSS px.
     Scroll {

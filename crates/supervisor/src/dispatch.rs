@@ -403,10 +403,12 @@ static EVALUATE: PageMethod = PageMethod {
             return Err(bad_request("page.evaluate takes frame or an element (ref, selector), not both"));
         }
         let frame = p.frame.map(|f| frame_target(cx, f)).transpose()?;
+        let arg_json = p.arg.map(|v| v.to_string());
         match (p.expression, p.function) {
-            (Some(expression), None) if !has_element => Ok(Action::Evaluate { expression, frame }),
+            (Some(expression), None) if !has_element => Ok(Action::Evaluate { expression, frame, arg_json }),
             (None, Some(function)) => {
-                Ok(Action::CallFunction { function, target: locator(cx, p.element, true)?, frame })
+                let target = locator(cx, p.element, true)?;
+                Ok(Action::CallFunction { function, target, frame, arg_json })
             }
             _ => Err(bad_request(
                 "page.evaluate takes an expression, or a function (with ref or selector for its element)",

@@ -539,10 +539,12 @@ pub(crate) async fn evaluate(
     page: &Page,
     expression: &str,
     frame: Option<&FrameTarget>,
+    arg_json: Option<&str>,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
     let phase = Phase::Evaluate;
+    let arg = argument(arg_json)?;
     let world = worlds::main_world(page, frame, budget).await?;
     let timeout = budget.remaining();
     // V8's own clock ends a little before the call's, so that its answer (not the call's timeout) comes.
@@ -575,28 +577,50 @@ pub(crate) async fn evaluate(
     if let Some(details) = r.exception_details {
         return Err(fail(ErrorCode::EvaluateError, phase, details.message()));
     }
-    // An expression whose value is a function (`() => document.title`) is called, without arguments,
-    // and its promise awaited: Playwright's `page.evaluate` does so with a string when it is not told
-    // whether it is a function (`utilityScript.ts` `evaluate`, `isFunction` undefined: Python's
-    // `page.evaluate`, Playwright MCP's `browser_evaluate`).
+    // An expression whose value is a function (`() => document.title`) is called, with the argument
+    // when one was given, and its promise awaited: Playwright's `page.evaluate` does so with a string
+    // when it is not told whether it is a function (`utilityScript.ts` `evaluate`, `isFunction`
+    // undefined: Python's `page.evaluate(string, arg)`, Playwright MCP's `browser_evaluate`).
     let result = match (r.result.kind.as_str(), r.result.object_id.clone()) {
         ("function", Some(object_id)) => {
-            call_on(&world.session, &object_id, "function() { return this(); }", json!([]), budget).await?
+            let args = Value::Array(arg.into_iter().collect());
+            call_on(&world.session, &object_id, "function(...args) { return this(...args); }", args, budget)
+                .await?
         }
         _ => r.result,
     };
     typed(&world.session, result, budget).await
 }
 
-/// `function` called with the element named by `target` (or nothing) as its argument
-/// (`Runtime.callFunctionOn`, promises awaited), its result typed as [`evaluate`]'s.
+/// A function `page.evaluate` calls: its source, the element it gets first (when any), and the JSON
+/// text of the argument it gets after it (when any).
+pub(crate) struct FunctionCall<'a> {
+    pub(crate) function: &'a str,
+    pub(crate) target: Option<&'a Locator>,
+    pub(crate) arg_json: Option<&'a str>,
+}
+
+/// The CDP `CallArgument` of an evaluate's JSON argument (`{"value": ...}`), when one was given.
+///
+/// # Errors
+/// `bad_request` when the text is not JSON (the supervisor sends JSON it parsed: never in practice).
+fn argument(arg_json: Option<&str>) -> Result<Option<Value>, WorkerError> {
+    let Some(text) = arg_json else { return Ok(None) };
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| fail(ErrorCode::BadRequest, Phase::Evaluate, format!("arg is not JSON: {e}")))?;
+    Ok(Some(json!({ "value": value })))
+}
+
+/// The call's function called with the element named by its `target` (or nothing) and its argument
+/// (when given) as its arguments (`Runtime.callFunctionOn`, promises awaited), as Playwright's
+/// `locator.evaluate(fn, arg)` and `page.evaluate(fn, arg)`; its result typed as [`evaluate`]'s.
 pub(crate) async fn call_function(
     page: &Page,
-    function: &str,
-    target: Option<&Locator>,
+    call: FunctionCall<'_>,
     frame: Option<&FrameTarget>,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let FunctionCall { function, target, arg_json } = call;
     let budget = p.budget();
     let phase = Phase::Evaluate;
     let this = match target {
@@ -627,7 +651,8 @@ pub(crate) async fn call_function(
             }
         }
     };
-    let args = if target.is_some() { json!([{"objectId": this.object_id}]) } else { json!([]) };
+    let element = target.is_some().then(|| json!({"objectId": this.object_id}));
+    let args = Value::Array(element.into_iter().chain(argument(arg_json)?).collect());
     // In the element's own session: an element of an out-of-process iframe lives there.
     let result = call_on(&this.session, &this.object_id, function, args, budget).await?;
     typed(&this.session, result, budget).await

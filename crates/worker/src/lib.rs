@@ -615,11 +615,16 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
                 actions::PdfPrint { paper_in, landscape, print_background, margin_in, scale, page_ranges };
             actions::pdf(page, print, &path, p).await
         }
-        Action::Evaluate { expression, frame } => {
-            actions::evaluate(page, &expression, frame.as_ref(), p).await
+        Action::Evaluate { expression, frame, arg_json } => {
+            actions::evaluate(page, &expression, frame.as_ref(), arg_json.as_deref(), p).await
         }
-        Action::CallFunction { function, target, frame } => {
-            actions::call_function(page, &function, target.as_ref(), frame.as_ref(), p).await
+        Action::CallFunction { function, target, frame, arg_json } => {
+            let call = actions::FunctionCall {
+                function: &function,
+                target: target.as_ref(),
+                arg_json: arg_json.as_deref(),
+            };
+            actions::call_function(page, call, frame.as_ref(), p).await
         }
         Action::Scroll { dx, dy } => actions::scroll(page, dx, dy, p).await,
         Action::WaitFor { condition } => wait::wait_for(page, &condition, p).await,
