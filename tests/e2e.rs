@@ -1097,9 +1097,13 @@ async fn console_lists_messages_and_errors_and_results_count_them() {
     let info = call("page.console", json!({})).await;
     let texts: Vec<&str> =
         info["messages"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
-    assert_eq!(texts, ["hello 42 Object", "careful", "bad", "Error: boom"], "{info}");
+    assert_eq!(texts, ["hello 42 {a: 1}", "careful", "bad", "Error: boom"], "{info}");
     let last = &info["messages"][3];
     assert_eq!((last["type"].as_str(), last["level"].as_str()), (Some("pageerror"), Some("error")));
+    // Its stack, as Playwright's `pageerror` error has it.
+    let stack = last["stack"].as_str().unwrap_or_else(|| panic!("{last}"));
+    assert!(stack.starts_with("Error: boom\n    at "), "{stack}");
+    assert!(info["messages"][0].get("stack").is_none(), "a console call has none: {info}");
     let errors = call("page.console", json!({"level": "error"})).await;
     assert_eq!(errors["messages"].as_array().unwrap().len(), 2, "{errors}");
     let debug = call("page.console", json!({"level": "debug"})).await;

@@ -339,6 +339,37 @@ async fn page_frames_lists_the_frame_tree() {
     assert!(frames.iter().any(|f| f["url"].as_str().is_some_and(|u| u.contains("/test/child.html"))), "{v}");
 }
 
+/// Issue 56 §7: console messages read as Playwright's `ConsoleMessage.type()` and `.text()` give them
+/// (`renderPreview` in `crProtocolHelper.ts`): objects from V8's preview (`{foo: bar, n: Object}`, not
+/// `Object`), arrays with their holes, a DOM node as `JSHandle@node`. The expected lines are what
+/// playwright-core printed for the same calls on the same Chromium (2026-11-29).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn console_messages_read_as_playwrights_text() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("con")).await.unwrap();
+    c.goto("con", &pages.url("/test/index.html"), None).await.unwrap();
+    let calls = "console.log('hello', 5, {foo: 'bar', n: {x: 1}}, [1, , 3], null, undefined, 1.5, true, NaN, \
+                 document.body, function f() {}); console.info('i'); console.table([1]); console.dir({a: 1}); 1";
+    let r = c.call("page.evaluate", Some("con"), json!({"expression": calls}), None).await.unwrap();
+    assert!(r.ok, "{r:?}");
+    let r = c.call("page.console", Some("con"), json!({"level": "debug"}), None).await.unwrap();
+    let v = r.result.unwrap_or_else(|| panic!("{:?}", r.error));
+    let got: Vec<(String, String)> = v["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["type"].as_str().unwrap().to_string(), m["text"].as_str().unwrap().to_string()))
+        .collect();
+    let want = [
+        ("log", "hello 5 {foo: bar, n: Object} [1, empty, 3] null undefined 1.5 true NaN JSHandle@node function f() {}"),
+        ("info", "i"),
+        ("table", "[1]"),
+        ("dir", "{a: 1}"),
+    ];
+    let want: Vec<(String, String)> = want.iter().map(|(t, x)| (t.to_string(), x.to_string())).collect();
+    assert_eq!(got, want, "{v}");
+}
+
 /// Issue 56 §3: `page.evaluate {arg}` passes a JSON value to the script, as Playwright's
 /// `page.evaluate(fn, arg)`: to a `function` (after the element with `ref`/`selector`, as
 /// `locator.evaluate(fn, arg)`), and to an `expression` whose value is a function. Text with quotes

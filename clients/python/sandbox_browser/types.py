@@ -604,8 +604,10 @@ class ConsoleMessage:
     """Its severity."""
     source: Optional[str] = None
     """Where it came from, ``url:line`` (1-based), when known."""
+    stack: Optional[str] = None
+    """An uncaught exception's stack as V8 writes it (``Error: boom\\n at f (http://...:3:9)``), as Playwright's ``pageerror`` error's ``stack``; absent for console calls and for a thrown value that is not an error."""
     text: str = ""
-    """The arguments as text, joined by spaces (each at most 2000 chars), or the exception's message."""
+    """The arguments as text, joined by spaces, as Playwright's ``ConsoleMessage.text()`` writes them (``hello 5 {foo: bar}``, ``[1, empty, 3]``; each at most 2000 chars), or the exception's first line (``Error: boom``)."""
     timestamp_ms: int = 0
     """When, ms since the Unix epoch."""
     type: str = ""

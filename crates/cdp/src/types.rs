@@ -305,6 +305,34 @@ pub struct RemoteObject {
     /// A handle to the object in its context (until its object group is released or the document goes).
     #[serde(default)]
     pub object_id: Option<String>,
+    /// Its first properties, for an object V8 previews (console arguments: `Runtime.consoleAPICalled`
+    /// sends them).
+    #[serde(default)]
+    pub preview: Option<ObjectPreview>,
+}
+
+/// `Runtime.ObjectPreview`: an object's first properties, as text.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectPreview {
+    /// The properties previewed (an array's by index: `"0"`, `"1"`, ...).
+    #[serde(default)]
+    pub properties: Vec<PropertyPreview>,
+    /// Whether there are more than these.
+    #[serde(default)]
+    pub overflow: bool,
+}
+
+/// `Runtime.PropertyPreview`: one property's name and its value as V8 writes it (`bar`, `Object`,
+/// `Array(3)`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertyPreview {
+    /// The property's name.
+    pub name: String,
+    /// Its value as text; absent for an accessor.
+    #[serde(default)]
+    pub value: Option<String>,
 }
 
 /// Keeps a present JSON `null` as `Some(Value::Null)`, so `value: null` differs from no value.

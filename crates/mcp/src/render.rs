@@ -83,7 +83,9 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
             let lines = result["messages"].as_array().into_iter().flatten().map(|m| {
                 let source =
                     m.get("source").and_then(Value::as_str).map(|s| format!(" @ {s}")).unwrap_or_default();
-                format!("[{}] {}{source}", str_of(m, "type").to_uppercase(), str_of(m, "text"))
+                // An uncaught error with its stack, as Playwright MCP writes a page error.
+                let text = m.get("stack").and_then(Value::as_str).unwrap_or_else(|| str_of(m, "text"));
+                format!("[{}] {text}{source}", str_of(m, "type").to_uppercase())
             });
             let mut text = lines.collect::<Vec<_>>().join("\n");
             if text.is_empty() {

@@ -848,8 +848,15 @@ pub struct ConsoleMessage {
     /// `pageerror` for an uncaught exception (Playwright's names).
     #[serde(rename = "type")]
     pub kind: String,
-    /// The arguments as text, joined by spaces (each at most 2000 chars), or the exception's message.
+    /// The arguments as text, joined by spaces, as Playwright's `ConsoleMessage.text()` writes them
+    /// (`hello 5 {foo: bar}`, `[1, empty, 3]`; each at most 2000 chars), or the exception's first line
+    /// (`Error: boom`).
     pub text: String,
+    /// An uncaught exception's stack as V8 writes it (`Error: boom\n    at f (http://...:3:9)`), as
+    /// Playwright's `pageerror` error's `stack`; absent for console calls and for a thrown value that
+    /// is not an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<String>,
     /// Where it came from, `url:line` (1-based), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,

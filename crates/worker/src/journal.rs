@@ -106,7 +106,12 @@ impl Journal {
                     });
                 let text = call.args.iter().map(arg_text).collect::<Vec<_>>().join(" ");
                 let level = level_of(&call.kind);
-                push_console(inner, level, call.kind, text, source, call.timestamp);
+                push_console(
+                    inner,
+                    level,
+                    Message { kind: call.kind, text, source, stack: None },
+                    call.timestamp,
+                );
             }
             "Runtime.exceptionThrown" => {
                 let Some(thrown) = ev.parse::<ExceptionThrown>() else { return };
@@ -114,7 +119,14 @@ impl Journal {
                 let source =
                     d.url.as_ref().filter(|u| !u.is_empty()).map(|u| format!("{u}:{}", d.line_number + 1));
                 let text = d.message();
-                push_console(inner, ConsoleLevel::Error, "pageerror".into(), text, source, thrown.timestamp);
+                // The stack, when the thrown value is an error whose description has one.
+                let stack = d
+                    .exception
+                    .as_ref()
+                    .and_then(|e| e.description.clone())
+                    .filter(|d| d.lines().nth(1).is_some_and(|l| l.trim_start().starts_with("at ")));
+                let message = Message { kind: "pageerror".into(), text, source, stack };
+                push_console(inner, ConsoleLevel::Error, message, thrown.timestamp);
             }
             "Runtime.executionContextCreated" => {
                 let Some(ExecutionContextCreated { context }) = ev.parse() else { return };
@@ -289,14 +301,19 @@ impl Journal {
     }
 }
 
-fn push_console(
-    inner: &mut Inner,
-    level: ConsoleLevel,
+/// A console message's parts as the journal reads them from an event.
+struct Message {
+    /// The console call's `type`, or `pageerror`.
     kind: String,
     text: String,
+    /// `url:line`, when known.
     source: Option<String>,
-    timestamp: f64,
-) {
+    /// An uncaught error's stack.
+    stack: Option<String>,
+}
+
+fn push_console(inner: &mut Inner, level: ConsoleLevel, message: Message, timestamp: f64) {
+    let Message { kind, text, source, stack } = message;
     inner.console_last += 1;
     if level == ConsoleLevel::Error {
         inner.errors += 1;
@@ -312,6 +329,7 @@ fn push_console(
         kind,
         text,
         source,
+        stack,
         timestamp_ms,
     });
 }
@@ -340,17 +358,54 @@ fn level_of(kind: &str) -> ConsoleLevel {
     }
 }
 
-/// One console argument as text: a string as it is, another primitive as JSON, an object as V8
-/// describes it (`Array(3)`, `Error: boom\n    at ...`), cut at [`ARG_CHARS`].
+/// One console argument as Playwright's `ConsoleMessage.text()` writes it (`renderPreview` of
+/// `server/chromium/crProtocolHelper.ts`, for each of `JSHandle.preview()`): `undefined`; a primitive as
+/// `String(value)`; an `unserializableValue` (`NaN`, `10n`) as it is; a plain object from V8's preview
+/// as `{foo: bar, n: Object}`; an array as `[1, empty, 3]`; a DOM node as `JSHandle@node` (Playwright's
+/// element handle); anything else as V8 describes it (`Error: boom\n    at ...`, `function f() {}`);
+/// cut at [`ARG_CHARS`].
 fn arg_text(arg: &RemoteObject) -> String {
-    let text = match (&arg.value, &arg.unserializable_value, &arg.description) {
+    let text = match (&arg.value, &arg.unserializable_value, &arg.preview) {
+        _ if arg.kind == "undefined" => "undefined".to_string(),
         (Some(Value::String(s)), _, _) => s.clone(),
+        (Some(Value::Null), _, _) => "null".to_string(),
         (Some(v), _, _) if !v.is_object() && !v.is_array() => v.to_string(),
         (_, Some(u), _) => u.clone(),
-        (_, _, Some(d)) => d.clone(),
-        _ => arg.kind.clone(),
+        _ if arg.subtype.as_deref() == Some("node") => "JSHandle@node".to_string(),
+        (_, _, Some(preview)) if arg.description.as_deref() == Some("Object") => {
+            let props = preview.properties.iter().map(|p| format!("{}: {}", p.name, shown(&p.value)));
+            format!("{{{}}}", props.collect::<Vec<_>>().join(", "))
+        }
+        (_, _, Some(preview)) if arg.subtype.as_deref() == Some("array") => sparse_array(preview),
+        _ => arg.description.clone().unwrap_or_else(|| arg.kind.clone()),
     };
     cut(&text, ARG_CHARS)
+}
+
+/// A previewed property's value as `String(value)` writes it (`undefined` for an accessor's).
+fn shown(value: &Option<String>) -> &str {
+    value.as_deref().unwrap_or("undefined")
+}
+
+/// An array from its preview, as Playwright's `sparseArrayToString`: its items by index, holes as
+/// `empty` (`empty x 3` for several), `[1, empty, 3]`.
+fn sparse_array(preview: &sb_cdp::types::ObjectPreview) -> String {
+    let mut items: Vec<(u64, &Option<String>)> =
+        preview.properties.iter().filter_map(|p| p.name.parse::<u64>().ok().map(|i| (i, &p.value))).collect();
+    items.sort_by_key(|(i, _)| *i);
+    let mut tokens = Vec::new();
+    let mut last: i64 = -1;
+    for (index, value) in items {
+        let gap = index as i64 - last - 1;
+        match gap {
+            1 => tokens.push("empty".to_string()),
+            n if n > 1 => tokens.push(format!("empty x {n}")),
+            _ => {}
+        }
+        tokens.push(shown(value).to_string());
+        last = index as i64;
+    }
+    format!("[{}]", tokens.join(", "))
 }
 
 fn cut(text: &str, chars: usize) -> String {
