@@ -199,7 +199,7 @@ example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume",
 example "page.evaluate (a button that opens the file chooser, for the next examples)" page.evaluate s1 "{\"expression\": \"document.body.insertAdjacentHTML('beforeend', '<button id=pick onclick=resume.click()>Pick</button>'), 1\"}"
 example "page.click that opens a file chooser" page.click s1 '{"selector": "#pick"}'
 example "page.upload to the file chooser the click opened (no element)" page.upload s1 '{"files": ["team.csv"]}'
-example "session.cookies set (by url; or domain and path)" session.cookies s1 '{"action": "set", "cookies": [{"name": "theme", "value": "dark", "url": "https://example.com/", "same_site": "Lax"}]}'
+example "session.cookies set (by url; or domain and path)" session.cookies s1 '{"action": "set", "cookies": [{"name": "theme", "value": "dark", "url": "https://example.com/", "sameSite": "Lax"}]}'
 example "session.cookies get (those sent to a URL)" session.cookies s1 '{"urls": ["https://example.com/account"]}'
 example "session.cookies clear" session.cookies s1 '{"action": "clear"}'
 example "page.downloads (none yet)" page.downloads s1 '{}'

@@ -1021,6 +1021,24 @@ async fn cookies_are_the_sessions_own_to_read_set_and_clear() {
         CookiesParams { action: CookiesAction::Delete, name: Some("theme".into()), ..Default::default() };
     let left = c.cookies("k1", delete).await.unwrap().into_inner().cookies;
     assert!(!left.iter().any(|k| k.name == "theme") && !left.is_empty(), "only that one went: {left:?}");
+    // Issue 56 §7: Playwright's shape in the raw answer: `httpOnly` and `secure` booleans, `sameSite`
+    // `Lax` for a cookie a script set without one (was absent), no snake_case key; and a cookie set
+    // with Playwright's keys.
+    c.evaluate("k1", "document.cookie = 'script=1; path=/'", None).await.unwrap();
+    let set = json!({"action": "set", "cookies": [{"name": "strict", "value": "1", "url": pages.url("/"),
+                     "httpOnly": true, "sameSite": "Strict"}]});
+    let raw = c.call("session.cookies", Some("k1"), set, None).await.unwrap();
+    let raw = raw.result.unwrap_or_else(|| panic!("{:?}", raw.error));
+    let cookie = |name: &str| raw["cookies"].as_array().unwrap().iter().find(|k| k["name"] == name).cloned();
+    let script = cookie("script").unwrap_or_else(|| panic!("{raw}"));
+    assert_eq!(
+        (&script["httpOnly"], &script["secure"], &script["sameSite"]),
+        (&json!(false), &json!(false), &json!("Lax")),
+        "{script}"
+    );
+    let strict = cookie("strict").unwrap_or_else(|| panic!("{raw}"));
+    assert_eq!((&strict["httpOnly"], &strict["sameSite"]), (&json!(true), &json!("Strict")), "{strict}");
+    assert!(!raw.to_string().contains("http_only") && !raw.to_string().contains("same_site"), "{raw}");
     let clear = CookiesParams { action: CookiesAction::Clear, ..Default::default() };
     assert!(c.cookies("k1", clear).await.unwrap().into_inner().cookies.is_empty());
     let gone = c.evaluate("k1", "document.cookie", None).await.unwrap().into_inner().value;

@@ -230,20 +230,20 @@ class SessionCloseResult(Result):
 
 @dataclass
 class Cookie:
-    """A cookie, as Playwright's ``BrowserContext.cookies()`` and its ``storageState`` give one."""
+    """A cookie, as Playwright's ``BrowserContext.cookies()`` and its ``storageState`` give one: its keys as Playwright writes them (``httpOnly``, ``sameSite``), in every answer."""
 
     domain: str = ""
     """Its domain (``.example.com`` for a domain cookie, ``example.com`` for a host-only one)."""
     expires: float = 0.0
     """When it expires, seconds since the Unix epoch; -1 for a session cookie."""
-    http_only: bool = False
+    httpOnly: bool = False
     """``HttpOnly``: scripts cannot read it."""
     name: str = ""
     """Its name."""
     path: str = ""
     """Its path."""
-    same_site: Optional[str] = None
-    """``SameSite``, when set."""
+    sameSite: str = ""
+    """``SameSite``: ``Lax`` for a cookie set without one (``document.cookie = "a=1"``), as Playwright's ``context.cookies()`` reports it (``sameSite ?? 'Lax'`` in ``crBrowser.ts``) and Chromium applies it."""
     secure: bool = False
     """``Secure``: sent over https only."""
     value: str = ""

@@ -1975,18 +1975,21 @@ pub enum CookiesAction {
 }
 
 /// A cookie's `SameSite`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum SameSite {
     /// `Strict`.
     Strict,
-    /// `Lax`.
+    /// `Lax` (what Chromium applies to a cookie set without one, and what Playwright reports for it).
+    #[default]
     Lax,
     /// `None` (needs `secure`).
     None,
 }
 
-/// A cookie, as Playwright's `BrowserContext.cookies()` and its `storageState` give one.
+/// A cookie, as Playwright's `BrowserContext.cookies()` and its `storageState` give one: its keys as
+/// Playwright writes them (`httpOnly`, `sameSite`), in every answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Cookie {
     /// Its name.
     pub name: String,
@@ -2002,14 +2005,16 @@ pub struct Cookie {
     pub http_only: bool,
     /// `Secure`: sent over https only.
     pub secure: bool,
-    /// `SameSite`, when set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub same_site: Option<SameSite>,
+    /// `SameSite`: `Lax` for a cookie set without one (`document.cookie = "a=1"`), as Playwright's
+    /// `context.cookies()` reports it (`sameSite ?? 'Lax'` in `crBrowser.ts`) and Chromium applies it.
+    #[serde(default)]
+    pub same_site: SameSite,
 }
 
-/// A cookie to set: `url`, or `domain` and `path` (Playwright's `addCookies` rule).
+/// A cookie to set: `url`, or `domain` and `path` (Playwright's `addCookies` rule and keys: `httpOnly`,
+/// `sameSite`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CookieParam {
     /// Its name (not empty).
     pub name: String,

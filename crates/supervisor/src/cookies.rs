@@ -157,7 +157,7 @@ fn to_cdp(c: &CookieParam) -> Result<Value, ErrorBody> {
     }
     if let Some(same_site) = c.same_site {
         if same_site == SameSite::None && !c.secure {
-            return Err(bad("same_site None needs secure"));
+            return Err(bad("sameSite None needs secure"));
         }
         v["sameSite"] = json!(same_site_name(same_site));
     }
@@ -173,11 +173,11 @@ fn same_site_name(s: SameSite) -> &'static str {
 }
 
 fn from_cdp(c: CdpCookie) -> Cookie {
+    // A cookie without one is Lax, as Playwright reports it (`sameSite ?? 'Lax'`, crBrowser.ts).
     let same_site = match c.same_site.as_deref() {
-        Some("Strict") => Some(SameSite::Strict),
-        Some("Lax") => Some(SameSite::Lax),
-        Some("None") => Some(SameSite::None),
-        _ => None,
+        Some("Strict") => SameSite::Strict,
+        Some("None") => SameSite::None,
+        _ => SameSite::Lax,
     };
     Cookie {
         name: c.name,
@@ -219,7 +219,7 @@ mod tests {
             expires: -1.0,
             http_only: false,
             secure,
-            same_site: None,
+            same_site: SameSite::Lax,
         }
     }
 

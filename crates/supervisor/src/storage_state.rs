@@ -170,7 +170,7 @@ pub async fn cookies(link: &Link, context: &str, budget: Budget) -> Result<Vec<S
             expires: c.expires,
             http_only: c.http_only,
             secure: c.secure,
-            same_site: Some(c.same_site.unwrap_or(SameSite::Lax)),
+            same_site: Some(c.same_site),
         })
         .collect())
 }
