@@ -1158,7 +1158,7 @@ async fn network_lists_requests_and_wait_for_response_returns_one() {
     // The fetch answered during the previous action: it counts.
     let w = call("page.wait_for", json!({"response": "**/missing"})).await;
     assert_eq!(w["response"]["status"], json!(404), "{w}");
-    assert_eq!(w["response"]["resource_type"], json!("Fetch"), "{w}");
+    assert_eq!(w["response"]["resource_type"], json!("fetch"), "{w}");
 
     let all = call("page.network", json!({})).await;
     let requests = all["requests"].as_array().unwrap();
@@ -1168,10 +1168,10 @@ async fn network_lists_requests_and_wait_for_response_returns_one() {
         .unwrap_or_else(|| panic!("{all}"));
     assert_eq!(
         (doc["method"].as_str(), doc["resource_type"].as_str(), doc["status"].as_u64()),
-        (Some("GET"), Some("Document"), Some(200))
+        (Some("GET"), Some("document"), Some(200))
     );
     assert!(doc["bytes"].as_u64().unwrap() > 0 && doc["ms"].is_u64(), "{doc}");
-    assert!(!requests.iter().any(|r| r["resource_type"] == "Image"), "static left out: {all}");
+    assert!(!requests.iter().any(|r| r["resource_type"] == "image"), "static left out: {all}");
     let with_static = call("page.network", json!({"include_static": true, "filter": "**/*.png"})).await;
     let images = with_static["requests"].as_array().unwrap();
     assert_eq!(images.len(), 1, "{with_static}");

@@ -407,7 +407,7 @@ class NetworkRequest:
     ms: Optional[int] = None
     """From the request to its end (finished or failed), ms; absent while in flight."""
     resource_type: str = ""
-    """CDP's resource type: ``Document``, ``Stylesheet``, ``Image``, ``Script``, ``XHR``, ``Fetch``, ..."""
+    """The resource type as Playwright's ``request.resourceType()`` gives it: ``document``, ``stylesheet``, ``image``, ``script``, ``xhr``, ``fetch``, ``font``, ``websocket``, ... (``other`` for the rest)."""
     status: Optional[int] = None
     """The HTTP status, once a response came (a redirect's hop has its 3xx)."""
     url: str = ""

@@ -902,7 +902,8 @@ pub struct NetworkRequest {
     pub method: String,
     /// The URL (credentials redacted; `data:` URLs cut at 100 chars).
     pub url: String,
-    /// CDP's resource type: `Document`, `Stylesheet`, `Image`, `Script`, `XHR`, `Fetch`, ...
+    /// The resource type as Playwright's `request.resourceType()` gives it: `document`, `stylesheet`,
+    /// `image`, `script`, `xhr`, `fetch`, `font`, `websocket`, ... (`other` for the rest).
     pub resource_type: String,
     /// The HTTP status, once a response came (a redirect's hop has its 3xx).
     #[serde(default, skip_serializing_if = "Option::is_none")]

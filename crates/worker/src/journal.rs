@@ -164,7 +164,7 @@ impl Journal {
                     id,
                     method: sent.request.method,
                     url: shown_url(&sent.request.url),
-                    resource_type: sent.kind,
+                    resource_type: resource_type(&sent.kind).to_string(),
                     status: None,
                     bytes: None,
                     ms: None,
@@ -434,8 +434,32 @@ fn ms_between(from: f64, to: f64) -> u64 {
 }
 
 /// The resource types Playwright MCP leaves out unless asked (`includeStatic`).
+/// Whether a request of resource type `kind` ([`resource_type`]'s) is a static resource.
 fn is_static(kind: &str) -> bool {
-    matches!(kind, "Image" | "Font" | "Stylesheet" | "Media" | "Manifest" | "TextTrack")
+    matches!(kind, "image" | "font" | "stylesheet" | "media" | "manifest" | "texttrack")
+}
+
+/// A request's resource type as Playwright's `request.resourceType()` names CDP's
+/// `Network.ResourceType` (`toResourceType` in `server/chromium/crNetworkManager.ts`): lower case,
+/// `cspreport` for a CSP report, `other` for what it does not name.
+fn resource_type(cdp: &str) -> &'static str {
+    match cdp {
+        "Document" => "document",
+        "Stylesheet" => "stylesheet",
+        "Image" => "image",
+        "Media" => "media",
+        "Font" => "font",
+        "Script" => "script",
+        "TextTrack" => "texttrack",
+        "XHR" => "xhr",
+        "Fetch" => "fetch",
+        "EventSource" => "eventsource",
+        "WebSocket" => "websocket",
+        "Manifest" => "manifest",
+        "Ping" => "ping",
+        "CSPViolationReport" => "cspreport",
+        _ => "other",
+    }
 }
 
 #[cfg(test)]
