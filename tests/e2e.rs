@@ -1377,6 +1377,30 @@ async fn emulate_sets_what_every_page_of_the_session_sees() {
     assert_eq!(call("emu", "page.evaluate", zone).await["value"], json!("Asia/Tokyo"));
 }
 
+/// Issue 56 §7: `page.emulate` takes Playwright's `emulateMedia` spellings and features: `no-preference`
+/// (where `no_preference` was the only spelling taken), `forced_colors`, `contrast` and the `media`
+/// type, each as a page's `matchMedia` sees it, and ended by `reset`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn emulate_takes_playwrights_media_spellings_and_features() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("media")).await.unwrap();
+    c.goto("media", &pages.url("/test/index.html"), None).await.unwrap();
+    let probe = json!({"expression": "['(prefers-reduced-motion: no-preference)', '(prefers-color-scheme: dark)', \
+        '(forced-colors: active)', '(prefers-contrast: more)', 'print'].map((q) => matchMedia(q).matches)"});
+    let set = json!({"reduced_motion": "no-preference", "color_scheme": "dark", "forced_colors": "active",
+                     "contrast": "more", "media": "print"});
+    let r = result_of(&c, "media", "page.emulate", set).await;
+    assert_eq!(r["emulation"]["reduced_motion"], json!("no-preference"), "{r}");
+    let seen = result_of(&c, "media", "page.evaluate", probe.clone()).await;
+    assert_eq!(seen["value"], json!([true, true, true, true, true]), "{seen}");
+    // The old spelling is still taken.
+    let r = result_of(&c, "media", "page.emulate", json!({"color_scheme": "no_preference"})).await;
+    assert_eq!(r["emulation"]["color_scheme"], json!("no-preference"), "{r}");
+    result_of(&c, "media", "page.emulate", json!({"reset": true})).await;
+    let seen = result_of(&c, "media", "page.evaluate", probe).await;
+    assert_eq!(seen["value"], json!([true, false, false, false, false]), "{seen}");
+}
+
 /// A popup of a session sees what the session emulates from its first request and first script on,
 /// as a page of a Playwright context does: a link's new tab (no opener: a renderer of its own) and a
 /// `window.open` (its opener's renderer, whose time zone and locale it shares) alike, before it is

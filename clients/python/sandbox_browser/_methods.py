@@ -954,11 +954,14 @@ class Methods:
         self,
         session_id: str,
         *,
-        color_scheme: Optional[Literal["light", "dark", "no_preference"]] = None,
+        color_scheme: Optional[Literal["light", "dark", "no-preference"]] = None,
+        contrast: Optional[Literal["more", "no-preference"]] = None,
+        forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
         locale: Optional[str] = None,
+        media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
-        reduced_motion: Optional[Literal["reduce", "no_preference"]] = None,
+        reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         reset: Optional[bool] = None,
         timezone: Optional[str] = None,
         user_agent: Optional[str] = None,
@@ -970,10 +973,13 @@ class Methods:
         kept across a supervisor restart, as the viewport is.
 
         :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
+        :param contrast: ``prefers-contrast`` (``Emulation.setEmulatedMedia``).
+        :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
+        :param media: The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``).
         :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
@@ -985,8 +991,11 @@ class Methods:
         params = _params(
             {
                 "color_scheme": color_scheme,
+                "contrast": contrast,
+                "forced_colors": forced_colors,
                 "geolocation": geolocation,
                 "locale": locale,
+                "media": media,
                 "offline": offline,
                 "reduced_motion": reduced_motion,
                 "reset": reset,
@@ -1957,11 +1966,14 @@ class AsyncMethods:
         self,
         session_id: str,
         *,
-        color_scheme: Optional[Literal["light", "dark", "no_preference"]] = None,
+        color_scheme: Optional[Literal["light", "dark", "no-preference"]] = None,
+        contrast: Optional[Literal["more", "no-preference"]] = None,
+        forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
         locale: Optional[str] = None,
+        media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
-        reduced_motion: Optional[Literal["reduce", "no_preference"]] = None,
+        reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         reset: Optional[bool] = None,
         timezone: Optional[str] = None,
         user_agent: Optional[str] = None,
@@ -1973,10 +1985,13 @@ class AsyncMethods:
         kept across a supervisor restart, as the viewport is.
 
         :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
+        :param contrast: ``prefers-contrast`` (``Emulation.setEmulatedMedia``).
+        :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
+        :param media: The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``).
         :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
@@ -1988,8 +2003,11 @@ class AsyncMethods:
         params = _params(
             {
                 "color_scheme": color_scheme,
+                "contrast": contrast,
+                "forced_colors": forced_colors,
                 "geolocation": geolocation,
                 "locale": locale,
+                "media": media,
                 "offline": offline,
                 "reduced_motion": reduced_motion,
                 "reset": reset,

@@ -656,10 +656,16 @@ class Emulation:
 
     color_scheme: Optional[str] = None
     """``prefers-color-scheme`` (``Emulation.setEmulatedMedia``)."""
+    contrast: Optional[str] = None
+    """``prefers-contrast`` (``Emulation.setEmulatedMedia``)."""
+    forced_colors: Optional[str] = None
+    """``forced-colors`` (``Emulation.setEmulatedMedia``)."""
     geolocation: Optional[Geolocation] = None
     """The position the page gets."""
     locale: Optional[str] = None
     """A BCP 47 locale such as ``de-DE``: ``Intl`` and dates (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them."""
+    media: Optional[str] = None
+    """The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``)."""
     offline: Optional[bool] = None
     """No network: every request fails as offline (``Network.emulateNetworkConditions``)."""
     reduced_motion: Optional[str] = None

@@ -457,9 +457,12 @@ mod tests {
     }
 }
 command!(
-    /// `Emulation.setEmulatedMedia`: CSS media features the page sees (`prefers-color-scheme`,
-    /// `prefers-reduced-motion`); an empty value ends that feature's emulation.
+    /// `Emulation.setEmulatedMedia`: the CSS media type (`screen`, `print`; empty: the page's own) and
+    /// media features the page sees (`prefers-color-scheme`, `prefers-reduced-motion`,
+    /// `forced-colors`, `prefers-contrast`); an empty value ends that feature's emulation.
     EmulationSetEmulatedMedia = "Emulation.setEmulatedMedia" -> IgnoredAny {
+        /// The media type (empty: not emulated).
+        media: String,
         /// The features.
         features: Vec<MediaFeature>,
     }

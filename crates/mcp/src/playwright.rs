@@ -17,6 +17,7 @@ const RENAMED: &[(&str, &str, &str)] = &[
     ("browser_take_screenshot", "type", "format"),
     ("browser_emulate_media", "colorScheme", "color_scheme"),
     ("browser_emulate_media", "reducedMotion", "reduced_motion"),
+    ("browser_emulate_media", "forcedColors", "forced_colors"),
     ("browser_mouse_click_xy", "clickCount", "click_count"),
     ("browser_mouse_drag_xy", "startX", "x"),
     ("browser_mouse_drag_xy", "startY", "y"),
@@ -41,8 +42,7 @@ const RENAMED: &[(&str, &str, &str)] = &[
 ///   as `element` is).
 /// - `browser_click {doubleClick: true}`: `click_count: 2`; `browser_wait_for {time}` (seconds):
 ///   `time_ms`; `browser_network_state_set {state: "offline" | "online"}`: `offline`;
-///   `browser_emulate_media`'s `no-preference`: `no_preference`; `browser_type {slowly}`: dropped (ours
-///   types key by key, as Playwright's `slowly` does).
+///   `browser_type {slowly}`: dropped (ours types key by key, as Playwright's `slowly` does).
 /// - The rest (`promptText`, `textGone`, `fullPage`, `startX`, ...): the same value under our name.
 ///
 /// # Errors
@@ -122,15 +122,6 @@ pub fn translate(tool: &str, takes_ref: bool, args: &mut Map<String, Value>) -> 
                     }
                 };
                 args.insert("offline".into(), offline.into());
-            }
-        }
-        "browser_emulate_media" => {
-            for key in ["color_scheme", "reduced_motion"] {
-                if let Some(value) = args.get_mut(key) {
-                    if value == "no-preference" {
-                        *value = "no_preference".into();
-                    }
-                }
             }
         }
         "browser_type" if args.get("slowly").is_some_and(Value::is_boolean) => {
@@ -338,8 +329,8 @@ mod tests {
             ),
             (
                 "browser_emulate_media",
-                json!({"colorScheme": "dark", "reducedMotion": "no-preference"}),
-                json!({"color_scheme": "dark", "reduced_motion": "no_preference"}),
+                json!({"colorScheme": "dark", "reducedMotion": "no-preference", "forcedColors": "active"}),
+                json!({"color_scheme": "dark", "reduced_motion": "no-preference", "forced_colors": "active"}),
             ),
             ("browser_network_state_set", json!({"state": "offline"}), json!({"offline": true})),
             ("browser_network_state_set", json!({"state": "online"}), json!({"offline": false})),

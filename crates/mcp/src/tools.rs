@@ -7,10 +7,10 @@
 use std::str::FromStr;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, ColorScheme, ConsoleParams, CookieParam, DragParams, ElementParams,
-    EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton,
-    NetworkParams, PdfParams, PressParams, ReducedMotion, ScreenshotParams, ScrollParams, SelectParams,
-    SetViewportParams, SnapshotParams, TypeParams, UploadParams, WaitForParams,
+    CheckParams, ClickParams, ColorScheme, ConsoleParams, Contrast, CookieParam, DragParams, ElementParams,
+    EvaluateParams, ExtractParams, FillFormParams, ForcedColors, GotoParams, HandleDialogParams, MediaType,
+    Method, MouseButton, NetworkParams, PdfParams, PressParams, ReducedMotion, ScreenshotParams,
+    ScrollParams, SelectParams, SetViewportParams, SnapshotParams, TypeParams, UploadParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -237,12 +237,21 @@ pub struct CookieNameArgs {
 /// `browser_emulate_media` arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MediaArgs {
-    /// light, dark or no_preference.
+    /// light, dark or no-preference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_scheme: Option<ColorScheme>,
-    /// reduce or no_preference.
+    /// reduce or no-preference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduced_motion: Option<ReducedMotion>,
+    /// active or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_colors: Option<ForcedColors>,
+    /// more or no-preference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contrast: Option<Contrast>,
+    /// screen or print.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<MediaType>,
 }
 
 /// `browser_network_state_set` arguments.
@@ -331,7 +340,7 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_resize", Cap::Core, Call(Method::PageSetViewport), false,
             "Set the viewport size, CSS px.", input_schema::<SetViewportParams>()),
         def("browser_emulate_media", Cap::Core, Call(Method::PageEmulate), false,
-            "Emulate prefers-color-scheme and prefers-reduced-motion for the session's pages.",
+            "Emulate the media type (screen, print) and prefers-color-scheme, prefers-reduced-motion, forced-colors, prefers-contrast for the session's pages.",
             input_schema::<MediaArgs>()),
         def("browser_network_state_set", Cap::Network, Call(Method::PageEmulate), false,
             "Take the session's pages offline (every request fails) or back online.",

@@ -1069,26 +1069,61 @@ pub struct ClickParams {
     pub modifiers: Vec<Modifier>,
 }
 
-/// `prefers-color-scheme` as a page sees it.
+/// `prefers-color-scheme` as a page sees it, spelled as Playwright's `emulateMedia` and CSS spell it
+/// (`no-preference`; `no_preference` is taken too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum ColorScheme {
     /// `light`.
     Light,
     /// `dark`.
     Dark,
     /// `no-preference`.
+    #[serde(alias = "no_preference")]
     NoPreference,
 }
 
-/// `prefers-reduced-motion` as a page sees it.
+/// `prefers-reduced-motion` as a page sees it (`reduce`, `no-preference`; `no_preference` is taken
+/// too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum ReducedMotion {
     /// `reduce`.
     Reduce,
     /// `no-preference`.
+    #[serde(alias = "no_preference")]
     NoPreference,
+}
+
+/// `forced-colors` as a page sees it (Playwright's `forcedColors`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ForcedColors {
+    /// `active`: the page is shown with a forced palette (Windows high contrast).
+    Active,
+    /// `none`.
+    None,
+}
+
+/// `prefers-contrast` as a page sees it (Playwright's `contrast`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Contrast {
+    /// `more`.
+    More,
+    /// `no-preference`.
+    #[serde(alias = "no_preference")]
+    NoPreference,
+}
+
+/// The CSS media type a page is laid out for (Playwright's `emulateMedia({media})`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum MediaType {
+    /// `screen`.
+    Screen,
+    /// `print`: `@media print` rules apply, as when printing.
+    Print,
 }
 
 /// A position `navigator.geolocation` reports (`Emulation.setGeolocationOverride`; the session's
@@ -1113,6 +1148,15 @@ pub struct Emulation {
     /// `prefers-reduced-motion` (`Emulation.setEmulatedMedia`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduced_motion: Option<ReducedMotion>,
+    /// `forced-colors` (`Emulation.setEmulatedMedia`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_colors: Option<ForcedColors>,
+    /// `prefers-contrast` (`Emulation.setEmulatedMedia`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contrast: Option<Contrast>,
+    /// The CSS media type, `screen` or `print` (`Emulation.setEmulatedMedia`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<MediaType>,
     /// A BCP 47 locale such as `de-DE`: `Intl` and dates (`Emulation.setLocaleOverride`),
     /// `navigator.language` and the `Accept-Language` header (`Emulation.setUserAgentOverride`), as
     /// Playwright's `locale` sets them.
@@ -1139,6 +1183,9 @@ impl Emulation {
         Emulation {
             color_scheme: other.color_scheme.or(self.color_scheme),
             reduced_motion: other.reduced_motion.or(self.reduced_motion),
+            forced_colors: other.forced_colors.or(self.forced_colors),
+            contrast: other.contrast.or(self.contrast),
+            media: other.media.or(self.media),
             locale: other.locale.clone().or_else(|| self.locale.clone()),
             timezone: other.timezone.clone().or_else(|| self.timezone.clone()),
             geolocation: other.geolocation.or(self.geolocation),

@@ -14,7 +14,7 @@ use sb_cdp::commands::{
     RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
 };
 use sb_cdp::{CdpClient, CdpError, Session};
-use sb_protocol::api::{ColorScheme, Emulation, ReducedMotion};
+use sb_protocol::api::{ColorScheme, Contrast, Emulation, ForcedColors, MediaType, ReducedMotion};
 use sb_protocol::ipc::Display;
 use sb_protocol::Budget;
 use serde_json::{json, Value};
@@ -102,7 +102,7 @@ async fn send(
     let changed = |f: fn(&Emulation) -> Value| f(before) != f(e);
     let mut sent: Vec<Sent> =
         display.map(|d| boxed(session.send(&display_metrics(d), left()))).into_iter().collect();
-    if changed(|e| json!([e.color_scheme, e.reduced_motion])) {
+    if changed(|e| json!([e.color_scheme, e.reduced_motion, e.forced_colors, e.contrast, e.media])) {
         let color = match e.color_scheme {
             Some(ColorScheme::Light) => "light",
             Some(ColorScheme::Dark) => "dark",
@@ -114,9 +114,32 @@ async fn send(
             Some(ReducedMotion::NoPreference) => "no-preference",
             None => "",
         };
+        let forced = match e.forced_colors {
+            Some(ForcedColors::Active) => "active",
+            Some(ForcedColors::None) => "none",
+            None => "",
+        };
+        let contrast = match e.contrast {
+            Some(Contrast::More) => "more",
+            Some(Contrast::NoPreference) => "no-preference",
+            None => "",
+        };
+        let media_type = match e.media {
+            Some(MediaType::Screen) => "screen",
+            Some(MediaType::Print) => "print",
+            None => "",
+        };
         let feature = |name: &str, value: &str| MediaFeature { name: name.into(), value: value.into() };
+        // As Playwright's `_updateEmulateMedia` (crPage.ts) sends them: every feature, an empty value
+        // for one not emulated.
         let media = EmulationSetEmulatedMedia {
-            features: vec![feature("prefers-color-scheme", color), feature("prefers-reduced-motion", motion)],
+            media: media_type.into(),
+            features: vec![
+                feature("prefers-color-scheme", color),
+                feature("prefers-reduced-motion", motion),
+                feature("forced-colors", forced),
+                feature("prefers-contrast", contrast),
+            ],
         };
         sent.push(boxed(session.send(&media, left())));
     }
