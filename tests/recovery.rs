@@ -573,10 +573,10 @@ async fn a_crashing_url_is_not_reopened_and_a_crash_loop_stops() {
 }
 
 /// Issue 58: a browser death loses no login. A session logs in (an HttpOnly cookie its server set, a
-/// `localStorage` token); the browser is killed (SIGKILL): the next read, on the page that shows the
-/// Cookie header its request came with, shows the cookie and the token, and the result says what was
-/// put back beside `session_reset`. The same after the supervisor is killed and started again. A
-/// closed session's kept state is gone from disk.
+/// `localStorage` token, a `sessionStorage` step of its tab); the browser is killed (SIGKILL): the
+/// next read, on the page that shows the Cookie header its request came with, shows the cookie, the
+/// token and the step, and the result says what was put back beside `session_reset`. The same after
+/// the supervisor is killed and started again. A closed session's kept state is gone from disk.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_login_survives_a_killed_browser_and_a_killed_supervisor() {
     let pages = PageServer::start(None).await;
@@ -587,19 +587,19 @@ async fn a_login_survives_a_killed_browser_and_a_killed_supervisor() {
     let set = json!({"kind": "local", "action": "set", "key": "token", "value": "t0k3n"});
     assert!(call(&c, "page.storage", Some("login"), set).await.ok);
     c.goto("login", &pages.url("/test/cookie"), None).await.unwrap();
+    let step = json!({"expression": "sessionStorage.setItem('step', 'st3p'), 1"});
+    assert!(call(&c, "page.evaluate", Some("login"), step).await.ok);
+    const CHECK: &str =
+        "[document.getElementById('cookie').textContent, localStorage.token, sessionStorage.step]";
     let read = || {
         let c = c.clone();
-        async move {
-            let check =
-                json!({"expression": "[document.getElementById('cookie').textContent, localStorage.token]"});
-            call(&c, "page.evaluate", Some("login"), check).await
-        }
+        async move { call(&c, "page.evaluate", Some("login"), json!({"expression": CHECK})).await }
     };
-    assert_eq!(result(&read().await)["value"], json!(["sid=s3cret", "t0k3n"]));
+    assert_eq!(result(&read().await)["value"], json!(["sid=s3cret", "t0k3n", "st3p"]));
     let kept = first.dir.path().join("kept/login.json");
-    // The kept state is written after the answer: wait for the file to hold the token.
+    // The kept state is written after the answer: wait for the file to hold the token and the step.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !std::fs::read_to_string(&kept).unwrap_or_default().contains("t0k3n") {
+    while !std::fs::read_to_string(&kept).is_ok_and(|k| k.contains("t0k3n") && k.contains("st3p")) {
         assert!(std::time::Instant::now() < deadline, "the login was never kept");
         tokio::task::yield_now().await;
     }
@@ -615,19 +615,25 @@ async fn a_login_survives_a_killed_browser_and_a_killed_supervisor() {
         (value["session_reset"].clone(), value["reset_reason"].clone()),
         (json!(true), json!("browser_restarted"))
     );
-    assert_eq!(value["value"], json!(["sid=s3cret", "t0k3n"]), "the login is back: {value}");
-    assert_eq!(value["restored"], json!({"cookies": 1, "origins": 1}), "{value}");
+    assert_eq!(value["value"], json!(["sid=s3cret", "t0k3n", "st3p"]), "the login is back: {value}");
+    assert_eq!(value["restored"], json!({"cookies": 1, "origins": 1, "session_storage": 1}), "{value}");
 
     drop(c);
     let dir = first.kill_keep_dir();
     let second = Supervisor::start_in(dir, &[]);
     let c = second.client().await;
-    let check = json!({"expression": "[document.getElementById('cookie').textContent, localStorage.token]"});
-    let next = call(&c, "page.evaluate", Some("login"), check).await;
+    let next = call(&c, "page.evaluate", Some("login"), json!({"expression": CHECK})).await;
     let value = result(&next);
     assert_eq!(value["reset_reason"], json!("supervisor_restarted"), "{value}");
-    assert_eq!(value["value"], json!(["sid=s3cret", "t0k3n"]), "the login is back: {value}");
-    assert_eq!(value["restored"], json!({"cookies": 1, "origins": 1}), "{value}");
+    assert_eq!(value["value"], json!(["sid=s3cret", "t0k3n", "st3p"]), "the login is back: {value}");
+    assert_eq!(value["restored"], json!({"cookies": 1, "origins": 1, "session_storage": 1}), "{value}");
+    // The script that put it back ran once: the page's own change stays after a reload.
+    let changed = json!({"expression": "sessionStorage.setItem('step', 'next'), 1"});
+    assert!(call(&c, "page.evaluate", Some("login"), changed).await.ok);
+    c.goto("login", &pages.url("/test/cookie"), None).await.unwrap();
+    let after = call(&c, "page.evaluate", Some("login"), json!({"expression": CHECK})).await;
+    let after = result(&after);
+    assert_eq!(after["value"][2], json!("next"), "{after}");
 
     c.session_close("login").await.unwrap();
     assert!(!second.dir.path().join("kept/login.json").exists(), "a closed session's kept state is gone");

@@ -70,6 +70,8 @@ class Restored:
     """Cookies set again (HttpOnly ones included)."""
     origins: int = 0
     """Origins whose ``localStorage`` was written again."""
+    session_storage: int = 0
+    """Origins whose ``sessionStorage`` the reopened tab gets again, before its page's first script."""
 
 
 @dataclass

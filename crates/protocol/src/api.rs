@@ -333,6 +333,14 @@ pub struct Restored {
     pub cookies: u64,
     /// Origins whose `localStorage` was written again.
     pub origins: u64,
+    /// Origins whose `sessionStorage` the reopened tab gets again, before its page's first script.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub session_storage: u64,
+}
+
+/// Whether a count is 0 (then left out of a result).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// `page.scroll`'s result: [`InputResult`] when it scrolled an element into view, [`ScrollResult`]

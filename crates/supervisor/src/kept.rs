@@ -14,8 +14,10 @@
 //!   and each kept origin's local storage written (`storage_state::write_origins`) before its next
 //!   action, and so before its page is reloaded at its last URL; that result says `restored: {cookies,
 //!   origins}` beside its `session_reset`.
-//! - **Not kept**: IndexedDB, Cache Storage, service workers, `sessionStorage` and the page's own
-//!   memory (docs/architecture.md, "Recovery").
+//! - **The tab's `sessionStorage`** of its active origin is kept beside that origin's local storage,
+//!   and put back into the reopened tab by a script that runs before its page's ([`Kept::restore`]).
+//! - **Not kept**: IndexedDB, Cache Storage, service workers, the `sessionStorage` of the session's
+//!   other tabs and the page's own memory (docs/architecture.md, "Recovery").
 //!
 //! Arrows: kept -> files, link, sessions, storage_state.
 
@@ -37,6 +39,9 @@ use crate::storage_state::{self, OriginState, StorageState};
 /// Longest one refresh may take (cookies and one origin's local storage).
 const REFRESH: Duration = Duration::from_secs(2);
 
+/// An origin's `localStorage` items, and the `sessionStorage` items the session's tab held for it.
+type Storages = (Vec<StorageItem>, Vec<StorageItem>);
+
 /// What one session's refreshes share.
 #[derive(Default)]
 struct Track {
@@ -44,8 +49,8 @@ struct Track {
     busy: bool,
     /// Another was asked for while one ran.
     again: bool,
-    /// Each origin's local storage as last read, by origin.
-    origins: BTreeMap<String, Vec<StorageItem>>,
+    /// Each origin's local storage and the active tab's session storage as last read, by origin.
+    origins: BTreeMap<String, Storages>,
     /// A hash of the file's bytes as last written.
     written: Option<u64>,
 }
@@ -136,8 +141,14 @@ impl Kept {
                 return;
             }
         };
-        let local = match session.active_origin() {
-            Some(origin) => local_storage(session, link, &origin, budget).await.map(|items| (origin, items)),
+        // Each storage as read; one that could not be read (the browser going away meanwhile) keeps
+        // what was kept of it.
+        let read = match session.active_origin() {
+            Some(origin) => {
+                let local = storage_items(session, link, &origin, true, budget).await;
+                let tab = storage_items(session, link, &origin, false, budget).await;
+                Some((origin, local, tab))
+            }
             None => None,
         };
         let mut tracks = self.tracks.lock().unwrap();
@@ -146,17 +157,26 @@ impl Kept {
         }
         let written = {
             let Some(track) = tracks.get_mut(&session.id) else { return };
-            if let Some((origin, items)) = local {
-                if items.is_empty() {
-                    track.origins.remove(&origin);
-                } else {
+            if let Some((origin, local, tab)) = read {
+                let mut items = track.origins.remove(&origin).unwrap_or_default();
+                if let Some(local) = local {
+                    items.0 = local;
+                }
+                if let Some(tab) = tab {
+                    items.1 = tab;
+                }
+                if !items.0.is_empty() || !items.1.is_empty() {
                     track.origins.insert(origin, items);
                 }
             }
             let origins = track
                 .origins
                 .iter()
-                .map(|(origin, items)| OriginState { origin: origin.clone(), local_storage: items.clone() })
+                .map(|(origin, (local, tab))| OriginState {
+                    origin: origin.clone(),
+                    local_storage: local.clone(),
+                    session_storage: tab.clone(),
+                })
                 .collect();
             let bytes = serde_json::to_vec(&StorageState { cookies, origins }).unwrap_or_default();
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -179,50 +199,137 @@ impl Kept {
     /// Puts `session`'s kept state into its new browser context on `link` (see the module doc), within
     /// `budget`: what was put back, `None` when nothing was kept. A failure is logged and the action
     /// goes on (its page then loads without the login).
-    pub async fn restore(&self, session: &SessionEntry, link: &Link, budget: Budget) -> Option<Restored> {
+    ///
+    /// The tab's `sessionStorage` cannot be written from another page (it is the tab's own): it is
+    /// put back by a script that runs in the reopened tab before any of its page's (an isolated
+    /// world's `Page.addScriptToEvaluateOnNewDocument`, on a session of the supervisor's own), into a
+    /// `sessionStorage` still empty, for the origin the page loads. That session is `held`: the caller
+    /// ends it ([`end_held`]) once the action that reloads the page has answered, and the script goes
+    /// with it.
+    pub async fn restore(&self, session: &SessionEntry, link: &Link, budget: Budget) -> Option<Put> {
         let state = self.read(&session.id)?;
         let context = session.context_in(link.browser)?;
         {
             let mut tracks = self.tracks.lock().unwrap();
             let track = tracks.entry(session.id.clone()).or_default();
-            track.origins =
-                state.origins.iter().map(|o| (o.origin.clone(), o.local_storage.clone())).collect();
+            track.origins = state
+                .origins
+                .iter()
+                .map(|o| (o.origin.clone(), (o.local_storage.clone(), o.session_storage.clone())))
+                .collect();
         }
-        let restored = Restored { cookies: state.cookies.len() as u64, origins: state.origins.len() as u64 };
-        let origins = state.origins;
+        let tab: Vec<(String, Vec<StorageItem>)> = state
+            .origins
+            .iter()
+            .filter(|o| !o.session_storage.is_empty())
+            .map(|o| (o.origin.clone(), o.session_storage.clone()))
+            .collect();
+        let local: Vec<OriginState> =
+            state.origins.into_iter().filter(|o| !o.local_storage.is_empty()).collect();
+        let mut restored =
+            Restored { cookies: state.cookies.len() as u64, origins: local.len() as u64, session_storage: 0 };
         let put = async {
             storage_state::set_cookies(link, &context, state.cookies, budget).await?;
-            storage_state::write_origins(session, link, &context, &origins, budget).await
+            storage_state::write_origins(session, link, &context, &local, budget).await
         };
-        match put.await {
-            Ok(()) => {
-                tracing::info!(
-                    browser.session_id = %session.id,
-                    cookies = restored.cookies,
-                    origins = restored.origins,
-                    "session_state_restored"
-                );
-                Some(restored)
-            }
-            Err(e) => {
-                tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "session_state_not_restored");
-                None
-            }
+        if let Err(e) = put.await {
+            tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "session_state_not_restored");
+            return None;
+        }
+        let held =
+            if tab.is_empty() { None } else { session_storage_script(session, link, &tab, budget).await };
+        if held.is_some() {
+            restored.session_storage = tab.len() as u64;
+        }
+        tracing::info!(
+            browser.session_id = %session.id,
+            cookies = restored.cookies,
+            origins = restored.origins,
+            session_storage = restored.session_storage,
+            "session_state_restored"
+        );
+        Some(Put { restored, held })
+    }
+}
+
+/// What [`Kept::restore`] put back, and the session that holds the reopened tab's `sessionStorage`
+/// script until the action that reloads its page has answered.
+pub struct Put {
+    /// What was put back (the result's `restored`).
+    pub restored: Restored,
+    /// The supervisor's session on the reopened tab whose script puts the `sessionStorage` back; end it
+    /// with [`end_held`].
+    pub held: Option<sb_cdp::Session>,
+}
+
+/// Ends a session [`Kept::restore`] held (`Target.detachFromTarget`, in the background): its
+/// `sessionStorage` script no longer runs in the tab's next documents.
+pub fn end_held(link: &Link, held: sb_cdp::Session) {
+    let client = link.client.clone();
+    tokio::spawn(async move {
+        let end = sb_cdp::commands::TargetDetachFromTarget { session_id: held.id().to_string() };
+        let _ = client.run(&end, Duration::from_secs(2)).await;
+    });
+}
+
+/// A session on the session's active tab with a script that, in each new document of an origin in
+/// `tab` whose `sessionStorage` is empty, writes that origin's items, before the page's own scripts
+/// (in an isolated world: the page cannot see or change it). `None` when it could not be set (logged;
+/// the page then loads without them).
+async fn session_storage_script(
+    session: &SessionEntry,
+    link: &Link,
+    tab: &[(String, Vec<StorageItem>)],
+    budget: Budget,
+) -> Option<sb_cdp::Session> {
+    let by_origin: serde_json::Map<String, serde_json::Value> = tab
+        .iter()
+        .map(|(origin, items)| {
+            let pairs: Vec<[&str; 2]> = items.iter().map(|i| [i.name.as_str(), i.value.as_str()]).collect();
+            (origin.clone(), serde_json::json!(pairs))
+        })
+        .collect();
+    let source = format!(
+        "(() => {{ const kept = {}; const items = kept[location.origin]; if (!items) return; \
+         try {{ if (sessionStorage.length) return; for (const [k, v] of items) sessionStorage.setItem(k, v); }} catch (e) {{}} }})()",
+        serde_json::Value::Object(by_origin)
+    );
+    let target = session.target();
+    let held = match link.client.attach(&target, budget.remaining()).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(browser.session_id = %session.id, error.message = %e, "session_storage_not_restored");
+            return None;
+        }
+    };
+    // The page agent runs a session's scripts only while that session has it enabled.
+    let params = serde_json::json!({"source": source, "worldName": "sandbox-browser-restore"});
+    let added = async {
+        held.call_raw("Page.enable", serde_json::json!({}), budget.remaining()).await?;
+        held.call_raw("Page.addScriptToEvaluateOnNewDocument", params, budget.remaining()).await
+    };
+    match added.await {
+        Ok(_) => Some(held),
+        Err(e) => {
+            tracing::warn!(browser.session_id = %session.id, error.message = %e, "session_storage_not_restored");
+            end_held(link, held);
+            None
         }
     }
 }
 
-/// The local storage of `origin` in the session's active tab, read on the supervisor's standby
-/// session there (`DOMStorage.getDOMStorageItems`); `None` when there is no standby session on it yet
-/// or the call fails.
-async fn local_storage(
+/// The local storage of `origin` (`local`), or the session's active tab's session storage of it,
+/// read on the supervisor's standby session there (`DOMStorage.getDOMStorageItems`); `None` when
+/// there is no standby session on it yet or the call fails.
+async fn storage_items(
     session: &SessionEntry,
     link: &Link,
     origin: &str,
+    local: bool,
     budget: Budget,
 ) -> Option<Vec<StorageItem>> {
     let standby = session.standby_on(link.browser)?;
-    let params = serde_json::json!({"storageId": {"securityOrigin": origin, "isLocalStorage": true}});
+    let params = serde_json::json!({"storageId": {"securityOrigin": origin, "isLocalStorage": local}});
     let got = standby.call_raw("DOMStorage.getDOMStorageItems", params, budget.remaining()).await.ok()?;
     let entries = got.get("entries")?.as_array()?;
     Some(

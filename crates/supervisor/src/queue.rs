@@ -155,10 +155,12 @@ impl Queue {
         *session.worker_tx.lock().unwrap() = Some(worker.sender());
         // A new browser context (a restart) gets the session's kept login back before its page is
         // reloaded below, or the action navigates.
+        let mut held = None;
         if session.context_renewed.swap(false, Ordering::SeqCst) {
             if let Some(kept) = &self.kept {
-                if let Some(restored) = kept.restore(session, &link, budget).await {
-                    *session.restored.lock().unwrap() = Some(restored);
+                if let Some(put) = kept.restore(session, &link, budget).await {
+                    *session.restored.lock().unwrap() = Some(put.restored);
+                    held = put.held;
                 }
             }
         }
@@ -174,6 +176,10 @@ impl Queue {
             Ok(()) => worker.run(method.name(), action, budget, cancel).await,
             Err(e) => Err(e),
         };
+        // The page has been reloaded with its sessionStorage: the script that put it back goes.
+        if let Some(held) = held {
+            crate::kept::end_held(&link, held);
+        }
         session.dialogs.lock().unwrap().append(worker.take_dialogs());
         let (count, texts) = worker.take_console_errors();
         {

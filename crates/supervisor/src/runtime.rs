@@ -762,6 +762,7 @@ impl Runtime {
                                     vec![storage_state::OriginState {
                                         origin: r.origin,
                                         local_storage: r.items,
+                                        session_storage: Vec::new(),
                                     }]
                                 }
                                 Err(e) if e.code != ErrorCode::BadRequest => return Err(e),

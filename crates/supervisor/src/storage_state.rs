@@ -71,7 +71,7 @@ pub struct StateCookie {
     pub same_site: Option<SameSite>,
 }
 
-/// One origin's local storage.
+/// One origin's local storage (and, in a session's kept state only, its tab's session storage).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OriginState {
@@ -80,6 +80,10 @@ pub struct OriginState {
     /// Its items.
     #[serde(default)]
     pub local_storage: Vec<StorageItem>,
+    /// The `sessionStorage` items the session's active tab held for it (`crate::kept`; a saved
+    /// `storageState`, as Playwright's, has none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub session_storage: Vec<StorageItem>,
 }
 
 /// Where a save writes `name` (default `state-<session>.json`): under `states`, the directory of the
