@@ -1176,6 +1176,11 @@ async fn network_lists_requests_and_wait_for_response_returns_one() {
     let images = with_static["requests"].as_array().unwrap();
     assert_eq!(images.len(), 1, "{with_static}");
     assert_eq!(images[0]["status"], json!(200));
+    // A regular expression as Playwright's clients write one (issue 56 §8: it matched nothing).
+    let by_regex = call("page.network", json!({"include_static": true, "filter": "/\\.PNG$/i"})).await;
+    assert_eq!(by_regex["requests"], with_static["requests"], "{by_regex}");
+    let r = c.call("page.network", Some("net"), json!({"filter": "/(unclosed/"}), None).await.unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{r:?}");
 
     // One that comes while the wait is on.
     call("page.evaluate", json!({"expression": "setTimeout(() => fetch('/test/late-one'), 300), 1"})).await;

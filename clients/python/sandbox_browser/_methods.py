@@ -371,8 +371,9 @@ class Methods:
         :param popup: Wait for a tab of the session to open another (a popup: ``window.open``,
         ``target=_blank``). One opened since the session's previous request started counts (each is returned
         once); it is this result's ``popup`` (``tabs.focus`` drives it).
-        :param response: A glob (as ``url``) the URL of a response must match: one the active tab received
-        since the session's previous action started, or one that comes within the budget. It is this result's
+        :param response: A glob (as ``url``), or a ``/pattern/flags`` regular expression (as
+        ``page.network``'s ``filter``), the URL of a response must match: one the active tab received since
+        the session's previous action started, or one that comes within the budget. It is this result's
         ``response``.
         :param selector: A selector (as ``ElementParams::selector``), with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
@@ -868,7 +869,8 @@ class Methods:
         entries), oldest first.
 
         :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
-        any but ``/``).
+        any but ``/``), or a regular expression written as Playwright's ``/pattern/flags``
+        (``/api\\/v\\d+/i``), found anywhere in the URL; one that does not compile is ``bad_request``.
         :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
         default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
         :param limit: At most this many, the newest (1..=1000, default 100).
@@ -1383,8 +1385,9 @@ class AsyncMethods:
         :param popup: Wait for a tab of the session to open another (a popup: ``window.open``,
         ``target=_blank``). One opened since the session's previous request started counts (each is returned
         once); it is this result's ``popup`` (``tabs.focus`` drives it).
-        :param response: A glob (as ``url``) the URL of a response must match: one the active tab received
-        since the session's previous action started, or one that comes within the budget. It is this result's
+        :param response: A glob (as ``url``), or a ``/pattern/flags`` regular expression (as
+        ``page.network``'s ``filter``), the URL of a response must match: one the active tab received since
+        the session's previous action started, or one that comes within the budget. It is this result's
         ``response``.
         :param selector: A selector (as ``ElementParams::selector``), with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
@@ -1880,7 +1883,8 @@ class AsyncMethods:
         entries), oldest first.
 
         :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
-        any but ``/``).
+        any but ``/``), or a regular expression written as Playwright's ``/pattern/flags``
+        (``/api\\/v\\d+/i``), found anywhere in the URL; one that does not compile is ``bad_request``.
         :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
         default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
         :param limit: At most this many, the newest (1..=1000, default 100).

@@ -769,9 +769,9 @@ pub struct WaitForParams {
     /// this result's `dialogs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog: bool,
-    /// A glob (as `url`) the URL of a response must match: one the active tab received since the
-    /// session's previous action started, or one that comes within the budget. It is this result's
-    /// `response`.
+    /// A glob (as `url`), or a `/pattern/flags` regular expression (as `page.network`'s `filter`), the
+    /// URL of a response must match: one the active tab received since the session's previous action
+    /// started, or one that comes within the budget. It is this result's `response`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
     /// Wait for a download of the session to end (completed, canceled or too large). One that ended
@@ -889,7 +889,9 @@ pub struct NetworkParams {
     /// Only entries after this `id` (a previous answer's `last_id`); all kept when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<u64>,
-    /// A glob the URL must match (as `page.wait_for`'s `url`: `**` any characters, `*` any but `/`).
+    /// A glob the URL must match (as `page.wait_for`'s `url`: `**` any characters, `*` any but `/`),
+    /// or a regular expression written as Playwright's `/pattern/flags` (`/api\/v\d+/i`), found
+    /// anywhere in the URL; one that does not compile is `bad_request`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
     /// Also list images, fonts, stylesheets and media that loaded (left out by default, as Playwright

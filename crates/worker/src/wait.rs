@@ -167,12 +167,32 @@ pub(crate) async fn wait_for(
     Ok(Output::WaitFor(WaitForResult { matched: what, url, response: None, download: None, popup: None }))
 }
 
-/// A URL glob ([`glob_to_regex`]) compiled for matching here.
+/// A URL pattern compiled for matching here: a regular expression written as Playwright MCP's
+/// clients write one in JSON, `/pattern/flags` (flags of `dgimsuyv`; `i` is kept, the others do not
+/// change what a URL matches), searched anywhere in the URL as `RegExp.test` does; else a glob
+/// ([`glob_to_regex`]), matched against the whole URL. Before, `/api\/v1/` was taken as a glob and
+/// silently matched nothing.
 ///
 /// # Errors
-/// A one-line message when it does not compile (it always does: every special character is escaped).
-pub(crate) fn url_pattern(glob: &str) -> Result<regex_lite::Regex, String> {
-    regex_lite::Regex::new(&glob_to_regex(glob)).map_err(|e| format!("the glob {glob:?} is not usable: {e}"))
+/// A one-line message when a regular expression does not compile (a glob always does: every special
+/// character is escaped).
+pub(crate) fn url_pattern(pattern: &str) -> Result<regex_lite::Regex, String> {
+    if let Some((source, flags)) = as_regex(pattern) {
+        let case = if flags.contains('i') { "(?i)" } else { "" };
+        return regex_lite::Regex::new(&format!("{case}{source}"))
+            .map_err(|e| format!("the regular expression {pattern:?} is not usable: {e}"));
+    }
+    regex_lite::Regex::new(&glob_to_regex(pattern))
+        .map_err(|e| format!("the glob {pattern:?} is not usable: {e}"))
+}
+
+/// `(pattern, flags)` of a `/pattern/flags` regular expression; `None` for anything else (a glob).
+fn as_regex(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix('/')?;
+    let end = rest.rfind('/')?;
+    let (source, flags) = (&rest[..end], &rest[end + 1..]);
+    let flags_ok = flags.chars().all(|c| "dgimsuyv".contains(c));
+    (!source.is_empty() && flags_ok).then_some((source, flags))
 }
 
 /// The error for a test that threw: `evaluate_error` for the caller's function, else `bad_request`
@@ -297,6 +317,18 @@ pub(crate) fn glob_to_regex(glob: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slashed_patterns_are_regular_expressions_and_the_rest_globs() {
+        let re = url_pattern(r"/api\/v\d+/i").unwrap();
+        assert!(re.is_match("https://h.test/API/v2/items"), "searched anywhere, case ignored");
+        assert!(!re.is_match("https://h.test/api/x"));
+        let glob = url_pattern("**/api/*").unwrap();
+        assert!(glob.is_match("https://h.test/api/items") && !glob.is_match("https://h.test/api/a/b"));
+        // Not a regular expression: a flag that is not one, or nothing between the slashes.
+        assert!(as_regex("/api/*").is_none() && as_regex("//").is_none() && as_regex("api/x/").is_none());
+        assert!(url_pattern("/(unclosed/").unwrap_err().contains("regular expression"));
+    }
 
     #[test]
     fn globs_become_anchored_regexes() {
