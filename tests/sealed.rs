@@ -570,6 +570,8 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
     );
     let path = std::path::PathBuf::from(done["path"].as_str().unwrap());
     assert!(path.starts_with(sup.dir.path()), "{}", path.display());
+    // Issue 56 §8: saved under the suggested name (it was the download's guid, without extension).
+    assert_eq!(path.file_name().unwrap(), "data.bin", "{}", path.display());
     assert_eq!(std::fs::metadata(&path).unwrap().len(), 5000);
     let dir = path.parent().unwrap().to_path_buf();
     assert!(dir.ends_with("downloads/d"), "{}", dir.display());
@@ -592,11 +594,21 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
         tokio::time::sleep(std::time::Duration::from_millis(20)).await; // a poll's interval
     }
 
+    // The same name again: a name of its own, the first file untouched.
+    let again = until_ended("#small").await;
+    let second = std::path::PathBuf::from(again.last().unwrap()["path"].as_str().unwrap());
+    assert_eq!(second.file_name().unwrap(), "data (1).bin", "{again:?}");
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 5000);
+
     // Issue 29: page.downloads lists them all, oldest first, each in its latest state.
     let listed = c.downloads("d").await.unwrap().into_inner().entries;
     let states: Vec<(&str, &str)> =
         listed.iter().map(|d| (d.suggested_filename.as_str(), d.state.as_str())).collect();
-    assert_eq!(states, [("data.bin", "completed"), ("data.bin", "too_large")], "{listed:?}");
+    assert_eq!(
+        states,
+        [("data.bin", "completed"), ("data.bin", "too_large"), ("data.bin", "completed")],
+        "{listed:?}"
+    );
     assert_eq!(listed[0].path.as_deref(), Some(path.to_str().unwrap()));
     assert_eq!(listed[0].bytes, 5000);
     c.call("session.close", Some("d"), json!({}), None).await.unwrap();

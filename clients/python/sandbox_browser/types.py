@@ -43,7 +43,7 @@ class DownloadInfo:
     state: str = ""
     """``started``, ``completed``, ``canceled``, or ``too_large`` (cancelled by the runtime at ``downloads.max_bytes``, its file removed)."""
     suggested_filename: str = ""
-    """The name the page or server suggested (the file itself is named by the download's guid)."""
+    """The name the page or server suggested; the completed file is saved under it, made one safe plain name and unique in the session's directory (``data (1).bin`` beside ``data.bin``)."""
     url: str = ""
     """Where it came from (credentials redacted)."""
 

@@ -1767,7 +1767,8 @@ pub fn dialog_text(text: String) -> String {
 pub struct DownloadInfo {
     /// Where it came from (credentials redacted).
     pub url: String,
-    /// The name the page or server suggested (the file itself is named by the download's guid).
+    /// The name the page or server suggested; the completed file is saved under it, made one safe
+    /// plain name and unique in the session's directory (`data (1).bin` beside `data.bin`).
     pub suggested_filename: String,
     /// `started`, `completed`, `canceled`, or `too_large` (cancelled by the runtime at
     /// `downloads.max_bytes`, its file removed).

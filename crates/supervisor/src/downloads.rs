@@ -3,8 +3,10 @@
 //!
 //! Each session's browser context gets `Browser.setDownloadBehavior {behavior: "allowAndName",
 //! browserContextId, downloadPath: <artifacts>/downloads/<session>, eventsEnabled: true}` (or
-//! `"deny"` with `enabled = false`): a download lands in the session's own directory (0700), named by
-//! its `guid` (never by a name the page chose), not in the runtime's home. The browser-level events
+//! `"deny"` with `enabled = false`): a download lands in the session's own directory (0700), written
+//! under its `guid`, not in the runtime's home; once complete it is renamed to the name the page or
+//! server suggested, made safe (one plain name, [`safe_name`]) and unique in that directory
+//! (`report (1).csv`). The browser-level events
 //! (`Browser.downloadWillBegin`, `Browser.downloadProgress`) reach the supervisor's route: a download
 //! that passes `max_bytes` is cancelled (`Browser.cancelDownload`) and its file removed; each one is
 //! reported once it starts and once it ends in the session's next result (`downloads`). A session's
@@ -219,7 +221,17 @@ impl Downloads {
         entry.info.bytes = entry.info.bytes.max(received);
         if state == "completed" && !entry.too_large && !over {
             entry.info.state = "completed".into();
-            entry.info.path = Some(file.display().to_string());
+            // Named as the page or server suggested, made safe and unique (Playwright's
+            // `download.suggestedFilename()`, as its `saveAs` is usually given); the guid's name
+            // where that cannot be done.
+            let saved = match named(&dir, &file, &entry.info.suggested_filename) {
+                Ok(path) => path,
+                Err(e) => {
+                    tracing::warn!(browser.session_id = %entry.session, error.message = %e, "download_not_renamed");
+                    file
+                }
+            };
+            entry.info.path = Some(saved.display().to_string());
         } else {
             // Cancelled (by the page, or by us at max_bytes), or done past the bound before the
             // cancel took: nothing of it stays. Chromium may still be renaming the file it wrote when
@@ -298,5 +310,99 @@ impl Downloads {
                 let _ = std::fs::remove_dir_all(dir);
             }
         }
+    }
+}
+
+/// A file name from one a page or server suggested: its last path component, without control
+/// characters, leading dots or surrounding spaces, at most 200 bytes (the extension kept), `download`
+/// when nothing is left; one that could be taken for a download in flight (a guid, `.crdownload`) is
+/// prefixed with `download `.
+fn safe_name(suggested: &str) -> String {
+    let base = suggested.rsplit(['/', '\\']).next().unwrap_or_default();
+    let clean: String = base.chars().filter(|c| !c.is_control()).collect();
+    let mut name = clean.trim().trim_start_matches('.').trim().to_string();
+    if name.is_empty() {
+        name = "download".into();
+    }
+    let in_flight = name.ends_with(".crdownload")
+        || (name.len() == 36 && name.chars().all(|c| c.is_ascii_hexdigit() || c == '-'));
+    if in_flight {
+        name = format!("download {name}");
+    }
+    const MAX: usize = 200;
+    if name.len() > MAX {
+        let ext =
+            name.rfind('.').map(|at| name[at..].to_string()).filter(|e| e.len() <= 16).unwrap_or_default();
+        let mut cut = MAX - ext.len();
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        name = format!("{}{ext}", &name[..cut]);
+    }
+    name
+}
+
+/// Moves the completed download `file` in `dir` to [`safe_name`] of `suggested`, or `stem (n).ext`
+/// when that name is taken (a hard link, which never replaces a file, then the guid's name removed).
+///
+/// # Errors
+/// The link or the removal's failure; a name [`crate::files::under`] refuses.
+fn named(dir: &Path, file: &Path, suggested: &str) -> std::io::Result<PathBuf> {
+    let name = safe_name(suggested);
+    let (stem, ext) = match name.rfind('.').filter(|&at| at > 0) {
+        Some(at) => (&name[..at], &name[at..]),
+        None => (name.as_str(), ""),
+    };
+    for n in 0..1_000 {
+        let candidate = if n == 0 { name.clone() } else { format!("{stem} ({n}){ext}") };
+        let path = crate::files::under(dir, &candidate)?;
+        match std::fs::hard_link(file, &path) {
+            Ok(()) => {
+                std::fs::remove_file(file)?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!("no free name for {name:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_suggested_name_is_made_one_safe_plain_name() {
+        assert_eq!(safe_name("report.csv"), "report.csv");
+        assert_eq!(safe_name("../../etc/passwd"), "passwd");
+        assert_eq!(safe_name("a\\b\\c.txt"), "c.txt");
+        assert_eq!(safe_name(".bashrc"), "bashrc");
+        assert_eq!(safe_name("  \n"), "download");
+        assert_eq!(safe_name(".."), "download");
+        assert_eq!(safe_name("x.crdownload"), "download x.crdownload");
+        assert_eq!(
+            safe_name("0123abcd-0123-abcd-0123-0123456789ab"),
+            "download 0123abcd-0123-abcd-0123-0123456789ab"
+        );
+        let long = format!("{}.pdf", "é".repeat(300));
+        let cut = safe_name(&long);
+        assert!(cut.len() <= 200 && cut.ends_with(".pdf"), "{cut}");
+    }
+
+    #[test]
+    fn a_taken_name_gets_a_number_and_nothing_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut saved = Vec::new();
+        for (guid, body) in [("g1", "one"), ("g2", "two"), ("g3", "three")] {
+            let file = dir.path().join(guid);
+            std::fs::write(&file, body).unwrap();
+            saved.push(named(dir.path(), &file, "report.csv").unwrap());
+            assert!(!file.exists());
+        }
+        let names: Vec<_> =
+            saved.iter().map(|p| p.file_name().unwrap().to_str().unwrap().to_string()).collect();
+        assert_eq!(names, ["report.csv", "report (1).csv", "report (2).csv"]);
+        assert_eq!(std::fs::read_to_string(&saved[0]).unwrap(), "one");
     }
 }
