@@ -5,7 +5,7 @@
 //! browserContextId, downloadPath: <artifacts>/downloads/<session>, eventsEnabled: true}` (or
 //! `"deny"` with `enabled = false`): a download lands in the session's own directory (0700), written
 //! under its `guid`, not in the runtime's home; once complete it is renamed to the name the page or
-//! server suggested, made safe (one plain name, [`safe_name`]) and unique in that directory
+//! server suggested, made safe (one plain name: `safe_name`) and unique in that directory
 //! (`report (1).csv`). The browser-level events
 //! (`Browser.downloadWillBegin`, `Browser.downloadProgress`) reach the supervisor's route: a download
 //! that passes `max_bytes` is cancelled (`Browser.cancelDownload`) and its file removed; each one is
