@@ -7,10 +7,10 @@
 use std::str::FromStr;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, ColorScheme, ConsoleParams, Contrast, CookieParam, DragParams, ElementParams,
-    EvaluateParams, ExtractParams, FillFormParams, ForcedColors, GotoParams, HandleDialogParams, MediaType,
-    Method, MouseButton, NetworkParams, PdfParams, PressParams, ReducedMotion, ScreenshotParams,
-    ScrollParams, SelectParams, SetViewportParams, SnapshotParams, TypeParams, UploadParams, WaitForParams,
+    CheckParams, ClickParams, ConsoleParams, CookieParam, DragParams, ElementParams, EmulateParams,
+    EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton,
+    NetworkParams, PdfParams, PressParams, ScreenshotParams, ScrollParams, SelectParams, SetViewportParams,
+    SnapshotParams, TypeParams, UploadParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -234,26 +234,6 @@ pub struct CookieNameArgs {
     pub name: String,
 }
 
-/// `browser_emulate_media` arguments.
-#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct MediaArgs {
-    /// light, dark or no-preference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub color_scheme: Option<ColorScheme>,
-    /// reduce or no-preference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reduced_motion: Option<ReducedMotion>,
-    /// active or none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forced_colors: Option<ForcedColors>,
-    /// more or no-preference.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contrast: Option<Contrast>,
-    /// screen or print.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub media: Option<MediaType>,
-}
-
 /// `browser_network_state_set` arguments.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct OfflineArgs {
@@ -341,7 +321,7 @@ pub fn all() -> Vec<ToolDef> {
             "Set the viewport size, CSS px.", input_schema::<SetViewportParams>()),
         def("browser_emulate_media", Cap::Core, Call(Method::PageEmulate), false,
             "Emulate the media type (screen, print) and prefers-color-scheme, prefers-reduced-motion, forced-colors, prefers-contrast for the session's pages.",
-            input_schema::<MediaArgs>()),
+            only(input_schema::<EmulateParams>(), &["color_scheme", "reduced_motion", "forced_colors", "contrast", "media"])),
         def("browser_network_state_set", Cap::Network, Call(Method::PageEmulate), false,
             "Take the session's pages offline (every request fails) or back online.",
             input_schema::<OfflineArgs>()),
@@ -419,6 +399,15 @@ pub fn all() -> Vec<ToolDef> {
 }
 
 /// `schema` less one property (one the server sets itself).
+/// `schema` with only `properties` (and `timeout_ms`, which every tool takes): a tool that takes some
+/// of a method's parameters, described as the method describes them.
+fn only(mut schema: Map<String, Value>, properties: &[&str]) -> Map<String, Value> {
+    if let Some(Value::Object(all)) = schema.get_mut("properties") {
+        all.retain(|name, _| name == "timeout_ms" || properties.contains(&name.as_str()));
+    }
+    schema
+}
+
 fn without(mut schema: Map<String, Value>, property: &str) -> Map<String, Value> {
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         properties.remove(property);
