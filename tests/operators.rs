@@ -76,8 +76,8 @@ fn doctor_passes_on_a_healthy_machine() {
     assert!(checks.iter().all(|c| c["name"] != "supervisor"), "no --socket: no supervisor is asked");
     // The table form of the same run.
     let table = doctor(&["--config", &config]);
-    assert_eq!(table.status.code(), Some(0));
     let text = stdout(&table);
+    assert_eq!(table.status.code(), Some(0), "{text}");
     assert!(text.starts_with("CHECK"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("browser_launch") && l.contains("pass")), "{text}");
     assert!(text.trim_end().lines().last().unwrap().starts_with("ok ("), "{text}");
