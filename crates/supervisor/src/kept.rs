@@ -262,14 +262,10 @@ pub struct Put {
     pub held: Option<sb_cdp::Session>,
 }
 
-/// Ends a session [`Kept::restore`] held (`Target.detachFromTarget`, in the background): its
-/// `sessionStorage` script no longer runs in the tab's next documents.
-pub fn end_held(link: &Link, held: sb_cdp::Session) {
-    let client = link.client.clone();
-    tokio::spawn(async move {
-        let end = sb_cdp::commands::TargetDetachFromTarget { session_id: held.id().to_string() };
-        let _ = client.run(&end, Duration::from_secs(2)).await;
-    });
+/// Ends a session [`Kept::restore`] held (`unstick::detach`, in the background): its
+/// `sessionStorage` script no longer runs in the tab's next documents, and the connection forgets it.
+pub fn end_held(held: sb_cdp::Session) {
+    tokio::spawn(async move { crate::unstick::detach(&held).await });
 }
 
 /// A session on the session's active tab with a script that, in each new document of an origin in
@@ -312,7 +308,7 @@ async fn session_storage_script(
         Ok(_) => Some(held),
         Err(e) => {
             tracing::warn!(browser.session_id = %session.id, error.message = %e, "session_storage_not_restored");
-            end_held(link, held);
+            end_held(held);
             None
         }
     }

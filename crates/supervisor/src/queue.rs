@@ -178,7 +178,7 @@ impl Queue {
         };
         // The page has been reloaded with its sessionStorage: the script that put it back goes.
         if let Some(held) = held {
-            crate::kept::end_held(&link, held);
+            crate::kept::end_held(held);
         }
         session.dialogs.lock().unwrap().append(worker.take_dialogs());
         let (count, texts) = worker.take_console_errors();
