@@ -5,8 +5,8 @@
 //! On it travel the runs and, at any time, the worker's CDP traffic: each of its connections is a
 //! route of the browser's relay ([`sb_cdp::relay`]), opened when the worker first sends on it and
 //! ended (its sessions detached) when the worker closes it or goes away. Every [`WorkerHandle::run`]
-//! has a hard deadline: the request's deadline plus [`GRACE`] (the deadline itself for a worker whose
-//! process is stopped then). Past it the worker's process group is killed and the handle is spent;
+//! has a hard deadline: the request's deadline plus [`GRACE`] (the deadline less [`HEADROOM`], when the
+//! worker's own budget ends, for a worker whose process is stopped then). Past it the worker's process group is killed and the handle is spent;
 //! the session starts a fresh worker on the same target for its next action.
 
 use std::os::fd::AsRawFd;
@@ -289,10 +289,14 @@ impl WorkerHandle {
         }
         let hard_deadline = budget.deadline() + GRACE;
         let mut cancel_sent = false;
-        // At the deadline a worker that cannot run (stopped: its process is in state `T`) cannot answer
-        // in the grace either: it is killed then, and the answer keeps the grace's time for the way
-        // back; one that runs (busy, or waiting for a core) gets the grace.
-        let mut until = budget.deadline();
+        // The worker's own budget ends at the deadline less HEADROOM, when it answers a timeout itself.
+        // A worker that cannot run then (stopped: its process is in state `T`) cannot answer by the
+        // deadline nor in the grace: it is killed at once, and its `timeout` goes out when a running
+        // worker's would, which leaves the window's lateness to a supervisor that waits for a core on a
+        // loaded machine. One that runs (busy, or waiting for a core) gets until the deadline, then the
+        // grace.
+        let own_deadline = budget.deadline().checked_sub(HEADROOM).unwrap_or(budget.deadline());
+        let mut until = own_deadline;
         loop {
             let next = tokio::select! {
                 next = tokio::time::timeout_at(until.into(), self.from_worker.recv()) => next,
@@ -310,7 +314,7 @@ impl WorkerHandle {
                     match self.from_worker.try_recv() {
                         Ok(frame) => Ok(Some(frame)),
                         Err(_) if until < hard_deadline && !stopped(self.pid) => {
-                            until = hard_deadline;
+                            until = if until < budget.deadline() { budget.deadline() } else { hard_deadline };
                             continue;
                         }
                         Err(_) => Err(elapsed),
