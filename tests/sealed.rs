@@ -1696,6 +1696,36 @@ async fn refused_and_reset_upstreams_fail_as_without_the_gate() {
     }
 }
 
+/// Issue 54: an upstream whose connect times out fails through the gate as without it: the navigation
+/// answers `net::ERR_CONNECTION_TIMED_OUT` (not `ERR_EMPTY_RESPONSE`, what the browser sees when the
+/// gate closes its connection) once the gate's connect time is up, and `page.network` lists the failed
+/// document request with that error and no status. The black hole is a listener of backlog 0 whose
+/// one queued connection is never accepted: the kernel drops every later SYN, as a firewall's DROP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_whose_connect_times_out_fails_as_without_the_gate() {
+    let hole = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    hole.bind(&"127.0.0.1:0".parse::<std::net::SocketAddr>().unwrap().into()).unwrap();
+    hole.listen(0).unwrap();
+    let addr = hole.local_addr().unwrap().as_socket().unwrap();
+    let _queued = std::net::TcpStream::connect(addr).unwrap();
+    // The queue is full: a second connect is not answered.
+    let second = std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_millis(300));
+    assert!(second.is_err(), "the listener still takes connections");
+    let sup = Supervisor::start(&[]);
+    let c = sup.client().await;
+    c.session_start(Some("e")).await.unwrap();
+    let url = format!("http://{addr}/page");
+    let r = c.call("page.goto", Some("e"), json!({"url": url}), Some(30_000)).await.unwrap();
+    let e = r.error.unwrap_or_else(|| panic!("{url} loaded: {:?}", r.result));
+    assert!(e.message.contains("net::ERR_CONNECTION_TIMED_OUT"), "{e:?}");
+    let listed = c.call("page.network", Some("e"), json!({"include_static": true}), None).await.unwrap();
+    let listed = listed.result.unwrap();
+    let request = listed["requests"].as_array().unwrap().iter().find(|r| r["url"] == url);
+    let request = request.unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(request["failure"], json!("net::ERR_CONNECTION_TIMED_OUT"), "{request}");
+    assert!(request["status"].is_null(), "{request}");
+}
+
 /// A tmpfs of `kib` KiB mounted at `dir` for the test's life (root only), unmounted when dropped.
 struct SmallDisk(std::path::PathBuf);
 
