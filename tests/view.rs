@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
+use sb_protocol::api::{call, TraceAction, TraceParams};
 use sb_tests::{result_of, Fixture};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -277,17 +278,23 @@ async fn a_trace_report_shows_each_action_with_its_screenshot() {
     let url = view_url(&f);
     start(&f, "agent").await;
     start(&f, "viewer").await;
-    let t = result_of(&f.c, "agent", "session.trace", json!({"action": "start"})).await;
-    assert_eq!(t["tracing"], true);
+    // Through the Rust client's typed call (session.trace has no other shorthand than `trace`).
+    let t = f.c.invoke::<call::SessionTrace>(
+        Some("agent"),
+        TraceParams { action: TraceAction::Start, name: None },
+        None,
+    );
+    assert!(t.await.unwrap().tracing);
     result_of(&f.c, "agent", "page.goto", json!({"url": f.pages.url("/test/takeover.html")})).await;
     result_of(&f.c, "agent", "page.snapshot", json!({})).await;
     result_of(&f.c, "agent", "page.click", json!({"selector": "#b"})).await;
     result_of(&f.c, "agent", "page.type", json!({"selector": "#i", "text": "hunter2"})).await;
-    let done = result_of(&f.c, "agent", "session.trace", json!({"action": "stop", "name": "run"})).await;
-    assert_eq!((done["tracing"].clone(), done["actions"].clone()), (json!(false), json!(4)), "{done}");
-    let report = std::path::PathBuf::from(done["report"].as_str().unwrap());
+    let done = f.c.trace("agent", TraceParams { action: TraceAction::Stop, name: Some("run".into()) });
+    let done = done.await.unwrap().into_inner();
+    assert_eq!((done.tracing, done.actions), (false, 4), "{done:?}");
+    let report = std::path::PathBuf::from(done.report.as_deref().unwrap());
     assert_eq!(report.file_name().unwrap(), "run.html");
-    let lines = std::fs::read_to_string(done["jsonl"].as_str().unwrap()).unwrap();
+    let lines = std::fs::read_to_string(&done.jsonl).unwrap();
     let methods: Vec<Value> =
         lines.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["method"].clone()).collect();
     assert_eq!(

@@ -20,16 +20,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, CommonResult, ConsoleParams, ConsoleResult, CookiesParams, CookiesResult,
-    DownloadsResult, DragParams, ElementParams, EmulateParams, EmulateResult, EvaluateParams, EvaluateResult,
-    ExtractParams, ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult, GotoParams,
-    GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult, KeyboardParams, Method,
-    MetricsResult, MouseParams, NetworkParams, NetworkResult, PdfParams, PdfResult, PressParams, Request,
-    RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams,
-    SelectResult, SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult,
-    SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, StorageParams,
-    StorageResult, StorageStateParams, StorageStateResult, TabInfo, TabTargetParams, TabsCloseResult,
-    TabsListResult, TabsOpenParams, TypeParams, UploadParams, UploadResult, WaitForParams, WaitForResult,
+    call, ApiMethod, CheckParams, ClickParams, CommonResult, ConsoleParams, ConsoleResult, CookiesParams,
+    CookiesResult, DownloadsResult, DragParams, ElementParams, EmulateParams, EmulateResult, EvaluateParams,
+    EvaluateResult, ExtractParams, ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult,
+    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult,
+    KeyboardParams, Method, MetricsResult, MouseParams, NetworkParams, NetworkResult, PdfParams, PdfResult,
+    PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer,
+    ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
+    SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult,
+    StorageParams, StorageResult, StorageStateParams, StorageStateResult, TabInfo, TabTargetParams,
+    TabsCloseResult, TabsListResult, TabsOpenParams, TraceParams, TraceResult, TypeParams, UploadParams,
+    UploadResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -228,6 +229,35 @@ impl Client {
             (false, _, Some(error)) => Err(ClientError::Api(error)),
             _ => Err(ClientError::Decode("response has neither result nor error".into())),
         }
+    }
+
+    /// Any method, typed by its declaration ([`sb_protocol::api::call`]): `M::Params` in, `M::Result`
+    /// (with the common part) out, e.g. `client.invoke::<call::SessionTrace>(Some("s"), TraceParams
+    /// {..}, None)`. Every method of the API has its type there, so every method can be called this
+    /// way; the named methods below are shorthands.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn invoke<M: ApiMethod>(
+        &self,
+        session_id: Option<&str>,
+        params: M::Params,
+        timeout_ms: Option<u64>,
+    ) -> Result<Reply<M::Result>, ClientError> {
+        self.request(M::METHOD, session_id, params, timeout_ms).await
+    }
+
+    /// `session.trace {action, name?}`: starts or stops recording the session's actions; `stop` writes
+    /// the HTML report.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn trace(
+        &self,
+        session_id: &str,
+        params: TraceParams,
+    ) -> Result<Reply<TraceResult>, ClientError> {
+        self.invoke::<call::SessionTrace>(Some(session_id), params, None).await
     }
 
     /// `runtime.health`.

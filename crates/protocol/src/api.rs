@@ -222,7 +222,8 @@ impl Response {
 /// clients come), as Playwright generates its channels and validator from `protocol.yml`.
 macro_rules! methods {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal {
-        session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr $(,)?
+        session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr
+        $(, facts: [$($fact:ident),* $(,)?])? $(,)?
     })*) => {
         /// Every method of the API.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -271,8 +272,68 @@ macro_rules! methods {
                     $(Method::$variant => (generator.subschema_for::<$params>(), generator.subschema_for::<$result>()),)*
                 }
             }
+
+            /// What the declaration says of the method beside its types ([`Fact`]); empty for most.
+            pub fn facts(self) -> &'static [Fact] {
+                match self { $(Method::$variant => &[$($(Fact::$fact),*)?],)* }
+            }
+        }
+
+        /// One type per method, named as its [`Method`] variant, that carries its params and result
+        /// types ([`ApiMethod`]): `Client::invoke::<call::PageGoto>(...)` in the Rust client takes
+        /// [`GotoParams`] and answers [`GotoResult`].
+        pub mod call {
+            #[allow(unused_imports)]
+            use super::*;
+            $(
+                $(#[doc = $doc])*
+                #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+                pub struct $variant;
+
+                impl ApiMethod for $variant {
+                    const METHOD: Method = Method::$variant;
+                    type Params = $params;
+                    type Result = $result;
+                }
+            )*
         }
     };
+}
+
+/// A method as a type: its [`Method`], the type of its params and of its result (without the
+/// [`CommonResult`] every result also carries). One per method in [`call`], from the declaration.
+pub trait ApiMethod {
+    /// The method.
+    const METHOD: Method;
+    /// Its params (`{}` on the wire for [`NoParams`]).
+    type Params: Serialize + for<'de> Deserialize<'de> + schemars::JsonSchema;
+    /// Its own result fields.
+    type Result: for<'de> Deserialize<'de> + schemars::JsonSchema;
+}
+
+/// A fact about a method that is not its types, declared beside them (`facts: [...]` in the
+/// declaration) and read by whoever needs it, so that no list of methods is written twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    /// It moves the tab to another document (`page.goto`, `page.back`, ..., `tabs.open`): the URL it
+    /// names is checked by the policy first, and a refusal or a failed connection on the way is
+    /// reported as the navigation's error.
+    Navigates,
+    /// It writes a file under the artifacts directory (a screenshot, a PDF): after it the directory
+    /// is pruned to its limit.
+    Artifact,
+}
+
+impl Method {
+    /// Whether [`Fact::Navigates`] is declared.
+    pub fn navigates(self) -> bool {
+        self.facts().contains(&Fact::Navigates)
+    }
+
+    /// Whether [`Fact::Artifact`] is declared.
+    pub fn writes_artifact(self) -> bool {
+        self.facts().contains(&Fact::Artifact)
+    }
 }
 
 /// The part every result has, beside its method's own fields (in the same JSON object): how long
@@ -395,15 +456,15 @@ methods! {
     /// were done), or what it reached when the budget ran out (`timed_out: true`). A document that
     /// sends the tab on while it loads (a script's `location.href = ...`) is followed: the answer comes
     /// once the page it went to is loaded, with the first response's `status`.
-    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000 }
+    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
     /// waits, until `DOMContentLoaded` (`timed_out` with what it reached); `bad_request` when there is
     /// none.
-    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
+    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
     /// `page.forward` -> [`GotoResult`]: the next entry of the tab's history, as `page.back`.
-    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
+    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
     /// `page.reload` -> [`GotoResult`]: the tab's document loaded again, waited for as `page.goto`.
-    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000 }
+    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
     /// `page.extract {format?, max_chars?}` -> [`ExtractResult`]: the page's `text` (innerText) or
     /// `html`, at most `max_chars`.
     PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000 }
@@ -411,7 +472,7 @@ methods! {
     /// [`ScreenshotResult`]: the viewport, the full page (cut at `max_height` CSS px), a `clip` region
     /// (`{x, y, width, height}`, CSS px) or an element, saved under the runtime's artifacts directory;
     /// `inline` also returns it as base64 `data`.
-    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000 }
+    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, facts: [Artifact] }
     /// `page.evaluate {expression | function, ref? | selector?, frame?, arg?}` -> [`EvaluateResult`]:
     /// an `expression`, or a `function` called with the element named by `ref`/`selector` and the
     /// JSON `arg` (Playwright's `evaluate(fn, arg)`); promises are awaited; `evaluate_error` when it
@@ -463,7 +524,7 @@ methods! {
     /// `page.pdf {paper?, landscape?, print_background?, margin_in?, scale?, page_ranges?}` ->
     /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
     /// artifacts directory.
-    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000 }
+    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, facts: [Artifact] }
     /// `page.fill_form {fields: [{ref | selector, value}]}` -> [`FillFormResult`]: fills several fields
     /// in order, each as its element takes a value (text: filled; checkbox, radio: checked by
     /// `"true"`/`"false"`; select: chosen by value or label), stopping at the first that fails and
@@ -506,7 +567,7 @@ methods! {
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
     /// `page.goto` loads it, with the session's viewport and emulation from its first request (a load
     /// that fails answers `page.goto`'s error; the tab stays open and active).
-    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 15_000 }
+    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 15_000, facts: [Navigates] }
     /// `tabs.focus {target_id}` -> [`TabInfo`]: page methods go to this tab from now on (a unique
     /// `target_id` prefix is enough).
     TabsFocus = "tabs.focus" { session: true, params: TabTargetParams, result: TabResult, timeout_ms: 8_000 }

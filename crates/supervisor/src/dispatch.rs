@@ -1068,10 +1068,28 @@ mod tests {
         assert_eq!(e.code, ErrorCode::BadRequest);
     }
 
+    /// The declaration's facts agree with what each page method asks of its worker: it navigates
+    /// exactly when its action moves the tab to another document, and writes an artifact exactly when
+    /// its action makes a file (a method added without its fact, or a fact on the wrong method,
+    /// fails here).
+    #[test]
+    fn declared_facts_match_the_actions() {
+        for m in Method::ALL {
+            let Route::Session(OnSession::Page(_)) = route(m) else { continue };
+            let action =
+                [json!({}), json!({"url": "http://x/"})].into_iter().find_map(|p| prepare(m, p, &ON).ok());
+            let Some(action) = action else { continue };
+            let navigates = matches!(action, Action::Goto { .. } | Action::History { .. } | Action::Reload);
+            assert_eq!(m.navigates(), navigates, "{}: {action:?}", m.name());
+            let artifact = matches!(action, Action::Screenshot { .. } | Action::Pdf { .. });
+            assert_eq!(m.writes_artifact(), artifact, "{}: {action:?}", m.name());
+        }
+        // tabs.open is the supervisor's, and loads its URL as page.goto does.
+        assert!(Method::TabsOpen.navigates());
+    }
+
     #[test]
     fn every_method_has_a_route() {
-        let page = |m: &Method| matches!(route(*m), Route::Session(OnSession::Page(_)));
-        assert_eq!(Method::ALL.iter().filter(|m| page(m)).count(), 30);
         assert!(matches!(route(Method::TabsOpen), Route::Session(OnSession::Op(SessionOp::TabsOpen))));
         assert!(matches!(route(Method::PageDownloads), Route::Session(OnSession::Op(SessionOp::Downloads))));
         assert!(matches!(route(Method::SessionStart), Route::Runtime(RuntimeOp::SessionStart)));

@@ -400,7 +400,7 @@ impl Runtime {
         if let (Method::PageNetwork, Ok(result)) = (method, &mut outcome) {
             self.mark_refused(result);
         }
-        if let (Method::PageScreenshot | Method::PagePdf, Ok(result)) = (method, &outcome) {
+        if let (true, Ok(result)) = (method.writes_artifact(), &outcome) {
             self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
         }
         let reset = if method == Method::SessionClose { None } else { session.take_reset() };
@@ -489,7 +489,7 @@ impl Runtime {
     /// `bad_request` for a string that is not a URL; `url_blocked` (phase `navigate`) naming the rule,
     /// the URL without its credentials.
     async fn url_allowed(&self, method: Method, params: &Value, budget: Budget) -> Result<(), ErrorBody> {
-        if !navigates(method) {
+        if !method.navigates() {
             return Ok(());
         }
         let Some(url) = params.get("url").and_then(Value::as_str) else { return Ok(()) };
@@ -542,7 +542,7 @@ impl Runtime {
     /// `url_blocked` naming that URL (without its credentials) and the rule, or Chromium's own error
     /// for why the gate could not connect (`net::ERR_CONNECTION_REFUSED`, ...). Any other error is kept.
     fn refused_on_the_way(&self, method: Method, mut e: ErrorBody) -> ErrorBody {
-        if !navigates(method) || e.code != ErrorCode::NavigationFailed {
+        if !method.navigates() || e.code != ErrorCode::NavigationFailed {
             return e;
         }
         let seen = GATE_ERRORS.into_iter().find(|seen| e.message.contains(seen));
@@ -1185,16 +1185,6 @@ impl Context for SessionContext<'_> {
 fn owned_dir(artifacts: &std::path::Path, owner: &str, kind: Kind) -> Result<PathBuf, ErrorBody> {
     crate::files::owned_dir(artifacts, owner, kind)
         .map_err(|e| sb_protocol::files::failed_write(Phase::Session, &artifacts.join(kind.dir()), &e))
-}
-
-/// The methods that navigate: those given a URL (`page.goto`, `tabs.open`) have it checked by the
-/// policy first, and each reports a refusal or a failed connection on the way (`page.back`,
-/// `page.forward`, `page.reload` too).
-fn navigates(method: Method) -> bool {
-    matches!(
-        method,
-        Method::PageGoto | Method::PageBack | Method::PageForward | Method::PageReload | Method::TabsOpen
-    )
 }
 
 fn log_action(
