@@ -432,6 +432,31 @@ mod tests {
         }
     }
 
+    /// Every tool calls a method of the API with parameters it takes: each argument a tool offers
+    /// (less `timeout_ms`, which is the request's) and each it fixes is a parameter of its method, so
+    /// a parameter renamed or removed in the protocol fails here, not in a model's call.
+    #[test]
+    fn every_tool_maps_to_a_method_and_its_params() {
+        for t in all() {
+            let (method, fixed): (Method, &[(&str, &str)]) = match t.action {
+                Action::Call(m) => (m, &[]),
+                Action::CallWith(m, fixed) => (m, fixed),
+                Action::Tabs | Action::Close => continue,
+            };
+            let mut params = Map::new();
+            // `element` is the one argument of MCP's own (a description for a person, dropped).
+            let own = |k: &&String| *k != "timeout_ms" && *k != crate::schema::ELEMENT;
+            for name in t.schema["properties"].as_object().unwrap().keys().filter(own) {
+                params.insert(name.clone(), Value::Null);
+            }
+            for (name, value) in fixed {
+                params.insert(name.to_string(), Value::String(value.to_string()));
+            }
+            let checked = method.check_params(&Value::Object(params));
+            assert!(checked.is_ok(), "{} -> {}: {}", t.name, method.name(), checked.unwrap_err());
+        }
+    }
+
     #[test]
     fn caps_parse_by_name() {
         assert_eq!("evaluate".parse::<Cap>(), Ok(Cap::Evaluate));
