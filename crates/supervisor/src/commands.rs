@@ -102,6 +102,7 @@ pub fn serve(
     log_format: String,
     disable_evaluate: bool,
 ) -> ExitCode {
+    crate::server::one_arena();
     logging::init(&log_format);
     // Whatever umask the runtime was started with, what it and its browser and workers write is the
     // runtime's only (a finished download was 0644, the profile directory 0755).

@@ -554,6 +554,22 @@ async fn late_trims() {
     }
 }
 
+/// Puts the supervisor's threads on one glibc `malloc` arena (`mallopt(M_ARENA_MAX, 1)`; glibc's
+/// default is up to 8 per core). Called first thing in `serve`, before any thread starts. Memory freed
+/// in one of several arenas stays in that arena's heap between live blocks, where `malloc_trim` cannot
+/// return it. After 10,000 hostile frames whose clients closed without reading (release build, three
+/// runs each), the RSS 1 s after the connections closed was 17.2-17.8 MB from 11.2-11.6 MB idle with
+/// the default, 14.7-16.0 MB with two arenas and 12.0-12.1 MB with one; under two busy processes,
+/// 16.4-19.5 MB against 11.8-11.9 MB. The supervisor's threads spend their time in I/O, and glibc's
+/// per-thread cache serves their small allocations without the arena's lock.
+pub fn one_arena() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only sets the allocator's own tunable; it takes no pointer of ours.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
 /// `malloc_trim(0)`, on glibc.
 fn trim() {
     #[cfg(target_env = "gnu")]
