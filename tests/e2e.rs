@@ -1202,6 +1202,63 @@ async fn network_lists_requests_and_wait_for_response_returns_one() {
     assert!(failure.starts_with("net::ERR_"), "{failed}");
 }
 
+/// Issue 56 §2: `page.network {id}` gives one request's details as Playwright MCP's
+/// `browser_network_request` does: the headers the page sent and its post data, the response's status,
+/// headers, MIME type and body; a binary body comes base64, cut at 64 KiB with its whole size; a
+/// request without a body of its own says why; an id the buffer does not hold is `bad_request`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn network_gives_one_requests_headers_and_bodies() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("net")).await.unwrap();
+    c.goto("net", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| result_of(&c, "net", method, params);
+    let post = "fetch('/test/echo', {method: 'POST', headers: {'X-Asked': 'by the page', 'Content-Type': 'text/plain'},                 body: 'name=ada'}).then(r => r.json()).then(j => j.got)";
+    assert_eq!(call("page.evaluate", json!({"expression": post})).await["value"], json!("name=ada"));
+    let big = "fetch('/test/download/100000').then(r => r.arrayBuffer()).then(b => b.byteLength)";
+    assert_eq!(call("page.evaluate", json!({"expression": big})).await["value"], json!(100000));
+    let listed = call("page.network", json!({})).await;
+    let id_of = |path: &str| {
+        let found =
+            listed["requests"].as_array().unwrap().iter().find(|r| r["url"] == json!(pages.url(path)));
+        found.unwrap_or_else(|| panic!("{path}: {listed}"))["id"].as_u64().unwrap()
+    };
+
+    let echo = call("page.network", json!({"id": id_of("/test/echo")})).await;
+    assert_eq!(echo["requests"][0]["method"], json!("POST"), "{echo}");
+    let d = &echo["details"];
+    assert_eq!(d["request_headers"]["X-Asked"], json!("by the page"), "{echo}");
+    assert_eq!(d["post_data"], json!("name=ada"), "{echo}");
+    assert_eq!((d["status_text"].as_str(), d["mime_type"].as_str()), (Some("OK"), Some("application/json")));
+    assert_eq!(d["response_headers"]["x-echo"], json!("yes"), "{echo}");
+    assert_eq!(d["body"], json!(r#"{"got":"name=ada"}"#), "{echo}");
+    assert!(d.get("body_base64").is_none() && d.get("truncated").is_none(), "{echo}");
+
+    let binary = call("page.network", json!({"id": id_of("/test/download/100000")})).await;
+    let d = &binary["details"];
+    assert_eq!((d["body_bytes"].as_u64(), d["truncated"].as_bool()), (Some(100_000), Some(true)), "{d}");
+    use base64::Engine;
+    let kept = base64::engine::general_purpose::STANDARD.decode(d["body"].as_str().unwrap()).unwrap();
+    assert_eq!((kept.len(), d["body_base64"].as_bool()), (65_536, Some(true)));
+
+    // The document's own request: its body is the page.
+    let doc = call("page.network", json!({"id": id_of("/test/index.html")})).await;
+    assert!(doc["details"]["body"].as_str().unwrap().contains("<h1>"), "{doc}");
+    // A redirect's hop has no body of its own, and says why.
+    c.goto("net", &pages.url(&format!("/test/redirect?to={}", pages.url("/test/index.html"))), None)
+        .await
+        .unwrap();
+    let listed = call("page.network", json!({})).await;
+    let hop = listed["requests"].as_array().unwrap().iter().find(|r| r["status"] == json!(302));
+    let hop = hop.unwrap_or_else(|| panic!("{listed}"))["id"].clone();
+    let d = call("page.network", json!({"id": hop})).await["details"].clone();
+    assert!(d["body_missing"].as_str().unwrap().contains("redirect"), "{d}");
+
+    let r = c.call("page.network", Some("net"), json!({"id": 99_999}), None).await.unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{r:?}");
+    let r = c.call("page.network", Some("net"), json!({"id": 1, "limit": 5}), None).await.unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{r:?}");
+}
+
 /// Issue 29: `page.mouse` and `page.keyboard` with Playwright's semantics: a click at coordinates (a
 /// double click too), a button held between calls makes the moves a drag until its `up`, the wheel
 /// scrolls the page, a modifier held by `down` applies to the next keys (Shift+a types `A`) until its

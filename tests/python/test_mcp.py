@@ -326,6 +326,15 @@ def test_the_issue_29_tools_in_their_groups(runtime, pages):
             assert "[WARNING] heads up" in text(console), text(console)
             network = await s.call_tool("browser_network_requests", {})
             assert "[GET] " + pages.url("/test/index.html") + " => [200]" in text(network), text(network)
+            # Issue 56 §2: one request's details by the number the list gives it (Playwright MCP's
+            # `index` is taken too).
+            line = next(li for li in text(network).splitlines() if pages.url("/test/index.html") in li)
+            number = int(line.split(".", 1)[0])
+            for args in ({"id": number}, {"index": number}):
+                one = await s.call_tool("browser_network_request", args)
+                shown = text(one)
+                assert not one.is_error and "status:    [200] OK" in shown, shown
+                assert "mimeType:  text/html" in shown and "Response body" in shown, shown
             clicked = await s.call_tool("browser_mouse_click_xy", {"x": 5, "y": 5})
             assert not clicked.is_error and "(5, 5)" in text(clicked), text(clicked)
             await s.call_tool("browser_localstorage_set", {"key": "k", "value": "v"})

@@ -785,6 +785,19 @@ impl PageServer {
                     )
                 }),
             )
+            // Echoes a POST: `{"got": <the body>}` as JSON, with an `X-Echo: yes` header.
+            .route(
+                "/test/echo",
+                axum::routing::post(|body: String| async move {
+                    (
+                        [
+                            (axum::http::header::CONTENT_TYPE, "application/json"),
+                            (axum::http::HeaderName::from_static("x-echo"), "yes"),
+                        ],
+                        serde_json::json!({"got": body}).to_string(),
+                    )
+                }),
+            )
             // A 1x1 PNG.
             .route(
                 "/test/pixel.png",

@@ -859,6 +859,7 @@ class Methods:
         session_id: str,
         *,
         filter: Optional[str] = None,
+        id: Optional[int] = None,
         include_static: Optional[bool] = None,
         limit: Optional[int] = None,
         since: Optional[int] = None,
@@ -866,17 +867,29 @@ class Methods:
     ) -> NetworkResult:
         """``page.network {since?, filter?, include_static?, limit?}`` -> ``NetworkResult``: the active tab's
         requests (``Network.requestWillBeSent`` and what followed) from a bounded buffer (``NETWORK_BUFFER``
-        entries), oldest first.
+        entries), oldest first; ``page.network {id}``: that request alone with its ``RequestDetails``
+        (headers, post data, the response's headers and body, capped).
 
         :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
         any but ``/``), or a regular expression written as Playwright's ``/pattern/flags``
         (``/api\\/v\\d+/i``), found anywhere in the URL; one that does not compile is ``bad_request``.
+        :param id: One request's details instead of a list (an ``id`` from a listing): its headers and body,
+        the response's status, headers and body (as Playwright MCP's ``browser_network_request``); the other
+        fields are then not taken.
         :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
         default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
         :param limit: At most this many, the newest (1..=1000, default 100).
         :param since: Only entries after this ``id`` (a previous answer's ``last_id``); all kept when absent.
         """
-        params = _params({"filter": filter, "include_static": include_static, "limit": limit, "since": since})
+        params = _params(
+            {
+                "filter": filter,
+                "id": id,
+                "include_static": include_static,
+                "limit": limit,
+                "since": since,
+            }
+        )
         return self._request("page.network", session_id, params, timeout_ms, NetworkResult)
 
     def mouse(
@@ -1873,6 +1886,7 @@ class AsyncMethods:
         session_id: str,
         *,
         filter: Optional[str] = None,
+        id: Optional[int] = None,
         include_static: Optional[bool] = None,
         limit: Optional[int] = None,
         since: Optional[int] = None,
@@ -1880,17 +1894,29 @@ class AsyncMethods:
     ) -> NetworkResult:
         """``page.network {since?, filter?, include_static?, limit?}`` -> ``NetworkResult``: the active tab's
         requests (``Network.requestWillBeSent`` and what followed) from a bounded buffer (``NETWORK_BUFFER``
-        entries), oldest first.
+        entries), oldest first; ``page.network {id}``: that request alone with its ``RequestDetails``
+        (headers, post data, the response's headers and body, capped).
 
         :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
         any but ``/``), or a regular expression written as Playwright's ``/pattern/flags``
         (``/api\\/v\\d+/i``), found anywhere in the URL; one that does not compile is ``bad_request``.
+        :param id: One request's details instead of a list (an ``id`` from a listing): its headers and body,
+        the response's status, headers and body (as Playwright MCP's ``browser_network_request``); the other
+        fields are then not taken.
         :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
         default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
         :param limit: At most this many, the newest (1..=1000, default 100).
         :param since: Only entries after this ``id`` (a previous answer's ``last_id``); all kept when absent.
         """
-        params = _params({"filter": filter, "include_static": include_static, "limit": limit, "since": since})
+        params = _params(
+            {
+                "filter": filter,
+                "id": id,
+                "include_static": include_static,
+                "limit": limit,
+                "since": since,
+            }
+        )
         return await self._request("page.network", session_id, params, timeout_ms, NetworkResult)
 
     async def mouse(

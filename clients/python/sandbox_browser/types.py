@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -629,9 +629,37 @@ class ConsoleResult(Result):
 
 
 @dataclass
+class RequestDetails:
+    """One request's details (``page.network {id}``), beside its ``NetworkRequest`` entry. Headers are name -> value, as the page sent them (``Network.requestWillBeSent``: the browser's own, such as ``Cookie``, are added on the way and not shown) and as the response came (repeated ones joined by a newline)."""
+
+    body: Optional[str] = None
+    """The response's body (``Network.getResponseBody``), cut at ``NETWORK_BODY_BYTES``: text, or base64 when ``body_base64``. Absent when there is none to give (``body_missing`` says why)."""
+    body_base64: bool = False
+    """``body`` is base64 (a binary response)."""
+    body_bytes: Optional[int] = None
+    """The whole body's size, bytes (before any cut)."""
+    body_missing: Optional[str] = None
+    """Why there is no body: the request is still in flight, it failed, a redirect or a ``204``/``304`` has none, or the browser no longer holds it (a page that navigated away lets its bodies go)."""
+    mime_type: Optional[str] = None
+    """The response's MIME type (``text/html``, ``image/png``)."""
+    post_data: Optional[str] = None
+    """The request's body (a form's, a ``fetch``'s), cut at ``NETWORK_BODY_BYTES``; absent when none."""
+    request_headers: Dict[str, str] = field(default_factory=dict)
+    """The request's headers."""
+    response_headers: Optional[Dict[str, str]] = None
+    """The response's headers, once it came."""
+    status_text: Optional[str] = None
+    """The status line's text (``OK``; empty over HTTP/2), once a response came."""
+    truncated: bool = False
+    """``body`` (or ``post_data``) was cut at ``NETWORK_BODY_BYTES``."""
+
+
+@dataclass
 class NetworkResult(Result):
     """``page.network`` result."""
 
+    details: Optional[RequestDetails] = None
+    """With ``id``: that request's details (``requests`` then lists its entry alone)."""
     dropped: int = 0
     """Requests the buffer let go since the tab was opened (it keeps the newest ``NETWORK_BUFFER``)."""
     last_id: int = 0

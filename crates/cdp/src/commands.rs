@@ -32,6 +32,27 @@ pub trait Command: Serialize {
     type Output: DeserializeOwned;
 }
 
+/// `Network.getResponseBody`'s answer.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseBody {
+    /// The body: text, or base64 when `base64_encoded`.
+    #[serde(default)]
+    pub body: String,
+    /// Whether `body` is base64 (a binary response).
+    #[serde(default)]
+    pub base64_encoded: bool,
+}
+
+/// `Network.getRequestPostData`'s answer.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestPostData {
+    /// The request's body.
+    #[serde(default)]
+    pub post_data: String,
+}
+
 macro_rules! command {
     ($(#[$doc:meta])* $name:ident = $method:literal -> $out:ty { $($(#[$fmeta:meta])* $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$doc])*
@@ -221,6 +242,20 @@ command!(
 command!(
     /// `Network.enable` (for `Network.responseReceived`).
     NetworkEnable = "Network.enable" -> IgnoredAny {}
+);
+command!(
+    /// `Network.getResponseBody`: a response's body while the renderer still holds it.
+    NetworkGetResponseBody = "Network.getResponseBody" -> ResponseBody {
+        /// The request (`Network.requestWillBeSent`'s `requestId`).
+        request_id: String,
+    }
+);
+command!(
+    /// `Network.getRequestPostData`: a request's body that `Network.requestWillBeSent` left out.
+    NetworkGetRequestPostData = "Network.getRequestPostData" -> RequestPostData {
+        /// The request (`Network.requestWillBeSent`'s `requestId`).
+        request_id: String,
+    }
 );
 command!(
     /// `Page.enable`.

@@ -425,6 +425,7 @@ pub struct RequestWillBeSent {
 
 /// `Network.Request` (the fields used).
 #[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SentRequest {
     /// The requested URL (without its fragment).
     #[serde(default)]
@@ -432,6 +433,17 @@ pub struct SentRequest {
     /// The HTTP method.
     #[serde(default)]
     pub method: String,
+    /// The request's headers as the page asked for them, name -> value (`Network.Headers`; the
+    /// browser's own, such as `Cookie`, are added on the way and are not here).
+    #[serde(default)]
+    pub headers: serde_json::Map<String, Value>,
+    /// The body (a form's, a `fetch`'s), when Chromium includes it: a large one is left out and
+    /// `Network.getRequestPostData` gives it.
+    #[serde(default)]
+    pub post_data: Option<String>,
+    /// Whether the request has a body.
+    #[serde(default)]
+    pub has_post_data: bool,
 }
 
 /// `Network.loadingFinished` params (the fields used).
@@ -517,6 +529,7 @@ pub struct CallFrame {
 
 /// `Network.Response` (the fields used).
 #[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NetworkResponse {
     /// The response's URL (after redirects).
     #[serde(default)]
@@ -524,6 +537,15 @@ pub struct NetworkResponse {
     /// The HTTP status (Chromium reports 200 for `data:` and the like).
     #[serde(default)]
     pub status: f64,
+    /// The status line's text (`OK`, `Not Found`; empty over HTTP/2).
+    #[serde(default)]
+    pub status_text: String,
+    /// The response's headers, name -> value (`Network.Headers`; repeated headers joined by `\n`).
+    #[serde(default)]
+    pub headers: serde_json::Map<String, Value>,
+    /// The MIME type Chromium took it as (`text/html`, `application/json`).
+    #[serde(default)]
+    pub mime_type: String,
 }
 
 #[cfg(test)]

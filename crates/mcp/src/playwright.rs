@@ -26,6 +26,7 @@ const RENAMED: &[(&str, &str, &str)] = &[
     ("browser_mouse_wheel", "deltaX", "dx"),
     ("browser_mouse_wheel", "deltaY", "dy"),
     ("browser_network_requests", "static", "include_static"),
+    ("browser_network_request", "index", "id"),
     ("browser_storage_state", "filename", "name"),
     ("browser_snapshot", "depth", "max_depth"),
     ("browser_file_upload", "paths", "files"),

@@ -93,6 +93,9 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
             }
             text
         }
+        Some(Method::PageNetwork) if result.get("details").is_some_and(Value::is_object) => {
+            request_details(&result)
+        }
         Some(Method::PageNetwork) => {
             let lines = result["requests"].as_array().into_iter().flatten().map(|r| {
                 let outcome = match (r.get("status"), r.get("failure").and_then(Value::as_str)) {
@@ -105,7 +108,10 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
                     .and_then(Value::as_str)
                     .map(|b| format!(" (blocked: {b})"))
                     .unwrap_or_default();
-                format!("[{}] {} => {outcome}{blocked}", str_of(r, "method"), str_of(r, "url"))
+                // Numbered as Playwright MCP numbers its list (`1. [GET] ...`), by the id
+                // browser_network_request takes.
+                let id = r.get("id").and_then(Value::as_u64).unwrap_or(0);
+                format!("{id}. [{}] {} => {outcome}{blocked}", str_of(r, "method"), str_of(r, "url"))
             });
             let mut text = lines.collect::<Vec<_>>().join("\n");
             if text.is_empty() {
@@ -121,6 +127,49 @@ pub fn success(method: Option<Method>, mut result: Value) -> CallToolResult {
     blocks.push(ContentBlock::text(text));
     blocks.extend(events.into_iter().map(ContentBlock::text));
     CallToolResult::success(blocks)
+}
+
+/// `page.network {id}` as Playwright MCP's `browser_network_request` shows a request
+/// (`renderRequestDetails`): the request line, its status, type and MIME type, the headers of both
+/// sides, then the bodies.
+fn request_details(result: &Value) -> String {
+    let r = &result["requests"][0];
+    let d = &result["details"];
+    let mut lines =
+        vec![format!("#{} [{}] {}", r["id"], str_of(r, "method"), str_of(r, "url")), String::new()];
+    lines.push("  General".into());
+    match (r.get("status"), r.get("failure").and_then(Value::as_str)) {
+        (_, Some(failure)) => lines.push(format!("    status:    [FAILED] {failure}")),
+        (Some(status), None) => lines.push(format!("    status:    [{status}] {}", str_of(d, "status_text"))),
+        (None, None) => lines.push("    status:    pending".into()),
+    }
+    if let Some(ms) = r.get("ms").and_then(Value::as_u64) {
+        lines.push(format!("    duration:  {ms}ms"));
+    }
+    lines.push(format!("    type:      {}", str_of(r, "resource_type")));
+    if let Some(mime) = d.get("mime_type").and_then(Value::as_str) {
+        lines.push(format!("    mimeType:  {mime}"));
+    }
+    for (title, key) in [("Request headers", "request_headers"), ("Response headers", "response_headers")] {
+        if let Some(headers) = d.get(key).and_then(Value::as_object).filter(|h| !h.is_empty()) {
+            lines.push(String::new());
+            lines.push(format!("  {title}"));
+            lines.extend(headers.iter().map(|(k, v)| format!("    {k}: {}", v.as_str().unwrap_or_default())));
+        }
+    }
+    if let Some(post) = d.get("post_data").and_then(Value::as_str) {
+        lines.extend([String::new(), "  Request body".into(), post.to_string()]);
+    }
+    let cut = if d.get("truncated") == Some(&Value::Bool(true)) { " (cut)" } else { "" };
+    match (d.get("body").and_then(Value::as_str), d.get("body_missing").and_then(Value::as_str)) {
+        (Some(body), _) if d.get("body_base64") == Some(&Value::Bool(true)) => {
+            lines.extend([String::new(), format!("  Response body (base64){cut}"), body.to_string()])
+        }
+        (Some(body), _) => lines.extend([String::new(), format!("  Response body{cut}"), body.to_string()]),
+        (None, Some(why)) => lines.extend([String::new(), format!("  Response body: none ({why})")]),
+        (None, None) => {}
+    }
+    lines.join("\n")
 }
 
 /// An API error as a tool error (`isError: true`): `message (code: C, phase: P)`, then whether the

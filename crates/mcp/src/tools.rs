@@ -36,7 +36,8 @@ pub enum Cap {
     /// (Playwright MCP's `storage` group's names: `browser_cookie_*`, `browser_localstorage_*`,
     /// `browser_sessionstorage_*`, `browser_storage_state`, `browser_set_storage_state`).
     Storage,
-    /// `browser_network_requests`: the requests of the active tab (Playwright MCP's `network` group).
+    /// `browser_network_requests` and `browser_network_request`: the requests of the active tab, and
+    /// one request's headers and bodies (Playwright MCP's `network` group).
     Network,
     /// Raw input at coordinates, for models that read screenshots (Playwright MCP's `vision` group):
     /// `browser_mouse_move_xy`, `_click_xy`, `_drag_xy`, `_down`, `_up`, `_wheel`; and
@@ -331,6 +332,9 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_network_requests", Cap::Network, Call(Method::PageNetwork), true,
             "The active tab's requests: method, URL, status or failure (static resources only with include_static).",
             input_schema::<NetworkParams>()),
+        def("browser_network_request", Cap::Network, Call(Method::PageNetwork), true,
+            "One request's details: its headers and body, the response's status, headers and body (cut at 64 KiB). id: from browser_network_requests.",
+            required(only(input_schema::<NetworkParams>(), &["id"]), &["id"])),
         def("browser_close", Cap::Core, Action::Close, false,
             "Close the browser session; the next tool starts a fresh one.", input_schema::<NoArgs>()),
         def("browser_evaluate", Cap::Evaluate, Call(Method::PageEvaluate), false,
@@ -404,6 +408,15 @@ pub fn all() -> Vec<ToolDef> {
 fn only(mut schema: Map<String, Value>, properties: &[&str]) -> Map<String, Value> {
     if let Some(Value::Object(all)) = schema.get_mut("properties") {
         all.retain(|name, _| name == "timeout_ms" || properties.contains(&name.as_str()));
+    }
+    schema
+}
+
+/// `schema` with `names` required.
+fn required(mut schema: Map<String, Value>, names: &[&str]) -> Map<String, Value> {
+    let list = schema.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(list) = list {
+        list.extend(names.iter().map(|n| Value::String(n.to_string())));
     }
     schema
 }

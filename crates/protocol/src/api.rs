@@ -542,7 +542,8 @@ methods! {
     PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000 }
     /// `page.network {since?, filter?, include_static?, limit?}` -> [`NetworkResult`]: the active tab's
     /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
-    /// ([`NETWORK_BUFFER`] entries), oldest first.
+    /// ([`NETWORK_BUFFER`] entries), oldest first; `page.network {id}`: that request alone with its
+    /// [`RequestDetails`] (headers, post data, the response's headers and body, capped).
     PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000 }
     /// `page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}` -> [`InputResult`]:
     /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
@@ -962,6 +963,54 @@ pub struct NetworkParams {
     /// At most this many, the newest (1..=1000, default 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
+    /// One request's details instead of a list (an `id` from a listing): its headers and body, the
+    /// response's status, headers and body (as Playwright MCP's `browser_network_request`); the other
+    /// fields are then not taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+}
+
+/// The most of a request's or a response's body `page.network {id}` gives, bytes (64 KiB; a binary
+/// body is cut before it is base64-encoded).
+pub const NETWORK_BODY_BYTES: usize = 65_536;
+
+/// One request's details (`page.network {id}`), beside its [`NetworkRequest`] entry. Headers are
+/// name -> value, as the page sent them (`Network.requestWillBeSent`: the browser's own, such as
+/// `Cookie`, are added on the way and not shown) and as the response came (repeated ones joined by a
+/// newline).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RequestDetails {
+    /// The request's headers.
+    pub request_headers: std::collections::BTreeMap<String, String>,
+    /// The request's body (a form's, a `fetch`'s), cut at [`NETWORK_BODY_BYTES`]; absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_data: Option<String>,
+    /// The status line's text (`OK`; empty over HTTP/2), once a response came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_text: Option<String>,
+    /// The response's headers, once it came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_headers: Option<std::collections::BTreeMap<String, String>>,
+    /// The response's MIME type (`text/html`, `image/png`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// The response's body (`Network.getResponseBody`), cut at [`NETWORK_BODY_BYTES`]: text, or
+    /// base64 when `body_base64`. Absent when there is none to give (`body_missing` says why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// `body` is base64 (a binary response).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub body_base64: bool,
+    /// The whole body's size, bytes (before any cut).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_bytes: Option<u64>,
+    /// `body` (or `post_data`) was cut at [`NETWORK_BODY_BYTES`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// Why there is no body: the request is still in flight, it failed, a redirect or a `204`/`304`
+    /// has none, or the browser no longer holds it (a page that navigated away lets its bodies go).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_missing: Option<String>,
 }
 
 /// One request of a tab (a redirect's hops are one entry each).
@@ -1002,6 +1051,9 @@ pub struct NetworkResult {
     pub last_id: u64,
     /// Requests the buffer let go since the tab was opened (it keeps the newest [`NETWORK_BUFFER`]).
     pub dropped: u64,
+    /// With `id`: that request's details (`requests` then lists its entry alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Box<RequestDetails>>,
 }
 
 /// Default `max_chars` of `page.snapshot`.

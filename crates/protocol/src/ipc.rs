@@ -359,6 +359,8 @@ pub enum Action {
         include_static: bool,
         /// At most this many, the newest.
         limit: u32,
+        /// One request's details instead (`page.network {id}`).
+        id: Option<u64>,
     },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
     Attach {

@@ -802,11 +802,18 @@ static NETWORK: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: NetworkParams = params(v)?;
         let limit = journal_limit("page.network", p.limit)?;
+        let lists = p.since.is_some() || p.filter.is_some() || p.include_static || p.limit.is_some();
+        if p.id.is_some() && lists {
+            return Err(bad_request(
+                "page.network: id names one request; since, filter, include_static and limit are for a list",
+            ));
+        }
         Ok(Action::Network {
             since: p.since.unwrap_or(0),
             filter: p.filter,
             include_static: p.include_static,
             limit,
+            id: p.id,
         })
     },
     finish: |o| finish_as(o, Done::of::<NetworkResult>),

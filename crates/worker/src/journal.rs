@@ -19,8 +19,8 @@ use sb_cdp::types::{
 };
 use sb_cdp::Session;
 use sb_protocol::api::{
-    ConsoleLevel, ConsoleMessage, ConsoleResult, NetworkRequest, NetworkResult, CONSOLE_BUFFER,
-    NETWORK_BUFFER,
+    ConsoleLevel, ConsoleMessage, ConsoleResult, NetworkRequest, NetworkResult, RequestDetails,
+    CONSOLE_BUFFER, NETWORK_BODY_BYTES, NETWORK_BUFFER,
 };
 use sb_protocol::Budget;
 use serde_json::Value;
@@ -69,6 +69,34 @@ struct Request {
     started: f64,
     /// A response came (`Network.responseReceived`).
     answered: bool,
+    /// CDP's `requestId` (shared by a redirect's hops).
+    cdp_id: String,
+    /// The request's headers as the page sent them.
+    headers: serde_json::Map<String, Value>,
+    /// Its body when `Network.requestWillBeSent` carried it (cut at [`NETWORK_BODY_BYTES`]), and
+    /// whether it has one at all.
+    post_data: Option<String>,
+    has_post_data: bool,
+    /// The response's status text, headers and MIME type, once it came.
+    response: Option<(String, serde_json::Map<String, Value>, String)>,
+    /// The next hop of a redirect took its place (this hop's body is the redirect's: none).
+    redirected: bool,
+    /// `Network.loadingFinished` came: the browser holds the whole body.
+    finished: bool,
+}
+
+/// What `page.network {id}` reads of one request: its entry and details as the journal kept them,
+/// and what is still to be asked of the browser ([`Journal::details`], [`Found::fetch`]).
+pub(crate) struct Found {
+    /// The request's entry.
+    pub(crate) entry: NetworkRequest,
+    /// Its details so far (no body yet).
+    pub(crate) details: RequestDetails,
+    cdp_id: String,
+    /// The body left out of `Network.requestWillBeSent`, to ask for.
+    post_data_left_out: bool,
+    /// Why there is no response body to ask for, or `None` when there is one.
+    no_body: Option<&'static str>,
 }
 
 impl Inner {
@@ -156,14 +184,23 @@ impl Journal {
                         r.entry.status = Some(redirect.status as u16);
                         r.entry.ms = Some(ms_between(r.started, sent.timestamp));
                         r.answered = true;
+                        r.redirected = true;
+                        r.response = Some((
+                            redirect.status_text.clone(),
+                            redirect.headers.clone(),
+                            redirect.mime_type.clone(),
+                        ));
                     }
                 }
                 inner.request_last += 1;
                 let id = inner.request_last;
+                let request = sent.request;
+                let post_data = request.post_data.map(|d| cut_bytes(d, NETWORK_BODY_BYTES));
+                let has_post_data = request.has_post_data || post_data.is_some();
                 let entry = NetworkRequest {
                     id,
-                    method: sent.request.method,
-                    url: shown_url(&sent.request.url),
+                    method: request.method,
+                    url: shown_url(&request.url),
                     resource_type: resource_type(&sent.kind).to_string(),
                     status: None,
                     bytes: None,
@@ -175,7 +212,18 @@ impl Journal {
                     inner.requests.pop_front();
                     inner.requests_dropped += 1;
                 }
-                inner.requests.push_back(Request { entry, started: sent.timestamp, answered: false });
+                inner.requests.push_back(Request {
+                    entry,
+                    started: sent.timestamp,
+                    answered: false,
+                    cdp_id: sent.request_id.clone(),
+                    headers: request.headers,
+                    post_data,
+                    has_post_data,
+                    response: None,
+                    redirected: false,
+                    finished: false,
+                });
                 inner.by_cdp.insert(sent.request_id, id);
                 if inner.by_cdp.len() > 2 * NETWORK_BUFFER {
                     let first = inner.requests.front().map_or(0, |r| r.entry.id);
@@ -188,6 +236,8 @@ impl Journal {
                 if let Some(r) = inner.request(id) {
                     r.entry.status = Some(got.response.status as u16);
                     r.answered = true;
+                    let response = got.response;
+                    r.response = Some((response.status_text, response.headers, response.mime_type));
                 }
                 self.changed.notify_waiters();
             }
@@ -197,6 +247,7 @@ impl Journal {
                 if let Some(r) = inner.request(id) {
                     r.entry.bytes = Some(done.encoded_data_length.max(0.0) as u64);
                     r.entry.ms = Some(ms_between(r.started, done.timestamp));
+                    r.finished = true;
                 }
                 self.changed.notify_waiters();
             }
@@ -286,7 +337,48 @@ impl Journal {
             requests: newest(listed, limit),
             last_id: inner.request_last,
             dropped: inner.requests_dropped,
+            details: None,
         }
+    }
+
+    /// Request `id`'s entry and the details the journal kept of it (`page.network {id}`); `None` when
+    /// the buffer does not hold it (never listed, or let go).
+    pub(crate) fn details(&self, id: u64) -> Option<Found> {
+        let mut inner = self.inner.lock().unwrap();
+        let r = inner.request(id)?;
+        let status = r.entry.status.unwrap_or(0);
+        // Playwright MCP's `canHaveResponseBody`: no body for 1xx, 204, 304; and none for a hop a
+        // redirect replaced.
+        let no_body = if r.entry.failure.is_some() {
+            Some("the request failed")
+        } else if r.redirected {
+            Some("a redirect has no body of its own; its next hop is the next request")
+        } else if !r.answered {
+            Some("no response yet")
+        } else if matches!(status, 100..=199 | 204 | 304) {
+            Some("a response of this status has no body")
+        } else if !r.finished {
+            Some("the response is still loading")
+        } else {
+            None
+        };
+        let response = r.response.as_ref();
+        let details = RequestDetails {
+            request_headers: headers(&r.headers),
+            post_data: r.post_data.clone(),
+            status_text: response.map(|(text, _, _)| text.clone()),
+            response_headers: response.map(|(_, h, _)| headers(h)),
+            mime_type: response.map(|(_, _, m)| m.clone()).filter(|m| !m.is_empty()),
+            truncated: r.post_data.as_ref().is_some_and(|d| d.len() >= NETWORK_BODY_BYTES),
+            ..RequestDetails::default()
+        };
+        Some(Found {
+            entry: r.entry.clone(),
+            details,
+            cdp_id: r.cdp_id.clone(),
+            post_data_left_out: r.has_post_data && r.post_data.is_none(),
+            no_body,
+        })
     }
 
     /// The first response since the previous run started whose URL matches `glob`.
@@ -421,6 +513,71 @@ fn shown_url(url: &str) -> String {
         return cut(url, DATA_URL_CHARS);
     }
     sb_protocol::redact::in_url(url).into_owned()
+}
+
+impl Found {
+    /// The details with what the browser still holds: the response's body (`Network.getResponseBody`)
+    /// and a request body `Network.requestWillBeSent` left out (`Network.getRequestPostData`), each cut
+    /// at [`NETWORK_BODY_BYTES`], within `budget`. A body the browser no longer has (the page went on
+    /// and let it go) is `body_missing`, not an error.
+    pub(crate) async fn fetch(mut self, session: &Session, budget: Budget) -> RequestDetails {
+        use sb_cdp::commands::{NetworkGetRequestPostData, NetworkGetResponseBody};
+        if self.post_data_left_out {
+            let ask = NetworkGetRequestPostData { request_id: self.cdp_id.clone() };
+            if let Ok(got) = session.run(&ask, budget.remaining()).await {
+                self.details.truncated |= got.post_data.len() > NETWORK_BODY_BYTES;
+                self.details.post_data = Some(cut_bytes(got.post_data, NETWORK_BODY_BYTES));
+            }
+        }
+        if let Some(why) = self.no_body {
+            self.details.body_missing = Some(why.to_string());
+            return self.details;
+        }
+        let ask = NetworkGetResponseBody { request_id: self.cdp_id };
+        match session.run(&ask, budget.remaining()).await {
+            Ok(got) if got.base64_encoded => {
+                use base64::Engine;
+                let engine = base64::engine::general_purpose::STANDARD;
+                match engine.decode(got.body.as_bytes()) {
+                    Ok(bytes) => {
+                        self.details.body_bytes = Some(bytes.len() as u64);
+                        self.details.truncated |= bytes.len() > NETWORK_BODY_BYTES;
+                        let kept = &bytes[..bytes.len().min(NETWORK_BODY_BYTES)];
+                        self.details.body = Some(engine.encode(kept));
+                        self.details.body_base64 = true;
+                    }
+                    Err(e) => {
+                        self.details.body_missing = Some(format!("the browser's base64 did not decode: {e}"))
+                    }
+                }
+            }
+            Ok(got) => {
+                self.details.body_bytes = Some(got.body.len() as u64);
+                self.details.truncated |= got.body.len() > NETWORK_BODY_BYTES;
+                self.details.body = Some(cut_bytes(got.body, NETWORK_BODY_BYTES));
+            }
+            Err(e) => self.details.body_missing = Some(format!("the browser no longer holds it ({e})")),
+        }
+        self.details
+    }
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn cut_bytes(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
+/// CDP's `Network.Headers` (name -> string value) as a sorted map; a value that is not a string is
+/// written as JSON.
+fn headers(h: &serde_json::Map<String, Value>) -> std::collections::BTreeMap<String, String> {
+    h.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect()
 }
 
 /// ms from `from` to `to` (both `Network.MonotonicTime`, s).

@@ -676,7 +676,29 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::Console { since, level, limit } => {
             Ok(Output::Console(page.journal.console(since, level, limit)))
         }
-        Action::Network { since, filter, include_static, limit } => {
+        Action::Network { id: Some(id), .. } => {
+            let Some(found) = page.journal.details(id) else {
+                let listed = page.journal.network(0, None, true, 1);
+                return Err(fail(
+                    ErrorCode::BadRequest,
+                    Phase::Cdp,
+                    format!(
+                        "page.network: the active tab's buffer holds no request {id} (its newest is {}); list them with page.network",
+                        listed.last_id
+                    ),
+                ));
+            };
+            let entry = found.entry.clone();
+            let details = found.fetch(&page.session, p.budget()).await;
+            let listed = page.journal.network(0, None, true, 1);
+            Ok(Output::Network(sb_protocol::api::NetworkResult {
+                requests: vec![entry],
+                last_id: listed.last_id,
+                dropped: listed.dropped,
+                details: Some(Box::new(details)),
+            }))
+        }
+        Action::Network { since, filter, include_static, limit, id: None } => {
             let pattern = match filter.as_deref().map(wait::url_pattern).transpose() {
                 Ok(p) => p,
                 Err(e) => {

@@ -18,7 +18,7 @@
 //! 8. What the URL policy costs a page load: a page of 100 images through the connection gate beside
 //!    Playwright's unguarded browser, at rest and with two busy processes; and N = 4, 16 sessions looping
 //!    goto -> snapshot -> click on Python's docs beside Playwright's N pages, with each side's peak
-//!    memory, then looping the goto alone (`SB_BENCH_ONLY=loads`).
+//!    memory, then looping the goto alone (`SB_BENCH_ONLY=loads`; `guarded`: the page loads alone).
 //! 9. `page.evaluate` and `page.snapshot` through a browser elsewhere (`[browser] cdp_url`, a plain
 //!    WebSocket and the tests' TLS + Basic-auth proxy) beside the local pipe (`SB_BENCH_ONLY=remote`).
 //! 10. The live view's cost: a watched session's actions and another session's, with and without a
@@ -303,8 +303,8 @@ async fn main() {
         budget_tables().await;
         return;
     }
-    if only == "loads" {
-        loads_tables().await;
+    if only == "loads" || only == "guarded" {
+        loads_tables(only == "guarded").await;
         return;
     }
     if only == "remote" {
@@ -370,7 +370,7 @@ async fn main() {
     hang_table(&sup).await;
     interaction_table(&sup).await;
     budget_tables().await;
-    loads_tables().await;
+    loads_tables(false).await;
     remote_table().await;
 }
 
@@ -1087,8 +1087,9 @@ const SITE_LOOP_MS: u64 = 20_000;
 const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 
 /// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes, and
-/// the real-site concurrency table (Python's docs), alternating runs of ours and Playwright's.
-async fn loads_tables() {
+/// the real-site concurrency table (Python's docs), alternating runs of ours and Playwright's; with
+/// `guarded_only`, the page loads alone.
+async fn loads_tables(guarded_only: bool) {
     let Some(mut peer) = Peer::start_with("SB_BENCH_PLAYWRIGHT_LOADS", &["--ignore-certificate-errors"])
     else {
         println!("loads: no Playwright peer (SB_BENCH_PLAYWRIGHT_LOADS)");
@@ -1159,6 +1160,9 @@ async fn loads_tables() {
         }
     }
     c.session_close(&sid).await.unwrap();
+    if guarded_only {
+        return;
+    }
 
     if !std::path::Path::new(PYTHON_DOCS).join("index.html").exists() {
         println!("real-site concurrency: {PYTHON_DOCS} is missing (Debian's python3.11-doc)");
