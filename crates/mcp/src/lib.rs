@@ -43,7 +43,12 @@ use crate::tools::{Action, Cap, TabsAction, TabsArgs, ToolDef};
 pub const INSTRUCTIONS: &str =
     "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools. \
 Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs out answers at it. \
+An argument a tool's schema does not list is refused. \
 A tool that takes ref also takes element, the element in words (not used to find it). \
+A selector (instead of a ref) finds its first match in document order, through open shadow roots: CSS \
+(#save), or Playwright's selectors (text=Save, role=button[name=\"Save\"], //xpath, css >> nth=1, \
+button:has-text(\"Save\")) and locators (getByRole('button', { name: 'Save' }), getByLabel('Email'), \
+getByText(...), .first(), .nth(i), .filter({ hasText })). \
 Playwright MCP's argument names are taken too (target, promptText, textGone, time in s, ...).";
 
 /// The error of a call to a tool this server does not offer: for a tool of a group it was not started

@@ -8,12 +8,16 @@ use serde_json::{Map, Value};
 /// The JSON Schema (draft 2020-12, subschemas inlined) of `T`'s JSON form, compacted by [`compact`],
 /// with an optional `timeout_ms` property added (the request's budget, ms).
 ///
-/// The result is always an object schema (`{"type": "object", "properties": {...},
-/// "additionalProperties": false}`), as MCP's `Tool.inputSchema` must be.
+/// The result is always an object schema (`{"type": "object", "properties": {...}}`), as MCP's
+/// `Tool.inputSchema` must be.
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     let generator = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true).into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     compact(&mut schema);
+    short_selectors(&mut schema);
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.values_mut().for_each(undescribed_fields);
+    }
     if let Value::Object(root) = &mut schema {
         // The tool's own description says what the arguments are for.
         root.remove("description");
@@ -23,8 +27,10 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
         _ => Map::new(),
     };
     object.insert("type".into(), "object".into());
-    // A property not listed is refused (by the tool and by the socket): say so to the model.
-    object.insert("additionalProperties".into(), false.into());
+    // A property not listed is refused (by the tool and by the socket): the server's instructions say
+    // so once ([`crate::INSTRUCTIONS`]), not every schema (`additionalProperties: false` was 1,680 of
+    // tools/list's characters).
+    object.remove("additionalProperties");
     let properties = object.entry("properties").or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(properties) = properties {
         // The input tools settle as Playwright MCP's do (`MCP_SETTLE_MS`, set by the server), which has
@@ -46,6 +52,45 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
         }
     }
     object
+}
+
+/// What a `selector` property says in a tool's schema: the rules are the server's instructions'
+/// ([`crate::INSTRUCTIONS`]), said once, not in each of the thirteen tools that take one.
+pub const SELECTOR: &str = "A selector (CSS or Playwright's; see the instructions).";
+
+/// Every `selector` property in `schema`, at any depth (drag's `from`/`to`, fill_form's fields),
+/// described by [`SELECTOR`].
+fn short_selectors(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::Object(selector)) =
+                map.get_mut("properties").and_then(|p| p.get_mut("selector"))
+            {
+                selector.insert("description".into(), SELECTOR.into());
+            }
+            map.values_mut().for_each(short_selectors);
+        }
+        Value::Array(items) => items.iter_mut().for_each(short_selectors),
+        _ => {}
+    }
+}
+
+/// The fields of an argument that is an object or a list of objects (a clip's `x`, `y`, `width`,
+/// `height`; a cookie's `name`, `value`, `domain`, ...) without their descriptions: their names say
+/// what they are, and the argument's own description says what it is for.
+fn undescribed_fields(argument: &mut Value) {
+    let Value::Object(map) = argument else { return };
+    let object = match map.get_mut("items") {
+        Some(items @ Value::Object(_)) => items,
+        _ => argument,
+    };
+    let Some(Value::Object(fields)) = object.get_mut("properties") else { return };
+    for field in fields.values_mut() {
+        if let Value::Object(field) = field {
+            field.remove("description");
+        }
+        undescribed_fields(field);
+    }
 }
 
 /// The argument an element tool takes beside `ref` as Playwright MCP's do: a description of the
@@ -175,7 +220,9 @@ mod tests {
     fn every_schema_is_an_object_with_a_budget() {
         let schema = input_schema::<sb_protocol::api::ClickParams>();
         assert_eq!(schema["type"], "object");
-        assert_eq!(schema["additionalProperties"], false);
+        // Unknown arguments are refused; the instructions say so once, no schema says it again.
+        assert!(schema.get("additionalProperties").is_none());
+        assert!(crate::INSTRUCTIONS.contains("does not list is refused"));
         assert_eq!(schema["properties"]["timeout_ms"]["type"], "integer");
         assert_eq!(schema["properties"]["ref"]["type"], "string");
         assert!(schema["properties"]["button"]["enum"].as_array().unwrap().contains(&json!("right")));

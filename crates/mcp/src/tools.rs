@@ -331,7 +331,7 @@ pub fn all() -> Vec<ToolDef> {
             input_schema::<ConsoleParams>()),
         def("browser_network_requests", Cap::Network, Call(Method::PageNetwork), true,
             "The active tab's requests: method, URL, status or failure (static resources only with include_static).",
-            input_schema::<NetworkParams>()),
+            without(input_schema::<NetworkParams>(), "id")),
         def("browser_network_request", Cap::Network, Call(Method::PageNetwork), true,
             "One request's details: its headers and body, the response's status, headers and body (cut at 64 KiB). id: from browser_network_requests.",
             required(only(input_schema::<NetworkParams>(), &["id"]), &["id"])),
@@ -402,7 +402,6 @@ pub fn all() -> Vec<ToolDef> {
     ]
 }
 
-/// `schema` less one property (one the server sets itself).
 /// `schema` with only `properties` (and `timeout_ms`, which every tool takes): a tool that takes some
 /// of a method's parameters, described as the method describes them.
 fn only(mut schema: Map<String, Value>, properties: &[&str]) -> Map<String, Value> {
@@ -421,6 +420,7 @@ fn required(mut schema: Map<String, Value>, names: &[&str]) -> Map<String, Value
     schema
 }
 
+/// `schema` less one property (one the server sets itself, or one another tool offers).
 fn without(mut schema: Map<String, Value>, property: &str) -> Map<String, Value> {
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         properties.remove(property);
