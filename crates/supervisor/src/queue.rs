@@ -145,7 +145,7 @@ impl Queue {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
                     break (slot.insert(fresh), link);
                 }
-                Err(e) if attempts == 1 && self.health.is_down().await => {
+                Err(e) if attempts == 1 && self.browser_gone_since(&link).await => {
                     tracing::warn!(browser.session_id = %session.id, error.message = %e.message, "worker_start_on_dead_browser");
                     self.health.mark_suspect().await;
                 }
@@ -245,14 +245,25 @@ impl Queue {
                 self.health.mark_suspect().await;
             }
             // The browser died under the action: one code and the right cause, whatever the worker saw
-            // of it (a closed connection, a renderer gone with it, its own exit).
+            // of it (a closed connection, a renderer gone with it, its own exit). It may already have
+            // been replaced by the time the worker's end is told (a health check of another request
+            // restarted it meanwhile): the browser the action ran on is not the current one then.
+            // (Once in 60 kills under load the worker's exit was answered `worker_crashed`, not
+            // repeated on the reopened page, because the new browser was up by then.)
             if matches!(e.code, ErrorCode::WorkerCrashed | ErrorCode::CdpError | ErrorCode::PageReset)
-                && self.health.is_down().await
+                && self.browser_gone_since(&link).await
             {
                 *e = browser_gone(e.phase);
             }
         }
         result
+    }
+
+    /// Whether the browser of `link` is gone: down now, or already replaced by a restart (a health
+    /// check of another request, or the monitor's, may restart it before a worker's end is told).
+    async fn browser_gone_since(&self, link: &Link) -> bool {
+        let replaced = self.health.current_link().await.is_some_and(|now| now.browser != link.browser);
+        replaced || self.health.is_down().await
     }
 
     /// Starts a fresh worker for `session` in the background (the answer that reported the old one's
