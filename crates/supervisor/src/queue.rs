@@ -203,7 +203,10 @@ impl Queue {
             session.recovery_waited(ms);
         }
         let reset_reason = worker.take_reset_reason();
-        if worker.target_id() != session.target() {
+        // A worker whose browser has since been replaced did not move the tab: the restart gave the
+        // session a new page (rehydration), which must not be set back to the dead browser's target
+        // (the repeated read's worker then failed to attach: "No target with given id found").
+        if worker.target_id() != session.target() && !self.browser_gone_since(&link).await {
             let target_id = worker.target_id().to_string();
             if attaching {
                 session.set_target(target_id.clone());
