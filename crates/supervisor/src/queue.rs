@@ -249,10 +249,9 @@ impl Queue {
             }
             // The browser died under the action: one code and the right cause, whatever the worker saw
             // of it (a closed connection, a renderer gone with it, its own exit). It may already have
-            // been replaced by the time the worker's end is told (a health check of another request
-            // restarted it meanwhile): the browser the action ran on is not the current one then.
-            // (Once in 60 kills under load the worker's exit was answered `worker_crashed`, not
-            // repeated on the reopened page, because the new browser was up by then.)
+            // been replaced by the time the worker's end is told (the connection's watcher restarted
+            // it meanwhile): the browser the action ran on is not the current one then, and a read is
+            // still repeated on the reopened page.
             if matches!(e.code, ErrorCode::WorkerCrashed | ErrorCode::CdpError | ErrorCode::PageReset)
                 && self.browser_gone_since(&link).await
             {
@@ -262,8 +261,9 @@ impl Queue {
         result
     }
 
-    /// Whether the browser of `link` is gone: down now, or already replaced by a restart (a health
-    /// check of another request, or the monitor's, may restart it before a worker's end is told).
+    /// Whether the browser of `link` is gone: down now, or already replaced by a restart (the
+    /// connection's watcher, or another request's health check, may restart it before a worker's end
+    /// is told).
     async fn browser_gone_since(&self, link: &Link) -> bool {
         let replaced = self.health.current_link().await.is_some_and(|now| now.browser != link.browser);
         replaced || self.health.is_down().await
