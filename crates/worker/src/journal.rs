@@ -77,6 +77,8 @@ struct Request {
     /// whether it has one at all.
     post_data: Option<String>,
     has_post_data: bool,
+    /// `post_data` was cut.
+    post_data_cut: bool,
     /// The response's status text, headers and MIME type, once it came.
     response: Option<(String, serde_json::Map<String, Value>, String)>,
     /// The next hop of a redirect took its place (this hop's body is the redirect's: none).
@@ -195,6 +197,7 @@ impl Journal {
                 inner.request_last += 1;
                 let id = inner.request_last;
                 let request = sent.request;
+                let post_data_cut = request.post_data.as_ref().is_some_and(|d| d.len() > NETWORK_BODY_BYTES);
                 let post_data = request.post_data.map(|d| cut_bytes(d, NETWORK_BODY_BYTES));
                 let has_post_data = request.has_post_data || post_data.is_some();
                 let entry = NetworkRequest {
@@ -220,6 +223,7 @@ impl Journal {
                     headers: request.headers,
                     post_data,
                     has_post_data,
+                    post_data_cut,
                     response: None,
                     redirected: false,
                     finished: false,
@@ -369,7 +373,7 @@ impl Journal {
             status_text: response.map(|(text, _, _)| text.clone()),
             response_headers: response.map(|(_, h, _)| headers(h)),
             mime_type: response.map(|(_, _, m)| m.clone()).filter(|m| !m.is_empty()),
-            truncated: r.post_data.as_ref().is_some_and(|d| d.len() >= NETWORK_BODY_BYTES),
+            truncated: r.post_data_cut,
             ..RequestDetails::default()
         };
         Some(Found {
