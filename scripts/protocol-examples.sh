@@ -193,6 +193,11 @@ example "page.pdf (A4, backgrounds, the first page)" page.pdf s1 '{"paper": "a4"
 example "page.goto (the form again)" page.goto s1 "{\"url\": \"$base/test/form.html\"}"
 example "page.fill_form (a text field and a checkbox)" page.fill_form s1 '{"fields": [{"selector": "#name", "value": "Ada"}, {"selector": "#agree", "value": "true"}]}'
 example "page.fill_form stops at the first field that fails" page.fill_form s1 '{"fields": [{"selector": "#name", "value": "Grace"}, {"selector": "#agree", "value": "yes"}]}'
+example "page.verify of an input's value (the page as it is now; no waiting)" page.verify s1 '{"selector": "#name", "value": "Grace"}'
+example "page.verify of an element by role and accessible name" page.verify s1 '{"role": "button", "name": "Save", "visible": true}'
+example "page.verify of a list's items" page.verify s1 '{"selector": "ul", "items": ["One", "Two"]}'
+example "page.verify that does not hold (the second field above was refused, so the box is unchecked)" page.verify s1 '{"selector": "#agree", "checked": true}'
+example "page.query (how many match, and the first one)" page.query s1 '{"selector": "button"}'
 example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
 example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
 example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'

@@ -1792,3 +1792,103 @@ async fn wait_for_a_download_or_a_popup_returns_it() {
     );
     assert!(std::path::Path::new(w["download"]["path"].as_str().unwrap()).is_file());
 }
+
+/// Issue 56 §5: `page.verify` checks the page as it is now without the caller's JavaScript (a value,
+/// a checked state, text anywhere on the page as `getByText` matches it, a list's items, a count, an
+/// attribute, an element by role and name) and answers `verify_failed`, not retryable, with what the
+/// page has when a check does not hold; `page.query` reads how many elements match and the first
+/// one's facts. Params are checked before the page is touched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_and_query_check_the_page_without_javascript() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("ver")).await.unwrap();
+    c.goto("ver", &pages.url("/test/form.html"), None).await.unwrap();
+    result_of(&c, "ver", "page.fill", json!({"selector": "#name", "value": "Ada"})).await;
+    result_of(&c, "ver", "page.check", json!({"selector": "#agree"})).await;
+    let hide = "document.body.insertAdjacentHTML('beforeend', '<p style=\"display:none\">Secret note</p>')";
+    result_of(&c, "ver", "page.evaluate", json!({"expression": hide})).await;
+
+    let holds = [
+        (json!({"selector": "#name", "value": "Ada"}), json!("Ada")),
+        (json!({"role": "button", "name": "save", "visible": true}), json!(true)),
+        (json!({"text": "fill in ALL   fields"}), json!(true)),
+        (json!({"selector": "ul", "items": ["One", "two"]}), json!(["One", "two"])),
+        (json!({"selector": "#agree", "checked": true}), json!(true)),
+        (json!({"selector": "li", "count": 2}), json!(2)),
+        (
+            json!({"selector": "a", "attribute": {"name": "href", "value": "/test/index.html"}}),
+            json!("/test/index.html"),
+        ),
+        (json!({"selector": "#off", "attribute": {"name": "disabled"}}), json!("")),
+        (json!({"selector": "#nothing", "visible": false}), json!(false)),
+        (json!({"selector": "text=Secret note", "visible": false}), json!(false)),
+    ];
+    for (params, actual) in holds {
+        let r = result_of(&c, "ver", "page.verify", params.clone()).await;
+        assert_eq!(r["actual"], actual, "{params}: {r}");
+    }
+
+    let fails = [
+        (json!({"selector": "#name", "value": "Bob"}), "Expected value \"Bob\", but got \"Ada\""),
+        (json!({"text": "not on this page"}), "not found"),
+        (json!({"text": "secret note"}), "none is visible"),
+        (json!({"selector": "li", "count": 3}), "matches 2"),
+        (json!({"selector": "#agree", "checked": false}), "but it is checked"),
+        (json!({"selector": "ul", "items": ["One", "Three"]}), "Item \"Three\" not found"),
+        (json!({"role": "button", "name": "Missing", "visible": true}), "No element matches"),
+        (json!({"selector": "#save", "value": "x"}), "has no value"),
+        (json!({"selector": "#save", "visible": false}), "matches 1 visible"),
+    ];
+    for (params, said) in fails {
+        let e = error_of(&c, "ver", "page.verify", params.clone()).await;
+        assert_eq!((e.code, e.retryable), (ErrorCode::VerifyFailed, false), "{params}: {e:?}");
+        assert!(e.message.contains(said), "{params}: {}", e.message);
+    }
+
+    let refused = [
+        json!({"selector": "#name"}),
+        json!({"selector": "#name", "value": "a", "checked": true}),
+        json!({"value": "x"}),
+        json!({"name": "x", "visible": true}),
+        json!({"role": "button", "selector": "#save", "visible": true}),
+        json!({"selector": "#name", "attribute": {"name": "id", "valeu": "name"}}),
+        json!({"selector": "ul", "items": []}),
+    ];
+    for params in refused {
+        let e = error_of(&c, "ver", "page.verify", params.clone()).await;
+        assert_eq!(e.code, ErrorCode::BadRequest, "{params}: {e:?}");
+    }
+
+    let q = result_of(&c, "ver", "page.query", json!({"selector": "button"})).await;
+    assert_eq!((q["count"].as_u64(), q["visible_count"].as_u64()), (Some(2), Some(2)), "{q}");
+    let e = &q["element"];
+    assert_eq!(
+        (e["tag"].as_str(), e["text"].as_str(), e["enabled"].as_bool()),
+        (Some("button"), Some("Save"), Some(true))
+    );
+    assert!(e["bounding_box"]["width"].as_f64().unwrap() > 0.0, "{q}");
+    let q = result_of(&c, "ver", "page.query", json!({"selector": "#off"})).await;
+    assert_eq!(q["element"]["enabled"], json!(false), "{q}");
+    let q = result_of(&c, "ver", "page.query", json!({"selector": "#name"})).await;
+    assert_eq!(q["element"]["value"], json!("Ada"), "{q}");
+    assert!(
+        q["element"]["attributes"].as_array().unwrap().contains(&json!({"name": "id", "value": "name"})),
+        "{q}"
+    );
+    let q = result_of(&c, "ver", "page.query", json!({"selector": "#none"})).await;
+    assert_eq!(q["count"], json!(0), "{q}");
+    assert!(q.get("element").is_none(), "{q}");
+    let q = result_of(&c, "ver", "page.query", json!({"selector": "text=Secret note"})).await;
+    assert_eq!((q["count"].as_u64(), q["visible_count"].as_u64()), (Some(1), Some(0)), "{q}");
+    assert!(q["element"].get("bounding_box").is_none(), "{q}");
+
+    // By a snapshot's ref.
+    let snap = result_of(&c, "ver", "page.snapshot", json!({})).await;
+    let text = snap["snapshot"].as_str().unwrap();
+    let line = text.lines().find(|l| l.contains("checkbox \"Agree\"")).unwrap_or_else(|| panic!("{text}"));
+    let agree = line.split("[ref=").nth(1).unwrap().split(']').next().unwrap();
+    let q = result_of(&c, "ver", "page.query", json!({"ref": agree})).await;
+    assert_eq!((q["count"].as_u64(), q["element"]["checked"].as_bool()), (Some(1), Some(true)), "{q}");
+    let r = result_of(&c, "ver", "page.verify", json!({"ref": agree, "checked": true})).await;
+    assert_eq!(r["check"], json!("checked"), "{r}");
+}

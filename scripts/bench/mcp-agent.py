@@ -224,7 +224,7 @@ async def main() -> None:
           f"MCP over socket: {rows[1]['ms'] / rows[0]['ms']:.2f}x time")
     # Every group on, both sides (issue 29: under 0.6x).
     ours_all = await tool_chars(StdioServerParameters(
-        command=sandbox_browser, args=["mcp", "--socket", socket, "--caps", "evaluate,files,pdf,storage,network,vision,devtools"]))
+        command=sandbox_browser, args=["mcp", "--socket", socket, "--caps", "evaluate,files,pdf,storage,network,vision,devtools,testing"]))
     with tempfile.TemporaryDirectory() as out:
         caps = ["--caps", "vision,pdf,storage,network,devtools,testing,config"]
         pw_all = await tool_chars(StdioServerParameters(command=playwright_mcp, args=pw_args + caps, cwd=out))

@@ -98,6 +98,8 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert popup.target_id and not popup.active
         assert c.tabs_close(sid, popup.target_id)
         assert c.storage(sid, kind="local", action="set", key="k", value="v").items[0].value == "v"
+        assert c.verify(sid, text="Sign up").check == "text"
+        assert c.query(sid, selector="h1").element.tag == "h1"
         state = c.session_storage_state(sid, action="save", name="py-state.json")
         assert state.origins == 1 and os.path.isfile(state.path)
         assert c.session_storage_state(sid, action="load", name="py-state.json").origins == 1
@@ -375,6 +377,22 @@ def test_the_async_clients_methods_are_typed_as_coroutines(tmp_path):
     refused = subprocess.run(mypy + [str(bad)], capture_output=True, text=True, env=env)
     assert refused.returncode != 0 and "Coroutine" in refused.stdout, refused.stdout
 
+
+
+def test_verify_and_query_without_javascript(runtime, pages):
+    """``page.verify`` answers its result when the check holds and raises ``VerifyFailed`` (not
+    retryable) with what the page has when not; ``page.query`` gives the first match's facts as
+    dataclasses."""
+    with Client(runtime.socket) as c:
+        sid = c.session_start().session_id
+        c.goto(sid, pages.url("/test/form.html"))
+        assert c.verify(sid, role="heading", name="Sign up", visible=True).actual is True
+        assert c.verify(sid, selector="li", count=2).actual == 2
+        with pytest.raises(sb.VerifyFailed) as failed:
+            c.verify(sid, selector="#name", value="Ada")
+        assert not failed.value.retryable and 'got ""' in str(failed.value)
+        q = c.query(sid, selector="#off")
+        assert q.count == 1 and q.element is not None and q.element.enabled is False
 
 
 def test_evaluate_passes_arg_as_json(runtime, pages):

@@ -314,6 +314,42 @@ def test_the_devtools_group_traces_the_session(runtime, pages):
     asyncio.run(run())
 
 
+def test_the_testing_group_verifies_with_playwright_mcps_arguments(runtime, pages):
+    """Playwright MCP's `testing` group (`--caps testing`): its four verify tools, called with its own
+    arguments (`accessibleName`, `target`, `type`), hold on a real page, and a check that does not hold
+    is an error result with code verify_failed and what the page has."""
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket) as s:
+            assert "browser_verify_value" not in {t.name for t in (await s.list_tools()).tools}
+        async with mcp_session("--socket", runtime.socket, "--caps", "testing") as s:
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/form.html")})
+            snap = text(await s.call_tool("browser_snapshot", {}))
+            ref = lambda line: snap.split(line)[1].split("[ref=")[1].split("]")[0]
+            name, agree = ref('textbox "Name"'), ref('checkbox "Agree"')
+            await s.call_tool("browser_type", {"target": name, "text": "Ada"})
+            holds = [
+                ("browser_verify_element_visible", {"role": "button", "accessibleName": "Save"}),
+                ("browser_verify_text_visible", {"text": "Sign up"}),
+                ("browser_verify_list_visible", {"element": "list", "target": "ul", "items": ["One", "Two"]}),
+                ("browser_verify_value", {"type": "textbox", "element": "Name", "target": name, "value": "Ada"}),
+                ("browser_verify_value", {"type": "checkbox", "element": "Agree", "target": agree, "value": "false"}),
+            ]
+            for tool, args in holds:
+                r = await s.call_tool(tool, args)
+                assert not r.is_error, (tool, text(r))
+            fails = [
+                ("browser_verify_text_visible", {"text": "Signed in"}, "not found"),
+                ("browser_verify_value", {"type": "textbox", "target": name, "value": "Bob"}, '"Ada"'),
+                ("browser_verify_value", {"type": "checkbox", "target": agree, "value": "true"}, "unchecked"),
+                ("browser_verify_element_visible", {"role": "link", "accessibleName": "Nowhere"}, "No element"),
+            ]
+            for tool, args, said in fails:
+                r = await s.call_tool(tool, args)
+                assert r.is_error and "code: verify_failed" in text(r) and said in text(r), (tool, text(r))
+
+    asyncio.run(run())
+
+
 def test_the_issue_29_tools_in_their_groups(runtime, pages):
     """Console (core), network, vision and the storage group's Web Storage tools, each as Playwright MCP
     names it, on a real page."""

@@ -28,6 +28,7 @@ from .types import (
     MetricsResult,
     NetworkResult,
     PdfResult,
+    QueryResult,
     ScreenshotResult,
     ScrollResult,
     SelectResult,
@@ -44,6 +45,7 @@ from .types import (
     TabsListResult,
     TraceResult,
     UploadResult,
+    VerifyResult,
     WaitForResult,
 )
 
@@ -264,8 +266,8 @@ class Methods:
         :param format: ``png`` (the default) or ``jpeg``.
         :param full_page: The whole scrollable page rather than the viewport.
         :param inline: Also return the image as base64 in ``data``.
-        :param max_height: Full page only: the tallest capture in CSS px (default 16384
-        (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``)); a taller page is cut
+        :param max_height: Full page only: the tallest capture, CSS px. Default 16384
+        (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``); a taller page is cut
         and the result says ``truncated: true``, as is a page wider than 16384 CSS px
         (``FULL_PAGE_MAX_WIDTH``).
         :param quality: JPEG quality 0..=100.
@@ -308,14 +310,14 @@ class Methods:
 
         :param expression: A JavaScript expression; a promise is awaited. One whose value is a function (``()
         => document.title``) is called without arguments, as Playwright's Python ``page.evaluate`` calls it.
-        :param arg: A JSON value passed to the script, as Playwright's ``evaluate(pageFunction, arg)``: a
-        ``function`` gets it as its argument (after the element, ``(el, arg) => ...``, when
-        ``ref``/``selector`` names one, as ``locator.evaluate(fn, arg)``); an ``expression`` whose value is a
-        function is called with it (Playwright's ``page.evaluate(string, arg)``). Data goes here rather than
-        into the source, which then needs no quoting.
-        :param frame: The frame to run in, as Playwright's ``frame.evaluate``: a ``frame_id`` from
-        ``page.frames``, or the ref of an ``<iframe>`` (``e7``). The script runs in that frame's main world;
-        default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
+        :param arg: A JSON value passed to the function, as Playwright's ``evaluate(fn, arg)``. A ``function``
+        gets it as its argument (after the element, ``(el, arg) => ...``, when ``ref``/``selector`` names one,
+        as ``locator.evaluate(fn, arg)``); an ``expression`` whose value is a function is called with it
+        (Playwright's ``page.evaluate(string, arg)``). Data goes here rather than into the source, which then
+        needs no quoting.
+        :param frame: The frame to run in: a ``frame_id`` from ``page.frames``, or an ``<iframe>``'s ref. As
+        Playwright's ``frame.evaluate``. The script runs in that frame's main world; default: the main frame.
+        Not with ``ref``/``selector`` (an element names its own frame).
         :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
         awaited.
         :param ref: A ref from a snapshot (``e12``).
@@ -371,15 +373,14 @@ class Methods:
         :param popup: Wait for a tab of the session to open another (a popup: ``window.open``,
         ``target=_blank``). One opened since the session's previous request started counts (each is returned
         once); it is this result's ``popup`` (``tabs.focus`` drives it).
-        :param response: A glob (as ``url``), or a ``/pattern/flags`` regular expression (as
-        ``page.network``'s ``filter``), the URL of a response must match: one the active tab received since
-        the session's previous action started, or one that comes within the budget. It is this result's
-        ``response``.
+        :param response: A glob or ``/pattern/flags`` a response's URL must match. As ``url``'s glob, or
+        ``page.network``'s ``filter`` regular expression: one the active tab received since the session's
+        previous action started, or one that comes within the budget. It is this result's ``response``.
         :param selector: A selector (as ``ElementParams::selector``), with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
-        :param text: Text that must appear in the page: in an element that shows it, case-insensitive,
-        whitespace (a no-break space too) normalized, as Playwright MCP's ``browser_wait_for`` waits for
-        ``page.getByText(text)``.
+        :param text: Text that must appear in the page (case-insensitive, as ``getByText``). In an element
+        that shows it, whitespace (a no-break space too) normalized, as Playwright MCP's ``browser_wait_for``
+        waits for ``page.getByText(text)``.
         :param text_gone: Text that must disappear from the page: no element that shows it (matched as
         ``text`` is).
         :param time_ms: Just wait this long, in ms.
@@ -428,7 +429,7 @@ class Methods:
         :param max_chars: Cap on the text (default 40000 (``DEFAULT_SNAPSHOT_MAX_CHARS``)); when cut, a marker
         line ends it and ``truncated`` is true.
         :param max_depth: Deepest level shown (the root's children are level 1); all levels when absent.
-        :param scope: A ref (``e3``) or a selector (as ``ElementParams::selector``) to snapshot under.
+        :param scope: A ref (``e3``) or a selector to snapshot under.
         """
         params = _params(
             {
@@ -870,14 +871,14 @@ class Methods:
         entries), oldest first; ``page.network {id}``: that request alone with its ``RequestDetails``
         (headers, post data, the response's headers and body, capped).
 
-        :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
-        any but ``/``), or a regular expression written as Playwright's ``/pattern/flags``
+        :param filter: A URL glob (``**`` any characters, ``*`` any but ``/``) or a ``/pattern/flags`` regular
+        expression. The glob as ``page.wait_for``'s ``url``; the regular expression as Playwright writes it
         (``/api\\/v\\d+/i``), found anywhere in the URL; one that does not compile is ``bad_request``.
         :param id: One request's details instead of a list (an ``id`` from a listing): its headers and body,
         the response's status, headers and body (as Playwright MCP's ``browser_network_request``); the other
         fields are then not taken.
-        :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
-        default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
+        :param include_static: Also list images, fonts, stylesheets and media that loaded. They are left out
+        by default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed.
         :param limit: At most this many, the newest (1..=1000, default 100).
         :param since: Only entries after this ``id`` (a previous answer's ``last_id``); all kept when absent.
         """
@@ -1041,6 +1042,87 @@ class Methods:
         """
         params = _params({"action": action, "key": key, "kind": kind, "value": value})
         return self._request("page.storage", session_id, params, timeout_ms, StorageResult)
+
+    def verify(
+        self,
+        session_id: str,
+        *,
+        attribute: Optional[Dict[str, Any]] = None,
+        checked: Optional[bool] = None,
+        count: Optional[int] = None,
+        items: Optional[List[str]] = None,
+        name: Optional[str] = None,
+        ref: Optional[str] = None,
+        role: Optional[str] = None,
+        selector: Optional[str] = None,
+        text: Optional[str] = None,
+        value: Optional[str] = None,
+        visible: Optional[bool] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> VerifyResult:
+        """``page.verify {ref | selector | role+name, visible | text | value | checked | count | attribute |
+        items}`` -> ``VerifyResult``: one check of the page as it is now (Playwright MCP's
+        ``browser_verify_*``, Playwright's ``expect`` without its retries); ``verify_failed`` (not retryable)
+        with what the page has when it does not hold. ``text`` without an element: visible text anywhere on
+        the page.
+
+        :param attribute: An attribute: present (no ``value``), or with exactly ``value``.
+        :param checked: A checkbox's, radio's or switch's state.
+        :param count: How many elements the selector matches.
+        :param items: Texts each in the element's text. A list's items, matched as ``text`` is.
+        :param name: The role's accessible name (a case-insensitive substring).
+        :param ref: A ref from a snapshot (``e12``).
+        :param role: An ARIA role, as the snapshot shows it (``button``). With ``name``, Playwright's
+        ``getByRole(role, {name})``.
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
+        :param text: Text visible on the page, or in the element (case-insensitive). Whitespace collapsed, as
+        ``getByText`` matches.
+        :param value: An input's value, exactly. Of an input, textarea or select (Playwright's
+        ``inputValue``).
+        :param visible: true: a match is visible; false: none is (no match, or all hidden).
+        """
+        params = _params(
+            {
+                "attribute": attribute,
+                "checked": checked,
+                "count": count,
+                "items": items,
+                "name": name,
+                "ref": ref,
+                "role": role,
+                "selector": selector,
+                "text": text,
+                "value": value,
+                "visible": visible,
+            }
+        )
+        return self._request("page.verify", session_id, params, timeout_ms, VerifyResult)
+
+    def query(
+        self,
+        session_id: str,
+        *,
+        ref: Optional[str] = None,
+        selector: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> QueryResult:
+        """``page.query {ref | selector}`` -> ``QueryResult``: how many elements a selector matches (and how many
+        are visible), and the first one's tag, text, value, checked state, visibility, attributes and bounding
+        box, read at once without JavaScript of the caller's.
+
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
+        """
+        params = _params({"ref": ref, "selector": selector})
+        return self._request("page.query", session_id, params, timeout_ms, QueryResult)
 
     # tabs.*
 
@@ -1291,8 +1373,8 @@ class AsyncMethods:
         :param format: ``png`` (the default) or ``jpeg``.
         :param full_page: The whole scrollable page rather than the viewport.
         :param inline: Also return the image as base64 in ``data``.
-        :param max_height: Full page only: the tallest capture in CSS px (default 16384
-        (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``)); a taller page is cut
+        :param max_height: Full page only: the tallest capture, CSS px. Default 16384
+        (``DEFAULT_SCREENSHOT_MAX_HEIGHT``), at most 65535 (``MAX_SCREENSHOT_HEIGHT``); a taller page is cut
         and the result says ``truncated: true``, as is a page wider than 16384 CSS px
         (``FULL_PAGE_MAX_WIDTH``).
         :param quality: JPEG quality 0..=100.
@@ -1335,14 +1417,14 @@ class AsyncMethods:
 
         :param expression: A JavaScript expression; a promise is awaited. One whose value is a function (``()
         => document.title``) is called without arguments, as Playwright's Python ``page.evaluate`` calls it.
-        :param arg: A JSON value passed to the script, as Playwright's ``evaluate(pageFunction, arg)``: a
-        ``function`` gets it as its argument (after the element, ``(el, arg) => ...``, when
-        ``ref``/``selector`` names one, as ``locator.evaluate(fn, arg)``); an ``expression`` whose value is a
-        function is called with it (Playwright's ``page.evaluate(string, arg)``). Data goes here rather than
-        into the source, which then needs no quoting.
-        :param frame: The frame to run in, as Playwright's ``frame.evaluate``: a ``frame_id`` from
-        ``page.frames``, or the ref of an ``<iframe>`` (``e7``). The script runs in that frame's main world;
-        default: the main frame. Not with ``ref``/``selector`` (an element names its own frame).
+        :param arg: A JSON value passed to the function, as Playwright's ``evaluate(fn, arg)``. A ``function``
+        gets it as its argument (after the element, ``(el, arg) => ...``, when ``ref``/``selector`` names one,
+        as ``locator.evaluate(fn, arg)``); an ``expression`` whose value is a function is called with it
+        (Playwright's ``page.evaluate(string, arg)``). Data goes here rather than into the source, which then
+        needs no quoting.
+        :param frame: The frame to run in: a ``frame_id`` from ``page.frames``, or an ``<iframe>``'s ref. As
+        Playwright's ``frame.evaluate``. The script runs in that frame's main world; default: the main frame.
+        Not with ``ref``/``selector`` (an element names its own frame).
         :param function: A JavaScript function such as ``(el) => el.textContent``; a promise it returns is
         awaited.
         :param ref: A ref from a snapshot (``e12``).
@@ -1398,15 +1480,14 @@ class AsyncMethods:
         :param popup: Wait for a tab of the session to open another (a popup: ``window.open``,
         ``target=_blank``). One opened since the session's previous request started counts (each is returned
         once); it is this result's ``popup`` (``tabs.focus`` drives it).
-        :param response: A glob (as ``url``), or a ``/pattern/flags`` regular expression (as
-        ``page.network``'s ``filter``), the URL of a response must match: one the active tab received since
-        the session's previous action started, or one that comes within the budget. It is this result's
-        ``response``.
+        :param response: A glob or ``/pattern/flags`` a response's URL must match. As ``url``'s glob, or
+        ``page.network``'s ``filter`` regular expression: one the active tab received since the session's
+        previous action started, or one that comes within the budget. It is this result's ``response``.
         :param selector: A selector (as ``ElementParams::selector``), with ``state``.
         :param state: For ``selector``: ``attached``, ``detached``, ``visible`` (default) or ``hidden``.
-        :param text: Text that must appear in the page: in an element that shows it, case-insensitive,
-        whitespace (a no-break space too) normalized, as Playwright MCP's ``browser_wait_for`` waits for
-        ``page.getByText(text)``.
+        :param text: Text that must appear in the page (case-insensitive, as ``getByText``). In an element
+        that shows it, whitespace (a no-break space too) normalized, as Playwright MCP's ``browser_wait_for``
+        waits for ``page.getByText(text)``.
         :param text_gone: Text that must disappear from the page: no element that shows it (matched as
         ``text`` is).
         :param time_ms: Just wait this long, in ms.
@@ -1455,7 +1536,7 @@ class AsyncMethods:
         :param max_chars: Cap on the text (default 40000 (``DEFAULT_SNAPSHOT_MAX_CHARS``)); when cut, a marker
         line ends it and ``truncated`` is true.
         :param max_depth: Deepest level shown (the root's children are level 1); all levels when absent.
-        :param scope: A ref (``e3``) or a selector (as ``ElementParams::selector``) to snapshot under.
+        :param scope: A ref (``e3``) or a selector to snapshot under.
         """
         params = _params(
             {
@@ -1897,14 +1978,14 @@ class AsyncMethods:
         entries), oldest first; ``page.network {id}``: that request alone with its ``RequestDetails``
         (headers, post data, the response's headers and body, capped).
 
-        :param filter: A glob the URL must match (as ``page.wait_for``'s ``url``: ``**`` any characters, ``*``
-        any but ``/``), or a regular expression written as Playwright's ``/pattern/flags``
+        :param filter: A URL glob (``**`` any characters, ``*`` any but ``/``) or a ``/pattern/flags`` regular
+        expression. The glob as ``page.wait_for``'s ``url``; the regular expression as Playwright writes it
         (``/api\\/v\\d+/i``), found anywhere in the URL; one that does not compile is ``bad_request``.
         :param id: One request's details instead of a list (an ``id`` from a listing): its headers and body,
         the response's status, headers and body (as Playwright MCP's ``browser_network_request``); the other
         fields are then not taken.
-        :param include_static: Also list images, fonts, stylesheets and media that loaded (left out by
-        default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed).
+        :param include_static: Also list images, fonts, stylesheets and media that loaded. They are left out
+        by default, as Playwright MCP's ``browser_network_requests`` does; a failed one is always listed.
         :param limit: At most this many, the newest (1..=1000, default 100).
         :param since: Only entries after this ``id`` (a previous answer's ``last_id``); all kept when absent.
         """
@@ -2068,6 +2149,87 @@ class AsyncMethods:
         """
         params = _params({"action": action, "key": key, "kind": kind, "value": value})
         return await self._request("page.storage", session_id, params, timeout_ms, StorageResult)
+
+    async def verify(
+        self,
+        session_id: str,
+        *,
+        attribute: Optional[Dict[str, Any]] = None,
+        checked: Optional[bool] = None,
+        count: Optional[int] = None,
+        items: Optional[List[str]] = None,
+        name: Optional[str] = None,
+        ref: Optional[str] = None,
+        role: Optional[str] = None,
+        selector: Optional[str] = None,
+        text: Optional[str] = None,
+        value: Optional[str] = None,
+        visible: Optional[bool] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> VerifyResult:
+        """``page.verify {ref | selector | role+name, visible | text | value | checked | count | attribute |
+        items}`` -> ``VerifyResult``: one check of the page as it is now (Playwright MCP's
+        ``browser_verify_*``, Playwright's ``expect`` without its retries); ``verify_failed`` (not retryable)
+        with what the page has when it does not hold. ``text`` without an element: visible text anywhere on
+        the page.
+
+        :param attribute: An attribute: present (no ``value``), or with exactly ``value``.
+        :param checked: A checkbox's, radio's or switch's state.
+        :param count: How many elements the selector matches.
+        :param items: Texts each in the element's text. A list's items, matched as ``text`` is.
+        :param name: The role's accessible name (a case-insensitive substring).
+        :param ref: A ref from a snapshot (``e12``).
+        :param role: An ARIA role, as the snapshot shows it (``button``). With ``name``, Playwright's
+        ``getByRole(role, {name})``.
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
+        :param text: Text visible on the page, or in the element (case-insensitive). Whitespace collapsed, as
+        ``getByText`` matches.
+        :param value: An input's value, exactly. Of an input, textarea or select (Playwright's
+        ``inputValue``).
+        :param visible: true: a match is visible; false: none is (no match, or all hidden).
+        """
+        params = _params(
+            {
+                "attribute": attribute,
+                "checked": checked,
+                "count": count,
+                "items": items,
+                "name": name,
+                "ref": ref,
+                "role": role,
+                "selector": selector,
+                "text": text,
+                "value": value,
+                "visible": visible,
+            }
+        )
+        return await self._request("page.verify", session_id, params, timeout_ms, VerifyResult)
+
+    async def query(
+        self,
+        session_id: str,
+        *,
+        ref: Optional[str] = None,
+        selector: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> QueryResult:
+        """``page.query {ref | selector}`` -> ``QueryResult``: how many elements a selector matches (and how many
+        are visible), and the first one's tag, text, value, checked state, visibility, attributes and bounding
+        box, read at once without JavaScript of the caller's.
+
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
+        """
+        params = _params({"ref": ref, "selector": selector})
+        return await self._request("page.query", session_id, params, timeout_ms, QueryResult)
 
     # tabs.*
 

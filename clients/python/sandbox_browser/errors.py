@@ -234,6 +234,13 @@ class DiskFull(BrowserError):
     code = "disk_full"
 
 
+class VerifyFailed(BrowserError):
+    """``page.verify``'s check does not hold; the message says what was wanted and what the page has.
+    Not retryable as is: wait for the state (``page.wait_for``) first."""
+
+    code = "verify_failed"
+
+
 ERRORS: Dict[str, Type[BrowserError]] = {
     cls.code: cls
     for cls in [
@@ -241,7 +248,7 @@ ERRORS: Dict[str, Type[BrowserError]] = {
         FrameTooLarge, Timeout, NavigationFailed, PageReset, Cancelled, EvaluateError, EvaluateDisabled,
         UrlBlocked, WorkerCrashed, BrowserUnavailable, CdpError, Internal, StaleRef, UnknownRef,
         ElementCovered, NotVisible, NotEnabled, NotStable, AmbiguousTarget, TabNotFound, HumanInControl,
-        DiskFull,
+        DiskFull, VerifyFailed,
     ]
 }
 """Error code -> exception class (a code this client does not know raises :class:`BrowserError`)."""

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -732,6 +732,76 @@ class StorageResult(Result):
     """The items after the action, in the storage's order."""
     origin: str = ""
     """The origin whose storage it is, e.g. ``https://example.com``."""
+
+
+@dataclass
+class VerifyResult(Result):
+    """``page.verify`` result: the check held. (One that does not hold answers ``verify_failed``, naming what was wanted and what the page has.)"""
+
+    actual: Any = None
+    """What the page has: the value, the state, the count (the wanted one, which held)."""
+    check: str = ""
+    """The check that held: ``visible``, ``text``, ``value``, ``checked``, ``count``, ``attribute`` or ``items``."""
+
+
+@dataclass
+class Attribute:
+    """One attribute of an element (``page.query``)."""
+
+    name: str = ""
+    """Its name."""
+    value: str = ""
+    """Its value."""
+
+
+@dataclass
+class BoundingBox:
+    """An element's box in the page's viewport, CSS px (Playwright's ``boundingBox()``)."""
+
+    height: float = 0.0
+    """Height, CSS px."""
+    width: float = 0.0
+    """Width, CSS px."""
+    x: float = 0.0
+    """Left edge, CSS px from the viewport's left."""
+    y: float = 0.0
+    """Top edge, CSS px from the viewport's top."""
+
+
+@dataclass
+class ElementFacts:
+    """An element as it is now (``page.query``, and what ``page.verify`` compares)."""
+
+    attributes: List[Attribute] = field(default_factory=list)
+    """Its attributes, in the element's order (values at most ``QUERY_TEXT_CHARS`` characters)."""
+    bounding_box: Optional[BoundingBox] = None
+    """Its border box in the page's viewport, CSS px (``getBoundingClientRect``, offset by an out-of-process iframe's place); absent when it has no box (``display: none``)."""
+    checked: Optional[bool] = None
+    """A checkbox's, radio's or switch's state (``checked``, or ``aria-checked`` for its role); absent for others; ``aria-checked="mixed"`` is false."""
+    enabled: bool = False
+    """Not disabled (``disabled``, a disabled fieldset, ``aria-disabled="true"``)."""
+    tag: str = ""
+    """Its tag, lower case (``input``)."""
+    text: str = ""
+    """Its text as the page shows it (``innerText``; ``textContent`` where it is not rendered), whitespace collapsed, at most ``QUERY_TEXT_CHARS`` characters."""
+    text_truncated: bool = False
+    """Whether its text was cut at ``QUERY_TEXT_CHARS``."""
+    value: Optional[str] = None
+    """The value of an input, textarea or select (Playwright's ``inputValue``); absent for others."""
+    visible: bool = False
+    """Visible as Playwright has it (a non-empty box, ``visibility: visible``)."""
+
+
+@dataclass
+class QueryResult(Result):
+    """``page.query`` result: how many elements match and what the first one is now."""
+
+    count: int = 0
+    """Elements the selector matches now (a ref: 1)."""
+    element: Optional[ElementFacts] = None
+    """The first match; absent when nothing matches."""
+    visible_count: int = 0
+    """Of them, how many are visible."""
 
 
 @dataclass

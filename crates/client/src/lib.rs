@@ -25,12 +25,12 @@ use sb_protocol::api::{
     EvaluateResult, ExtractParams, ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult,
     GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult,
     KeyboardParams, Method, MetricsResult, MouseParams, NetworkParams, NetworkResult, PdfParams, PdfResult,
-    PressParams, Request, RequestId, Response, ScreenshotParams, ScreenshotResult, ScrollAnswer,
-    ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult, SessionStartParams,
-    SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, StatsResult,
-    StorageParams, StorageResult, StorageStateParams, StorageStateResult, TabInfo, TabTargetParams,
-    TabsCloseResult, TabsListResult, TabsOpenParams, TraceParams, TraceResult, TypeParams, UploadParams,
-    UploadResult, WaitForParams, WaitForResult,
+    PressParams, QueryParams, QueryResult, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
+    ScrollAnswer, ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult,
+    SessionStartParams, SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams,
+    SnapshotResult, StatsResult, StorageParams, StorageResult, StorageStateParams, StorageStateResult,
+    TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TraceParams, TraceResult,
+    TypeParams, UploadParams, UploadResult, VerifyParams, VerifyResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -530,6 +530,33 @@ impl Client {
         params: NetworkParams,
     ) -> Result<Reply<NetworkResult>, ClientError> {
         self.request(Method::PageNetwork, Some(session_id), params, None).await
+    }
+
+    /// `page.verify`: one check of the page as it is now (an element's visibility, text, value,
+    /// checked state, attribute, a selector's count, or text visible on the page).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `verify_failed` (not retryable) when the check does not hold, its
+    /// message naming what the page has; `bad_request` for no check or several.
+    pub async fn verify(
+        &self,
+        session_id: &str,
+        params: VerifyParams,
+    ) -> Result<Reply<VerifyResult>, ClientError> {
+        self.request(Method::PageVerify, Some(session_id), params, None).await
+    }
+
+    /// `page.query`: how many elements a ref or selector matches now, and the first one's tag, text,
+    /// value, checked state, visibility, attributes and bounding box (CSS px).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `stale_ref`, `bad_request` for an invalid selector.
+    pub async fn query(
+        &self,
+        session_id: &str,
+        params: QueryParams,
+    ) -> Result<Reply<QueryResult>, ClientError> {
+        self.request(Method::PageQuery, Some(session_id), params, None).await
     }
 
     /// `page.wait_for` with exactly one condition (default budget 20000 ms).

@@ -333,7 +333,7 @@ impl Shared {
                 let mut params = params;
                 if let Action::CallWith(_, fixed) = tool.action {
                     for (name, value) in fixed {
-                        params[*name] = (*value).into();
+                        params[*name] = tools::fixed_value(value);
                     }
                 }
                 // The input tools settle as Playwright MCP's do (a short window in which a dialog or a

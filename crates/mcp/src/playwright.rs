@@ -31,6 +31,7 @@ const RENAMED: &[(&str, &str, &str)] = &[
     ("browser_snapshot", "depth", "max_depth"),
     ("browser_file_upload", "paths", "files"),
     ("browser_set_storage_state", "filename", "name"),
+    ("browser_verify_element_visible", "accessibleName", "name"),
 ];
 
 /// Rewrites `args` of `tool` from Playwright MCP's names to ours, in place; `takes_ref`: the tool
@@ -145,6 +146,26 @@ pub fn translate(tool: &str, takes_ref: bool, args: &mut Map<String, Value>) -> 
                             }
                         }
                     }
+                }
+            }
+        }
+        // Playwright MCP's `{type, target, value}`: a checkbox's or radio's value is "true" or
+        // "false", its checked state; the other types' (textbox, combobox, slider) their value.
+        "browser_verify_value" => {
+            if let Some(kind) = args.remove("type") {
+                match kind.as_str() {
+                    Some("checkbox" | "radio") => {
+                        let checked = match args.remove("value") {
+                            Some(Value::String(v)) if v == "true" || v == "false" => v == "true",
+                            _ => return Err("a checkbox's or radio's value is \"true\" or \"false\"".into()),
+                        };
+                        if args.contains_key("checked") {
+                            return Err("takes value or checked, not both".into());
+                        }
+                        args.insert("checked".into(), checked.into());
+                    }
+                    Some("textbox" | "combobox" | "slider") => {}
+                    _ => return Err("type is one of textbox, checkbox, radio, combobox, slider".into()),
                 }
             }
         }
@@ -352,6 +373,26 @@ mod tests {
                 "browser_type",
                 json!({"target": "e4", "text": "hi", "slowly": true}),
                 json!({"ref": "e4", "text": "hi"}),
+            ),
+            (
+                "browser_verify_element_visible",
+                json!({"role": "button", "accessibleName": "Save"}),
+                json!({"role": "button", "name": "Save"}),
+            ),
+            (
+                "browser_verify_value",
+                json!({"type": "checkbox", "target": "e5", "value": "false"}),
+                json!({"ref": "e5", "checked": false}),
+            ),
+            (
+                "browser_verify_value",
+                json!({"type": "textbox", "target": "e6", "value": "Ada"}),
+                json!({"ref": "e6", "value": "Ada"}),
+            ),
+            (
+                "browser_verify_list_visible",
+                json!({"target": "e7", "items": ["a", "b"]}),
+                json!({"ref": "e7", "items": ["a", "b"]}),
             ),
             // Ours, as they are.
             ("browser_click", json!({"ref": "e2", "click_count": 3}), json!({"ref": "e2", "click_count": 3})),

@@ -10,7 +10,7 @@ use sb_protocol::api::{
     CheckParams, ClickParams, ConsoleParams, CookieParam, DragParams, ElementParams, EmulateParams,
     EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton,
     NetworkParams, PdfParams, PressParams, ScreenshotParams, ScrollParams, SelectParams, SetViewportParams,
-    SnapshotParams, TypeParams, UploadParams, WaitForParams,
+    SnapshotParams, TypeParams, UploadParams, VerifyParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -47,12 +47,24 @@ pub enum Cap {
     /// screenshot after each, and its HTML report (`session.trace`; Playwright MCP's `devtools` group
     /// has the same two names).
     Devtools,
+    /// Checks of the page as it is now (`page.verify`), under Playwright MCP's `testing` group's names:
+    /// `browser_verify_element_visible`, `browser_verify_text_visible`, `browser_verify_list_visible`,
+    /// `browser_verify_value`.
+    Testing,
 }
 
 impl Cap {
     /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 7] =
-        [Cap::Evaluate, Cap::Files, Cap::Pdf, Cap::Storage, Cap::Network, Cap::Vision, Cap::Devtools];
+    pub const OPTIONAL: [Cap; 8] = [
+        Cap::Evaluate,
+        Cap::Files,
+        Cap::Pdf,
+        Cap::Storage,
+        Cap::Network,
+        Cap::Vision,
+        Cap::Devtools,
+        Cap::Testing,
+    ];
 
     /// The `--caps` name.
     pub fn name(self) -> &'static str {
@@ -65,6 +77,7 @@ impl Cap {
             Cap::Network => "network",
             Cap::Vision => "vision",
             Cap::Devtools => "devtools",
+            Cap::Testing => "testing",
         }
     }
 }
@@ -92,8 +105,18 @@ pub enum Action {
     /// One API method with some params the tool fixes (the tool's arguments, less `timeout_ms`, and
     /// those): `browser_cookie_list` is `session.cookies {action: "get"}`, `browser_mouse_click_xy`
     /// `page.mouse {action: "click"}`, `browser_localstorage_set` `page.storage {kind: "local",
-    /// action: "set"}`.
+    /// action: "set"}`, `browser_verify_element_visible` `page.verify {visible: true}` (a fixed value
+    /// is [`fixed_value`]).
     CallWith(Method, &'static [(&'static str, &'static str)]),
+}
+
+/// A value a [`Action::CallWith`] tool fixes, as its param gets it: `true`, `false` and numbers as
+/// themselves, anything else as a string (`"get"`).
+pub fn fixed_value(value: &str) -> Value {
+    match serde_json::from_str::<Value>(value) {
+        Ok(v @ (Value::Bool(_) | Value::Number(_))) => v,
+        _ => Value::String(value.to_string()),
+    }
 }
 
 /// One tool.
@@ -399,6 +422,20 @@ pub fn all() -> Vec<ToolDef> {
             "Stop trace recording; write its HTML report.", input_schema::<NoArgs>()),
         def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
+        // Playwright MCP's `testing` group (tools/backend/verify.ts): the same four checks, each the
+        // page as it is now.
+        def("browser_verify_element_visible", Cap::Testing, CallWith(Method::PageVerify, &[("visible", "true")]), true,
+            "Verify an element (by role and accessible name) is visible.",
+            required(only(input_schema::<VerifyParams>(), &["role", "name"]), &["role", "name"])),
+        def("browser_verify_text_visible", Cap::Testing, Call(Method::PageVerify), true,
+            "Verify text is visible on the page.",
+            required(only(input_schema::<VerifyParams>(), &["text"]), &["text"])),
+        def("browser_verify_list_visible", Cap::Testing, Call(Method::PageVerify), true,
+            "Verify a list shows each of items.",
+            required(only(input_schema::<VerifyParams>(), &["element", "ref", "selector", "items"]), &["items"])),
+        def("browser_verify_value", Cap::Testing, Call(Method::PageVerify), true,
+            "Verify an input's value, or a checkbox's or radio's checked state.",
+            only(input_schema::<VerifyParams>(), &["element", "ref", "selector", "value", "checked"])),
     ]
 }
 
@@ -463,7 +500,7 @@ mod tests {
                 params.insert(name.clone(), Value::Null);
             }
             for (name, value) in fixed {
-                params.insert(name.to_string(), Value::String(value.to_string()));
+                params.insert(name.to_string(), fixed_value(value));
             }
             let checked = method.check_params(&Value::Object(params));
             assert!(checked.is_ok(), "{} -> {}: {}", t.name, method.name(), checked.unwrap_err());

@@ -563,6 +563,16 @@ methods! {
     /// [`StorageResult`]: the active tab's `localStorage` or `sessionStorage` (its origin's), after the
     /// action.
     PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000 }
+    /// `page.verify {ref | selector | role+name, visible | text | value | checked | count | attribute |
+    /// items}` -> [`VerifyResult`]: one check of the page as it is now (Playwright MCP's
+    /// `browser_verify_*`, Playwright's `expect` without its retries); `verify_failed` (not retryable)
+    /// with what the page has when it does not hold. `text` without an element: visible text anywhere
+    /// on the page.
+    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000 }
+    /// `page.query {ref | selector}` -> [`QueryResult`]: how many elements a selector matches (and how
+    /// many are visible), and the first one's tag, text, value, checked state, visibility, attributes
+    /// and bounding box, read at once without JavaScript of the caller's.
+    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
@@ -727,8 +737,8 @@ pub struct ScreenshotParams {
     /// Also return the image as base64 in `data`.
     #[serde(default)]
     pub inline: bool,
-    /// Full page only: the tallest capture in CSS px (default 16384 ([`DEFAULT_SCREENSHOT_MAX_HEIGHT`]),
-    /// at most 65535 ([`MAX_SCREENSHOT_HEIGHT`])); a taller page is cut and the result says
+    /// Full page only: the tallest capture, CSS px. Default 16384 ([`DEFAULT_SCREENSHOT_MAX_HEIGHT`]),
+    /// at most 65535 ([`MAX_SCREENSHOT_HEIGHT`]); a taller page is cut and the result says
     /// `truncated: true`, as is a page wider than 16384 CSS px ([`FULL_PAGE_MAX_WIDTH`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_height: Option<u32>,
@@ -783,12 +793,12 @@ pub struct EvaluateParams {
     /// The element a `function` is called with (`ref` or `selector`), when any.
     #[serde(flatten)]
     pub element: ElementParams,
-    /// The frame to run in, as Playwright's `frame.evaluate`: a `frame_id` from `page.frames`, or the
-    /// ref of an `<iframe>` (`e7`). The script runs in that frame's main world; default: the main frame.
+    /// The frame to run in: a `frame_id` from `page.frames`, or an `<iframe>`'s ref. As Playwright's
+    /// `frame.evaluate`. The script runs in that frame's main world; default: the main frame.
     /// Not with `ref`/`selector` (an element names its own frame).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frame: Option<String>,
-    /// A JSON value passed to the script, as Playwright's `evaluate(pageFunction, arg)`: a `function`
+    /// A JSON value passed to the function, as Playwright's `evaluate(fn, arg)`. A `function`
     /// gets it as its argument (after the element, `(el, arg) => ...`, when `ref`/`selector` names one,
     /// as `locator.evaluate(fn, arg)`); an `expression` whose value is a function is called with it
     /// (Playwright's `page.evaluate(string, arg)`). Data goes here rather than into the source, which
@@ -806,9 +816,9 @@ pub struct WaitForParams {
     /// For `selector`: `attached`, `detached`, `visible` (default) or `hidden`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<ElementState>,
-    /// Text that must appear in the page: in an element that shows it, case-insensitive, whitespace
-    /// (a no-break space too) normalized, as Playwright MCP's `browser_wait_for` waits for
-    /// `page.getByText(text)`.
+    /// Text that must appear in the page (case-insensitive, as `getByText`). In an element that shows
+    /// it, whitespace (a no-break space too) normalized, as Playwright MCP's `browser_wait_for` waits
+    /// for `page.getByText(text)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     /// Text that must disappear from the page: no element that shows it (matched as `text` is).
@@ -831,8 +841,8 @@ pub struct WaitForParams {
     /// this result's `dialogs`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dialog: bool,
-    /// A glob (as `url`), or a `/pattern/flags` regular expression (as `page.network`'s `filter`), the
-    /// URL of a response must match: one the active tab received since the session's previous action
+    /// A glob or `/pattern/flags` a response's URL must match. As `url`'s glob, or `page.network`'s
+    /// `filter` regular expression: one the active tab received since the session's previous action
     /// started, or one that comes within the budget. It is this result's `response`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
@@ -951,13 +961,13 @@ pub struct NetworkParams {
     /// Only entries after this `id` (a previous answer's `last_id`); all kept when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<u64>,
-    /// A glob the URL must match (as `page.wait_for`'s `url`: `**` any characters, `*` any but `/`),
-    /// or a regular expression written as Playwright's `/pattern/flags` (`/api\/v\d+/i`), found
-    /// anywhere in the URL; one that does not compile is `bad_request`.
+    /// A URL glob (`**` any characters, `*` any but `/`) or a `/pattern/flags` regular expression. The
+    /// glob as `page.wait_for`'s `url`; the regular expression as Playwright writes it
+    /// (`/api\/v\d+/i`), found anywhere in the URL; one that does not compile is `bad_request`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
-    /// Also list images, fonts, stylesheets and media that loaded (left out by default, as Playwright
-    /// MCP's `browser_network_requests` does; a failed one is always listed).
+    /// Also list images, fonts, stylesheets and media that loaded. They are left out by default, as
+    /// Playwright MCP's `browser_network_requests` does; a failed one is always listed.
     #[serde(default)]
     pub include_static: bool,
     /// At most this many, the newest (1..=1000, default 100).
@@ -1081,7 +1091,7 @@ pub struct SnapshotParams {
     /// Deepest level shown (the root's children are level 1); all levels when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u32>,
-    /// A ref (`e3`) or a selector (as [`ElementParams::selector`]) to snapshot under.
+    /// A ref (`e3`) or a selector to snapshot under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
     /// Cap on the text (default 40000 ([`DEFAULT_SNAPSHOT_MAX_CHARS`])); when cut, a marker line ends it and
@@ -2409,6 +2419,181 @@ pub struct EvaluateResult {
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
 }
+
+/// `page.verify` params: the element (a `ref`, a `selector`, or a `role` with its accessible `name`;
+/// none for `text` on the whole page) and exactly one check. The page is checked as it is now, once
+/// (as Playwright MCP's `browser_verify_*` tools do; `page.wait_for` waits for a state first).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct VerifyParams {
+    /// The element checked.
+    #[serde(flatten)]
+    pub element: ElementParams,
+    /// An ARIA role, as the snapshot shows it (`button`). With `name`, Playwright's
+    /// `getByRole(role, {name})`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// The role's accessible name (a case-insensitive substring).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// true: a match is visible; false: none is (no match, or all hidden).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub visible: Option<bool>,
+    /// Text visible on the page, or in the element (case-insensitive). Whitespace collapsed, as
+    /// `getByText` matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// An input's value, exactly. Of an input, textarea or select (Playwright's `inputValue`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// A checkbox's, radio's or switch's state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    /// How many elements the selector matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    /// An attribute: present (no `value`), or with exactly `value`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<AttributeCheck>,
+    /// Texts each in the element's text. A list's items, matched as `text` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<String>>,
+}
+
+/// `page.verify {attribute}`: the attribute's name, and the value wanted (absent: only present).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeCheck {
+    /// The attribute, e.g. `href`.
+    pub name: String,
+    /// Its value, exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// What `page.verify` checks: one per request (from [`VerifyParams`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VerifyCheck {
+    /// A match is visible (true) or none is (false).
+    Visible(bool),
+    /// The text, on the page or in the element.
+    Text(String),
+    /// The value, exactly.
+    Value(String),
+    /// The checked state.
+    Checked(bool),
+    /// The number of matches.
+    Count(u64),
+    /// The attribute `name` present, with `value` when given.
+    Attribute {
+        /// The attribute.
+        name: String,
+        /// Its value; `None`: only present.
+        value: Option<String>,
+    },
+    /// Each text found in the element's text.
+    Items(Vec<String>),
+}
+
+impl VerifyCheck {
+    /// The param's name (`visible`, `text`, ...), as messages name the check.
+    pub fn name(&self) -> &'static str {
+        match self {
+            VerifyCheck::Visible(_) => "visible",
+            VerifyCheck::Text(_) => "text",
+            VerifyCheck::Value(_) => "value",
+            VerifyCheck::Checked(_) => "checked",
+            VerifyCheck::Count(_) => "count",
+            VerifyCheck::Attribute { .. } => "attribute",
+            VerifyCheck::Items(_) => "items",
+        }
+    }
+}
+
+/// `page.verify` result: the check held. (One that does not hold answers `verify_failed`, naming
+/// what was wanted and what the page has.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct VerifyResult {
+    /// The check that held: `visible`, `text`, `value`, `checked`, `count`, `attribute` or `items`.
+    pub check: String,
+    /// What the page has: the value, the state, the count (the wanted one, which held).
+    pub actual: Value,
+}
+
+/// `page.query` params: the element, by `ref` or `selector`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct QueryParams {
+    /// The element read (a selector: its first match, and how many match).
+    #[serde(flatten)]
+    pub element: ElementParams,
+}
+
+/// `page.query` result: how many elements match and what the first one is now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct QueryResult {
+    /// Elements the selector matches now (a ref: 1).
+    pub count: u64,
+    /// Of them, how many are visible.
+    pub visible_count: u64,
+    /// The first match; absent when nothing matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<ElementFacts>,
+}
+
+/// An element as it is now (`page.query`, and what `page.verify` compares).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ElementFacts {
+    /// Its tag, lower case (`input`).
+    pub tag: String,
+    /// Its text as the page shows it (`innerText`; `textContent` where it is not rendered),
+    /// whitespace collapsed, at most [`QUERY_TEXT_CHARS`] characters.
+    pub text: String,
+    /// Whether its text was cut at [`QUERY_TEXT_CHARS`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub text_truncated: bool,
+    /// The value of an input, textarea or select (Playwright's `inputValue`); absent for others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// A checkbox's, radio's or switch's state (`checked`, or `aria-checked` for its role); absent
+    /// for others; `aria-checked="mixed"` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    /// Visible as Playwright has it (a non-empty box, `visibility: visible`).
+    pub visible: bool,
+    /// Not disabled (`disabled`, a disabled fieldset, `aria-disabled="true"`).
+    pub enabled: bool,
+    /// Its attributes, in the element's order (values at most [`QUERY_TEXT_CHARS`] characters).
+    pub attributes: Vec<Attribute>,
+    /// Its border box in the page's viewport, CSS px (`getBoundingClientRect`, offset by an
+    /// out-of-process iframe's place); absent when it has no box (`display: none`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounding_box: Option<BoundingBox>,
+}
+
+/// An element's box in the page's viewport, CSS px (Playwright's `boundingBox()`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct BoundingBox {
+    /// Left edge, CSS px from the viewport's left.
+    pub x: f64,
+    /// Top edge, CSS px from the viewport's top.
+    pub y: f64,
+    /// Width, CSS px.
+    pub width: f64,
+    /// Height, CSS px.
+    pub height: f64,
+}
+
+/// One attribute of an element (`page.query`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Attribute {
+    /// Its name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// At most this many characters of an element's text (and of each attribute value) in
+/// [`ElementFacts`].
+pub const QUERY_TEXT_CHARS: usize = 2_000;
 
 #[cfg(test)]
 mod tests {

@@ -81,6 +81,9 @@ pub enum ErrorCode {
     /// the disk it goes to is full or over its quota (`ENOSPC`, `EDQUOT`). Nothing was written (no
     /// partial file is left) and the session goes on. Free space, or lower `[artifacts] max_bytes`.
     DiskFull,
+    /// `page.verify`'s check does not hold: the message says what was wanted and what the page has.
+    /// Not retryable as is (the page decides; wait for the state with `page.wait_for` first).
+    VerifyFailed,
     /// A code from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -118,6 +121,7 @@ impl ErrorCode {
             ErrorCode::TabNotFound => "tab_not_found",
             ErrorCode::HumanInControl => "human_in_control",
             ErrorCode::DiskFull => "disk_full",
+            ErrorCode::VerifyFailed => "verify_failed",
             ErrorCode::Unknown => "unknown",
         }
     }
@@ -184,6 +188,8 @@ pub enum Phase {
     Actionability,
     /// A CDP call outside the phases above.
     Cdp,
+    /// Reading an element's state for a check (`page.verify`, `page.query`).
+    Verify,
     /// A phase from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -205,6 +211,7 @@ impl Phase {
             Phase::Wait => "wait",
             Phase::Actionability => "actionability",
             Phase::Cdp => "cdp",
+            Phase::Verify => "verify",
             Phase::Unknown => "unknown",
         }
     }

@@ -26,8 +26,9 @@ use tokio_util::codec::LengthDelimitedCodec;
 use crate::api::{
     ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation, ExtractFormat, ExtractResult,
     FillFormResult, FramesResult, GotoResult, ImageFormat, InputResult, KeyboardAction, LoadState, Modifier,
-    MouseAction, MouseButton, NetworkResult, PdfResult, ScreenshotResult, ScrollResult, SelectResult,
-    StorageAction, StorageKind, StorageResult, UploadResult, WaitForResult,
+    MouseAction, MouseButton, NetworkResult, PdfResult, QueryResult, ScreenshotResult, ScrollResult,
+    SelectResult, StorageAction, StorageKind, StorageResult, UploadResult, VerifyCheck, VerifyResult,
+    WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -362,6 +363,18 @@ pub enum Action {
         /// One request's details instead (`page.network {id}`).
         id: Option<u64>,
     },
+    /// One check of an element or of the page's text as they are now (`page.verify`).
+    Verify {
+        /// The element; `None` for a `text` check on the whole page.
+        target: Option<Locator>,
+        /// What must hold.
+        check: VerifyCheck,
+    },
+    /// How many elements a locator matches and what the first one is (`page.query`).
+    Query {
+        /// The element.
+        target: Locator,
+    },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
     Attach {
         /// CDP `targetId` of the tab.
@@ -392,6 +405,7 @@ impl Action {
             | Action::Emulate { .. }
             | Action::Storage { .. } => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
+            Action::Verify { .. } | Action::Query { .. } => Phase::Verify,
         }
     }
 
@@ -408,6 +422,8 @@ impl Action {
                 | Action::Frames
                 | Action::Console { .. }
                 | Action::Network { .. }
+                | Action::Verify { .. }
+                | Action::Query { .. }
         )
     }
 
@@ -829,6 +845,12 @@ outputs! {
     /// `page.storage`.
     #[serde(with = "as_json")]
     Storage(StorageResult),
+    /// `page.verify`: the check held.
+    #[serde(with = "as_json")]
+    Verify(VerifyResult),
+    /// `page.query`.
+    #[serde(with = "as_json")]
+    Query(QueryResult),
     /// `page.network`.
     #[serde(with = "as_json")]
     Network(NetworkResult),

@@ -59,8 +59,9 @@ enum Cmd {
         /// (browser_take_screenshot), and, off by default as Playwright MCP's, `pdf` (browser_pdf_save),
         /// `storage` (cookies, local and session storage, storage state files), `network`
         /// (browser_network_requests, browser_network_state_set), `vision` (mouse at coordinates,
-        /// browser_keydown, browser_keyup) and `devtools` (browser_start_tracing,
-        /// browser_stop_tracing); the core tools are always on.
+        /// browser_keydown, browser_keyup), `devtools` (browser_start_tracing, browser_stop_tracing)
+        /// and `testing` (browser_verify_element_visible, _text_visible, _list_visible,
+        /// browser_verify_value); the core tools are always on.
         #[arg(long, value_delimiter = ',', default_value = "evaluate,files")]
         caps: Vec<String>,
     },

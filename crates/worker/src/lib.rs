@@ -46,6 +46,7 @@ mod resolve;
 mod scripts;
 mod settle;
 mod snapshot;
+mod verify;
 mod wait;
 mod worlds;
 
@@ -572,6 +573,8 @@ async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, Wo
             | Action::Extract { .. }
             | Action::Frames
             | Action::Storage { .. }
+            | Action::Verify { .. }
+            | Action::Query { .. }
     );
     if !rereads {
         return act_once(page, action, p).await;
@@ -670,6 +673,8 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             page.emulation = emulation.clone();
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))
         }
+        Action::Verify { target, check } => verify::verify(page, target, check, p).await,
+        Action::Query { target } => verify::query(page, target, p).await,
         Action::Storage { kind, action, key, value } => {
             actions::storage(page, kind, action, key, value, p).await
         }

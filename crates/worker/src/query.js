@@ -5,7 +5,8 @@
 // them. `visible` is visible.js's test, which `visible=` and `:visible` apply. Into a frame
 // (`internal:control=enter-frame`): with `frames` 'hop' the answer is `{frame, rest}` (the <iframe>
 // or <frame> and the selector to run in its document, which the worker runs there, in whatever
-// process); otherwise the search goes on in the frame's document when this script can reach it (same
+// process), and so with 'count', whose answer is `"<matches> <visible matches>"` (page.verify and
+// page.query count what Playwright's `locator.count()` counts); otherwise the search goes on in the frame's document when this script can reach it (same
 // origin), and fails when it cannot.
 //
 // What it follows (Playwright's `injected/selectorParser.ts`, `selectorEvaluator.ts`,
@@ -473,7 +474,7 @@
       }
       const rest = parts.slice(index + 1).join(' >> ');
       if (!rest) fail(`${JSON.stringify(selector)} ends in a frame: name an element inside it`);
-      if (frames === 'hop') return { frame: owner, rest };
+      if (frames === 'hop' || frames === 'count') return { frame: owner, rest };
       let inner = null;
       try { inner = owner.contentDocument; } catch { inner = null; }
       if (!inner) fail(`${JSON.stringify(selector)} goes into a frame of another origin, which this cannot look into; take its elements' refs from page.snapshot`);
@@ -512,6 +513,10 @@
     if (many) {
       roots.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     }
+  }
+  if (frames === 'count') {
+    const found = roots.filter((e) => e && e.nodeType === 1);
+    return `${found.length} ${found.filter((e) => visible(e)).length}`;
   }
   return roots.find((e) => e && e.nodeType === 1) || null;
 }

@@ -26,13 +26,14 @@ pub(crate) const QUERY: &str = include_str!("query.js");
 /// has it (`visible.js`): for selectors, waits and the actionability checks alike.
 pub(crate) const VISIBLE: &str = include_str!("visible.js");
 
-/// `function(selector)` called in a document's main world (or a frame's isolated world): its first
-/// match ([`QUERY`], with the snapshot's walker for roles and names), or `{frame, rest}` where the
-/// selector goes into a frame. One source for every selector, so that the page compiles
-/// it once (V8 keeps each distinct script it compiled for the context's life).
+/// `function(selector, mode)` called in a document's main world (or a frame's isolated world): its
+/// first match ([`QUERY`], with the snapshot's walker for roles and names), or with `mode` `'count'`
+/// how many match (`"<matches> <visible>"`), or `{frame, rest}` where the selector goes into a frame.
+/// One source for every selector, so that the page compiles it once (V8 keeps each distinct script
+/// it compiled for the context's life).
 static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "function(selector) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible, 'hop'); }}",
+        "function(selector, mode) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible, mode || 'hop'); }}",
         crate::scripts::WALKER
     )
 });
@@ -40,12 +41,12 @@ static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// An expression whose value is `selector`'s first match in the document: [`QUERY`], given the
 /// snapshot's walker only when the selector may need roles or names (a role or label part), so that
 /// a plain CSS selector's expression stays small.
-fn query_expression(selector: &str) -> String {
+fn query_expression(selector: &str, mode: &str) -> String {
     let lower = selector.to_ascii_lowercase();
     let walker =
         if lower.contains("role") || lower.contains("label") { crate::scripts::WALKER } else { "null" };
     format!(
-        "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible, 'hop'); }})()",
+        "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible, '{mode}'); }})()",
         Value::String(selector.to_string())
     )
 }
@@ -299,14 +300,40 @@ pub(crate) async fn resolve_as(
             }
             Err(removed(r))
         }
-        Locator::Selector(css) => resolve_selector(page, css, budget).await,
+        Locator::Selector(css) => match select(page, css, false, budget).await? {
+            Selected::First(element) => Ok(element),
+            Selected::Count(..) => {
+                Err(fail(ErrorCode::Internal, Phase::Actionability, "a count, not an element"))
+            }
+        },
+    }
+}
+
+/// What [`select`] found.
+enum Selected {
+    /// The first match, if any.
+    First(Option<Element>),
+    /// How many elements match, and how many of them are visible.
+    Count(u64, u64),
+}
+
+/// How many elements selector `css` matches now, and how many of them are visible, in the document it
+/// ends in (through the frames it names, as [`resolve`] goes), as Playwright's `locator.count()`
+/// counts (0 when a frame it goes into is not there yet).
+///
+/// # Errors
+/// `bad_request` for an invalid selector; a CDP failure or timeout.
+pub(crate) async fn count(page: &Page, css: &str, budget: Budget) -> Result<(u64, u64), WorkerError> {
+    match select(page, css, true, budget).await? {
+        Selected::Count(all, visible) => Ok((all, visible)),
+        Selected::First(_) => Ok((0, 0)),
     }
 }
 
 /// At most this many frames a selector may go into, one inside another.
 const MAX_FRAME_HOPS: usize = 8;
 
-/// Resolves selector `css` now (its first match), going into the frames it names
+/// Resolves selector `css` now (its first match; with `count`, how many match), going into the frames it names
 /// (`internal:control=enter-frame`, `frameLocator()`, `contentFrame()`): the part before the frame runs
 /// in the frame's parent document, the rest in the frame's (`DOM.describeNode` of the `<iframe>` or
 /// `<frame>` gives its `frameId`; [`frames::context`] the session that holds it, an out-of-process
@@ -315,8 +342,9 @@ const MAX_FRAME_HOPS: usize = 8;
 ///
 /// # Errors
 /// `bad_request` for an invalid selector; a CDP failure or timeout.
-async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Option<Element>, WorkerError> {
+async fn select(page: &Page, css: &str, count: bool, budget: Budget) -> Result<Selected, WorkerError> {
     let failed = |e| cdp_failure(Phase::Actionability, e);
+    let mode = if count { "count" } else { "hop" };
     let mut session = page.session.clone();
     let mut frame_id = page.target_id.clone();
     let mut offset = (0.0, 0.0);
@@ -332,7 +360,7 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
                     let query = CallFunctionOn {
                         function_declaration: FIND.clone(),
                         execution_context_id: Some(context),
-                        arguments: vec![json!({ "value": selector })],
+                        arguments: vec![json!({ "value": selector }), json!({ "value": mode })],
                         object_group: group,
                         ..CallFunctionOn::default()
                     };
@@ -340,7 +368,7 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
                 }
                 None => {
                     let query = Evaluate {
-                        expression: query_expression(&selector),
+                        expression: query_expression(&selector, mode),
                         object_group: group,
                         ..Evaluate::default()
                     };
@@ -352,7 +380,7 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
             // sees its document as its own scripts do.
             let query = CallFunctionOn {
                 function_declaration: FIND.clone(),
-                arguments: vec![json!({ "value": selector })],
+                arguments: vec![json!({ "value": selector }), json!({ "value": mode })],
                 object_group: group,
                 ..CallFunctionOn::default()
             };
@@ -368,8 +396,12 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
                 msg.lines().next().unwrap_or_default(),
             ));
         }
+        if let Some(Value::String(counted)) = &r.result.value {
+            let mut n = counted.split(' ').map(|n| n.parse::<u64>().unwrap_or(0));
+            return Ok(Selected::Count(n.next().unwrap_or(0), n.next().unwrap_or(0)));
+        }
         let Some(object_id) = r.result.object_id else {
-            return Ok(None);
+            return Ok(Selected::First(None));
         };
         if r.result.subtype.as_deref() != Some("node") {
             // `{frame, rest}`: go on in that frame's document. Both read in one call, as the
@@ -377,14 +409,18 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
             let marker = session.own_properties(&object_id, budget.remaining()).await.map_err(failed)?;
             let member = |name: &str| marker.iter().find(|m| m.name == name).and_then(|m| m.value.clone());
             let rest = member("rest").and_then(|v| v.value).and_then(|v| v.as_str().map(str::to_string));
-            let Some(owner) = member("frame").and_then(|v| v.object_id) else { return Ok(None) };
+            let Some(owner) = member("frame").and_then(|v| v.object_id) else {
+                return Ok(Selected::First(None));
+            };
             // An <iframe> whose frame is not there yet (no `frameId`) matches nothing yet.
             let Some(child) =
                 found(session.describe_node(&owner, budget.remaining()).await)?.and_then(|n| n.frame_id)
             else {
-                return Ok(None);
+                return Ok(Selected::First(None));
             };
-            let Some((s, o, _loader)) = frames::context(page, &child, budget).await? else { return Ok(None) };
+            let Some((s, o, _loader)) = frames::context(page, &child, budget).await? else {
+                return Ok(Selected::First(None));
+            };
             (session, offset, frame_id) = (s, o, child);
             selector = rest.unwrap_or_default();
             continue;
@@ -403,10 +439,10 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
             let group = page.group(&session);
             match live_object(&session, backend, false, group, budget).await? {
                 Some(object_id) => object_id,
-                None => return Ok(None),
+                None => return Ok(Selected::First(None)),
             }
         };
-        return Ok(Some(Element {
+        return Ok(Selected::First(Some(Element {
             object_id,
             backend,
             label: label.unwrap_or_else(|| css.to_string()),
@@ -414,7 +450,7 @@ async fn resolve_selector(page: &Page, css: &str, budget: Budget) -> Result<Opti
             frame_id,
             offset,
             world: None,
-        }));
+        })));
     }
     Err(fail(
         ErrorCode::BadRequest,
