@@ -1892,3 +1892,70 @@ async fn verify_and_query_check_the_page_without_javascript() {
     let r = result_of(&c, "ver", "page.verify", json!({"ref": agree, "checked": true})).await;
     assert_eq!(r["check"], json!("checked"), "{r}");
 }
+
+/// Issue 56 §4: a session's setup from `session.start` and changeable later with `page.emulate`, as
+/// Playwright's context options: `extra_http_headers` go with every request of the session's pages
+/// (a tab opened later too; another session's do not), `permissions` are granted to its pages and
+/// `[]` takes them back; headers HTTP cannot carry and unknown permissions are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sessions_headers_and_permissions_are_set_at_start_and_changed_later() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let start = json!({"session_id": "setup", "extra_http_headers": {"X-Agent-Run": "run-7"},
+                       "permissions": ["clipboard-read", "clipboard-write", "notifications"]});
+    let r = c.call("session.start", None, start, None).await.unwrap();
+    assert!(r.result.is_some(), "{r:?}");
+    c.session_start(Some("plain")).await.unwrap();
+    let (c, pages) = (&c, &pages);
+    let custom = |sid: &'static str| async move {
+        c.goto(sid, &pages.url("/test/headers"), None).await.unwrap();
+        result_of(c, sid, "page.evaluate", json!({"expression": "custom.textContent"})).await["value"].clone()
+    };
+    assert_eq!(custom("setup").await, json!("run-7"));
+    assert_eq!(custom("plain").await, json!(""));
+    let states = "Promise.all(['clipboard-read', 'clipboard-write', 'notifications', 'camera'].map(n => \
+                  navigator.permissions.query({name: n}).then(s => s.state)))";
+    let seen = |sid: &'static str| async move {
+        result_of(c, sid, "page.evaluate", json!({"expression": states})).await["value"].clone()
+    };
+    assert_eq!(seen("setup").await, json!(["granted", "granted", "granted", "denied"]));
+    assert_eq!(seen("plain").await, json!(["prompt", "prompt", "prompt", "prompt"]));
+    // The clipboard the grant opens: written and read back by the page.
+    let clip = "navigator.clipboard.writeText('copied').then(() => navigator.clipboard.readText())";
+    assert_eq!(
+        result_of(c, "setup", "page.evaluate", json!({"expression": clip})).await["value"],
+        json!("copied")
+    );
+
+    // Changed later: other headers, and no permissions; a tab opened afterwards sends the new ones.
+    let r = result_of(
+        c,
+        "setup",
+        "page.emulate",
+        json!({"extra_http_headers": {"X-Agent-Run": "run-8"}, "permissions": []}),
+    )
+    .await;
+    assert_eq!(r["emulation"]["extra_http_headers"], json!({"X-Agent-Run": "run-8"}), "{r}");
+    assert_eq!(custom("setup").await, json!("run-8"));
+    assert_eq!(seen("setup").await, json!(["prompt", "prompt", "prompt", "prompt"]));
+    let opened = result_of(c, "setup", "tabs.open", json!({"url": pages.url("/test/headers")})).await;
+    assert_eq!(opened["title"], json!("Headers"), "{opened}");
+    let first = result_of(c, "setup", "page.evaluate", json!({"expression": "custom.textContent"})).await;
+    assert_eq!(first["value"], json!("run-8"));
+    result_of(c, "setup", "page.emulate", json!({"extra_http_headers": {}})).await;
+    assert_eq!(custom("setup").await, json!(""));
+
+    for bad in [
+        json!({"extra_http_headers": {"X-Bad": "a\r\nInjected: 1"}}),
+        json!({"extra_http_headers": {"Bad Name": "a"}}),
+        json!({"permissions": ["clipboard-all"]}),
+    ] {
+        let e = error_of(c, "setup", "page.emulate", bad.clone()).await;
+        assert_eq!(e.code, ErrorCode::BadRequest, "{bad}: {e:?}");
+        let mut start = bad.clone();
+        start["session_id"] = json!("refused");
+        let r = c.call("session.start", None, start, None).await.unwrap();
+        assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{bad}: {r:?}");
+    }
+    let listed = c.session_list().await.unwrap().result;
+    assert!(listed.sessions.iter().all(|s| s.session_id != "refused"), "{listed:?}");
+}

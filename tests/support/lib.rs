@@ -882,7 +882,7 @@ impl PageServer {
                 }),
             )
             // What the page's request and its first script saw: the `User-Agent` and `Accept-Language`
-            // headers, and `window.atLoad` (`navigator.language`, the time zone, `innerHeight`) set
+            // headers (and `X-Agent-Run`'s, in `#custom`), and `window.atLoad` (`navigator.language`, the time zone, `innerHeight`) set
             // by a script in its head.
             .route(
                 "/test/headers",
@@ -896,10 +896,11 @@ impl PageServer {
                     };
                     let (agent, language) =
                         (header(axum::http::header::USER_AGENT), header(axum::http::header::ACCEPT_LANGUAGE));
+                    let custom = header(axum::http::HeaderName::from_static("x-agent-run"));
                     Html(format!(
                         "<!doctype html><title>Headers</title><script>window.atLoad = [navigator.language, \
                          Intl.DateTimeFormat().resolvedOptions().timeZone, innerHeight];</script>\
-                         <p id=\"agent\">{agent}</p><p id=\"language\">{language}</p>"
+                         <p id=\"agent\">{agent}</p><p id=\"language\">{language}</p><p id=\"custom\">{custom}</p>"
                     ))
                 }),
             )

@@ -87,30 +87,76 @@ class Methods:
         self,
         session_id: Optional[str] = None,
         *,
+        color_scheme: Optional[Literal["light", "dark", "no-preference"]] = None,
+        contrast: Optional[Literal["more", "no-preference"]] = None,
         device_scale_factor: Optional[float] = None,
+        extra_http_headers: Optional[Dict[str, Any]] = None,
+        forced_colors: Optional[Literal["active", "none"]] = None,
+        geolocation: Optional[Dict[str, Any]] = None,
+        locale: Optional[str] = None,
+        media: Optional[Literal["screen", "print"]] = None,
+        offline: Optional[bool] = None,
+        permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
+        reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         storage_state: Optional[str] = None,
+        timezone: Optional[str] = None,
+        user_agent: Optional[str] = None,
         viewport: Optional[Dict[str, Any]] = None,
         timeout_ms: Optional[int] = None,
     ) -> SessionStartResult:
-        """``session.start {session_id?, viewport?, device_scale_factor?}`` -> ``SessionStartResult``: a new
-        session with its own browser context and tab. ``session_id``: 1..=128 chars of ``[A-Za-z0-9._-]``
-        starting with a letter or digit, generated when absent; ``viewport``: ``{width, height}`` in CSS px.
+        """``session.start {session_id?, viewport?, device_scale_factor?, storage_state?, ...emulation}`` ->
+        ``SessionStartResult``: a new session with its own browser context and tab, its pages emulating what
+        ``page.emulate`` takes (extra headers and permissions included) from their first request.
+        ``session_id``: 1..=128 chars of ``[A-Za-z0-9._-]`` starting with a letter or digit, generated when
+        absent; ``viewport``: ``{width, height}`` in CSS px.
 
         :param session_id: The id to use; generated when absent. 1..=128 chars of ``[A-Za-z0-9._-]``, starting
         with a letter or digit (never ``.`` or ``..``).
+        :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
+        :param contrast: ``prefers-contrast`` (``Emulation.setEmulatedMedia``).
         :param device_scale_factor: Device pixels per CSS px (``devicePixelRatio``), 0.5..=4; 1 when absent.
         Screenshots are taken at this scale.
+        :param extra_http_headers: Headers sent with every request of the session's pages, as Playwright's
+        ``extraHTTPHeaders`` (``Network.setExtraHTTPHeaders``). At most ``MAX_EXTRA_HEADERS``, names as HTTP
+        tokens, values without line breaks; ``{}`` sends none.
+        :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
+        :param geolocation: The position the page gets.
+        :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
+        (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
+        (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
+        :param media: The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``).
+        :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
+        :param permissions: Permissions granted to every origin in the session's browser context, as
+        Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none
+        (``geolocation`` stays granted while a position is emulated).
+        :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param storage_state: A storage state file to start from (``session.storage_state``'s ``name``: a
         Playwright ``storageState`` JSON in the uploads dir, else the artifacts dir): its cookies and local
         storage.
+        :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
+        the browser's ICU data does not know answers ``bad_request``.
+        :param user_agent: The ``User-Agent`` header and ``navigator.userAgent``
+        (``Emulation.setUserAgentOverride``).
         :param viewport: The session's viewport, CSS px (each side 1..=10000); the configured one (1280x800 by
         default) when absent. Every page of the session measures it (``innerWidth`` x ``innerHeight``).
         """
         params = _params(
             {
                 "session_id": session_id,
+                "color_scheme": color_scheme,
+                "contrast": contrast,
                 "device_scale_factor": device_scale_factor,
+                "extra_http_headers": extra_http_headers,
+                "forced_colors": forced_colors,
+                "geolocation": geolocation,
+                "locale": locale,
+                "media": media,
+                "offline": offline,
+                "permissions": permissions,
+                "reduced_motion": reduced_motion,
                 "storage_state": storage_state,
+                "timezone": timezone,
+                "user_agent": user_agent,
                 "viewport": viewport,
             }
         )
@@ -972,11 +1018,13 @@ class Methods:
         *,
         color_scheme: Optional[Literal["light", "dark", "no-preference"]] = None,
         contrast: Optional[Literal["more", "no-preference"]] = None,
+        extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
+        permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
         reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         reset: Optional[bool] = None,
         timezone: Optional[str] = None,
@@ -984,12 +1032,16 @@ class Methods:
         timeout_ms: Optional[int] = None,
     ) -> EmulateResult:
         """``page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
-        offline?, reset?}`` -> ``EmulateResult``: what the session's pages emulate from now on (each field
-        given replaces the one in force; ``reset`` clears them all first), on every page of the session and
-        kept across a supervisor restart, as the viewport is.
+        offline?, extra_http_headers?, permissions?, reset?}`` -> ``EmulateResult``: what the session's pages
+        emulate from now on, as Playwright's context options (each field given replaces the one in force;
+        ``reset`` clears them all first), on every page of the session and kept across a supervisor restart,
+        as the viewport is.
 
         :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
         :param contrast: ``prefers-contrast`` (``Emulation.setEmulatedMedia``).
+        :param extra_http_headers: Headers sent with every request of the session's pages, as Playwright's
+        ``extraHTTPHeaders`` (``Network.setExtraHTTPHeaders``). At most ``MAX_EXTRA_HEADERS``, names as HTTP
+        tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
@@ -997,6 +1049,9 @@ class Methods:
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
         :param media: The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``).
         :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
+        :param permissions: Permissions granted to every origin in the session's browser context, as
+        Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none
+        (``geolocation`` stays granted while a position is emulated).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
         :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
@@ -1008,11 +1063,13 @@ class Methods:
             {
                 "color_scheme": color_scheme,
                 "contrast": contrast,
+                "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
                 "locale": locale,
                 "media": media,
                 "offline": offline,
+                "permissions": permissions,
                 "reduced_motion": reduced_motion,
                 "reset": reset,
                 "timezone": timezone,
@@ -1194,30 +1251,76 @@ class AsyncMethods:
         self,
         session_id: Optional[str] = None,
         *,
+        color_scheme: Optional[Literal["light", "dark", "no-preference"]] = None,
+        contrast: Optional[Literal["more", "no-preference"]] = None,
         device_scale_factor: Optional[float] = None,
+        extra_http_headers: Optional[Dict[str, Any]] = None,
+        forced_colors: Optional[Literal["active", "none"]] = None,
+        geolocation: Optional[Dict[str, Any]] = None,
+        locale: Optional[str] = None,
+        media: Optional[Literal["screen", "print"]] = None,
+        offline: Optional[bool] = None,
+        permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
+        reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         storage_state: Optional[str] = None,
+        timezone: Optional[str] = None,
+        user_agent: Optional[str] = None,
         viewport: Optional[Dict[str, Any]] = None,
         timeout_ms: Optional[int] = None,
     ) -> SessionStartResult:
-        """``session.start {session_id?, viewport?, device_scale_factor?}`` -> ``SessionStartResult``: a new
-        session with its own browser context and tab. ``session_id``: 1..=128 chars of ``[A-Za-z0-9._-]``
-        starting with a letter or digit, generated when absent; ``viewport``: ``{width, height}`` in CSS px.
+        """``session.start {session_id?, viewport?, device_scale_factor?, storage_state?, ...emulation}`` ->
+        ``SessionStartResult``: a new session with its own browser context and tab, its pages emulating what
+        ``page.emulate`` takes (extra headers and permissions included) from their first request.
+        ``session_id``: 1..=128 chars of ``[A-Za-z0-9._-]`` starting with a letter or digit, generated when
+        absent; ``viewport``: ``{width, height}`` in CSS px.
 
         :param session_id: The id to use; generated when absent. 1..=128 chars of ``[A-Za-z0-9._-]``, starting
         with a letter or digit (never ``.`` or ``..``).
+        :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
+        :param contrast: ``prefers-contrast`` (``Emulation.setEmulatedMedia``).
         :param device_scale_factor: Device pixels per CSS px (``devicePixelRatio``), 0.5..=4; 1 when absent.
         Screenshots are taken at this scale.
+        :param extra_http_headers: Headers sent with every request of the session's pages, as Playwright's
+        ``extraHTTPHeaders`` (``Network.setExtraHTTPHeaders``). At most ``MAX_EXTRA_HEADERS``, names as HTTP
+        tokens, values without line breaks; ``{}`` sends none.
+        :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
+        :param geolocation: The position the page gets.
+        :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
+        (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
+        (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
+        :param media: The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``).
+        :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
+        :param permissions: Permissions granted to every origin in the session's browser context, as
+        Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none
+        (``geolocation`` stays granted while a position is emulated).
+        :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param storage_state: A storage state file to start from (``session.storage_state``'s ``name``: a
         Playwright ``storageState`` JSON in the uploads dir, else the artifacts dir): its cookies and local
         storage.
+        :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
+        the browser's ICU data does not know answers ``bad_request``.
+        :param user_agent: The ``User-Agent`` header and ``navigator.userAgent``
+        (``Emulation.setUserAgentOverride``).
         :param viewport: The session's viewport, CSS px (each side 1..=10000); the configured one (1280x800 by
         default) when absent. Every page of the session measures it (``innerWidth`` x ``innerHeight``).
         """
         params = _params(
             {
                 "session_id": session_id,
+                "color_scheme": color_scheme,
+                "contrast": contrast,
                 "device_scale_factor": device_scale_factor,
+                "extra_http_headers": extra_http_headers,
+                "forced_colors": forced_colors,
+                "geolocation": geolocation,
+                "locale": locale,
+                "media": media,
+                "offline": offline,
+                "permissions": permissions,
+                "reduced_motion": reduced_motion,
                 "storage_state": storage_state,
+                "timezone": timezone,
+                "user_agent": user_agent,
                 "viewport": viewport,
             }
         )
@@ -2079,11 +2182,13 @@ class AsyncMethods:
         *,
         color_scheme: Optional[Literal["light", "dark", "no-preference"]] = None,
         contrast: Optional[Literal["more", "no-preference"]] = None,
+        extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
+        permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
         reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         reset: Optional[bool] = None,
         timezone: Optional[str] = None,
@@ -2091,12 +2196,16 @@ class AsyncMethods:
         timeout_ms: Optional[int] = None,
     ) -> EmulateResult:
         """``page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
-        offline?, reset?}`` -> ``EmulateResult``: what the session's pages emulate from now on (each field
-        given replaces the one in force; ``reset`` clears them all first), on every page of the session and
-        kept across a supervisor restart, as the viewport is.
+        offline?, extra_http_headers?, permissions?, reset?}`` -> ``EmulateResult``: what the session's pages
+        emulate from now on, as Playwright's context options (each field given replaces the one in force;
+        ``reset`` clears them all first), on every page of the session and kept across a supervisor restart,
+        as the viewport is.
 
         :param color_scheme: ``prefers-color-scheme`` (``Emulation.setEmulatedMedia``).
         :param contrast: ``prefers-contrast`` (``Emulation.setEmulatedMedia``).
+        :param extra_http_headers: Headers sent with every request of the session's pages, as Playwright's
+        ``extraHTTPHeaders`` (``Network.setExtraHTTPHeaders``). At most ``MAX_EXTRA_HEADERS``, names as HTTP
+        tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
@@ -2104,6 +2213,9 @@ class AsyncMethods:
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
         :param media: The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``).
         :param offline: No network: every request fails as offline (``Network.emulateNetworkConditions``).
+        :param permissions: Permissions granted to every origin in the session's browser context, as
+        Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none
+        (``geolocation`` stays granted while a position is emulated).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
         :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
@@ -2115,11 +2227,13 @@ class AsyncMethods:
             {
                 "color_scheme": color_scheme,
                 "contrast": contrast,
+                "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
                 "locale": locale,
                 "media": media,
                 "offline": offline,
+                "permissions": permissions,
                 "reduced_motion": reduced_motion,
                 "reset": reset,
                 "timezone": timezone,

@@ -688,6 +688,8 @@ class Emulation:
     """``prefers-color-scheme`` (``Emulation.setEmulatedMedia``)."""
     contrast: Optional[str] = None
     """``prefers-contrast`` (``Emulation.setEmulatedMedia``)."""
+    extra_http_headers: Optional[Dict[str, str]] = None
+    """Headers sent with every request of the session's pages, as Playwright's ``extraHTTPHeaders`` (``Network.setExtraHTTPHeaders``). At most ``MAX_EXTRA_HEADERS``, names as HTTP tokens, values without line breaks; ``{}`` sends none."""
     forced_colors: Optional[str] = None
     """``forced-colors`` (``Emulation.setEmulatedMedia``)."""
     geolocation: Optional[Geolocation] = None
@@ -698,6 +700,8 @@ class Emulation:
     """The CSS media type, ``screen`` or ``print`` (``Emulation.setEmulatedMedia``)."""
     offline: Optional[bool] = None
     """No network: every request fails as offline (``Network.emulateNetworkConditions``)."""
+    permissions: Optional[List[str]] = None
+    """Permissions granted to every origin in the session's browser context, as Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none (``geolocation`` stays granted while a position is emulated)."""
     reduced_motion: Optional[str] = None
     """``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``)."""
     timezone: Optional[str] = None

@@ -569,6 +569,23 @@ command!(
     }
 );
 command!(
+    /// `Browser.resetPermissions` of a browser context: every permission back to the browser's default
+    /// (asked for, so denied in a headless browser).
+    BrowserResetPermissions = "Browser.resetPermissions" -> IgnoredAny {
+        /// The context (the default one when absent).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        browser_context_id: Option<String>,
+    }
+);
+command!(
+    /// `Network.setExtraHTTPHeaders`: headers added to every request of the page from now on (an empty
+    /// object: none). Needs `Network.enable` on the session.
+    NetworkSetExtraHttpHeaders = "Network.setExtraHTTPHeaders" -> IgnoredAny {
+        /// Header name -> value.
+        headers: std::collections::BTreeMap<String, String>,
+    }
+);
+command!(
     /// `Target.getTargetInfo`: a target's type, URL, opener and browser context.
     TargetGetTargetInfo = "Target.getTargetInfo" -> TargetInfoResult {
         /// The target.

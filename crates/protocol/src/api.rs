@@ -428,8 +428,9 @@ methods! {
     RuntimeStats = "runtime.stats" { session: false, params: NoParams, result: StatsResult, timeout_ms: 8_000 }
     /// `runtime.metrics` -> [`MetricsResult`]: the same counters in Prometheus text format.
     RuntimeMetrics = "runtime.metrics" { session: false, params: NoParams, result: MetricsResult, timeout_ms: 8_000 }
-    /// `session.start {session_id?, viewport?, device_scale_factor?}` -> [`SessionStartResult`]: a new
-    /// session with its own browser context and tab. `session_id`: 1..=128 chars of `[A-Za-z0-9._-]`
+    /// `session.start {session_id?, viewport?, device_scale_factor?, storage_state?, ...emulation}` ->
+    /// [`SessionStartResult`]: a new session with its own browser context and tab, its pages emulating
+    /// what `page.emulate` takes (extra headers and permissions included) from their first request. `session_id`: 1..=128 chars of `[A-Za-z0-9._-]`
     /// starting with a letter or digit, generated when absent; `viewport`: `{width, height}` in CSS px.
     SessionStart = "session.start" { session: false, params: SessionStartParams, result: SessionStartResult, timeout_ms: 8_000 }
     /// `session.close` -> [`SessionCloseResult`]: closes the session's tabs and its browser context.
@@ -555,7 +556,8 @@ methods! {
     /// their `up`; `press` of a key or combo; `insert_text` as `Input.insertText`).
     PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000 }
     /// `page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
-    /// offline?, reset?}` -> [`EmulateResult`]: what the session's pages emulate from now on (each
+    /// offline?, extra_http_headers?, permissions?, reset?}` -> [`EmulateResult`]: what the session's
+    /// pages emulate from now on, as Playwright's context options (each
     /// field given replaces the one in force; `reset` clears them all first), on every page of the
     /// session and kept across a supervisor restart, as the viewport is.
     PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000 }
@@ -612,6 +614,11 @@ pub struct SessionStartParams {
     /// `storageState` JSON in the uploads dir, else the artifacts dir): its cookies and local storage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub storage_state: Option<String>,
+    /// What the session's pages emulate from their first request, as `page.emulate` sets it later
+    /// (Playwright's context options: `colorScheme`, `locale`, `timezoneId`, `geolocation`,
+    /// `userAgent`, `offline`, `extraHTTPHeaders`, `permissions`).
+    #[serde(flatten)]
+    pub emulation: Emulation,
 }
 
 /// `page.set_viewport` params: the viewport in CSS px (each side 1..=10000) and device pixels per CSS
@@ -1308,6 +1315,54 @@ pub struct Emulation {
     /// No network: every request fails as offline (`Network.emulateNetworkConditions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offline: Option<bool>,
+    /// Headers sent with every request of the session's pages, as Playwright's `extraHTTPHeaders`
+    /// (`Network.setExtraHTTPHeaders`). At most [`MAX_EXTRA_HEADERS`], names as HTTP tokens, values
+    /// without line breaks; `{}` sends none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_http_headers: Option<std::collections::BTreeMap<String, String>>,
+    /// Permissions granted to every origin in the session's browser context, as Playwright's
+    /// `permissions` (`Browser.grantPermissions`); the rest are denied. `[]` grants none
+    /// (`geolocation` stays granted while a position is emulated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Vec<Permission>>,
+}
+
+/// The most `extra_http_headers` a session sends.
+pub const MAX_EXTRA_HEADERS: usize = 64;
+
+/// A permission a session's pages may be granted ([`Emulation::permissions`]), as Playwright names
+/// it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Permission {
+    /// `navigator.clipboard.read`/`readText` (CDP `clipboardReadWrite`).
+    ClipboardRead,
+    /// `navigator.clipboard.write`/`writeText` (CDP `clipboardSanitizedWrite`).
+    ClipboardWrite,
+    /// `Notification` (CDP `notifications`).
+    Notifications,
+    /// `navigator.geolocation` (CDP `geolocation`).
+    Geolocation,
+    /// The camera (CDP `videoCapture`).
+    Camera,
+    /// The microphone (CDP `audioCapture`).
+    Microphone,
+}
+
+impl Permission {
+    /// CDP's `Browser.PermissionType` for it, as Playwright's `crBrowser.ts` maps it.
+    pub fn cdp_name(self) -> &'static str {
+        match self {
+            Permission::ClipboardRead => "clipboardReadWrite",
+            Permission::ClipboardWrite => "clipboardSanitizedWrite",
+            Permission::Notifications => "notifications",
+            Permission::Geolocation => "geolocation",
+            Permission::Camera => "videoCapture",
+            Permission::Microphone => "audioCapture",
+        }
+    }
 }
 
 impl Emulation {
@@ -1324,6 +1379,8 @@ impl Emulation {
             geolocation: other.geolocation.or(self.geolocation),
             user_agent: other.user_agent.clone().or_else(|| self.user_agent.clone()),
             offline: other.offline.or(self.offline),
+            extra_http_headers: other.extra_http_headers.clone().or_else(|| self.extra_http_headers.clone()),
+            permissions: other.permissions.clone().or_else(|| self.permissions.clone()),
         }
     }
 

@@ -25,7 +25,7 @@ use sb_protocol::api::{
 use sb_protocol::api::{
     EmulateParams, EmulateResult, Emulation, KeyboardAction, KeyboardParams, MouseAction, MouseParams,
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
-    VerifyResult,
+    VerifyResult, MAX_EXTRA_HEADERS,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -722,30 +722,60 @@ static KEYBOARD: PageMethod = PageMethod {
 /// `page.emulate`: each field checked (a position on the globe, names of sane length and characters),
 /// then merged into what the session emulates (or into nothing, with `reset`): the worker gets the
 /// whole emulation.
+/// Checks what `method` (`page.emulate`, `session.start`) is asked to emulate: a position on Earth,
+/// names of a sane length without control characters, headers HTTP can carry.
+///
+/// # Errors
+/// `bad_request` naming the field.
+pub fn check_emulation(method: &str, e: &Emulation) -> Result<(), ErrorBody> {
+    if let Some(g) = e.geolocation {
+        let ok = (-90.0..=90.0).contains(&g.latitude)
+            && (-180.0..=180.0).contains(&g.longitude)
+            && g.accuracy.is_finite()
+            && g.accuracy >= 0.0;
+        if !ok {
+            return Err(bad_request(format!(
+                "{method} geolocation needs latitude -90..90, longitude -180..180 and accuracy 0 or more (metres)"
+            )));
+        }
+    }
+    let name = |field: &str, v: &Option<String>, max: usize| match v {
+        Some(s) if s.is_empty() || s.len() > max || s.chars().any(char::is_control) => Err(bad_request(
+            format!("{method} {field} must be 1 to {max} characters without control characters"),
+        )),
+        _ => Ok(()),
+    };
+    name("locale", &e.locale, 35)?;
+    name("timezone", &e.timezone, 64)?;
+    name("user_agent", &e.user_agent, 1_000)?;
+    if let Some(headers) = &e.extra_http_headers {
+        // RFC 9110's token for a name; a value of visible characters, spaces and tabs (no line break,
+        // which would end the header).
+        let token = |n: &str| {
+            !n.is_empty()
+                && n.len() <= 256
+                && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+        };
+        let value = |v: &str| v.len() <= 8_192 && !v.chars().any(|c| c.is_control() && c != '\t');
+        if headers.len() > MAX_EXTRA_HEADERS {
+            return Err(bad_request(format!(
+                "{method} takes at most {MAX_EXTRA_HEADERS} extra_http_headers"
+            )));
+        }
+        if let Some((n, _)) = headers.iter().find(|(n, v)| !token(n) || !value(v)) {
+            return Err(bad_request(format!(
+                "{method} extra_http_headers {n:?}: a name is an HTTP token (letters, digits, !#$%&'*+-.^_`|~), a value at most 8192 characters without line breaks"
+            )));
+        }
+    }
+    Ok(())
+}
+
 static EMULATE: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: EmulateParams = params(v)?;
+        check_emulation("page.emulate", &p.emulation)?;
         let e = &p.emulation;
-        if let Some(g) = e.geolocation {
-            let ok = (-90.0..=90.0).contains(&g.latitude)
-                && (-180.0..=180.0).contains(&g.longitude)
-                && g.accuracy.is_finite()
-                && g.accuracy >= 0.0;
-            if !ok {
-                return Err(bad_request(
-                    "page.emulate geolocation needs latitude -90..90, longitude -180..180 and accuracy 0 or more (metres)",
-                ));
-            }
-        }
-        let name = |field: &str, v: &Option<String>, max: usize| match v {
-            Some(s) if s.is_empty() || s.len() > max || s.chars().any(char::is_control) => Err(bad_request(
-                format!("page.emulate {field} must be 1 to {max} characters without control characters"),
-            )),
-            _ => Ok(()),
-        };
-        name("locale", &e.locale, 35)?;
-        name("timezone", &e.timezone, 64)?;
-        name("user_agent", &e.user_agent, 1_000)?;
         let base = if p.reset { Emulation::default() } else { cx.emulation() };
         Ok(Action::Emulate { emulation: base.merged(e) })
     },
@@ -756,7 +786,6 @@ static EMULATE: PageMethod = PageMethod {
 /// The longest key or value `page.storage` sets, chars (a browser keeps about 5 MB an origin).
 const MAX_STORAGE_CHARS: usize = 5_000_000;
 
-/// `page.storage`: set needs key and value, delete a key, clear neither; get takes a key or none.
 /// `page.verify`: the element by exactly one of ref, selector or role (`name` only with a role; none
 /// for `text` on the whole page) and exactly one check.
 static VERIFY: PageMethod = PageMethod {
@@ -844,6 +873,7 @@ static QUERY: PageMethod = PageMethod {
     numbers_refs: false,
 };
 
+/// `page.storage`: set needs key and value, delete a key, clear neither; get takes a key or none.
 static STORAGE: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: StorageParams = params(v)?;

@@ -634,6 +634,7 @@ impl Runtime {
                     p.session_id = request.session_id;
                 }
                 let display = display(&p, self.config.browser.window)?;
+                dispatch::check_emulation("session.start", &p.emulation)?;
                 // A state file is read before anything starts: a bad one starts nothing. It is the
                 // uploads dir's or one the caller saved (with tokens, one its token saved).
                 let state = match &p.storage_state {
@@ -650,9 +651,8 @@ impl Runtime {
                     }
                     None => None,
                 };
-                to_json(
-                    self.start_session(p.session_id, request.session_token, display, state, budget).await?,
-                )
+                let start = Start { display, emulation: p.emulation, state };
+                to_json(self.start_session(p.session_id, request.session_token, start, budget).await?)
             }
         }
     }
@@ -826,10 +826,10 @@ impl Runtime {
         &self,
         requested: Option<String>,
         token: Option<String>,
-        display: Option<Display>,
-        state: Option<(PathBuf, storage_state::StorageState)>,
+        start: Start,
         budget: Budget,
     ) -> Result<SessionStartResult, ErrorBody> {
+        let Start { display, emulation, state } = start;
         let sessions = &self.queue.sessions;
         // With session tokens the new session's id is its token's own (a token is made for a caller
         // that brought none).
@@ -852,6 +852,7 @@ impl Runtime {
             kept.remove(&entry.id);
         }
         *entry.display.lock().unwrap() = display;
+        *entry.emulation.lock().unwrap() = emulation.clone();
         let target_id = sessions.new_target(&entry, &link, budget).await?;
         if let Some((path, state)) = state {
             let context = sessions.context(&entry, &link, budget).await?;
@@ -861,7 +862,7 @@ impl Runtime {
                 return Err(e);
             }
         }
-        let launcher = self.queue.launcher.for_session(display, Default::default());
+        let launcher = self.queue.launcher.for_session(display, emulation);
         let worker = match WorkerHandle::spawn(
             &launcher,
             &link,
@@ -1099,6 +1100,16 @@ impl Runtime {
             })
             .await;
     }
+}
+
+/// What a new session starts with (`session.start`'s params, checked).
+struct Start {
+    /// Its display, when not the configured one.
+    display: Option<Display>,
+    /// What its pages emulate from their first request.
+    emulation: sb_protocol::api::Emulation,
+    /// A storage state file read, to load before the session answers.
+    state: Option<(PathBuf, storage_state::StorageState)>,
 }
 
 /// A page method's view of its session ([`dispatch::Context`]).

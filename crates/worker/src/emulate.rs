@@ -1,16 +1,19 @@
 //! What a session's pages emulate (`page.emulate`): the media features, locale, time zone, position,
-//! user agent and the network's absence, set on each page the worker attaches to, as Playwright sets
-//! a context's options on each of its pages (`crPage.ts`: `_updateEmulateMedia`, `_updateLocale`,
-//! `_updateTimezone`, `_updateGeolocation`, `_updateUserAgent`, `_updateOffline`). Every call sets its
+//! user agent, the network's absence, extra request headers and permissions, set on each page the
+//! worker attaches to, as Playwright sets a context's options on each of its pages (`crPage.ts`:
+//! `_updateEmulateMedia`, `_updateLocale`, `_updateTimezone`, `_updateGeolocation`,
+//! `_updateUserAgent`, `_updateOffline`, `_updateExtraHTTPHeaders`; `crBrowser.ts`
+//! `grantPermissions`). Every call sets its
 //! setting whole, so a field cleared by `reset` is cleared in the page too.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use sb_cdp::commands::{
-    BrowserGetVersion, BrowserGrantPermissions, EmulationSetDeviceMetricsOverride, EmulationSetEmulatedMedia,
-    EmulationSetGeolocationOverride, EmulationSetLocaleOverride, EmulationSetTimezoneOverride,
-    EmulationSetUserAgentOverride, MediaFeature, NetworkEmulateNetworkConditions,
+    BrowserGetVersion, BrowserGrantPermissions, BrowserResetPermissions, EmulationSetDeviceMetricsOverride,
+    EmulationSetEmulatedMedia, EmulationSetGeolocationOverride, EmulationSetLocaleOverride,
+    EmulationSetTimezoneOverride, EmulationSetUserAgentOverride, MediaFeature,
+    NetworkEmulateNetworkConditions, NetworkEnable, NetworkSetExtraHttpHeaders,
     RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
 };
 use sb_cdp::{CdpClient, CdpError, Session};
@@ -163,16 +166,35 @@ async fn send(
         };
         sent.push(boxed(session.send(&network, left())));
     }
-    if changed(|e| json!(e.geolocation)) {
-        if e.geolocation.is_some() {
-            // The page may read the position only with the permission (the session's own context).
-            let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, left()).await?;
-            let grant = BrowserGrantPermissions {
-                permissions: vec!["geolocation".into()],
-                browser_context_id: info.target_info.browser_context_id,
-            };
-            browser.run(&grant, left()).await?;
+    if changed(|e| json!(e.extra_http_headers)) {
+        let headers = e.extra_http_headers.clone().unwrap_or_default();
+        if !headers.is_empty() {
+            // A page the supervisor holds (a popup before it runs) has no Network domain on yet; the
+            // headers apply only with it (Playwright enables it on every page first too).
+            sent.push(boxed(session.send(&NetworkEnable {}, left())));
         }
+        sent.push(boxed(session.send(&NetworkSetExtraHttpHeaders { headers }, left())));
+    }
+    if changed(|e| json!([e.permissions, e.geolocation.is_some()])) {
+        // The session's own context: what is granted there (Playwright's `grantPermissions` with no
+        // origin: every origin), the rest denied. The page may read an emulated position only with
+        // `geolocation`, granted while one is set.
+        let mut names: Vec<String> =
+            e.permissions.iter().flatten().map(|p| p.cdp_name().to_string()).collect();
+        if e.geolocation.is_some() && !names.iter().any(|n| n == "geolocation") {
+            names.push("geolocation".into());
+        }
+        let info = browser.run(&TargetGetTargetInfo { target_id: target_id.to_string() }, left()).await?;
+        let context = info.target_info.browser_context_id;
+        if names.is_empty() {
+            browser.run(&BrowserResetPermissions { browser_context_id: context }, left()).await?;
+        } else {
+            browser
+                .run(&BrowserGrantPermissions { permissions: names, browser_context_id: context }, left())
+                .await?;
+        }
+    }
+    if changed(|e| json!(e.geolocation)) {
         let position = EmulationSetGeolocationOverride {
             latitude: e.geolocation.map(|g| g.latitude),
             longitude: e.geolocation.map(|g| g.longitude),

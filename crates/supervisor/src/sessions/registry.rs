@@ -319,6 +319,10 @@ impl Sessions {
         if let Some(display) = display {
             self.record(StoreEvent::DisplaySet { session_id: entry.id.clone(), display }).await;
         }
+        let emulation = entry.emulation.lock().unwrap().clone();
+        if !emulation.is_empty() {
+            self.record(StoreEvent::EmulationSet { session_id: entry.id.clone(), emulation }).await;
+        }
     }
 
     /// Takes the session out of the registry (its actions then answer `unknown_session`).
