@@ -1959,3 +1959,35 @@ async fn a_sessions_headers_and_permissions_are_set_at_start_and_changed_later()
     let listed = c.session_list().await.unwrap().result;
     assert!(listed.sessions.iter().all(|s| s.session_id != "refused"), "{listed:?}");
 }
+
+/// Issue 56 §8: the download a click starts is in that click's result, as Playwright MCP's click
+/// reports the download it caused, with or without a settle window, and once: a download that
+/// started and ended within the action is one entry in its latest state (it was two, `started` and
+/// `completed`, with the MCP tools' settle window).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_download_a_click_starts_is_in_that_clicks_result_once() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("dlc")).await.unwrap();
+    c.goto("dlc", &pages.url("/test/popup.html"), None).await.unwrap();
+    let link =
+        "document.body.insertAdjacentHTML('beforeend', '<a id=\"dl\" href=\"/test/download/3000\">d</a>'), 1";
+    result_of(&c, "dlc", "page.evaluate", json!({"expression": link})).await;
+    for settle in [None, Some(200)] {
+        let mut params = json!({"selector": "#dl"});
+        if let Some(ms) = settle {
+            params["settle_ms"] = json!(ms);
+        }
+        let r = result_of(&c, "dlc", "page.click", params).await;
+        let downloads = r["downloads"].as_array().unwrap_or_else(|| panic!("settle {settle:?}: {r}"));
+        assert_eq!(downloads.len(), 1, "{r}");
+        assert_eq!(downloads[0]["url"], json!(pages.url("/test/download/3000")), "{r}");
+        // Once: the next result lists it again only in another state (ended since).
+        let next = result_of(&c, "dlc", "page.frames", json!({})).await;
+        let again = next["downloads"].as_array().map_or(0, |d| {
+            d.iter()
+                .filter(|d| d["url"] == downloads[0]["url"] && d["state"] == downloads[0]["state"])
+                .count()
+        });
+        assert_eq!(again, 0, "{next}");
+    }
+}

@@ -540,7 +540,8 @@ async fn downloads_until_ended(
 
 /// Issue 15 §5: a page's downloads landed in the runtime's `~/Downloads`, unbounded and kept forever.
 /// Now one goes into the session's own directory under the artifacts dir (0700), named by its guid;
-/// the session's next result reports it (started, then completed with its path and size); one past
+/// the session's next result reports it (started, then completed with its path and size: one entry a
+/// result, in its latest state); one past
 /// `downloads.max_bytes` is cancelled, its file removed, and reported `too_large`; `session.close`
 /// removes the directory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -560,7 +561,8 @@ async fn downloads_land_in_the_sessions_directory_are_capped_reported_and_remove
         }
     };
     let small = until_ended("#small").await;
-    assert_eq!(small[0]["state"], "started", "{small:?}");
+    // Started, then ended: in the results in turn, or (ended within the click) once, ended.
+    assert!(small.len() <= 2 && small.iter().all(|d| d["url"] == small[0]["url"]), "{small:?}");
     assert_eq!(small[0]["suggested_filename"], "data.bin", "the server's name");
     let done = small.last().unwrap();
     assert_eq!(
@@ -628,7 +630,7 @@ async fn a_download_a_subframe_starts_is_capped_and_reported_too() {
     let frame = "document.body.insertAdjacentHTML('beforeend', '<iframe src=\"/test/download/1000000\"></iframe>'), 1";
     let result = c.call("page.evaluate", Some("f"), json!({"expression": frame}), None).await.unwrap();
     let seen = downloads_until_ended(&c, "f", result.result.unwrap()).await;
-    assert_eq!(seen.first().map(|d| d["state"].clone()), Some(json!("started")), "{seen:?}");
+    assert!(seen.len() <= 2, "one entry a result, in its latest state: {seen:?}");
     assert_eq!(seen.last().unwrap()["state"], "too_large", "{seen:?}");
     let dir = sup.dir.path().join("artifacts/downloads/f");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);

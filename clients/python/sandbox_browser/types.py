@@ -85,7 +85,7 @@ class Result:
     dialogs_dropped: Optional[int] = None
     """How many more dialogs were answered than ``dialogs`` lists (a page that opens them in a loop); absent when none."""
     downloads: List[DownloadInfo] = field(default_factory=list)
-    """Downloads that started or ended since the session's last result."""
+    """Downloads that started or ended since the session's last result, each once in its latest state (one that a click started and that ended within it: ``completed``, with its path)."""
     elapsed_ms: int = 0
     """The runtime's time for the request, ms."""
     human_took_over: Optional[HumanTookOver] = None

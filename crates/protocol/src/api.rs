@@ -364,7 +364,8 @@ pub struct CommonResult {
     /// absent when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialogs_dropped: Option<u64>,
-    /// Downloads that started or ended since the session's last result.
+    /// Downloads that started or ended since the session's last result, each once in its latest state
+    /// (one that a click started and that ended within it: `completed`, with its path).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<DownloadInfo>,
     /// Tabs a page of the session opened since its last result (`window.open`, a `target=_blank`

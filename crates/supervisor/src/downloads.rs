@@ -71,7 +71,7 @@ pub struct Downloads {
     /// By `guid`.
     flying: Mutex<HashMap<String, Entry>>,
     /// By session: what its next result reports.
-    news: Mutex<HashMap<String, Vec<DownloadInfo>>>,
+    news: Mutex<HashMap<String, Vec<(String, DownloadInfo)>>>,
     /// By session: every download so far (`guid`, its latest state), oldest first (`page.downloads`).
     all: Mutex<HashMap<String, Vec<(String, DownloadInfo)>>>,
     /// Begun in a frame that is no session's tab (a subframe's): `Browser.downloadWillBegin`'s params
@@ -146,7 +146,7 @@ impl Downloads {
             bytes: 0,
             path: None,
         };
-        self.tell(session, info.clone());
+        self.tell(session, &began.guid, info.clone());
         self.record(session, &began.guid, &info);
         let entry =
             Entry { session: session.to_string(), context: context.to_string(), info, too_large: false };
@@ -250,7 +250,7 @@ impl Downloads {
         }
         self.ended_at.lock().unwrap().insert(guid.to_string(), std::time::Instant::now());
         self.record(&entry.session, guid, &entry.info);
-        self.tell(&entry.session, entry.info);
+        self.tell(&entry.session, guid, entry.info);
     }
 
     /// Keeps `info` as the latest state of `session`'s download `guid`.
@@ -269,8 +269,17 @@ impl Downloads {
         all.get(session).map(|l| l.iter().map(|(_, i)| i.clone()).collect()).unwrap_or_default()
     }
 
-    fn tell(&self, session: &str, info: DownloadInfo) {
-        self.news.lock().unwrap().entry(session.to_string()).or_default().push(info);
+    /// Keeps `info` for `session`'s next result: one entry a download, in its latest state (a
+    /// download that started and ended within one action is listed once, ended).
+    fn tell(&self, session: &str, guid: &str, info: DownloadInfo) {
+        {
+            let mut news = self.news.lock().unwrap();
+            let list = news.entry(session.to_string()).or_default();
+            match list.iter_mut().find(|(g, _)| g == guid) {
+                Some((_, told)) => *told = info,
+                None => list.push((guid.to_string(), info)),
+            }
+        }
         self.changed.notify_waiters();
     }
 
@@ -290,9 +299,11 @@ impl Downloads {
             .cloned()
     }
 
-    /// What `session` has not been told yet (its next result's `downloads`).
+    /// What `session` has not been told yet (its next result's `downloads`): each download once, in
+    /// its latest state.
     pub fn take(&self, session: &str) -> Vec<DownloadInfo> {
-        self.news.lock().unwrap().remove(session).unwrap_or_default()
+        let news = self.news.lock().unwrap().remove(session).unwrap_or_default();
+        news.into_iter().map(|(_, info)| info).collect()
     }
 
     /// `session` closed: its directory goes (unless `keep`), and what it was not told.
