@@ -131,6 +131,8 @@ example "session.start with a viewport of its own" session.start "" '{"session_i
 example "session.start with extra headers and permissions (what page.emulate takes, from the first request)" session.start "" '{"session_id": "s2", "extra_http_headers": {"X-Agent-Run": "run-7"}, "permissions": ["clipboard-read", "clipboard-write"]}'
 example "page.emulate: other headers, no permissions" page.emulate s2 '{"extra_http_headers": {"X-Agent-Run": "run-8"}, "permissions": []}'
 example "page.emulate of a header HTTP cannot carry, refused" page.emulate s2 '{"extra_http_headers": {"X-Bad": "a\r\nInjected: 1"}}'
+example "session.start with an init script (before the page's own scripts, in every document of its pages)" session.start "" '{"session_id": "s3", "init_scripts": ["window.__agent = {startedAt: Date.now()};"]}'
+example "page.emulate of init scripts, refused (a session's are its start's)" page.emulate s3 '{"init_scripts": ["1"]}'
 example "page.set_viewport" page.set_viewport phone '{"width": 800, "height": 600, "device_scale_factor": 1}'
 example "session.close" session.close phone '{}'
 example "session.list" session.list "" '{}'

@@ -1991,3 +1991,59 @@ async fn the_download_a_click_starts_is_in_that_clicks_result_once() {
         assert_eq!(again, 0, "{next}");
     }
 }
+
+/// Issue 56 §4: a session's `init_scripts` (set by `session.start`, as Playwright's `addInitScript`)
+/// run once in every document of its pages before the page's own scripts: in a frame of the page's
+/// process, in a tab it opens, and in a popup its page opens (held by the supervisor until the scripts
+/// are in, then taken over by the worker: once, not twice); `page.emulate` refuses them and its reset
+/// keeps them; another session runs none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_session() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let script =
+        "window.__runs = (window.__runs || 0) + 1; window.__scriptsBefore = document.scripts.length;";
+    let start = json!({"session_id": "init", "init_scripts": [script]});
+    assert!(c.call("session.start", None, start, None).await.unwrap().result.is_some());
+    c.session_start(Some("other")).await.unwrap();
+    let seen = "[window.__runs, window.__scriptsBefore]";
+    let (c, pages) = (&c, &pages);
+    let runs = |sid: &'static str| async move {
+        result_of(c, sid, "page.evaluate", json!({"expression": seen})).await["value"].clone()
+    };
+    // /test/headers has a script in its head: none had run yet when the init script did.
+    c.goto("init", &pages.url("/test/headers"), None).await.unwrap();
+    assert_eq!(runs("init").await, json!([1, 0]));
+    c.goto("other", &pages.url("/test/headers"), None).await.unwrap();
+    assert_eq!(runs("other").await, json!([{"$undefined": true}, {"$undefined": true}]));
+    // A same-process iframe's document too.
+    c.goto("init", &pages.url("/test/frames.html"), None).await.unwrap();
+    let inner = "document.querySelector('#same').contentWindow.__runs";
+    assert_eq!(result_of(c, "init", "page.evaluate", json!({"expression": inner})).await["value"], json!(1));
+
+    // page.emulate neither takes nor resets them.
+    let e = error_of(c, "init", "page.emulate", json!({"init_scripts": ["1"]})).await;
+    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
+    let r = result_of(c, "init", "page.emulate", json!({"reset": true})).await;
+    assert_eq!(r["emulation"]["init_scripts"], json!([script]), "{r}");
+    c.goto("init", &pages.url("/test/popup.html"), None).await.unwrap();
+    assert_eq!(runs("init").await, json!([1, 0]));
+
+    // A popup the page opens: held, then taken over by a worker; its document ran the script once.
+    result_of(c, "init", "page.click", json!({"selector": "#open"})).await;
+    let w = result_of(c, "init", "page.wait_for", json!({"popup": true})).await;
+    result_of(c, "init", "tabs.focus", json!({"target_id": w["popup"]["target_id"]})).await;
+    result_of(c, "init", "page.wait_for", json!({"load_state": "load"})).await;
+    // Its document ran it (the popup's first window, `about:blank`, is kept by the same-origin page
+    // that replaces it, with what the script counted there: so 1 or 2 here).
+    assert!(runs("init").await[0].as_u64().is_some_and(|n| n >= 1));
+    // Its next document: once (the supervisor's session and the worker's would run it twice).
+    c.goto("init", &pages.url("/test/headers"), None).await.unwrap();
+    assert_eq!(runs("init").await, json!([1, 0]));
+    // A tab opened by the caller.
+    result_of(c, "init", "tabs.open", json!({"url": pages.url("/test/headers")})).await;
+    assert_eq!(runs("init").await, json!([1, 0]));
+
+    let too_many = json!({"session_id": "many", "init_scripts": vec!["1"; 17]});
+    let r = c.call("session.start", None, too_many, None).await.unwrap();
+    assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{r:?}");
+}

@@ -93,6 +93,7 @@ class Methods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
@@ -121,6 +122,11 @@ class Methods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
+        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
+        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
+        not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -149,6 +155,7 @@ class Methods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
                 "offline": offline,
@@ -1021,6 +1028,7 @@ class Methods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
@@ -1044,6 +1052,11 @@ class Methods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
+        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
+        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
+        not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -1066,6 +1079,7 @@ class Methods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
                 "offline": offline,
@@ -1257,6 +1271,7 @@ class AsyncMethods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
@@ -1285,6 +1300,11 @@ class AsyncMethods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
+        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
+        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
+        not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -1313,6 +1333,7 @@ class AsyncMethods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
                 "offline": offline,
@@ -2185,6 +2206,7 @@ class AsyncMethods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
         offline: Optional[bool] = None,
@@ -2208,6 +2230,11 @@ class AsyncMethods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
+        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
+        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
+        not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -2230,6 +2257,7 @@ class AsyncMethods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
                 "offline": offline,

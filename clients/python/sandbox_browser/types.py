@@ -694,6 +694,8 @@ class Emulation:
     """``forced-colors`` (``Emulation.setEmulatedMedia``)."""
     geolocation: Optional[Geolocation] = None
     """The position the page gets."""
+    init_scripts: Optional[List[str]] = None
+    """Scripts run in every document of the session's pages before the page's own, as Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does not take them, and its ``reset`` keeps them."""
     locale: Optional[str] = None
     """A BCP 47 locale such as ``de-DE``: ``Intl`` and dates (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them."""
     media: Optional[str] = None

@@ -586,6 +586,15 @@ command!(
     }
 );
 command!(
+    /// `Page.addScriptToEvaluateOnNewDocument`: `source` runs in every new document of the page (its
+    /// frames in its process included) before the document's own scripts, for as long as the session
+    /// stays attached. Needs `Page.enable` on the session.
+    PageAddScriptToEvaluateOnNewDocument = "Page.addScriptToEvaluateOnNewDocument" -> IgnoredAny {
+        /// The script.
+        source: String,
+    }
+);
+command!(
     /// `Target.getTargetInfo`: a target's type, URL, opener and browser context.
     TargetGetTargetInfo = "Target.getTargetInfo" -> TargetInfoResult {
         /// The target.

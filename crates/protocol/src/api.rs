@@ -1326,7 +1326,19 @@ pub struct Emulation {
     /// (`geolocation` stays granted while a position is emulated).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permissions: Option<Vec<Permission>>,
+    /// Scripts run in every document of the session's pages before the page's own, as Playwright's
+    /// `addInitScript` (`Page.addScriptToEvaluateOnNewDocument`). Frames in the page's process
+    /// included (an out-of-process iframe's document not); at most [`MAX_INIT_SCRIPTS`] of at most
+    /// [`MAX_INIT_SCRIPT_BYTES`] each. Set by `session.start` for the session's life: `page.emulate`
+    /// does not take them, and its `reset` keeps them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_scripts: Option<Vec<String>>,
 }
+
+/// The most `init_scripts` a session runs.
+pub const MAX_INIT_SCRIPTS: usize = 16;
+/// The longest init script, bytes.
+pub const MAX_INIT_SCRIPT_BYTES: usize = 256 * 1024;
 
 /// The most `extra_http_headers` a session sends.
 pub const MAX_EXTRA_HEADERS: usize = 64;
@@ -1382,6 +1394,7 @@ impl Emulation {
             offline: other.offline.or(self.offline),
             extra_http_headers: other.extra_http_headers.clone().or_else(|| self.extra_http_headers.clone()),
             permissions: other.permissions.clone().or_else(|| self.permissions.clone()),
+            init_scripts: other.init_scripts.clone().or_else(|| self.init_scripts.clone()),
         }
     }
 

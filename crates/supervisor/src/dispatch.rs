@@ -25,7 +25,7 @@ use sb_protocol::api::{
 use sb_protocol::api::{
     EmulateParams, EmulateResult, Emulation, KeyboardAction, KeyboardParams, MouseAction, MouseParams,
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
-    VerifyResult, MAX_EXTRA_HEADERS,
+    VerifyResult, MAX_EXTRA_HEADERS, MAX_INIT_SCRIPTS, MAX_INIT_SCRIPT_BYTES,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -768,6 +768,13 @@ pub fn check_emulation(method: &str, e: &Emulation) -> Result<(), ErrorBody> {
             )));
         }
     }
+    if let Some(scripts) = &e.init_scripts {
+        if scripts.len() > MAX_INIT_SCRIPTS || scripts.iter().any(|s| s.len() > MAX_INIT_SCRIPT_BYTES) {
+            return Err(bad_request(format!(
+                "{method} takes at most {MAX_INIT_SCRIPTS} init_scripts of at most {MAX_INIT_SCRIPT_BYTES} bytes each"
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -775,8 +782,17 @@ static EMULATE: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: EmulateParams = params(v)?;
         check_emulation("page.emulate", &p.emulation)?;
+        if p.emulation.init_scripts.is_some() {
+            return Err(bad_request(
+                "page.emulate does not take init_scripts: a session's are set by session.start, for its life",
+            ));
+        }
         let e = &p.emulation;
-        let base = if p.reset { Emulation::default() } else { cx.emulation() };
+        // `reset` clears what the session emulates, not the scripts it was started with.
+        let base = match p.reset {
+            true => Emulation { init_scripts: cx.emulation().init_scripts, ..Emulation::default() },
+            false => cx.emulation(),
+        };
         Ok(Action::Emulate { emulation: base.merged(e) })
     },
     finish: |o| finish_as(o, |r: EmulateResult| Done { emulation: Some(r.emulation.clone()), ..Done::of(r) }),

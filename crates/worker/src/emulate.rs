@@ -14,7 +14,7 @@ use sb_cdp::commands::{
     EmulationSetEmulatedMedia, EmulationSetGeolocationOverride, EmulationSetLocaleOverride,
     EmulationSetTimezoneOverride, EmulationSetUserAgentOverride, MediaFeature,
     NetworkEmulateNetworkConditions, NetworkEnable, NetworkSetExtraHttpHeaders,
-    RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
+    PageAddScriptToEvaluateOnNewDocument, PageEnable, RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
 };
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::api::{ColorScheme, Contrast, Emulation, ForcedColors, MediaType, ReducedMotion};
@@ -30,8 +30,9 @@ type Sent = Pin<Box<dyn Future<Output = Result<(), CdpError>> + Send>>;
 /// only the settings that change are sent, so a page of a session that emulates nothing costs no
 /// call. The calls go in order without waiting for each other (`Emulation.setDeviceMetricsOverride`,
 /// `setEmulatedMedia`, `setUserAgentOverride`, `Network.emulateNetworkConditions`,
+/// `Network.setExtraHTTPHeaders`, `Page.addScriptToEvaluateOnNewDocument`,
 /// `Emulation.setGeolocationOverride`, `setLocaleOverride`, `setTimezoneOverride`), after the
-/// browser-level calls they need.
+/// browser-level calls they need (`Browser.grantPermissions` or `resetPermissions`).
 ///
 /// # Errors
 /// The first call that failed (an unknown time zone or locale answers Chromium's `Invalid ...`).
@@ -174,6 +175,21 @@ async fn send(
             sent.push(boxed(session.send(&NetworkEnable {}, left())));
         }
         sent.push(boxed(session.send(&NetworkSetExtraHttpHeaders { headers }, left())));
+    }
+    if changed(|e| json!(e.init_scripts)) {
+        // Added, never removed: a session's scripts are set when it starts (`page.emulate` refuses
+        // them), so a page goes from none to the session's, on its attach.
+        let had = before.init_scripts.clone().unwrap_or_default();
+        let new: Vec<&String> = e.init_scripts.iter().flatten().filter(|s| !had.contains(s)).collect();
+        if !new.is_empty() {
+            // A page the supervisor holds has no Page domain on yet; its scripts need it.
+            sent.push(boxed(session.send(&PageEnable {}, left())));
+        }
+        for source in new {
+            sent.push(boxed(
+                session.send(&PageAddScriptToEvaluateOnNewDocument { source: source.clone() }, left()),
+            ));
+        }
     }
     if changed(|e| json!([e.permissions, e.geolocation.is_some()])) {
         // The session's own context: what is granted there (Playwright's `grantPermissions` with no

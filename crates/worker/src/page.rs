@@ -480,6 +480,7 @@ async fn attach_session(
         Some(id) => browser.adopt(id, budget.remaining()).await.ok(),
         None => None,
     };
+    let adopted_here = adopted.is_some();
     let session = match adopted {
         Some(session) => session,
         None => browser.attach(target_id, budget.remaining()).await?,
@@ -514,8 +515,13 @@ async fn attach_session(
     f?;
     g?;
     h?;
-    crate::emulate::apply(browser, &session, target_id, viewport, &Emulation::default(), emulation, budget)
-        .await?;
+    // A session taken over from the supervisor (a popup it held) has the session's init scripts on it
+    // already: added again, they would run twice.
+    let before = match adopted_here {
+        true => Emulation { init_scripts: emulation.init_scripts.clone(), ..Emulation::default() },
+        false => Emulation::default(),
+    };
+    crate::emulate::apply(browser, &session, target_id, viewport, &before, emulation, budget).await?;
     // A new page the supervisor holds until its settings are in (a popup, `start_held_page`) runs
     // from here at the latest; for any other page this does nothing.
     session.run(&RuntimeRunIfWaitingForDebugger {}, budget.remaining()).await?;
