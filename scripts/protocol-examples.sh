@@ -133,6 +133,8 @@ example "page.emulate: other headers, no permissions" page.emulate s2 '{"extra_h
 example "page.emulate of a header HTTP cannot carry, refused" page.emulate s2 '{"extra_http_headers": {"X-Bad": "a\r\nInjected: 1"}}'
 example "session.start with an init script (before the page's own scripts, in every document of its pages)" session.start "" '{"session_id": "s3", "init_scripts": ["window.__agent = {startedAt: Date.now()};"]}'
 example "page.emulate of init scripts, refused (a session's are its start's)" page.emulate s3 '{"init_scripts": ["1"]}'
+example "page.emulate with HTTP credentials (the answer shows the password as ***)" page.emulate s3 "{\"http_credentials\": {\"username\": \"ada\", \"password\": \"lovelace\", \"origin\": \"${base%/}\"}}"
+example "page.goto of a page behind HTTP authentication" page.goto s3 "{\"url\": \"$base/test/auth\"}"
 example "page.set_viewport" page.set_viewport phone '{"width": 800, "height": 600, "device_scale_factor": 1}'
 example "session.close" session.close phone '{}'
 example "session.list" session.list "" '{}'

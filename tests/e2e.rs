@@ -2047,3 +2047,79 @@ async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_ses
     let r = c.call("session.start", None, too_many, None).await.unwrap();
     assert_eq!(api_error(&r).code, ErrorCode::BadRequest, "{r:?}");
 }
+
+/// Issue 56 §4: `http_credentials` answer a server's HTTP authentication challenge, as Playwright's
+/// `httpCredentials`: the page signs in (its own fetches too); wrong credentials, another origin's, or
+/// none give the server's 401 page (full Chromium answered none with
+/// `net::ERR_INVALID_AUTH_CREDENTIALS`, retryable); `page.emulate` sets them later; a result shows the
+/// password as `***`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_credentials_answer_a_servers_challenge() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let (c, pages) = (&c, &pages);
+    let origin = pages.url("/").trim_end_matches('/').to_string();
+    let with = |sid: &str, credentials: Value| json!({"session_id": sid, "http_credentials": credentials});
+    let ada = |password: &str, origin: Option<&str>| {
+        let mut c = json!({"username": "ada", "password": password});
+        if let Some(o) = origin {
+            c["origin"] = json!(o);
+        }
+        c
+    };
+    for start in [
+        with("auth", ada("lovelace", None)),
+        with("wrong", ada("babbage", Some(&origin))),
+        with("elsewhere", ada("lovelace", Some("http://example.com"))),
+    ] {
+        assert!(c.call("session.start", None, start, None).await.unwrap().result.is_some());
+    }
+    c.session_start(Some("later")).await.unwrap();
+    let visit = |sid: &'static str| async move {
+        let r = c.goto(sid, &pages.url("/test/auth"), None).await.unwrap().into_inner();
+        (r.status, r.title)
+    };
+    let signed_in = (Some(200), "Signed in".to_string());
+    let refused = (Some(401), "Unauthorized".to_string());
+    assert_eq!(visit("auth").await, signed_in);
+    let fetched = "fetch('/test/auth', {cache: 'no-store'}).then(r => r.status)";
+    assert_eq!(
+        result_of(c, "auth", "page.evaluate", json!({"expression": fetched})).await["value"],
+        json!(200)
+    );
+    assert_eq!(visit("wrong").await, refused);
+    assert_eq!(visit("elsewhere").await, refused);
+    assert_eq!(visit("later").await, refused);
+    let r =
+        result_of(c, "later", "page.emulate", json!({"http_credentials": ada("lovelace", Some(&origin))}))
+            .await;
+    assert_eq!(r["emulation"]["http_credentials"]["password"], json!("***"), "{r}");
+    assert_eq!(visit("later").await, signed_in);
+
+    for bad in [
+        json!({"http_credentials": {"username": "a\nb", "password": "p"}}),
+        json!({"http_credentials": {"username": "a", "password": "p", "origin": "http://x.test/path"}}),
+        json!({"http_credentials": {"username": "a", "password": "p", "realm": "x"}}),
+    ] {
+        let e = error_of(c, "later", "page.emulate", bad.clone()).await;
+        assert_eq!(e.code, ErrorCode::BadRequest, "{bad}: {e:?}");
+    }
+}
+
+/// Issue 56 §4, on full Chromium (`[browser] path`): a challenge nobody answers was
+/// `navigation_failed` `net::ERR_INVALID_AUTH_CREDENTIALS`, retryable; it is `auth_required`, not
+/// retryable, naming `http_credentials`; with them the page signs in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_full_chromium_an_unanswered_challenge_is_auth_required() {
+    let pages = PageServer::start(None).await;
+    let sup = Supervisor::with_config("[browser]\npath = \"/usr/lib/chromium/chromium\"\n");
+    let c = sup.client().await;
+    c.session_start(Some("none")).await.unwrap();
+    let r = c.call("page.goto", Some("none"), json!({"url": pages.url("/test/auth")}), None).await.unwrap();
+    let e = api_error(&r);
+    assert_eq!((e.code, e.retryable), (ErrorCode::AuthRequired, false), "{e:?}");
+    assert!(e.message.contains("http_credentials"), "{}", e.message);
+    let start = json!({"session_id": "ada", "http_credentials": {"username": "ada", "password": "lovelace"}});
+    assert!(c.call("session.start", None, start, None).await.unwrap().result.is_some());
+    let r = c.goto("ada", &pages.url("/test/auth"), None).await.unwrap().into_inner();
+    assert_eq!((r.status, r.title.as_str()), (Some(200), "Signed in"));
+}

@@ -884,6 +884,23 @@ impl PageServer {
             // What the page's request and its first script saw: the `User-Agent` and `Accept-Language`
             // headers (and `X-Agent-Run`'s, in `#custom`), and `window.atLoad` (`navigator.language`, the time zone, `innerHeight`) set
             // by a script in its head.
+            // HTTP Basic authentication: 401 with a `WWW-Authenticate` challenge, unless the request
+            // carries `ada:lovelace`.
+            .route(
+                "/test/auth",
+                get(|headers: axum::http::HeaderMap| async move {
+                    let given = headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+                    if given == Some("Basic YWRhOmxvdmVsYWNl") {
+                        axum::response::IntoResponse::into_response(Html("<!doctype html><title>Signed in</title><p id=\"who\">ada</p>"))
+                    } else {
+                        axum::response::IntoResponse::into_response((
+                            axum::http::StatusCode::UNAUTHORIZED,
+                            [(axum::http::header::WWW_AUTHENTICATE, "Basic realm=\"test\"")],
+                            Html("<!doctype html><title>Unauthorized</title>"),
+                        ))
+                    }
+                }),
+            )
             .route(
                 "/test/headers",
                 get(|headers: axum::http::HeaderMap| async move {

@@ -93,6 +93,7 @@ class Methods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        http_credentials: Optional[Dict[str, Any]] = None,
         init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
@@ -122,6 +123,9 @@ class Methods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param http_credentials: HTTP authentication for the session's pages, as Playwright's
+        ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
+        answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
         process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
@@ -155,6 +159,7 @@ class Methods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "http_credentials": http_credentials,
                 "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
@@ -1028,6 +1033,7 @@ class Methods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        http_credentials: Optional[Dict[str, Any]] = None,
         init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
@@ -1052,6 +1058,9 @@ class Methods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param http_credentials: HTTP authentication for the session's pages, as Playwright's
+        ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
+        answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
         process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
@@ -1079,6 +1088,7 @@ class Methods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "http_credentials": http_credentials,
                 "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
@@ -1271,6 +1281,7 @@ class AsyncMethods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        http_credentials: Optional[Dict[str, Any]] = None,
         init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
@@ -1300,6 +1311,9 @@ class AsyncMethods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param http_credentials: HTTP authentication for the session's pages, as Playwright's
+        ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
+        answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
         process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
@@ -1333,6 +1347,7 @@ class AsyncMethods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "http_credentials": http_credentials,
                 "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,
@@ -2206,6 +2221,7 @@ class AsyncMethods:
         extra_http_headers: Optional[Dict[str, Any]] = None,
         forced_colors: Optional[Literal["active", "none"]] = None,
         geolocation: Optional[Dict[str, Any]] = None,
+        http_credentials: Optional[Dict[str, Any]] = None,
         init_scripts: Optional[List[str]] = None,
         locale: Optional[str] = None,
         media: Optional[Literal["screen", "print"]] = None,
@@ -2230,6 +2246,9 @@ class AsyncMethods:
         tokens, values without line breaks; ``{}`` sends none.
         :param forced_colors: ``forced-colors`` (``Emulation.setEmulatedMedia``).
         :param geolocation: The position the page gets.
+        :param http_credentials: HTTP authentication for the session's pages, as Playwright's
+        ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
+        answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
         process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
@@ -2257,6 +2276,7 @@ class AsyncMethods:
                 "extra_http_headers": extra_http_headers,
                 "forced_colors": forced_colors,
                 "geolocation": geolocation,
+                "http_credentials": http_credentials,
                 "init_scripts": init_scripts,
                 "locale": locale,
                 "media": media,

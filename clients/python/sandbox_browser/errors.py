@@ -241,6 +241,13 @@ class VerifyFailed(BrowserError):
     code = "verify_failed"
 
 
+class AuthRequired(BrowserError):
+    """The server asks for HTTP authentication and the session has no credentials it takes: set
+    ``http_credentials`` (``session_start`` or ``emulate``). Not retryable as is."""
+
+    code = "auth_required"
+
+
 ERRORS: Dict[str, Type[BrowserError]] = {
     cls.code: cls
     for cls in [
@@ -248,7 +255,7 @@ ERRORS: Dict[str, Type[BrowserError]] = {
         FrameTooLarge, Timeout, NavigationFailed, PageReset, Cancelled, EvaluateError, EvaluateDisabled,
         UrlBlocked, WorkerCrashed, BrowserUnavailable, CdpError, Internal, StaleRef, UnknownRef,
         ElementCovered, NotVisible, NotEnabled, NotStable, AmbiguousTarget, TabNotFound, HumanInControl,
-        DiskFull, VerifyFailed,
+        DiskFull, VerifyFailed, AuthRequired,
     ]
 }
 """Error code -> exception class (a code this client does not know raises :class:`BrowserError`)."""

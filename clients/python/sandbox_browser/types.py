@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -681,6 +681,18 @@ class Geolocation:
 
 
 @dataclass
+class HttpCredentials:
+    """``http_credentials``: who the session's pages sign in to HTTP authentication as."""
+
+    origin: Optional[str] = None
+    """Only for this origin (``https://example.com``, scheme, host and port as a URL gives them); for every origin when absent."""
+    password: str = ""
+    """The password."""
+    username: str = ""
+    """The user name."""
+
+
+@dataclass
 class Emulation:
     """What a session's pages emulate; an absent field is the browser's own."""
 
@@ -694,6 +706,8 @@ class Emulation:
     """``forced-colors`` (``Emulation.setEmulatedMedia``)."""
     geolocation: Optional[Geolocation] = None
     """The position the page gets."""
+    http_credentials: Optional[HttpCredentials] = None
+    """HTTP authentication for the session's pages, as Playwright's ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is answered with them, once a request. Results show the password as ``***``."""
     init_scripts: Optional[List[str]] = None
     """Scripts run in every document of the session's pages before the page's own, as Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does not take them, and its ``reset`` keeps them."""
     locale: Optional[str] = None

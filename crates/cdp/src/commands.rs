@@ -628,6 +628,23 @@ command!(
     FetchEnable = "Fetch.enable" -> IgnoredAny {
         /// `[{urlPattern: "*"}]` for every request.
         patterns: Vec<Value>,
+        /// Also pause a request the server answers with an authentication challenge
+        /// (`Fetch.authRequired`), until `Fetch.continueWithAuth`.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        handle_auth_requests: bool,
+    }
+);
+command!(
+    /// `Fetch.disable`: requests no longer pause.
+    FetchDisable = "Fetch.disable" -> IgnoredAny {}
+);
+command!(
+    /// `Fetch.continueWithAuth`: the answer to an authentication challenge (`Fetch.authRequired`).
+    FetchContinueWithAuth = "Fetch.continueWithAuth" -> IgnoredAny {
+        /// The paused request.
+        request_id: String,
+        /// `{response: "Default" | "CancelAuth" | "ProvideCredentials", username?, password?}`.
+        auth_challenge_response: Value,
     }
 );
 command!(

@@ -1333,6 +1333,25 @@ pub struct Emulation {
     /// does not take them, and its `reset` keeps them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_scripts: Option<Vec<String>>,
+    /// HTTP authentication for the session's pages, as Playwright's `httpCredentials`: a server's
+    /// Basic or Digest challenge (a 401 with `WWW-Authenticate`) is answered with them, once a
+    /// request. Results show the password as `***`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_credentials: Option<HttpCredentials>,
+}
+
+/// `http_credentials`: who the session's pages sign in to HTTP authentication as.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HttpCredentials {
+    /// The user name.
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// Only for this origin (`https://example.com`, scheme, host and port as a URL gives them); for
+    /// every origin when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 /// The most `init_scripts` a session runs.
@@ -1395,6 +1414,7 @@ impl Emulation {
             extra_http_headers: other.extra_http_headers.clone().or_else(|| self.extra_http_headers.clone()),
             permissions: other.permissions.clone().or_else(|| self.permissions.clone()),
             init_scripts: other.init_scripts.clone().or_else(|| self.init_scripts.clone()),
+            http_credentials: other.http_credentials.clone().or_else(|| self.http_credentials.clone()),
         }
     }
 

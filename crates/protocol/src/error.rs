@@ -84,6 +84,10 @@ pub enum ErrorCode {
     /// `page.verify`'s check does not hold: the message says what was wanted and what the page has.
     /// Not retryable as is (the page decides; wait for the state with `page.wait_for` first).
     VerifyFailed,
+    /// The server asks for HTTP authentication (a 401 challenge) and the session has no credentials
+    /// that it takes (full Chromium's `net::ERR_INVALID_AUTH_CREDENTIALS`): set `http_credentials`
+    /// (`session.start`, `page.emulate`). Not retryable as is.
+    AuthRequired,
     /// A code from a newer runtime that this build does not know.
     #[serde(other)]
     Unknown,
@@ -122,6 +126,7 @@ impl ErrorCode {
             ErrorCode::HumanInControl => "human_in_control",
             ErrorCode::DiskFull => "disk_full",
             ErrorCode::VerifyFailed => "verify_failed",
+            ErrorCode::AuthRequired => "auth_required",
             ErrorCode::Unknown => "unknown",
         }
     }

@@ -768,6 +768,24 @@ pub fn check_emulation(method: &str, e: &Emulation) -> Result<(), ErrorBody> {
             )));
         }
     }
+    if let Some(c) = &e.http_credentials {
+        let plain = |s: &str| s.len() <= 1_024 && !s.chars().any(char::is_control);
+        let origin_ok = c.origin.as_deref().is_none_or(|o| {
+            url::Url::parse(o).is_ok_and(|u| {
+                matches!(u.scheme(), "http" | "https")
+                    && u.path() == "/"
+                    && u.query().is_none()
+                    && u.fragment().is_none()
+                    && u.username().is_empty()
+                    && u.password().is_none()
+            })
+        });
+        if !plain(&c.username) || !plain(&c.password) || !origin_ok {
+            return Err(bad_request(format!(
+                "{method} http_credentials: username and password of at most 1024 characters without control characters; origin as scheme://host[:port]"
+            )));
+        }
+    }
     if let Some(scripts) = &e.init_scripts {
         if scripts.len() > MAX_INIT_SCRIPTS || scripts.iter().any(|s| s.len() > MAX_INIT_SCRIPT_BYTES) {
             return Err(bad_request(format!(
@@ -795,7 +813,16 @@ static EMULATE: PageMethod = PageMethod {
         };
         Ok(Action::Emulate { emulation: base.merged(e) })
     },
-    finish: |o| finish_as(o, |r: EmulateResult| Done { emulation: Some(r.emulation.clone()), ..Done::of(r) }),
+    // The session keeps the password; the caller's answer shows `***`.
+    finish: |o| {
+        finish_as(o, |r: EmulateResult| {
+            let mut shown = r.clone();
+            if let Some(c) = shown.emulation.http_credentials.as_mut() {
+                c.password = "***".into();
+            }
+            Done { emulation: Some(r.emulation), ..Done::of(shown) }
+        })
+    },
     numbers_refs: false,
 };
 

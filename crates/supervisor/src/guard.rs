@@ -132,8 +132,10 @@ impl Guard {
     ) -> Result<(), sb_cdp::CdpError> {
         use sb_cdp::commands::{FetchContinueRequest, FetchEnable, FetchFailRequest};
         let mut events = link.client.browser_events();
-        let every =
-            FetchEnable { patterns: vec![serde_json::json!({"urlPattern": "*", "requestStage": "Request"})] };
+        let every = FetchEnable {
+            patterns: vec![serde_json::json!({"urlPattern": "*", "requestStage": "Request"})],
+            handle_auth_requests: false,
+        };
         link.client.run(&every, crate::browser::HANDSHAKE_TIMEOUT).await?;
         let (this, client) = (std::sync::Arc::downgrade(self), link.client.clone());
         tokio::spawn(async move {

@@ -704,7 +704,10 @@ impl Runtime {
                 if let Some(emulation) = done.emulation {
                     before =
                         Some(std::mem::replace(&mut *session.emulation.lock().unwrap(), emulation.clone()));
-                    let set = StoreEvent::EmulationSet { session_id: session.id.clone(), emulation };
+                    let set = StoreEvent::EmulationSet {
+                        session_id: session.id.clone(),
+                        emulation: Box::new(emulation),
+                    };
                     q.sessions.record(set).await;
                 }
                 if done.display.is_some() || before.is_some() {

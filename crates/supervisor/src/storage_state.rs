@@ -256,7 +256,7 @@ pub async fn write_origins(
         let mut loads = page.events();
         let step = budget.remaining();
         page.run(&PageEnable {}, step).await.map_err(call("Page.enable"))?;
-        let every = FetchEnable { patterns: vec![json!({"urlPattern": "*"})] };
+        let every = FetchEnable { patterns: vec![json!({"urlPattern": "*"})], handle_auth_requests: false };
         page.run(&every, step).await.map_err(call("Fetch.enable"))?;
         for o in origins {
             let url = format!("{}/", o.origin.trim_end_matches('/'));

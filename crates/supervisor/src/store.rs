@@ -72,8 +72,8 @@ pub enum StoreEvent {
     EmulationSet {
         /// The session.
         session_id: String,
-        /// What is emulated.
-        emulation: sb_protocol::api::Emulation,
+        /// What is emulated (boxed: the other events are small).
+        emulation: Box<sb_protocol::api::Emulation>,
     },
     /// `session.close`.
     SessionClosed {
@@ -128,7 +128,7 @@ pub fn fold(text: &str) -> Vec<StoredSession> {
             }
             StoreEvent::EmulationSet { session_id, emulation } => {
                 if let Some((_, s)) = open.get_mut(&session_id) {
-                    s.emulation = emulation;
+                    s.emulation = *emulation;
                 }
             }
             StoreEvent::SessionClosed { session_id } => {
@@ -160,7 +160,7 @@ fn events_of(sessions: &[StoredSession]) -> Vec<StoreEvent> {
             events.push(StoreEvent::DisplaySet { session_id: s.session_id.clone(), display });
         }
         if !s.emulation.is_empty() {
-            let emulation = s.emulation.clone();
+            let emulation = Box::new(s.emulation.clone());
             events.push(StoreEvent::EmulationSet { session_id: s.session_id.clone(), emulation });
         }
     }

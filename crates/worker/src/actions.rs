@@ -66,7 +66,15 @@ pub(crate) async fn goto(page: &Page, url: &str, p: &Progress) -> Result<Output,
         Err(other) => return Err(cdp_failure(phase, other)),
     };
     if let Some(err) = nav.error_text.filter(|t| !t.is_empty()) {
-        let mut e = fail(ErrorCode::NavigationFailed, phase, format!("navigation to {url} failed: {err}"));
+        let mut e = match err.as_str() {
+            // Full Chromium's answer to a challenge nobody answered (the headless shell shows the 401).
+            "net::ERR_INVALID_AUTH_CREDENTIALS" => fail(
+                ErrorCode::AuthRequired,
+                phase,
+                format!("{url} asks for HTTP authentication ({err}): give the session http_credentials (session.start or page.emulate)"),
+            ),
+            _ => fail(ErrorCode::NavigationFailed, phase, format!("navigation to {url} failed: {err}")),
+        };
         e.url = Some(last_hop(&mut events, nav.loader_id.as_deref()).unwrap_or_else(|| url.to_string()));
         return Err(e);
     }

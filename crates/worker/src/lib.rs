@@ -26,6 +26,7 @@
 
 mod actionability;
 mod actions;
+mod auth;
 mod conns;
 mod dialogs;
 mod emulate;
@@ -138,6 +139,8 @@ const FLUSH: Duration = Duration::from_millis(1_000);
 /// When the browser cannot be reached or the target cannot be attached (the supervisor sees the
 /// stream close without `Ready`), or the IPC stream breaks.
 pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
+    // This process answers its pages' HTTP authentication challenges.
+    auth::answer_here();
     let framed = Framed::new(ipc, ipc::codec());
     let (mut sink, mut stream) = framed.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();

@@ -321,7 +321,11 @@ impl Sessions {
         }
         let emulation = entry.emulation.lock().unwrap().clone();
         if !emulation.is_empty() {
-            self.record(StoreEvent::EmulationSet { session_id: entry.id.clone(), emulation }).await;
+            self.record(StoreEvent::EmulationSet {
+                session_id: entry.id.clone(),
+                emulation: Box::new(emulation),
+            })
+            .await;
         }
     }
 

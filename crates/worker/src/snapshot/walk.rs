@@ -114,7 +114,7 @@ pub(super) async fn walk_snapshot(
     loop {
         let last = again == WALK_AGAIN;
         match walk_snapshot_once(page, options, next_ref, scope.as_ref(), budget, last).await? {
-            Walk::Done(output) => return Ok(output),
+            Walk::Done(output) => return Ok(*output),
             Walk::Moved => again += 1,
         }
     }
@@ -125,7 +125,7 @@ const WALK_AGAIN: usize = 2;
 
 /// One walk's outcome: the snapshot, or word that a same-process frame's document changed during it.
 enum Walk {
-    Done(Output),
+    Done(Box<Output>),
     Moved,
 }
 
@@ -307,7 +307,7 @@ async fn walk_snapshot_once(
         keep_refs(page, &runs, &origin, refs, budget).await;
     }
     end_walks(page, &runs, budget);
-    Ok(Walk::Done(result))
+    Ok(Walk::Done(Box::new(result)))
 }
 
 /// Lets the page forget the walks' elements ([`forget_walk`]) and releases their objects ([`release`],
