@@ -2123,3 +2123,42 @@ async fn on_full_chromium_an_unanswered_challenge_is_auth_required() {
     let r = c.goto("ada", &pages.url("/test/auth"), None).await.unwrap().into_inner();
     assert_eq!((r.status, r.title.as_str()), (Some(200), "Signed in"));
 }
+
+/// Issue 56 §4: `page.clipboard` writes and reads the clipboard as the page sees it, with the
+/// session's clipboard permissions; a read without `clipboard-read` is `bad_request` naming it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clipboard_is_written_and_read_with_the_sessions_permissions() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let start = json!({"session_id": "clip", "permissions": ["clipboard-read", "clipboard-write"]});
+    assert!(c.call("session.start", None, start, None).await.unwrap().result.is_some());
+    c.goto("clip", &pages.url("/test/form.html"), None).await.unwrap();
+    let w =
+        result_of(&c, "clip", "page.clipboard", json!({"action": "write", "text": "from the agent"})).await;
+    assert_eq!(w["text"], json!("from the agent"), "{w}");
+    let r = result_of(&c, "clip", "page.clipboard", json!({"action": "read"})).await;
+    assert_eq!(r["text"], json!("from the agent"), "{r}");
+    // The page's own read sees it; what the page writes, the agent reads.
+    let own = "navigator.clipboard.readText()";
+    assert_eq!(
+        result_of(&c, "clip", "page.evaluate", json!({"expression": own})).await["value"],
+        json!("from the agent")
+    );
+    let written = "navigator.clipboard.writeText('from the page').then(() => 1)";
+    result_of(&c, "clip", "page.evaluate", json!({"expression": written})).await;
+    let r = result_of(&c, "clip", "page.clipboard", json!({"action": "read"})).await;
+    assert_eq!(r["text"], json!("from the page"), "{r}");
+
+    c.session_start(Some("plain")).await.unwrap();
+    c.goto("plain", &pages.url("/test/form.html"), None).await.unwrap();
+    let e = error_of(&c, "plain", "page.clipboard", json!({"action": "read"})).await;
+    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
+    assert!(e.message.contains("clipboard-read"), "{}", e.message);
+    for bad in [json!({"action": "write"}), json!({"action": "read", "text": "x"}), json!({"action": "copy"})]
+    {
+        assert_eq!(
+            error_of(&c, "clip", "page.clipboard", bad.clone()).await.code,
+            ErrorCode::BadRequest,
+            "{bad}"
+        );
+    }
+}

@@ -1068,6 +1068,20 @@ async fn with_session_tokens_a_session_belongs_to_its_caller() {
     let alice_again = sup.client().await.with_token(alice.token().unwrap());
     assert_eq!(ids(&alice_again).await, ["a", "a2"]);
     alice_again.session_close("a").await.unwrap();
+
+    // Issue 56 §4: the browser's clipboard is one for all its sessions: with sessions kept apart, no
+    // session is granted reading it (bob would read what alice's page copied).
+    let grant = json!({"permissions": ["clipboard-write", "clipboard-read"]});
+    let e =
+        alice.call("page.emulate", Some("a2"), grant.clone(), None).await.unwrap().error.expect("refused");
+    assert_eq!(e.code, sb_protocol::ErrorCode::BadRequest, "{e:?}");
+    assert!(e.message.contains("clipboard-read"), "{}", e.message);
+    let mut start = grant;
+    start["session_id"] = json!("b2");
+    let e = bob.call("session.start", None, start, None).await.unwrap().error.expect("refused");
+    assert_eq!(e.code, sb_protocol::ErrorCode::BadRequest, "{e:?}");
+    let allowed = json!({"permissions": ["clipboard-write"]});
+    assert!(alice.call("page.emulate", Some("a2"), allowed, None).await.unwrap().ok);
 }
 
 /// Issue 53 §11: with `[limits] session_tokens`, each token's session ids are its own: bob starting

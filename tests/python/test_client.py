@@ -100,6 +100,8 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.storage(sid, kind="local", action="set", key="k", value="v").items[0].value == "v"
         assert c.verify(sid, text="Sign up").check == "text"
         assert c.query(sid, selector="h1").element.tag == "h1"
+        with pytest.raises(sb.BadRequest):  # no clipboard-read granted to this session
+            c.clipboard(sid, action="read")
         state = c.session_storage_state(sid, action="save", name="py-state.json")
         assert state.origins == 1 and os.path.isfile(state.path)
         assert c.session_storage_state(sid, action="load", name="py-state.json").origins == 1

@@ -13,6 +13,7 @@ default applies).
 from typing import Any, Dict, List, Literal, Optional, Type
 
 from .types import (
+    ClipboardResult,
     ConsoleResult,
     CookiesResult,
     DownloadsResult,
@@ -1205,6 +1206,25 @@ class Methods:
         params = _params({"ref": ref, "selector": selector})
         return self._request("page.query", session_id, params, timeout_ms, QueryResult)
 
+    def clipboard(
+        self,
+        session_id: str,
+        *,
+        action: Literal["read", "write"],
+        text: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> ClipboardResult:
+        """``page.clipboard {action: read | write, text?}`` -> ``ClipboardResult``: the system clipboard as the
+        active tab's page sees it (``navigator.clipboard.readText`` / ``writeText``, in the runtime's isolated
+        world, as a user's gesture). Reading needs the session's ``clipboard-read`` permission
+        (``session.start`` or ``page.emulate {permissions}``); without it ``bad_request`` says so.
+
+        :param action: read or write.
+        :param text: For write: the text, at most ``MAX_CLIPBOARD_CHARS`` characters.
+        """
+        params = _params({"action": action, "text": text})
+        return self._request("page.clipboard", session_id, params, timeout_ms, ClipboardResult)
+
     # tabs.*
 
     def tabs_list(self, session_id: str, *, timeout_ms: Optional[int] = None) -> TabsListResult:
@@ -2392,6 +2412,25 @@ class AsyncMethods:
         """
         params = _params({"ref": ref, "selector": selector})
         return await self._request("page.query", session_id, params, timeout_ms, QueryResult)
+
+    async def clipboard(
+        self,
+        session_id: str,
+        *,
+        action: Literal["read", "write"],
+        text: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> ClipboardResult:
+        """``page.clipboard {action: read | write, text?}`` -> ``ClipboardResult``: the system clipboard as the
+        active tab's page sees it (``navigator.clipboard.readText`` / ``writeText``, in the runtime's isolated
+        world, as a user's gesture). Reading needs the session's ``clipboard-read`` permission
+        (``session.start`` or ``page.emulate {permissions}``); without it ``bad_request`` says so.
+
+        :param action: read or write.
+        :param text: For write: the text, at most ``MAX_CLIPBOARD_CHARS`` characters.
+        """
+        params = _params({"action": action, "text": text})
+        return await self._request("page.clipboard", session_id, params, timeout_ms, ClipboardResult)
 
     # tabs.*
 

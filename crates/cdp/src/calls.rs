@@ -79,6 +79,10 @@ pub struct CallFunctionOn {
     /// The object group remote objects of the result belong to (`Runtime.releaseObjectGroup`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object_group: Option<String>,
+    /// Run as if the user acted (transient activation: what the clipboard's `writeText` asks of a
+    /// page).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub user_gesture: bool,
 }
 
 /// A DOM node as `DOM.describeNode` gives it (the fields the runtime uses).

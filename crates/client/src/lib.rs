@@ -20,17 +20,18 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sb_protocol::api::{
-    call, ApiMethod, CheckParams, ClickParams, CommonResult, ConsoleParams, ConsoleResult, CookiesParams,
-    CookiesResult, DownloadsResult, DragParams, ElementParams, EmulateParams, EmulateResult, EvaluateParams,
-    EvaluateResult, ExtractParams, ExtractResult, FillFormParams, FillFormResult, FillParams, FramesResult,
-    GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, HealthResult, InputResult,
-    KeyboardParams, Method, MetricsResult, MouseParams, NetworkParams, NetworkResult, PdfParams, PdfResult,
-    PressParams, QueryParams, QueryResult, Request, RequestId, Response, ScreenshotParams, ScreenshotResult,
-    ScrollAnswer, ScrollParams, SelectParams, SelectResult, SessionCloseResult, SessionListResult,
-    SessionStartParams, SessionStartResult, SetViewportParams, SetViewportResult, SnapshotParams,
-    SnapshotResult, StatsResult, StorageParams, StorageResult, StorageStateParams, StorageStateResult,
-    TabInfo, TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TraceParams, TraceResult,
-    TypeParams, UploadParams, UploadResult, VerifyParams, VerifyResult, WaitForParams, WaitForResult,
+    call, ApiMethod, CheckParams, ClickParams, ClipboardParams, ClipboardResult, CommonResult, ConsoleParams,
+    ConsoleResult, CookiesParams, CookiesResult, DownloadsResult, DragParams, ElementParams, EmulateParams,
+    EmulateResult, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
+    FillFormResult, FillParams, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult,
+    HealthResult, InputResult, KeyboardParams, Method, MetricsResult, MouseParams, NetworkParams,
+    NetworkResult, PdfParams, PdfResult, PressParams, QueryParams, QueryResult, Request, RequestId, Response,
+    ScreenshotParams, ScreenshotResult, ScrollAnswer, ScrollParams, SelectParams, SelectResult,
+    SessionCloseResult, SessionListResult, SessionStartParams, SessionStartResult, SetViewportParams,
+    SetViewportResult, SnapshotParams, SnapshotResult, StatsResult, StorageParams, StorageResult,
+    StorageStateParams, StorageStateResult, TabInfo, TabTargetParams, TabsCloseResult, TabsListResult,
+    TabsOpenParams, TraceParams, TraceResult, TypeParams, UploadParams, UploadResult, VerifyParams,
+    VerifyResult, WaitForParams, WaitForResult,
 };
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
@@ -557,6 +558,19 @@ impl Client {
         params: QueryParams,
     ) -> Result<Reply<QueryResult>, ClientError> {
         self.request(Method::PageQuery, Some(session_id), params, None).await
+    }
+
+    /// `page.clipboard`: the browser's clipboard as the active tab's page sees it, read or written.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a read without the session's `clipboard-read`
+    /// permission, or a page that is not a secure context.
+    pub async fn clipboard(
+        &self,
+        session_id: &str,
+        params: ClipboardParams,
+    ) -> Result<Reply<ClipboardResult>, ClientError> {
+        self.request(Method::PageClipboard, Some(session_id), params, None).await
     }
 
     /// `page.wait_for` with exactly one condition (default budget 20000 ms).

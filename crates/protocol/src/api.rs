@@ -576,6 +576,11 @@ methods! {
     /// many are visible), and the first one's tag, text, value, checked state, visibility, attributes
     /// and bounding box, read at once without JavaScript of the caller's.
     PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000 }
+    /// `page.clipboard {action: read | write, text?}` -> [`ClipboardResult`]: the system clipboard as
+    /// the active tab's page sees it (`navigator.clipboard.readText` / `writeText`, in the runtime's
+    /// isolated world, as a user's gesture). Reading needs the session's `clipboard-read` permission
+    /// (`session.start` or `page.emulate {permissions}`); without it `bad_request` says so.
+    PageClipboard = "page.clipboard" { session: true, params: ClipboardParams, result: ClipboardResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
@@ -2685,6 +2690,36 @@ pub struct Attribute {
 /// At most this many characters of an element's text (and of each attribute value) in
 /// [`ElementFacts`].
 pub const QUERY_TEXT_CHARS: usize = 2_000;
+
+/// What `page.clipboard` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClipboardAction {
+    /// The clipboard's text.
+    Read,
+    /// Puts `text` on the clipboard.
+    Write,
+}
+
+/// `page.clipboard` params.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ClipboardParams {
+    /// read or write.
+    pub action: ClipboardAction,
+    /// For write: the text, at most [`MAX_CLIPBOARD_CHARS`] characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// The most characters `page.clipboard` writes.
+pub const MAX_CLIPBOARD_CHARS: usize = 1_000_000;
+
+/// `page.clipboard` result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ClipboardResult {
+    /// The clipboard's text: what was read, or what was written.
+    pub text: String,
+}
 
 #[cfg(test)]
 mod tests {

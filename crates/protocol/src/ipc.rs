@@ -24,11 +24,11 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation, ExtractFormat, ExtractResult,
-    FillFormResult, FramesResult, GotoResult, ImageFormat, InputResult, KeyboardAction, LoadState, Modifier,
-    MouseAction, MouseButton, NetworkResult, PdfResult, QueryResult, ScreenshotResult, ScrollResult,
-    SelectResult, StorageAction, StorageKind, StorageResult, UploadResult, VerifyCheck, VerifyResult,
-    WaitForResult,
+    ClipboardAction, ClipboardResult, ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation,
+    ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, ImageFormat, InputResult,
+    KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkResult, PdfResult, QueryResult,
+    ScreenshotResult, ScrollResult, SelectResult, StorageAction, StorageKind, StorageResult, UploadResult,
+    VerifyCheck, VerifyResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -370,6 +370,13 @@ pub enum Action {
         /// What must hold.
         check: VerifyCheck,
     },
+    /// The clipboard as the active tab's page sees it (`page.clipboard`).
+    Clipboard {
+        /// read or write.
+        action: ClipboardAction,
+        /// The text written.
+        text: Option<String>,
+    },
     /// How many elements a locator matches and what the first one is (`page.query`).
     Query {
         /// The element.
@@ -406,6 +413,7 @@ impl Action {
             | Action::Storage { .. } => Phase::Cdp,
             Action::Attach { .. } => Phase::Session,
             Action::Verify { .. } | Action::Query { .. } => Phase::Verify,
+            Action::Clipboard { .. } => Phase::Cdp,
         }
     }
 
@@ -851,6 +859,9 @@ outputs! {
     /// `page.query`.
     #[serde(with = "as_json")]
     Query(QueryResult),
+    /// `page.clipboard`.
+    #[serde(with = "as_json")]
+    Clipboard(ClipboardResult),
     /// `page.network`.
     #[serde(with = "as_json")]
     Network(NetworkResult),

@@ -22,6 +22,7 @@ use sb_protocol::api::{
     DEFAULT_EXTRACT_MAX_CHARS, DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_CLICK_COUNT,
     MAX_FORM_FIELDS, MAX_JOURNAL_LIMIT, MAX_PDF_PAGES, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES,
 };
+use sb_protocol::api::{ClipboardAction, ClipboardParams, ClipboardResult, MAX_CLIPBOARD_CHARS};
 use sb_protocol::api::{
     EmulateParams, EmulateResult, Emulation, KeyboardAction, KeyboardParams, MouseAction, MouseParams,
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
@@ -45,6 +46,8 @@ pub trait Context {
     fn reference(&self, id: &str) -> Result<RefRecord, ErrorBody>;
     /// Whether in-page JavaScript of the caller's may run (`evaluate_enabled`).
     fn evaluate_enabled(&self) -> bool;
+    /// Whether sessions are kept apart by their tokens (`[limits] session_tokens`).
+    fn sessions_apart(&self) -> bool;
     /// Where `page.upload` takes files from (`[files] uploads_dir`); `None`: uploads are off.
     fn uploads_dir(&self) -> Option<&std::path::Path>;
     /// The files `names` of the uploads dir `dir`, each opened once ([`crate::files::open_regular_under`]:
@@ -227,6 +230,7 @@ pub fn route(method: Method) -> Route {
         PageNetwork => &NETWORK,
         PageVerify => &VERIFY,
         PageQuery => &QUERY,
+        PageClipboard => &CLIPBOARD,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -727,7 +731,16 @@ static KEYBOARD: PageMethod = PageMethod {
 ///
 /// # Errors
 /// `bad_request` naming the field.
-pub fn check_emulation(method: &str, e: &Emulation) -> Result<(), ErrorBody> {
+pub fn check_emulation(method: &str, e: &Emulation, sessions_apart: bool) -> Result<(), ErrorBody> {
+    // The clipboard is the browser's, one for all its sessions: with sessions kept apart, none may
+    // read what another's page wrote.
+    let reads_clipboard =
+        e.permissions.iter().flatten().any(|p| *p == sb_protocol::api::Permission::ClipboardRead);
+    if sessions_apart && reads_clipboard {
+        return Err(bad_request(format!(
+            "{method}: clipboard-read is not granted with [limits] session_tokens on: the browser's clipboard is shared by every session"
+        )));
+    }
     if let Some(g) = e.geolocation {
         let ok = (-90.0..=90.0).contains(&g.latitude)
             && (-180.0..=180.0).contains(&g.longitude)
@@ -799,7 +812,7 @@ pub fn check_emulation(method: &str, e: &Emulation) -> Result<(), ErrorBody> {
 static EMULATE: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: EmulateParams = params(v)?;
-        check_emulation("page.emulate", &p.emulation)?;
+        check_emulation("page.emulate", &p.emulation, cx.sessions_apart())?;
         if p.emulation.init_scripts.is_some() {
             return Err(bad_request(
                 "page.emulate does not take init_scripts: a session's are set by session.start, for its life",
@@ -905,6 +918,25 @@ fn role_selector(role: &str, name: Option<&str>) -> Result<String, ErrorBody> {
         Some(name) => format!("internal:role={}[name={}i]", role.to_ascii_lowercase(), Value::from(name)),
     })
 }
+
+/// `page.clipboard`: write takes text (at most [`MAX_CLIPBOARD_CHARS`] characters), read none.
+static CLIPBOARD: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: ClipboardParams = params(v)?;
+        match (p.action, &p.text) {
+            (ClipboardAction::Write, Some(t)) if t.chars().count() <= MAX_CLIPBOARD_CHARS => {}
+            (ClipboardAction::Read, None) => {}
+            _ => {
+                return Err(bad_request(format!(
+                    "page.clipboard: write takes text (at most {MAX_CLIPBOARD_CHARS} characters), read none"
+                )))
+            }
+        }
+        Ok(Action::Clipboard { action: p.action, text: p.text })
+    },
+    finish: |o| finish_as(o, Done::of::<ClipboardResult>),
+    numbers_refs: false,
+};
 
 /// `page.query`: the element by exactly one of ref or selector.
 static QUERY: PageMethod = PageMethod {
@@ -1124,6 +1156,9 @@ mod tests {
         }
         fn evaluate_enabled(&self) -> bool {
             self.evaluate
+        }
+        fn sessions_apart(&self) -> bool {
+            false
         }
         fn uploads_dir(&self) -> Option<&std::path::Path> {
             None

@@ -634,7 +634,7 @@ impl Runtime {
                     p.session_id = request.session_id;
                 }
                 let display = display(&p, self.config.browser.window)?;
-                dispatch::check_emulation("session.start", &p.emulation)?;
+                dispatch::check_emulation("session.start", &p.emulation, self.config.session_tokens)?;
                 // A state file is read before anything starts: a bad one starts nothing. It is the
                 // uploads dir's or one the caller saved (with tokens, one its token saved).
                 let state = match &p.storage_state {
@@ -1128,6 +1128,10 @@ impl Context for SessionContext<'_> {
 
     fn evaluate_enabled(&self) -> bool {
         self.config.evaluate_enabled
+    }
+
+    fn sessions_apart(&self) -> bool {
+        self.config.session_tokens
     }
 
     fn uploads_dir(&self) -> Option<&std::path::Path> {

@@ -816,3 +816,50 @@ pub(crate) async fn storage(
     }
     Ok(Output::Storage(crate::page::decode(value, phase, "page.storage")?))
 }
+
+/// `page.clipboard`'s script, in the runtime's isolated world: `{text}`, or `{error}` with the page's
+/// refusal.
+const CLIPBOARD: &str = r#"async (action, text) => {
+  if (!navigator.clipboard) return { error: 'no navigator.clipboard: the page is not a secure context (https, or localhost)' };
+  try {
+    if (action === 'write') { await navigator.clipboard.writeText(text); return { text }; }
+    return { text: await navigator.clipboard.readText() };
+  } catch (e) { return { error: String((e && e.message) || e) }; }
+}"#;
+
+/// `page.clipboard`: the system clipboard as the active tab's page sees it
+/// (`navigator.clipboard.readText` / `writeText`), called as a user's gesture.
+///
+/// # Errors
+/// `bad_request` when the page may not (a read without the `clipboard-read` permission, a page that is
+/// not a secure context); a CDP failure or timeout.
+pub(crate) async fn clipboard(
+    page: &Page,
+    action: sb_protocol::api::ClipboardAction,
+    text: Option<String>,
+    p: &Progress,
+) -> Result<Output, WorkerError> {
+    let phase = Phase::Cdp;
+    let call = CallFunctionOn {
+        function_declaration: CLIPBOARD.to_string(),
+        arguments: vec![json!({ "value": action }), json!({ "value": text })],
+        return_by_value: true,
+        await_promise: true,
+        user_gesture: true,
+        ..CallFunctionOn::default()
+    };
+    let r = page.worlds.call(&page.session, &page.target_id, call, p.budget()).await;
+    let value = r.map_err(|e| cdp_failure(phase, e))?.result.value.unwrap_or(Value::Null);
+    if let Some(error) = value.get("error").and_then(Value::as_str) {
+        let permission = match action {
+            sb_protocol::api::ClipboardAction::Read => "clipboard-read",
+            sb_protocol::api::ClipboardAction::Write => "clipboard-write",
+        };
+        return Err(fail(
+            ErrorCode::BadRequest,
+            phase,
+            format!("page.clipboard: the page may not use the clipboard ({error}); grant the session {permission} (session.start or page.emulate {{permissions}})"),
+        ));
+    }
+    Ok(Output::Clipboard(crate::page::decode(value, phase, "page.clipboard")?))
+}

@@ -678,6 +678,7 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         }
         Action::Verify { target, check } => verify::verify(page, target, check, p).await,
         Action::Query { target } => verify::query(page, target, p).await,
+        Action::Clipboard { action, text } => actions::clipboard(page, action, text, p).await,
         Action::Storage { kind, action, key, value } => {
             actions::storage(page, kind, action, key, value, p).await
         }
