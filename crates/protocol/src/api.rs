@@ -322,6 +322,13 @@ pub enum Fact {
     /// It writes a file under the artifacts directory (a screenshot, a PDF): after it the directory
     /// is pruned to its limit.
     Artifact,
+    /// It only reads the page (extract, screenshot, snapshot, ...): running it again changes nothing,
+    /// so one whose renderer crashed or whose browser died under it runs again on the reopened page,
+    /// within its budget.
+    Reads,
+    /// Running it again is what was asked, though it does not only read (a second `page.goto` lands
+    /// where the first would have): one the browser died under runs again, as a read does.
+    Repeatable,
 }
 
 impl Method {
@@ -333,6 +340,17 @@ impl Method {
     /// Whether [`Fact::Artifact`] is declared.
     pub fn writes_artifact(self) -> bool {
         self.facts().contains(&Fact::Artifact)
+    }
+
+    /// Whether [`Fact::Reads`] is declared.
+    pub fn reads_only(self) -> bool {
+        self.facts().contains(&Fact::Reads)
+    }
+
+    /// Whether running it again after the browser died under it is what was asked: [`Fact::Reads`]
+    /// or [`Fact::Repeatable`].
+    pub fn repeatable(self) -> bool {
+        self.reads_only() || self.facts().contains(&Fact::Repeatable)
     }
 }
 
@@ -458,7 +476,7 @@ methods! {
     /// were done), or what it reached when the budget ran out (`timed_out: true`). A document that
     /// sends the tab on while it loads (a script's `location.href = ...`) is followed: the answer comes
     /// once the page it went to is loaded, with the first response's `status`.
-    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
+    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates, Repeatable] }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
     /// waits, until `DOMContentLoaded` (`timed_out` with what it reached); `bad_request` when there is
     /// none.
@@ -469,12 +487,12 @@ methods! {
     PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
     /// `page.extract {format?, max_chars?}` -> [`ExtractResult`]: the page's `text` (innerText) or
     /// `html`, at most `max_chars`.
-    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000 }
+    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.screenshot {full_page?, format?, quality?, inline?, max_height?, clip?, ref? | selector?}` ->
     /// [`ScreenshotResult`]: the viewport, the full page (cut at `max_height` CSS px), a `clip` region
     /// (`{x, y, width, height}`, CSS px) or an element, saved under the runtime's artifacts directory;
     /// `inline` also returns it as base64 `data`.
-    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, facts: [Artifact] }
+    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, facts: [Artifact, Reads] }
     /// `page.evaluate {expression | function, ref? | selector?, frame?, arg?}` -> [`EvaluateResult`]:
     /// an `expression`, or a `function` called with the element named by `ref`/`selector` and the
     /// JSON `arg` (Playwright's `evaluate(fn, arg)`); promises are awaited; `evaluate_error` when it
@@ -486,7 +504,7 @@ methods! {
     PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000 }
     /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?, diff?}` ->
     /// [`SnapshotResult`]: the page as aria-snapshot text with `[ref=eN]` refs to act on.
-    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000 }
+    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`]: waits until
     /// the element is actionable (visible, stable, enabled, not covered), then clicks it with `button`
     /// `click_count` times.
@@ -522,11 +540,11 @@ methods! {
     PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000 }
     /// `page.frames` -> [`FramesResult`]: the active tab's frame tree, main frame first (out-of-process
     /// iframes included).
-    PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000 }
+    PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.pdf {paper?, landscape?, print_background?, margin_in?, scale?, page_ranges?}` ->
     /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
     /// artifacts directory.
-    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, facts: [Artifact] }
+    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, facts: [Artifact, Reads] }
     /// `page.fill_form {fields: [{ref | selector, value}]}` -> [`FillFormResult`]: fills several fields
     /// in order, each as its element takes a value (text: filled; checkbox, radio: checked by
     /// `"true"`/`"false"`; select: chosen by value or label), stopping at the first that fails and
@@ -541,12 +559,12 @@ methods! {
     /// `page.console {since?, level?, limit?}` -> [`ConsoleResult`]: the active tab's console messages
     /// and uncaught exceptions (`Runtime.consoleAPICalled`, `Runtime.exceptionThrown`) from a bounded
     /// buffer ([`CONSOLE_BUFFER`] entries), oldest first, at `level` or more severe.
-    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000 }
+    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.network {since?, filter?, include_static?, limit?}` -> [`NetworkResult`]: the active tab's
     /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
     /// ([`NETWORK_BUFFER`] entries), oldest first; `page.network {id}`: that request alone with its
     /// [`RequestDetails`] (headers, post data, the response's headers and body, capped).
-    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000 }
+    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}` -> [`InputResult`]:
     /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
     /// `up`, `click`, `wheel`) plus `drag` (down at x, y, move to to_x, to_y, up); no element is
@@ -571,11 +589,11 @@ methods! {
     /// `browser_verify_*`, Playwright's `expect` without its retries); `verify_failed` (not retryable)
     /// with what the page has when it does not hold. `text` without an element: visible text anywhere
     /// on the page.
-    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000 }
+    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.query {ref | selector}` -> [`QueryResult`]: how many elements a selector matches (and how
     /// many are visible), and the first one's tag, text, value, checked state, visibility, attributes
     /// and bounding box, read at once without JavaScript of the caller's.
-    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000 }
+    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000, facts: [Reads] }
     /// `page.clipboard {action: read | write, text?}` -> [`ClipboardResult`]: the system clipboard as
     /// the active tab's page sees it (`navigator.clipboard.readText` / `writeText`, in the runtime's
     /// isolated world, as a user's gesture). Reading needs the session's `clipboard-read` permission

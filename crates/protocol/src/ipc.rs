@@ -109,6 +109,9 @@ pub enum ToWorker {
         budget_ms: u64,
         /// The action.
         action: Box<Action>,
+        /// Its method only reads the page ([`crate::api::Fact::Reads`]): a run whose renderer crashed
+        /// under it runs again on the reopened page.
+        reads: bool,
     },
     /// The client of run `seq` went away: stop it (`Runtime.terminateExecution`) and answer `Done`.
     Cancel {
@@ -415,31 +418,6 @@ impl Action {
             Action::Verify { .. } | Action::Query { .. } => Phase::Verify,
             Action::Clipboard { .. } => Phase::Cdp,
         }
-    }
-
-    /// Whether the action only reads the page (extract, screenshot, snapshot, frames): running it
-    /// again changes nothing, so one whose renderer crashed under it may run again on the reopened
-    /// page within its budget.
-    pub fn reads_only(&self) -> bool {
-        matches!(
-            self,
-            Action::Extract { .. }
-                | Action::Screenshot { .. }
-                | Action::Pdf { .. }
-                | Action::Snapshot { .. }
-                | Action::Frames
-                | Action::Console { .. }
-                | Action::Network { .. }
-                | Action::Verify { .. }
-                | Action::Query { .. }
-        )
-    }
-
-    /// Whether running the action again is what the caller asked for: it only reads
-    /// ([`Action::reads_only`]), or it is a navigation (a second `goto` lands where the first would
-    /// have). Such an action that the browser died under waits for the recovery and runs again.
-    pub fn repeatable(&self) -> bool {
-        self.reads_only() || matches!(self, Action::Goto { .. })
     }
 }
 
@@ -973,6 +951,7 @@ mod tests {
         let msg = ToWorker::Run {
             seq: 3,
             budget_ms: 7_750,
+            reads: true,
             action: Box::new(Action::Screenshot {
                 full_page: true,
                 format: ImageFormat::Png,

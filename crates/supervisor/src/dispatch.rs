@@ -1288,6 +1288,22 @@ mod tests {
             assert_eq!(m.navigates(), navigates, "{}: {action:?}", m.name());
             let artifact = matches!(action, Action::Screenshot { .. } | Action::Pdf { .. });
             assert_eq!(m.writes_artifact(), artifact, "{}: {action:?}", m.name());
+            // What only reads the page: run again after a crash or a dead browser (the worker and the
+            // queue take it from the declaration).
+            let reads = matches!(
+                action,
+                Action::Extract { .. }
+                    | Action::Screenshot { .. }
+                    | Action::Pdf { .. }
+                    | Action::Snapshot { .. }
+                    | Action::Frames
+                    | Action::Console { .. }
+                    | Action::Network { .. }
+                    | Action::Verify { .. }
+                    | Action::Query { .. }
+            );
+            assert_eq!(m.reads_only(), reads, "{}: {action:?}", m.name());
+            assert_eq!(m.repeatable(), reads || m == Method::PageGoto, "{}", m.name());
         }
         // tabs.open is the supervisor's, and loads its URL as page.goto does.
         assert!(Method::TabsOpen.navigates());

@@ -77,7 +77,7 @@ impl Queue {
         // browser died under, waits for the recovery and runs again on the reopened page, within its
         // budget: its result says `session_reset`. Other actions answer `page_reset`: their effect may
         // or may not have happened.
-        let again = action.repeatable().then(|| action.clone());
+        let again = method.repeatable().then(|| action.clone());
         let mut result = self.run_once(session, &mut slot, call, action).await;
         if let (Some(action), Err(e)) = (again, &result) {
             if e.code == ErrorCode::PageReset
@@ -173,7 +173,7 @@ impl Queue {
             _ => Ok(()),
         };
         let result = match restored {
-            Ok(()) => worker.run(method.name(), action, budget, cancel).await,
+            Ok(()) => worker.run(method.name(), method.reads_only(), action, budget, cancel).await,
             Err(e) => Err(e),
         };
         // The page has been reloaded with its sessionStorage: the script that put it back goes.
@@ -399,7 +399,7 @@ async fn restore(
 ) -> Result<(), ErrorBody> {
     let started = std::time::Instant::now();
     let outcome =
-        worker.run("reopening the page", Action::Goto { url: url.to_string() }, budget, cancel).await;
+        worker.run("reopening the page", false, Action::Goto { url: url.to_string() }, budget, cancel).await;
     session.recovery_waited(started.elapsed().as_millis() as u64);
     match outcome {
         Ok(Output::Goto(g)) if g.timed_out && g.load_state == "none" => {

@@ -255,7 +255,8 @@ impl WorkerHandle {
         self.pid
     }
 
-    /// Runs `action` for `method` within `budget`. The worker gets the remaining time less
+    /// Runs `action` for `method` within `budget` (`reads`: the method only reads the page, so the
+    /// worker runs it again should its renderer crash under it). The worker gets the remaining time less
     /// [`HEADROOM`]; the supervisor waits until the deadline plus [`GRACE`].
     ///
     /// # Errors
@@ -267,6 +268,7 @@ impl WorkerHandle {
     pub async fn run(
         &mut self,
         method: &str,
+        reads: bool,
         action: Action,
         budget: Budget,
         cancel: &CancellationToken,
@@ -275,7 +277,7 @@ impl WorkerHandle {
         self.next_seq += 1;
         let budget_ms = budget.child(HEADROOM).remaining_ms();
         let mut phase = action.phase();
-        let msg = ToWorker::Run { seq, budget_ms, action: Box::new(action) };
+        let msg = ToWorker::Run { seq, budget_ms, action: Box::new(action), reads };
         let crashed = |what: &str| {
             ErrorBody::new(
                 ErrorCode::WorkerCrashed,

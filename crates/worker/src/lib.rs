@@ -92,19 +92,21 @@ const CRASH_CHECK: Duration = Duration::from_millis(1_000);
 /// Time the cleanups of an action cut short get (`Progress::abort`).
 const CLEANUP_TIME: Duration = Duration::from_millis(200);
 
-/// A run the supervisor sent: its `seq`, when it was read, its budget (from that moment), its action.
+/// A run the supervisor sent: its `seq`, when it was read, its budget (from that moment), its action,
+/// and whether its method only reads the page.
 struct Job {
     seq: u64,
     arrived: Instant,
     budget: Budget,
     action: Action,
+    reads: bool,
 }
 
 impl Job {
     /// A run read now.
-    fn new(seq: u64, budget_ms: u64, action: Action) -> Job {
+    fn new(seq: u64, budget_ms: u64, action: Action, reads: bool) -> Job {
         let arrived = Instant::now();
-        Job { seq, arrived, budget: Budget::until(arrived + Duration::from_millis(budget_ms)), action }
+        Job { seq, arrived, budget: Budget::until(arrived + Duration::from_millis(budget_ms)), action, reads }
     }
 }
 
@@ -225,11 +227,13 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                         | ToWorker::NextDialog { .. }
                         | ToWorker::DialogClaimed { .. },
                     ) => continue,
-                    Ok(ToWorker::Run { seq, budget_ms, action }) => Job::new(seq, budget_ms, *action),
+                    Ok(ToWorker::Run { seq, budget_ms, action, reads }) => {
+                        Job::new(seq, budget_ms, *action, reads)
+                    }
                 }
             }
         };
-        let Job { seq, arrived, budget, action } = job;
+        let Job { seq, arrived, budget, action, reads } = job;
         let mut waited = arrived.elapsed();
         // A renderer that crashed between two actions: reopen the page before this one runs.
         let mut reopen_failed = None;
@@ -257,7 +261,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
             );
             Some((Err(e), None))
         } else {
-            let again = action.reads_only().then(|| action.clone());
+            let again = reads.then(|| action.clone());
             let recovered = out_tx.clone();
             let page = &mut page;
             let progress = &progress;
@@ -400,8 +404,8 @@ async fn recover(
                 return Ok(());
             }
             frame = frames.recv() => match read(frame)? {
-                ToWorker::Run { seq, budget_ms, action } => {
-                    *queued = Some(Job::new(seq, budget_ms, *action));
+                ToWorker::Run { seq, budget_ms, action, reads } => {
+                    *queued = Some(Job::new(seq, budget_ms, *action, reads));
                 }
                 ToWorker::Cancel { seq } => {
                     if queued.as_ref().is_some_and(|j| j.seq == seq) {
