@@ -6,6 +6,7 @@
 // checks have it), `isVisible` (visible.js), and `boundingBox()` (none without a box).
 function(limit) {
   const cut = (s) => (s.length > limit ? [s.slice(0, limit), true] : [s, false]);
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as the page shows it (Playwright's innerText), as page.extract reads it
   const raw = typeof this.innerText === 'string' ? this.innerText : (this.textContent || '');
   const [text, truncated] = cut(raw.replace(/[\u200b\u00ad]/g, '').replace(/\s+/g, ' ').trim());
   const tag = this.localName;
