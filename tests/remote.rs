@@ -106,6 +106,19 @@ async fn the_runtime_attaches_to_a_remote_browser_and_reconnects() {
     assert_eq!(blocked, 1, "{listed}");
     let e = error_of(&c, "r", "page.goto", json!({"url": format!("http://localhost:{local}/")})).await;
     assert_eq!(e.code, sb_protocol::ErrorCode::UrlBlocked);
+    // Issue 56 §4: a session whose pages answer HTTP authentication intercepts their requests on its
+    // own (`Fetch` on the page): the policy's interception of the whole browser still holds them.
+    let start =
+        json!({"session_id": "cred", "http_credentials": {"username": "ada", "password": "lovelace"}});
+    assert!(c.call("session.start", None, start, None).await.unwrap().result.is_some());
+    c.goto("cred", &pages.url("/test/auth"), None).await.unwrap();
+    let loaded = result_of(&c, "cred", "page.evaluate", json!({"expression": images})).await;
+    assert_eq!(loaded["value"], json!([true, false]));
+    let e = error_of(&c, "cred", "page.goto", json!({"url": format!("http://localhost:{local}/")})).await;
+    assert_eq!(e.code, sb_protocol::ErrorCode::UrlBlocked);
+    let title = result_of(&c, "cred", "page.evaluate", json!({"expression": "document.title"})).await;
+    assert_eq!(title["value"], json!("Signed in"));
+    c.session_close("cred").await.unwrap();
 
     // The remote browser dies: an action says so, naming the endpoint, not its credentials. One that
     // reached the worker before the supervisor saw the connection close answers `page_reset` (the
