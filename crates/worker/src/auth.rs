@@ -104,21 +104,15 @@ fn follow(session: &Session) {
     });
 }
 
-/// Whether the credentials' `origin` is the challenge's (`https://example.com`, the default port
-/// left out or given alike; case-insensitive).
+/// Whether the credentials' `origin` is the challenge's, as URLs' origins compare (scheme, host and
+/// port; a default port given or left out alike, the host's case folded: the `url` crate's
+/// `Url::origin`).
 fn same_origin(origin: &str, challenged: Option<&str>) -> bool {
-    let norm = |o: &str| {
-        let o = o.trim_end_matches('/').to_ascii_lowercase();
-        o.strip_suffix(":443").filter(|_| o.starts_with("https://")).map(str::to_string).unwrap_or_else(
-            || {
-                o.strip_suffix(":80")
-                    .filter(|_| o.starts_with("http://"))
-                    .map(str::to_string)
-                    .unwrap_or(o.clone())
-            },
-        )
-    };
-    challenged.is_some_and(|c| norm(c) == norm(origin))
+    let of = |o: &str| url::Url::parse(o).ok().map(|u| u.origin()).filter(url::Origin::is_tuple);
+    match (of(origin), challenged.and_then(of)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
