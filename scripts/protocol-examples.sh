@@ -209,6 +209,14 @@ example "session.start with the clipboard permissions" session.start "" '{"sessi
 example "page.goto (a page for the clipboard)" page.goto s5 "{\"url\": \"$base/test/form.html\"}"
 example "page.clipboard write" page.clipboard s5 '{"action": "write", "text": "order 1234"}'
 example "page.clipboard read" page.clipboard s5 '{"action": "read"}'
+example "page.route that fulfills (a glob; the newest route is tried first, in every tab of the session)" page.route s5 '{"url": "**/api/orders", "body": "[{\"id\": 1234, \"state\": \"shipped\"}]", "content_type": "application/json"}'
+example "page.evaluate (the page's request answered by the route)" page.evaluate s5 "{\"expression\": \"fetch('/api/orders').then(r => r.json())\"}"
+example "page.route that aborts (Playwright's error codes)" page.route s5 '{"url": "**/*.{png,jpg}", "error": "blockedbyclient"}'
+example "page.route that continues with a header set" page.route s5 '{"url": "**/test/headers", "request_headers": {"X-Agent-Run": "run-7"}}'
+example "page.routes" page.routes s5 '{}'
+example "page.unroute (the routes added with that url)" page.unroute s5 '{"url": "**/*.{png,jpg}"}'
+example "page.route with fields of two actions, refused" page.route s5 '{"url": "**/api/orders", "action": "abort", "body": "x"}'
+example "page.unroute (every route)" page.unroute s5 '{}'
 example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
 example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
 example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'

@@ -2162,3 +2162,148 @@ async fn the_clipboard_is_written_and_read_with_the_sessions_permissions() {
         );
     }
 }
+
+/// Issue 56 §1, Playwright's `context.route`: a session's routes fulfill (text, base64, a file of the
+/// uploads dir with its type), abort (with Playwright's error code, seen by the page as Chromium's
+/// net error) and continue (headers set and removed, method and body replaced) the requests whose URL
+/// they match, newest first, a glob or a `/regex/`; in a tab opened later too; `page.routes` lists
+/// them without their bodies; `page.unroute` removes them by pattern or all, and the requests reach
+/// the server again. Bad routes are `bad_request` and change nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn routes_fulfill_abort_and_continue_the_sessions_requests() {
+    let dir = sb_tests::temp_dir();
+    let uploads = dir.path().join("uploads");
+    std::fs::create_dir(&uploads).unwrap();
+    std::fs::write(uploads.join("mock.json"), r#"{"from": "file"}"#).unwrap();
+    let toml = format!("[files]\nuploads_dir = {:?}\n", uploads.display().to_string());
+    let Fixture { pages, sup: _sup, c } = Fixture::with_config(&toml).await;
+    let c = &c;
+    c.session_start(Some("r")).await.unwrap();
+    c.goto("r", &pages.url("/test/index.html"), None).await.unwrap();
+    let page = |expression: &'static str| async move {
+        result_of(c, "r", "page.evaluate", json!({"expression": expression})).await["value"].clone()
+    };
+    let fetched =
+        "fetch('/api/items').then(async r => [r.status, r.headers.get('content-type'), await r.text()])";
+    let route = |params: Value| async move { result_of(c, "r", "page.route", params).await };
+
+    // Nothing routed: the server's own 404.
+    assert_eq!(page(fetched).await[0], json!(404));
+    let r = route(json!({"url": "**/api/*", "body": "{\"mock\":true}", "content_type": "application/json"}))
+        .await;
+    assert_eq!(r["routes"][0]["action"], json!("fulfill"), "{r}");
+    assert_eq!(r["routes"][0]["body_bytes"], json!(13), "{r}");
+    assert!(r["routes"][0].get("body").is_none(), "bodies are not listed: {r}");
+    assert_eq!(page(fetched).await, json!([200, "application/json", "{\"mock\":true}"]));
+
+    // Newest first; a regular expression; base64 and a file's body.
+    route(json!({"url": "/api\\/it/", "status": 201, "body_base64": "c2Vjb25k"})).await;
+    assert_eq!(page(fetched).await, json!([201, null, "second"]));
+    route(json!({"url": "**/items", "body_file": "mock.json"})).await;
+    assert_eq!(page(fetched).await, json!([200, "application/json", "{\"from\": \"file\"}"]));
+
+    // Abort with Playwright's error code: the page's request fails as Chromium names it.
+    route(json!({"url": "**/pixel.png", "error": "connectionrefused"})).await;
+    let image = "fetch('/test/pixel.png').then(() => 'loaded', e => 'failed: ' + e.message)";
+    assert_eq!(page(image).await, json!("failed: Failed to fetch"));
+    let network = result_of(c, "r", "page.network", json!({"include_static": true})).await;
+    let failed = network["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|q| q["url"].as_str().is_some_and(|u| u.ends_with("/test/pixel.png")));
+    assert_eq!(failed.unwrap()["failure"], json!("net::ERR_CONNECTION_REFUSED"), "{network}");
+
+    // Continue: headers set and removed, the method and body replaced, as the server sees them.
+    route(json!({"url": "**/test/headers", "request_headers": {"X-Agent-Run": "routed"}, "remove_headers": ["accept-language"]})).await;
+    c.goto("r", &pages.url("/test/headers"), None).await.unwrap();
+    let custom = page(
+        "[document.getElementById('custom').textContent, document.getElementById('language').textContent]",
+    );
+    assert_eq!(custom.await, json!(["routed", ""]));
+    route(json!({"url": "**/test/echo", "post_data": "replaced"})).await;
+    let echoed = "fetch('/test/echo', {method: 'POST', body: 'sent'}).then(r => r.json())";
+    assert_eq!(page(echoed).await, json!({"got": "replaced"}));
+
+    // A tab opened later takes the session's routes.
+    let listed = result_of(c, "r", "page.routes", json!({})).await;
+    let patterns: Vec<&str> =
+        listed["routes"].as_array().unwrap().iter().map(|r| r["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        patterns,
+        ["**/test/echo", "**/test/headers", "**/pixel.png", "**/items", "/api\\/it/", "**/api/*"]
+    );
+    result_of(c, "r", "tabs.open", json!({"url": pages.url("/test/index.html")})).await;
+    assert_eq!(page(fetched).await, json!([200, "application/json", "{\"from\": \"file\"}"]));
+
+    // Removed by pattern, then all: the server answers again.
+    let left = result_of(c, "r", "page.unroute", json!({"url": "**/items"})).await;
+    assert_eq!(left["routes"].as_array().unwrap().len(), 5, "{left}");
+    assert_eq!(page(fetched).await, json!([201, null, "second"]));
+    let none = result_of(c, "r", "page.unroute", json!({})).await;
+    assert_eq!(none["routes"], json!([]), "{none}");
+    assert_eq!(page(fetched).await[0], json!(404));
+    assert_eq!(page(image).await, json!("loaded"));
+
+    for bad in [
+        json!({"url": "/(unclosed/"}),
+        json!({"url": "**/a", "action": "abort", "body": "x"}),
+        json!({"url": "**/a", "body": "x", "post_data": "y"}),
+        json!({"url": "**/a", "status": 700}),
+        json!({"url": "**/a", "error": "nope"}),
+        json!({"url": "**/a", "body_file": "missing.json"}),
+        json!({"url": "**/a", "body_file": "../uploads/mock.json"}),
+        json!({"url": "**/a", "bogus": 1}),
+    ] {
+        let e = error_of(c, "r", "page.route", bad.clone()).await;
+        assert_eq!(e.code, ErrorCode::BadRequest, "{bad}: {e:?}");
+    }
+    let e = error_of(c, "r", "page.emulate", json!({"routes": []})).await;
+    assert!(e.message.contains("page.route"), "{e:?}");
+    assert_eq!(result_of(c, "r", "page.routes", json!({})).await["routes"], json!([]));
+}
+
+/// Issue 56 §1: routes given to `session.start` hold from the session's first request (a 512 KiB body
+/// too: the worker reads the session's emulation from its stream, not its command line); a route that
+/// lets a request go does not get it past the URL policy (the connection gate refuses it), while one
+/// that fulfills a request for a blocked URL answers it (nothing reaches the network).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn routes_from_session_start_and_the_url_policy_first() {
+    let pages = PageServer::start(None).await;
+    let other = PageServer::start(None).await;
+    let blocked = other.url("/").trim_end_matches('/').to_string();
+    let toml = format!("[policy]\nblocked_origins = [{blocked:?}]\n");
+    let sup = Supervisor::with_config(&toml);
+    let c = &sup.client().await;
+    let start = json!({"session_id": "p", "routes": [
+        {"url": other.url("/test/pixel.png"), "action": "continue"},
+        {"url": other.url("/test/index.html"), "body": "mocked elsewhere", "content_type": "text/plain",
+         "headers": {"Access-Control-Allow-Origin": "*"}},
+        {"url": "**/first", "body": "<title>First</title>routed", "content_type": "text/html"},
+        // The largest body: the worker gets the session's emulation on its stream (a command line
+        // takes at most 128 KiB in one argument, and the worker did not start).
+        {"url": "**/large", "body": "x".repeat(512 * 1024)},
+    ]});
+    c.call("session.start", None, start, None).await.unwrap().result.unwrap();
+    let first = c.goto("p", &pages.url("/first"), None).await.unwrap().into_inner();
+    assert_eq!((first.status, first.title.as_str()), (Some(200), "First"));
+    let page = |expression: String| async move {
+        result_of(c, "p", "page.evaluate", json!({"expression": expression})).await["value"].clone()
+    };
+    let fetch = |url: String| format!("fetch({url:?}).then(r => r.text(), e => 'failed')");
+    assert_eq!(page(fetch(other.url("/test/index.html"))).await, json!("mocked elsewhere"));
+    let opaque =
+        |url: String| format!("fetch({url:?}, {{mode: 'no-cors'}}).then(() => 'loaded', e => 'failed')");
+    assert_eq!(page(opaque(pages.url("/test/pixel.png"))).await, json!("loaded"));
+    assert_eq!(page(opaque(other.url("/test/pixel.png"))).await, json!("failed"), "continued into the gate");
+    let e = error_of(c, "p", "page.goto", json!({"url": other.url("/test/index.html")})).await;
+    assert_eq!(e.code, ErrorCode::UrlBlocked, "policy first: {e:?}");
+    let large = page("fetch('/large').then(r => r.text()).then(t => t.length)".into()).await;
+    assert_eq!(large, json!(512 * 1024));
+    let e = c
+        .call("session.start", None, json!({"routes": [{"url": "**", "body_file": "x"}]}), None)
+        .await
+        .unwrap();
+    assert_eq!(api_error(&e).code, ErrorCode::BadRequest);
+}

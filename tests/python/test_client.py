@@ -102,6 +102,11 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.query(sid, selector="h1").element.tag == "h1"
         with pytest.raises(sb.BadRequest):  # no clipboard-read granted to this session
             c.clipboard(sid, action="read")
+        routed = c.route(sid, url="**/api/*", body='{"ok": 1}', content_type="application/json")
+        assert routed.routes[0].action == "fulfill" and routed.routes[0].body_bytes == 9
+        assert c.evaluate(sid, "fetch('/api/x').then(r => r.json())").value == {"ok": 1}
+        assert [r.url for r in c.routes(sid).routes] == ["**/api/*"]
+        assert c.unroute(sid).routes == []
         state = c.session_storage_state(sid, action="save", name="py-state.json")
         assert state.origins == 1 and os.path.isfile(state.path)
         assert c.session_storage_state(sid, action="load", name="py-state.json").origins == 1

@@ -71,7 +71,8 @@ def test_an_agent_drives_a_page_through_mcp(runtime, pages):
                          "browser_take_screenshot", "browser_tabs", "browser_handle_dialog", "browser_fill_form",
                          "browser_file_upload"]:
                 assert name in tools, name
-                assert "timeout_ms" in tools[name].input_schema["properties"], name
+                # Every tool takes timeout_ms; the server's instructions say so once, no schema lists it.
+                assert "timeout_ms" not in tools[name].input_schema["properties"], name
             assert tools["browser_click"].input_schema["properties"]["ref"]["type"] == "string"
 
             nav = await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html"), "timeout_ms": 15000})
@@ -346,6 +347,34 @@ def test_the_testing_group_verifies_with_playwright_mcps_arguments(runtime, page
             for tool, args, said in fails:
                 r = await s.call_tool(tool, args)
                 assert r.is_error and "code: verify_failed" in text(r) and said in text(r), (tool, text(r))
+
+    asyncio.run(run())
+
+
+def test_routes_take_playwright_mcps_arguments(runtime, pages):
+    """Playwright MCP's route tools (`network` group) with its arguments: `pattern`, `status`, `body`,
+    `contentType` fulfill; `headers` as "Name: Value" lines and `removeHeaders` as a comma list go on
+    the request it continues; `browser_route_list` lists them, `browser_unroute` removes them."""
+    async def run() -> None:
+        async with mcp_session("--socket", runtime.socket, "--caps", "network,evaluate") as s:
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/index.html")})
+            r = await s.call_tool("browser_route", {"pattern": "**/api/*", "status": 201, "body": '{"ok":1}', "contentType": "application/json"})
+            assert not r.is_error, text(r)
+            fetched = "fetch('/api/x').then(async r => r.status + ' ' + await r.text())"
+            assert text(await s.call_tool("browser_evaluate", {"expression": fetched})) == '"201 {\\"ok\\":1}"'
+            r = await s.call_tool("browser_route", {"pattern": "**/test/headers", "headers": ["X-Agent-Run: mcp"], "removeHeaders": "Accept-Language"})
+            assert not r.is_error, text(r)
+            listed = text(await s.call_tool("browser_route_list", {}))
+            assert "**/api/*" in listed and '"X-Agent-Run":"mcp"' in listed, listed
+            await s.call_tool("browser_navigate", {"url": pages.url("/test/headers")})
+            shown = "document.getElementById('custom').textContent + '|' + document.getElementById('language').textContent"
+            assert text(await s.call_tool("browser_evaluate", {"expression": shown})) == '"mcp|"'
+            r = await s.call_tool("browser_unroute", {"pattern": "**/api/*"})
+            assert "**/api/*" not in text(r) and "**/test/headers" in text(r), text(r)
+            await s.call_tool("browser_unroute", {})
+            assert text(await s.call_tool("browser_route_list", {})) == '{"routes":[]}'
+            bad = await s.call_tool("browser_route", {"pattern": "**/x", "headers": ["no colon"]})
+            assert bad.is_error and "Name: Value" in text(bad), text(bad)
 
     asyncio.run(run())
 

@@ -30,6 +30,7 @@ from .types import (
     NetworkResult,
     PdfResult,
     QueryResult,
+    RoutesResult,
     ScreenshotResult,
     ScrollResult,
     SelectResult,
@@ -101,6 +102,7 @@ class Methods:
         offline: Optional[bool] = None,
         permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
         reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
+        routes: Optional[List[Dict[str, Any]]] = None,
         storage_state: Optional[str] = None,
         timezone: Optional[str] = None,
         user_agent: Optional[str] = None,
@@ -141,6 +143,9 @@ class Methods:
         Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none
         (``geolocation`` stays granted while a position is emulated).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
+        :param routes: Routes the session's requests take, newest first (``page.route`` adds one,
+        ``page.unroute`` removes them; ``session.start`` may give the first ones). ``page.emulate`` does not
+        take them, its ``reset`` keeps them, and its result leaves them out (``page.routes`` lists them).
         :param storage_state: A storage state file to start from (``session.storage_state``'s ``name``: a
         Playwright ``storageState`` JSON in the uploads dir, else the artifacts dir): its cookies and local
         storage.
@@ -167,6 +172,7 @@ class Methods:
                 "offline": offline,
                 "permissions": permissions,
                 "reduced_motion": reduced_motion,
+                "routes": routes,
                 "storage_state": storage_state,
                 "timezone": timezone,
                 "user_agent": user_agent,
@@ -1042,6 +1048,7 @@ class Methods:
         permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
         reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         reset: Optional[bool] = None,
+        routes: Optional[List[Dict[str, Any]]] = None,
         timezone: Optional[str] = None,
         user_agent: Optional[str] = None,
         timeout_ms: Optional[int] = None,
@@ -1077,6 +1084,9 @@ class Methods:
         (``geolocation`` stays granted while a position is emulated).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
+        :param routes: Routes the session's requests take, newest first (``page.route`` adds one,
+        ``page.unroute`` removes them; ``session.start`` may give the first ones). ``page.emulate`` does not
+        take them, its ``reset`` keeps them, and its result leaves them out (``page.routes`` lists them).
         :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
         the browser's ICU data does not know answers ``bad_request``.
         :param user_agent: The ``User-Agent`` header and ``navigator.userAgent``
@@ -1097,6 +1107,7 @@ class Methods:
                 "permissions": permissions,
                 "reduced_motion": reduced_motion,
                 "reset": reset,
+                "routes": routes,
                 "timezone": timezone,
                 "user_agent": user_agent,
             }
@@ -1225,6 +1236,81 @@ class Methods:
         params = _params({"action": action, "text": text})
         return self._request("page.clipboard", session_id, params, timeout_ms, ClipboardResult)
 
+    def route(
+        self,
+        session_id: str,
+        *,
+        action: Optional[Literal["fulfill", "abort", "continue"]] = None,
+        body: Optional[str] = None,
+        body_base64: Optional[str] = None,
+        body_file: Optional[str] = None,
+        content_type: Optional[str] = None,
+        error: Optional[Literal["aborted", "accessdenied", "addressunreachable", "blockedbyclient", "blockedbyresponse", "connectionaborted", "connectionclosed", "connectionfailed", "connectionrefused", "connectionreset", "internetdisconnected", "namenotresolved", "timedout", "failed"]] = None,
+        headers: Optional[Dict[str, Any]] = None,
+        method: Optional[str] = None,
+        post_data: Optional[str] = None,
+        remove_headers: Optional[List[str]] = None,
+        request_headers: Optional[Dict[str, Any]] = None,
+        status: Optional[int] = None,
+        url: str,
+        timeout_ms: Optional[int] = None,
+    ) -> RoutesResult:
+        """``page.route {url, action?, status?, content_type?, headers?, body? | body_base64? | body_file?,
+        error?, request_headers?, remove_headers?, method?, post_data?}`` -> ``RoutesResult``: a ``Route`` of
+        the session's requests, in every tab, tried before the ones already there (as Playwright's
+        ``context.route``); at most ``MAX_ROUTES``. While a session has no route (and no ``http_credentials``)
+        its requests are not intercepted at all.
+
+        :param action: When absent: ``abort`` with ``error``, ``fulfill`` with a status, body, content type or
+        headers, else ``continue``.
+        :param body: fulfill: the body, text.
+        :param body_base64: fulfill: the body, base64.
+        :param body_file: fulfill: the body from this file of the uploads dir, read once (``page.route``
+        only).
+        :param content_type: fulfill: the ``Content-Type`` (from ``body_file``'s name when absent).
+        :param error: abort: Playwright's error code, ``failed`` when absent.
+        :param headers: fulfill: the response's headers.
+        :param method: continue: another method.
+        :param post_data: continue: another body, text.
+        :param remove_headers: continue: request headers removed.
+        :param request_headers: continue: request headers set.
+        :param status: fulfill: the status (100..=599), 200 when absent.
+        :param url: A glob matched against the whole URL (``**/api/*``, ``**/*.{png,jpg}``) or
+        ``/regex/flags``.
+        """
+        params = _params(
+            {
+                "action": action,
+                "body": body,
+                "body_base64": body_base64,
+                "body_file": body_file,
+                "content_type": content_type,
+                "error": error,
+                "headers": headers,
+                "method": method,
+                "post_data": post_data,
+                "remove_headers": remove_headers,
+                "request_headers": request_headers,
+                "status": status,
+                "url": url,
+            }
+        )
+        return self._request("page.route", session_id, params, timeout_ms, RoutesResult)
+
+    def unroute(self, session_id: str, *, url: Optional[str] = None, timeout_ms: Optional[int] = None) -> RoutesResult:
+        """``page.unroute {url?}`` -> ``RoutesResult``: removes the routes added with that ``url`` (every route
+        without it), as Playwright's ``context.unroute(url)`` / ``unrouteAll()``.
+
+        :param url: The ``url`` the routes were added with; every route when absent.
+        """
+        params = _params({"url": url})
+        return self._request("page.unroute", session_id, params, timeout_ms, RoutesResult)
+
+    def routes(self, session_id: str, *, timeout_ms: Optional[int] = None) -> RoutesResult:
+        """``page.routes`` -> ``RoutesResult``: the session's routes, newest first.
+        """
+        return self._request("page.routes", session_id, {}, timeout_ms, RoutesResult)
+
     # tabs.*
 
     def tabs_list(self, session_id: str, *, timeout_ms: Optional[int] = None) -> TabsListResult:
@@ -1308,6 +1394,7 @@ class AsyncMethods:
         offline: Optional[bool] = None,
         permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
         reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
+        routes: Optional[List[Dict[str, Any]]] = None,
         storage_state: Optional[str] = None,
         timezone: Optional[str] = None,
         user_agent: Optional[str] = None,
@@ -1348,6 +1435,9 @@ class AsyncMethods:
         Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none
         (``geolocation`` stays granted while a position is emulated).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
+        :param routes: Routes the session's requests take, newest first (``page.route`` adds one,
+        ``page.unroute`` removes them; ``session.start`` may give the first ones). ``page.emulate`` does not
+        take them, its ``reset`` keeps them, and its result leaves them out (``page.routes`` lists them).
         :param storage_state: A storage state file to start from (``session.storage_state``'s ``name``: a
         Playwright ``storageState`` JSON in the uploads dir, else the artifacts dir): its cookies and local
         storage.
@@ -1374,6 +1464,7 @@ class AsyncMethods:
                 "offline": offline,
                 "permissions": permissions,
                 "reduced_motion": reduced_motion,
+                "routes": routes,
                 "storage_state": storage_state,
                 "timezone": timezone,
                 "user_agent": user_agent,
@@ -2249,6 +2340,7 @@ class AsyncMethods:
         permissions: Optional[List[Literal["clipboard-read", "clipboard-write", "notifications", "geolocation", "camera", "microphone"]]] = None,
         reduced_motion: Optional[Literal["reduce", "no-preference"]] = None,
         reset: Optional[bool] = None,
+        routes: Optional[List[Dict[str, Any]]] = None,
         timezone: Optional[str] = None,
         user_agent: Optional[str] = None,
         timeout_ms: Optional[int] = None,
@@ -2284,6 +2376,9 @@ class AsyncMethods:
         (``geolocation`` stays granted while a position is emulated).
         :param reduced_motion: ``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``).
         :param reset: Clear everything emulated first (then set what is given).
+        :param routes: Routes the session's requests take, newest first (``page.route`` adds one,
+        ``page.unroute`` removes them; ``session.start`` may give the first ones). ``page.emulate`` does not
+        take them, its ``reset`` keeps them, and its result leaves them out (``page.routes`` lists them).
         :param timezone: An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one
         the browser's ICU data does not know answers ``bad_request``.
         :param user_agent: The ``User-Agent`` header and ``navigator.userAgent``
@@ -2304,6 +2399,7 @@ class AsyncMethods:
                 "permissions": permissions,
                 "reduced_motion": reduced_motion,
                 "reset": reset,
+                "routes": routes,
                 "timezone": timezone,
                 "user_agent": user_agent,
             }
@@ -2431,6 +2527,87 @@ class AsyncMethods:
         """
         params = _params({"action": action, "text": text})
         return await self._request("page.clipboard", session_id, params, timeout_ms, ClipboardResult)
+
+    async def route(
+        self,
+        session_id: str,
+        *,
+        action: Optional[Literal["fulfill", "abort", "continue"]] = None,
+        body: Optional[str] = None,
+        body_base64: Optional[str] = None,
+        body_file: Optional[str] = None,
+        content_type: Optional[str] = None,
+        error: Optional[Literal["aborted", "accessdenied", "addressunreachable", "blockedbyclient", "blockedbyresponse", "connectionaborted", "connectionclosed", "connectionfailed", "connectionrefused", "connectionreset", "internetdisconnected", "namenotresolved", "timedout", "failed"]] = None,
+        headers: Optional[Dict[str, Any]] = None,
+        method: Optional[str] = None,
+        post_data: Optional[str] = None,
+        remove_headers: Optional[List[str]] = None,
+        request_headers: Optional[Dict[str, Any]] = None,
+        status: Optional[int] = None,
+        url: str,
+        timeout_ms: Optional[int] = None,
+    ) -> RoutesResult:
+        """``page.route {url, action?, status?, content_type?, headers?, body? | body_base64? | body_file?,
+        error?, request_headers?, remove_headers?, method?, post_data?}`` -> ``RoutesResult``: a ``Route`` of
+        the session's requests, in every tab, tried before the ones already there (as Playwright's
+        ``context.route``); at most ``MAX_ROUTES``. While a session has no route (and no ``http_credentials``)
+        its requests are not intercepted at all.
+
+        :param action: When absent: ``abort`` with ``error``, ``fulfill`` with a status, body, content type or
+        headers, else ``continue``.
+        :param body: fulfill: the body, text.
+        :param body_base64: fulfill: the body, base64.
+        :param body_file: fulfill: the body from this file of the uploads dir, read once (``page.route``
+        only).
+        :param content_type: fulfill: the ``Content-Type`` (from ``body_file``'s name when absent).
+        :param error: abort: Playwright's error code, ``failed`` when absent.
+        :param headers: fulfill: the response's headers.
+        :param method: continue: another method.
+        :param post_data: continue: another body, text.
+        :param remove_headers: continue: request headers removed.
+        :param request_headers: continue: request headers set.
+        :param status: fulfill: the status (100..=599), 200 when absent.
+        :param url: A glob matched against the whole URL (``**/api/*``, ``**/*.{png,jpg}``) or
+        ``/regex/flags``.
+        """
+        params = _params(
+            {
+                "action": action,
+                "body": body,
+                "body_base64": body_base64,
+                "body_file": body_file,
+                "content_type": content_type,
+                "error": error,
+                "headers": headers,
+                "method": method,
+                "post_data": post_data,
+                "remove_headers": remove_headers,
+                "request_headers": request_headers,
+                "status": status,
+                "url": url,
+            }
+        )
+        return await self._request("page.route", session_id, params, timeout_ms, RoutesResult)
+
+    async def unroute(
+        self,
+        session_id: str,
+        *,
+        url: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> RoutesResult:
+        """``page.unroute {url?}`` -> ``RoutesResult``: removes the routes added with that ``url`` (every route
+        without it), as Playwright's ``context.unroute(url)`` / ``unrouteAll()``.
+
+        :param url: The ``url`` the routes were added with; every route when absent.
+        """
+        params = _params({"url": url})
+        return await self._request("page.unroute", session_id, params, timeout_ms, RoutesResult)
+
+    async def routes(self, session_id: str, *, timeout_ms: Optional[int] = None) -> RoutesResult:
+        """``page.routes`` -> ``RoutesResult``: the session's routes, newest first.
+        """
+        return await self._request("page.routes", session_id, {}, timeout_ms, RoutesResult)
 
     # tabs.*
 

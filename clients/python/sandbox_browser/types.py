@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "ClipboardResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Route", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "ClipboardResult", "RouteInfo", "RoutesResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -693,6 +693,38 @@ class HttpCredentials:
 
 
 @dataclass
+class Route:
+    """A route of the session's requests, as Playwright's ``context.route(url, handler)`` with the handler's one answer: the first route whose ``url`` matches a request (the newest first) answers it, in every tab of the session (``Fetch.requestPaused``, then ``Fetch.fulfillRequest``, ``Fetch.failRequest`` or ``Fetch.continueRequest``). The URL policy comes first: a request a route lets go (``continue``) still meets the connection gate, and ``page.goto`` to a blocked URL is refused whatever routes say; a route may fulfill a request for a blocked URL (nothing reaches the network)."""
+
+    action: Optional[str] = None
+    """When absent: ``abort`` with ``error``, ``fulfill`` with a status, body, content type or headers, else ``continue``."""
+    body: Optional[str] = None
+    """fulfill: the body, text."""
+    body_base64: Optional[str] = None
+    """fulfill: the body, base64."""
+    body_file: Optional[str] = None
+    """fulfill: the body from this file of the uploads dir, read once (``page.route`` only)."""
+    content_type: Optional[str] = None
+    """fulfill: the ``Content-Type`` (from ``body_file``'s name when absent)."""
+    error: Optional[str] = None
+    """abort: Playwright's error code, ``failed`` when absent."""
+    headers: Optional[Dict[str, str]] = None
+    """fulfill: the response's headers."""
+    method: Optional[str] = None
+    """continue: another method."""
+    post_data: Optional[str] = None
+    """continue: another body, text."""
+    remove_headers: Optional[List[str]] = None
+    """continue: request headers removed."""
+    request_headers: Optional[Dict[str, str]] = None
+    """continue: request headers set."""
+    status: Optional[int] = None
+    """fulfill: the status (100..=599), 200 when absent."""
+    url: str = ""
+    """A glob matched against the whole URL (``**/api/*``, ``**/*.{png,jpg}``) or ``/regex/flags``."""
+
+
+@dataclass
 class Emulation:
     """What a session's pages emulate; an absent field is the browser's own."""
 
@@ -720,6 +752,8 @@ class Emulation:
     """Permissions granted to every origin in the session's browser context, as Playwright's ``permissions`` (``Browser.grantPermissions``); the rest are denied. ``[]`` grants none (``geolocation`` stays granted while a position is emulated)."""
     reduced_motion: Optional[str] = None
     """``prefers-reduced-motion`` (``Emulation.setEmulatedMedia``)."""
+    routes: Optional[List[Route]] = None
+    """Routes the session's requests take, newest first (``page.route`` adds one, ``page.unroute`` removes them; ``session.start`` may give the first ones). ``page.emulate`` does not take them, its ``reset`` keeps them, and its result leaves them out (``page.routes`` lists them)."""
     timezone: Optional[str] = None
     """An IANA time zone such as ``Europe/Berlin`` (``Emulation.setTimezoneOverride``); one the browser's ICU data does not know answers ``bad_request``."""
     user_agent: Optional[str] = None
@@ -830,6 +864,48 @@ class ClipboardResult(Result):
 
     text: str = ""
     """The clipboard's text: what was read, or what was written."""
+
+
+@dataclass
+class RouteInfo:
+    """A route as results list it (``Route::shown``)."""
+
+    action: Optional[str] = None
+    """When absent: ``abort`` with ``error``, ``fulfill`` with a status, body, content type or headers, else ``continue``."""
+    body: Optional[str] = None
+    """fulfill: the body, text."""
+    body_base64: Optional[str] = None
+    """fulfill: the body, base64."""
+    body_bytes: Optional[int] = None
+    """The size of the body it answers with, bytes."""
+    body_file: Optional[str] = None
+    """fulfill: the body from this file of the uploads dir, read once (``page.route`` only)."""
+    content_type: Optional[str] = None
+    """fulfill: the ``Content-Type`` (from ``body_file``'s name when absent)."""
+    error: Optional[str] = None
+    """abort: Playwright's error code, ``failed`` when absent."""
+    headers: Optional[Dict[str, str]] = None
+    """fulfill: the response's headers."""
+    method: Optional[str] = None
+    """continue: another method."""
+    post_data: Optional[str] = None
+    """continue: another body, text."""
+    remove_headers: Optional[List[str]] = None
+    """continue: request headers removed."""
+    request_headers: Optional[Dict[str, str]] = None
+    """continue: request headers set."""
+    status: Optional[int] = None
+    """fulfill: the status (100..=599), 200 when absent."""
+    url: str = ""
+    """A glob matched against the whole URL (``**/api/*``, ``**/*.{png,jpg}``) or ``/regex/flags``."""
+
+
+@dataclass
+class RoutesResult(Result):
+    """``page.route``, ``page.unroute`` and ``page.routes`` result: the session's routes now."""
+
+    routes: List[RouteInfo] = field(default_factory=list)
+    """Newest first: the order requests are matched in."""
 
 
 @dataclass

@@ -661,10 +661,19 @@ command!(
     }
 );
 command!(
-    /// `Fetch.continueRequest`: a paused request goes on unchanged.
+    /// `Fetch.continueRequest`: a paused request goes on, unchanged or with what is given.
     FetchContinueRequest = "Fetch.continueRequest" -> IgnoredAny {
         /// The paused request.
         request_id: String,
+        /// Its method instead.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        method: Option<String>,
+        /// Its body instead, base64.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        post_data: Option<String>,
+        /// Its headers instead (all of them), `[{name, value}]`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        headers: Option<Vec<Value>>,
     }
 );
 command!(

@@ -33,6 +33,7 @@ use sb_protocol::api::{
     TabsOpenParams, TraceParams, TraceResult, TypeParams, UploadParams, UploadResult, VerifyParams,
     VerifyResult, WaitForParams, WaitForResult,
 };
+use sb_protocol::api::{Route, RoutesResult, UnrouteParams};
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
 use serde::de::DeserializeOwned;
@@ -571,6 +572,38 @@ impl Client {
         params: ClipboardParams,
     ) -> Result<Reply<ClipboardResult>, ClientError> {
         self.request(Method::PageClipboard, Some(session_id), params, None).await
+    }
+
+    /// `page.route`: a route of the session's requests (fulfill, abort or continue those whose URL
+    /// matches), tried before the session's others, in every tab; the routes now, newest first.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a pattern that does not compile, fields of two
+    /// actions, a body over 1 MiB, a `body_file` not in the uploads dir, more than 32 routes.
+    pub async fn route(&self, session_id: &str, route: Route) -> Result<Reply<RoutesResult>, ClientError> {
+        self.request(Method::PageRoute, Some(session_id), route, None).await
+    }
+
+    /// `page.unroute`: removes the routes added with `url` (every route with `None`); the routes
+    /// left.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn unroute(
+        &self,
+        session_id: &str,
+        url: Option<&str>,
+    ) -> Result<Reply<RoutesResult>, ClientError> {
+        let params = UnrouteParams { url: url.map(str::to_string) };
+        self.request(Method::PageUnroute, Some(session_id), params, None).await
+    }
+
+    /// `page.routes`: the session's routes, newest first (their bodies' sizes, not the bodies).
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn routes(&self, session_id: &str) -> Result<Reply<RoutesResult>, ClientError> {
+        self.request(Method::PageRoutes, Some(session_id), Value::Null, None).await
     }
 
     /// `page.wait_for` with exactly one condition (default budget 20000 ms).

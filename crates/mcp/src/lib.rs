@@ -42,8 +42,8 @@ use crate::tools::{Action, Cap, TabsAction, TabsArgs, ToolDef};
 /// What the server tells the model once (MCP `instructions`), rather than in every tool's schema.
 pub const INSTRUCTIONS: &str =
     "A browser. browser_snapshot shows the page with [ref=eN] refs; act on refs with the other tools. \
-Every tool takes timeout_ms, its budget in ms (1000-120000); a tool that runs out answers at it. \
-An argument a tool's schema does not list is refused. \
+Every tool takes timeout_ms, its budget in ms (1000-120000), though no schema lists it; a tool that \
+runs out answers at it. Any other argument a tool's schema does not list is refused. \
 A tool that takes ref also takes element, the element in words (not used to find it). \
 A selector (instead of a ref) finds its first match in document order, through open shadow roots: CSS \
 (#save), or Playwright's selectors (text=Save, role=button[name=\"Save\"], //xpath, css >> nth=1, \

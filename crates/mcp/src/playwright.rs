@@ -32,6 +32,9 @@ const RENAMED: &[(&str, &str, &str)] = &[
     ("browser_file_upload", "paths", "files"),
     ("browser_set_storage_state", "filename", "name"),
     ("browser_verify_element_visible", "accessibleName", "name"),
+    ("browser_route", "pattern", "url"),
+    ("browser_route", "contentType", "content_type"),
+    ("browser_unroute", "pattern", "url"),
 ];
 
 /// Rewrites `args` of `tool` from Playwright MCP's names to ours, in place; `takes_ref`: the tool
@@ -166,6 +169,36 @@ pub fn translate(tool: &str, takes_ref: bool, args: &mut Map<String, Value>) -> 
                     }
                     Some("textbox" | "combobox" | "slider") => {}
                     _ => return Err("type is one of textbox, checkbox, radio, combobox, slider".into()),
+                }
+            }
+        }
+        // Playwright MCP's `{headers: ["Name: Value"], removeHeaders: "a, b"}` are the request's (its
+        // handler continues the request with them, and drops them when it fulfills: a body or a
+        // status given); ours are `request_headers` and `remove_headers` (`headers` an object: the
+        // response's).
+        "browser_route" => {
+            let fulfils = args.contains_key("body") || args.contains_key("status");
+            if let Some(Value::Array(lines)) = args.get("headers").cloned() {
+                args.remove("headers");
+                let mut set = Map::new();
+                for line in &lines {
+                    let (name, value) = line
+                        .as_str()
+                        .and_then(|l| l.split_once(':'))
+                        .filter(|(n, _)| !n.trim().is_empty())
+                        .ok_or_else(|| format!("header {line}: expected \"Name: Value\""))?;
+                    set.insert(name.trim().to_string(), Value::String(value.trim().to_string()));
+                }
+                if !fulfils {
+                    args.insert("request_headers".into(), Value::Object(set));
+                }
+            }
+            if let Some(remove) = args.remove("removeHeaders") {
+                let names = remove.as_str().ok_or("removeHeaders is a comma-separated list of names")?;
+                let names: Vec<Value> =
+                    names.split(',').map(str::trim).filter(|n| !n.is_empty()).map(Value::from).collect();
+                if !fulfils {
+                    args.insert("remove_headers".into(), Value::Array(names));
                 }
             }
         }

@@ -5,8 +5,8 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-/// The JSON Schema (draft 2020-12, subschemas inlined) of `T`'s JSON form, compacted by [`compact`],
-/// with an optional `timeout_ms` property added (the request's budget, ms).
+/// The JSON Schema (draft 2020-12, subschemas inlined) of `T`'s JSON form, compacted by [`compact`]
+/// (`timeout_ms`, which every tool takes, is not listed: the server's instructions say so once).
 ///
 /// The result is always an object schema (`{"type": "object", "properties": {...}}`), as MCP's
 /// `Tool.inputSchema` must be.
@@ -36,11 +36,8 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
         // The input tools settle as Playwright MCP's do (`MCP_SETTLE_MS`, set by the server), which has
         // no such argument either.
         properties.remove("settle_ms");
-        properties.insert(
-            "timeout_ms".into(),
-            // Described once, in the server's instructions ([`crate::INSTRUCTIONS`]), not on every tool.
-            serde_json::json!({"type": "integer"}),
-        );
+        // `timeout_ms`, which every tool takes, is described once, in the server's instructions
+        // ([`crate::INSTRUCTIONS`]), not on every tool (it was 2,079 of tools/list's characters).
         // Playwright MCP's element tools take `element` beside the ref (a description a person can
         // approve), and models used to them send it: taken, and not used to find the element.
         if properties.contains_key("ref") {
@@ -217,13 +214,14 @@ mod tests {
     }
 
     #[test]
-    fn every_schema_is_an_object_with_a_budget() {
+    fn every_schema_is_an_object_and_the_budget_is_said_once() {
         let schema = input_schema::<sb_protocol::api::ClickParams>();
         assert_eq!(schema["type"], "object");
         // Unknown arguments are refused; the instructions say so once, no schema says it again.
         assert!(schema.get("additionalProperties").is_none());
         assert!(crate::INSTRUCTIONS.contains("does not list is refused"));
-        assert_eq!(schema["properties"]["timeout_ms"]["type"], "integer");
+        assert!(schema["properties"].get("timeout_ms").is_none());
+        assert!(crate::INSTRUCTIONS.contains("Every tool takes timeout_ms"));
         assert_eq!(schema["properties"]["ref"]["type"], "string");
         assert!(schema["properties"]["button"]["enum"].as_array().unwrap().contains(&json!("right")));
     }

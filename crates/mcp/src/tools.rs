@@ -2,15 +2,16 @@
 //!
 //! Names follow Playwright MCP's where the action means the same (`browser_navigate`, `browser_click`,
 //! ...); tools of ours with no Playwright MCP counterpart use the same `browser_` style. Input schemas
-//! come from the protocol's parameter types (one source of truth), plus `timeout_ms`.
+//! come from the protocol's parameter types (one source of truth); every tool also takes
+//! `timeout_ms`, which the server's instructions describe once.
 
 use std::str::FromStr;
 
 use sb_protocol::api::{
     CheckParams, ClickParams, ConsoleParams, CookieParam, DragParams, ElementParams, EmulateParams,
     EvaluateParams, ExtractParams, FillFormParams, GotoParams, HandleDialogParams, Method, MouseButton,
-    NetworkParams, PdfParams, PressParams, ScreenshotParams, ScrollParams, SelectParams, SetViewportParams,
-    SnapshotParams, TypeParams, UploadParams, VerifyParams, WaitForParams,
+    NetworkParams, PdfParams, PressParams, Route, ScreenshotParams, ScrollParams, SelectParams,
+    SetViewportParams, SnapshotParams, TypeParams, UnrouteParams, UploadParams, VerifyParams, WaitForParams,
 };
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
@@ -37,7 +38,8 @@ pub enum Cap {
     /// `browser_sessionstorage_*`, `browser_storage_state`, `browser_set_storage_state`).
     Storage,
     /// `browser_network_requests` and `browser_network_request`: the requests of the active tab, and
-    /// one request's headers and bodies (Playwright MCP's `network` group).
+    /// one request's headers and bodies; `browser_route`, `browser_route_list`, `browser_unroute`:
+    /// the session's routes (Playwright MCP's `network` group).
     Network,
     /// Raw input at coordinates, for models that read screenshots (Playwright MCP's `vision` group):
     /// `browser_mouse_move_xy`, `_click_xy`, `_drag_xy`, `_down`, `_up`, `_wheel`; and
@@ -358,6 +360,14 @@ pub fn all() -> Vec<ToolDef> {
         def("browser_network_request", Cap::Network, Call(Method::PageNetwork), true,
             "One request's details: its headers and body, the response's status, headers and body (cut at 64 KiB). id: from browser_network_requests.",
             required(only(input_schema::<NetworkParams>(), &["id"]), &["id"])),
+        // Playwright MCP's route tools (tools/backend/route.ts), on the session's context as there.
+        def("browser_route", Cap::Network, Call(Method::PageRoute), false,
+            "Mock requests whose URL matches, in every tab: fulfill, abort or continue them changed.",
+            only(input_schema::<Route>(), &["url", "status", "content_type", "body", "error", "request_headers", "remove_headers"])),
+        def("browser_route_list", Cap::Network, Call(Method::PageRoutes), true,
+            "List the session's routes.", input_schema::<NoArgs>()),
+        def("browser_unroute", Cap::Network, Call(Method::PageUnroute), false,
+            "Remove the routes of a url pattern, or all.", input_schema::<UnrouteParams>()),
         def("browser_close", Cap::Core, Action::Close, false,
             "Close the browser session; the next tool starts a fresh one.", input_schema::<NoArgs>()),
         def("browser_evaluate", Cap::Evaluate, Call(Method::PageEvaluate), false,
@@ -439,11 +449,11 @@ pub fn all() -> Vec<ToolDef> {
     ]
 }
 
-/// `schema` with only `properties` (and `timeout_ms`, which every tool takes): a tool that takes some
-/// of a method's parameters, described as the method describes them.
+/// `schema` with only `properties`: a tool that takes some of a method's parameters, described as
+/// the method describes them.
 fn only(mut schema: Map<String, Value>, properties: &[&str]) -> Map<String, Value> {
     if let Some(Value::Object(all)) = schema.get_mut("properties") {
-        all.retain(|name, _| name == "timeout_ms" || properties.contains(&name.as_str()));
+        all.retain(|name, _| properties.contains(&name.as_str()));
     }
     schema
 }
@@ -478,7 +488,11 @@ mod tests {
         assert_eq!(names.len(), tools.len());
         for t in &tools {
             assert_eq!(t.schema["type"], "object", "{}", t.name);
-            assert!(t.schema["properties"].get("timeout_ms").is_some(), "{}", t.name);
+            assert!(
+                t.schema["properties"].get("timeout_ms").is_none(),
+                "said once, in the instructions: {}",
+                t.name
+            );
         }
     }
 

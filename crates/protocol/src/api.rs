@@ -599,6 +599,17 @@ methods! {
     /// isolated world, as a user's gesture). Reading needs the session's `clipboard-read` permission
     /// (`session.start` or `page.emulate {permissions}`); without it `bad_request` says so.
     PageClipboard = "page.clipboard" { session: true, params: ClipboardParams, result: ClipboardResult, timeout_ms: 8_000 }
+    /// `page.route {url, action?, status?, content_type?, headers?, body? | body_base64? | body_file?,
+    /// error?, request_headers?, remove_headers?, method?, post_data?}` -> [`RoutesResult`]: a
+    /// [`Route`] of the session's requests, in every tab, tried before the ones already there (as
+    /// Playwright's `context.route`); at most [`MAX_ROUTES`]. While a session has no route (and no
+    /// `http_credentials`) its requests are not intercepted at all.
+    PageRoute = "page.route" { session: true, params: Route, result: RoutesResult, timeout_ms: 8_000 }
+    /// `page.unroute {url?}` -> [`RoutesResult`]: removes the routes added with that `url` (every
+    /// route without it), as Playwright's `context.unroute(url)` / `unrouteAll()`.
+    PageUnroute = "page.unroute" { session: true, params: UnrouteParams, result: RoutesResult, timeout_ms: 8_000 }
+    /// `page.routes` -> [`RoutesResult`]: the session's routes, newest first.
+    PageRoutes = "page.routes" { session: true, params: NoParams, result: RoutesResult, timeout_ms: 8_000 }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
@@ -1361,6 +1372,182 @@ pub struct Emulation {
     /// request. Results show the password as `***`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http_credentials: Option<HttpCredentials>,
+    /// Routes the session's requests take, newest first (`page.route` adds one, `page.unroute`
+    /// removes them; `session.start` may give the first ones). `page.emulate` does not take them,
+    /// its `reset` keeps them, and its result leaves them out (`page.routes` lists them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routes: Option<Vec<Route>>,
+}
+
+/// A route of the session's requests, as Playwright's `context.route(url, handler)` with the
+/// handler's one answer: the first route whose `url` matches a request (the newest first) answers
+/// it, in every tab of the session (`Fetch.requestPaused`, then `Fetch.fulfillRequest`,
+/// `Fetch.failRequest` or `Fetch.continueRequest`). The URL policy comes first: a request a route
+/// lets go (`continue`) still meets the connection gate, and `page.goto` to a blocked URL is
+/// refused whatever routes say; a route may fulfill a request for a blocked URL (nothing reaches
+/// the network).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Route {
+    /// A glob matched against the whole URL (`**/api/*`, `**/*.{png,jpg}`) or `/regex/flags`.
+    pub url: String,
+    /// When absent: `abort` with `error`, `fulfill` with a status, body, content type or headers,
+    /// else `continue`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<RouteAction>,
+    /// fulfill: the status (100..=599), 200 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// fulfill: the `Content-Type` (from `body_file`'s name when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// fulfill: the response's headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<std::collections::BTreeMap<String, String>>,
+    /// fulfill: the body, text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// fulfill: the body, base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_base64: Option<String>,
+    /// fulfill: the body from this file of the uploads dir, read once (`page.route` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_file: Option<String>,
+    /// abort: Playwright's error code, `failed` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<AbortReason>,
+    /// continue: request headers set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_headers: Option<std::collections::BTreeMap<String, String>>,
+    /// continue: request headers removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove_headers: Option<Vec<String>>,
+    /// continue: another method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// continue: another body, text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_data: Option<String>,
+}
+
+impl Route {
+    /// The route as results show it: its bodies left out (`body_file` kept), their size in
+    /// [`RouteInfo::body_bytes`].
+    pub fn shown(&self) -> RouteInfo {
+        let bytes = match (&self.body, &self.body_base64) {
+            (Some(text), _) => Some(text.len() as u64),
+            // Base64: 3 bytes in 4 characters, less its padding.
+            (None, Some(b64)) => {
+                let padding = b64.bytes().rev().take_while(|b| *b == b'=').count() as u64;
+                Some((b64.len() as u64 / 4 * 3).saturating_sub(padding))
+            }
+            (None, None) => None,
+        };
+        RouteInfo { route: Route { body: None, body_base64: None, ..self.clone() }, body_bytes: bytes }
+    }
+}
+
+/// What a [`Route`] does with a request it matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RouteAction {
+    /// Answer it with the route's status, headers and body; nothing reaches the network
+    /// (`Fetch.fulfillRequest`).
+    Fulfill,
+    /// Fail it with the route's `error` (`Fetch.failRequest`).
+    Abort,
+    /// Let it go on, with the route's request headers, method and post data (`Fetch.continueRequest`).
+    Continue,
+}
+
+/// How an aborted request fails, as Playwright's `route.abort(errorCode)` names it (CDP's
+/// `Network.ErrorReason`; the page sees `net::ERR_FAILED`, `net::ERR_CONNECTION_REFUSED`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AbortReason {
+    /// `net::ERR_ABORTED`.
+    Aborted,
+    /// `net::ERR_ACCESS_DENIED`.
+    AccessDenied,
+    /// `net::ERR_ADDRESS_UNREACHABLE`.
+    AddressUnreachable,
+    /// `net::ERR_BLOCKED_BY_CLIENT`.
+    BlockedByClient,
+    /// `net::ERR_BLOCKED_BY_RESPONSE`.
+    BlockedByResponse,
+    /// `net::ERR_CONNECTION_ABORTED`.
+    ConnectionAborted,
+    /// `net::ERR_CONNECTION_CLOSED`.
+    ConnectionClosed,
+    /// `net::ERR_CONNECTION_FAILED`.
+    ConnectionFailed,
+    /// `net::ERR_CONNECTION_REFUSED`.
+    ConnectionRefused,
+    /// `net::ERR_CONNECTION_RESET`.
+    ConnectionReset,
+    /// `net::ERR_INTERNET_DISCONNECTED`.
+    InternetDisconnected,
+    /// `net::ERR_NAME_NOT_RESOLVED`.
+    NameNotResolved,
+    /// `net::ERR_TIMED_OUT`.
+    TimedOut,
+    /// `net::ERR_FAILED`.
+    Failed,
+}
+
+impl AbortReason {
+    /// CDP's `Network.ErrorReason` for it.
+    pub fn cdp_name(self) -> &'static str {
+        match self {
+            AbortReason::Aborted => "Aborted",
+            AbortReason::AccessDenied => "AccessDenied",
+            AbortReason::AddressUnreachable => "AddressUnreachable",
+            AbortReason::BlockedByClient => "BlockedByClient",
+            AbortReason::BlockedByResponse => "BlockedByResponse",
+            AbortReason::ConnectionAborted => "ConnectionAborted",
+            AbortReason::ConnectionClosed => "ConnectionClosed",
+            AbortReason::ConnectionFailed => "ConnectionFailed",
+            AbortReason::ConnectionRefused => "ConnectionRefused",
+            AbortReason::ConnectionReset => "ConnectionReset",
+            AbortReason::InternetDisconnected => "InternetDisconnected",
+            AbortReason::NameNotResolved => "NameNotResolved",
+            AbortReason::TimedOut => "TimedOut",
+            AbortReason::Failed => "Failed",
+        }
+    }
+}
+
+/// A route as results list it ([`Route::shown`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RouteInfo {
+    /// The route, without its body.
+    #[serde(flatten)]
+    pub route: Route,
+    /// The size of the body it answers with, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_bytes: Option<u64>,
+}
+
+/// The most routes a session has.
+pub const MAX_ROUTES: usize = 32;
+/// The largest body a route answers with, bytes.
+pub const MAX_ROUTE_BODY_BYTES: usize = 1024 * 1024;
+/// The most bytes the bodies of a session's routes take together.
+pub const MAX_ROUTES_BODY_BYTES: usize = 4 * 1024 * 1024;
+
+/// `page.unroute` params.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct UnrouteParams {
+    /// The `url` the routes were added with; every route when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// `page.route`, `page.unroute` and `page.routes` result: the session's routes now.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RoutesResult {
+    /// Newest first: the order requests are matched in.
+    pub routes: Vec<RouteInfo>,
 }
 
 /// `http_credentials`: who the session's pages sign in to HTTP authentication as.
@@ -1438,6 +1625,7 @@ impl Emulation {
             permissions: other.permissions.clone().or_else(|| self.permissions.clone()),
             init_scripts: other.init_scripts.clone().or_else(|| self.init_scripts.clone()),
             http_credentials: other.http_credentials.clone().or_else(|| self.http_credentials.clone()),
+            routes: other.routes.clone().or_else(|| self.routes.clone()),
         }
     }
 

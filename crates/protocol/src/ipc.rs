@@ -101,6 +101,14 @@ pub fn decode<T: DeserializeOwned>(frame: &[u8]) -> Result<T, postcard::Error> {
 /// Supervisor -> worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
+    /// The first frame a worker reads, before it attaches: what every page of the session emulates
+    /// (its routes' bodies and init scripts included, which a command line could not carry: Linux
+    /// takes at most 128 KiB in one argument).
+    Setup {
+        /// The emulation in force.
+        #[serde(with = "as_json")]
+        emulation: Box<Emulation>,
+    },
     /// Run one action within `budget_ms` (what remains of the request's budget, less headroom).
     Run {
         /// The run's number, which its reports and its `Done` carry.
@@ -590,6 +598,10 @@ pub enum WaitCondition {
 
 /// Worker -> supervisor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "`Done` is the frame of every answer and lives one hop: boxing it would allocate once an action"
+)]
 pub enum FromWorker {
     /// Attached to the target (`Target.attachToTarget`, flat session `cdp_session_id`).
     Ready {

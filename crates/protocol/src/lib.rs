@@ -28,6 +28,7 @@ pub mod fields;
 pub mod files;
 pub mod ipc;
 pub mod margins;
+pub mod pattern;
 pub mod redact;
 pub mod schema;
 

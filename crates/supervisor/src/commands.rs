@@ -246,21 +246,12 @@ pub fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
     sb_protocol::ipc::Display::checked(w, h, 1.0).map(|d| (d.width, d.height))
 }
 
-/// `--emulation`: what a worker's pages emulate, as JSON (`page.emulate`'s fields).
-///
-/// # Errors
-/// A message when it is not that JSON.
-pub fn parse_emulation(s: &str) -> Result<sb_protocol::api::Emulation, String> {
-    serde_json::from_str(s).map_err(|e| format!("emulation must be page.emulate's fields as JSON: {e}"))
-}
-
 /// `worker`: one session's worker on the IPC fd named by [`WORKER_FD_ENV`] (started by `serve`).
 /// Exit 2 when started by hand, 1 when it could not attach or the IPC broke.
 pub fn worker(
     target_id: String,
     log_format: String,
     viewport: Option<sb_protocol::ipc::Display>,
-    emulation: sb_protocol::api::Emulation,
 ) -> ExitCode {
     logging::init(&log_format);
     // Started as `/proc/self/exe` (the supervisor's own image), the process would be named `exe`.
@@ -284,7 +275,7 @@ pub fn worker(
     let result = rt.block_on(async move {
         std_stream.set_nonblocking(true).map_err(|e| e.to_string())?;
         let stream = tokio::net::UnixStream::from_std(std_stream).map_err(|e| e.to_string())?;
-        sb_worker::run(stream, sb_worker::WorkerConfig { target_id, viewport, emulation }).await
+        sb_worker::run(stream, sb_worker::WorkerConfig { target_id, viewport }).await
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -28,6 +28,7 @@ use sb_protocol::api::{
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
     VerifyResult, MAX_EXTRA_HEADERS, MAX_INIT_SCRIPTS, MAX_INIT_SCRIPT_BYTES,
 };
+use sb_protocol::api::{Route as UrlRoute, UnrouteParams, MAX_ROUTE_BODY_BYTES};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, FrameTarget, InputAction, Locator, MouseInput,
@@ -71,6 +72,13 @@ pub trait Context {
     fn next_ref(&self) -> u64;
     /// What the session's pages emulate now (`page.emulate`).
     fn emulation(&self) -> Emulation;
+    /// The bytes of file `name` of the uploads dir (opened once as
+    /// [`crate::files::open_regular_under`] opens it), at most `max_bytes`.
+    ///
+    /// # Errors
+    /// `bad_request` when uploads are off, or naming a file that is missing, not plain, a symlink,
+    /// not a regular file or larger than `max_bytes`.
+    fn read_upload(&self, name: &str, max_bytes: usize) -> Result<Vec<u8>, ErrorBody>;
 }
 
 /// A finished page action: its result, and what the session keeps of it.
@@ -231,6 +239,9 @@ pub fn route(method: Method) -> Route {
         PageVerify => &VERIFY,
         PageQuery => &QUERY,
         PageClipboard => &CLIPBOARD,
+        PageRoute => &ROUTE,
+        PageUnroute => &UNROUTE,
+        PageRoutes => &ROUTES,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -727,11 +738,12 @@ static KEYBOARD: PageMethod = PageMethod {
 /// then merged into what the session emulates (or into nothing, with `reset`): the worker gets the
 /// whole emulation.
 /// Checks what `method` (`page.emulate`, `session.start`) is asked to emulate: a position on Earth,
-/// names of a sane length without control characters, headers HTTP can carry.
+/// names of a sane length without control characters, headers HTTP can carry, routes
+/// ([`crate::routes::checked`], each completed in place: its action decided).
 ///
 /// # Errors
 /// `bad_request` naming the field.
-pub fn check_emulation(method: &str, e: &Emulation, sessions_apart: bool) -> Result<(), ErrorBody> {
+pub fn check_emulation(method: &str, e: &mut Emulation, sessions_apart: bool) -> Result<(), ErrorBody> {
     // The clipboard is the browser's, one for all its sessions: with sessions kept apart, none may
     // read what another's page wrote.
     let reads_clipboard =
@@ -762,24 +774,7 @@ pub fn check_emulation(method: &str, e: &Emulation, sessions_apart: bool) -> Res
     name("timezone", &e.timezone, 64)?;
     name("user_agent", &e.user_agent, 1_000)?;
     if let Some(headers) = &e.extra_http_headers {
-        // RFC 9110's token for a name; a value of visible characters, spaces and tabs (no line break,
-        // which would end the header).
-        let token = |n: &str| {
-            !n.is_empty()
-                && n.len() <= 256
-                && n.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-        };
-        let value = |v: &str| v.len() <= 8_192 && !v.chars().any(|c| c.is_control() && c != '\t');
-        if headers.len() > MAX_EXTRA_HEADERS {
-            return Err(bad_request(format!(
-                "{method} takes at most {MAX_EXTRA_HEADERS} extra_http_headers"
-            )));
-        }
-        if let Some((n, _)) = headers.iter().find(|(n, v)| !token(n) || !value(v)) {
-            return Err(bad_request(format!(
-                "{method} extra_http_headers {n:?}: a name is an HTTP token (letters, digits, !#$%&'*+-.^_`|~), a value at most 8192 characters without line breaks"
-            )));
-        }
+        crate::routes::check_headers(method, "extra_http_headers", headers.iter(), MAX_EXTRA_HEADERS)?;
     }
     if let Some(c) = &e.http_credentials {
         let plain = |s: &str| s.len() <= 1_024 && !s.chars().any(char::is_control);
@@ -799,6 +794,12 @@ pub fn check_emulation(method: &str, e: &Emulation, sessions_apart: bool) -> Res
             )));
         }
     }
+    if let Some(routes) = e.routes.as_mut() {
+        for r in routes.iter_mut() {
+            *r = crate::routes::checked(method, std::mem::take(r), None)?;
+        }
+        crate::routes::check_all(method, routes)?;
+    }
     if let Some(scripts) = &e.init_scripts {
         if scripts.len() > MAX_INIT_SCRIPTS || scripts.iter().any(|s| s.len() > MAX_INIT_SCRIPT_BYTES) {
             return Err(bad_request(format!(
@@ -811,18 +812,25 @@ pub fn check_emulation(method: &str, e: &Emulation, sessions_apart: bool) -> Res
 
 static EMULATE: PageMethod = PageMethod {
     prepare: |v, cx| {
-        let p: EmulateParams = params(v)?;
-        check_emulation("page.emulate", &p.emulation, cx.sessions_apart())?;
+        let mut p: EmulateParams = params(v)?;
+        check_emulation("page.emulate", &mut p.emulation, cx.sessions_apart())?;
         if p.emulation.init_scripts.is_some() {
             return Err(bad_request(
                 "page.emulate does not take init_scripts: a session's are set by session.start, for its life",
             ));
         }
+        if p.emulation.routes.is_some() {
+            return Err(bad_request(
+                "page.emulate does not take routes: add one with page.route, remove them with page.unroute",
+            ));
+        }
         let e = &p.emulation;
-        // `reset` clears what the session emulates, not the scripts it was started with.
+        // `reset` clears what the session emulates, not the scripts it was started with nor its
+        // routes.
+        let now = cx.emulation();
         let base = match p.reset {
-            true => Emulation { init_scripts: cx.emulation().init_scripts, ..Emulation::default() },
-            false => cx.emulation(),
+            true => Emulation { init_scripts: now.init_scripts, routes: now.routes, ..Emulation::default() },
+            false => now,
         };
         Ok(Action::Emulate { emulation: base.merged(e) })
     },
@@ -833,6 +841,8 @@ static EMULATE: PageMethod = PageMethod {
             if let Some(c) = shown.emulation.http_credentials.as_mut() {
                 c.password = "***".into();
             }
+            // Routes are listed by page.routes, without their bodies.
+            shown.emulation.routes = None;
             Done { emulation: Some(r.emulation), ..Done::of(shown) }
         })
     },
@@ -937,6 +947,53 @@ static CLIPBOARD: PageMethod = PageMethod {
     finish: |o| finish_as(o, Done::of::<ClipboardResult>),
     numbers_refs: false,
 };
+
+/// `page.route`: the route checked and completed ([`crate::routes::checked`]: a `body_file` read
+/// from the uploads dir now), put before the session's others; the worker gets the whole emulation.
+static ROUTE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let route: UrlRoute = params(v)?;
+        let file = match &route.body_file {
+            Some(name) => Some((name.clone(), cx.read_upload(name, MAX_ROUTE_BODY_BYTES)?)),
+            None => None,
+        };
+        let route = crate::routes::checked("page.route", route, file)?;
+        let now = cx.emulation();
+        let routes: Vec<UrlRoute> =
+            std::iter::once(route).chain(now.routes.clone().unwrap_or_default()).collect();
+        crate::routes::check_all("page.route", &routes)?;
+        Ok(Action::Emulate { emulation: Emulation { routes: Some(routes), ..now } })
+    },
+    finish: routes_listed,
+    numbers_refs: false,
+};
+
+/// `page.unroute`: the session's routes less those added with `url` (all without it).
+static UNROUTE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: UnrouteParams = params(v)?;
+        let now = cx.emulation();
+        let kept = crate::routes::without(now.routes.clone().unwrap_or_default(), p.url.as_deref());
+        Ok(Action::Emulate { emulation: Emulation { routes: Some(kept), ..now } })
+    },
+    finish: routes_listed,
+    numbers_refs: false,
+};
+
+/// `page.routes`: the session's emulation as it is (the worker changes nothing), its routes listed.
+static ROUTES: PageMethod = PageMethod {
+    prepare: |_, cx| Ok(Action::Emulate { emulation: cx.emulation() }),
+    finish: routes_listed,
+    numbers_refs: false,
+};
+
+/// The session's emulation from now on, and its routes listed ([`crate::routes::listed`]).
+fn routes_listed(o: Output) -> Result<Done, ErrorBody> {
+    finish_as(o, |r: EmulateResult| {
+        let listed = crate::routes::listed(r.emulation.routes.as_deref());
+        Done { emulation: Some(r.emulation), ..Done::of(listed) }
+    })
+}
 
 /// `page.query`: the element by exactly one of ref or selector.
 static QUERY: PageMethod = PageMethod {
@@ -1175,6 +1232,9 @@ mod tests {
         }
         fn next_ref(&self) -> u64 {
             5
+        }
+        fn read_upload(&self, name: &str, _: usize) -> Result<Vec<u8>, ErrorBody> {
+            Ok(name.as_bytes().to_vec())
         }
 
         fn emulation(&self) -> Emulation {

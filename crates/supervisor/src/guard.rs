@@ -156,7 +156,9 @@ impl Guard {
                     let answer = Duration::from_secs(2);
                     match guard.allows(&url, Budget::new(crate::policy::RESOLVE)).await {
                         Ok(()) => {
-                            let _ = client.run(&FetchContinueRequest { request_id: id }, answer).await;
+                            let _ = client
+                                .run(&FetchContinueRequest { request_id: id, ..Default::default() }, answer)
+                                .await;
                         }
                         Err(blocked) => {
                             let shown = sb_protocol::redact::in_url(&url);

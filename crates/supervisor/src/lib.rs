@@ -41,6 +41,7 @@ pub mod policy;
 pub mod proxy;
 pub mod queue;
 pub mod reaper;
+pub mod routes;
 pub mod runtime;
 pub mod server;
 pub mod sessions;

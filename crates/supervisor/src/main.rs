@@ -82,9 +82,6 @@ enum Cmd {
         /// Device pixels per CSS px.
         #[arg(long, default_value_t = 1.0)]
         scale: f64,
-        /// What the pages emulate, as `page.emulate`'s `emulation` in JSON.
-        #[arg(long, value_parser = commands::parse_emulation)]
-        emulation: Option<sb_protocol::api::Emulation>,
     },
 }
 
@@ -96,9 +93,9 @@ fn main() -> std::process::ExitCode {
         Cmd::Doctor { common, json, probe, quick } => commands::doctor(common, json, probe, quick),
         Cmd::Mcp { common, caps } => commands::mcp(common, caps),
         Cmd::Schema => commands::schema(),
-        Cmd::Worker { target_id, log_format, viewport, scale, emulation } => {
+        Cmd::Worker { target_id, log_format, viewport, scale } => {
             let display = viewport.map(|(width, height)| sb_protocol::ipc::Display { width, height, scale });
-            commands::worker(target_id, log_format, display, emulation.unwrap_or_default())
+            commands::worker(target_id, log_format, display)
         }
     }
 }

@@ -634,7 +634,7 @@ impl Runtime {
                     p.session_id = request.session_id;
                 }
                 let display = display(&p, self.config.browser.window)?;
-                dispatch::check_emulation("session.start", &p.emulation, self.config.session_tokens)?;
+                dispatch::check_emulation("session.start", &mut p.emulation, self.config.session_tokens)?;
                 // A state file is read before anything starts: a bad one starts nothing. It is the
                 // uploads dir's or one the caller saved (with tokens, one its token saved).
                 let state = match &p.storage_state {
@@ -1140,6 +1140,25 @@ impl Context for SessionContext<'_> {
 
     fn emulation(&self) -> sb_protocol::api::Emulation {
         self.session.emulation.lock().unwrap().clone()
+    }
+
+    fn read_upload(&self, name: &str, max_bytes: usize) -> Result<Vec<u8>, ErrorBody> {
+        use std::io::Read as _;
+        let bad = |m: String| bad_request(format!("page.route body_file: {m}"));
+        let dir = self.uploads_dir().ok_or_else(|| bad("uploads are off ([files] uploads_dir)".into()))?;
+        crate::files::checked_dir(dir).map_err(|e| bad(e.to_string()))?;
+        let found = crate::files::open_regular_under(dir, name).map_err(bad)?;
+        let (file, size) = found.ok_or_else(|| bad(format!("no file {name:?} in the uploads dir")))?;
+        if size > max_bytes as u64 {
+            return Err(bad(format!("{name:?} is {size} bytes, over {max_bytes}")));
+        }
+        let mut bytes = Vec::new();
+        // Read no more than was checked, whatever the file grows to meanwhile.
+        file.take(max_bytes as u64 + 1).read_to_end(&mut bytes).map_err(|e| bad(e.to_string()))?;
+        if bytes.len() > max_bytes {
+            return Err(bad(format!("{name:?} is over {max_bytes} bytes")));
+        }
+        Ok(bytes)
     }
 
     fn stage_uploads(

@@ -47,7 +47,8 @@ pub struct WorkerLauncher {
     pub log_format: String,
     /// The pages' display (`--viewport`, `--scale`); `None` leaves the window's own.
     pub viewport: Option<Display>,
-    /// What the pages emulate (`--emulation`, JSON), the session's (`page.emulate`).
+    /// What the pages emulate, the session's (`page.emulate`): the worker's first frame
+    /// ([`ToWorker::Setup`]).
     pub emulation: sb_protocol::api::Emulation,
 }
 
@@ -133,9 +134,6 @@ impl WorkerHandle {
             .arg(log_format)
             .args(launcher.viewport.map(|d| format!("--viewport={}x{}", d.width, d.height)))
             .args(launcher.viewport.map(|d| format!("--scale={}", d.scale)))
-            .args((!launcher.emulation.is_empty()).then(|| {
-                format!("--emulation={}", serde_json::to_string(&launcher.emulation).unwrap_or_default())
-            }))
             .env(WORKER_FD_ENV, fd.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null());
@@ -155,6 +153,8 @@ impl WorkerHandle {
         ours.set_nonblocking(true).map_err(|e| fail(e.to_string()))?;
         let stream = UnixStream::from_std(ours).map_err(|e| fail(e.to_string()))?;
         let (to_worker, from_worker) = pump(stream, link.relay.clone(), pid, dialog_policy);
+        // Its first frame: the session's emulation, before it attaches.
+        let _ = to_worker.send(ToWorker::Setup { emulation: Box::new(launcher.emulation.clone()) });
         let mut handle = WorkerHandle {
             child,
             pid,

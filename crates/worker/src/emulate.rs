@@ -191,10 +191,9 @@ async fn send(
             ));
         }
     }
-    if changed(|e| json!(e.http_credentials)) {
-        let (page, was, now, left) =
-            (session.clone(), before.http_credentials.clone(), e.http_credentials.clone(), left());
-        sent.push(Box::pin(async move { crate::auth::set(&page, was.as_ref(), now.as_ref(), left).await }));
+    if changed(|e| json!([e.http_credentials, e.routes])) {
+        let (page, now, left) = (session.clone(), e.clone(), left());
+        sent.push(Box::pin(async move { crate::intercept::set(&page, &now, left).await }));
     }
     if changed(|e| json!([e.permissions, e.geolocation.is_some()])) {
         // The session's own context: what is granted there (Playwright's `grantPermissions` with no

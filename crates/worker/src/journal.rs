@@ -708,7 +708,7 @@ mod tests {
         let failed = j.network(2, None, false, 100);
         assert_eq!(failed.requests.len(), 1, "a failed static one is listed");
         assert_eq!(failed.requests[0].failure.as_deref(), Some("net::ERR_FAILED"));
-        let glob = regex_lite::Regex::new(&crate::wait::glob_to_regex("**/b")).unwrap();
+        let glob = regex_lite::Regex::new(&sb_protocol::pattern::glob_to_regex("**/b")).unwrap();
         assert_eq!(j.response(&glob).map(|r| r.id), Some(2));
         j.begin_run();
         assert!(j.response(&glob).is_some(), "the previous run's responses still count");

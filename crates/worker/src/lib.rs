@@ -26,7 +26,6 @@
 
 mod actionability;
 mod actions;
-mod auth;
 mod conns;
 mod dialogs;
 mod emulate;
@@ -35,6 +34,7 @@ mod frames;
 mod history;
 mod input;
 mod interact;
+mod intercept;
 mod journal;
 mod keys;
 mod ladder;
@@ -82,8 +82,6 @@ pub struct WorkerConfig {
     /// The page's viewport, CSS px (`Emulation.setDeviceMetricsOverride` on every page the worker
     /// attaches to); `None` leaves the window's own.
     pub viewport: Option<Display>,
-    /// What every page the worker attaches to emulates (`page.emulate`).
-    pub emulation: sb_protocol::api::Emulation,
 }
 
 /// Longest the checks after a failed call take: is the renderer alive, is the browser.
@@ -142,7 +140,7 @@ const FLUSH: Duration = Duration::from_millis(1_000);
 /// stream close without `Ready`), or the IPC stream breaks.
 pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
     // This process answers its pages' HTTP authentication challenges.
-    auth::answer_here();
+    intercept::answer_here();
     let framed = Framed::new(ipc, ipc::codec());
     let (mut sink, mut stream) = framed.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
@@ -191,8 +189,15 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         reader_deliveries.close_all(&reason);
     });
     let conns = Conns::new(out_tx.clone(), deliveries);
+    // What every page the worker attaches to emulates: the supervisor's first frame.
+    let emulation = match frames.recv().await {
+        Some(Ok(ToWorker::Setup { emulation })) => *emulation,
+        Some(Ok(other)) => return Err(format!("expected Setup first, got {other:?}")),
+        Some(Err(e)) => return Err(e),
+        None => return Err("the supervisor closed the stream before Setup".into()),
+    };
 
-    let mut page = Page::attach(conns, &config.target_id, config.viewport, config.emulation, dialogs)
+    let mut page = Page::attach(conns, &config.target_id, config.viewport, emulation, dialogs)
         .await
         .map_err(|e| format!("attach to {}: {e}", config.target_id))?;
     let _ = out_tx.send(FromWorker::Ready {
@@ -222,6 +227,7 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                     Ok(ToWorker::Shutdown) => break Ok(()),
                     Ok(
                         ToWorker::Cancel { .. }
+                        | ToWorker::Setup { .. }
                         | ToWorker::Cdp { .. }
                         | ToWorker::CdpClosed { .. }
                         | ToWorker::NextDialog { .. }
@@ -415,7 +421,8 @@ async fn recover(
                     }
                 }
                 ToWorker::Shutdown => return Err(Ok(())),
-                ToWorker::Cdp { .. }
+                ToWorker::Setup { .. }
+                | ToWorker::Cdp { .. }
                 | ToWorker::CdpClosed { .. }
                 | ToWorker::NextDialog { .. }
                 | ToWorker::DialogClaimed { .. } => {}
@@ -678,6 +685,19 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
                 e => cdp_failure(Phase::Cdp, e),
             })?;
             page.emulation = emulation.clone();
+            // Routes and credentials hold in every tab of the session, as Playwright's context
+            // routes do: the tabs left in the background and every out-of-process iframe take them
+            // now, not when they are next active.
+            let mut others: Vec<sb_cdp::Session> =
+                page.oopifs.lock().unwrap().values().map(|o| o.session.clone()).collect();
+            for left in page.left.values() {
+                others.push(left.attached.session.clone());
+                others.extend(left.attached.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
+            }
+            let left = p.budget().remaining();
+            let synced = others.iter().map(|s| intercept::sync(s, left));
+            // A tab that closed meanwhile has nothing to intercept.
+            let _ = futures_util::future::join_all(synced).await;
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))
         }
         Action::Verify { target, check } => verify::verify(page, target, check, p).await,
@@ -712,7 +732,7 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             }))
         }
         Action::Network { since, filter, include_static, limit, id: None } => {
-            let pattern = match filter.as_deref().map(wait::url_pattern).transpose() {
+            let pattern = match filter.as_deref().map(sb_protocol::pattern::url_pattern).transpose() {
                 Ok(p) => p,
                 Err(e) => {
                     return Err(fail(ErrorCode::BadRequest, Phase::Cdp, format!("page.network filter: {e}")))

@@ -54,6 +54,8 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     follow(browser.clone(), &child, Some(target), found.clone());
                     let auto = child.send(&TargetSetAutoAttach::flat(), STEP);
                     tokio::spawn(auto);
+                    // The session's routes and credentials hold in the frame's own requests too.
+                    tokio::spawn(async move { crate::intercept::sync(&child, STEP).await });
                 }
                 "Target.detachedFromTarget" => {
                     let Some(DetachedFromTarget { session_id }) = ev.parse() else { continue };

@@ -62,7 +62,8 @@ pub(crate) async fn wait_for(
             answered.await.ok_or_else(not_met)?;
         }
         WaitCondition::Response(glob) => {
-            let pattern = url_pattern(glob).map_err(|e| fail(ErrorCode::BadRequest, phase, e))?;
+            let pattern =
+                sb_protocol::pattern::url_pattern(glob).map_err(|e| fail(ErrorCode::BadRequest, phase, e))?;
             let response = budget.wait_notified(&page.journal.changed, || page.journal.response(&pattern));
             let response = response.await.ok_or_else(not_met)?;
             let url = url_and_title(page, budget).await.0.unwrap_or_default();
@@ -167,34 +168,6 @@ pub(crate) async fn wait_for(
     Ok(Output::WaitFor(WaitForResult { matched: what, url, response: None, download: None, popup: None }))
 }
 
-/// A URL pattern compiled for matching here: a regular expression written as Playwright MCP's
-/// clients write one in JSON, `/pattern/flags` (flags of `dgimsuyv`; `i` is kept, the others do not
-/// change what a URL matches), searched anywhere in the URL as `RegExp.test` does; else a glob
-/// ([`glob_to_regex`]), matched against the whole URL. Before, `/api\/v1/` was taken as a glob and
-/// silently matched nothing.
-///
-/// # Errors
-/// A one-line message when a regular expression does not compile (a glob always does: every special
-/// character is escaped).
-pub(crate) fn url_pattern(pattern: &str) -> Result<regex_lite::Regex, String> {
-    if let Some((source, flags)) = as_regex(pattern) {
-        let case = if flags.contains('i') { "(?i)" } else { "" };
-        return regex_lite::Regex::new(&format!("{case}{source}"))
-            .map_err(|e| format!("the regular expression {pattern:?} is not usable: {e}"));
-    }
-    regex_lite::Regex::new(&glob_to_regex(pattern))
-        .map_err(|e| format!("the glob {pattern:?} is not usable: {e}"))
-}
-
-/// `(pattern, flags)` of a `/pattern/flags` regular expression; `None` for anything else (a glob).
-fn as_regex(text: &str) -> Option<(&str, &str)> {
-    let rest = text.strip_prefix('/')?;
-    let end = rest.rfind('/')?;
-    let (source, flags) = (&rest[..end], &rest[end + 1..]);
-    let flags_ok = flags.chars().all(|c| "dgimsuyv".contains(c));
-    (!source.is_empty() && flags_ok).then_some((source, flags))
-}
-
 /// The error for a test that threw: `evaluate_error` for the caller's function, else `bad_request`
 /// (an invalid selector).
 fn thrown(condition: &WaitCondition, message: String) -> WorkerError {
@@ -269,7 +242,7 @@ fn in_page_test(condition: &WaitCondition) -> Option<(&'static str, String)> {
         // normalized; ours: any such element, where Playwright's `.first()` looks at the first only.
         WaitCondition::Text(t) => ("attached", visible_text(t)),
         WaitCondition::TextGone(t) => ("detached", visible_text(t)),
-        WaitCondition::Url(glob) => ("url", glob_to_regex(glob)),
+        WaitCondition::Url(glob) => ("url", sb_protocol::pattern::glob_to_regex(glob)),
         WaitCondition::LoadState(LoadState::Load) => ("load", String::new()),
         WaitCondition::LoadState(LoadState::DomContentLoaded) => ("domcontentloaded", String::new()),
         _ => return None,
@@ -282,60 +255,4 @@ fn in_page_test(condition: &WaitCondition) -> Option<(&'static str, String)> {
 fn function_test(condition: &WaitCondition) -> String {
     let WaitCondition::Function(f) = condition else { return "() => true".into() };
     format!("() => ((found) => (typeof found === 'function' ? found() : found))(({f}))")
-}
-
-/// A URL glob as an anchored regex: `**/` zero or more directories, `**` any characters, `*` any but
-/// `/`, `?` one character.
-pub(crate) fn glob_to_regex(glob: &str) -> String {
-    let mut re = String::from("^");
-    let mut chars = glob.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '*' if chars.peek() == Some(&'*') => {
-                chars.next();
-                // `**/` is zero or more directories; a lone `**` any characters.
-                if chars.peek() == Some(&'/') {
-                    chars.next();
-                    re.push_str("(?:.*/)?");
-                } else {
-                    re.push_str(".*");
-                }
-            }
-            '*' => re.push_str("[^/]*"),
-            '?' => re.push('.'),
-            c if "\\^$.|+()[]{}".contains(c) => {
-                re.push('\\');
-                re.push(c);
-            }
-            c => re.push(c),
-        }
-    }
-    re.push('$');
-    re
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slashed_patterns_are_regular_expressions_and_the_rest_globs() {
-        let re = url_pattern(r"/api\/v\d+/i").unwrap();
-        assert!(re.is_match("https://h.test/API/v2/items"), "searched anywhere, case ignored");
-        assert!(!re.is_match("https://h.test/api/x"));
-        let glob = url_pattern("**/api/*").unwrap();
-        assert!(glob.is_match("https://h.test/api/items") && !glob.is_match("https://h.test/api/a/b"));
-        // Not a regular expression: a flag that is not one, or nothing between the slashes.
-        assert!(as_regex("/api/*").is_none() && as_regex("//").is_none() && as_regex("api/x/").is_none());
-        assert!(url_pattern("/(unclosed/").unwrap_err().contains("regular expression"));
-    }
-
-    #[test]
-    fn globs_become_anchored_regexes() {
-        assert_eq!(glob_to_regex("**/done.html"), "^(?:.*/)?done\\.html$");
-        assert_eq!(glob_to_regex("**/c/**/s.html"), "^(?:.*/)?c/(?:.*/)?s\\.html$");
-        assert_eq!(glob_to_regex("http://h/**"), "^http://h/.*$");
-        assert_eq!(glob_to_regex("http://h/*/x?y"), "^http://h/[^/]*/x.y$");
-        assert_eq!(glob_to_regex("a+(b)"), "^a\\+\\(b\\)$");
-    }
 }
