@@ -217,6 +217,10 @@ example "page.routes" page.routes s5 '{}'
 example "page.unroute (the routes added with that url)" page.unroute s5 '{"url": "**/*.{png,jpg}"}'
 example "page.route with fields of two actions, refused" page.route s5 '{"url": "**/api/orders", "action": "abort", "body": "x"}'
 example "page.unroute (every route)" page.unroute s5 '{}'
+example "session.har start (the session's requests, in every tab, from now on; as Playwright's recordHar)" session.har s5 '{"action": "start", "content": "embed"}'
+example "page.goto (a page with images, recorded)" page.goto s5 "{\"url\": \"$base/test/images/2\"}"
+example "session.har stop (a HAR 1.2 file under the artifacts dir: timings, headers, bodies cut at 64 KiB)" session.har s5 '{"action": "stop", "name": "run.har"}'
+example "session.har stop without a recording, refused" session.har s5 '{"action": "stop"}'
 example "page.goto (a page with a file input)" page.goto s1 "{\"url\": \"$base/test/upload.html\"}"
 example "page.upload (a file of [files] uploads_dir to a file input)" page.upload s1 '{"selector": "#resume", "files": ["team.csv"]}'
 example "page.upload of a path, refused" page.upload s1 '{"selector": "#resume", "files": ["../config.toml"]}'

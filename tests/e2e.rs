@@ -2307,3 +2307,88 @@ async fn routes_from_session_start_and_the_url_policy_first() {
         .unwrap();
     assert_eq!(api_error(&e).code, ErrorCode::BadRequest);
 }
+
+/// Issue 56 §6, Playwright's `recordHar`: `session.har` records the session's requests in every tab
+/// it drives and writes them as a HAR 1.2 file under the owner's `hars` directory: the document, its
+/// images and a POST, with their headers, post data, status, timings and bodies (text and base64);
+/// `content: omit` leaves the bodies out, `url_filter` keeps what matches; a stop without a
+/// recording, a second start and a name that is not plain are `bad_request`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn har_records_the_sessions_requests_as_playwright_does() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let c = &c;
+    c.session_start(Some("h")).await.unwrap();
+    c.goto("h", &pages.url("/test/form.html"), None).await.unwrap();
+    let started = result_of(c, "h", "session.har", json!({"action": "start"})).await;
+    assert_eq!(started["recording"], json!(true));
+    let e = error_of(c, "h", "session.har", json!({"action": "start"})).await;
+    assert_eq!(e.code, ErrorCode::BadRequest, "one recording at a time: {e:?}");
+    c.goto("h", &pages.url("/test/images/2"), None).await.unwrap();
+    let posted = "fetch('/test/echo', {method: 'POST', body: 'sent', headers: {'Content-Type': 'text/plain'}}).then(r => r.json())";
+    result_of(c, "h", "page.evaluate", json!({"expression": posted})).await;
+    result_of(c, "h", "tabs.open", json!({"url": pages.url("/test/index.html")})).await;
+    let stopped = result_of(c, "h", "session.har", json!({"action": "stop", "name": "run"})).await;
+    let path = stopped["path"].as_str().unwrap();
+    assert!(path.ends_with("/hars/run.har"), "{stopped}");
+    let har: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let log = &har["log"];
+    assert_eq!(log["version"], json!("1.2"));
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(stopped["entries"], json!(entries.len()));
+    let find = |suffix: &str| {
+        entries
+            .iter()
+            .find(|e| e["request"]["url"].as_str().unwrap().ends_with(suffix))
+            .unwrap_or_else(|| panic!("{suffix} in {har}"))
+    };
+    assert!(
+        entries.iter().all(|e| !e["request"]["url"].as_str().unwrap().ends_with("/form.html")),
+        "before the start"
+    );
+    let document = find("/test/images/2");
+    assert_eq!(document["response"]["status"], json!(200));
+    assert!(document["response"]["content"]["text"].as_str().unwrap().contains("<img"), "{document}");
+    assert!(document["startedDateTime"].as_str().unwrap().ends_with('Z'));
+    for phase in ["send", "wait", "receive"] {
+        assert!(document["timings"][phase].as_f64().unwrap() >= 0.0, "{phase}: {document}");
+    }
+    let headers = document["request"]["headers"].as_array().unwrap();
+    assert!(headers.iter().any(|h| h["name"].as_str().is_some_and(|n| n.eq_ignore_ascii_case("user-agent"))));
+    let image =
+        entries.iter().find(|e| e["request"]["url"].as_str().unwrap().contains("/test/pixel.png")).unwrap();
+    assert_eq!(image["response"]["content"]["encoding"], json!("base64"), "{image}");
+    assert_eq!(image["_resourceType"], json!("image"));
+    let post = find("/test/echo");
+    assert_eq!(post["request"]["method"], json!("POST"));
+    assert_eq!(post["request"]["postData"], json!({"mimeType": "text/plain", "text": "sent"}));
+    assert_eq!(post["response"]["content"]["text"], json!("{\"got\":\"sent\"}"));
+    find("/test/index.html");
+
+    // Bodies omitted; a filter.
+    result_of(
+        c,
+        "h",
+        "session.har",
+        json!({"action": "start", "content": "omit", "url_filter": "**/pixel.png*"}),
+    )
+    .await;
+    c.goto("h", &pages.url("/test/images/1"), None).await.unwrap();
+    let stopped = result_of(c, "h", "session.har", json!({"action": "stop"})).await;
+    let har: Value =
+        serde_json::from_slice(&std::fs::read(stopped["path"].as_str().unwrap()).unwrap()).unwrap();
+    let entries = har["log"]["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{har}");
+    assert!(entries[0]["response"]["content"].get("text").is_none());
+
+    for bad in [
+        json!({"action": "stop"}),
+        json!({"action": "start", "name": "x"}),
+        json!({"action": "start", "url_filter": "/(/"}),
+    ] {
+        let e = error_of(c, "h", "session.har", bad.clone()).await;
+        assert_eq!(e.code, ErrorCode::BadRequest, "{bad}: {e:?}");
+    }
+    result_of(c, "h", "session.har", json!({"action": "start"})).await;
+    let e = error_of(c, "h", "session.har", json!({"action": "stop", "name": "../escape"})).await;
+    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
+}

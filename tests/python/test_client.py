@@ -107,6 +107,10 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.evaluate(sid, "fetch('/api/x').then(r => r.json())").value == {"ok": 1}
         assert [r.url for r in c.routes(sid).routes] == ["**/api/*"]
         assert c.unroute(sid).routes == []
+        assert c.session_har(sid, action="start").recording
+        c.evaluate(sid, "fetch('/test/index.html').then(r => r.status)")
+        har = c.session_har(sid, action="stop", name="py-run")
+        assert har.path.endswith("py-run.har") and har.entries >= 1 and os.path.isfile(har.path)
         state = c.session_storage_state(sid, action="save", name="py-state.json")
         assert state.origins == 1 and os.path.isfile(state.path)
         assert c.session_storage_state(sid, action="load", name="py-state.json").origins == 1

@@ -24,6 +24,7 @@ from .types import (
     FramesResult,
     GotoResult,
     HandleDialogResult,
+    HarResult,
     HealthResult,
     InputResult,
     MetricsResult,
@@ -250,6 +251,34 @@ class Methods:
         """
         params = _params({"action": action, "name": name})
         return self._request("session.trace", session_id, params, timeout_ms, TraceResult)
+
+    def session_har(
+        self,
+        session_id: str,
+        *,
+        action: Literal["start", "stop"],
+        content: Optional[Literal["embed", "omit"]] = None,
+        name: Optional[str] = None,
+        url_filter: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> HarResult:
+        """``session.har {action: start | stop, content?, url_filter?, name?}`` -> ``HarResult``: records the
+        session's requests, in every tab the session drives, as Playwright's ``recordHar``; ``stop`` writes
+        them as one HAR 1.2 file (timings, headers, post data, response bodies cut at ``NETWORK_BODY_BYTES``
+        each) under the artifacts dir (``<owner>/hars``). What a tab closed during the recording requested,
+        and a tab's requests past its buffer (``NETWORK_BUFFER``), are left out (the file's ``comment`` counts
+        the latter).
+
+        :param action: start or stop.
+        :param content: start: ``embed`` the response bodies in the file (the default, each cut at 64 KiB), or
+        ``omit`` them, as Playwright's ``recordHar.content``.
+        :param name: stop: a plain file name (``run.har``; ``.har`` added when missing); default
+        ``<session>-<ms>.har``.
+        :param url_filter: start: only requests whose URL matches this glob or ``/regex/`` (Playwright's
+        ``urlFilter``).
+        """
+        params = _params({"action": action, "content": content, "name": name, "url_filter": url_filter})
+        return self._request("session.har", session_id, params, timeout_ms, HarResult)
 
     def session_list(self, *, timeout_ms: Optional[int] = None) -> SessionListResult:
         """``session.list`` -> ``SessionListResult``: the open sessions.
@@ -1542,6 +1571,34 @@ class AsyncMethods:
         """
         params = _params({"action": action, "name": name})
         return await self._request("session.trace", session_id, params, timeout_ms, TraceResult)
+
+    async def session_har(
+        self,
+        session_id: str,
+        *,
+        action: Literal["start", "stop"],
+        content: Optional[Literal["embed", "omit"]] = None,
+        name: Optional[str] = None,
+        url_filter: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> HarResult:
+        """``session.har {action: start | stop, content?, url_filter?, name?}`` -> ``HarResult``: records the
+        session's requests, in every tab the session drives, as Playwright's ``recordHar``; ``stop`` writes
+        them as one HAR 1.2 file (timings, headers, post data, response bodies cut at ``NETWORK_BODY_BYTES``
+        each) under the artifacts dir (``<owner>/hars``). What a tab closed during the recording requested,
+        and a tab's requests past its buffer (``NETWORK_BUFFER``), are left out (the file's ``comment`` counts
+        the latter).
+
+        :param action: start or stop.
+        :param content: start: ``embed`` the response bodies in the file (the default, each cut at 64 KiB), or
+        ``omit`` them, as Playwright's ``recordHar.content``.
+        :param name: stop: a plain file name (``run.har``; ``.har`` added when missing); default
+        ``<session>-<ms>.har``.
+        :param url_filter: start: only requests whose URL matches this glob or ``/regex/`` (Playwright's
+        ``urlFilter``).
+        """
+        params = _params({"action": action, "content": content, "name": name, "url_filter": url_filter})
+        return await self._request("session.har", session_id, params, timeout_ms, HarResult)
 
     async def session_list(self, *, timeout_ms: Optional[int] = None) -> SessionListResult:
         """``session.list`` -> ``SessionListResult``: the open sessions.

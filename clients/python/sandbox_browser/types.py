@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Route", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "ClipboardResult", "RouteInfo", "RoutesResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "HarResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Route", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "ClipboardResult", "RouteInfo", "RoutesResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -286,6 +286,20 @@ class TraceResult(Result):
     """stop: the HTML report written."""
     tracing: bool = False
     """Whether the session is being traced after this call."""
+
+
+@dataclass
+class HarResult(Result):
+    """``session.har`` result."""
+
+    bytes: Optional[int] = None
+    """stop: its size, bytes."""
+    entries: Optional[int] = None
+    """stop: its entries (requests)."""
+    path: Optional[str] = None
+    """stop: the HAR file written."""
+    recording: bool = False
+    """Whether the session is recording after this call."""
 
 
 @dataclass

@@ -546,6 +546,16 @@ pub struct NetworkResponse {
     /// The MIME type Chromium took it as (`text/html`, `application/json`).
     #[serde(default)]
     pub mime_type: String,
+    /// The protocol it came over (`http/1.1`, `h2`, `data`).
+    #[serde(default)]
+    pub protocol: String,
+    /// The server's IP address.
+    #[serde(default, rename = "remoteIPAddress")]
+    pub remote_ip_address: String,
+    /// `Network.ResourceTiming`: `requestTime` (s, monotonic) and the phases' starts and ends (ms
+    /// after it; -1 when a phase did not happen), as the HAR's timings read them.
+    #[serde(default)]
+    pub timing: Option<Value>,
 }
 
 #[cfg(test)]

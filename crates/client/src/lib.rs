@@ -33,7 +33,7 @@ use sb_protocol::api::{
     TabsOpenParams, TraceParams, TraceResult, TypeParams, UploadParams, UploadResult, VerifyParams,
     VerifyResult, WaitForParams, WaitForResult,
 };
-use sb_protocol::api::{Route, RoutesResult, UnrouteParams};
+use sb_protocol::api::{HarParams, HarResult, Route, RoutesResult, UnrouteParams};
 use sb_protocol::budget::{MAX_TIMEOUT_MS, MIN_TIMEOUT_MS};
 use sb_protocol::ErrorBody;
 use serde::de::DeserializeOwned;
@@ -604,6 +604,16 @@ impl Client {
     /// As [`Client::request`].
     pub async fn routes(&self, session_id: &str) -> Result<Reply<RoutesResult>, ClientError> {
         self.request(Method::PageRoutes, Some(session_id), Value::Null, None).await
+    }
+
+    /// `session.har`: start recording the session's requests, or stop and write them as a HAR 1.2
+    /// file (its path, entries and bytes).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `bad_request` for a stop without a recording, a start during one, a
+    /// name that is not plain.
+    pub async fn har(&self, session_id: &str, params: HarParams) -> Result<Reply<HarResult>, ClientError> {
+        self.request(Method::SessionHar, Some(session_id), params, None).await
     }
 
     /// `page.wait_for` with exactly one condition (default budget 20000 ms).

@@ -469,6 +469,13 @@ methods! {
     /// HTML report (a timeline with the screenshots inline) named `name` (default
     /// `<session>-trace-<ms>.html`).
     SessionTrace = "session.trace" { session: true, params: TraceParams, result: TraceResult, timeout_ms: 15_000 }
+    /// `session.har {action: start | stop, content?, url_filter?, name?}` -> [`HarResult`]: records
+    /// the session's requests, in every tab the session drives, as Playwright's `recordHar`; `stop`
+    /// writes them as one HAR 1.2 file (timings, headers, post data, response bodies cut at
+    /// [`NETWORK_BODY_BYTES`] each) under the artifacts dir (`<owner>/hars`). What a tab closed during
+    /// the recording requested, and a tab's requests past its buffer ([`NETWORK_BUFFER`]), are left
+    /// out (the file's `comment` counts the latter).
+    SessionHar = "session.har" { session: true, params: HarParams, result: HarResult, timeout_ms: 15_000 }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once its document reached
@@ -1763,6 +1770,49 @@ pub struct TraceParams {
     /// `<session>-trace-<ms>.html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+/// `session.har` params.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HarParams {
+    /// start or stop.
+    pub action: TraceAction,
+    /// start: `embed` the response bodies in the file (the default, each cut at 64 KiB), or `omit`
+    /// them, as Playwright's `recordHar.content`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<HarContent>,
+    /// start: only requests whose URL matches this glob or `/regex/` (Playwright's `urlFilter`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_filter: Option<String>,
+    /// stop: a plain file name (`run.har`; `.har` added when missing); default `<session>-<ms>.har`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Whether a HAR holds the response bodies ([`HarParams::content`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HarContent {
+    /// Each body in its entry (`response.content.text`, base64 for binary), cut at 64 KiB.
+    Embed,
+    /// No bodies (their sizes only).
+    Omit,
+}
+
+/// `session.har` result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct HarResult {
+    /// Whether the session is recording after this call.
+    pub recording: bool,
+    /// stop: the HAR file written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// stop: its entries (requests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<u64>,
+    /// stop: its size, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
 }
 
 /// `session.trace` result.

@@ -25,10 +25,10 @@ use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
     ClipboardAction, ClipboardResult, ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation,
-    ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, ImageFormat, InputResult,
-    KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkResult, PdfResult, QueryResult,
-    ScreenshotResult, ScrollResult, SelectResult, StorageAction, StorageKind, StorageResult, UploadResult,
-    VerifyCheck, VerifyResult, WaitForResult,
+    ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, ImageFormat,
+    InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkResult, PdfResult,
+    QueryResult, ScreenshotResult, ScrollResult, SelectResult, StorageAction, StorageKind, StorageResult,
+    UploadResult, VerifyCheck, VerifyResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -271,6 +271,19 @@ pub enum Action {
         /// Where the PDF is written (under the artifacts dir; `files::under`).
         path: String,
     },
+    /// `session.har {action: start}`: record the session's requests from now on.
+    HarStart {
+        /// Keep the response bodies.
+        embed: bool,
+        /// Only requests whose URL matches this pattern (`sb_protocol::pattern`).
+        url_filter: Option<String>,
+    },
+    /// `session.har {action: stop}`: write the recording as HAR 1.2 to `path` (under the artifacts
+    /// dir; `files::under`) and end it.
+    HarStop {
+        /// The file.
+        path: String,
+    },
     /// `Runtime.evaluate` of `expression`, in the main world of `frame` (default: the main frame).
     Evaluate {
         /// The script.
@@ -422,7 +435,7 @@ impl Action {
             | Action::Network { .. }
             | Action::Emulate { .. }
             | Action::Storage { .. } => Phase::Cdp,
-            Action::Attach { .. } => Phase::Session,
+            Action::Attach { .. } | Action::HarStart { .. } | Action::HarStop { .. } => Phase::Session,
             Action::Verify { .. } | Action::Query { .. } => Phase::Verify,
             Action::Clipboard { .. } => Phase::Cdp,
         }
@@ -803,6 +816,9 @@ outputs! {
     /// `page.pdf`.
     #[serde(with = "as_json")]
     Pdf(PdfResult),
+    /// `session.har`.
+    #[serde(with = "as_json")]
+    Har(HarResult),
     /// `page.upload`.
     #[serde(with = "as_json")]
     Upload(UploadResult),

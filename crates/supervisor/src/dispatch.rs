@@ -28,6 +28,7 @@ use sb_protocol::api::{
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
     VerifyResult, MAX_EXTRA_HEADERS, MAX_INIT_SCRIPTS, MAX_INIT_SCRIPT_BYTES,
 };
+use sb_protocol::api::{HarContent, HarParams, HarResult, TraceAction};
 use sb_protocol::api::{Route as UrlRoute, UnrouteParams, MAX_ROUTE_BODY_BYTES};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
@@ -68,6 +69,12 @@ pub trait Context {
     /// # Errors
     /// `internal` when that directory cannot be made.
     fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody>;
+    /// Where the session's artifact named `name` (a plain file name; `.extension` added when it
+    /// does not end so) is written: in its owner's directory of that kind.
+    ///
+    /// # Errors
+    /// `bad_request` for a name that is not plain; `internal` when the directory cannot be made.
+    fn named_artifact(&self, extension: &str, name: &str) -> Result<String, ErrorBody>;
     /// The number the session's next new ref gets (held steady while a snapshot runs).
     fn next_ref(&self) -> u64;
     /// What the session's pages emulate now (`page.emulate`).
@@ -242,6 +249,7 @@ pub fn route(method: Method) -> Route {
         PageRoute => &ROUTE,
         PageUnroute => &UNROUTE,
         PageRoutes => &ROUTES,
+        SessionHar => &HAR,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -995,6 +1003,33 @@ fn routes_listed(o: Output) -> Result<Done, ErrorBody> {
     })
 }
 
+/// `session.har`: `content` and `url_filter` with start only (a filter that compiles), `name` with
+/// stop only; the file's path under the owner's `hars` directory.
+static HAR: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: HarParams = params(v)?;
+        match p.action {
+            TraceAction::Start if p.name.is_none() => {
+                if let Some(f) = &p.url_filter {
+                    sb_protocol::pattern::url_pattern(f)
+                        .map_err(|e| bad_request(format!("session.har url_filter: {e}")))?;
+                }
+                Ok(Action::HarStart { embed: p.content != Some(HarContent::Omit), url_filter: p.url_filter })
+            }
+            TraceAction::Stop if p.content.is_none() && p.url_filter.is_none() => {
+                let path = match &p.name {
+                    Some(name) => cx.named_artifact("har", name)?,
+                    None => cx.artifact_path("har")?,
+                };
+                Ok(Action::HarStop { path })
+            }
+            _ => Err(bad_request("session.har: start takes content and url_filter, stop takes name")),
+        }
+    },
+    finish: |o| finish_as(o, Done::of::<HarResult>),
+    numbers_refs: false,
+};
+
 /// `page.query`: the element by exactly one of ref or selector.
 static QUERY: PageMethod = PageMethod {
     prepare: |v, cx| {
@@ -1232,6 +1267,9 @@ mod tests {
         }
         fn next_ref(&self) -> u64 {
             5
+        }
+        fn named_artifact(&self, extension: &str, name: &str) -> Result<String, ErrorBody> {
+            Ok(format!("/hars/{name}.{extension}"))
         }
         fn read_upload(&self, name: &str, _: usize) -> Result<Vec<u8>, ErrorBody> {
             Ok(name.as_bytes().to_vec())

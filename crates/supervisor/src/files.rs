@@ -125,6 +125,8 @@ pub enum Kind {
     Pdfs,
     /// `session.trace`'s JSON lines, their screenshots and reports.
     Traces,
+    /// `session.har`'s files.
+    Hars,
 }
 
 impl Kind {
@@ -136,6 +138,7 @@ impl Kind {
             Kind::Uploads => "uploads",
             Kind::Pdfs => "pdfs",
             Kind::Traces => "traces",
+            Kind::Hars => "hars",
         }
     }
 }

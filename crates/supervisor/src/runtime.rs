@@ -1195,8 +1195,20 @@ impl Context for SessionContext<'_> {
         Ok((paths, bytes))
     }
 
+    fn named_artifact(&self, extension: &str, name: &str) -> Result<String, ErrorBody> {
+        let dir = owned_dir(
+            &self.config.artifacts_dir,
+            &self.session.owner(self.config.session_tokens),
+            kind_of(extension),
+        )?;
+        let suffix = format!(".{extension}");
+        let name = if name.ends_with(&suffix) { name.to_string() } else { format!("{name}{suffix}") };
+        let path = crate::files::under(&dir, &name).map_err(|e| bad_request(format!("name: {e}")))?;
+        Ok(path.to_string_lossy().into_owned())
+    }
+
     fn artifact_path(&self, extension: &str) -> Result<String, ErrorBody> {
-        let kind = if extension == "pdf" { Kind::Pdfs } else { Kind::Screenshots };
+        let kind = kind_of(extension);
         let dir =
             owned_dir(&self.config.artifacts_dir, &self.session.owner(self.config.session_tokens), kind)?;
         let n = self.session.next_shot();
@@ -1211,6 +1223,15 @@ impl Context for SessionContext<'_> {
 
     fn next_ref(&self) -> u64 {
         self.session.next_ref()
+    }
+}
+
+/// The directory kind of an artifact with file `extension`.
+fn kind_of(extension: &str) -> Kind {
+    match extension {
+        "pdf" => Kind::Pdfs,
+        "har" => Kind::Hars,
+        _ => Kind::Screenshots,
     }
 }
 

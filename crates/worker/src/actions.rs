@@ -509,7 +509,7 @@ fn count_pages(pdf: &[u8]) -> u32 {
 /// Writes an artifact as the runtime writes every file ([`sb_protocol::files`]): its directory made
 /// 0700 when missing, the file created new, 0600, never through a file or symlink already there, and
 /// none left behind when the write fails; a full disk answers `disk_full`.
-fn write_private(path: &std::path::Path, bytes: &[u8], phase: Phase) -> Result<(), WorkerError> {
+pub(crate) fn write_private(path: &std::path::Path, bytes: &[u8], phase: Phase) -> Result<(), WorkerError> {
     use std::os::unix::fs::DirBuilderExt;
     let written = match path.parent().filter(|d| !d.exists()) {
         Some(dir) => {

@@ -85,6 +85,23 @@ struct Request {
     redirected: bool,
     /// `Network.loadingFinished` came: the browser holds the whole body.
     finished: bool,
+    /// What a HAR entry says beyond the above ([`Journal::details`]).
+    har: HarFacts,
+}
+
+/// What a request's HAR entry needs beyond `page.network {id}`'s details.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HarFacts {
+    /// When it was sent, seconds since the Unix epoch.
+    pub(crate) wall_time: f64,
+    /// When it was sent and when it ended (finished or failed), `Network.MonotonicTime` s.
+    pub(crate) started: f64,
+    pub(crate) ended: Option<f64>,
+    /// The response's protocol (`http/1.1`, `h2`) and the server's address.
+    pub(crate) protocol: String,
+    pub(crate) remote_ip: String,
+    /// The response's `Network.ResourceTiming`.
+    pub(crate) timing: Option<Value>,
 }
 
 /// What `page.network {id}` reads of one request: its entry and details as the journal kept them,
@@ -99,6 +116,8 @@ pub(crate) struct Found {
     post_data_left_out: bool,
     /// Why there is no response body to ask for, or `None` when there is one.
     no_body: Option<&'static str>,
+    /// What its HAR entry says beyond the details.
+    pub(crate) har: HarFacts,
 }
 
 impl Inner {
@@ -192,6 +211,10 @@ impl Journal {
                             redirect.headers.clone(),
                             redirect.mime_type.clone(),
                         ));
+                        r.har.ended = Some(sent.timestamp);
+                        r.har.protocol = redirect.protocol.clone();
+                        r.har.remote_ip = redirect.remote_ip_address.clone();
+                        r.har.timing = redirect.timing.clone();
                     }
                 }
                 inner.request_last += 1;
@@ -227,6 +250,11 @@ impl Journal {
                     response: None,
                     redirected: false,
                     finished: false,
+                    har: HarFacts {
+                        wall_time: sent.wall_time,
+                        started: sent.timestamp,
+                        ..HarFacts::default()
+                    },
                 });
                 inner.by_cdp.insert(sent.request_id, id);
                 if inner.by_cdp.len() > 2 * NETWORK_BUFFER {
@@ -241,6 +269,9 @@ impl Journal {
                     r.entry.status = Some(got.response.status as u16);
                     r.answered = true;
                     let response = got.response;
+                    r.har.protocol = response.protocol;
+                    r.har.remote_ip = response.remote_ip_address;
+                    r.har.timing = response.timing;
                     r.response = Some((response.status_text, response.headers, response.mime_type));
                 }
                 self.changed.notify_waiters();
@@ -252,6 +283,7 @@ impl Journal {
                     r.entry.bytes = Some(done.encoded_data_length.max(0.0) as u64);
                     r.entry.ms = Some(ms_between(r.started, done.timestamp));
                     r.finished = true;
+                    r.har.ended = Some(done.timestamp);
                 }
                 self.changed.notify_waiters();
             }
@@ -266,6 +298,7 @@ impl Journal {
                     };
                     r.entry.failure = Some(text);
                     r.entry.ms = Some(ms_between(r.started, failed.timestamp));
+                    r.har.ended = Some(failed.timestamp);
                 }
                 self.changed.notify_waiters();
             }
@@ -382,7 +415,21 @@ impl Journal {
             cdp_id: r.cdp_id.clone(),
             post_data_left_out: r.has_post_data && r.post_data.is_none(),
             no_body,
+            har: r.har.clone(),
         })
+    }
+
+    /// The id of the newest request so far (0 before the first), and how many were let go for
+    /// room.
+    pub(crate) fn last_request(&self) -> (u64, u64) {
+        let inner = self.inner.lock().unwrap();
+        (inner.request_last, inner.requests_dropped)
+    }
+
+    /// The ids of the requests still held that came after `since`.
+    pub(crate) fn request_ids(&self, since: u64) -> Vec<u64> {
+        let inner = self.inner.lock().unwrap();
+        inner.requests.iter().map(|r| r.entry.id).filter(|id| *id > since).collect()
     }
 
     /// The first response since the previous run started whose URL matches `glob`.

@@ -31,6 +31,7 @@ mod dialogs;
 mod emulate;
 mod error;
 mod frames;
+mod har;
 mod history;
 mod input;
 mod interact;
@@ -139,7 +140,7 @@ const FLUSH: Duration = Duration::from_millis(1_000);
 /// When the browser cannot be reached or the target cannot be attached (the supervisor sees the
 /// stream close without `Ready`), or the IPC stream breaks.
 pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
-    // This process answers its pages' HTTP authentication challenges.
+    // This process answers the requests its pages' routes and credentials intercept.
     intercept::answer_here();
     let framed = Framed::new(ipc, ipc::codec());
     let (mut sink, mut stream) = framed.split();
@@ -700,6 +701,8 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             let _ = futures_util::future::join_all(synced).await;
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))
         }
+        Action::HarStart { embed, url_filter } => har::start(page, embed, url_filter.as_deref()),
+        Action::HarStop { path } => har::stop(page, &path, p).await,
         Action::Verify { target, check } => verify::verify(page, target, check, p).await,
         Action::Query { target } => verify::query(page, target, p).await,
         Action::Clipboard { action, text } => actions::clipboard(page, action, text, p).await,

@@ -206,6 +206,8 @@ pub(crate) struct Page {
     pub(crate) oopifs: Oopifs,
     /// The active tab's console messages, requests and main-world contexts.
     pub(crate) journal: Arc<Journal>,
+    /// The session's HAR recording, while one is on (`session.har`).
+    pub(crate) har: Option<crate::har::Recording>,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
     pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
     /// The mouse buttons `page.mouse` pressed and did not release (left 1, right 2, middle 4).
@@ -290,6 +292,7 @@ impl Page {
             crash_expected: attached.crash_expected,
             oopifs: attached.oopifs,
             journal: attached.journal,
+            har: None,
             mouse_at: std::sync::Mutex::new(None),
             buttons_held: Default::default(),
             keys_held: Default::default(),
