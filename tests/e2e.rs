@@ -1969,18 +1969,22 @@ async fn the_download_a_click_starts_is_in_that_clicks_result_once() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     c.session_start(Some("dlc")).await.unwrap();
     c.goto("dlc", &pages.url("/test/popup.html"), None).await.unwrap();
-    let link =
-        "document.body.insertAdjacentHTML('beforeend', '<a id=\"dl\" href=\"/test/download/3000\">d</a>'), 1";
-    result_of(&c, "dlc", "page.evaluate", json!({"expression": link})).await;
-    for settle in [None, Some(200)] {
-        let mut params = json!({"selector": "#dl"});
+    // Each click downloads from a URL of its own: a result may also report an earlier download's
+    // later state (one that ended after the result that listed it started).
+    for (bytes, settle) in [(3000, None), (3001, Some(200))] {
+        let link = format!(
+            "document.body.insertAdjacentHTML('beforeend', '<a id=\"dl{bytes}\" href=\"/test/download/{bytes}\">d</a>'), 1"
+        );
+        result_of(&c, "dlc", "page.evaluate", json!({"expression": link})).await;
+        let mut params = json!({"selector": format!("#dl{bytes}")});
         if let Some(ms) = settle {
             params["settle_ms"] = json!(ms);
         }
         let r = result_of(&c, "dlc", "page.click", params).await;
-        let downloads = r["downloads"].as_array().unwrap_or_else(|| panic!("settle {settle:?}: {r}"));
+        let all = r["downloads"].as_array().unwrap_or_else(|| panic!("settle {settle:?}: {r}"));
+        let url = json!(pages.url(&format!("/test/download/{bytes}")));
+        let downloads: Vec<&Value> = all.iter().filter(|d| d["url"] == url).collect();
         assert_eq!(downloads.len(), 1, "{r}");
-        assert_eq!(downloads[0]["url"], json!(pages.url("/test/download/3000")), "{r}");
         // Once: the next result lists it again only in another state (ended since).
         let next = result_of(&c, "dlc", "page.frames", json!({})).await;
         let again = next["downloads"].as_array().map_or(0, |d| {
