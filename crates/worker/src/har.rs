@@ -9,7 +9,6 @@
 //! closed during the recording takes its requests with it; a tab's requests past its buffer are
 //! counted in the log's `comment`.
 
-use std::collections::HashMap;
 
 use sb_cdp::Session;
 use sb_protocol::api::{HarResult, NETWORK_BODY_BYTES};
@@ -18,19 +17,9 @@ use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Map, Value};
 
 use crate::error::fail;
-use crate::journal::{Found, HarFacts, Journal};
+use crate::journal::{Found, HarFacts, HarRecording as Recording, Journal};
 use crate::page::Page;
 use crate::progress::Progress;
-
-/// A recording in progress.
-pub(crate) struct Recording {
-    /// Each tab's newest request and requests let go when the recording began, by target id.
-    marks: HashMap<String, (u64, u64)>,
-    /// Keep the response bodies.
-    embed: bool,
-    /// Only requests whose URL matches.
-    filter: Option<regex_lite::Regex>,
-}
 
 /// The tabs the worker holds: target id, page session, journal.
 fn tabs(page: &Page) -> Vec<(String, Session, std::sync::Arc<Journal>)> {

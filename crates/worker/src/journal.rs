@@ -89,6 +89,17 @@ struct Request {
     har: HarFacts,
 }
 
+/// A HAR recording in progress (`session.har`, read and written by `har`): where each tab's journal
+/// stood when it began.
+pub(crate) struct HarRecording {
+    /// Each tab's newest request and requests let go when the recording began, by target id.
+    pub(crate) marks: HashMap<String, (u64, u64)>,
+    /// Keep the response bodies.
+    pub(crate) embed: bool,
+    /// Only requests whose URL matches.
+    pub(crate) filter: Option<regex_lite::Regex>,
+}
+
 /// What a request's HAR entry needs beyond `page.network {id}`'s details.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HarFacts {

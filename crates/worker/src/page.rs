@@ -207,7 +207,7 @@ pub(crate) struct Page {
     /// The active tab's console messages, requests and main-world contexts.
     pub(crate) journal: Arc<Journal>,
     /// The session's HAR recording, while one is on (`session.har`).
-    pub(crate) har: Option<crate::har::Recording>,
+    pub(crate) har: Option<crate::journal::HarRecording>,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
     pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
     /// The mouse buttons `page.mouse` pressed and did not release (left 1, right 2, middle 4).
