@@ -1998,14 +1998,14 @@ async fn the_download_a_click_starts_is_in_that_clicks_result_once() {
 
 /// Issue 56 §4: a session's `init_scripts` (set by `session.start`, as Playwright's `addInitScript`)
 /// run once in every document of its pages before the page's own scripts: in a frame of the page's
-/// process, in a tab it opens, and in a popup its page opens (held by the supervisor until the scripts
-/// are in, then taken over by the worker: once, not twice); `page.emulate` refuses them and its reset
-/// keeps them; another session runs none.
+/// process and in a cross-site (out-of-process) one, in a tab it opens, and in a popup its page opens
+/// (held by the supervisor until the scripts are in, then taken over by the worker: once, not twice);
+/// `page.emulate` refuses them and its reset keeps them; another session runs none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_session() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     let script =
-        "window.__runs = (window.__runs || 0) + 1; window.__scriptsBefore = document.scripts.length;";
+        "window.__runs = (window.__runs || 0) + 1; window.__scriptsBefore = document.scripts.length; window.__state = document.readyState;";
     let start = json!({"session_id": "init", "init_scripts": [script]});
     assert!(c.call("session.start", None, start, None).await.unwrap().result.is_some());
     c.session_start(Some("other")).await.unwrap();
@@ -2023,6 +2023,20 @@ async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_ses
     c.goto("init", &pages.url("/test/frames.html"), None).await.unwrap();
     let inner = "document.querySelector('#same').contentWindow.__runs";
     assert_eq!(result_of(c, "init", "page.evaluate", json!({"expression": inner})).await["value"], json!(1));
+    // A cross-site iframe's (out-of-process: held as it attaches until the scripts are in), before
+    // its document's own scripts.
+    result_of(c, "init", "page.wait_for", json!({"function": "document.title === 'Frames ready'"})).await;
+    let frames = result_of(c, "init", "page.frames", json!({})).await;
+    let remote = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["url"].as_str().unwrap().ends_with("/test/child.html"));
+    let remote = remote.unwrap_or_else(|| panic!("{frames}"))["frame_id"].clone();
+    // Chromium makes a cross-site frame's script context when the parser reaches its first script
+    // (the element is there by then, not run): the init script ran once, while the document loaded.
+    let there = json!({"expression": "[window.__runs, window.__state]", "frame": remote});
+    assert_eq!(result_of(c, "init", "page.evaluate", there).await["value"], json!([1, "loading"]));
 
     // page.emulate neither takes nor resets them.
     let e = error_of(c, "init", "page.emulate", json!({"init_scripts": ["1"]})).await;
@@ -2240,6 +2254,25 @@ async fn routes_fulfill_abort_and_continue_the_sessions_requests() {
     );
     result_of(c, "r", "tabs.open", json!({"url": pages.url("/test/index.html")})).await;
     assert_eq!(page(fetched).await, json!([200, "application/json", "{\"from\": \"file\"}"]));
+
+    // A cross-site (out-of-process) iframe's document and its own requests are the session's too.
+    let child = "<title>Routed child</title><script>fetch('/api/items').then(r => r.text()).then(t => { window.got = t; parent.postMessage('child ready', '*'); })</script>";
+    route(json!({"url": "**/test/child.html", "body": child, "content_type": "text/html"})).await;
+    c.goto("r", &pages.url("/test/frames.html"), None).await.unwrap();
+    result_of(c, "r", "page.wait_for", json!({"function": "document.title === 'Frames ready'"})).await;
+    let frames = result_of(c, "r", "page.frames", json!({})).await;
+    let remote = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["url"].as_str().unwrap().ends_with("/test/child.html"));
+    let remote = remote.unwrap_or_else(|| panic!("{frames}"))["frame_id"].clone();
+    let inside = json!({"expression": "[document.title, window.got]", "frame": remote});
+    assert_eq!(
+        result_of(c, "r", "page.evaluate", inside).await["value"],
+        json!(["Routed child", "{\"from\": \"file\"}"])
+    );
+    result_of(c, "r", "page.unroute", json!({"url": "**/test/child.html"})).await;
 
     // Removed by pattern, then all: the server answers again.
     let left = result_of(c, "r", "page.unroute", json!({"url": "**/items"})).await;

@@ -131,10 +131,10 @@ class Methods:
         ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
         answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
-        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
-        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
-        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
-        not take them, and its ``reset`` keeps them.
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
+        site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
+        ``page.emulate`` does not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -1099,10 +1099,10 @@ class Methods:
         ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
         answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
-        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
-        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
-        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
-        not take them, and its ``reset`` keeps them.
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
+        site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
+        ``page.emulate`` does not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -1451,10 +1451,10 @@ class AsyncMethods:
         ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
         answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
-        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
-        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
-        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
-        not take them, and its ``reset`` keeps them.
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
+        site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
+        ``page.emulate`` does not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -2419,10 +2419,10 @@ class AsyncMethods:
         ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is
         answered with them, once a request. Results show the password as ``***``.
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
-        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``). Frames in the page's
-        process included (an out-of-process iframe's document not); at most ``MAX_INIT_SCRIPTS`` of at most
-        ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does
-        not take them, and its ``reset`` keeps them.
+        Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
+        site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
+        ``page.emulate`` does not take them, and its ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.

@@ -414,6 +414,14 @@ impl TargetSetAutoAttach {
         }
     }
 
+    /// On a page's session: its new child targets (out-of-process iframes, workers) attached flat as
+    /// they are made, each held until `Runtime.runIfWaitingForDebugger` on its session, as
+    /// Playwright's `crPage.ts` attaches them: what the page's frames need (init scripts, request
+    /// interception) is in before their first document runs.
+    pub fn children_held() -> TargetSetAutoAttach {
+        TargetSetAutoAttach { wait_for_debugger_on_start: true, ..TargetSetAutoAttach::flat() }
+    }
+
     /// On the browser connection: every new page (a tab, a popup) attached as it is made, and held
     /// until `Runtime.runIfWaitingForDebugger` on its session; no other kind of target.
     pub fn new_pages_held() -> TargetSetAutoAttach {

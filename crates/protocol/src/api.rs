@@ -1368,8 +1368,8 @@ pub struct Emulation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permissions: Option<Vec<Permission>>,
     /// Scripts run in every document of the session's pages before the page's own, as Playwright's
-    /// `addInitScript` (`Page.addScriptToEvaluateOnNewDocument`). Frames in the page's process
-    /// included (an out-of-process iframe's document not); at most [`MAX_INIT_SCRIPTS`] of at most
+    /// `addInitScript` (`Page.addScriptToEvaluateOnNewDocument`), in every frame: a cross-site
+    /// (out-of-process) iframe is held as it attaches until they are in; at most [`MAX_INIT_SCRIPTS`] of at most
     /// [`MAX_INIT_SCRIPT_BYTES`] each. Set by `session.start` for the session's life: `page.emulate`
     /// does not take them, and its `reset` keeps them.
     #[serde(default, skip_serializing_if = "Option::is_none")]

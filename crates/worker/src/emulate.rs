@@ -76,6 +76,31 @@ pub async fn start_held_page(
     answered(sent).await
 }
 
+/// The session's init scripts, as the last emulation applied in this process gave them (an
+/// out-of-process iframe gets them as it attaches: [`add_init_scripts`]).
+static INIT_SCRIPTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Adds the session's init scripts to the out-of-process iframe of `session` (held before its first
+/// document: `Target.setAutoAttach {waitForDebuggerOnStart}`), as Playwright's `crPage.ts` adds its
+/// context's to every frame session; nothing when the session has none.
+///
+/// # Errors
+/// `Page.enable` or `Page.addScriptToEvaluateOnNewDocument` refused or not answered.
+pub(crate) async fn add_init_scripts(
+    session: &Session,
+    timeout: std::time::Duration,
+) -> Result<(), CdpError> {
+    let scripts = INIT_SCRIPTS.lock().unwrap().clone();
+    if scripts.is_empty() {
+        return Ok(());
+    }
+    session.send(&PageEnable {}, timeout).await?;
+    for source in scripts {
+        session.send(&PageAddScriptToEvaluateOnNewDocument { source }, timeout).await?;
+    }
+    Ok(())
+}
+
 /// `Emulation.setDeviceMetricsOverride` for `d` (CSS px): not mobile, the screen as large as the
 /// viewport.
 pub(crate) fn display_metrics(d: Display) -> EmulationSetDeviceMetricsOverride {
@@ -175,6 +200,9 @@ async fn send(
             sent.push(boxed(session.send(&NetworkEnable {}, left())));
         }
         sent.push(boxed(session.send(&NetworkSetExtraHttpHeaders { headers }, left())));
+    }
+    if e.init_scripts != before.init_scripts {
+        *INIT_SCRIPTS.lock().unwrap() = e.init_scripts.clone().unwrap_or_default();
     }
     if changed(|e| json!(e.init_scripts)) {
         // Added, never removed: a session's scripts are set when it starts (`page.emulate` refuses

@@ -9,7 +9,6 @@
 //! closed during the recording takes its requests with it; a tab's requests past its buffer are
 //! counted in the log's `comment`.
 
-
 use sb_cdp::Session;
 use sb_protocol::api::{HarResult, NETWORK_BODY_BYTES};
 use sb_protocol::ipc::{Output, WorkerError};

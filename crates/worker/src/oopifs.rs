@@ -1,12 +1,13 @@
 //! Out-of-process iframes (OOPIFs): a cross-site iframe runs in a renderer of its own and is a CDP
 //! target of type `iframe`, reached through auto-attach (`Target.setAutoAttach {flatten: true}` on the
-//! page session). This module follows them as they attach and detach, at any depth.
+//! page session), held until it is set up: the session's init scripts and request interception are in
+//! before its first document runs. This module follows them as they attach and detach, at any depth.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sb_cdp::commands::TargetSetAutoAttach;
+use sb_cdp::commands::{RuntimeRunIfWaitingForDebugger, TargetSetAutoAttach};
 use sb_cdp::types::{AttachedToTarget, DetachedFromTarget};
 use sb_cdp::{CdpClient, Session};
 
@@ -41,21 +42,33 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
             match ev.method.as_str() {
                 "Target.attachedToTarget" => {
                     let Some(attached) = ev.parse::<AttachedToTarget>() else { continue };
+                    let child = browser.session(attached.session_id);
                     if attached.target_info.kind != "iframe" {
+                        // A worker of the page: nothing to set up, it runs at once.
+                        if attached.waiting_for_debugger {
+                            tokio::spawn(child.send(&RuntimeRunIfWaitingForDebugger {}, STEP));
+                        }
                         continue;
                     }
                     let target = attached.target_info.target_id;
-                    let child = browser.session(attached.session_id);
                     found
                         .lock()
                         .unwrap()
                         .insert(target.clone(), Oopif { session: child.clone(), parent: parent.clone() });
                     // Its own out-of-process iframes: followed before auto-attach reports them.
                     follow(browser.clone(), &child, Some(target), found.clone());
-                    let auto = child.send(&TargetSetAutoAttach::flat(), STEP);
-                    tokio::spawn(auto);
-                    // The session's routes and credentials hold in the frame's own requests too.
-                    tokio::spawn(async move { crate::intercept::sync(&child, STEP).await });
+                    // Held until the session's init scripts, routes and credentials are in, so they
+                    // hold from the frame's first document (its own iframes held the same way).
+                    let waiting = attached.waiting_for_debugger;
+                    tokio::spawn(async move {
+                        let auto = child.send(&TargetSetAutoAttach::children_held(), STEP);
+                        let intercepted = crate::intercept::sync(&child, STEP);
+                        let scripts = crate::emulate::add_init_scripts(&child, STEP);
+                        let _ = futures_util::join!(auto, intercepted, scripts);
+                        if waiting {
+                            let _ = child.send(&RuntimeRunIfWaitingForDebugger {}, STEP).await;
+                        }
+                    });
                 }
                 "Target.detachedFromTarget" => {
                     let Some(DetachedFromTarget { session_id }) = ev.parse() else { continue };

@@ -499,7 +499,7 @@ async fn attach_session(
     // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
     let (a, b, c, d, e, f, g, h) = tokio::join!(
         // Cross-site iframes are targets of their own: attach to them as they appear.
-        session.send(&TargetSetAutoAttach::flat(), budget.remaining()),
+        session.send(&TargetSetAutoAttach::children_held(), budget.remaining()),
         session.send(&PageEnable {}, budget.remaining()),
         session.send(&EmulationSetFocusEmulationEnabled { enabled: true }, budget.remaining()),
         session.send(&NetworkEnable {}, budget.remaining()),
