@@ -2000,7 +2000,8 @@ async fn the_download_a_click_starts_is_in_that_clicks_result_once() {
 /// run once in every document of its pages before the page's own scripts: in a frame of the page's
 /// process and in a cross-site (out-of-process) one, in a tab it opens, and in a popup its page opens
 /// (held by the supervisor until the scripts are in, then taken over by the worker: once, not twice);
-/// `page.emulate` refuses them and its reset keeps them; another session runs none.
+/// `page.emulate` replaces them in every tab (a popup taken over from the supervisor too) and its
+/// reset keeps them; another session runs none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_session() {
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
@@ -2038,9 +2039,7 @@ async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_ses
     let there = json!({"expression": "[window.__runs, window.__state]", "frame": remote});
     assert_eq!(result_of(c, "init", "page.evaluate", there).await["value"], json!([1, "loading"]));
 
-    // page.emulate neither takes nor resets them.
-    let e = error_of(c, "init", "page.emulate", json!({"init_scripts": ["1"]})).await;
-    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
+    // page.emulate's reset keeps them.
     let r = result_of(c, "init", "page.emulate", json!({"reset": true})).await;
     assert_eq!(r["emulation"]["init_scripts"], json!([script]), "{r}");
     c.goto("init", &pages.url("/test/popup.html"), None).await.unwrap();
@@ -2060,6 +2059,27 @@ async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_ses
     // A tab opened by the caller.
     result_of(c, "init", "tabs.open", json!({"url": pages.url("/test/headers")})).await;
     assert_eq!(runs("init").await, json!([1, 0]));
+
+    // page.emulate changes them: the next document of every tab (the first, the popup the worker
+    // took over from the supervisor, the one opened last) runs the new list only.
+    let second = "window.__second = (window.__second || 0) + 1;";
+    let r = result_of(c, "init", "page.emulate", json!({"init_scripts": [second]})).await;
+    assert_eq!(r["emulation"]["init_scripts"], json!([second]), "{r}");
+    let tabs = result_of(c, "init", "tabs.list", json!({})).await;
+    let tabs = tabs["tabs"].as_array().unwrap().clone();
+    assert_eq!(tabs.len(), 3, "{tabs:?}");
+    for tab in &tabs {
+        result_of(c, "init", "tabs.focus", json!({"target_id": tab["target_id"]})).await;
+        c.goto("init", &pages.url("/test/headers"), None).await.unwrap();
+        let both = json!({"expression": "[window.__runs, window.__second]"});
+        assert_eq!(
+            result_of(c, "init", "page.evaluate", both).await["value"],
+            json!([{"$undefined": true}, 1]),
+            "{tab}"
+        );
+    }
+    let e = error_of(c, "init", "page.emulate", json!({"init_scripts": vec!["1"; 17]})).await;
+    assert_eq!(e.code, ErrorCode::BadRequest, "{e:?}");
 
     let too_many = json!({"session_id": "many", "init_scripts": vec!["1"; 17]});
     let r = c.call("session.start", None, too_many, None).await.unwrap();

@@ -133,8 +133,9 @@ class Methods:
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
         site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
-        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
-        ``page.emulate`` does not take them, and its ``reset`` keeps them.
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. ``page.emulate`` replaces the list (the next document of every
+        tab runs the new one: a script left out is removed, ``Page.removeScriptToEvaluateOnNewDocument``); its
+        ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -1101,8 +1102,9 @@ class Methods:
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
         site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
-        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
-        ``page.emulate`` does not take them, and its ``reset`` keeps them.
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. ``page.emulate`` replaces the list (the next document of every
+        tab runs the new one: a script left out is removed, ``Page.removeScriptToEvaluateOnNewDocument``); its
+        ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -1453,8 +1455,9 @@ class AsyncMethods:
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
         site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
-        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
-        ``page.emulate`` does not take them, and its ``reset`` keeps them.
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. ``page.emulate`` replaces the list (the next document of every
+        tab runs the new one: a script left out is removed, ``Page.removeScriptToEvaluateOnNewDocument``); its
+        ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.
@@ -2421,8 +2424,9 @@ class AsyncMethods:
         :param init_scripts: Scripts run in every document of the session's pages before the page's own, as
         Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-
         site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of
-        at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life:
-        ``page.emulate`` does not take them, and its ``reset`` keeps them.
+        at most ``MAX_INIT_SCRIPT_BYTES`` each. ``page.emulate`` replaces the list (the next document of every
+        tab runs the new one: a script left out is removed, ``Page.removeScriptToEvaluateOnNewDocument``); its
+        ``reset`` keeps them.
         :param locale: A BCP 47 locale such as ``de-DE``: ``Intl`` and dates
         (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header
         (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them.

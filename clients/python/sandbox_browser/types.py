@@ -755,7 +755,7 @@ class Emulation:
     http_credentials: Optional[HttpCredentials] = None
     """HTTP authentication for the session's pages, as Playwright's ``httpCredentials``: a server's Basic or Digest challenge (a 401 with ``WWW-Authenticate``) is answered with them, once a request. Results show the password as ``***``."""
     init_scripts: Optional[List[str]] = None
-    """Scripts run in every document of the session's pages before the page's own, as Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of at most ``MAX_INIT_SCRIPT_BYTES`` each. Set by ``session.start`` for the session's life: ``page.emulate`` does not take them, and its ``reset`` keeps them."""
+    """Scripts run in every document of the session's pages before the page's own, as Playwright's ``addInitScript`` (``Page.addScriptToEvaluateOnNewDocument``), in every frame: a cross-site (out-of-process) iframe is held as it attaches until they are in; at most ``MAX_INIT_SCRIPTS`` of at most ``MAX_INIT_SCRIPT_BYTES`` each. ``page.emulate`` replaces the list (the next document of every tab runs the new one: a script left out is removed, ``Page.removeScriptToEvaluateOnNewDocument``); its ``reset`` keeps them."""
     locale: Optional[str] = None
     """A BCP 47 locale such as ``de-DE``: ``Intl`` and dates (``Emulation.setLocaleOverride``), ``navigator.language`` and the ``Accept-Language`` header (``Emulation.setUserAgentOverride``), as Playwright's ``locale`` sets them."""
     media: Optional[str] = None

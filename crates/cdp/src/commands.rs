@@ -597,11 +597,27 @@ command!(
     /// `Page.addScriptToEvaluateOnNewDocument`: `source` runs in every new document of the page (its
     /// frames in its process included) before the document's own scripts, for as long as the session
     /// stays attached. Needs `Page.enable` on the session.
-    PageAddScriptToEvaluateOnNewDocument = "Page.addScriptToEvaluateOnNewDocument" -> IgnoredAny {
+    PageAddScriptToEvaluateOnNewDocument = "Page.addScriptToEvaluateOnNewDocument" -> AddedScript {
         /// The script.
         source: String,
     }
 );
+command!(
+    /// `Page.removeScriptToEvaluateOnNewDocument`: a script added on this session no longer runs in
+    /// new documents.
+    PageRemoveScriptToEvaluateOnNewDocument = "Page.removeScriptToEvaluateOnNewDocument" -> IgnoredAny {
+        /// What `Page.addScriptToEvaluateOnNewDocument` answered.
+        identifier: String,
+    }
+);
+
+/// `Page.addScriptToEvaluateOnNewDocument`'s answer.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AddedScript {
+    /// The script's identifier on this session (for `Page.removeScriptToEvaluateOnNewDocument`).
+    #[serde(default)]
+    pub identifier: String,
+}
 command!(
     /// `Target.getTargetInfo`: a target's type, URL, opener and browser context.
     TargetGetTargetInfo = "Target.getTargetInfo" -> TargetInfoResult {

@@ -1369,9 +1369,10 @@ pub struct Emulation {
     pub permissions: Option<Vec<Permission>>,
     /// Scripts run in every document of the session's pages before the page's own, as Playwright's
     /// `addInitScript` (`Page.addScriptToEvaluateOnNewDocument`), in every frame: a cross-site
-    /// (out-of-process) iframe is held as it attaches until they are in; at most [`MAX_INIT_SCRIPTS`] of at most
-    /// [`MAX_INIT_SCRIPT_BYTES`] each. Set by `session.start` for the session's life: `page.emulate`
-    /// does not take them, and its `reset` keeps them.
+    /// (out-of-process) iframe is held as it attaches until they are in; at most
+    /// [`MAX_INIT_SCRIPTS`] of at most [`MAX_INIT_SCRIPT_BYTES`] each. `page.emulate` replaces the
+    /// list (the next document of every tab runs the new one: a script left out is removed,
+    /// `Page.removeScriptToEvaluateOnNewDocument`); its `reset` keeps them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_scripts: Option<Vec<String>>,
     /// HTTP authentication for the session's pages, as Playwright's `httpCredentials`: a server's

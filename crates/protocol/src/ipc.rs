@@ -414,6 +414,9 @@ pub enum Action {
         /// which the worker takes over (`Relay.adoptSession`) instead of attaching: the page keeps
         /// its overrides throughout.
         held_session: Option<String>,
+        /// The init scripts the supervisor added on that session, `(source, identifier)`: the
+        /// worker removes one the session no longer has by its identifier.
+        held_scripts: Vec<(String, String)>,
     },
 }
 

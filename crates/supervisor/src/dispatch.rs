@@ -822,11 +822,6 @@ static EMULATE: PageMethod = PageMethod {
     prepare: |v, cx| {
         let mut p: EmulateParams = params(v)?;
         check_emulation("page.emulate", &mut p.emulation, cx.sessions_apart())?;
-        if p.emulation.init_scripts.is_some() {
-            return Err(bad_request(
-                "page.emulate does not take init_scripts: a session's are set by session.start, for its life",
-            ));
-        }
         if p.emulation.routes.is_some() {
             return Err(bad_request(
                 "page.emulate does not take routes: add one with page.route, remove them with page.unroute",

@@ -6,15 +6,18 @@
 //! `grantPermissions`). Every call sets its
 //! setting whole, so a field cleared by `reset` is cleared in the page too.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use sb_cdp::commands::{
     BrowserGetVersion, BrowserGrantPermissions, BrowserResetPermissions, EmulationSetDeviceMetricsOverride,
     EmulationSetEmulatedMedia, EmulationSetGeolocationOverride, EmulationSetLocaleOverride,
     EmulationSetTimezoneOverride, EmulationSetUserAgentOverride, MediaFeature,
     NetworkEmulateNetworkConditions, NetworkEnable, NetworkSetExtraHttpHeaders,
-    PageAddScriptToEvaluateOnNewDocument, PageEnable, RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
+    PageAddScriptToEvaluateOnNewDocument, PageEnable, PageRemoveScriptToEvaluateOnNewDocument,
+    RuntimeRunIfWaitingForDebugger, TargetGetTargetInfo,
 };
 use sb_cdp::{CdpClient, CdpError, Session};
 use sb_protocol::api::{ColorScheme, Contrast, Emulation, ForcedColors, MediaType, ReducedMotion};
@@ -69,7 +72,9 @@ pub async fn start_held_page(
     budget: Budget,
 ) -> Result<(), CdpError> {
     let prepared = send(browser, session, target_id, display, &Emulation::default(), e, budget).await;
-    // Sent even when the settings could not all be: the page runs either way.
+    // Sent even when the settings could not all be: the page runs either way. Sent after them (each
+    // setting's calls go out at its first poll, in order) without waiting for their answers: some
+    // come only once the page runs.
     let run = boxed(session.send(&RuntimeRunIfWaitingForDebugger {}, budget.remaining()));
     let mut sent = prepared?;
     sent.push(run);
@@ -80,25 +85,85 @@ pub async fn start_held_page(
 /// out-of-process iframe gets them as it attaches: [`add_init_scripts`]).
 static INIT_SCRIPTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
+/// The init scripts this process added on each CDP session, `(source, identifier)`, by session id:
+/// what [`sync_scripts`] removes a script by.
+static ADDED: std::sync::LazyLock<std::sync::Mutex<HashMap<String, AddedScripts>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The init scripts added on one CDP session, in order: `(source, identifier)`.
+type AddedScripts = Vec<(String, String)>;
+
+/// The init scripts this process added on the CDP session `session_id`, `(source, identifier)`: the
+/// supervisor's for a page it held, which the worker that takes the page over removes by them
+/// (`Action::Attach`'s `held_scripts`).
+pub fn scripts_on(session_id: &str) -> Vec<(String, String)> {
+    ADDED.lock().unwrap().get(session_id).cloned().unwrap_or_default()
+}
+
+/// Forgets what was added on the CDP session `session_id`, which ended.
+pub(crate) fn forget_scripts(session_id: &str) {
+    ADDED.lock().unwrap().remove(session_id);
+}
+
+/// Takes `scripts`, added on `session_id` by another process (the supervisor, on a page it held), as
+/// this one's.
+pub(crate) fn adopt_scripts(session_id: &str, scripts: Vec<(String, String)>) {
+    ADDED.lock().unwrap().insert(session_id.to_string(), scripts);
+}
+
+/// Brings the init scripts on `session` to `scripts`, in order: those added before and no longer
+/// wanted removed (`Page.removeScriptToEvaluateOnNewDocument`, by their identifier), the missing
+/// ones added (`Page.addScriptToEvaluateOnNewDocument`), as Playwright adds and removes a context's
+/// init scripts on every frame session. A new document of the page runs the new list.
+///
+/// # Errors
+/// A call refused or not answered.
+pub(crate) fn sync_scripts(session: &Session, scripts: &[String], timeout: Duration) -> Sent {
+    let had = scripts_on(session.id());
+    if had.iter().map(|(s, _)| s).eq(scripts.iter()) {
+        return Box::pin(std::future::ready(Ok(())));
+    }
+    // Every call sent now, in order, before any answer is awaited (the caller may send more after
+    // them: a page the supervisor holds answers some calls only once it runs), with the Page domain
+    // first, which a held page has not on yet and its scripts need.
+    let enabled = session.send(&PageEnable {}, timeout);
+    // Kept in order: a script after one removed is added again behind the new ones' place.
+    let keep = had.iter().zip(scripts).take_while(|((s, _), want)| s == *want).count();
+    let removed: Vec<_> = had[keep..]
+        .iter()
+        .map(|(_, identifier)| {
+            session.send(&PageRemoveScriptToEvaluateOnNewDocument { identifier: identifier.clone() }, timeout)
+        })
+        .collect();
+    let added: Vec<_> = scripts[keep..]
+        .iter()
+        .map(|source| session.send(&PageAddScriptToEvaluateOnNewDocument { source: source.clone() }, timeout))
+        .collect();
+    let (id, sources, kept) = (session.id().to_string(), scripts[keep..].to_vec(), had[..keep].to_vec());
+    Box::pin(async move {
+        enabled.await?;
+        for r in futures_util::future::join_all(removed).await {
+            r?;
+        }
+        let mut now = kept;
+        for (source, answer) in sources.into_iter().zip(futures_util::future::join_all(added).await) {
+            now.push((source, answer?.identifier));
+        }
+        ADDED.lock().unwrap().insert(id, now);
+        Ok(())
+    })
+}
+
 /// Adds the session's init scripts to the out-of-process iframe of `session` (held before its first
-/// document: `Target.setAutoAttach {waitForDebuggerOnStart}`), as Playwright's `crPage.ts` adds its
-/// context's to every frame session; nothing when the session has none.
+/// document: `Target.setAutoAttach {waitForDebuggerOnStart}`), and brings it to a new list of them
+/// later ([`sync_scripts`]), as Playwright's `crPage.ts` does on every frame session; nothing when the
+/// session has none.
 ///
 /// # Errors
 /// `Page.enable` or `Page.addScriptToEvaluateOnNewDocument` refused or not answered.
-pub(crate) async fn add_init_scripts(
-    session: &Session,
-    timeout: std::time::Duration,
-) -> Result<(), CdpError> {
+pub(crate) async fn add_init_scripts(session: &Session, timeout: Duration) -> Result<(), CdpError> {
     let scripts = INIT_SCRIPTS.lock().unwrap().clone();
-    if scripts.is_empty() {
-        return Ok(());
-    }
-    session.send(&PageEnable {}, timeout).await?;
-    for source in scripts {
-        session.send(&PageAddScriptToEvaluateOnNewDocument { source }, timeout).await?;
-    }
-    Ok(())
+    sync_scripts(session, &scripts, timeout).await
 }
 
 /// `Emulation.setDeviceMetricsOverride` for `d` (CSS px): not mobile, the screen as large as the
@@ -205,19 +270,7 @@ async fn send(
         *INIT_SCRIPTS.lock().unwrap() = e.init_scripts.clone().unwrap_or_default();
     }
     if changed(|e| json!(e.init_scripts)) {
-        // Added, never removed: a session's scripts are set when it starts (`page.emulate` refuses
-        // them), so a page goes from none to the session's, on its attach.
-        let had = before.init_scripts.clone().unwrap_or_default();
-        let new: Vec<&String> = e.init_scripts.iter().flatten().filter(|s| !had.contains(s)).collect();
-        if !new.is_empty() {
-            // A page the supervisor holds has no Page domain on yet; its scripts need it.
-            sent.push(boxed(session.send(&PageEnable {}, left())));
-        }
-        for source in new {
-            sent.push(boxed(
-                session.send(&PageAddScriptToEvaluateOnNewDocument { source: source.clone() }, left()),
-            ));
-        }
+        sent.push(sync_scripts(session, e.init_scripts.as_deref().unwrap_or_default(), left()));
     }
     if changed(|e| json!([e.http_credentials, e.routes])) {
         let (page, now, left) = (session.clone(), e.clone(), left());

@@ -69,7 +69,7 @@ use tokio_util::codec::Framed;
 
 use crate::conns::{Conns, Deliveries};
 pub use crate::dialogs::{answer_dialog, DialogAnswer};
-pub use crate::emulate::{apply as emulate_page, start_held_page};
+pub use crate::emulate::{apply as emulate_page, scripts_on, start_held_page};
 
 use crate::error::{browser_gone, cdp_failure, fail};
 use crate::page::{url_and_title, Moved, Page};
@@ -654,7 +654,10 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             page.dialogs.set_next(accept, prompt_text);
             Ok(Output::DialogPolicy(DialogPolicyOutput { accept }))
         }
-        Action::Attach { target_id, held_session } => {
+        Action::Attach { target_id, held_session, held_scripts } => {
+            if let Some(id) = &held_session {
+                emulate::adopt_scripts(id, held_scripts);
+            }
             switch_to(page, &target_id, held_session.as_deref(), p.budget()).await
         }
         Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
@@ -686,9 +689,9 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
                 e => cdp_failure(Phase::Cdp, e),
             })?;
             page.emulation = emulation.clone();
-            // Routes and credentials hold in every tab of the session, as Playwright's context
-            // routes do: the tabs left in the background and every out-of-process iframe take them
-            // now, not when they are next active.
+            // Init scripts, routes and credentials hold in every tab of the session, as
+            // Playwright's context-wide ones do: the tabs left in the background and every
+            // out-of-process iframe take them now, not when they are next active.
             let mut others: Vec<sb_cdp::Session> =
                 page.oopifs.lock().unwrap().values().map(|o| o.session.clone()).collect();
             for left in page.left.values() {
@@ -696,7 +699,14 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
                 others.extend(left.attached.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
             }
             let left = p.budget().remaining();
-            let synced = others.iter().map(|s| intercept::sync(s, left));
+            let scripts = emulation.init_scripts.clone().unwrap_or_default();
+            let synced = others.iter().map(|s| {
+                let scripts = &scripts;
+                async move {
+                    let _ = emulate::sync_scripts(s, scripts, left).await;
+                    intercept::sync(s, left).await
+                }
+            });
             // A tab that closed meanwhile has nothing to intercept.
             let _ = futures_util::future::join_all(synced).await;
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))

@@ -76,6 +76,7 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     // The frame and the out-of-process frames inside it go; their events end, so
                     // the tasks following them stop.
                     for session in forget(&found, id) {
+                        crate::emulate::forget_scripts(&session);
                         browser.forget_session(&session);
                     }
                 }

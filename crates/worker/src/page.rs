@@ -518,10 +518,12 @@ async fn attach_session(
     f?;
     g?;
     h?;
-    // A session taken over from the supervisor (a popup it held) has the session's init scripts on it
-    // already: added again, they would run twice.
+    // A session taken over from the supervisor (a popup it held) has the init scripts the supervisor
+    // added on it (`Action::Attach`'s `held_scripts`): added again, they would run twice; those the
+    // session no longer has are removed.
+    let held: Vec<String> = crate::emulate::scripts_on(session.id()).into_iter().map(|(s, _)| s).collect();
     let before = match adopted_here {
-        true => Emulation { init_scripts: emulation.init_scripts.clone(), ..Emulation::default() },
+        true => Emulation { init_scripts: Some(held), ..Emulation::default() },
         false => Emulation::default(),
     };
     crate::emulate::apply(browser, &session, target_id, viewport, &before, emulation, budget).await?;
