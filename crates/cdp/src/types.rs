@@ -552,10 +552,50 @@ pub struct NetworkResponse {
     /// The server's IP address.
     #[serde(default, rename = "remoteIPAddress")]
     pub remote_ip_address: String,
-    /// `Network.ResourceTiming`: `requestTime` (s, monotonic) and the phases' starts and ends (ms
-    /// after it; -1 when a phase did not happen), as the HAR's timings read them.
+    /// When its phases happened, as the HAR's timings read them.
     #[serde(default)]
-    pub timing: Option<Value>,
+    pub timing: Option<ResourceTiming>,
+}
+
+/// `Network.ResourceTiming` (the fields used): `request_time` in seconds on the browser's monotonic
+/// clock, each phase's start and end in ms after it (-1 when the phase did not happen).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceTiming {
+    /// When the request started, s.
+    pub request_time: f64,
+    /// The name lookup, ms.
+    #[serde(default = "not_happened")]
+    pub dns_start: f64,
+    /// See `dns_start`.
+    #[serde(default = "not_happened")]
+    pub dns_end: f64,
+    /// The connection (TLS included), ms.
+    #[serde(default = "not_happened")]
+    pub connect_start: f64,
+    /// See `connect_start`.
+    #[serde(default = "not_happened")]
+    pub connect_end: f64,
+    /// The TLS handshake, ms.
+    #[serde(default = "not_happened")]
+    pub ssl_start: f64,
+    /// See `ssl_start`.
+    #[serde(default = "not_happened")]
+    pub ssl_end: f64,
+    /// Writing the request, ms.
+    #[serde(default = "not_happened")]
+    pub send_start: f64,
+    /// See `send_start`.
+    #[serde(default = "not_happened")]
+    pub send_end: f64,
+    /// The response's headers received, ms.
+    #[serde(default = "not_happened")]
+    pub receive_headers_end: f64,
+}
+
+/// A phase that did not happen (`Network.ResourceTiming`'s -1).
+fn not_happened() -> f64 {
+    -1.0
 }
 
 #[cfg(test)]

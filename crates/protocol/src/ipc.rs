@@ -675,6 +675,10 @@ pub enum FromWorker {
         /// How long it waited, ms.
         waited_ms: u64,
     },
+    /// The run's input started a download in the main frame (`Page.downloadWillBegin`; sent before
+    /// `Done`): the supervisor, which hears of downloads on the browser's connection, reports it in
+    /// this run's result.
+    DownloadBegan,
     /// The main frame committed a new URL since the last report (sent before `Done`).
     Navigated {
         /// The main frame's URL.

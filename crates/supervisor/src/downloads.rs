@@ -299,6 +299,11 @@ impl Downloads {
             .cloned()
     }
 
+    /// Whether `session`'s next result has a download to report.
+    pub fn has_news(&self, session: &str) -> bool {
+        self.news.lock().unwrap().get(session).is_some_and(|n| !n.is_empty())
+    }
+
     /// What `session` has not been told yet (its next result's `downloads`): each download once, in
     /// its latest state.
     pub fn take(&self, session: &str) -> Vec<DownloadInfo> {

@@ -223,6 +223,9 @@ impl Queue {
         if let Some(url) = worker.take_navigated() {
             self.sessions.url_seen(session, &url).await;
         }
+        if worker.take_download_began() {
+            session.download_began.store(true, Ordering::Relaxed);
+        }
         // The supervisor's standby session on the tab (for freeing it should no worker be able to
         // attach), attached while the page is idle: it has just answered.
         // Then the session's kept state is brought up to date, on that standby session (read after

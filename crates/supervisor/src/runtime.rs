@@ -100,7 +100,7 @@ pub struct Runtime {
 }
 
 /// How long a `page.goto` that met `net::ERR_ABORTED` waits for the news of the download it became
-/// ([`Runtime::said_a_download`]).
+/// ([`Runtime::said_a_download`]), and an input whose navigation became a download for its news.
 const DOWNLOAD_NEWS: Duration = Duration::from_millis(1_000);
 
 /// The idle sessions' check runs at least this often ([`Runtime::expire_idle_sessions`]): 60 s.
@@ -409,6 +409,14 @@ impl Runtime {
         let (console_errors, console_texts) = std::mem::take(&mut *session.console_errors.lock().unwrap());
         *session.last_console.lock().unwrap() = console_texts;
         let human = session.take_human_took_over();
+        // A download the action's input started is in its result: the browser tells the supervisor
+        // of it on its own connection, which may come after the worker's answer (within the budget,
+        // at most DOWNLOAD_NEWS).
+        if session.download_began.swap(false, std::sync::atomic::Ordering::Relaxed) && outcome.is_ok() {
+            let downloads = &self.queue.sessions.downloads;
+            let news = || downloads.has_news(&session.id).then_some(());
+            let _ = Budget::new(budget.capped(DOWNLOAD_NEWS)).wait_notified(&downloads.changed, news).await;
+        }
         match outcome {
             Ok(mut value) => {
                 let dialogs = std::mem::take(&mut *session.dialogs.lock().unwrap());

@@ -87,6 +87,8 @@ pub struct WorkerHandle {
     console_errors: (u64, Vec<String>),
     /// The main frame's URL, when it changed during the last run.
     navigated: Option<String>,
+    /// The last run's input started a download.
+    download_began: bool,
     /// Set when the supervisor killed it for overrunning a deadline.
     overran: bool,
     /// Why the worker's page was reset (`tab_stuck`, `renderer_crashed`, `crash_loop`), when it was.
@@ -168,6 +170,7 @@ impl WorkerHandle {
             tallies: Vec::new(),
             console_errors: (0, Vec::new()),
             navigated: None,
+            download_began: false,
             overran: false,
             reset_reason: None,
             recovery_waited_ms: None,
@@ -217,6 +220,11 @@ impl WorkerHandle {
     /// The main frame's new URL, when it changed during the last run.
     pub fn take_navigated(&mut self) -> Option<String> {
         self.navigated.take()
+    }
+
+    /// Whether the last run's input started a download (its `FromWorker::DownloadBegan`).
+    pub fn take_download_began(&mut self) -> bool {
+        std::mem::take(&mut self.download_began)
     }
 
     /// Why the worker's page was reset since the last call, when it was.
@@ -356,6 +364,7 @@ impl WorkerHandle {
                     self.console_errors.1.extend(texts);
                 }
                 Ok(FromWorker::Navigated { url }) => self.navigated = Some(url),
+                Ok(FromWorker::DownloadBegan) => self.download_began = true,
                 Ok(FromWorker::Dialog { seq: s, kind, message, accepted, default_value }) if s == seq => {
                     self.dialogs.push(DialogInfo { kind, message, accepted, default_value })
                 }

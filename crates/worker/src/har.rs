@@ -13,7 +13,7 @@ use sb_cdp::Session;
 use sb_protocol::api::{HarResult, NETWORK_BODY_BYTES};
 use sb_protocol::ipc::{Output, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::error::fail;
 use crate::journal::{Found, HarFacts, HarRecording as Recording, Journal};
@@ -201,27 +201,21 @@ fn started(wall_time: f64) -> String {
 /// the whole time as `wait`.
 fn timings(har: &HarFacts) -> Value {
     let whole = har.ended.map_or(0.0, |e| ((e - har.started) * 1000.0).max(0.0));
-    let Some(t) = har.timing.as_ref().and_then(Value::as_object) else {
+    let Some(t) = har.timing else {
         return json!({"blocked": -1, "dns": -1, "connect": -1, "ssl": -1, "send": 0, "wait": round(whole), "receive": 0});
     };
-    let at = |k: &str| t.get(k).and_then(Value::as_f64).unwrap_or(-1.0);
-    let span = |a: &str, b: &str| match (at(a), at(b)) {
-        (s, e) if s >= 0.0 && e >= s => round(e - s),
-        _ => -1.0,
-    };
-    let request_time = at("requestTime");
-    let first = ["dnsStart", "connectStart", "sendStart"].iter().map(|k| at(k)).find(|v| *v >= 0.0);
-    let (send_end, headers_end) = (at("sendEnd"), at("receiveHeadersEnd"));
-    let ended = har.ended.map(|e| (e - request_time) * 1000.0);
-    let mut out = Map::new();
-    out.insert("blocked".into(), json!(first.map_or(-1.0, round)));
-    out.insert("dns".into(), json!(span("dnsStart", "dnsEnd")));
-    out.insert("connect".into(), json!(span("connectStart", "connectEnd")));
-    out.insert("ssl".into(), json!(span("sslStart", "sslEnd")));
-    out.insert("send".into(), json!(span("sendStart", "sendEnd").max(0.0)));
-    out.insert("wait".into(), json!(round((headers_end - send_end).max(0.0))));
-    out.insert("receive".into(), json!(ended.map_or(0.0, |e| round((e - headers_end).max(0.0)))));
-    Value::Object(out)
+    let span = |s: f64, e: f64| if s >= 0.0 && e >= s { round(e - s) } else { -1.0 };
+    let first = [t.dns_start, t.connect_start, t.send_start].into_iter().find(|v| *v >= 0.0);
+    let ended = har.ended.map(|e| (e - t.request_time) * 1000.0);
+    json!({
+        "blocked": first.map_or(-1.0, round),
+        "dns": span(t.dns_start, t.dns_end),
+        "connect": span(t.connect_start, t.connect_end),
+        "ssl": span(t.ssl_start, t.ssl_end),
+        "send": span(t.send_start, t.send_end).max(0.0),
+        "wait": round((t.receive_headers_end - t.send_end).max(0.0)),
+        "receive": ended.map_or(0.0, |e| round((e - t.receive_headers_end).max(0.0))),
+    })
 }
 
 /// Milliseconds to three decimals (HAR's numbers are ms; Chromium's carry microseconds).
@@ -238,10 +232,11 @@ mod tests {
         let har = HarFacts {
             started: 100.0,
             ended: Some(100.5),
-            timing: Some(json!({
+            timing: serde_json::from_value(json!({
                 "requestTime": 100.0, "dnsStart": 1.0, "dnsEnd": 3.0, "connectStart": 3.0, "connectEnd": 10.0,
                 "sslStart": 5.0, "sslEnd": 10.0, "sendStart": 10.0, "sendEnd": 11.0, "receiveHeadersEnd": 200.0,
-            })),
+            }))
+            .unwrap(),
             ..HarFacts::default()
         };
         let t = timings(&har);

@@ -91,6 +91,10 @@ pub(crate) async fn act(
         Navigation::Committed(url) => (Some(url), false),
         Navigation::Pending => (None, true),
         Navigation::None | Navigation::Abandoned => (None, false),
+        Navigation::Download => {
+            page.download_began.store(true, std::sync::atomic::Ordering::Relaxed);
+            (None, false)
+        }
     };
     let (opened, multiple) = page.journal.choosers();
     if let (Output::Input(o), true) = (&mut output, opened > choosers) {

@@ -112,7 +112,7 @@ pub(crate) struct HarFacts {
     pub(crate) protocol: String,
     pub(crate) remote_ip: String,
     /// The response's `Network.ResourceTiming`.
-    pub(crate) timing: Option<Value>,
+    pub(crate) timing: Option<sb_cdp::types::ResourceTiming>,
 }
 
 /// What `page.network {id}` reads of one request: its entry and details as the journal kept them,
@@ -225,7 +225,7 @@ impl Journal {
                         r.har.ended = Some(sent.timestamp);
                         r.har.protocol = redirect.protocol.clone();
                         r.har.remote_ip = redirect.remote_ip_address.clone();
-                        r.har.timing = redirect.timing.clone();
+                        r.har.timing = redirect.timing;
                     }
                 }
                 inner.request_last += 1;

@@ -370,6 +370,9 @@ fn report_moves(page: &mut Page, out_tx: &mpsc::UnboundedSender<FromWorker>) {
     if let Some(url) = page.take_url_change() {
         let _ = out_tx.send(FromWorker::Navigated { url });
     }
+    if page.download_began.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        let _ = out_tx.send(FromWorker::DownloadBegan);
+    }
 }
 
 /// Frees the tab after an answer (`care`), within [`RECOVERY_MAX`], while reading the stream: a run

@@ -206,6 +206,8 @@ pub(crate) struct Page {
     pub(crate) oopifs: Oopifs,
     /// The active tab's console messages, requests and main-world contexts.
     pub(crate) journal: Arc<Journal>,
+    /// An input of the current run started a download (reported before its `Done`).
+    pub(crate) download_began: AtomicBool,
     /// The session's HAR recording, while one is on (`session.har`).
     pub(crate) har: Option<crate::journal::HarRecording>,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
@@ -293,6 +295,7 @@ impl Page {
             oopifs: attached.oopifs,
             journal: attached.journal,
             har: None,
+            download_began: Default::default(),
             mouse_at: std::sync::Mutex::new(None),
             buttons_held: Default::default(),
             keys_held: Default::default(),

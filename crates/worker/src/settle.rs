@@ -46,8 +46,10 @@ pub(crate) enum Navigation {
     None,
     /// The main frame committed `url` (a new document, or a same-document change).
     Committed(String),
-    /// The navigation was requested but ended without a commit (a 204, a download, cancelled).
+    /// The navigation was requested but ended without a commit (a 204, cancelled).
     Abandoned,
+    /// The navigation became a download (`Page.downloadWillBegin`) and ended there.
+    Download,
     /// The navigation had not committed when the budget ran out.
     Pending,
 }
@@ -122,6 +124,9 @@ impl NavigationWatch {
             if let Some(url) = seen.committed.take() {
                 return Navigation::Committed(url);
             }
+            if seen.stopped && seen.download {
+                return Navigation::Download;
+            }
             if seen.stopped {
                 return Navigation::Abandoned;
             }
@@ -159,6 +164,7 @@ impl NavigationWatch {
                 }
             }
             "Page.frameStoppedLoading" if stopped_loading(ev, main) => seen.stopped = true,
+            "Page.downloadWillBegin" => seen.download = true,
             _ => {}
         }
     }
@@ -173,6 +179,8 @@ struct Seen {
     committed: Option<String>,
     /// The main frame stopped loading after the last request (without a commit, unless `committed`).
     stopped: bool,
+    /// The main frame's navigation became a download (`Page.downloadWillBegin`).
+    download: bool,
 }
 
 /// Before a read of the page (snapshot, extract, screenshot): a document still loading is waited for

@@ -96,6 +96,9 @@ pub struct SessionEntry {
     /// Console errors the current action's tab raised, for its result, and the newest texts (at most
     /// [`sb_protocol::ipc::CONSOLE_TEXTS`]).
     pub(crate) console_errors: Mutex<(u64, Vec<String>)>,
+    /// The current action's input started a download, which its result reports (the browser tells the
+    /// supervisor of it on its own connection, maybe after the worker answered).
+    pub(crate) download_began: AtomicBool,
     /// The console error texts of the session's last result (the live view and traces show them).
     pub(crate) last_console: Mutex<Vec<String>>,
     /// Why the session's page was replaced, until its next result reports it (`session_reset`).
@@ -211,6 +214,7 @@ impl SessionEntry {
             snapshotting: tokio::sync::Mutex::new(()),
             dialogs: Mutex::new(DialogLog::default()),
             console_errors: Mutex::default(),
+            download_began: Default::default(),
             last_console: Mutex::default(),
             popups: Mutex::default(),
             marks: Mutex::new((std::time::Instant::now(), std::time::Instant::now())),
