@@ -1996,6 +1996,19 @@ async fn the_download_a_click_starts_is_in_that_clicks_result_once() {
     }
 }
 
+/// The frame id of `/test/frames.html`'s cross-site iframe (`/test/child.html`, out of process), once
+/// the page says it has loaded (its title becomes "Frames ready").
+async fn cross_site_frame(c: &sb_client::Client, sid: &str) -> Value {
+    result_of(c, sid, "page.wait_for", json!({"function": "document.title === 'Frames ready'"})).await;
+    let frames = result_of(c, sid, "page.frames", json!({})).await;
+    let remote = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["url"].as_str().unwrap().ends_with("/test/child.html"));
+    remote.unwrap_or_else(|| panic!("{frames}"))["frame_id"].clone()
+}
+
 /// Issue 56 §4: a session's `init_scripts` (set by `session.start`, as Playwright's `addInitScript`)
 /// run once in every document of its pages before the page's own scripts: in a frame of the page's
 /// process and in a cross-site (out-of-process) one, in a tab it opens, and in a popup its page opens
@@ -2026,14 +2039,7 @@ async fn init_scripts_run_once_before_the_pages_own_in_every_document_of_the_ses
     assert_eq!(result_of(c, "init", "page.evaluate", json!({"expression": inner})).await["value"], json!(1));
     // A cross-site iframe's (out-of-process: held as it attaches until the scripts are in), before
     // its document's own scripts.
-    result_of(c, "init", "page.wait_for", json!({"function": "document.title === 'Frames ready'"})).await;
-    let frames = result_of(c, "init", "page.frames", json!({})).await;
-    let remote = frames["frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["url"].as_str().unwrap().ends_with("/test/child.html"));
-    let remote = remote.unwrap_or_else(|| panic!("{frames}"))["frame_id"].clone();
+    let remote = cross_site_frame(c, "init").await;
     // Chromium makes a cross-site frame's script context when the parser reaches its first script
     // (the element is there by then, not run): the init script ran once, while the document loaded.
     let there = json!({"expression": "[window.__runs, window.__state]", "frame": remote});
@@ -2279,14 +2285,7 @@ async fn routes_fulfill_abort_and_continue_the_sessions_requests() {
     let child = "<title>Routed child</title><script>fetch('/api/items').then(r => r.text()).then(t => { window.got = t; parent.postMessage('child ready', '*'); })</script>";
     route(json!({"url": "**/test/child.html", "body": child, "content_type": "text/html"})).await;
     c.goto("r", &pages.url("/test/frames.html"), None).await.unwrap();
-    result_of(c, "r", "page.wait_for", json!({"function": "document.title === 'Frames ready'"})).await;
-    let frames = result_of(c, "r", "page.frames", json!({})).await;
-    let remote = frames["frames"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["url"].as_str().unwrap().ends_with("/test/child.html"));
-    let remote = remote.unwrap_or_else(|| panic!("{frames}"))["frame_id"].clone();
+    let remote = cross_site_frame(c, "r").await;
     let inside = json!({"expression": "[document.title, window.got]", "frame": remote});
     assert_eq!(
         result_of(c, "r", "page.evaluate", inside).await["value"],

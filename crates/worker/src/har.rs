@@ -101,9 +101,14 @@ pub(crate) async fn stop(page: &mut Page, path: &str, p: &Progress) -> Result<Ou
 /// One request as a HAR entry, its response body fetched when `embed` (within `p`'s budget).
 async fn entry(found: Found, embed: bool, session: &Session, p: &Progress) -> Value {
     let (entry, har) = (found.entry.clone(), found.har.clone());
-    let details = match embed && !p.budget().expired() {
-        true => found.fetch(session, p.budget()).await,
-        false => found.details,
+    let details = match (embed, p.budget().expired()) {
+        (true, false) => found.fetch(session, p.budget()).await,
+        (true, true) => {
+            let mut details = found.details;
+            details.body_missing = Some("not asked for: the action's budget ran out".into());
+            details
+        }
+        (false, _) => found.details,
     };
     let http_version = match har.protocol.as_str() {
         "" => "HTTP/1.1".to_string(),
