@@ -1442,16 +1442,36 @@ impl Route {
     /// The route as results show it: its bodies left out (`body_file` kept), their size in
     /// [`RouteInfo::body_bytes`].
     pub fn shown(&self) -> RouteInfo {
-        let bytes = match (&self.body, &self.body_base64) {
+        // Field by field: the bodies, which may be a megabyte, are not copied to be dropped.
+        let route = Route {
+            url: self.url.clone(),
+            action: self.action,
+            status: self.status,
+            content_type: self.content_type.clone(),
+            headers: self.headers.clone(),
+            body: None,
+            body_base64: None,
+            body_file: self.body_file.clone(),
+            error: self.error,
+            request_headers: self.request_headers.clone(),
+            remove_headers: self.remove_headers.clone(),
+            method: self.method.clone(),
+            post_data: self.post_data.clone(),
+        };
+        RouteInfo { route, body_bytes: self.body_bytes() }
+    }
+
+    /// The size of the body it answers with, bytes (`body`'s, or `body_base64`'s decoded: 3 bytes in
+    /// 4 characters, less its padding); `None` without one.
+    pub fn body_bytes(&self) -> Option<u64> {
+        match (&self.body, &self.body_base64) {
             (Some(text), _) => Some(text.len() as u64),
-            // Base64: 3 bytes in 4 characters, less its padding.
             (None, Some(b64)) => {
                 let padding = b64.bytes().rev().take_while(|b| *b == b'=').count() as u64;
                 Some((b64.len() as u64 / 4 * 3).saturating_sub(padding))
             }
             (None, None) => None,
-        };
-        RouteInfo { route: Route { body: None, body_base64: None, ..self.clone() }, body_bytes: bytes }
+        }
     }
 }
 

@@ -170,7 +170,7 @@ pub fn check_all(method: &str, routes: &[Route]) -> Result<(), ErrorBody> {
             "{method}: a session has at most {MAX_ROUTES} routes (remove some with page.unroute)"
         )));
     }
-    let bytes: u64 = routes.iter().filter_map(|r| r.shown().body_bytes).sum();
+    let bytes: u64 = routes.iter().filter_map(Route::body_bytes).sum();
     if bytes > MAX_ROUTES_BODY_BYTES as u64 {
         return Err(bad_request(format!(
             "{method}: a session's route bodies take at most {MAX_ROUTES_BODY_BYTES} bytes together"

@@ -266,15 +266,15 @@ async fn send(
         }
         sent.push(boxed(session.send(&NetworkSetExtraHttpHeaders { headers }, left())));
     }
+    // Compared as they are, not as JSON: scripts and route bodies may be megabytes.
     if e.init_scripts != before.init_scripts {
         *INIT_SCRIPTS.lock().unwrap() = e.init_scripts.clone().unwrap_or_default();
-    }
-    if changed(|e| json!(e.init_scripts)) {
         sent.push(sync_scripts(session, e.init_scripts.as_deref().unwrap_or_default(), left()));
     }
-    if changed(|e| json!([e.http_credentials, e.routes])) {
-        let (page, now, left) = (session.clone(), e.clone(), left());
-        sent.push(Box::pin(async move { crate::intercept::set(&page, &now, left).await }));
+    if e.http_credentials != before.http_credentials || e.routes != before.routes {
+        let (page, credentials, routes, left) =
+            (session.clone(), e.http_credentials.clone(), e.routes.clone().unwrap_or_default(), left());
+        sent.push(Box::pin(async move { crate::intercept::set(&page, credentials, &routes, left).await }));
     }
     if changed(|e| json!([e.permissions, e.geolocation.is_some()])) {
         // The session's own context: what is granted there (Playwright's `grantPermissions` with no

@@ -28,7 +28,7 @@ use sb_cdp::commands::{
     FetchFulfillRequest,
 };
 use sb_cdp::{CdpError, Session};
-use sb_protocol::api::{AbortReason, Emulation, HttpCredentials, Route, RouteAction};
+use sb_protocol::api::{AbortReason, HttpCredentials, Route, RouteAction};
 use serde_json::{json, Value};
 
 /// Whether this process answers `Fetch` events (the worker sets it as it starts; the supervisor,
@@ -58,20 +58,25 @@ pub(crate) fn answer_here() {
     ANSWERS.store(true, Ordering::Relaxed);
 }
 
-/// Takes the session's routes and credentials from `now` (its whole emulation), then brings the
-/// page of `session` to them ([`sync`]); nothing in a process that does not answer ([`answer_here`]).
+/// Takes the session's `credentials` and `routes` (its emulation's), then brings the page of
+/// `session` to them ([`sync`]); nothing in a process that does not answer ([`answer_here`]).
 ///
 /// # Errors
 /// `Fetch.enable` / `Fetch.disable` refused or not answered.
-pub(crate) async fn set(session: &Session, now: &Emulation, timeout: Duration) -> Result<(), CdpError> {
+pub(crate) async fn set(
+    session: &Session,
+    credentials: Option<HttpCredentials>,
+    routes: &[Route],
+    timeout: Duration,
+) -> Result<(), CdpError> {
     if !ANSWERS.load(Ordering::Relaxed) {
         return Ok(());
     }
     {
         let mut state = STATE.lock().unwrap();
-        state.credentials = now.http_credentials.clone();
+        state.credentials = credentials;
         // The supervisor refused a pattern that does not compile; one that would is left out here.
-        state.routes = (now.routes.iter().flatten())
+        state.routes = (routes.iter())
             .filter_map(|r| Some((sb_protocol::pattern::url_pattern(&r.url).ok()?, r.clone())))
             .collect();
     }
