@@ -2364,6 +2364,50 @@ async fn routes_from_session_start_and_the_url_policy_first() {
     assert_eq!(api_error(&e).code, ErrorCode::BadRequest);
 }
 
+/// Issue 56 §1 and §4: a popup's requests are the session's from its first one, before any worker
+/// drives it, as a Playwright context's routes and credentials hold in its popups: the popup's own
+/// document is routed and its fetch signed in while the supervisor holds it, a route added meanwhile
+/// reaches it, and once focused (the worker takes it over) routes still answer and a removed one is
+/// gone. Before: a popup was routed only once focused (its document came from the server: 404).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_popups_requests_are_routed_and_signed_in_before_it_is_focused() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let c = &c;
+    let popup_page = "<title>Routed popup</title><script>\
+        fetch('/test/auth', {cache: 'no-store'}).then(r => { window.auth = r.status })</script>";
+    let start = json!({"session_id": "pop", "http_credentials": {"username": "ada", "password": "lovelace"},
+        "routes": [{"url": "**/test/popup.html", "body": popup_page, "content_type": "text/html"}]});
+    c.call("session.start", None, start, None).await.unwrap().result.unwrap();
+    c.goto("pop", &pages.url("/test/index.html"), None).await.unwrap();
+    let call = |method: &'static str, params: Value| result_of(c, "pop", method, params);
+    let value = |expression: &str| {
+        let params = json!({"expression": expression});
+        async move { call("page.evaluate", params).await["value"].clone() }
+    };
+    value("window.w = window.open('/test/popup.html'), 1").await;
+    let popup = call("page.wait_for", json!({"popup": true})).await["popup"]["target_id"].clone();
+    call("page.wait_for", json!({"function": "w.auth !== undefined"})).await;
+    assert_eq!(value("[w.document.title, w.auth]").await, json!(["Routed popup", 200]));
+
+    // A route added while the supervisor holds the popup answers the popup's requests.
+    call("page.route", json!({"url": "**/api/items", "body": "held"})).await;
+    let items = "w.fetch('/api/items').then(r => r.text())";
+    assert_eq!(value(items).await, json!("held"));
+
+    // Focused while its requests are in flight: the worker answers them from now on, and those
+    // paused before are answered too (none hangs).
+    let many = "w.all = Promise.all(Array.from({length: 200}, () => \
+        w.fetch('/api/items', {cache: 'no-store'}).then(r => r.text()))).then(a => a.filter(t => t === 'held').length), 1";
+    value(many).await;
+    call("tabs.focus", json!({"target_id": popup})).await;
+    assert_eq!(value("all").await, json!(200));
+    assert_eq!(value("fetch('/api/items').then(r => r.text())").await, json!("held"));
+    call("page.unroute", json!({"url": "**/api/items"})).await;
+    assert_eq!(value("fetch('/api/items').then(r => r.status)").await, json!(404));
+    let signed = "fetch('/test/auth', {cache: 'no-store'}).then(r => r.status)";
+    assert_eq!(value(signed).await, json!(200));
+}
+
 /// Issue 56 §6, Playwright's `recordHar`: `session.har` records the session's requests in every tab
 /// it drives and writes them as a HAR 1.2 file under the owner's `hars` directory: the document, its
 /// images and a POST, with their headers, post data, status, timings and bodies (text and base64);

@@ -13,7 +13,8 @@
 //! - **auto-attach at the browser level** (`Target.setAutoAttach` without a `sessionId`): a session
 //!   it makes on a new target (`Target.attachedToTarget` with `waitingForDebugger`, which no explicit
 //!   attach is announced with) belongs to the route that asked for it, which alone hears of it;
-//!   another route may take one over ([`ADOPT_SESSION`]). One it makes on a target that was already
+//!   another route may take one over ([`ADOPT_SESSION`]), after which the route that gave it may
+//!   still answer the paused requests it was told of ([`FETCH_ANSWERS`]). One it makes on a target that was already
 //!   there (announced at once, awaited by no route's `Target.attachToTarget`) is detached by the relay:
 //!   auto-attach is for new targets;
 //! - **browser-level events** (`Target.targetCreated`, ...) go to the routes that asked for them;
@@ -42,6 +43,17 @@ pub const ADOPT_SESSION: &str = "Relay.adoptSession";
 pub const ROUTE_BUFFER: usize = 65_536;
 
 type RouteId = u64;
+
+/// The calls that answer a paused request (`Fetch.requestPaused`, `Fetch.authRequired`), which the
+/// route that gave a session away may still send on it: the events it was sent before the session
+/// was taken are its to answer (a request nobody answers hangs), those after are the taker's.
+pub const FETCH_ANSWERS: [&str; 5] = [
+    "Fetch.continueRequest",
+    "Fetch.fulfillRequest",
+    "Fetch.failRequest",
+    "Fetch.continueWithAuth",
+    "Fetch.continueResponse",
+];
 /// The relay's own calls (`Target.detachFromTarget` of a route that ended); their answers are dropped.
 const RELAY: RouteId = 0;
 
@@ -74,6 +86,9 @@ struct State {
     /// `sessionId` -> its route and the session it was auto-attached under (`None`: attached at the
     /// browser level, so detaching it ends its children too).
     owners: HashMap<String, (RouteId, Option<String>)>,
+    /// `sessionId` -> the route that gave it to its route now ([`ADOPT_SESSION`]), which may still
+    /// answer the requests it was told were paused ([`FETCH_ANSWERS`]).
+    given: HashMap<String, RouteId>,
     /// `targetId` -> the routes whose `Target.attachToTarget` to it awaits its `attachedToTarget`.
     attaching: HashMap<String, VecDeque<RouteId>>,
     /// The route that set auto-attach at the browser level, whose the sessions it makes are.
@@ -247,7 +262,10 @@ impl Inner {
             return;
         }
         if let Some(session) = &head.session_id {
-            if state.owners.get(session).is_none_or(|(owner, _)| *owner != route) {
+            let owned = state.owners.get(session).is_some_and(|(owner, _)| *owner == route);
+            let gave = state.given.get(session) == Some(&route)
+                && head.method.as_deref().is_some_and(|m| FETCH_ANSWERS.contains(&m));
+            if !owned && !gave {
                 let answer = serde_json::json!({
                     "id": id,
                     "error": {"code": -32001, "message": "Session with given id not found."},
@@ -441,6 +459,7 @@ impl State {
             queue.retain(|r| *r != route);
         }
         self.attaching.retain(|_, q| !q.is_empty());
+        self.given.retain(|_, giver| *giver != route);
         let mine: Vec<(String, Option<String>)> = self
             .owners
             .iter()
@@ -450,6 +469,7 @@ impl State {
         let mut detach = Vec::new();
         for (session, parent) in mine {
             self.owners.remove(&session);
+            self.given.remove(&session);
             if parent.is_none() {
                 detach.push(session);
             }
@@ -464,6 +484,9 @@ impl State {
             parent.is_none() && self.auto_attacher == Some(*owner) && *owner != route
         });
         if auto {
+            if let Some((giver, _)) = self.owners.get(session) {
+                self.given.insert(session.to_string(), *giver);
+            }
             self.move_to(session, route);
         }
         auto
@@ -491,6 +514,7 @@ impl State {
     /// Forgets a session that was detached, and the sessions under it.
     fn forget(&mut self, session: &str) {
         self.owners.remove(session);
+        self.given.remove(session);
         for child in self.children(session) {
             self.forget(&child);
         }
@@ -693,6 +717,18 @@ mod tests {
         assert_eq!(recv(&mut worker).await, event);
         send(&sup, json!({"id": 4, "method": "Runtime.evaluate", "sessionId": "A", "params": {}}));
         assert_eq!(recv(&mut sup).await["error"]["message"], "Session with given id not found.");
+        // But a request the supervisor was told was paused before is still its to answer (else it
+        // would hang), and the answer comes back to it.
+        let go = json!({"id": 6, "method": "Fetch.continueRequest", "sessionId": "A", "params": {"requestId": "r1"}});
+        send(&sup, go);
+        let up = tokio::time::timeout(std::time::Duration::from_secs(10), browser.next());
+        let up = up.await.expect("the supervisor's answer reaches the browser");
+        assert_eq!(
+            (&up["method"], &up["params"]["requestId"]),
+            (&json!("Fetch.continueRequest"), &json!("r1"))
+        );
+        browser.send(json!({"id": up["id"], "result": {}, "sessionId": "A"})).await;
+        assert_eq!(recv(&mut sup).await["id"], json!(6));
         // Auto-attach switched off: an unclaimed announcement goes to the watchers again, unowned.
         send(
             &sup,

@@ -148,10 +148,15 @@ async fn focus_tab(
     let opener_id = session.tabs().into_iter().find(|t| t.target_id == target_id).and_then(|t| t.opener_id);
     // A popup the supervisor held with the session's settings: the worker takes its session over, so
     // the page keeps them throughout (a session that detaches takes its overrides with it).
-    let held_session = session.release(&target_id).map(|s| s.id().to_string());
+    let held = session.release(&target_id);
+    let held_session = held.as_ref().map(|s| s.id().to_string());
     let held_scripts = held_session.as_deref().map(sb_worker::scripts_on).unwrap_or_default();
     let action = Action::Attach { target_id: target_id.clone(), held_session, held_scripts };
-    let attached: AttachedOutput = q.run(session, call, action).await?.into_kind()?;
+    let ran = q.run(session, call, action).await;
+    if let Some(held) = held {
+        Sessions::handed_over(held);
+    }
+    let attached: AttachedOutput = ran?.into_kind()?;
     q.sessions.url_seen(session, &attached.url).await;
     Ok(TabInfo { target_id, url: attached.url, title: attached.title, active: true, opener_id })
 }

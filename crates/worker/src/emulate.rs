@@ -272,9 +272,9 @@ async fn send(
         sent.push(sync_scripts(session, e.init_scripts.as_deref().unwrap_or_default(), left()));
     }
     if e.http_credentials != before.http_credentials || e.routes != before.routes {
-        let (page, credentials, routes, left) =
-            (session.clone(), e.http_credentials.clone(), e.routes.clone().unwrap_or_default(), left());
-        sent.push(Box::pin(async move { crate::intercept::set(&page, credentials, &routes, left).await }));
+        let rules =
+            crate::intercept::Rules::new(e.http_credentials.clone(), e.routes.as_deref().unwrap_or_default());
+        sent.push(crate::intercept::set(session, rules, left()));
     }
     if changed(|e| json!([e.permissions, e.geolocation.is_some()])) {
         // The session's own context: what is granted there (Playwright's `grantPermissions` with no

@@ -13,13 +13,19 @@
 //! `net::ERR_INVALID_AUTH_CREDENTIALS` by itself). With neither routes nor credentials, nothing is
 //! intercepted: a request costs what it costs without this module.
 //!
-//! Only the worker answers (one worker drives one session, so the session's routes and credentials
-//! are this process's): a page the supervisor holds before a worker takes it over (a popup) is not
-//! intercepted, since nobody would let its requests go.
+//! Whoever holds a page's CDP session answers its requests: the worker for the tabs it drives, the
+//! supervisor for a popup it holds before a worker takes it over (`start_held_page`), so a popup's
+//! first request is routed too, as a Playwright context's routes hold in its popups. What each CDP
+//! session intercepts is kept by its id in this process ([`Rules`]): the supervisor holds popups of
+//! many sessions at once. When a worker takes a held popup over, nothing is lost between the two:
+//! the worker follows the session before it is its ([`follow_before_taking`]), and the supervisor
+//! still answers the requests it was told of before (the relay lets it:
+//! `sb_cdp::relay::FETCH_ANSWERS`).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{LazyLock, Mutex};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -31,99 +37,136 @@ use sb_cdp::{CdpError, Session};
 use sb_protocol::api::{AbortReason, HttpCredentials, Route, RouteAction};
 use serde_json::{json, Value};
 
-/// Whether this process answers `Fetch` events (the worker sets it as it starts; the supervisor,
-/// which shares the emulation code for the pages it holds, does not).
-static ANSWERS: AtomicBool = AtomicBool::new(false);
-/// The session's credentials and routes now.
-static STATE: LazyLock<Mutex<State>> = LazyLock::new(Mutex::default);
-/// What each CDP session followed here intercepts now (`None`: nothing), by its id.
-static MODES: LazyLock<Mutex<HashMap<String, Mode>>> = LazyLock::new(Mutex::default);
+/// What each CDP session followed here intercepts now, by its id; an entry stays while the session's
+/// events are followed (the follower removes it).
+static FOLLOWED: LazyLock<Mutex<HashMap<String, Followed>>> = LazyLock::new(Mutex::default);
+
+/// The rules [`set`] was given last in this process.
+static LATEST: LazyLock<Mutex<Arc<Rules>>> = LazyLock::new(Mutex::default);
 
 /// The longest a `Fetch` answer may take.
 const STEP: Duration = Duration::from_millis(2_000);
 
-/// What a session's pages intercept for.
+/// What a session's pages intercept for: its credentials and routes (`Emulation`'s
+/// `http_credentials` and `routes`), shared by every page they are set on.
 #[derive(Default)]
-struct State {
+pub(crate) struct Rules {
     credentials: Option<HttpCredentials>,
     /// Newest first, each with its compiled URL pattern.
     routes: Vec<(regex_lite::Regex, Route)>,
 }
 
+impl Rules {
+    /// The rules of `credentials` and `routes` (newest first). The supervisor refused a pattern that
+    /// does not compile; one that would is left out here.
+    pub(crate) fn new(credentials: Option<HttpCredentials>, routes: &[Route]) -> Arc<Rules> {
+        let routes = (routes.iter())
+            .filter_map(|r| Some((sb_protocol::pattern::url_pattern(&r.url).ok()?, r.clone())))
+            .collect();
+        Arc::new(Rules { credentials, routes })
+    }
+
+    /// What a page under these rules intercepts: `Some(handle_auth)` with a route or credentials.
+    fn mode(&self) -> Mode {
+        (self.credentials.is_some() || !self.routes.is_empty()).then_some(self.credentials.is_some())
+    }
+}
+
+/// One CDP session followed here: its rules, and what `Fetch` is set to on it.
+struct Followed {
+    rules: Arc<Rules>,
+    mode: Mode,
+}
+
 /// What one CDP session intercepts: `Some(handle_auth)` while `Fetch` is on.
 type Mode = Option<bool>;
 
-/// This process answers the `Fetch` events of the pages it intercepts (the worker, at its start).
-pub(crate) fn answer_here() {
-    ANSWERS.store(true, Ordering::Relaxed);
-}
-
-/// Takes the session's `credentials` and `routes` (its emulation's), then brings the page of
-/// `session` to them ([`sync`]); nothing in a process that does not answer ([`answer_here`]).
+/// Brings the page (or out-of-process iframe) of `session` to `rules`: `Fetch` on with a route or
+/// credentials (answering auth challenges with credentials), off with neither; its follower started
+/// once. The call goes out now, in order with the session's others (a held page's
+/// `Runtime.runIfWaitingForDebugger` sent after it runs the page with its first request paused);
+/// the future is its answer. A call that changes nothing sends nothing.
 ///
 /// # Errors
 /// `Fetch.enable` / `Fetch.disable` refused or not answered.
-pub(crate) async fn set(
+pub(crate) fn set(
     session: &Session,
-    credentials: Option<HttpCredentials>,
-    routes: &[Route],
+    rules: Arc<Rules>,
     timeout: Duration,
-) -> Result<(), CdpError> {
-    if !ANSWERS.load(Ordering::Relaxed) {
-        return Ok(());
-    }
-    {
-        let mut state = STATE.lock().unwrap();
-        state.credentials = credentials;
-        // The supervisor refused a pattern that does not compile; one that would is left out here.
-        state.routes = (routes.iter())
-            .filter_map(|r| Some((sb_protocol::pattern::url_pattern(&r.url).ok()?, r.clone())))
-            .collect();
-    }
-    sync(session, timeout).await
-}
-
-/// Brings the page (or out-of-process iframe) of `session` to what the session intercepts now:
-/// `Fetch` on with a route or credentials (answering auth challenges with credentials), off with
-/// neither; its follower started once. A call that changes nothing sends nothing.
-///
-/// # Errors
-/// `Fetch.enable` / `Fetch.disable` refused or not answered.
-pub(crate) async fn sync(session: &Session, timeout: Duration) -> Result<(), CdpError> {
-    if !ANSWERS.load(Ordering::Relaxed) {
-        return Ok(());
-    }
-    let want: Mode = {
-        let state = STATE.lock().unwrap();
-        (state.credentials.is_some() || !state.routes.is_empty()).then_some(state.credentials.is_some())
-    };
+) -> Pin<Box<dyn Future<Output = Result<(), CdpError>> + Send>> {
+    let want = rules.mode();
+    *LATEST.lock().unwrap() = rules.clone();
     let had = {
-        let mut modes = MODES.lock().unwrap();
-        let had = modes.get(session.id()).copied();
-        if had.is_none() && want.is_some() {
+        let mut followed = FOLLOWED.lock().unwrap();
+        if want.is_none() && !followed.contains_key(session.id()) {
+            return Box::pin(std::future::ready(Ok(())));
+        }
+        let f = followed.entry(session.id().to_string()).or_insert_with(|| {
             follow(session);
-        }
-        // A session followed keeps its entry until its events end (the follower removes it).
-        if had.is_some() || want.is_some() {
-            modes.insert(session.id().to_string(), want);
-        }
-        had.flatten()
+            Followed { rules: Arc::default(), mode: None }
+        });
+        f.rules = rules;
+        std::mem::replace(&mut f.mode, want)
     };
-    let sent = match want {
-        _ if want == had => return Ok(()),
+    if want == had {
+        return Box::pin(std::future::ready(Ok(())));
+    }
+    let sent: Pin<Box<dyn Future<Output = Result<(), CdpError>> + Send>> = match want {
         Some(handle_auth_requests) => {
             let every = FetchEnable { patterns: vec![json!({"urlPattern": "*"})], handle_auth_requests };
-            session.send(&every, timeout).await.map(|_| ())
+            let sent = session.send(&every, timeout);
+            Box::pin(async move { sent.await.map(|_| ()) })
         }
-        None => session.send(&FetchDisable {}, timeout).await.map(|_| ()),
+        None => {
+            let sent = session.send(&FetchDisable {}, timeout);
+            Box::pin(async move { sent.await.map(|_| ()) })
+        }
     };
-    if sent.is_err() {
-        // Not changed after all: the next call tries again.
-        if let Some(mode) = MODES.lock().unwrap().get_mut(session.id()) {
-            *mode = had;
+    let id = session.id().to_string();
+    Box::pin(async move {
+        let sent = sent.await;
+        if sent.is_err() {
+            // Not changed after all: the next call tries again.
+            if let Some(f) = FOLLOWED.lock().unwrap().get_mut(&id) {
+                f.mode = had;
+            }
         }
+        sent
+    })
+}
+
+/// Brings `child` (an out-of-process iframe, held as it attaches) to the rules set last in this
+/// process ([`set`]): in the worker, which drives one session, that session's, also before the
+/// page the frame is in has its own (a page's iframes attach as the page is set up).
+///
+/// # Errors
+/// As [`set`].
+pub(crate) async fn set_latest(child: &Session, timeout: Duration) -> Result<(), CdpError> {
+    let rules = LATEST.lock().unwrap().clone();
+    set(child, rules, timeout).await
+}
+
+/// Follows `held`, a page's session the supervisor intercepted for while it held the page, before
+/// this process takes it over (`Relay.adoptSession`): a request it pauses from then on is answered
+/// here, by the rules set last ([`set_latest`]), though the page's own [`set`] comes later (an event
+/// for a session nobody here follows yet is dropped, and its request would hang). Nothing while
+/// this process intercepts nothing.
+pub(crate) fn follow_before_taking(held: &Session) {
+    let rules = LATEST.lock().unwrap().clone();
+    if rules.mode().is_none() {
+        return;
     }
-    sent
+    let mut followed = FOLLOWED.lock().unwrap();
+    followed.entry(held.id().to_string()).or_insert_with(|| {
+        follow(held);
+        // `Fetch` as this process has not set it: the page's own `set` sends it again.
+        Followed { rules, mode: None }
+    });
+}
+
+/// The rules session `id` is followed with now (none: nothing).
+fn rules_of(id: &str) -> Arc<Rules> {
+    FOLLOWED.lock().unwrap().get(id).map(|f| f.rules.clone()).unwrap_or_default()
 }
 
 /// Answers `session`'s paused requests and challenges, from now until its events end.
@@ -139,21 +182,16 @@ fn follow(session: &Session) {
             match ev.method.as_str() {
                 "Fetch.requestPaused" => {
                     let url = ev.params.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
-                    let route = STATE
-                        .lock()
-                        .unwrap()
-                        .routes
-                        .iter()
-                        .find(|(re, _)| re.is_match(url))
-                        .map(|r| r.1.clone());
+                    let rules = rules_of(&id);
+                    let route = rules.routes.iter().find(|(re, _)| re.is_match(url)).map(|r| &r.1);
                     let headers = ev.params.pointer("/request/headers");
-                    answer(&session, request_id, route.as_ref(), headers);
+                    answer(&session, request_id, route, headers);
                 }
                 "Fetch.authRequired" => {
                     let origin = ev.params.pointer("/authChallenge/origin").and_then(|v| v.as_str());
-                    let credentials = STATE.lock().unwrap().credentials.clone();
-                    let fits =
-                        credentials.filter(|c| c.origin.as_deref().is_none_or(|o| same_origin(o, origin)));
+                    let rules = rules_of(&id);
+                    let fits = (rules.credentials.as_ref())
+                        .filter(|c| c.origin.as_deref().is_none_or(|o| same_origin(o, origin)));
                     let response = match fits {
                         Some(c) if tried.insert(request_id.clone()) => json!({
                             "response": "ProvideCredentials", "username": c.username, "password": c.password,
@@ -166,7 +204,7 @@ fn follow(session: &Session) {
                 _ => {}
             }
         }
-        MODES.lock().unwrap().remove(&id);
+        FOLLOWED.lock().unwrap().remove(&id);
     });
 }
 

@@ -140,8 +140,6 @@ const FLUSH: Duration = Duration::from_millis(1_000);
 /// When the browser cannot be reached or the target cannot be attached (the supervisor sees the
 /// stream close without `Ready`), or the IPC stream breaks.
 pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
-    // This process answers the requests its pages' routes and credentials intercept.
-    intercept::answer_here();
     let framed = Framed::new(ipc, ipc::codec());
     let (mut sink, mut stream) = framed.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
@@ -703,11 +701,15 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             }
             let left = p.budget().remaining();
             let scripts = emulation.init_scripts.clone().unwrap_or_default();
+            let rules = intercept::Rules::new(
+                emulation.http_credentials.clone(),
+                emulation.routes.as_deref().unwrap_or_default(),
+            );
             let synced = others.iter().map(|s| {
-                let scripts = &scripts;
+                let (scripts, rules) = (&scripts, rules.clone());
                 async move {
                     let _ = emulate::sync_scripts(s, scripts, left).await;
-                    intercept::sync(s, left).await
+                    intercept::set(s, rules, left).await
                 }
             });
             // A tab that closed meanwhile has nothing to intercept.

@@ -62,7 +62,7 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     let waiting = attached.waiting_for_debugger;
                     tokio::spawn(async move {
                         let auto = child.send(&TargetSetAutoAttach::children_held(), STEP);
-                        let intercepted = crate::intercept::sync(&child, STEP);
+                        let intercepted = crate::intercept::set_latest(&child, STEP);
                         let scripts = crate::emulate::add_init_scripts(&child, STEP);
                         let _ = futures_util::join!(auto, intercepted, scripts);
                         if waiting {

@@ -482,22 +482,38 @@ async fn attach_session(
     budget: Budget,
 ) -> Result<Attached, CdpError> {
     let Setup { dialogs, viewport, emulation, worlds } = setup;
-    let adopted = match held {
-        Some(id) => browser.adopt(id, budget.remaining()).await.ok(),
-        None => None,
+    // What follows a session's events subscribes before the session is this process's (an event
+    // nobody here follows yet is dropped: a paused request would hang, a dialog stay open).
+    let follow_events = |session: &Session| {
+        let lifecycle = track_lifecycle(session, target_id);
+        worlds.follow(session);
+        let crash_expected = Arc::new(AtomicBool::new(false));
+        let crashed = watch_crash(session, crash_expected.clone());
+        let oopifs = track_oopifs(browser, session);
+        let journal = track_journal(session);
+        dialogs.watch(session);
+        (lifecycle, crash_expected, crashed, oopifs, journal)
     };
+    let mut adopted = None;
+    if let Some(id) = held {
+        let session = browser.session(id.to_string());
+        let followed = follow_events(&session);
+        crate::intercept::follow_before_taking(&session);
+        match browser.adopt(id, budget.remaining()).await {
+            Ok(_) => adopted = Some((session, followed)),
+            // Not ours after all: what followed it ends.
+            Err(_) => browser.forget_session(id),
+        }
+    }
     let adopted_here = adopted.is_some();
-    let session = match adopted {
-        Some(session) => session,
-        None => browser.attach(target_id, budget.remaining()).await?,
+    let (session, (lifecycle, crash_expected, crashed, oopifs, journal)) = match adopted {
+        Some(adopted) => adopted,
+        None => {
+            let session = browser.attach(target_id, budget.remaining()).await?;
+            let followed = follow_events(&session);
+            (session, followed)
+        }
     };
-    let lifecycle = track_lifecycle(&session, target_id);
-    worlds.follow(&session);
-    let crash_expected = Arc::new(AtomicBool::new(false));
-    let crashed = watch_crash(&session, crash_expected.clone());
-    let oopifs = track_oopifs(browser, &session);
-    let journal = track_journal(&session);
-    dialogs.watch(&session);
     // Focus emulation keeps every tab "focused": without it, once a popup's window takes the focus,
     // input to the opener's page is never acknowledged (Input.dispatchMouseEvent hangs).
     let (a, b, c, d, e, f, g, h) = tokio::join!(

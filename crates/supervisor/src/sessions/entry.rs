@@ -399,14 +399,14 @@ impl SessionEntry {
 
     /// A worker takes tab `target_id`: the supervisor's session on it, if it held one, for the worker
     /// to take over (Chromium allows one time zone and one locale override a renderer, and a session
-    /// that detaches takes its overrides, the viewport's among them, with it).
+    /// that detaches takes its overrides, the viewport's among them, with it). Its events are still
+    /// followed here until the worker took it ([`Sessions::handed_over`]): a request paused before
+    /// is answered, a dialog opened before is answered.
+    ///
+    /// [`Sessions::handed_over`]: super::Sessions::handed_over
     pub(crate) fn release(&self, target_id: &str) -> Option<sb_cdp::Session> {
         match self.held.lock().unwrap().insert(target_id.to_string(), Held::Released) {
-            Some(Held::By(_, session)) => {
-                // Its events are the taker's from now on.
-                session.client().forget_session(session.id());
-                Some(session)
-            }
+            Some(Held::By(_, session)) => Some(session),
             _ => None,
         }
     }

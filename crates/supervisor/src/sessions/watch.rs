@@ -181,6 +181,28 @@ impl Sessions {
         futures_util::future::join_all(holds).await;
     }
 
+    /// Lets go of `held`, the supervisor's session on a tab it held, once a worker was asked to take
+    /// it over ([`SessionEntry::release`]): its events end here (those it was sent before the worker
+    /// took it are answered first: the relay lets this route answer the paused requests of a session
+    /// it gave away, `sb_cdp::relay::FETCH_ANSWERS`). A session the worker did not take (it attached
+    /// anew, or failed) is still this route's: it is detached, so that its settings and its request
+    /// interception, which nobody answers any more, end with it.
+    pub(crate) fn handed_over(held: sb_cdp::Session) {
+        tokio::spawn(async move {
+            let client = held.client().clone();
+            // Answered on a session still ours; refused (`Session with given id not found`) on one
+            // the worker took or that went.
+            let ours = held.run(&RuntimeRunIfWaitingForDebugger {}, LET_RUN_TIMEOUT).await.is_ok();
+            if ours {
+                let detach = TargetDetachFromTarget { session_id: held.id().to_string() };
+                if let Err(e) = client.run(&detach, LET_RUN_TIMEOUT).await {
+                    tracing::debug!(error.message = %e, "detach_failed");
+                }
+            }
+            client.forget_session(held.id());
+        });
+    }
+
     /// Sets what `session` now emulates (it emulated `before`) and its new `display`, when given, on
     /// the tabs the supervisor holds for it in `link`'s browser (its worker set them on its own
     /// page); not waited for (a popup whose renderer is busy gets them when it answers, within
