@@ -19,6 +19,9 @@ use tokio::sync::mpsc;
 
 use crate::error::fail;
 
+/// Time the cleanups of an action cut short get ([`Progress::abort`]).
+pub(crate) const CLEANUP_TIME: Duration = Duration::from_millis(200);
+
 /// Where [`FromWorker::Phase`] reports go: the run's `seq` and the worker's outgoing channel.
 pub(crate) type Reporter = (u64, mpsc::UnboundedSender<FromWorker>);
 
