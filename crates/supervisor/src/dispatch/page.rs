@@ -1,0 +1,457 @@
+//! The page methods' entries: navigation, reading (extract, screenshot, PDF, evaluate, snapshot),
+//! waiting, the viewport and frames, checks (`page.verify`, `page.query`), storage, the clipboard
+//! and dialogs.
+
+use sb_protocol::api::{ClipboardAction, ClipboardParams, ClipboardResult, MAX_CLIPBOARD_CHARS};
+use sb_protocol::api::{
+    ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
+    FillFormResult, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, PdfParams,
+    PdfResult, ScreenshotParams, ScreenshotResult, SetViewportParams, SetViewportResult, SnapshotParams,
+    SnapshotResult, UploadParams, UploadResult, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
+    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS, MAX_PDF_PAGES,
+    MAX_UPLOAD_FILES,
+};
+use sb_protocol::api::{
+    QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
+    VerifyResult,
+};
+use sb_protocol::error::bad_request;
+use sb_protocol::ipc::{
+    Action, DialogPolicyOutput, Display, EvaluateOutput, Locator, SnapshotOptions, SnapshotOutput,
+    WaitCondition,
+};
+use sb_protocol::{ErrorBody, Phase};
+use serde_json::Value;
+
+use super::method::{
+    evaluate_allowed, finish_as, frame_target, locator, looks_like_ref, params, required, wait_condition,
+    Done, PageMethod,
+};
+
+pub(super) static GOTO: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: GotoParams = params(v)?;
+        Ok(Action::Goto { url: p.url })
+    },
+    // The page's URL as the agent is told it: without a `user:password@` it was given.
+    finish: |o| {
+        finish_as(o, |mut g: GotoResult| {
+            g.url = sb_protocol::redact::userinfo(&g.url).into_owned();
+            Done { url: Some(g.url.clone()), ..Done::of(g) }
+        })
+    },
+    numbers_refs: false,
+};
+
+/// `page.back`, `page.forward`, `page.reload`: answered as `page.goto` is (their params, none, are
+/// checked before dispatch, as `page.frames`').
+pub(super) static BACK: PageMethod = PageMethod {
+    prepare: |_, _| Ok(Action::History { delta: -1 }),
+    finish: GOTO.finish,
+    numbers_refs: false,
+};
+
+pub(super) static FORWARD: PageMethod =
+    PageMethod { prepare: |_, _| Ok(Action::History { delta: 1 }), finish: GOTO.finish, numbers_refs: false };
+
+pub(super) static RELOAD: PageMethod =
+    PageMethod { prepare: |_, _| Ok(Action::Reload), finish: GOTO.finish, numbers_refs: false };
+
+pub(super) static EXTRACT: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: ExtractParams = params(v)?;
+        Ok(Action::Extract { format: p.format, max_chars: p.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS) })
+    },
+    finish: |o| finish_as(o, Done::of::<ExtractResult>),
+    numbers_refs: false,
+};
+
+pub(super) static SCREENSHOT: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: ScreenshotParams = params(v)?;
+        let target = locator(cx, p.element, true)?;
+        if target.is_some() && (p.clip.is_some() || p.full_page) {
+            return Err(bad_request(
+                "page.screenshot takes an element (ref or selector), or clip and full_page, not both",
+            ));
+        }
+        let clip = match p.clip {
+            None => None,
+            Some(c) => {
+                let ok = [c.x, c.y, c.width, c.height].iter().all(|v| v.is_finite() && v.abs() <= 1e6)
+                    && c.width >= 1.0
+                    && c.height >= 1.0;
+                if !ok {
+                    return Err(bad_request(
+                        "page.screenshot clip needs finite x, y within ±1000000 and width, height of at least 1 CSS px",
+                    ));
+                }
+                Some([c.x, c.y, c.width, c.height])
+            }
+        };
+        Ok(Action::Screenshot {
+            full_page: p.full_page,
+            format: p.format,
+            quality: p.quality,
+            inline: p.inline,
+            max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
+            path: cx.artifact_path(p.format.as_str())?,
+            clip,
+            target,
+        })
+    },
+    finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
+    numbers_refs: false,
+};
+
+/// `page.fill_form`: each field named by exactly one of ref or selector; at most
+/// [`MAX_FORM_FIELDS`].
+pub(super) static FILL_FORM: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: FillFormParams = params(v)?;
+        if p.fields.is_empty() || p.fields.len() > MAX_FORM_FIELDS {
+            return Err(bad_request(format!("page.fill_form takes 1 to {MAX_FORM_FIELDS} fields")));
+        }
+        let mut fields = Vec::new();
+        for (i, f) in p.fields.into_iter().enumerate() {
+            // The field named in the message; the code stays (an unknown or stale ref says so).
+            let target = required(cx, f.element).map_err(|mut e| {
+                e.message = format!("page.fill_form field {}: {}", i + 1, e.message);
+                e
+            })?;
+            fields.push((target, f.value));
+        }
+        Ok(Action::FillForm { fields })
+    },
+    finish: |o| finish_as(o, Done::of::<FillFormResult>),
+    numbers_refs: false,
+};
+
+/// `page.upload`: each name a plain name of a regular file in the uploads dir, opened once and
+/// copied into the session owner's own directory ([`Context::stage_uploads`](super::Context::stage_uploads)), which the browser
+/// reads.
+pub(super) static UPLOAD: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: UploadParams = params(v)?;
+        let Some(dir) = cx.uploads_dir() else {
+            return Err(bad_request(
+                "page.upload is off: the runtime has no [files] uploads_dir to take files from",
+            ));
+        };
+        if p.files.len() > MAX_UPLOAD_FILES {
+            return Err(bad_request(format!("page.upload takes at most {MAX_UPLOAD_FILES} files")));
+        }
+        let target = locator(cx, p.element, true)?;
+        let (paths, bytes) = cx.stage_uploads(dir, &p.files)?;
+        Ok(Action::Upload { target, paths, names: p.files, bytes })
+    },
+    finish: |o| finish_as(o, Done::of::<UploadResult>),
+    numbers_refs: false,
+};
+
+/// `page.pdf`: its numbers checked here (in range; NaN is not), the paper in portrait inches with
+/// `landscape` beside it, as Playwright's `page.pdf()` passes them to `Page.printToPDF`.
+pub(super) static PDF: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: PdfParams = params(v)?;
+        let margin_in = p.margin_in.unwrap_or(0.4);
+        let scale = p.scale.unwrap_or(1.0);
+        if !(0.0..=5.0).contains(&margin_in) {
+            return Err(bad_request("page.pdf margin_in is inches, from 0 to 5"));
+        }
+        if !(0.1..=2.0).contains(&scale) {
+            return Err(bad_request("page.pdf scale is from 0.1 to 2"));
+        }
+        let page_ranges = p.page_ranges.unwrap_or_default();
+        let ranges_ok = page_ranges.len() <= 200
+            && page_ranges.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | ',' | ' '));
+        if !ranges_ok {
+            return Err(bad_request("page.pdf page_ranges are 1-based pages and ranges: \"1-5, 8, 11-13\""));
+        }
+        let past_the_cap = page_ranges
+            .split(|c: char| !c.is_ascii_digit())
+            .any(|n| !n.is_empty() && n.parse::<u64>().map_or(true, |n| n > u64::from(MAX_PDF_PAGES)));
+        if past_the_cap {
+            return Err(bad_request(format!(
+                "page.pdf prints at most {MAX_PDF_PAGES} pages: page_ranges past page {MAX_PDF_PAGES}"
+            )));
+        }
+        // Without ranges, the first MAX_PDF_PAGES (Chromium prints a shorter document whole).
+        let page_ranges =
+            if page_ranges.trim().is_empty() { format!("1-{MAX_PDF_PAGES}") } else { page_ranges };
+        let (w, h) = p.paper.inches();
+        Ok(Action::Pdf {
+            paper_in: (w, h),
+            landscape: p.landscape,
+            print_background: p.print_background,
+            margin_in,
+            scale,
+            page_ranges,
+            path: cx.artifact_path("pdf")?,
+        })
+    },
+    finish: |o| finish_as(o, Done::of::<PdfResult>),
+    numbers_refs: false,
+};
+
+pub(super) static EVALUATE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        evaluate_allowed(cx, Phase::Evaluate)?;
+        let p: EvaluateParams = params(v)?;
+        let has_element = p.element != ElementParams::default();
+        if has_element && p.frame.is_some() {
+            return Err(bad_request("page.evaluate takes frame or an element (ref, selector), not both"));
+        }
+        let frame = p.frame.map(|f| frame_target(cx, f)).transpose()?;
+        let arg_json = p.arg.map(|v| v.to_string());
+        match (p.expression, p.function) {
+            (Some(expression), None) if !has_element => Ok(Action::Evaluate { expression, frame, arg_json }),
+            (None, Some(function)) => {
+                let target = locator(cx, p.element, true)?;
+                Ok(Action::CallFunction { function, target, frame, arg_json })
+            }
+            _ => Err(bad_request(
+                "page.evaluate takes an expression, or a function (with ref or selector for its element)",
+            )),
+        }
+    },
+    finish: |o| {
+        finish_as(o, |e: EvaluateOutput| {
+            let value: Option<Value> = e.value_json.and_then(|v| serde_json::from_str(&v).ok());
+            let mut done = Done::of(EvaluateResult {
+                kind: e.kind,
+                value: None,
+                unserializable: e.unserializable,
+                description: e.description,
+            });
+            // Moved in, not serialized again: a value can be tens of MB (a copy of its tree cost seconds).
+            if let (Some(value), Some(result)) = (value, done.result.as_object_mut()) {
+                result.insert("value".into(), value);
+            }
+            done
+        })
+    },
+    numbers_refs: false,
+};
+
+pub(super) static WAIT_FOR: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let condition = wait_condition(params(v)?)?;
+        if matches!(condition, WaitCondition::Function(_)) {
+            evaluate_allowed(cx, Phase::Wait)?;
+        }
+        Ok(Action::WaitFor { condition })
+    },
+    finish: |o| finish_as(o, Done::of::<WaitForResult>),
+    numbers_refs: false,
+};
+
+pub(super) static SNAPSHOT: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: SnapshotParams = params(v)?;
+        let scope = match p.scope {
+            None => None,
+            Some(s) if looks_like_ref(&s) => Some(Locator::Ref(cx.reference(&s)?)),
+            Some(css) => Some(Locator::Selector(css)),
+        };
+        let options = SnapshotOptions {
+            interactive: p.interactive,
+            compact: p.compact,
+            max_depth: p.max_depth,
+            scope,
+            max_chars: p.max_chars.unwrap_or(DEFAULT_SNAPSHOT_MAX_CHARS),
+            diff: p.diff,
+        };
+        Ok(Action::Snapshot { options, next_ref: cx.next_ref() })
+    },
+    finish: |o| {
+        finish_as(o, |s: SnapshotOutput| {
+            let result = SnapshotResult {
+                snapshot: s.text,
+                lines: s.lines,
+                chars: s.chars,
+                tokens_estimate: s.chars.div_ceil(4),
+                diff: s.diff,
+                refs: s.refs.len() as u64,
+                truncated: s.truncated,
+                loading: s.loading,
+                url: s.url,
+                title: s.title,
+            };
+            Done { refs: s.refs, ..Done::of(result) }
+        })
+    },
+    numbers_refs: true,
+};
+
+pub(super) static SET_VIEWPORT: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: SetViewportParams = params(v)?;
+        let display = Display::checked(p.width, p.height, p.device_scale_factor.unwrap_or(1.0))
+            .map_err(|m| bad_request(format!("page.set_viewport {m}")))?;
+        Ok(Action::SetDisplay { display })
+    },
+    finish: |o| {
+        finish_as(o, |d: Display| Done {
+            display: Some(d),
+            ..Done::of(SetViewportResult { width: d.width, height: d.height, device_scale_factor: d.scale })
+        })
+    },
+    numbers_refs: false,
+};
+
+pub(super) static FRAMES: PageMethod = PageMethod {
+    prepare: |_, _| Ok(Action::Frames),
+    finish: |o| finish_as(o, Done::of::<FramesResult>),
+    numbers_refs: false,
+};
+
+/// The longest key or value `page.storage` sets, chars (a browser keeps about 5 MB an origin).
+const MAX_STORAGE_CHARS: usize = 5_000_000;
+
+/// `page.verify`: the element by exactly one of ref, selector or role (`name` only with a role; none
+/// for `text` on the whole page) and exactly one check.
+pub(super) static VERIFY: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: VerifyParams = params(v)?;
+        let by_role = match (p.role, p.name) {
+            (None, None) => None,
+            (None, Some(_)) => return Err(bad_request("page.verify takes name only with role")),
+            (Some(role), name) => Some(role_selector(&role, name.as_deref())?),
+        };
+        let element = match by_role {
+            None => p.element,
+            Some(_) if p.element.reference.is_some() || p.element.selector.is_some() => {
+                return Err(bad_request("name the element with exactly one of ref, selector or role"))
+            }
+            Some(selector) => ElementParams { reference: None, selector: Some(selector) },
+        };
+        let long = |s: &String| s.chars().count() > MAX_VERIFY_CHARS;
+        let mut checks = Vec::new();
+        checks.extend(p.visible.map(VerifyCheck::Visible));
+        checks.extend(p.text.map(VerifyCheck::Text));
+        checks.extend(p.value.map(VerifyCheck::Value));
+        checks.extend(p.checked.map(VerifyCheck::Checked));
+        checks.extend(p.count.map(VerifyCheck::Count));
+        checks.extend(p.attribute.map(|a| VerifyCheck::Attribute { name: a.name, value: a.value }));
+        checks.extend(p.items.map(VerifyCheck::Items));
+        let [check] = <[VerifyCheck; 1]>::try_from(checks).map_err(|_| {
+            bad_request("page.verify takes exactly one check: visible, text, value, checked, count, attribute or items")
+        })?;
+        let too_long = match &check {
+            VerifyCheck::Text(t) | VerifyCheck::Value(t) => long(t),
+            VerifyCheck::Attribute { name, value } => long(name) || value.as_ref().is_some_and(long),
+            VerifyCheck::Items(items) => {
+                items.is_empty() || items.len() > MAX_VERIFY_ITEMS || items.iter().any(long)
+            }
+            VerifyCheck::Visible(_) | VerifyCheck::Checked(_) | VerifyCheck::Count(_) => false,
+        };
+        if too_long {
+            return Err(bad_request(format!(
+                "page.verify texts are at most {MAX_VERIFY_CHARS} chars, items 1 to {MAX_VERIFY_ITEMS}"
+            )));
+        }
+        let target = locator(cx, element, true)?;
+        if target.is_none() && !matches!(check, VerifyCheck::Text(_)) {
+            return Err(bad_request(format!(
+                "page.verify {} needs an element: ref, selector or role",
+                check.name()
+            )));
+        }
+        Ok(Action::Verify { target, check })
+    },
+    finish: |o| finish_as(o, Done::of::<VerifyResult>),
+    numbers_refs: false,
+};
+
+/// The longest text, value or attribute `page.verify` takes, chars.
+const MAX_VERIFY_CHARS: usize = 10_000;
+
+/// The most `items` `page.verify` takes.
+const MAX_VERIFY_ITEMS: usize = 100;
+
+/// `role` and `name` as the selector Playwright's `getByRole(role, {name})` writes
+/// (`internal:role=button[name="Save"i]`: the name a case-insensitive substring).
+///
+/// # Errors
+/// `bad_request` for a role that is not a word of letters.
+fn role_selector(role: &str, name: Option<&str>) -> Result<String, ErrorBody> {
+    if role.is_empty() || role.len() > 64 || !role.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(bad_request(format!(
+            "page.verify role {role:?} is not an ARIA role (button, heading, ...)"
+        )));
+    }
+    Ok(match name {
+        None => format!("internal:role={}", role.to_ascii_lowercase()),
+        Some(name) => format!("internal:role={}[name={}i]", role.to_ascii_lowercase(), Value::from(name)),
+    })
+}
+
+/// `page.clipboard`: write takes text (at most [`MAX_CLIPBOARD_CHARS`] characters), read none.
+pub(super) static CLIPBOARD: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: ClipboardParams = params(v)?;
+        match (p.action, &p.text) {
+            (ClipboardAction::Write, Some(t)) if t.chars().count() <= MAX_CLIPBOARD_CHARS => {}
+            (ClipboardAction::Read, None) => {}
+            _ => {
+                return Err(bad_request(format!(
+                    "page.clipboard: write takes text (at most {MAX_CLIPBOARD_CHARS} characters), read none"
+                )))
+            }
+        }
+        Ok(Action::Clipboard { action: p.action, text: p.text })
+    },
+    finish: |o| finish_as(o, Done::of::<ClipboardResult>),
+    numbers_refs: false,
+};
+
+/// `page.query`: the element by exactly one of ref or selector.
+pub(super) static QUERY: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: QueryParams = params(v)?;
+        Ok(Action::Query { target: required(cx, p.element)? })
+    },
+    finish: |o| finish_as(o, Done::of::<QueryResult>),
+    numbers_refs: false,
+};
+
+/// `page.storage`: set needs key and value, delete a key, clear neither; get takes a key or none.
+pub(super) static STORAGE: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: StorageParams = params(v)?;
+        let fits = |s: &Option<String>| s.as_ref().is_none_or(|s| s.chars().count() <= MAX_STORAGE_CHARS);
+        if !fits(&p.key) || !fits(&p.value) {
+            return Err(bad_request(format!(
+                "page.storage keys and values are at most {MAX_STORAGE_CHARS} chars"
+            )));
+        }
+        let ok = match p.action {
+            StorageAction::Get => p.value.is_none(),
+            StorageAction::Set => p.key.is_some() && p.value.is_some(),
+            StorageAction::Delete => p.key.is_some() && p.value.is_none(),
+            StorageAction::Clear => p.key.is_none() && p.value.is_none(),
+        };
+        if !ok {
+            return Err(bad_request(
+                "page.storage: get takes key or nothing, set key and value, delete key, clear nothing",
+            ));
+        }
+        Ok(Action::Storage { kind: p.kind, action: p.action, key: p.key, value: p.value })
+    },
+    finish: |o| finish_as(o, Done::of::<StorageResult>),
+    numbers_refs: false,
+};
+
+pub(super) static HANDLE_DIALOG: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: HandleDialogParams = params(v)?;
+        Ok(Action::HandleDialog { accept: p.accept, prompt_text: p.prompt_text })
+    },
+    finish: |o| {
+        finish_as(o, |d: DialogPolicyOutput| {
+            Done::of(HandleDialogResult { next_dialog: if d.accept { "accept" } else { "dismiss" }.into() })
+        })
+    },
+    numbers_refs: false,
+};
