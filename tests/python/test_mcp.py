@@ -5,10 +5,11 @@ import asyncio
 import json
 import os
 import tempfile
+import threading
 import time
 import urllib.request
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, AsyncIterator, Iterator, List, Set
+from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Set, Tuple
 
 import pytest
 from mcp import ClientSession, StdioServerParameters
@@ -38,17 +39,43 @@ def text(result: Any) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
-def runtime_pids() -> Set[int]:
-    return set(processes_naming(str(BIN / "sandbox-browser"))) | set(processes_naming("chromium"))
+def stat(pid: int) -> Optional[List[str]]:
+    """The fields of `/proc/<pid>/stat` after the command name (state, parent, ...), or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
 
 
-def wait_gone(before: Set[int], marker: str) -> List[str]:
-    """Waits (at most GONE_WITHIN_S) until no process started since `before` is left, nor any naming
+def tree_of(marker: str) -> Set[Tuple[int, str]]:
+    """The processes whose command line names `marker` (the MCP server and the supervisor it started)
+    and every process under them (its workers, Chromium and Chromium's own children), each as its pid
+    and start time (a pid used again later is another process)."""
+    roots = set(processes_naming(marker))
+    children: Dict[int, List[int]] = {}
+    started: Dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        fields = stat(int(entry)) if entry.isdigit() else None
+        if fields and len(fields) > 19:
+            children.setdefault(int(fields[1]), []).append(int(entry))
+            started[int(entry)] = fields[19]
+    found, todo = set(roots), list(roots)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return {(pid, started[pid]) for pid in found if pid in started}
+
+
+def wait_gone(started: Set[Tuple[int, str]], marker: str) -> List[str]:
+    """Waits (at most GONE_WITHIN_S) until none of the processes `started` is left, nor any naming
     `marker`; returns the command lines of those still there."""
     deadline = time.monotonic() + GONE_WITHIN_S
     while True:
-        left = (runtime_pids() - before) | set(processes_naming(marker))
-        left = {p for p in left if os.path.exists(f"/proc/{p}") and not is_zombie(p)}
+        alive = {pid for pid, start in started if (stat(pid) or [""] * 20)[19] == start}
+        left = {p for p in alive | set(processes_naming(marker)) if not is_zombie(p)}
         if not left or time.monotonic() > deadline:
             return [open(f"/proc/{p}/cmdline", "rb").read().replace(b"\0", b" ").decode() for p in left if os.path.exists(f"/proc/{p}")]
         time.sleep(0.1)
@@ -419,12 +446,30 @@ def test_the_issue_29_tools_in_their_groups(runtime, pages):
 @contextmanager
 def own_runtime() -> Iterator[List[str]]:
     """The args that make `sandbox-browser mcp` start a runtime of its own (a socket nothing answers
-    on, a runtime dir that names its processes); on exit, asserts that nothing it started is left."""
-    before = runtime_pids()
+    on, a runtime dir that names its processes); on exit, asserts that nothing it started is left.
+    What it started is the process tree under the processes naming that dir, followed while it runs
+    (a process left behind is no longer under them): other processes of the machine (another test
+    run's browsers) are not counted."""
     with tempfile.TemporaryDirectory(prefix="sb-mcp-own-") as dir:
         marker = os.path.join(dir, "rt")
-        yield ["--socket", os.path.join(dir, "none.sock"), "--runtime-dir", marker]
-        left = wait_gone(before, marker)
+        started: Set[Tuple[int, str]] = set()
+        done = threading.Event()
+
+        def follow() -> None:
+            while not done.is_set():
+                started.update(tree_of(marker))
+                done.wait(0.05)
+
+        follower = threading.Thread(target=follow, daemon=True)
+        follower.start()
+        try:
+            yield ["--socket", os.path.join(dir, "none.sock"), "--runtime-dir", marker]
+        finally:
+            done.set()
+            follower.join()
+        started.update(tree_of(marker))
+        started = {(pid, start) for pid, start in started if pid != os.getpid()}
+        left = wait_gone(started, marker)
         assert not left, left
 
 
