@@ -20,6 +20,13 @@ fi
 if [ ! -f /usr/share/doc/python3.11-doc/html/index.html ]; then ensure_packages python3.11-doc; fi
 ensure_venv target/venv
 cargo build --release --locked --workspace --bins -q
+# Both sides on one browser: SB_TEST_CHROMIUM's when set, else the runtime's default (the headless
+# shell where it is installed, else Debian's chromium), for the MCP workload and sb-bench alike.
+if [ -z "${SB_TEST_CHROMIUM:-}" ]; then
+    SB_TEST_CHROMIUM=/usr/lib/chromium/chromium-headless-shell
+    [ -x "$SB_TEST_CHROMIUM" ] || SB_TEST_CHROMIUM=/usr/lib/chromium/chromium
+fi
+export SB_TEST_CHROMIUM
 # The agent workload through MCP (SB_BENCH_ONLY unset or mcp): ours and Playwright MCP side by side, on
 # the Rust docs (the toolchain's, else the bundled copy), served locally.
 if [ -z "${SB_BENCH_ONLY:-}" ] || [ "${SB_BENCH_ONLY:-}" = mcp ]; then
@@ -27,8 +34,7 @@ if [ -z "${SB_BENCH_ONLY:-}" ] || [ "${SB_BENCH_ONLY:-}" = mcp ]; then
     [ -f "$docs/std/index.html" ] || docs="$PWD/scripts/demo-site"
     work=$(mktemp -d /tmp/sandbox-browser-bench.XXXXXX)
     trap 'stop_runtime; rm -rf "$work"' EXIT
-    # Both sides on SB_TEST_CHROMIUM's browser when set (as sb-bench's tables below).
-    chromium=${SB_TEST_CHROMIUM:-/usr/lib/chromium/chromium}
+    chromium=$SB_TEST_CHROMIUM
     SANDBOX_BROWSER_CHROMIUM=$chromium start_runtime "$PWD/target/release" "$work" "$docs"
     target/venv/bin/python scripts/bench/mcp-agent.py "$PWD/target/release/sandbox-browser" \
         "$PWD/target/bench-js/node_modules/.bin/playwright-mcp" "$chromium" "$base" "$socket"

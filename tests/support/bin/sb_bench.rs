@@ -273,9 +273,9 @@ fn node_json_lines(script_var: &str, args: &[&str]) -> Vec<Value> {
     }
 }
 
-/// The browser both sides run: `SB_TEST_CHROMIUM`'s binary when set (e.g. Debian's
-/// `chromium-headless-shell`, the image's and Playwright's default headless browser), else Debian's
-/// Chromium.
+/// The browser both sides run: `SB_TEST_CHROMIUM`'s binary when set (`scripts/bench.sh` sets it), else
+/// the runtime's default (`find_binary`: Debian's `chromium-headless-shell` where it is installed, the
+/// image's and Playwright's default headless browser, else Debian's Chromium).
 fn bench_chromium() -> Option<std::path::PathBuf> {
     std::env::var_os("SB_TEST_CHROMIUM").map(std::path::PathBuf::from)
 }
