@@ -11,8 +11,7 @@ use crate::error::{cdp_failure, fail};
 use crate::page::{url_and_title, Moved, Page};
 use crate::progress::Progress;
 use crate::{
-    actions, emulate, error, evaluate, frames, har, history, interact, intercept, page, progress, snapshot,
-    verify, wait,
+    actions, emulate, error, evaluate, frames, har, history, interact, page, progress, snapshot, verify, wait,
 };
 
 /// The action within `p`. A read of the page (snapshot, screenshot, extract, frames, storage) whose
@@ -137,19 +136,10 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
                 others.push(left.attached.session.clone());
                 others.extend(left.attached.oopifs.lock().unwrap().values().map(|o| o.session.clone()));
             }
+            // As `apply` just set them on the active tab (its scripts and compiled routes, kept in
+            // this process for the sessions that join later).
             let left = p.budget().remaining();
-            let scripts = emulation.init_scripts.clone().unwrap_or_default();
-            let rules = intercept::Rules::new(
-                emulation.http_credentials.clone(),
-                emulation.routes.as_deref().unwrap_or_default(),
-            );
-            let synced = others.iter().map(|s| {
-                let (scripts, rules) = (&scripts, rules.clone());
-                async move {
-                    let _ = emulate::sync_scripts(s, scripts, left).await;
-                    intercept::set(s, rules, left).await
-                }
-            });
+            let synced = others.iter().map(|s| emulate::extend_to(s, left));
             // A tab that closed meanwhile has nothing to intercept.
             let _ = futures_util::future::join_all(synced).await;
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))

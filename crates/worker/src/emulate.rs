@@ -82,7 +82,7 @@ pub async fn start_held_page(
 }
 
 /// The session's init scripts, as the last emulation applied in this process gave them (an
-/// out-of-process iframe gets them as it attaches: [`add_init_scripts`]).
+/// out-of-process iframe gets them as it attaches: [`extend_to`]).
 static INIT_SCRIPTS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
 /// The init scripts this process added on each CDP session, `(source, identifier)`, by session id:
@@ -154,16 +154,22 @@ pub(crate) fn sync_scripts(session: &Session, scripts: &[String], timeout: Durat
     })
 }
 
-/// Adds the session's init scripts to the out-of-process iframe of `session` (held before its first
-/// document: `Target.setAutoAttach {waitForDebuggerOnStart}`), and brings it to a new list of them
-/// later ([`sync_scripts`]), as Playwright's `crPage.ts` does on every frame session; nothing when the
-/// session has none.
+/// Brings another CDP session of the session's pages (an out-of-process iframe as it attaches, held
+/// before its first document by `Target.setAutoAttach {waitForDebuggerOnStart}`; a tab left in the
+/// background, or its iframes, after `page.emulate`) to the session's init scripts
+/// ([`sync_scripts`]) and request interception (`intercept::set_latest`) as [`apply`] last set them
+/// in this process, as Playwright's `crPage.ts` does on every frame session; nothing when the session
+/// has neither.
 ///
 /// # Errors
-/// `Page.enable` or `Page.addScriptToEvaluateOnNewDocument` refused or not answered.
-pub(crate) async fn add_init_scripts(session: &Session, timeout: Duration) -> Result<(), CdpError> {
+/// The first call refused or not answered, the scripts' first.
+pub(crate) async fn extend_to(session: &Session, timeout: Duration) -> Result<(), CdpError> {
     let scripts = INIT_SCRIPTS.lock().unwrap().clone();
-    sync_scripts(session, &scripts, timeout).await
+    let (scripts, intercepted) = futures_util::join!(
+        sync_scripts(session, &scripts, timeout),
+        crate::intercept::set_latest(session, timeout)
+    );
+    scripts.and(intercepted)
 }
 
 /// `Emulation.setDeviceMetricsOverride` for `d` (CSS px): not mobile, the screen as large as the

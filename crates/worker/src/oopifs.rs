@@ -62,9 +62,8 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     let waiting = attached.waiting_for_debugger;
                     tokio::spawn(async move {
                         let auto = child.send(&TargetSetAutoAttach::children_held(), STEP);
-                        let intercepted = crate::intercept::set_latest(&child, STEP);
-                        let scripts = crate::emulate::add_init_scripts(&child, STEP);
-                        let _ = futures_util::join!(auto, intercepted, scripts);
+                        let set_up = crate::emulate::extend_to(&child, STEP);
+                        let _ = futures_util::join!(auto, set_up);
                         if waiting {
                             let _ = child.send(&RuntimeRunIfWaitingForDebugger {}, STEP).await;
                         }
