@@ -69,6 +69,14 @@ ensure_machete() {
     fi
 }
 
+# ensure_nextest: cargo-nextest, which runs the suite (scripts/test.sh), from crates.io when missing.
+ensure_nextest() {
+    if ! cargo nextest --version >/dev/null 2>&1; then
+        echo "==> installing cargo-nextest" >&2
+        cargo install --locked --quiet cargo-nextest
+    fi
+}
+
 # start_runtime BIN WORK [SITE]: starts `BIN/sandbox-browser serve` on WORK/browser.sock (log in
 # WORK/supervisor.log, screenshots in WORK/artifacts) and `BIN/sb-pages [SITE]`; returns once the socket
 # exists (the browser answered on its CDP pipe) and the page server printed its URL. Sets supervisor_pid, pages_pid,

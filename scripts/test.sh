@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
-# The whole test suite: installs Chromium from Debian's package when missing, builds the binaries the
-# end-to-end tests run, then runs every test in the workspace (unit, CDP, end to end on real Chromium),
-# then the Python tests (tests/python: the Python client, and the MCP server driven by the official MCP
-# Python SDK) with pytest in a venv it creates under target/.
+# The whole test suite: installs Chromium from Debian's package and cargo-nextest when missing, builds
+# the binaries the end-to-end tests run, then runs every Rust test in the workspace (unit, CDP, end to
+# end on real Chromium) with cargo-nextest (.config/nextest.toml: a process per test, four at once, the
+# slowest first, a hung test ended at 4 minutes) and, beside it, the Python tests (tests/python: the
+# Python client, and the MCP server driven by the official MCP Python SDK) with pytest in a venv it
+# creates under target/; then the doc tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 ensure_cargo
 ensure_chromium
-cargo build --workspace --bins --locked
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-cargo test --workspace --locked 2>&1 | tee "$log" || status=$?
+ensure_nextest
 ensure_venv target/venv
-(cd tests/python && PYTHONDONTWRITEBYTECODE=1 ../../target/venv/bin/python -m pytest -q -p no:cacheprovider) 2>&1 | tee -a "$log" || status=$?
-# One closing line for the whole suite: cargo's test binaries and pytest's summary ("3 failed, 9 passed in
-# 17.2s"); cargo's own last line is often a doc-test run of 0 tests.
-awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i == "passed;") p += $(i-1); if ($i == "failed;") f += $(i-1) } }
+cargo build --workspace --bins --locked
+cargo nextest run --workspace --locked --no-run
+rust_log=$(mktemp)
+python_log=$(mktemp)
+trap 'rm -f "$rust_log" "$python_log"' EXIT
+# The two runs go side by side (the Python tests mostly wait on their runtimes); each one's output is
+# shown whole once it ends.
+cargo nextest run --workspace --locked >"$rust_log" 2>&1 &
+rust=$!
+(cd tests/python && PYTHONDONTWRITEBYTECODE=1 exec ../../target/venv/bin/python -m pytest -q -p no:cacheprovider) \
+    >"$python_log" 2>&1 &
+python=$!
+status=0
+wait "$python" || status=$?
+cat "$python_log"
+wait "$rust" || status=$?
+cat "$rust_log"
+cargo test --doc --workspace --locked 2>&1 | tee -a "$rust_log" || status=$?
+# One closing line for the whole suite: nextest's summary ("354 tests run: 352 passed, 2 failed"),
+# the doc tests' ("test result: ok. 2 passed; 0 failed") and pytest's ("3 failed, 9 passed in 17.2s").
+awk '/tests? run: / { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^(failed|timed)/) f += $(i-1) } }
+     /^test result:/ { for (i = 1; i <= NF; i++) { if ($i == "passed;") p += $(i-1); if ($i == "failed;") f += $(i-1) } }
      /^[0-9]+ (passed|failed).* in [0-9.]+s/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^(failed|error)/) f += $(i-1) } }
-     END { printf "%d passed, %d failed (Rust and Python)\n", p, f }' "$log"
+     END { printf "%d passed, %d failed (Rust and Python)\n", p, f }' "$rust_log" "$python_log"
 exit "$status"
