@@ -494,7 +494,14 @@ async fn actionability_outcomes_name_what_is_wrong() {
     // (2 s budgets: the ladder keeps 800 ms back, and a loaded machine needs a round's worth.)
     assert_eq!(code(click(by_ref("e6"), 2_000).await).0, ErrorCode::NotEnabled);
     js(&c, "a", "document.querySelector('#agree').style.visibility = 'hidden', 1").await;
-    assert_eq!(code(click(by_ref("e3"), 2_000).await).0, ErrorCode::NotVisible);
+    // A timeout names its steps: what the element resolved to, and what the rounds found.
+    let (code_, message) = code(click(by_ref("e3"), 2_000).await);
+    assert_eq!(code_, ErrorCode::NotVisible, "{message}");
+    assert!(
+        message.contains("(resolved to checkbox \"Agree\"; checking that it is actionable; ")
+            && message.contains(" rounds: is not visible x"),
+        "{message}"
+    );
 
     // Appears after 500 ms: waited for.
     js(&c, "a", "setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<button id=\"late\" onclick=\"document.title=`late`\">Late</button>'), 500), 1").await;

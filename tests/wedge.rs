@@ -516,3 +516,44 @@ async fn few_file_descriptors_refuse_sessions_and_connections_clearly_and_wedge_
     next_result(&c, "again", "page.goto", json!({"url": pages.url("/")})).await;
     assert_eq!(sup.count_events("browser_runtime_restarting"), 0, "{}", sup.log_text());
 }
+
+/// Issue 55 §4: a timeout the supervisor answers after ending a worker that could not answer (its
+/// process stopped mid-click) names the phase and the last steps the worker took, as the worker's own
+/// timeout names what it tried. The click's element was found and checked, and the input sent: its
+/// handler asks `/test/release/clicked` (the test waits for that, then stops the worker) and starts a
+/// navigation that never commits. Before, the answer named only the phase.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_after_the_worker_was_stopped_names_its_last_steps() {
+    let Fixture { pages, sup, c } = Fixture::start().await;
+    c.session_start(Some("s")).await.unwrap();
+    c.goto("s", &pages.url("/test/index.html"), None).await.unwrap();
+    let button = "document.body.insertAdjacentHTML('beforeend', '<button id=\"stall\" \
+        onclick=\"fetch(`/test/release/clicked`); location.href = `/test/never`\">Stall</button>'), 1";
+    next_result(&c, "s", "page.evaluate", json!({"expression": button})).await;
+    let worker = sup.worker_of(&target_of(&c.session_list().await.unwrap(), "s"));
+    let click = {
+        let c = c.clone();
+        tokio::spawn(async move {
+            c.call("page.click", Some("s"), json!({"selector": "#stall"}), Some(6_000)).await
+        })
+    };
+    // The handler ran: the worker found the button, checked it and sent the click.
+    let held = tokio::time::timeout(std::time::Duration::from_secs(30), pages.get("/test/hold/clicked"));
+    let held = held.await.unwrap_or_else(|_| panic!("the click's handler never ran: {}", sup.log_text()));
+    assert_eq!(held, "released");
+    kill(Pid::from_raw(worker as i32), Signal::SIGSTOP).unwrap();
+    let e = api_error(&click.await.unwrap().unwrap());
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
+    assert!(
+        e.message.starts_with("page.click did not finish within its budget (phase cdp; its last steps: ")
+            && e.message.contains(
+                "resolved to <button id=\"stall\">; checking that it is actionable; <button id=\"stall\"> is actionable at ("
+            )
+            && e.message.contains("the worker's process was stopped (not running) and was ended"),
+        "{}",
+        e.message
+    );
+    // The session goes on with a new worker.
+    let v = next_result(&c, "s", "page.evaluate", json!({"expression": "1 + 1"})).await;
+    assert_eq!(v["value"], json!(2), "{v}");
+}

@@ -940,6 +940,20 @@ impl PageServer {
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
+
+    /// The body of `GET path` from this server, asked by the test itself (not through a browser):
+    /// `/test/hold/{name}` returns once a page asked `/test/release/{name}`.
+    pub async fn get(&self, path: &str) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let host = self.base.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect to the page server");
+        let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.unwrap();
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default()
+    }
 }
 
 impl Drop for PageServer {

@@ -612,6 +612,9 @@ pub enum WaitCondition {
     Time(u64),
 }
 
+/// How many of a run's last steps ([`FromWorker::Step`]) a timeout the supervisor answers names.
+pub const STEPS_NAMED: usize = 4;
+
 /// Worker -> supervisor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[allow(
@@ -634,6 +637,15 @@ pub enum FromWorker {
         seq: u64,
         /// The step it entered.
         phase: Phase,
+    },
+    /// Run `seq` took a step its answer would name ("button \"Go\" is actionable at (40, 12)"): on a
+    /// hard timeout the supervisor's answer names the last [`STEPS_NAMED`] of them, as the worker's
+    /// own timeout names its steps.
+    Step {
+        /// The run.
+        seq: u64,
+        /// The step, one line.
+        step: String,
     },
     /// A JavaScript dialog opened during run `seq` and was answered (`kind`: alert, confirm, prompt,
     /// beforeunload).

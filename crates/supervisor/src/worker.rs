@@ -285,6 +285,8 @@ impl WorkerHandle {
         self.next_seq += 1;
         let budget_ms = budget.child(HEADROOM).remaining_ms();
         let mut phase = action.phase();
+        // The run's last steps, for a timeout answered here (the worker's own answer names its own).
+        let mut steps = std::collections::VecDeque::with_capacity(ipc::STEPS_NAMED);
         let msg = ToWorker::Run { seq, budget_ms, action: Box::new(action), reads };
         let crashed = |what: &str| {
             ErrorBody::new(
@@ -334,15 +336,13 @@ impl WorkerHandle {
             };
             let frame = match next {
                 Err(_) => {
+                    let was_stopped = stopped(self.pid);
                     self.kill();
                     self.overran = true;
                     return Err(ErrorBody::new(
                         ErrorCode::Timeout,
                         phase,
-                        format!(
-                            "{method} did not finish within its budget (phase {}); the worker was stopped",
-                            phase.as_str()
-                        ),
+                        overran(method, phase, &steps, was_stopped),
                     ));
                 }
                 Ok(None) => {
@@ -353,6 +353,12 @@ impl WorkerHandle {
             };
             match frame {
                 Ok(FromWorker::Phase { seq: s, phase: p }) if s == seq => phase = p,
+                Ok(FromWorker::Step { seq: s, step }) if s == seq => {
+                    if steps.len() == ipc::STEPS_NAMED {
+                        steps.pop_front();
+                    }
+                    steps.push_back(step);
+                }
                 Ok(other @ FromWorker::TargetChanged { .. }) => self.note(other),
                 Ok(FromWorker::Recovered { seq: s, waited_ms }) if s == seq => {
                     self.recovery_waited_ms = Some(waited_ms)
@@ -431,6 +437,28 @@ impl WorkerHandle {
         reaper::unmanage(self.pid);
         std::mem::take(&mut self.target_id)
     }
+}
+
+/// The message of a timeout the supervisor answers for a worker it stopped: the method, the phase the
+/// worker was in, its last steps (at most [`ipc::STEPS_NAMED`], oldest first) and whether its process
+/// was not running (stopped: `T` in `/proc/<pid>/stat`) or ran without answering.
+fn overran(
+    method: &str,
+    phase: Phase,
+    steps: &std::collections::VecDeque<String>,
+    was_stopped: bool,
+) -> String {
+    let mut what = format!("phase {}", phase.as_str());
+    if !steps.is_empty() {
+        let last: Vec<&str> = steps.iter().map(String::as_str).collect();
+        what = format!("{what}; its last steps: {}", last.join("; "));
+    }
+    let why = if was_stopped {
+        "the worker's process was stopped (not running)"
+    } else {
+        "the worker did not answer"
+    };
+    format!("{method} did not finish within its budget ({what}); {why} and was ended, a new one takes the next action")
 }
 
 impl Drop for WorkerHandle {

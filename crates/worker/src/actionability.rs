@@ -512,6 +512,8 @@ pub(crate) async fn ready(
     let budget = p.budget();
     let is_ref = matches!(locator, Locator::Ref(_));
     let mut rounds = Rounds::default();
+    // Whether a round found the element yet.
+    let mut found = false;
     // The last round's finding: what the answer says when time runs out.
     let mut last: Option<WorkerError> = None;
     let give_up = |last: Option<WorkerError>, rounds: &Rounds| {
@@ -543,7 +545,13 @@ pub(crate) async fn ready(
             let Some(mut el) = resolve(page, locator, budget).await? else { return Ok(None) };
             check_round(page, &mut el, locator, input, None, budget).await.map(|r| Some((el, r)))
         };
-        match round.await {
+        let outcome = round.await;
+        // Named once, as Playwright's log says "locator resolved to <button>" before its checks.
+        if let (Ok(Some((el, _))), false) = (&outcome, found) {
+            found = true;
+            p.log(format!("resolved to {}; checking that it is actionable", el.label));
+        }
+        match outcome {
             // A round cut short by the deadline: the answer is what the last full round found (or
             // the call that ran out, when no round was whole).
             Err(e) if e.code == ErrorCode::Timeout && budget.remaining() < RETRY * 2 => {

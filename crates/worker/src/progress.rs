@@ -1,6 +1,7 @@
 //! A [`Progress`] per action, modelled on Playwright's `server/progress.ts`: the action's budget, the
-//! phase it is in (reported to the supervisor, whose hard timeout names it), a log of the steps taken
-//! (a timeout error says what was tried), and cleanups to run when the action is cut short (Playwright's
+//! phase it is in and a log of the steps taken (both reported to the supervisor as they happen, so that
+//! a timeout it answers after stopping the worker names them; the worker's own timeout error says what
+//! was tried), and cleanups to run when the action is cut short (Playwright's
 //! `cleanupWhenAborted`).
 //!
 //! Like Playwright's, a progress belongs to one action: it is made when the action starts and dropped
@@ -72,9 +73,14 @@ impl Progress {
         }
     }
 
-    /// Logs a step taken ("waited for visible: ok").
+    /// Logs a step taken ("waited for visible: ok"), and tells the supervisor (a hard timeout then
+    /// names the last ones).
     pub(crate) fn log(&self, step: impl Into<String>) {
-        self.steps.lock().unwrap().push(step.into());
+        let step = step.into();
+        if let Some((seq, tx)) = &self.reporter {
+            let _ = tx.send(FromWorker::Step { seq: *seq, step: step.clone() });
+        }
+        self.steps.lock().unwrap().push(step);
     }
 
     /// An error of `code` in the current phase.
