@@ -153,7 +153,7 @@ async fn a_stopped_worker_is_killed_and_replaced() {
     // The last resort (the worker killed at the deadline plus a grace) answers inside the window too.
     let e = api_error(timed(BUDGET, c.evaluate("stopped", "1 + 1", Some(BUDGET))).await);
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Evaluate), "{e:?}");
-    assert!(e.message.contains("worker was stopped"), "{e:?}");
+    assert!(e.message.contains("the worker's process was stopped (not running) and was ended"), "{e:?}");
     assert_session_works(&c, &pages, "stopped", &e).await;
     assert!(!sb_tests::alive(worker), "the stopped worker was killed");
     assert_eq!(c.stats().await.unwrap().worker_kills, 1);
