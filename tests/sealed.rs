@@ -1342,8 +1342,10 @@ fn a_name_that_failed_to_resolve_reaches_no_address_nobody_checked() {
     let resolv = dir.path().join("resolv.conf");
     std::fs::write(&resolv, "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n").unwrap();
     let me = std::env::current_exe().unwrap();
+    // This test's name in its binary (`sealed::a_name_...`): the test harness names its thread so.
+    let name = std::thread::current().name().unwrap().to_string();
     let script = format!(
-        "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && mount --bind '{}' /etc/resolv.conf && exec '{}' --exact a_name_that_failed_to_resolve_reaches_no_address_nobody_checked --nocapture",
+        "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && mount --bind '{}' /etc/resolv.conf && exec '{}' --exact '{name}' --nocapture",
         resolv.display(),
         me.display()
     );
