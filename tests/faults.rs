@@ -96,16 +96,19 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     let mut worker =
         WorkerHandle::spawn(&launcher, &link, &target, Default::default(), Budget::new(T)).await.unwrap();
     let loaded = Action::WaitFor { condition: WaitCondition::LoadState(LoadState::Load) };
-    worker.run("page.wait_for", false, loaded, Budget::new(T), &cancel).await.unwrap();
+    worker.run("page.wait_for", (Phase::Wait, false), loaded, Budget::new(T), &cancel).await.unwrap();
     worker
-        .run("page.click", false, click_go(), Budget::new(T), &cancel)
+        .run("page.click", (Phase::Actionability, false), click_go(), Budget::new(T), &cancel)
         .await
         .expect("a click before the wedge");
 
     armed.store(true, Ordering::SeqCst);
     let budget = Duration::from_millis(2_000);
     let started = std::time::Instant::now();
-    let e = worker.run("page.click", false, click_go(), Budget::new(budget), &cancel).await.unwrap_err();
+    let e = worker
+        .run("page.click", (Phase::Actionability, false), click_go(), Budget::new(budget), &cancel)
+        .await
+        .unwrap_err();
     let took = started.elapsed();
     assert_eq!((e.code, e.phase), (ErrorCode::Timeout, Phase::Cdp), "{e:?}");
     assert!(e.message.contains("Input.dispatchMouseEvent"), "{e:?}");
@@ -115,7 +118,8 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     );
 
     let title = Action::Evaluate { expression: "document.title".into(), frame: None, arg_json: None };
-    let out = worker.run("page.evaluate", false, title, Budget::new(T), &cancel).await.unwrap();
+    let out =
+        worker.run("page.evaluate", (Phase::Evaluate, false), title, Budget::new(T), &cancel).await.unwrap();
     assert!(
         matches!(out, Output::Evaluate(ref v) if v.value_json.as_deref() == Some("\"Test Index\"")),
         "{out:?}"
@@ -124,7 +128,7 @@ async fn a_tab_whose_input_is_wedged_while_its_javascript_answers_is_reset() {
     assert!(worker.take_recovery_waited().is_some(), "the evaluate waited for the reset");
     assert_ne!(worker.target_id(), target, "the tab was replaced");
     worker
-        .run("page.click", false, click_go(), Budget::new(T), &cancel)
+        .run("page.click", (Phase::Actionability, false), click_go(), Budget::new(T), &cancel)
         .await
         .expect("a click after the reset");
     worker.shutdown(Duration::from_secs(2)).await;

@@ -118,8 +118,11 @@ pub enum ToWorker {
         /// The action.
         action: Box<Action>,
         /// Its method only reads the page ([`crate::api::Fact::Reads`]): a run whose renderer crashed
-        /// under it runs again on the reopened page.
+        /// under it runs again on the reopened page, and one whose document went away under it (a
+        /// navigation) reads the new document.
         reads: bool,
+        /// The phase its method's work starts in ([`crate::api::Method::phase`]).
+        phase: Phase,
     },
     /// The client of run `seq` went away: stop it (`Runtime.terminateExecution`) and answer `Done`.
     Cancel {
@@ -420,31 +423,6 @@ pub enum Action {
     },
 }
 
-impl Action {
-    /// The phase an action starts in.
-    pub fn phase(&self) -> Phase {
-        match self {
-            Action::Goto { .. } | Action::History { .. } | Action::Reload => Phase::Navigate,
-            Action::Extract { .. } => Phase::Extract,
-            Action::Screenshot { .. } | Action::Pdf { .. } => Phase::Screenshot,
-            Action::Upload { .. } | Action::FillForm { .. } => Phase::Actionability,
-            Action::Evaluate { .. } | Action::CallFunction { .. } => Phase::Evaluate,
-            Action::Scroll { .. } => Phase::Cdp,
-            Action::WaitFor { .. } => Phase::Wait,
-            Action::Snapshot { .. } => Phase::Cdp,
-            Action::Input { .. } => Phase::Actionability,
-            Action::HandleDialog { .. } | Action::SetDisplay { .. } | Action::Frames => Phase::Cdp,
-            Action::Console { .. }
-            | Action::Network { .. }
-            | Action::Emulate { .. }
-            | Action::Storage { .. } => Phase::Cdp,
-            Action::Attach { .. } | Action::HarStart { .. } | Action::HarStop { .. } => Phase::Session,
-            Action::Verify { .. } | Action::Query { .. } => Phase::Verify,
-            Action::Clipboard { .. } => Phase::Cdp,
-        }
-    }
-}
-
 /// A stored element ref: what a snapshot showed, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefRecord {
@@ -630,7 +608,7 @@ pub enum FromWorker {
         cdp_session_id: String,
     },
     /// Run `seq` entered a new step: on a hard timeout the supervisor reports the last one. The first
-    /// step is implied by the action ([`Action::phase`]) and not sent; input sends `cdp` once its
+    /// step is implied by the method ([`crate::api::Method::phase`]) and not sent; input sends `cdp` once its
     /// actionability checks passed.
     Phase {
         /// The run.
@@ -999,6 +977,7 @@ mod tests {
             seq: 3,
             budget_ms: 7_750,
             reads: true,
+            phase: Phase::Screenshot,
             action: Box::new(Action::Screenshot {
                 full_page: true,
                 format: ImageFormat::Png,

@@ -173,7 +173,9 @@ impl Queue {
             _ => Ok(()),
         };
         let result = match restored {
-            Ok(()) => worker.run(method.name(), method.reads_only(), action, budget, cancel).await,
+            Ok(()) => {
+                worker.run(method.name(), (method.phase(), method.reads_only()), action, budget, cancel).await
+            }
             Err(e) => Err(e),
         };
         // The page has been reloaded with its sessionStorage: the script that put it back goes.
@@ -401,8 +403,15 @@ async fn restore(
     cancel: &CancellationToken,
 ) -> Result<(), ErrorBody> {
     let started = std::time::Instant::now();
-    let outcome =
-        worker.run("reopening the page", false, Action::Goto { url: url.to_string() }, budget, cancel).await;
+    let outcome = worker
+        .run(
+            "reopening the page",
+            (Phase::Navigate, false),
+            Action::Goto { url: url.to_string() },
+            budget,
+            cancel,
+        )
+        .await;
     session.recovery_waited(started.elapsed().as_millis() as u64);
     match outcome {
         Ok(Output::Goto(g)) if g.timed_out && g.load_state == "none" => {

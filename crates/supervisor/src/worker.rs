@@ -263,8 +263,9 @@ impl WorkerHandle {
         self.pid
     }
 
-    /// Runs `action` for `method` within `budget` (`reads`: the method only reads the page, so the
-    /// worker runs it again should its renderer crash under it). The worker gets the remaining time less
+    /// Runs `action` for `method` within `budget`: the worker starts it in `phase` (the method's
+    /// declared one), and runs it again should its renderer crash under it when `reads` (the method
+    /// only reads the page). The worker gets the remaining time less
     /// [`HEADROOM`]; the supervisor waits until the deadline plus [`GRACE`].
     ///
     /// # Errors
@@ -276,7 +277,7 @@ impl WorkerHandle {
     pub async fn run(
         &mut self,
         method: &str,
-        reads: bool,
+        (phase, reads): (Phase, bool),
         action: Action,
         budget: Budget,
         cancel: &CancellationToken,
@@ -284,10 +285,10 @@ impl WorkerHandle {
         let seq = self.next_seq;
         self.next_seq += 1;
         let budget_ms = budget.child(HEADROOM).remaining_ms();
-        let mut phase = action.phase();
+        let mut phase = phase;
         // The run's last steps, for a timeout answered here (the worker's own answer names its own).
         let mut steps = std::collections::VecDeque::with_capacity(ipc::STEPS_NAMED);
-        let msg = ToWorker::Run { seq, budget_ms, action: Box::new(action), reads };
+        let msg = ToWorker::Run { seq, budget_ms, action: Box::new(action), reads, phase };
         let crashed = |what: &str| {
             ErrorBody::new(
                 ErrorCode::WorkerCrashed,

@@ -526,7 +526,9 @@ pub(crate) fn write_private(path: &std::path::Path, bytes: &[u8], phase: Phase) 
 /// (`Input.dispatchMouseEvent` `mouseWheel`) and answers the new scroll position.
 pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Result<Output, WorkerError> {
     let budget = p.budget();
+    // A scroll by deltas has no element to check (`page.scroll` starts in `actionability`).
     let phase = Phase::Cdp;
+    p.enter(phase);
     let [width, height] = eval_as::<[f64; 2]>(page, "[innerWidth, innerHeight]", phase, budget).await?;
     page.session
         .run(

@@ -97,14 +97,18 @@ struct Job {
     arrived: Instant,
     budget: Budget,
     action: Action,
+    /// The method only reads the page ([`ToWorker::Run`]'s `reads`).
     reads: bool,
+    /// The phase the method's work starts in.
+    phase: Phase,
 }
 
 impl Job {
     /// A run read now.
-    fn new(seq: u64, budget_ms: u64, action: Action, reads: bool) -> Job {
+    fn new(seq: u64, budget_ms: u64, action: Action, (reads, phase): (bool, Phase)) -> Job {
         let arrived = Instant::now();
-        Job { seq, arrived, budget: Budget::until(arrived + Duration::from_millis(budget_ms)), action, reads }
+        let budget = Budget::until(arrived + Duration::from_millis(budget_ms));
+        Job { seq, arrived, budget, action, reads, phase }
     }
 }
 
@@ -231,13 +235,13 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
                         | ToWorker::NextDialog { .. }
                         | ToWorker::DialogClaimed { .. },
                     ) => continue,
-                    Ok(ToWorker::Run { seq, budget_ms, action, reads }) => {
-                        Job::new(seq, budget_ms, *action, reads)
+                    Ok(ToWorker::Run { seq, budget_ms, action, reads, phase }) => {
+                        Job::new(seq, budget_ms, *action, (reads, phase))
                     }
                 }
             }
         };
-        let Job { seq, arrived, budget, action, reads } = job;
+        let Job { seq, arrived, budget, action, reads, phase } = job;
         let mut waited = arrived.elapsed();
         // A renderer that crashed between two actions: reopen the page before this one runs.
         let mut reopen_failed = None;
@@ -254,13 +258,13 @@ pub async fn run(ipc: UnixStream, config: WorkerConfig) -> Result<(), String> {
         }
         page.journal.begin_run();
         let errors_before = (std::sync::Arc::as_ptr(&page.journal), page.journal.errors());
-        let progress = Progress::new(budget, action.phase(), Some((seq, out_tx.clone())));
+        let progress = Progress::new(budget, phase, Some((seq, out_tx.clone())));
         // The action runs while the stream is still read, so that a Cancel can stop it.
         let mut exit = None;
         let finished = if let Some(reason) = reopen_failed {
             let e = fail(
                 ErrorCode::PageReset,
-                action.phase(),
+                phase,
                 format!("the page's renderer crashed ({reason}) and the tab could not be reopened within the budget; the next action tries again"),
             );
             Some((Err(e), None))
@@ -411,8 +415,8 @@ async fn recover(
                 return Ok(());
             }
             frame = frames.recv() => match read(frame)? {
-                ToWorker::Run { seq, budget_ms, action, reads } => {
-                    *queued = Some(Job::new(seq, budget_ms, *action, reads));
+                ToWorker::Run { seq, budget_ms, action, reads, phase } => {
+                    *queued = Some(Job::new(seq, budget_ms, *action, (reads, phase)));
                 }
                 ToWorker::Cancel { seq } => {
                     if queued.as_ref().is_some_and(|j| j.seq == seq) {
@@ -433,7 +437,7 @@ async fn recover(
                     let waited = job.arrived.elapsed().as_millis();
                     let e = fail(
                         ErrorCode::Timeout,
-                        job.action.phase(),
+                        job.phase,
                         format!("the tab was still being freed after the previous action's timeout ({waited} ms waited); the next action waits for it again"),
                     );
                     let _ = out_tx.send(FromWorker::Done { seq: job.seq, outcome: Err(e) });
@@ -467,7 +471,7 @@ async fn run_action(
     progress: &Progress,
 ) -> (Result<Output, WorkerError>, Option<Aftercare>) {
     let mut crashed = page.crashed.clone();
-    let phase = action.phase();
+    let phase = progress.first_phase();
     let input = matches!(action, Action::Input { .. } | Action::FillForm { .. });
     // The action ends at its budget's deadline whatever call it is in: a call given a floor of time
     // of its own (an input event's `DISPATCH_MIN`, a navigation's last reads) must not carry the

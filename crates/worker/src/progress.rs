@@ -37,6 +37,7 @@ struct Cleanup {
 /// One action's budget, phase, step log and cleanups.
 pub(crate) struct Progress {
     budget: Budget,
+    first_phase: Phase,
     phase: Mutex<Phase>,
     steps: Mutex<Vec<String>>,
     cleanups: Mutex<Vec<Cleanup>>,
@@ -48,6 +49,7 @@ impl Progress {
     pub(crate) fn new(budget: Budget, phase: Phase, reporter: Option<Reporter>) -> Progress {
         Progress {
             budget,
+            first_phase: phase,
             phase: Mutex::new(phase),
             steps: Mutex::default(),
             cleanups: Mutex::default(),
@@ -58,6 +60,11 @@ impl Progress {
     /// The action's budget (the escalation ladder's reserve is already taken out).
     pub(crate) fn budget(&self) -> Budget {
         self.budget
+    }
+
+    /// The phase the action started in (its method's).
+    pub(crate) fn first_phase(&self) -> Phase {
+        self.first_phase
     }
 
     /// The phase the action is in.

@@ -149,7 +149,7 @@ impl Response {
 }
 
 /// The API's methods, one declaration each: the wire name, whether it needs a session, its params and
-/// result types and its default budget. Everything about a method that is not its behaviour comes from
+/// result types, its default budget, the phase its work starts in, who runs it and its facts. Everything about a method that is not its behaviour comes from
 /// here: the [`Method`] enum, [`Method::ALL`], [`Method::name`], [`Method::needs_session`],
 /// [`Method::default_timeout_ms`], the check of a request's params against the fields its type takes
 /// ([`Method::check_params`], `bad_request` for one it does not), and each method's JSON Schema
@@ -157,7 +157,8 @@ impl Response {
 /// clients come), as Playwright generates its channels and validator from `protocol.yml`.
 macro_rules! methods {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal {
-        session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr
+        session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr,
+        phase: $phase:ident, runs: $runs:ident
         $(, facts: [$($fact:ident),* $(,)?])? $(,)?
     })*) => {
         /// Every method of the API.
@@ -208,6 +209,17 @@ macro_rules! methods {
                 }
             }
 
+            /// The phase its work starts in: the phase of a `timeout` answered before its first step,
+            /// and the first of the worker's progress for a method the worker runs.
+            pub fn phase(self) -> crate::Phase {
+                match self { $(Method::$variant => crate::Phase::$phase,)* }
+            }
+
+            /// Who runs it: the session's worker, or the supervisor itself.
+            pub fn runs(self) -> Runner {
+                match self { $(Method::$variant => Runner::$runs,)* }
+            }
+
             /// What the declaration says of the method beside its types ([`Fact`]); empty for most.
             pub fn facts(self) -> &'static [Fact] {
                 match self { $(Method::$variant => &[$($(Fact::$fact),*)?],)* }
@@ -244,6 +256,17 @@ pub trait ApiMethod {
     type Params: Serialize + for<'de> Deserialize<'de> + schemars::JsonSchema;
     /// Its own result fields.
     type Result: for<'de> Deserialize<'de> + schemars::JsonSchema;
+}
+
+/// Who runs a method ([`Method::runs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    /// The session's worker, as a page action: the supervisor checks the params, builds the action and
+    /// queues it on the session (`page.wait_for` of a download, a popup or a dialog is the
+    /// supervisor's: it sees those events first).
+    Worker,
+    /// The supervisor itself (the runtime's methods, sessions, tabs, cookies, traces, downloads).
+    Supervisor,
 }
 
 /// A fact about a method that is not its types, declared beside them (`facts: [...]` in the
@@ -375,192 +398,192 @@ pub type TabResult = TabInfo;
 methods! {
     /// `runtime.health` -> [`HealthResult`]: the browser's state (probed when the last probe is old);
     /// `browser_unavailable` when the browser is down.
-    RuntimeHealth = "runtime.health" { session: false, params: NoParams, result: HealthResult, timeout_ms: 8_000 }
+    RuntimeHealth = "runtime.health" { session: false, params: NoParams, result: HealthResult, timeout_ms: 8_000, phase: Request, runs: Supervisor }
     /// `runtime.stats` -> [`StatsResult`]: the runtime's counters since it started.
-    RuntimeStats = "runtime.stats" { session: false, params: NoParams, result: StatsResult, timeout_ms: 8_000 }
+    RuntimeStats = "runtime.stats" { session: false, params: NoParams, result: StatsResult, timeout_ms: 8_000, phase: Request, runs: Supervisor }
     /// `runtime.metrics` -> [`MetricsResult`]: the same counters in Prometheus text format.
-    RuntimeMetrics = "runtime.metrics" { session: false, params: NoParams, result: MetricsResult, timeout_ms: 8_000 }
+    RuntimeMetrics = "runtime.metrics" { session: false, params: NoParams, result: MetricsResult, timeout_ms: 8_000, phase: Request, runs: Supervisor }
     /// `session.start {session_id?, viewport?, device_scale_factor?, storage_state?, ...emulation}` ->
     /// [`SessionStartResult`]: a new session with its own browser context and tab, its pages emulating
     /// what `page.emulate` takes (extra headers and permissions included) from their first request. `session_id`: 1..=128 chars of `[A-Za-z0-9._-]`
     /// starting with a letter or digit, generated when absent; `viewport`: `{width, height}` in CSS px.
-    SessionStart = "session.start" { session: false, params: SessionStartParams, result: SessionStartResult, timeout_ms: 8_000 }
+    SessionStart = "session.start" { session: false, params: SessionStartParams, result: SessionStartResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `session.close` -> [`SessionCloseResult`]: closes the session's tabs and its browser context.
-    SessionClose = "session.close" { session: true, params: NoParams, result: SessionCloseResult, timeout_ms: 8_000 }
+    SessionClose = "session.close" { session: true, params: NoParams, result: SessionCloseResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `session.cookies {action: get | set | clear, cookies?, urls?}` -> [`CookiesResult`]: the
     /// cookies of the session's browser context (`Storage.getCookies`, `setCookies`, `clearCookies`),
     /// as they are after the action (only those sent to `urls` when given).
-    SessionCookies = "session.cookies" { session: true, params: CookiesParams, result: CookiesResult, timeout_ms: 8_000 }
+    SessionCookies = "session.cookies" { session: true, params: CookiesParams, result: CookiesResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `session.storage_state {action: save | load, name?}` -> [`StorageStateResult`]: the session's
     /// cookies and the local storage of its tabs' origins saved to a JSON file in Playwright's
     /// `storageState` format (under the artifacts dir), or such a file (from the uploads dir, else the
     /// artifacts dir) loaded into the session: its cookies set, each origin's local storage written.
-    SessionStorageState = "session.storage_state" { session: true, params: StorageStateParams, result: StorageStateResult, timeout_ms: 15_000 }
+    SessionStorageState = "session.storage_state" { session: true, params: StorageStateParams, result: StorageStateResult, timeout_ms: 15_000, phase: Session, runs: Supervisor }
     /// `session.trace {action: start | stop, name?}` -> [`TraceResult`]: records each of the session's
     /// actions (params redacted, timing, outcome, URL, dialogs, downloads, console errors, resets, a
     /// small JPEG after it) as JSON lines under the artifacts dir; `stop` also writes one self-contained
     /// HTML report (a timeline with the screenshots inline) named `name` (default
     /// `<session>-trace-<ms>.html`).
-    SessionTrace = "session.trace" { session: true, params: TraceParams, result: TraceResult, timeout_ms: 15_000 }
+    SessionTrace = "session.trace" { session: true, params: TraceParams, result: TraceResult, timeout_ms: 15_000, phase: Session, runs: Supervisor }
     /// `session.har {action: start | stop, content?, url_filter?, name?}` -> [`HarResult`]: records
     /// the session's requests, in every tab the session drives, as Playwright's `recordHar`; `stop`
     /// writes them as one HAR 1.2 file (timings, headers, post data, response bodies cut at
     /// [`NETWORK_BODY_BYTES`] each) under the artifacts dir (`<owner>/hars`). What a tab closed during
     /// the recording requested, and a tab's requests past its buffer ([`NETWORK_BUFFER`]), are left
     /// out (the file's `comment` counts the latter).
-    SessionHar = "session.har" { session: true, params: HarParams, result: HarResult, timeout_ms: 15_000 }
+    SessionHar = "session.har" { session: true, params: HarParams, result: HarResult, timeout_ms: 15_000, phase: Session, runs: Worker }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
-    SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000 }
+    SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once its document reached
     /// `DOMContentLoaded` (`load_state` says what it had reached by then: `load` when its subresources
     /// were done), or what it reached when the budget ran out (`timed_out: true`). A document that
     /// sends the tab on while it loads (a script's `location.href = ...`) is followed: the answer comes
     /// once the page it went to is loaded, with the first response's `status`.
-    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates, Repeatable] }
+    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates, Repeatable] }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
     /// waits, until `DOMContentLoaded` (`timed_out` with what it reached); `bad_request` when there is
     /// none.
-    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
+    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates] }
     /// `page.forward` -> [`GotoResult`]: the next entry of the tab's history, as `page.back`.
-    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
+    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates] }
     /// `page.reload` -> [`GotoResult`]: the tab's document loaded again, waited for as `page.goto`.
-    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, facts: [Navigates] }
+    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates] }
     /// `page.extract {format?, max_chars?}` -> [`ExtractResult`]: the page's `text` (innerText) or
     /// `html`, at most `max_chars`.
-    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000, facts: [Reads] }
+    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000, phase: Extract, runs: Worker, facts: [Reads] }
     /// `page.screenshot {full_page?, format?, quality?, inline?, max_height?, clip?, ref? | selector?}` ->
     /// [`ScreenshotResult`]: the viewport, the full page (cut at `max_height` CSS px), a `clip` region
     /// (`{x, y, width, height}`, CSS px) or an element, saved under the runtime's artifacts directory;
     /// `inline` also returns it as base64 `data`.
-    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, facts: [Artifact, Reads] }
+    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, phase: Screenshot, runs: Worker, facts: [Artifact, Reads] }
     /// `page.evaluate {expression | function, ref? | selector?, frame?, arg?}` -> [`EvaluateResult`]:
     /// an `expression`, or a `function` called with the element named by `ref`/`selector` and the
     /// JSON `arg` (Playwright's `evaluate(fn, arg)`); promises are awaited; `evaluate_error` when it
     /// throws.
-    PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000 }
+    PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000, phase: Evaluate, runs: Worker }
     /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
     /// [`WaitForResult`]: exactly one condition (a `selector` in a `state`, `text` to appear, `text_gone`,
     /// a `url` glob, a `load_state`, a JS `function` truthy, or `time_ms`).
-    PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000 }
+    PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000, phase: Wait, runs: Worker }
     /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?, diff?}` ->
     /// [`SnapshotResult`]: the page as aria-snapshot text with `[ref=eN]` refs to act on.
-    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000, facts: [Reads] }
+    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
     /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`]: waits until
     /// the element is actionable (visible, stable, enabled, not covered), then clicks it with `button`
     /// `click_count` times.
-    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000 }
+    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`]: types `text` key by key
     /// (`clear` first empties the field, `submit` presses Enter after).
-    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000 }
+    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.fill {ref | selector, value}` -> [`InputResult`]: sets an input's value at once (as
     /// Playwright's `fill`).
-    PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000 }
+    PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.press {key, ref? | selector?}` -> [`InputResult`]: `Enter`, `Tab`, `Control+A`, ... on the
     /// element, or on the focused one.
-    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000 }
+    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.hover {ref | selector}` -> [`InputResult`]: moves the mouse over the element.
-    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000 }
+    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.handle_dialog {accept, prompt_text?}` -> [`HandleDialogResult`]: how the session answers
     /// its next JavaScript dialog, in any of its tabs (a popup not focused yet too); one dialog only.
-    PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000 }
+    PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`]: selects a
     /// `<select>`'s options.
-    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000 }
+    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.check {ref | selector, checked?}` -> [`InputResult`]: brings a checkbox or radio to
     /// `checked` (default true).
-    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000 }
+    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.scroll {ref | selector}` -> [`InputResult`]: an element into view; or `{dx?, dy?}` ->
     /// [`ScrollResult`]: the page by a wheel delta (CSS px).
-    PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000 }
+    PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`]: drags with the
     /// mouse from one element to the other.
-    PageDrag = "page.drag" { session: true, params: DragParams, result: InputResult, timeout_ms: 8_000 }
+    PageDrag = "page.drag" { session: true, params: DragParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.set_viewport {width, height, device_scale_factor?}` -> [`SetViewportResult`]: the session's
     /// viewport in CSS px from now on (its pages, and the pages of every later worker).
-    PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000 }
+    PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.frames` -> [`FramesResult`]: the active tab's frame tree, main frame first (out-of-process
     /// iframes included).
-    PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000, facts: [Reads] }
+    PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
     /// `page.pdf {paper?, landscape?, print_background?, margin_in?, scale?, page_ranges?}` ->
     /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
     /// artifacts directory.
-    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, facts: [Artifact, Reads] }
+    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, phase: Screenshot, runs: Worker, facts: [Artifact, Reads] }
     /// `page.fill_form {fields: [{ref | selector, value}]}` -> [`FillFormResult`]: fills several fields
     /// in order, each as its element takes a value (text: filled; checkbox, radio: checked by
     /// `"true"`/`"false"`; select: chosen by value or label), stopping at the first that fails and
     /// naming it.
-    PageFillForm = "page.fill_form" { session: true, params: FillFormParams, result: FillFormResult, timeout_ms: 15_000 }
+    PageFillForm = "page.fill_form" { session: true, params: FillFormParams, result: FillFormResult, timeout_ms: 15_000, phase: Actionability, runs: Worker }
     /// `page.upload {ref | selector, files}` -> [`UploadResult`]: sets the files of a file input
     /// (`DOM.setFileInputFiles`), each a plain name of a file in `[files] uploads_dir`.
-    PageUpload = "page.upload" { session: true, params: UploadParams, result: UploadResult, timeout_ms: 8_000 }
+    PageUpload = "page.upload" { session: true, params: UploadParams, result: UploadResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.downloads` -> [`DownloadsResult`]: every download of the session so far (its pages' and
     /// popups'), oldest first, each in its latest state.
-    PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000 }
+    PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `page.console {since?, level?, limit?}` -> [`ConsoleResult`]: the active tab's console messages
     /// and uncaught exceptions (`Runtime.consoleAPICalled`, `Runtime.exceptionThrown`) from a bounded
     /// buffer ([`CONSOLE_BUFFER`] entries), oldest first, at `level` or more severe.
-    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, facts: [Reads] }
+    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
     /// `page.network {since?, filter?, include_static?, limit?}` -> [`NetworkResult`]: the active tab's
     /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
     /// ([`NETWORK_BUFFER`] entries), oldest first; `page.network {id}`: that request alone with its
     /// [`RequestDetails`] (headers, post data, the response's headers and body, capped).
-    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, facts: [Reads] }
+    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
     /// `page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}` -> [`InputResult`]:
     /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
     /// `up`, `click`, `wheel`) plus `drag` (down at x, y, move to to_x, to_y, up); no element is
     /// checked. Buttons stay down between calls until `up`.
-    PageMouse = "page.mouse" { session: true, params: MouseParams, result: InputResult, timeout_ms: 8_000 }
+    PageMouse = "page.mouse" { session: true, params: MouseParams, result: InputResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.keyboard {action, key? | text?}` -> [`InputResult`]: raw keys on the focused element, as
     /// Playwright's `page.keyboard` (`down` and `up` of one key, modifiers held between calls until
     /// their `up`; `press` of a key or combo; `insert_text` as `Input.insertText`).
-    PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000 }
+    PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
     /// offline?, extra_http_headers?, permissions?, reset?}` -> [`EmulateResult`]: what the session's
     /// pages emulate from now on, as Playwright's context options (each
     /// field given replaces the one in force; `reset` clears them all first), on every page of the
     /// session and kept across a supervisor restart, as the viewport is.
-    PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000 }
+    PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.storage {kind: local | session, action?: get | set | delete | clear, key?, value?}` ->
     /// [`StorageResult`]: the active tab's `localStorage` or `sessionStorage` (its origin's), after the
     /// action.
-    PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000 }
+    PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.verify {ref | selector | role+name, visible | text | value | checked | count | attribute |
     /// items}` -> [`VerifyResult`]: one check of the page as it is now (Playwright MCP's
     /// `browser_verify_*`, Playwright's `expect` without its retries); `verify_failed` (not retryable)
     /// with what the page has when it does not hold. `text` without an element: visible text anywhere
     /// on the page.
-    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000, facts: [Reads] }
+    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads] }
     /// `page.query {ref | selector}` -> [`QueryResult`]: how many elements a selector matches (and how
     /// many are visible), and the first one's tag, text, value, checked state, visibility, attributes
     /// and bounding box, read at once without JavaScript of the caller's.
-    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000, facts: [Reads] }
+    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads] }
     /// `page.clipboard {action: read | write, text?}` -> [`ClipboardResult`]: the system clipboard as
     /// the active tab's page sees it (`navigator.clipboard.readText` / `writeText`, in the runtime's
     /// isolated world, as a user's gesture). Reading needs the session's `clipboard-read` permission
     /// (`session.start` or `page.emulate {permissions}`); without it `bad_request` says so.
-    PageClipboard = "page.clipboard" { session: true, params: ClipboardParams, result: ClipboardResult, timeout_ms: 8_000 }
+    PageClipboard = "page.clipboard" { session: true, params: ClipboardParams, result: ClipboardResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.route {url, action?, status?, content_type?, headers?, body? | body_base64? | body_file?,
     /// error?, request_headers?, remove_headers?, method?, post_data?}` -> [`RoutesResult`]: a
     /// [`Route`] of the session's requests, in every tab, tried before the ones already there (as
     /// Playwright's `context.route`); at most [`MAX_ROUTES`]. While a session has no route (and no
     /// `http_credentials`) its requests are not intercepted at all.
-    PageRoute = "page.route" { session: true, params: Route, result: RoutesResult, timeout_ms: 8_000 }
+    PageRoute = "page.route" { session: true, params: Route, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.unroute {url?}` -> [`RoutesResult`]: removes the routes added with that `url` (every
     /// route without it), as Playwright's `context.unroute(url)` / `unrouteAll()`.
-    PageUnroute = "page.unroute" { session: true, params: UnrouteParams, result: RoutesResult, timeout_ms: 8_000 }
+    PageUnroute = "page.unroute" { session: true, params: UnrouteParams, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `page.routes` -> [`RoutesResult`]: the session's routes, newest first.
-    PageRoutes = "page.routes" { session: true, params: NoParams, result: RoutesResult, timeout_ms: 8_000 }
+    PageRoutes = "page.routes" { session: true, params: NoParams, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
-    TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000 }
+    TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
     /// `page.goto` loads it, with the session's viewport and emulation from its first request (a load
     /// that fails answers `page.goto`'s error; the tab stays open and active).
-    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 15_000, facts: [Navigates] }
+    TabsOpen = "tabs.open" { session: true, params: TabsOpenParams, result: TabResult, timeout_ms: 15_000, phase: Session, runs: Supervisor, facts: [Navigates] }
     /// `tabs.focus {target_id}` -> [`TabInfo`]: page methods go to this tab from now on (a unique
     /// `target_id` prefix is enough).
-    TabsFocus = "tabs.focus" { session: true, params: TabTargetParams, result: TabResult, timeout_ms: 8_000 }
+    TabsFocus = "tabs.focus" { session: true, params: TabTargetParams, result: TabResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `tabs.close {target_id}` -> [`TabsCloseResult`]: closes the tab.
-    TabsClose = "tabs.close" { session: true, params: TabTargetParams, result: TabsCloseResult, timeout_ms: 8_000 }
+    TabsClose = "tabs.close" { session: true, params: TabTargetParams, result: TabsCloseResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
 }
 
 impl Method {

@@ -320,6 +320,16 @@ mod tests {
         assert_eq!(e.code, ErrorCode::BadRequest);
     }
 
+    /// Who runs each method is the declaration's ([`Method::runs`]) and the route's alike: the
+    /// worker's methods are the page actions (a method routed elsewhere than declared fails here).
+    #[test]
+    fn the_declared_runner_is_the_route() {
+        for m in Method::ALL {
+            let page_action = matches!(route(m), Route::Session(OnSession::Page(_)));
+            assert_eq!(m.runs() == sb_protocol::api::Runner::Worker, page_action, "{}", m.name());
+        }
+    }
+
     /// The declaration's facts agree with what each page method asks of its worker: it navigates
     /// exactly when its action moves the tab to another document, and writes an artifact exactly when
     /// its action makes a file (a method added without its fact, or a fact on the wrong method,
