@@ -4,7 +4,7 @@
 # end on real Chromium) with cargo-nextest (.config/nextest.toml: a process per test, four at once, the
 # slowest first, a hung test ended at 4 minutes) and, beside it, the Python tests (tests/python: the
 # Python client, and the MCP server driven by the official MCP Python SDK) with pytest in a venv it
-# creates under target/; then the doc tests.
+# creates under target/, started as soon as the binaries they run are built; then the doc tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
@@ -13,22 +13,22 @@ ensure_cargo
 ensure_chromium
 ensure_nextest
 ensure_venv target/venv
-cargo build --workspace --bins --locked
-cargo nextest run --workspace --locked --no-run
+# The binaries the tests start (the runtime, browserctl, the test page server); the benchmark's is
+# built by .ci/run's release build and by clippy.
+cargo build --locked --bin sandbox-browser --bin browserctl --bin sb-pages
 rust_log=$(mktemp)
 python_log=$(mktemp)
 trap 'rm -f "$rust_log" "$python_log"' EXIT
-# The two runs go side by side (the Python tests mostly wait on their runtimes); each one's output is
-# shown whole once it ends.
-cargo nextest run --workspace --locked >"$rust_log" 2>&1 &
-rust=$!
+# The Python tests need only those: they run while the Rust tests build and then run beside them
+# (they mostly wait on their runtimes); each side's output is shown whole once it ends.
 (cd tests/python && PYTHONDONTWRITEBYTECODE=1 exec ../../target/venv/bin/python -m pytest -q -p no:cacheprovider) \
     >"$python_log" 2>&1 &
 python=$!
 status=0
+cargo nextest run --workspace --locked --no-run || status=$?
+cargo nextest run --workspace --locked >"$rust_log" 2>&1 || status=$?
 wait "$python" || status=$?
 cat "$python_log"
-wait "$rust" || status=$?
 cat "$rust_log"
 cargo test --doc --workspace --locked 2>&1 | tee -a "$rust_log" || status=$?
 # One closing line for the whole suite: nextest's summary ("354 tests run: 352 passed, 2 failed"),

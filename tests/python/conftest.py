@@ -1,5 +1,6 @@
 """Fixtures for the Python tests: the real runtime (`sandbox-browser serve` on a private socket, real
-Chromium) and the test page server (`sb-pages`), both built by `cargo build --workspace --bins`.
+Chromium) and the test page server (`sb-pages`), both built by `scripts/test.sh` (`cargo build --bin
+sandbox-browser --bin sb-pages`).
 
 `SB_BIN` names the directory of those binaries (default: the workspace's target/debug).
 """
