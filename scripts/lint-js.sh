@@ -16,7 +16,7 @@ while IFS= read -r file; do
     out="$work/${file//\//__}"
     { printf 'export default ('; cat "$file"; printf '\n);\n'; } > "$out"
 done < <(find crates/worker/src -name '*.js' | sort)
-# The live view's page script (crates/supervisor/src/view/view.js) is a classic script of its own page:
+# The live view's page script (crates/supervisor/src/front/view/view.js) is a classic script of its own page:
 # linted as it is, as a script (`.cjs`).
-cp crates/supervisor/src/view/view.js "$work/view.cjs"
+cp crates/supervisor/src/front/view/view.js "$work/view.cjs"
 (cd "$work" && "$OLDPWD/scripts/js/node_modules/.bin/biome" lint --error-on-warnings --max-diagnostics=200 --config-path=. .)

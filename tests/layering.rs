@@ -1,5 +1,5 @@
 //! The layering test (issue 55 §3): no two source files of a crate import each other, directly or
-//! round a longer circle, as Playwright's `check_deps` holds its `DEPS.list`. The crates' own arrows
+//! round a longer circle, and no two of its folders, as Playwright's `check_deps` holds its `DEPS.list`. The crates' own arrows
 //! are Cargo's (a crate cannot name one that does not depend on it); this test holds the files inside
 //! each crate to the same rule, which docs/architecture.md states.
 //!
@@ -473,6 +473,81 @@ fn no_two_files_of_a_crate_import_each_other() {
         }
     }
     assert!(found.is_empty(), "import circles between files:\n{}", found.join("\n"));
+}
+
+/// A crate's arrows between its groups: its top-level modules (a folder with its files, or a file),
+/// from the arrows between files. The crate's root (`lib.rs`, which names every group) is none.
+fn group_arrows(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Groups {
+    let group = |m: &Vec<String>| m.first().filter(|g| !g.starts_with('#')).cloned();
+    let mut groups = Groups::new();
+    for (from, tos) in graph {
+        let Some(a) = group(from) else { continue };
+        for to in tos {
+            match group(to) {
+                Some(b) if b != a => {
+                    let files = groups.entry(vec![a.clone()]).or_default().entry(vec![b]).or_default();
+                    files.insert(from.join("/"));
+                }
+                _ => {}
+            }
+        }
+    }
+    groups
+}
+
+/// Arrows between groups, each with the files (module paths) that make it.
+type Groups = BTreeMap<Vec<String>, BTreeMap<Vec<String>, BTreeSet<String>>>;
+
+/// No two groups of a crate (its folders and its top-level files) import each other, directly or round
+/// a longer circle: the arrows between the supervisor's folders (front doors, the request pipeline,
+/// sessions, the gate, workers, the browser's lifecycle, ...) run one way, as Playwright's
+/// `check_deps` holds which folder may use which (`DEPS.list`).
+#[test]
+fn no_two_folders_of_a_crate_import_each_other() {
+    let mut found = Vec::new();
+    for src in crate_sources() {
+        let (_, graph) = arrows(&src);
+        let groups = group_arrows(&graph);
+        let plain: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> =
+            groups.iter().map(|(a, tos)| (a.clone(), tos.keys().cloned().collect())).collect();
+        for circle in circles(&plain) {
+            let mut lines = Vec::new();
+            for from in &circle {
+                for (to, files) in groups.get(from).into_iter().flatten().filter(|(t, _)| circle.contains(t))
+                {
+                    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+                    lines.push(format!("  {} -> {} ({})", from.join("/"), to.join("/"), files.join(", ")));
+                }
+            }
+            found.push(format!("{}:\n{}", src.display(), lines.join("\n")));
+        }
+    }
+    assert!(found.is_empty(), "import circles between folders:\n{}", found.join("\n"));
+}
+
+/// A circle between two folders whose files make none is found: on a crate of the test's own making.
+#[test]
+fn a_circle_between_folders_made_by_hand_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    for folder in ["x", "y"] {
+        std::fs::create_dir_all(src.join(folder)).unwrap();
+    }
+    std::fs::write(src.join("lib.rs"), "mod x;\nmod y;\n").unwrap();
+    std::fs::write(src.join("x/mod.rs"), "mod a;\nmod d;\n").unwrap();
+    std::fs::write(src.join("y/mod.rs"), "mod b;\nmod c;\n").unwrap();
+    std::fs::write(src.join("x/a.rs"), "fn f() { crate::y::b::g() }\n").unwrap();
+    std::fs::write(src.join("y/b.rs"), "pub fn g() {}\n").unwrap();
+    std::fs::write(src.join("y/c.rs"), "fn h() { crate::x::d::k() }\n").unwrap();
+    std::fs::write(src.join("x/d.rs"), "pub fn k() {}\n").unwrap();
+    let (_, graph) = arrows(&src);
+    assert!(circles(&graph).is_empty(), "no circle between files: {graph:?}");
+    let groups = group_arrows(&graph);
+    let plain: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> =
+        groups.iter().map(|(a, tos)| (a.clone(), tos.keys().cloned().collect())).collect();
+    let m = |s: &str| vec![s.to_string()];
+    assert_eq!(circles(&plain), vec![vec![m("x"), m("y")]], "{groups:?}");
+    assert_eq!(groups[&m("x")][&m("y")], BTreeSet::from(["x/a".to_string()]));
 }
 
 /// The test sees an arrow where one is, and a circle where two files name each other: on a crate of

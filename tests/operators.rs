@@ -353,7 +353,7 @@ async fn a_binary_replaced_under_the_runtime_keeps_its_workers_running() {
 /// full browser; `runtime.health`, `doctor` and the `browser_runtime_ready` line say which runs and why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_headless_shell_is_the_default_browser_and_the_full_one_can_be_chosen() {
-    use sb_supervisor::browser::{DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL};
+    use sb_supervisor::lifecycle::browser::{DEBIAN_CHROMIUM, DEBIAN_HEADLESS_SHELL};
     assert!(
         std::path::Path::new(DEBIAN_HEADLESS_SHELL).is_file()
             && std::path::Path::new(DEBIAN_CHROMIUM).is_file(),

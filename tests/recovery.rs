@@ -172,7 +172,7 @@ async fn a_browser_that_cannot_come_back_answers_browser_unavailable_without_a_l
         std::fs::set_permissions(&tmp, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
         std::fs::rename(&tmp, &wrapper).unwrap();
     };
-    let real = sb_supervisor::browser::find_binary(None).expect("chromium");
+    let real = sb_supervisor::lifecycle::browser::find_binary(None).expect("chromium");
     install(&format!("#!/bin/sh\nexec {} \"$@\"\n", real.display()));
     let args = Supervisor::config_args(&dir, &format!("[browser]\npath = \"{}\"\n", wrapper.display()));
     let sup = Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
@@ -349,7 +349,7 @@ async fn sessions_survive_a_killed_supervisor() {
     // profile under the runtime dir, in a session of its own.
     let leftover_profile = dir.path().join("chromium-profile-leftover");
     let mut leftover = KillOnDrop(
-        std::process::Command::new(sb_supervisor::browser::find_binary(None).unwrap())
+        std::process::Command::new(sb_supervisor::lifecycle::browser::find_binary(None).unwrap())
             .args(["--headless", "--remote-debugging-port=0", "--no-sandbox"])
             .arg(format!("--user-data-dir={}", leftover_profile.display()))
             .arg("about:blank")

@@ -943,7 +943,7 @@ async fn session_ids_that_look_like_paths_are_refused_and_remove_nothing() {
 #[test]
 fn the_browsers_files_are_the_runtimes_only_and_stay_in_its_profile() {
     let old = nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
-    let sup = Supervisor::start(&["--browser", sb_supervisor::browser::DEBIAN_CHROMIUM]);
+    let sup = Supervisor::start(&["--browser", sb_supervisor::lifecycle::browser::DEBIAN_CHROMIUM]);
     nix::sys::stat::umask(old);
     let profile = std::fs::read_dir(sup.dir.path())
         .unwrap()
@@ -1550,7 +1550,9 @@ async fn webrtc_sends_no_udp_past_the_policy() {
     let listener = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let pages = PageServer::start(None).await;
-    for toml in ["", &*format!("[browser]\npath = {:?}\n", sb_supervisor::browser::DEBIAN_CHROMIUM)] {
+    for toml in
+        ["", &*format!("[browser]\npath = {:?}\n", sb_supervisor::lifecycle::browser::DEBIAN_CHROMIUM)]
+    {
         let sup = Supervisor::with_config(toml);
         let c = sup.client().await;
         let pid = c.health().await.unwrap().browser_pid;

@@ -95,7 +95,7 @@ async fn the_view_needs_its_token_and_its_own_origin_and_costs_nothing_unwatched
     let (status, page) = get(&url, &format!("/?token={token}")).await;
     assert_eq!(status, 200);
     assert!(page.contains(&format!("view.js?token={token}")), "{page}");
-    let file = f.sup.dir.path().join(sb_supervisor::view::TOKEN_FILE);
+    let file = f.sup.dir.path().join(sb_supervisor::front::view::TOKEN_FILE);
     assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), token);
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);

@@ -653,13 +653,16 @@ document.getElementById('resume').addEventListener('change', (e) => {
 }
 
 /// Launches a headless Chromium of the runtime's own (800x600) with its profile under `dir`.
-pub async fn launch_browser(dir: &Path) -> sb_supervisor::browser::Browser {
+pub async fn launch_browser(dir: &Path) -> sb_supervisor::lifecycle::browser::Browser {
     launch_browser_taking(dir, sb_cdp::MAX_MESSAGE_BYTES).await
 }
 
 /// [`launch_browser`], taking CDP messages of at most `max_message_bytes` from it.
-pub async fn launch_browser_taking(dir: &Path, max_message_bytes: usize) -> sb_supervisor::browser::Browser {
-    let config = sb_supervisor::browser::BrowserConfig {
+pub async fn launch_browser_taking(
+    dir: &Path,
+    max_message_bytes: usize,
+) -> sb_supervisor::lifecycle::browser::Browser {
+    let config = sb_supervisor::lifecycle::browser::BrowserConfig {
         path: None,
         no_sandbox: false,
         runtime_dir: dir.to_path_buf(),
@@ -670,9 +673,12 @@ pub async fn launch_browser_taking(dir: &Path, max_message_bytes: usize) -> sb_s
         remote: None,
         max_message_bytes,
     };
-    sb_supervisor::browser::Browser::launch(&config, &sb_supervisor::spawner::Spawner::start())
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
+    sb_supervisor::lifecycle::browser::Browser::launch(
+        &config,
+        &sb_supervisor::lifecycle::spawner::Spawner::start(),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}: {}", e.stderr_tail))
 }
 
 /// What the answer's trip from the supervisor to the test may add on a loaded machine (ms).

@@ -42,7 +42,7 @@ impl RemoteChromium {
     /// As [`RemoteChromium::launch`].
     pub fn launch_on(port: u16) -> RemoteChromium {
         let profile = crate::temp_dir();
-        let binary = sb_supervisor::browser::find_binary(None).expect("a Chromium binary");
+        let binary = sb_supervisor::lifecycle::browser::find_binary(None).expect("a Chromium binary");
         let mut child = Command::new(binary)
             .args(["--headless", "--no-sandbox", "--no-first-run"])
             .arg(format!("--remote-debugging-port={port}"))

@@ -30,19 +30,19 @@ pub struct Config {
     pub paths: Paths,
     /// `[limits]`: sessions, connections, request sizes.
     pub limits: Limits,
-    /// `[policy]`: which URLs load (see [`crate::policy`]).
-    pub policy: crate::policy::Policy,
-    /// `[downloads]`: where pages' downloads go and how large they may be (see [`crate::downloads`]).
-    pub downloads: crate::downloads::DownloadsConfig,
+    /// `[policy]`: which URLs load (see [`crate::gate::policy`]).
+    pub policy: crate::gate::policy::Policy,
+    /// `[downloads]`: where pages' downloads go and how large they may be (see [`crate::sessions::downloads`]).
+    pub downloads: crate::sessions::downloads::DownloadsConfig,
     /// `[artifacts]`: how long screenshots are kept and how much they may hold (see
-    /// [`crate::artifacts`]).
-    pub artifacts: crate::artifacts::Retention,
+    /// [`crate::features::artifacts`]).
+    pub artifacts: crate::features::artifacts::Retention,
     /// `[files]`: where `page.upload` takes files from.
     pub files: FilesSection,
-    /// `[view]`: the live view (off unless `listen` is set; see [`crate::view`]).
+    /// `[view]`: the live view (off unless `listen` is set; see [`crate::front::view`]).
     pub view: ViewConfig,
-    /// `[trace]`: traces of sessions' actions (see [`crate::trace`]).
-    pub trace: crate::trace::TraceConfig,
+    /// `[trace]`: traces of sessions' actions (see [`crate::features::trace`]).
+    pub trace: crate::features::trace::TraceConfig,
 }
 
 /// `[files]`.
@@ -62,12 +62,12 @@ impl Default for Config {
             evaluate_enabled: true,
             paths: Paths::default(),
             limits: Limits::default(),
-            policy: crate::policy::Policy::default(),
-            downloads: crate::downloads::DownloadsConfig::default(),
-            artifacts: crate::artifacts::Retention::default(),
+            policy: crate::gate::policy::Policy::default(),
+            downloads: crate::sessions::downloads::DownloadsConfig::default(),
+            artifacts: crate::features::artifacts::Retention::default(),
             files: FilesSection::default(),
             view: ViewConfig::default(),
-            trace: crate::trace::TraceConfig::default(),
+            trace: crate::features::trace::TraceConfig::default(),
         }
     }
 }
@@ -109,8 +109,8 @@ pub struct BrowserSection {
 
 impl BrowserSection {
     /// How `serve` (and the doctor) start this browser, with profiles under `runtime_dir`.
-    pub fn browser_config(&self, runtime_dir: PathBuf) -> crate::browser::BrowserConfig {
-        crate::browser::BrowserConfig {
+    pub fn browser_config(&self, runtime_dir: PathBuf) -> crate::lifecycle::browser::BrowserConfig {
+        crate::lifecycle::browser::BrowserConfig {
             path: self.path.clone(),
             no_sandbox: self.no_sandbox,
             runtime_dir,
@@ -124,8 +124,8 @@ impl BrowserSection {
     }
 
     /// The browser elsewhere to attach to (`cdp_url`, `ca_file`, `cdp_headers`), if one is configured.
-    pub fn remote(&self) -> Option<crate::browser::RemoteEndpoint> {
-        self.cdp_url.clone().map(|url| crate::browser::RemoteEndpoint {
+    pub fn remote(&self) -> Option<crate::lifecycle::browser::RemoteEndpoint> {
+        self.cdp_url.clone().map(|url| crate::lifecycle::browser::RemoteEndpoint {
             url,
             remote: sb_cdp::Remote {
                 ca_file: self.ca_file.clone(),
@@ -290,7 +290,7 @@ pub struct Limits {
     /// them). 0: never; else at least 1000.
     pub session_idle_timeout_ms: u64,
     /// Each session's login (cookies, local storage) is kept in the runtime dir as actions change it
-    /// and put back after a browser or supervisor restart (`crate::kept`). `false`: nothing of it is
+    /// and put back after a browser or supervisor restart (`crate::sessions::kept`). `false`: nothing of it is
     /// written to disk, and a restart loses it.
     pub keep_logins: bool,
 }

@@ -7,54 +7,39 @@
 //!          Unix socket     (this crate)   socketpair        own process group       WebSocket
 //! ```
 //!
-//! This crate owns Chromium's lifecycle ([`browser`]: find, launch, both probes, stop) and its health
-//! ([`health`]: the link, its generation, the recovery cycle), the process plumbing ([`spawner`]:
-//! `PR_SET_PDEATHSIG` from a long-lived thread; [`reaper`]: subreaper and orphan sweep), the socket
-//! server ([`server`]), sessions ([`sessions`]: tabs, refs, the store), the request handler
-//! ([`runtime`]) over the method table ([`dispatch`]), the session's queue ([`queue`]), `tabs.*`
-//! ([`tabs`]), and the worker handles with their hard deadlines ([`worker`]); the live view ([`view`]:
-//! its page, WebSocket, screencasts and takeover), what sessions did ([`activity`]) and their traces
-//! ([`trace`]). `main.rs` only parses the command line and calls an entry point of [`commands`]. It
-//! never runs page actions itself: a hung page can only hang a worker, which is killed.
+//! The crate is in folders, one group of modules each:
 //!
-//! Arrows run one way: view -> runtime -> dispatch, tabs -> queue -> sessions -> health -> browser;
-//! runtime -> trace, activity.
+//! - [`front`]: the front doors: the socket server ([`front::server`]), the command-line entry points
+//!   ([`front::commands`]; `main.rs` only parses the command line and calls one), the doctor, the logs
+//!   and the live view ([`front::view`]: its page, WebSocket, screencasts and takeover).
+//! - [`pipeline`]: the request pipeline: the request handler ([`pipeline::runtime`]) over the method
+//!   table ([`pipeline::dispatch`]), the session's queue ([`pipeline::queue`]) and `tabs.*`.
+//! - [`lifecycle`]: Chromium's lifecycle ([`lifecycle::browser`]: find, launch, both probes, stop) and
+//!   its health ([`lifecycle::health`]: the link, its generation, the recovery cycle), the process
+//!   plumbing ([`lifecycle::spawner`]: `PR_SET_PDEATHSIG` from a long-lived thread;
+//!   [`lifecycle::reaper`]: subreaper and orphan sweep), file descriptors.
+//! - [`workers`]: the worker handles with their hard deadlines ([`workers::worker`]).
+//! - [`sessions`]: sessions (tabs, refs), the store, kept logins, cookies, storage state, downloads,
+//!   and freeing a tab no worker can attach to.
+//! - [`gate`]: the URL policy and the connection gate every load goes through.
+//! - [`features`]: routes, traces, what sessions did (for the view), the artifacts' retention.
+//! - [`config`], [`stats`], [`files`]: the settings, the counters, and how a path from a client's
+//!   string stays under its root, which every group may use.
+//!
+//! It never runs page actions itself: a hung page can only hang a worker, which is killed. Arrows
+//! between the groups run one way (`tests/layering.rs` holds it): front -> pipeline -> config ->
+//! features -> sessions -> gate -> workers -> lifecycle -> files, stats (each may skip layers below).
 
-pub mod activity;
-pub mod artifacts;
-pub mod browser;
-pub mod call;
-pub mod commands;
 pub mod config;
-pub mod cookies;
-pub mod dispatch;
-pub mod doctor;
-pub mod downloads;
-pub mod fds;
+pub mod features;
 pub mod files;
-pub mod guard;
-pub mod health;
-pub mod kept;
-pub mod link;
-pub mod logging;
-pub mod policy;
-pub mod proxy;
-pub mod queue;
-pub mod reaper;
-pub mod routes;
-pub mod runtime;
-pub mod server;
+pub mod front;
+pub mod gate;
+pub mod lifecycle;
+pub mod pipeline;
 pub mod sessions;
-pub mod sock_diag;
-pub mod spawner;
 pub mod stats;
-pub mod storage_state;
-pub mod store;
-pub mod tabs;
-pub mod trace;
-pub(crate) mod unstick;
-pub mod view;
-pub mod worker;
+pub mod workers;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -62,9 +47,15 @@ use std::time::Duration;
 
 use tokio::signal::unix::{signal, SignalKind};
 
-use crate::health::HealthPolicy;
-use crate::runtime::{Runtime, RuntimeConfig};
-use crate::spawner::Spawner;
+use crate::front::server;
+use crate::front::view;
+use crate::lifecycle::reaper;
+use crate::sessions::downloads;
+use crate::sessions::store;
+
+use crate::lifecycle::health::HealthPolicy;
+use crate::lifecycle::spawner::Spawner;
+use crate::pipeline::runtime::{Runtime, RuntimeConfig};
 
 /// Everything `serve` needs: the paths resolved from flags, file and defaults, and the file's settings.
 #[derive(Debug, Clone)]

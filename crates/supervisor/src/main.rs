@@ -2,7 +2,7 @@
 //! process (`worker`).
 
 use clap::{Parser, Subcommand};
-use sb_supervisor::commands::{self, Common};
+use sb_supervisor::front::commands::{self, Common};
 
 #[derive(Parser)]
 #[command(name = "sandbox-browser", version, about = "A browser runtime for AI agents that cannot hang")]

@@ -85,7 +85,7 @@ fn supervisor_ready_ms() -> f64 {
 /// Bare Chromium with the same flags until `/json/version` answers 200.
 fn bare_chromium_ready_ms() -> f64 {
     let dir = tempfile::Builder::new().prefix("sbtest-bench-").tempdir().unwrap();
-    let config = sb_supervisor::browser::BrowserConfig {
+    let config = sb_supervisor::lifecycle::browser::BrowserConfig {
         path: None,
         no_sandbox: false,
         runtime_dir: dir.path().into(),
@@ -96,11 +96,11 @@ fn bare_chromium_ready_ms() -> f64 {
         remote: None,
         max_message_bytes: sb_cdp::MAX_MESSAGE_BYTES,
     };
-    let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
+    let binary = sb_supervisor::lifecycle::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let udd = dir.path().join("profile");
     let t = Instant::now();
     // The same flags with a port instead of the pipe (nothing here holds fds 3 and 4).
-    let flags = sb_supervisor::browser::flags(&config, &udd).into_iter().map(|f| {
+    let flags = sb_supervisor::lifecycle::browser::flags(&config, &udd).into_iter().map(|f| {
         if f == "--remote-debugging-pipe" {
             "--remote-debugging-port=0".into()
         } else {
@@ -259,7 +259,7 @@ fn playwright_hangs(url: &str) -> Vec<Value> {
 /// `args`; its stdout's JSON lines (none when the variable is unset or the run fails).
 fn node_json_lines(script_var: &str, args: &[&str]) -> Vec<Value> {
     let Ok(script) = std::env::var(script_var) else { return Vec::new() };
-    let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
+    let binary = sb_supervisor::lifecycle::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let out = Command::new("node").arg(script).arg(binary).args(args).stderr(Stdio::inherit()).output();
     match out {
         Ok(out) => String::from_utf8_lossy(&out.stdout)
@@ -282,7 +282,7 @@ fn bench_chromium() -> Option<std::path::PathBuf> {
 
 /// `<binary> --version` of [`bench_chromium`].
 fn chromium_version() -> String {
-    let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).unwrap();
+    let binary = sb_supervisor::lifecycle::browser::find_binary(bench_chromium().as_deref()).unwrap();
     let out = Command::new(binary).arg("--version").output().unwrap();
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
@@ -971,7 +971,7 @@ impl Peer {
     fn start_with(script_var: &str, flags: &[&str]) -> Option<Peer> {
         use tokio::io::AsyncBufReadExt;
         let script = std::env::var(script_var).ok()?;
-        let binary = sb_supervisor::browser::find_binary(bench_chromium().as_deref()).ok()?;
+        let binary = sb_supervisor::lifecycle::browser::find_binary(bench_chromium().as_deref()).ok()?;
         let mut child = tokio::process::Command::new("node")
             .arg(script)
             .arg(binary)

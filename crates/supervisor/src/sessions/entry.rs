@@ -10,7 +10,7 @@ use sb_protocol::api::{DialogLog, HumanTookOver};
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
 use super::refs::Refs;
-use crate::worker::WorkerHandle;
+use crate::workers::worker::WorkerHandle;
 
 /// One tab of a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub struct Tab {
 /// (`unstick`).
 #[derive(Clone)]
 pub(crate) struct Standby {
-    /// The browser it is on ([`crate::link::Link::browser`]).
+    /// The browser it is on ([`crate::lifecycle::link::Link::browser`]).
     pub(crate) browser: u64,
     /// The tab it is attached to.
     pub(crate) target_id: String,
@@ -35,7 +35,7 @@ pub(crate) struct Standby {
 }
 
 impl Standby {
-    /// Whether it is attached to `target_id` of browser `browser` ([`crate::link::Link::browser`]).
+    /// Whether it is attached to `target_id` of browser `browser` ([`crate::lifecycle::link::Link::browser`]).
     pub(crate) fn is_on(&self, browser: u64, target_id: &str) -> bool {
         self.browser == browser && self.target_id == target_id
     }
@@ -44,7 +44,7 @@ impl Standby {
 /// A tab of a session no worker drives, as the supervisor has it: a popup until it is focused, a tab
 /// a replaced worker left (`sessions/watch.rs`).
 pub(crate) enum Held {
-    /// The supervisor's own flat session on it, in browser `.0` ([`crate::link::Link::browser`]),
+    /// The supervisor's own flat session on it, in browser `.0` ([`crate::lifecycle::link::Link::browser`]),
     /// holds the session's display and emulation (Chromium keeps a session's overrides while it stays
     /// attached).
     By(u64, sb_cdp::Session),
@@ -74,8 +74,8 @@ pub struct SessionEntry {
     pub(crate) dialogs: Mutex<DialogLog>,
     /// How `page.handle_dialog` asked the next dialog to be answered `(accept, prompt_text)`, until one
     /// is: taken by a dialog of a tab the supervisor holds, or claimed by one of the worker's
-    /// ([`crate::worker::DialogPolicy`]).
-    pub(crate) dialog_policy: crate::worker::DialogPolicy,
+    /// ([`crate::workers::worker::DialogPolicy`]).
+    pub(crate) dialog_policy: crate::workers::worker::DialogPolicy,
     /// The session's worker's frames (set as it runs an action), for `ToWorker::NextDialog`.
     pub(crate) worker_tx: Mutex<Option<tokio::sync::mpsc::UnboundedSender<sb_protocol::ipc::ToWorker>>>,
     /// Notified when the supervisor answers a dialog of a tab it holds (joining `dialogs`), for
@@ -112,7 +112,7 @@ pub struct SessionEntry {
     /// supervisor restart, or when its last tab closed).
     pub(super) restore: Mutex<Option<String>>,
     /// The session's browser context (cookies, storage, cache and permissions of its own) as
-    /// `(browser, browserContextId)` ([`crate::link::Link::browser`]): a context of another browser (one that was
+    /// `(browser, browserContextId)` ([`crate::lifecycle::link::Link::browser`]): a context of another browser (one that was
     /// restarted) is gone, and the session's next page gets a new one.
     pub(super) context: Mutex<Option<(u64, String)>>,
     /// How long the last action waited for the tab to be freed after the one before it, until its
@@ -135,7 +135,7 @@ pub struct SessionEntry {
     /// The supervisor's own session on the active tab, for freeing it when no worker can attach.
     pub(crate) standby: Mutex<Option<Standby>>,
     /// Set when the session got a new browser context (`Sessions::context`): its kept state is put
-    /// back before its next action (`crate::kept`).
+    /// back before its next action (`crate::sessions::kept`).
     pub(crate) context_renewed: AtomicBool,
     /// What was put back of its kept state, until its next result reports it (`restored`).
     pub(crate) restored: Mutex<Option<sb_protocol::api::Restored>>,

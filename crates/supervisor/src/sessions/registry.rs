@@ -11,8 +11,8 @@ use sb_protocol::{ErrorBody, ErrorCode, Phase};
 
 use super::SessionEntry;
 
+use crate::sessions::store::{SessionStore, StoreEvent, StoredSession};
 use crate::stats::Stats;
-use crate::store::{SessionStore, StoreEvent, StoredSession};
 
 /// Longest a session id may be, in bytes.
 pub const MAX_SESSION_ID: usize = 128;
@@ -64,7 +64,7 @@ pub struct Sessions {
     store: Option<SessionStore>,
     pub(super) stats: Arc<Stats>,
     /// Where the sessions' downloads go, and what each is yet to hear of them.
-    pub downloads: crate::downloads::Downloads,
+    pub downloads: crate::sessions::downloads::Downloads,
     /// The newest [`EXPIRED_KEPT`] sessions closed for being idle.
     expired: Mutex<VecDeque<Expired>>,
     /// The proxy each session's browser context is made with ([`Sessions::with_context_proxy`]).
@@ -79,7 +79,7 @@ impl Sessions {
         store: Option<SessionStore>,
         restored: Vec<StoredSession>,
         stats: Arc<Stats>,
-        downloads: crate::downloads::Downloads,
+        downloads: crate::sessions::downloads::Downloads,
     ) -> Sessions {
         let open = restored
             .into_iter()
@@ -115,7 +115,7 @@ impl Sessions {
 
     /// These sessions with every browser context made with `proxy` (`Target.createBrowserContext
     /// {proxyServer, proxyBypassList}`): a remote browser's, which refuses WebSockets
-    /// ([`crate::browser::RemoteEndpoint::context_proxy`]).
+    /// ([`crate::lifecycle::browser::RemoteEndpoint::context_proxy`]).
     pub fn with_context_proxy(mut self, proxy: Option<sb_cdp::calls::ContextProxy>) -> Sessions {
         self.context_proxy = proxy;
         self
@@ -309,7 +309,7 @@ impl Sessions {
         drop(reservation);
         self.record(StoreEvent::SessionStarted {
             session_id: entry.id.clone(),
-            at_ms: crate::store::now_ms(),
+            at_ms: crate::sessions::store::now_ms(),
             token: Some(entry.token.clone()),
         })
         .await;
@@ -446,8 +446,10 @@ mod tests {
     }
 
     fn registry(max: usize) -> Sessions {
-        let downloads =
-            crate::downloads::Downloads::new(Default::default(), std::path::Path::new("/nonexistent"));
+        let downloads = crate::sessions::downloads::Downloads::new(
+            Default::default(),
+            std::path::Path::new("/nonexistent"),
+        );
         Sessions::new(max, None, Vec::new(), Arc::new(Stats::default()), downloads)
     }
 

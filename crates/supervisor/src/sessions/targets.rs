@@ -11,8 +11,8 @@ use sb_protocol::api::TabInfo;
 use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 
 use super::{SessionEntry, Sessions, Tab};
-use crate::link::Link;
-use crate::store::StoreEvent;
+use crate::lifecycle::link::Link;
+use crate::sessions::store::StoreEvent;
 
 /// Longest one `Target.closeTarget` may take when nothing else bounds it (shutdown, a raced start).
 const CLOSE_TARGET: Duration = Duration::from_millis(1_000);
@@ -69,7 +69,7 @@ impl Sessions {
 
     /// The session's browser context in `link`'s browser, made when it has none there yet
     /// (`Target.createBrowserContext`): at start, and after the browser was restarted. Its downloads go
-    /// into the session's own directory ([`crate::downloads`]).
+    /// into the session's own directory ([`crate::sessions::downloads`]).
     ///
     /// # Errors
     /// `cdp_error` / `timeout` (phase `session`) from `Target.createBrowserContext`.

@@ -23,8 +23,8 @@ use sb_protocol::ipc::Display;
 use sb_protocol::Budget;
 
 use super::{SessionEntry, Sessions};
-use crate::health::BrowserObserver;
-use crate::link::Link;
+use crate::lifecycle::health::BrowserObserver;
+use crate::lifecycle::link::Link;
 
 /// Longest `Target.createTarget` may take for one session during rehydration.
 const REHYDRATE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -64,14 +64,16 @@ impl Sessions {
         let mut events = link.client.browser_events();
         let discover = link
             .client
-            .run(&TargetSetDiscoverTargets { discover: true }, crate::browser::HANDSHAKE_TIMEOUT)
+            .run(&TargetSetDiscoverTargets { discover: true }, crate::lifecycle::browser::HANDSHAKE_TIMEOUT)
             .await;
         if let Err(e) = discover {
             tracing::warn!(error.message = %e, "target_discovery_unavailable");
             return;
         }
-        let held =
-            link.client.run(&TargetSetAutoAttach::new_pages_held(), crate::browser::HANDSHAKE_TIMEOUT).await;
+        let held = link
+            .client
+            .run(&TargetSetAutoAttach::new_pages_held(), crate::lifecycle::browser::HANDSHAKE_TIMEOUT)
+            .await;
         if let Err(e) = held {
             // Popups then run with the browser's defaults until a worker takes them.
             tracing::warn!(error.message = %e, "new_pages_not_held");
@@ -316,12 +318,12 @@ async fn detach(link: &Link, session: &sb_cdp::Session, timeout: Duration) {
 }
 
 /// What watches each new browser: for a browser elsewhere the guard first (every request checked,
-/// [`crate::guard::Guard::intercept`]), then the registry (its targets), then the sessions' pages on
+/// [`crate::gate::guard::Guard::intercept`]), then the registry (its targets), then the sessions' pages on
 /// it.
 pub(crate) struct Observer {
     pub(crate) sessions: Weak<Sessions>,
     /// The guard, when the browser is elsewhere (the connection gate does not front it).
-    pub(crate) intercept: Option<Arc<crate::guard::Guard>>,
+    pub(crate) intercept: Option<Arc<crate::gate::guard::Guard>>,
     /// The configured display, for a popup of a session without its own.
     pub(crate) display: Option<Display>,
 }

@@ -1,0 +1,126 @@
+//! The network methods' entries: routes (`page.route`, `page.unroute`, `page.routes`), HAR
+//! recording, the console and network journals.
+
+use sb_protocol::api::{ConsoleParams, ConsoleResult, NetworkParams, NetworkResult, MAX_JOURNAL_LIMIT};
+use sb_protocol::api::{EmulateResult, Emulation};
+use sb_protocol::api::{HarContent, HarParams, HarResult, TraceAction};
+use sb_protocol::api::{Route as UrlRoute, UnrouteParams, MAX_ROUTE_BODY_BYTES};
+use sb_protocol::error::bad_request;
+use sb_protocol::ipc::{Action, Output};
+use sb_protocol::ErrorBody;
+
+use super::method::{finish_as, params, Done, PageMethod};
+
+/// `page.route`: the route checked and completed ([`crate::features::routes::checked`]: a `body_file` read
+/// from the uploads dir now), put before the session's others; the worker gets the whole emulation.
+pub(super) static ROUTE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let route: UrlRoute = params(v)?;
+        let file = match &route.body_file {
+            Some(name) => Some((name.clone(), cx.read_upload(name, MAX_ROUTE_BODY_BYTES)?)),
+            None => None,
+        };
+        let route = crate::features::routes::checked("page.route", route, file)?;
+        let now = cx.emulation();
+        let routes: Vec<UrlRoute> =
+            std::iter::once(route).chain(now.routes.clone().unwrap_or_default()).collect();
+        crate::features::routes::check_all("page.route", &routes)?;
+        Ok(Action::Emulate { emulation: Emulation { routes: Some(routes), ..now } })
+    },
+    finish: routes_listed,
+    numbers_refs: false,
+};
+
+/// `page.unroute`: the session's routes less those added with `url` (all without it).
+pub(super) static UNROUTE: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: UnrouteParams = params(v)?;
+        let now = cx.emulation();
+        let kept = crate::features::routes::without(now.routes.clone().unwrap_or_default(), p.url.as_deref());
+        Ok(Action::Emulate { emulation: Emulation { routes: Some(kept), ..now } })
+    },
+    finish: routes_listed,
+    numbers_refs: false,
+};
+
+/// `page.routes`: the session's emulation as it is (the worker changes nothing), its routes listed.
+pub(super) static ROUTES: PageMethod = PageMethod {
+    prepare: |_, cx| Ok(Action::Emulate { emulation: cx.emulation() }),
+    finish: routes_listed,
+    numbers_refs: false,
+};
+
+/// The session's emulation from now on, and its routes listed ([`crate::features::routes::listed`]).
+fn routes_listed(o: Output) -> Result<Done, ErrorBody> {
+    finish_as(o, |r: EmulateResult| {
+        let listed = crate::features::routes::listed(r.emulation.routes.as_deref());
+        Done { emulation: Some(r.emulation), ..Done::of(listed) }
+    })
+}
+
+/// `session.har`: `content` and `url_filter` with start only (a filter that compiles), `name` with
+/// stop only; the file's path under the owner's `hars` directory.
+pub(super) static HAR: PageMethod = PageMethod {
+    prepare: |v, cx| {
+        let p: HarParams = params(v)?;
+        match p.action {
+            TraceAction::Start if p.name.is_none() => {
+                if let Some(f) = &p.url_filter {
+                    sb_protocol::pattern::url_pattern(f)
+                        .map_err(|e| bad_request(format!("session.har url_filter: {e}")))?;
+                }
+                Ok(Action::HarStart { embed: p.content != Some(HarContent::Omit), url_filter: p.url_filter })
+            }
+            TraceAction::Stop if p.content.is_none() && p.url_filter.is_none() => {
+                let path = match &p.name {
+                    Some(name) => cx.named_artifact("har", name)?,
+                    None => cx.artifact_path("har")?,
+                };
+                Ok(Action::HarStop { path })
+            }
+            _ => Err(bad_request("session.har: start takes content and url_filter, stop takes name")),
+        }
+    },
+    finish: |o| finish_as(o, Done::of::<HarResult>),
+    numbers_refs: false,
+};
+
+/// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
+fn journal_limit(method: &str, limit: Option<u32>) -> Result<u32, ErrorBody> {
+    match limit.unwrap_or(100) {
+        n @ 1..=MAX_JOURNAL_LIMIT => Ok(n),
+        n => Err(bad_request(format!("{method} limit is 1 to {MAX_JOURNAL_LIMIT}; got {n}"))),
+    }
+}
+
+pub(super) static CONSOLE: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: ConsoleParams = params(v)?;
+        let limit = journal_limit("page.console", p.limit)?;
+        Ok(Action::Console { since: p.since.unwrap_or(0), level: p.level.unwrap_or_default(), limit })
+    },
+    finish: |o| finish_as(o, Done::of::<ConsoleResult>),
+    numbers_refs: false,
+};
+
+pub(super) static NETWORK: PageMethod = PageMethod {
+    prepare: |v, _| {
+        let p: NetworkParams = params(v)?;
+        let limit = journal_limit("page.network", p.limit)?;
+        let lists = p.since.is_some() || p.filter.is_some() || p.include_static || p.limit.is_some();
+        if p.id.is_some() && lists {
+            return Err(bad_request(
+                "page.network: id names one request; since, filter, include_static and limit are for a list",
+            ));
+        }
+        Ok(Action::Network {
+            since: p.since.unwrap_or(0),
+            filter: p.filter,
+            include_static: p.include_static,
+            limit,
+            id: p.id,
+        })
+    },
+    finish: |o| finish_as(o, Done::of::<NetworkResult>),
+    numbers_refs: false,
+};
