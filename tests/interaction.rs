@@ -536,7 +536,7 @@ async fn a_page_busy_longer_than_a_check_may_take_still_gets_its_click() {
     assert!(js(&c, "b", "document.title").await.as_str().unwrap().starts_with("saved:"));
 }
 
-/// Issue 26 §1: the stability check (crates/worker/src/checks.js, run here on a real page as the worker
+/// Issue 26 §1: the stability check (crates/worker/src/elements/checks.js, run here on a real page as the worker
 /// runs it) takes the element's last check as its evidence, instead of waiting for the next frame, only
 /// when the animation clock is at most one frame on from that check's time, the box is the same, and no
 /// animation runs on the element. Each case says whether the check took that shortcut (it answered
@@ -546,9 +546,9 @@ async fn a_page_busy_longer_than_a_check_may_take_still_gets_its_click() {
 /// 200 ms, as on a loaded machine: either way not the shortcut.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_stability_check_skips_the_frame_only_for_a_still_box_seen_a_frame_ago_at_most() {
-    const CHECKS: &str = include_str!("../crates/worker/src/checks.js");
+    const CHECKS: &str = include_str!("../crates/worker/src/elements/checks.js");
     // The visibility test checks.js calls, defined in its scope as the worker does.
-    const VISIBLE: &str = include_str!("../crates/worker/src/visible.js");
+    const VISIBLE: &str = include_str!("../crates/worker/src/elements/visible.js");
     let Fixture { pages, sup: _sup, c } = Fixture::start().await;
     form(&c, &pages, "a").await;
     js(&c, "a", "document.body.insertAdjacentHTML('afterbegin', '<button id=\"still\">Still</button><button id=\"slide\" style=\"position: relative; left: 0; transition: left 2s linear\">Slide</button>'), 1").await;

@@ -32,7 +32,7 @@ use sb_protocol::margins::RESET_TIME;
 use sb_protocol::Budget;
 use serde_json::json;
 
-use crate::page::{Moved, Page};
+use crate::tab::page::{Moved, Page};
 
 /// Longest the responsiveness probe may take (a free page answers in a few ms).
 const PROBE: Duration = Duration::from_millis(150);
@@ -191,6 +191,6 @@ async fn settle_at(page: &Page, url: &str, budget: Budget) {
         page.session.call("Page.navigate", json!({"url": url}), budget.remaining()).await;
     let Some(loader) = nav.ok().and_then(|n| n.loader_id) else { return };
     let mut lifecycle = page.lifecycle.clone();
-    let ready = |l: &crate::lifecycle::Lifecycle| l.loader_id == loader && l.has("DOMContentLoaded");
-    crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), ready).await;
+    let ready = |l: &crate::tab::lifecycle::Lifecycle| l.loader_id == loader && l.has("DOMContentLoaded");
+    crate::tab::lifecycle::wait_until(&mut lifecycle, budget.remaining(), ready).await;
 }

@@ -24,35 +24,14 @@
 //! - leaves: `conns` (the browser connections over the stream), `lifecycle`, `oopifs`, `dialogs`,
 //!   `keys`, `error`.
 
-mod act;
-mod actionability;
-mod actions;
-mod conns;
-mod dialogs;
-mod emulate;
+mod action;
+mod elements;
 mod error;
-mod evaluate;
-mod frames;
-mod har;
-mod history;
-mod input;
-mod interact;
-mod intercept;
-mod journal;
-mod keys;
+mod inputs;
 mod ladder;
-mod lifecycle;
-mod oopifs;
-mod page;
 mod progress;
-mod raw;
-mod resolve;
-mod scripts;
-mod settle;
 mod snapshot;
-mod verify;
-mod wait;
-mod worlds;
+mod tab;
 
 use std::time::{Duration, Instant};
 
@@ -69,13 +48,15 @@ use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
-use crate::conns::{Conns, Deliveries};
-pub use crate::dialogs::{answer_dialog, DialogAnswer};
-pub use crate::emulate::{apply as emulate_page, scripts_on, start_held_page};
+use crate::tab::conns::{Conns, Deliveries};
+pub use crate::tab::dialogs::{answer_dialog, DialogAnswer};
+pub use crate::tab::emulate::{apply as emulate_page, scripts_on, start_held_page};
 
+use crate::action::act;
 use crate::error::{browser_gone, fail};
-use crate::page::{Moved, Page};
 use crate::progress::Progress;
+use crate::tab::page::{Moved, Page};
+use crate::tab::{dialogs, lifecycle};
 
 /// How the worker finds its page.
 #[derive(Debug, Clone)]

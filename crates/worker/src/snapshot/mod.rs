@@ -9,11 +9,11 @@
 //! - checkbox "Agree" [checked] [ref=e3]
 //! ```
 //!
-//! One path for every page: an in-page walker ([`crate::scripts::WALKER`], `walker.js`) that follows Playwright's
+//! One path for every page: an in-page walker ([`crate::elements::scripts::WALKER`], `walker.js`) that follows Playwright's
 //! `generateAriaTree` and `roleUtils` (roles, accessible names, states, what is hidden, how text is
 //! joined) in an isolated world, and stops once the text would pass `max_chars`. Iframes are nested
 //! under their `- iframe` line: a same-origin one walked with its parent, a cross-origin one by a walk
-//! of its own in its frame (in its own session when it is out of process: [`crate::frames`]). Refs go
+//! of its own in its frame (in its own session when it is out of process: [`crate::tab::frames`]). Refs go
 //! to interactive roles and to named content roles; an element keeps its ref across snapshots of its
 //! document; the supervisor keeps them (`RefRecord`), so they stay unique for the session whatever
 //! happens to the worker.
@@ -21,11 +21,11 @@
 use sb_protocol::ipc::{Output, SnapshotOptions, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 
+use crate::elements::resolve::resolve;
 use crate::error::fail;
-use crate::page::{Page, Previous};
 use crate::progress::Progress;
-use crate::resolve::resolve;
-use crate::settle;
+use crate::tab::page::{Page, Previous};
+use crate::tab::settle;
 
 mod diff;
 mod render;

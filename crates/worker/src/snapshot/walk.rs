@@ -11,9 +11,9 @@ use sb_protocol::ipc::{Output, RefRecord, SnapshotOptions, SnapshotOutput, Worke
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
+use crate::elements::scripts::WALKER;
 use crate::error::{cdp_failure, fail};
-use crate::page::{url_and_title, Page, WORLD};
-use crate::scripts::WALKER;
+use crate::tab::page::{url_and_title, Page, WORLD};
 
 use super::render::*;
 
@@ -327,7 +327,7 @@ fn end_walks(page: &Page, runs: &[Run], budget: Budget) {
 /// from node `scope` when given (`DOM.resolveNode` in the walker's world), else from its body.
 ///
 /// The walk runs in the frame's isolated world, kept ready between walks
-/// ([`crate::page::KeptWorlds`]): one round trip where the world is kept, the walker installed there
+/// ([`crate::tab::page::KeptWorlds`]): one round trip where the world is kept, the walker installed there
 /// and its marker answering; else the world is asked for (`Page.createIsolatedWorld`), made ready
 /// ([`install`]) and walked in the same call.
 pub(super) async fn walk_in(

@@ -11,10 +11,10 @@ use sb_protocol::ipc::{Locator, Output, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Value};
 
+use crate::elements::resolve::{self, Element, VISIBLE};
 use crate::error::{cdp_failure, fail};
-use crate::page::{call_function_on, Page};
 use crate::progress::Progress;
-use crate::resolve::{self, Element, VISIBLE};
+use crate::tab::page::{call_function_on, Page};
 
 /// `function(limit)` called on an element: its [`ElementFacts`] (`facts.js`), texts cut at `limit`
 /// characters. One source, so that a page compiles it once.
@@ -182,7 +182,7 @@ async fn facts(element: &Element, limit: usize, p: &Progress) -> Result<ElementF
     )
     .await
     .map_err(|e| cdp_failure(Phase::Verify, e))?;
-    let mut facts: ElementFacts = crate::page::decode(value, Phase::Verify, "an element's state")?;
+    let mut facts: ElementFacts = crate::tab::page::decode(value, Phase::Verify, "an element's state")?;
     if let Some(b) = facts.bounding_box.as_mut() {
         b.x += element.offset.0;
         b.y += element.offset.1;

@@ -7,12 +7,13 @@ use sb_protocol::api::FramesResult;
 use sb_protocol::ipc::{Action, AttachedOutput, DialogPolicyOutput, Display, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 
+use super::{actions, evaluate, har, history, verify, wait};
 use crate::error::{cdp_failure, fail};
-use crate::page::{url_and_title, Moved, Page};
+use crate::inputs::interact;
 use crate::progress::Progress;
-use crate::{
-    actions, emulate, error, evaluate, frames, har, history, interact, page, progress, snapshot, verify, wait,
-};
+use crate::tab::page::{url_and_title, Moved, Page};
+use crate::tab::{emulate, frames, page};
+use crate::{error, progress, snapshot};
 
 /// The action within `p`. A read of the page (snapshot, screenshot, extract, frames, storage) whose
 /// document went away under it ([`error::went_away`]: a navigation, a page that reloads itself) is

@@ -5,4 +5,4 @@
 /// options), which follows Playwright's `generateAriaTree` and `roleUtils`. Selectors and waits call
 /// it for roles and accessible names (`role=`, `getByRole`, `getByLabel`), so that they name an
 /// element as the snapshot does.
-pub(crate) const WALKER: &str = include_str!("snapshot/walker.js");
+pub(crate) const WALKER: &str = include_str!("../snapshot/walker.js");

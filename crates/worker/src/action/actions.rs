@@ -19,11 +19,11 @@ use sb_protocol::ipc::{Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
+use crate::elements::resolve::resolve;
 use crate::error::{cdp_failure, fail};
-use crate::page::{browser_url_and_title, eval_as, url_and_title, Page};
 use crate::progress::Progress;
-use crate::resolve::resolve;
-use crate::settle;
+use crate::tab::page::{browser_url_and_title, eval_as, url_and_title, Page};
+use crate::tab::settle;
 
 /// Time kept back from a navigation's wait to stop the load and read the URL and title afterwards: a
 /// navigation that runs out of time answers `timed_out` within the answer window
@@ -608,7 +608,7 @@ pub(crate) async fn storage(
             format!("page.storage: the page at {url} has no storage of its own ({error})"),
         ));
     }
-    Ok(Output::Storage(crate::page::decode(value, phase, "page.storage")?))
+    Ok(Output::Storage(crate::tab::page::decode(value, phase, "page.storage")?))
 }
 
 /// `page.clipboard`'s script, in the runtime's isolated world: `{text}`, or `{error}` with the page's
@@ -655,5 +655,5 @@ pub(crate) async fn clipboard(
             format!("page.clipboard: the page may not use the clipboard ({error}); grant the session {permission} (session.start or page.emulate {{permissions}})"),
         ));
     }
-    Ok(Output::Clipboard(crate::page::decode(value, phase, "page.clipboard")?))
+    Ok(Output::Clipboard(crate::tab::page::decode(value, phase, "page.clipboard")?))
 }

@@ -13,7 +13,7 @@ use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, Phase};
 
 use crate::error::cdp_failure;
-use crate::page::Page;
+use crate::tab::page::Page;
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
 pub(crate) type FrameContext = (Session, (f64, f64), String);

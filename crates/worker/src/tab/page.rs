@@ -20,12 +20,12 @@ use sb_protocol::ipc::{Counter, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::Value;
 
-use crate::conns::Conns;
-use crate::dialogs::Dialogs;
 use crate::error::{cdp_failure, fail};
-use crate::journal::{track_journal, Journal};
-use crate::lifecycle::{track_lifecycle, Lifecycle};
-use crate::oopifs::{track_oopifs, Oopifs};
+use crate::tab::conns::Conns;
+use crate::tab::dialogs::Dialogs;
+use crate::tab::journal::{track_journal, Journal};
+use crate::tab::lifecycle::{track_lifecycle, Lifecycle};
+use crate::tab::oopifs::{track_oopifs, Oopifs};
 
 /// Time allowed to connect and attach before `Ready`.
 pub(crate) const ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -209,7 +209,7 @@ pub(crate) struct Page {
     /// An input of the current run started a download (reported before its `Done`).
     pub(crate) download_began: AtomicBool,
     /// The session's HAR recording, while one is on (`session.har`).
-    pub(crate) har: Option<crate::journal::HarRecording>,
+    pub(crate) har: Option<crate::tab::journal::HarRecording>,
     /// Where the last mouse event put the pointer, CSS px in the viewport (unknown on a new page).
     pub(crate) mouse_at: std::sync::Mutex<Option<(f64, f64)>>,
     /// The mouse buttons `page.mouse` pressed and did not release (left 1, right 2, middle 4).
@@ -229,7 +229,7 @@ pub(crate) struct Page {
     /// The frames' isolated worlds kept ready.
     pub(crate) worlds: Arc<KeptWorlds>,
     /// The last element found stable, for the stability check of the next action on it
-    /// (`crate::actionability`).
+    /// (`crate::elements::actionability`).
     pub(crate) last_stable: std::sync::Mutex<Option<SeenStable>>,
     /// The sessions (the page's, an out-of-process iframe's) that got objects in [`ACTION_GROUP`]
     /// during the current action, by CDP `sessionId`: [`Page::release_objects`] releases them there.
@@ -471,7 +471,7 @@ struct Setup<'a> {
 /// attached to as any other) and enables what the actions need (`Page`, `Network`, lifecycle events,
 /// followed by [`track_lifecycle`]; `Inspector` for `Inspector.targetCrashed`; `Runtime` and
 /// `Network` followed by [`track_journal`] and [`KeptWorlds::follow`]), sets what the session
-/// emulates ([`crate::emulate`]), and sets `viewport` (CSS px) as the page's own size, as Playwright does for a context's viewport
+/// emulates ([`crate::tab::emulate`]), and sets `viewport` (CSS px) as the page's own size, as Playwright does for a context's viewport
 /// (`Emulation.setDeviceMetricsOverride`, scale 1, not mobile): the page's `innerWidth` and
 /// `innerHeight` are the viewport's, whatever the window's chrome takes.
 async fn attach_session(
@@ -498,7 +498,7 @@ async fn attach_session(
     if let Some(id) = held {
         let session = browser.session(id.to_string());
         let followed = follow_events(&session);
-        crate::intercept::follow_before_taking(&session);
+        crate::tab::intercept::follow_before_taking(&session);
         match browser.adopt(id, budget.remaining()).await {
             Ok(_) => adopted = Some((session, followed)),
             // Not ours after all: what followed it ends.
@@ -540,12 +540,13 @@ async fn attach_session(
     // A session taken over from the supervisor (a popup it held) has the init scripts the supervisor
     // added on it (`Action::Attach`'s `held_scripts`): added again, they would run twice; those the
     // session no longer has are removed.
-    let held: Vec<String> = crate::emulate::scripts_on(session.id()).into_iter().map(|(s, _)| s).collect();
+    let held: Vec<String> =
+        crate::tab::emulate::scripts_on(session.id()).into_iter().map(|(s, _)| s).collect();
     let before = match adopted_here {
         true => Emulation { init_scripts: Some(held), ..Emulation::default() },
         false => Emulation::default(),
     };
-    crate::emulate::apply(browser, &session, target_id, viewport, &before, emulation, budget).await?;
+    crate::tab::emulate::apply(browser, &session, target_id, viewport, &before, emulation, budget).await?;
     // A new page the supervisor holds until its settings are in (a popup, `start_held_page`) runs
     // from here at the latest; for any other page this does nothing.
     session.run(&RuntimeRunIfWaitingForDebugger {}, budget.remaining()).await?;
@@ -559,7 +560,7 @@ pub(crate) async fn set_display(
     d: sb_protocol::ipc::Display,
     budget: Budget,
 ) -> Result<(), CdpError> {
-    session.run(&crate::emulate::display_metrics(d), budget.remaining()).await.map(|_| ())
+    session.run(&crate::tab::emulate::display_metrics(d), budget.remaining()).await.map(|_| ())
 }
 
 /// Collects the `sessionId` of each session the browser ends on `browser` (`Target.detachedFromTarget`

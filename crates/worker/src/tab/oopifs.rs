@@ -62,7 +62,7 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     let waiting = attached.waiting_for_debugger;
                     tokio::spawn(async move {
                         let auto = child.send(&TargetSetAutoAttach::children_held(), STEP);
-                        let set_up = crate::emulate::extend_to(&child, STEP);
+                        let set_up = crate::tab::emulate::extend_to(&child, STEP);
                         let _ = futures_util::join!(auto, set_up);
                         if waiting {
                             let _ = child.send(&RuntimeRunIfWaitingForDebugger {}, STEP).await;
@@ -75,7 +75,7 @@ fn follow(browser: CdpClient, session: &Session, parent: Option<String>, found: 
                     // The frame and the out-of-process frames inside it go; their events end, so
                     // the tasks following them stop.
                     for session in forget(&found, id) {
-                        crate::emulate::forget_scripts(&session);
+                        crate::tab::emulate::forget_scripts(&session);
                         browser.forget_session(&session);
                     }
                 }

@@ -11,10 +11,10 @@ use sb_protocol::ipc::{MouseInput, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 
 use crate::error::{cdp_failure, fail};
-use crate::input::{dispatch_time, key_event, press};
-use crate::keys;
-use crate::page::Page;
+use crate::inputs::input::{dispatch_time, key_event, press};
+use crate::inputs::keys;
 use crate::progress::Progress;
+use crate::tab::page::Page;
 
 /// The raw mouse input `input`; its `at` is where (`None`: where the mouse is, (0, 0) on a new page).
 pub(crate) async fn mouse(page: &Page, input: &MouseInput, p: &Progress) -> Result<Output, WorkerError> {

@@ -2,7 +2,7 @@
 //! (`server/har/harTracer.ts`) writes one.
 //!
 //! Recording costs nothing of its own: every tab's journal already keeps its requests (headers, post
-//! data, status, timings) in a bounded buffer ([`crate::journal`]). Starting marks where each tab's
+//! data, status, timings) in a bounded buffer ([`crate::tab::journal`]). Starting marks where each tab's
 //! journal stands; stopping reads every tab's requests after its mark (a tab opened meanwhile: all of
 //! them), asks the browser for each response body still held (`Network.getResponseBody`, cut at
 //! [`NETWORK_BODY_BYTES`]; none with `content: omit`), and writes the entries, oldest first. A tab
@@ -16,9 +16,9 @@ use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::fail;
-use crate::journal::{Found, HarFacts, HarRecording as Recording, Journal};
-use crate::page::Page;
 use crate::progress::Progress;
+use crate::tab::journal::{Found, HarFacts, HarRecording as Recording, Journal};
+use crate::tab::page::Page;
 
 /// The tabs the worker holds: target id, page session, journal.
 fn tabs(page: &Page) -> Vec<(String, Session, std::sync::Arc<Journal>)> {
@@ -89,7 +89,7 @@ pub(crate) async fn stop(page: &mut Page, path: &str, p: &Progress) -> Result<Ou
     let path = std::path::Path::new(path);
     // A name given again replaces the file it named (the owner's own, under the artifacts dir).
     let _ = std::fs::remove_file(path);
-    crate::actions::write_private(path, &bytes, Phase::Session)?;
+    crate::action::actions::write_private(path, &bytes, Phase::Session)?;
     Ok(Output::Har(HarResult {
         recording: false,
         path: Some(path.to_string_lossy().into_owned()),

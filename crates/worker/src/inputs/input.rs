@@ -13,8 +13,8 @@ use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, ErrorCode, Phase};
 
 use crate::error::{cdp_failure, fail};
-use crate::keys::{self, KeyDef};
-use crate::page::Page;
+use crate::inputs::keys::{self, KeyDef};
+use crate::tab::page::Page;
 
 /// Least time an input event is given once the checks passed, even at the end of the budget (the
 /// ladder's reserve covers it).

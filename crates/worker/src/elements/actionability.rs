@@ -2,7 +2,7 @@
 //! `injected/injectedScript.ts` `elementState`/`expectHitTarget`): before input an element must be
 //! attached, visible (Playwright's rule: `visible.js`), stable (the same box over the next
 //! animation frame; two under a running animation; none when the element's last check found it still
-//! at most a frame ago and its box is the same: [`crate::page::SeenStable`]), enabled, editable for
+//! at most a frame ago and its box is the same: [`crate::tab::page::SeenStable`]), enabled, editable for
 //! typing, and, for pointer input, receive events: the hit test at the click point
 //! (`DOM.getNodeForLocation`) must be the element or inside it. A click or hover on a main-frame ref
 //! in view takes all of that in one call in the runtime's isolated world ([`at_once`]).
@@ -23,13 +23,13 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde::de::IgnoredAny;
 use serde_json::json;
 
-use crate::error::{cdp_failure, fail};
-use crate::page::{call_function_on, Page, SeenStable};
-use crate::progress::Progress;
-use crate::resolve::{
+use crate::elements::resolve::{
     describe_locator, kept_in_world, label_of, registry_lookup, registry_ref, resolve, resolve_as,
     resolve_backend, Element, DESCRIBE,
 };
+use crate::error::{cdp_failure, fail};
+use crate::progress::Progress;
+use crate::tab::page::{call_function_on, Page, SeenStable};
 
 /// Time between two rounds of actionability checks.
 pub(crate) const RETRY: Duration = Duration::from_millis(50);
@@ -82,16 +82,16 @@ struct Checks {
     never_editable: bool,
     /// The element's box when the check ended, and the animation clock's time then (`{x, y, width,
     /// height, time}`), when it was found still: for the next check of the same element
-    /// ([`crate::page::SeenStable`]).
+    /// ([`crate::tab::page::SeenStable`]).
     #[serde(rename = "box")]
     seen: Option<serde_json::Value>,
 }
 
-/// One round of checks: attached, visible ([`crate::resolve::VISIBLE`]'s test, Playwright's), stable
+/// One round of checks: attached, visible ([`crate::elements::resolve::VISIBLE`]'s test, Playwright's), stable
 /// across an animation frame (two under a running animation), enabled, editable: `checks.js`, in a
 /// scope that defines its `isVisible`. A function expression, the same source every call.
 static CHECKS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!("(() => {{ {} return ({}); }})()", crate::resolve::VISIBLE, include_str!("checks.js"))
+    format!("(() => {{ {} return ({}); }})()", crate::elements::resolve::VISIBLE, include_str!("checks.js"))
 });
 
 /// The element's window: its viewport size and scroll position, CSS px (the fallback of [`viewport`]).

@@ -10,12 +10,12 @@ use sb_protocol::ipc::{EvaluateOutput, FrameTarget, Locator, Output, WorkerError
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
-use crate::actions::SMALL_CALL;
+use crate::action::actions::SMALL_CALL;
+use crate::action::worlds;
+use crate::elements::resolve::{resolve, Element};
 use crate::error::{cdp_failure, context_lost, fail, navigated_away, script_failure};
-use crate::page::Page;
 use crate::progress::Progress;
-use crate::resolve::{resolve, Element};
-use crate::worlds;
+use crate::tab::page::Page;
 
 /// The object group of `page.evaluate`'s results, released after each call.
 const EVAL_GROUP: &str = "sandbox-browser-evaluate";

@@ -21,9 +21,9 @@ use sb_cdp::types::{
 use sb_cdp::EventStream;
 use sb_protocol::Budget;
 
-use crate::lifecycle::Lifecycle;
-use crate::page::Page;
 use crate::progress::Progress;
+use crate::tab::lifecycle::Lifecycle;
+use crate::tab::page::Page;
 
 /// Longest the round trip that flushes the renderer's navigation requests may take.
 const FLUSH: Duration = Duration::from_millis(500);
@@ -214,7 +214,7 @@ async fn dom_ready(page: &Page, budget: Budget) -> bool {
     if ready(&lifecycle.borrow_and_update()) {
         return true;
     }
-    crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), ready).await
+    crate::tab::lifecycle::wait_until(&mut lifecycle, budget.remaining(), ready).await
 }
 
 /// Whether the main frame's current document has reached `DOMContentLoaded`, as far as the worker saw

@@ -17,10 +17,10 @@ use sb_protocol::ipc::{Output, WaitCondition, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Value};
 
+use crate::elements::resolve::{QUERY, VISIBLE};
 use crate::error::{cdp_failure, context_lost, fail};
-use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
-use crate::resolve::{QUERY, VISIBLE};
+use crate::tab::page::{url_and_title, Page};
 
 /// The in-page waiter: `(test, timeoutMs) => Promise<{ok} | {error}>`.
 const WAITER: &str = include_str!("wait.js");
@@ -84,8 +84,10 @@ pub(crate) async fn wait_for(
         }
         WaitCondition::LoadState(LoadState::NetworkIdle) => {
             let mut lifecycle = page.lifecycle.clone();
-            if !crate::lifecycle::wait_until(&mut lifecycle, budget.remaining(), |l| l.has("networkIdle"))
-                .await
+            if !crate::tab::lifecycle::wait_until(&mut lifecycle, budget.remaining(), |l| {
+                l.has("networkIdle")
+            })
+            .await
             {
                 return Err(not_met());
             }
@@ -220,7 +222,7 @@ static WAIT_FN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
              domcontentloaded: () => document.readyState !== 'loading', \
            }}; \
            return ({WAITER})(tests[kind], waitMs); }}",
-        WALKER = crate::scripts::WALKER
+        WALKER = crate::elements::scripts::WALKER
     )
 });
 

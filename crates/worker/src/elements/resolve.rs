@@ -13,8 +13,8 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, fail};
-use crate::frames;
-use crate::page::{call_function_on, Page};
+use crate::tab::frames;
+use crate::tab::page::{call_function_on, Page};
 
 /// The selector engine (`query.js`): `(selector, root, walker, visible) => Element | null` (`visible`:
 /// [`VISIBLE`]), the first match in document order of a Playwright selector (`css`, `text=`, `role=`,
@@ -34,7 +34,7 @@ pub(crate) const VISIBLE: &str = include_str!("visible.js");
 static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "function(selector, mode) {{ {VISIBLE} return ({QUERY})(selector, document, {}, isVisible, mode || 'hop'); }}",
-        crate::scripts::WALKER
+        crate::elements::scripts::WALKER
     )
 });
 
@@ -43,8 +43,11 @@ static FIND: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// a plain CSS selector's expression stays small.
 fn query_expression(selector: &str, mode: &str) -> String {
     let lower = selector.to_ascii_lowercase();
-    let walker =
-        if lower.contains("role") || lower.contains("label") { crate::scripts::WALKER } else { "null" };
+    let walker = if lower.contains("role") || lower.contains("label") {
+        crate::elements::scripts::WALKER
+    } else {
+        "null"
+    };
     format!(
         "(() => {{ {VISIBLE} return ({QUERY})({}, document, {walker}, isVisible, '{mode}'); }})()",
         Value::String(selector.to_string())
@@ -68,14 +71,14 @@ pub(crate) struct Element {
     /// out-of-process iframe, whose content box starts there.
     pub(crate) offset: (f64, f64),
     /// The execution context `object_id` lives in when it is the runtime's isolated world
-    /// ([`crate::page::WORLD`]; [`kept_in_world`]), not the page's main world: an object to pass to a
+    /// ([`crate::tab::page::WORLD`]; [`kept_in_world`]), not the page's main world: an object to pass to a
     /// function called on it must be resolved there too.
     pub(crate) world: Option<i64>,
 }
 
 impl Element {
     /// `function` called on the element (`Runtime.callFunctionOn` in its own document's session,
-    /// within `budget`), its answer decoded as `T` ([`crate::page::decode`], `what` naming it).
+    /// within `budget`), its answer decoded as `T` ([`crate::tab::page::decode`], `what` naming it).
     ///
     /// # Errors
     /// The call's failure in `phase`; `cdp_error` when the answer has another shape.
@@ -89,7 +92,7 @@ impl Element {
         let r = call_function_on(&self.session, &self.object_id, function, json!([]), budget.remaining())
             .await
             .map_err(|e| cdp_failure(phase, e))?;
-        crate::page::decode(r, phase, what)
+        crate::tab::page::decode(r, phase, what)
     }
 }
 
@@ -134,7 +137,7 @@ fn found<T>(answer: Result<T, sb_cdp::CdpError>) -> Result<Option<T>, WorkerErro
 }
 
 /// The `backendNodeId` of ref `id` from the walker's registry in the page's isolated world
-/// ([`crate::page::WORLD`], kept ready by the snapshot: [`crate::page::KeptWorlds::call`]);
+/// ([`crate::tab::page::WORLD`], kept ready by the snapshot: [`crate::tab::page::KeptWorlds::call`]);
 /// `Ok(None)` when the page no longer has it (another document, or collected).
 ///
 /// # Errors
@@ -177,7 +180,7 @@ async fn live_object(
 /// A main-frame ref of the page's current document, kept in the walker's registry (`backend_node_id`
 /// 0), as the element's object in the runtime's isolated world, by one call there (the registry
 /// lookup): its `backendNodeId` is not known yet (0) and is asked beside the checks
-/// (`crate::actionability`), where [`resolve`] asks the registry, then `DOM.describeNode`, then
+/// (`crate::elements::actionability`), where [`resolve`] asks the registry, then `DOM.describeNode`, then
 /// `DOM.resolveNode` in the main world, one after another. Functions called on the element then run
 /// in the isolated world, as Playwright's element actions do (`evaluateInUtility` in `server/dom.ts`).
 /// `Ok(None)` when the ref is of another kind, or the lookup found nothing (the caller resolves as
@@ -208,7 +211,7 @@ pub(crate) async fn kept_in_world(
 
 /// The ref `locator` names when it is one of the main frame's current document kept in the walker's
 /// registry (`backend_node_id` 0) and the world that holds the registry is kept
-/// ([`crate::page::KeptWorlds`]): the refs [`kept_in_world`] (and `crate::actionability::at_once`)
+/// ([`crate::tab::page::KeptWorlds`]): the refs [`kept_in_world`] (and `crate::elements::actionability::at_once`)
 /// look up there in one call.
 pub(crate) fn registry_ref<'a>(page: &Page, locator: &'a Locator) -> Option<&'a RefRecord> {
     let Locator::Ref(r) = locator else { return None };
@@ -219,7 +222,7 @@ pub(crate) fn registry_ref<'a>(page: &Page, locator: &'a Locator) -> Option<&'a 
 
 /// A JavaScript expression of the element the ref in variable `id` names in the walker's registry (in
 /// the runtime's isolated world), `undefined` when the registry does not have it. The ref id is a
-/// function's argument, not part of the source (see [`crate::page::KeptWorlds::call`]).
+/// function's argument, not part of the source (see [`crate::tab::page::KeptWorlds::call`]).
 pub(crate) fn registry_lookup(id: &str) -> String {
     format!("globalThis.__sandboxBrowserRefs?.get({id})?.deref()")
 }

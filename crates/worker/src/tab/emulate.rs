@@ -167,7 +167,7 @@ pub(crate) async fn extend_to(session: &Session, timeout: Duration) -> Result<()
     let scripts = INIT_SCRIPTS.lock().unwrap().clone();
     let (scripts, intercepted) = futures_util::join!(
         sync_scripts(session, &scripts, timeout),
-        crate::intercept::set_latest(session, timeout)
+        crate::tab::intercept::set_latest(session, timeout)
     );
     scripts.and(intercepted)
 }
@@ -278,9 +278,11 @@ async fn send(
         sent.push(sync_scripts(session, e.init_scripts.as_deref().unwrap_or_default(), left()));
     }
     if e.http_credentials != before.http_credentials || e.routes != before.routes {
-        let rules =
-            crate::intercept::Rules::new(e.http_credentials.clone(), e.routes.as_deref().unwrap_or_default());
-        sent.push(crate::intercept::set(session, rules, left()));
+        let rules = crate::tab::intercept::Rules::new(
+            e.http_credentials.clone(),
+            e.routes.as_deref().unwrap_or_default(),
+        );
+        sent.push(crate::tab::intercept::set(session, rules, left()));
     }
     if changed(|e| json!([e.permissions, e.geolocation.is_some()])) {
         // The session's own context: what is granted there (Playwright's `grantPermissions` with no

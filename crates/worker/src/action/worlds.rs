@@ -19,10 +19,10 @@ use sb_cdp::Session;
 use sb_protocol::ipc::{FrameTarget, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 
+use crate::elements::resolve::resolve;
 use crate::error::{cdp_failure, fail};
-use crate::frames;
-use crate::page::Page;
-use crate::resolve::resolve;
+use crate::tab::frames;
+use crate::tab::page::Page;
 
 /// Longest a same-process frame's main-world context is waited for: a frame without a document never
 /// gets one, and that is an answer (the frame is not found), not the action's timeout.

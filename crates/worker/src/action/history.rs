@@ -15,11 +15,11 @@ use sb_protocol::{ErrorCode, Phase};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::actions::{not_committed, AFTER_NAV_RESERVE};
+use crate::action::actions::{not_committed, AFTER_NAV_RESERVE};
 use crate::error::{cdp_failure, fail};
-use crate::lifecycle::wait_until;
-use crate::page::{url_and_title, Page};
 use crate::progress::Progress;
+use crate::tab::lifecycle::wait_until;
+use crate::tab::page::{url_and_title, Page};
 
 /// `Page.getNavigationHistory`'s answer.
 #[derive(Debug, Deserialize)]

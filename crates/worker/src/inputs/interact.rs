@@ -12,13 +12,13 @@ use sb_protocol::ipc::{InputAction, Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::json;
 
-use crate::actionability::{self, Ready};
+use crate::elements::actionability::{self, Ready};
 use crate::error::{cdp_failure, fail};
-use crate::input::{dispatch_time, insert_text, key_stroke, mouse, press};
-use crate::keys;
-use crate::page::{call_function_on, Page};
+use crate::inputs::input::{dispatch_time, insert_text, key_stroke, mouse, press};
+use crate::inputs::keys;
 use crate::progress::Progress;
-use crate::settle::{Navigation, NavigationWatch};
+use crate::tab::page::{call_function_on, Page};
+use crate::tab::settle::{Navigation, NavigationWatch};
 
 /// Time between two looks for a `<select>`'s missing options.
 const SELECT_RETRY: Duration = Duration::from_millis(50);
@@ -55,7 +55,7 @@ async fn settle_for(page: &Page, ms: u64, p: &Progress) {
 /// waited for until it commits, within the budget ([`NavigationWatch`], after Playwright's
 /// `waitForSignalsCreatedBy`), and reported (`navigated_to`, or `navigation_pending` when the budget
 /// ran out first); otherwise the requests it started are waited for (at most
-/// [`crate::settle::REQUESTS_CAP`]). `settle_ms` more of the renderer's
+/// [`crate::tab::settle::REQUESTS_CAP`]). `settle_ms` more of the renderer's
 /// time are waited when the caller asks (a window in which a dialog counts as the action's).
 pub(crate) async fn act(
     page: &Page,
@@ -126,8 +126,10 @@ async fn act_on(
                 press(page, key, p.budget()).await?;
                 Ok(Output::Input(InputResult::of("the focused element")))
             }
-            InputAction::Mouse(input) => crate::raw::mouse(page, input, p).await,
-            InputAction::Keyboard { action, key } => crate::raw::keyboard(page, *action, key, p).await,
+            InputAction::Mouse(input) => crate::inputs::raw::mouse(page, input, p).await,
+            InputAction::Keyboard { action, key } => {
+                crate::inputs::raw::keyboard(page, *action, key, p).await
+            }
             _ => Err(p.fail(ErrorCode::BadRequest, "give a ref or a selector")),
         };
     };
@@ -436,13 +438,14 @@ pub(crate) async fn fill_form(
         };
         let budget = p.budget();
         // The field's kind, when it is there already (else it is waited for as a text field is).
-        let (kind, label) = match crate::resolve::resolve(page, locator, budget).await.map_err(named)? {
-            Some(el) => {
-                let kind = el.call_as(KIND, Phase::Actionability, "the field's kind", budget).await;
-                (kind.map_err(named)?, el.label)
-            }
-            None => ("text".to_string(), String::new()),
-        };
+        let (kind, label) =
+            match crate::elements::resolve::resolve(page, locator, budget).await.map_err(named)? {
+                Some(el) => {
+                    let kind = el.call_as(KIND, Phase::Actionability, "the field's kind", budget).await;
+                    (kind.map_err(named)?, el.label)
+                }
+                None => ("text".to_string(), String::new()),
+            };
         let (input, done) = match kind.as_str() {
             "check" => {
                 let checked = match value.as_str() {

@@ -1,0 +1,6 @@
+//! Input: the mouse and the keyboard (`input`, `keys`), raw input at coordinates (`raw`), and the element actions (`interact`: click, type, fill, press, hover, select, check, drag, upload).
+
+pub(crate) mod input;
+pub(crate) mod interact;
+pub(crate) mod keys;
+pub(crate) mod raw;
