@@ -410,13 +410,17 @@ async fn a_worker_a_whole_queue_behind_is_told_and_replaced() {
     let Fixture { pages, sup, c } = Fixture::start().await;
     c.session_start(Some("q")).await.unwrap();
     c.goto("q", &pages.url("/test/index.html"), None).await.unwrap();
+    // The page floods the console once the test says the worker is stopped (`/test/release/flood`):
+    // a timer instead let the worker read part of the flood on a loaded machine, before the stop
+    // (a load run saw the first call time out reading the rest).
     let flood = format!(
-        "setTimeout(() => {{ for (let i = 0; i < {}; i++) console.log('m' + i); fetch('/test/release/logged'); }}, 100), 1",
+        "fetch('/test/hold/flood').then(() => {{ for (let i = 0; i < {}; i++) console.log('m' + i); fetch('/test/release/logged'); }}), 1",
         sb_cdp::relay::ROUTE_BUFFER + 5_000
     );
     next_result(&c, "q", "page.evaluate", json!({"expression": flood})).await;
     let worker = sup.worker_of(&target_of(&c.session_list().await.unwrap(), "q"));
     kill(Pid::from_raw(worker as i32), Signal::SIGSTOP).unwrap();
+    assert_eq!(pages.get("/test/release/flood").await, "ok");
     // The page has logged them all (its renderer does not wait for the worker).
     let addr = pages.base.trim_start_matches("http://").to_string();
     let mut held = tokio::net::TcpStream::connect(&addr).await.unwrap();

@@ -118,8 +118,7 @@ pub enum ToWorker {
         /// The action.
         action: Box<Action>,
         /// Its method only reads the page ([`crate::api::Fact::Reads`]): a run whose renderer crashed
-        /// under it runs again on the reopened page, and one whose document went away under it (a
-        /// navigation) reads the new document.
+        /// under it runs again on the reopened page.
         reads: bool,
         /// The phase its method's work starts in ([`crate::api::Method::phase`]).
         phase: Phase,

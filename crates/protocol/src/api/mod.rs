@@ -149,8 +149,8 @@ impl Response {
 }
 
 /// The API's methods, one declaration each: the wire name, whether it needs a session, its params and
-/// result types, its default budget, the phase its work starts in, who runs it and its facts. Everything about a method that is not its behaviour comes from
-/// here: the [`Method`] enum, [`Method::ALL`], [`Method::name`], [`Method::needs_session`],
+/// result types, its default budget, the phase its work starts in, who runs it and its facts.
+/// Everything about a method that is not its behaviour comes from here: the [`Method`] enum, [`Method::ALL`], [`Method::name`], [`Method::needs_session`],
 /// [`Method::default_timeout_ms`], the check of a request's params against the fields its type takes
 /// ([`Method::check_params`], `bad_request` for one it does not), and each method's JSON Schema
 /// ([`Method::schemas`], from which `sandbox-browser schema`, `docs/api.schema.json` and the generated
