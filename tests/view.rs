@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use sb_protocol::api::{call, TraceAction, TraceParams};
-use sb_tests::{result_of, Fixture};
+use sb_tests::{http_get, result_of, Fixture};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
@@ -29,21 +29,6 @@ fn view_url(f: &Fixture) -> url::Url {
 
 fn token_of(url: &url::Url) -> String {
     url.query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned()
-}
-
-/// A plain HTTP/1.1 GET of `path` (with its query) on `url`'s host: the status and the body.
-async fn get(url: &url::Url, path: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let host = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
-    let mut stream = tokio::net::TcpStream::connect(&host).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).await.unwrap();
-    let text = String::from_utf8_lossy(&answer).into_owned();
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-    (status, body)
 }
 
 /// Opens the view's WebSocket on `session` with `origin`.
@@ -85,14 +70,14 @@ async fn the_view_needs_its_token_and_its_own_origin_and_costs_nothing_unwatched
     let token = token_of(&url);
     assert_eq!(token.len(), 32, "128 bits as hex");
     for path in ["/", "/view.js", "/view.css", "/api/sessions", "/ws?session=a", "/reports/x.html"] {
-        assert_eq!(get(&url, path).await.0, 401, "{path} without the token");
+        assert_eq!(http_get(&url, path).await.0, 401, "{path} without the token");
         let wrong = format!(
             "{path}{}token=00000000000000000000000000000000",
             if path.contains('?') { "&" } else { "?" }
         );
-        assert_eq!(get(&url, &wrong).await.0, 401, "{path} with a wrong token");
+        assert_eq!(http_get(&url, &wrong).await.0, 401, "{path} with a wrong token");
     }
-    let (status, page) = get(&url, &format!("/?token={token}")).await;
+    let (status, page) = http_get(&url, &format!("/?token={token}")).await;
     assert_eq!(status, 200);
     assert!(page.contains(&format!("view.js?token={token}")), "{page}");
     let file = f.sup.dir.path().join(sb_supervisor::front::view::TOKEN_FILE);
@@ -103,7 +88,7 @@ async fn the_view_needs_its_token_and_its_own_origin_and_costs_nothing_unwatched
     start(&f, "agent").await;
     result_of(&f.c, "agent", "page.goto", json!({"url": f.pages.url("/test/index.html")})).await;
     result_of(&f.c, "agent", "page.snapshot", json!({})).await;
-    let (status, list) = get(&url, &format!("/api/sessions?token={token}")).await;
+    let (status, list) = http_get(&url, &format!("/api/sessions?token={token}")).await;
     assert_eq!(status, 200);
     let list: Value = serde_json::from_str(&list).unwrap();
     assert_eq!(list["sessions"][0]["session_id"], "agent");
@@ -217,7 +202,7 @@ async fn a_person_watches_and_takes_over_while_the_agent_waits() {
     .await;
     assert_eq!(hidden["value"], true, "not held while the agent's action runs");
     let release = url::Url::parse(&f.pages.url("/test/release/agent-busy")).unwrap();
-    get(&release, release.path()).await;
+    http_get(&release, release.path()).await;
     let done = tokio::time::timeout(Duration::from_secs(30), in_flight).await.unwrap().unwrap();
     assert_eq!(done.result.unwrap()["value"], "released");
     result_of(&f.c, "viewer", "page.wait_for", json!({"selector": "#release", "state": "visible"})).await;
@@ -239,7 +224,7 @@ async fn a_person_watches_and_takes_over_while_the_agent_waits() {
         let hold = f.pages.url("/test/hold/takeover");
         tokio::spawn(async move {
             let url = url::Url::parse(&hold).unwrap();
-            get(&url, url.path()).await
+            http_get(&url, url.path()).await
         })
     };
     // The person clicks the button's centre, (250, 200) in the agent's page, on the frame.
@@ -323,7 +308,7 @@ async fn a_trace_report_shows_each_action_with_its_screenshot() {
     )
     .await;
     assert_eq!(shown["value"], json!([4, 4, true]), "every action with its screenshot");
-    let (status, _) = get(&url, &format!("/reports/run.jsonl?token={}", token_of(&url))).await;
+    let (status, _) = http_get(&url, &format!("/reports/run.jsonl?token={}", token_of(&url))).await;
     assert_eq!(status, 404, "the view serves reports only");
 }
 
@@ -337,12 +322,12 @@ async fn with_trace_always_every_session_leaves_a_report_when_it_closes() {
     result_of(&f.c, "agent", "page.goto", json!({"url": f.pages.url("/test/index.html")})).await;
     result_of(&f.c, "agent", "page.click", json!({"selector": "#go"})).await;
     result_of(&f.c, "agent", "session.close", json!({})).await;
-    let (status, list) = get(&url, &format!("/api/sessions?token={}", token_of(&url))).await;
+    let (status, list) = http_get(&url, &format!("/api/sessions?token={}", token_of(&url))).await;
     assert_eq!(status, 200);
     let list: Value = serde_json::from_str(&list).unwrap();
     let name = list["reports"][0]["name"].as_str().unwrap_or_else(|| panic!("a report: {list}")).to_string();
     assert_eq!(list["reports"][0]["session_id"], "agent");
-    let (status, html) = get(&url, &format!("/reports/{name}?token={}", token_of(&url))).await;
+    let (status, html) = http_get(&url, &format!("/reports/{name}?token={}", token_of(&url))).await;
     assert_eq!(status, 200);
     for method in ["page.goto", "page.click", "session.close"] {
         assert!(html.contains(method), "{method} in the report");

@@ -422,12 +422,7 @@ async fn a_worker_a_whole_queue_behind_is_told_and_replaced() {
     kill(Pid::from_raw(worker as i32), Signal::SIGSTOP).unwrap();
     assert_eq!(pages.get("/test/release/flood").await, "ok");
     // The page has logged them all (its renderer does not wait for the worker).
-    let addr = pages.base.trim_start_matches("http://").to_string();
-    let mut held = tokio::net::TcpStream::connect(&addr).await.unwrap();
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    held.write_all(b"GET /test/hold/logged HTTP/1.0\r\nHost: x\r\n\r\n").await.unwrap();
-    let mut answer = String::new();
-    held.read_to_string(&mut answer).await.unwrap();
+    let answer = pages.get("/test/hold/logged").await;
     assert!(answer.contains("released"), "{answer}");
     kill(Pid::from_raw(worker as i32), Signal::SIGCONT).unwrap();
     // The first call meets the old worker's end: `worker_crashed` (retryable), at once, not at its

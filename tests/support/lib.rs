@@ -950,15 +950,7 @@ impl PageServer {
     /// The body of `GET path` from this server, asked by the test itself (not through a browser):
     /// `/test/hold/{name}` returns once a page asked `/test/release/{name}`.
     pub async fn get(&self, path: &str) -> String {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let host = self.base.trim_start_matches("http://");
-        let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect to the page server");
-        let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
-        stream.write_all(request.as_bytes()).await.unwrap();
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).await.unwrap();
-        let text = String::from_utf8_lossy(&answer).into_owned();
-        text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default()
+        http_get(&url::Url::parse(&self.base).unwrap(), path).await.1
     }
 }
 
@@ -1189,4 +1181,20 @@ pub async fn raw_request(socket: &Path, line: &str) -> String {
     let mut answer = String::new();
     tokio::io::BufReader::new(stream).read_line(&mut answer).await.unwrap();
     answer
+}
+
+/// A plain HTTP/1.1 GET of `path` (with its query) on `url`'s host and port, asked by the test itself:
+/// the status and the body.
+pub async fn http_get(url: &url::Url, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap());
+    let mut stream = tokio::net::TcpStream::connect(&host).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
 }
