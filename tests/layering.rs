@@ -586,3 +586,28 @@ fn a_circle_made_by_hand_is_found() {
     let (_, graph) = arrows(&src);
     assert_eq!(circles(&graph), vec![vec![m(&["a"]), m(&["b"])]], "{graph:?}");
 }
+
+/// Issue 55 §2: the supervisor's request pipeline (the envelope, the session and its token, the
+/// policy, the route, the common part of the result: `pipeline/runtime/mod.rs`, its `policy.rs` and
+/// `context.rs`, and the session's queue) names no method of the API: what one method does beside
+/// the others is in its handler (a dispatch entry, with its `after` step, or the runtime's own
+/// handlers), its declaration or the route table, so a new method never adds a case here.
+#[test]
+fn the_request_pipeline_names_no_method() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/supervisor/src/pipeline");
+    let mut found = Vec::new();
+    for file in ["runtime/mod.rs", "runtime/policy.rs", "runtime/context.rs", "queue.rs", "call.rs"] {
+        let code = code_of(&std::fs::read_to_string(src.join(file)).unwrap());
+        for (at, _) in code.match_indices("Method::") {
+            let rest = &code[at + "Method::".len()..];
+            // A variant (`Method::PageGoto`), not `Method::ALL` or `Method::parse`.
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            if name.chars().nth(1).is_some_and(|c| c.is_ascii_lowercase())
+                && name.starts_with(char::is_uppercase)
+            {
+                found.push(format!("{file}: Method::{name}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "the request pipeline names methods:\n  {}", found.join("\n  "));
+}

@@ -9,6 +9,10 @@ use std::sync::Mutex;
 use sb_protocol::api::{ActionStats, Histogram, Method, StatsResult};
 use sb_protocol::ErrorCode;
 
+/// The method whose requests' durations make the histogram `sandbox_browser_evaluate_duration_seconds`
+/// (in-page JavaScript of the agent's, the one action whose time is the page's to decide).
+pub const TIMED: Method = Method::PageEvaluate;
+
 /// Upper bounds of the `page.evaluate` duration buckets, ms (`+Inf` follows).
 pub const EVALUATE_BUCKETS_MS: [f64; 11] =
     [1.0, 2.5, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 1_000.0, 5_000.0, 30_000.0];
@@ -64,8 +68,12 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Counts one answered request of `method`; `failed` is its error code when it failed.
-    pub fn record_action(&self, method: Method, failed: Option<ErrorCode>) {
+    /// Counts one answered request of `method` that took `ms`; `failed` is its error code when it
+    /// failed. A request of [`TIMED`] also goes into its duration histogram.
+    pub fn record_action(&self, method: Method, failed: Option<ErrorCode>, ms: f64) {
+        if method == TIMED {
+            self.record_evaluate(ms);
+        }
         let mut actions = self.actions.lock().unwrap();
         let a = actions.entry(method.name()).or_default();
         a.count += 1;
@@ -78,7 +86,7 @@ impl Stats {
     }
 
     /// Records one `page.evaluate` duration, ms.
-    pub fn record_evaluate(&self, ms: f64) {
+    fn record_evaluate(&self, ms: f64) {
         let mut e = self.evaluate.lock().unwrap();
         if e.0.is_empty() {
             e.0 = vec![0; EVALUATE_BUCKETS_MS.len() + 1];
@@ -198,16 +206,16 @@ mod tests {
     #[test]
     fn actions_and_histogram_are_counted() {
         let s = Stats::default();
-        s.record_action(Method::PageGoto, None);
-        s.record_action(Method::PageGoto, Some(ErrorCode::Timeout));
-        s.record_action(Method::PageClick, Some(ErrorCode::ElementCovered));
-        s.record_evaluate(0.4);
-        s.record_evaluate(7.0);
-        s.record_evaluate(60_000.0);
+        s.record_action(Method::PageGoto, None, 20.0);
+        s.record_action(Method::PageGoto, Some(ErrorCode::Timeout), 8_000.0);
+        s.record_action(Method::PageClick, Some(ErrorCode::ElementCovered), 30.0);
+        s.record_action(Method::PageEvaluate, None, 0.4);
+        s.record_action(Method::PageEvaluate, None, 7.0);
+        s.record_action(Method::PageEvaluate, Some(ErrorCode::Timeout), 60_000.0);
         let r = s.snapshot();
         assert_eq!(r.actions["page.goto"], ActionStats { count: 2, failures: 1, timeouts: 1 });
         assert_eq!(r.actions["page.click"], ActionStats { count: 1, failures: 1, timeouts: 0 });
-        assert_eq!(r.evaluate_ms.count, 3);
+        assert_eq!(r.evaluate_ms.count, 3, "page.evaluate's three, not the others'");
         assert_eq!(r.evaluate_ms.counts[0], 1, "<= 1 ms");
         assert_eq!(r.evaluate_ms.counts[3], 2, "<= 10 ms, cumulative");
         assert_eq!(*r.evaluate_ms.counts.last().unwrap(), 3, "+Inf holds all");
@@ -218,8 +226,7 @@ mod tests {
     fn prometheus_text_has_every_counter_and_a_histogram() {
         let s = Stats::default();
         s.restarts.inc();
-        s.record_action(Method::PageEvaluate, None);
-        s.record_evaluate(3.0);
+        s.record_action(Method::PageEvaluate, None, 3.0);
         let text = prometheus(&s.snapshot(), 2);
         assert!(text.contains("sandbox_browser_restarts_total 1\n"));
         assert!(text.contains("sandbox_browser_actions_total{method=\"page.evaluate\"} 1\n"));

@@ -36,6 +36,13 @@ const REMEMBER: Duration = Duration::from_secs(60);
 /// A host (lowercased, an IPv6 address without its brackets) and a port: where the gate connects.
 pub type HostPort = (String, u16);
 
+/// What Chromium says of a request the URL policy refused or the gate could not connect: through the
+/// connection gate (a proxy) `net::ERR_TUNNEL_CONNECTION_FAILED` or `net::ERR_EMPTY_RESPONSE`; a
+/// remote browser's interception `net::ERR_BLOCKED_BY_CLIENT`. What the gate said of the URL
+/// ([`Guard::gate_said`]) tells which it was.
+pub const GATE_ERRORS: [&str; 3] =
+    ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE", "net::ERR_BLOCKED_BY_CLIENT"];
+
 /// What the connection gate said of a host and port.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GateSaid {

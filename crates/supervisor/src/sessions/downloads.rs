@@ -30,6 +30,11 @@ use sb_cdp::types::{DownloadProgress, DownloadWillBegin};
 
 use crate::lifecycle::link::Link;
 
+/// How long an answer waits for the news of a download its action started (the browser tells the
+/// supervisor of it on its own connection, at about the time the worker answers): a `page.goto` whose
+/// URL became a download, an input whose navigation did.
+pub const DOWNLOAD_NEWS: Duration = Duration::from_millis(1_000);
+
 /// `[downloads]`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]

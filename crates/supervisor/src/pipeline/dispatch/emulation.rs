@@ -122,4 +122,5 @@ pub(super) static EMULATE: PageMethod = PageMethod {
         })
     },
     numbers_refs: false,
+    after: None,
 };

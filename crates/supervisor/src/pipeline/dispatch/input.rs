@@ -73,6 +73,7 @@ pub(super) static CLICK: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static TYPE: PageMethod = PageMethod {
@@ -83,6 +84,7 @@ pub(super) static TYPE: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static FILL: PageMethod = PageMethod {
@@ -92,6 +94,7 @@ pub(super) static FILL: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static PRESS: PageMethod = PageMethod {
@@ -101,6 +104,7 @@ pub(super) static PRESS: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static HOVER: PageMethod = PageMethod {
@@ -110,6 +114,7 @@ pub(super) static HOVER: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static CHECK: PageMethod = PageMethod {
@@ -119,6 +124,7 @@ pub(super) static CHECK: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static SELECT: PageMethod = PageMethod {
@@ -132,6 +138,7 @@ pub(super) static SELECT: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<SelectResult>),
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static DRAG: PageMethod = PageMethod {
@@ -142,6 +149,7 @@ pub(super) static DRAG: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static SCROLL: PageMethod = PageMethod {
@@ -162,6 +170,7 @@ pub(super) static SCROLL: PageMethod = PageMethod {
         Err(o) => finish_as(o, Done::of::<ScrollResult>),
     },
     numbers_refs: false,
+    after: None,
 };
 
 /// A coordinate or delta of `page.mouse`, when given ([`css_px`]).
@@ -202,6 +211,7 @@ pub(super) static MOUSE: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.keyboard`: down, up and press need `key`, insert_text `text`.
@@ -221,4 +231,5 @@ pub(super) static KEYBOARD: PageMethod = PageMethod {
     },
     finish: input_done,
     numbers_refs: false,
+    after: None,
 };

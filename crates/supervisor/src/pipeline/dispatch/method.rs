@@ -1,14 +1,20 @@
 //! What every method entry is made of: a page method ([`PageMethod`]: `params -> Action`,
-//! `Output -> result`), the session it is prepared against ([`Context`]), a finished action
-//! ([`Done`]), and the checks the entries share (params, refs and selectors, frames, waits).
+//! `Output -> result`, and for a few a supervisor-side step after the run, [`After`]), the session
+//! it is prepared against ([`Context`]), a finished action ([`Done`]), and the checks the entries
+//! share (params, refs and selectors, frames, waits).
 
+use futures_util::future::BoxFuture;
 use sb_protocol::api::Emulation;
 use sb_protocol::api::{ElementParams, WaitForParams};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, Display, FrameTarget, Locator, Output, RefRecord, WaitCondition};
+use sb_protocol::Budget;
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
+
+use crate::gate::guard::Guard;
+use crate::sessions::downloads::Downloads;
 
 /// What a page method may ask of its session while it builds its action.
 pub trait Context {
@@ -96,7 +102,30 @@ pub struct PageMethod {
     /// Holds the session's ref numbering from `prepare` to storing the refs (snapshots), so two
     /// snapshots never share numbers.
     pub numbers_refs: bool,
+    /// What the supervisor adds to the answer from what it sees itself, for the few methods that
+    /// have something (`page.goto`'s download, `page.network`'s refusals); `None` for the rest.
+    pub after: Option<After>,
 }
+
+/// What a page method's supervisor-side step ([`PageMethod::after`]) works with: the parts of the
+/// supervisor it may read, beside the request's session and budget.
+pub struct Supervised<'a> {
+    /// The request's session (the registry's id).
+    pub session_id: &'a str,
+    /// Every session's downloads, which the browser tells the supervisor of on its own connection.
+    pub downloads: &'a Downloads,
+    /// The session's downloads when the request began ([`Downloads::list`]'s length).
+    pub downloads_before: usize,
+    /// The URL policy, and what the connection gate said of the URLs pages asked for
+    /// ([`Guard::gate_said`]).
+    pub guard: &'a Guard,
+    /// The request's one deadline.
+    pub budget: Budget,
+}
+
+/// A page method's supervisor-side step, run once its worker answered (or failed), on the answer
+/// as it goes back: it may add to a result or say more in an error. Within [`Supervised::budget`].
+pub type After = for<'a> fn(&'a Supervised<'a>, &'a mut Result<Value, ErrorBody>) -> BoxFuture<'a, ()>;
 
 /// The output as kind `O`, finished by `f`; another kind is the worker's bug, answered `internal`.
 pub(super) fn finish_as<O: TryFrom<Output, Error = Output>>(

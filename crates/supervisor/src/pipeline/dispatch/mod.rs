@@ -24,7 +24,7 @@ use serde_json::Value;
 pub use self::emulation::check_emulation;
 use self::emulation::*;
 use self::input::*;
-pub use self::method::{params, wait_condition, Context, Done, PageMethod};
+pub use self::method::{params, wait_condition, After, Context, Done, PageMethod, Supervised};
 use self::network::*;
 use self::page::*;
 
@@ -42,6 +42,25 @@ pub enum OnSession {
     Op(SessionOp),
     /// By a page action in the session's worker.
     Page(&'static PageMethod),
+}
+
+impl Route {
+    /// Whether the live view and the session's trace record the request: every request on a session
+    /// but `session.trace`'s own.
+    pub fn recorded(&self) -> bool {
+        match self {
+            Route::Runtime(_) => false,
+            Route::Session(on) => !matches!(on, OnSession::Op(SessionOp::Trace)),
+        }
+    }
+}
+
+impl OnSession {
+    /// Whether the request waits while a person holds the session in the live view: every one but
+    /// closing and tracing the session.
+    pub fn waits_for_a_person(&self) -> bool {
+        !matches!(self, OnSession::Op(SessionOp::Close | SessionOp::Trace))
+    }
 }
 
 /// The methods the runtime answers without a session.
@@ -327,6 +346,8 @@ mod tests {
         for m in Method::ALL {
             let page_action = matches!(route(m), Route::Session(OnSession::Page(_)));
             assert_eq!(m.runs() == sb_protocol::api::Runner::Worker, page_action, "{}", m.name());
+            // The pipeline looks a session up exactly for the methods declared to need one.
+            assert_eq!(matches!(route(m), Route::Session(_)), m.needs_session(), "{}", m.name());
         }
     }
 

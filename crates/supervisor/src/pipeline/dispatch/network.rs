@@ -8,8 +8,10 @@ use sb_protocol::api::{Route as UrlRoute, UnrouteParams, MAX_ROUTE_BODY_BYTES};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, Output};
 use sb_protocol::ErrorBody;
+use serde_json::Value;
 
 use super::method::{finish_as, params, Done, PageMethod};
+use crate::gate::guard::{GateSaid, Guard, GATE_ERRORS};
 
 /// `page.route`: the route checked and completed ([`crate::features::routes::checked`]: a `body_file` read
 /// from the uploads dir now), put before the session's others; the worker gets the whole emulation.
@@ -29,6 +31,7 @@ pub(super) static ROUTE: PageMethod = PageMethod {
     },
     finish: routes_listed,
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.unroute`: the session's routes less those added with `url` (all without it).
@@ -41,6 +44,7 @@ pub(super) static UNROUTE: PageMethod = PageMethod {
     },
     finish: routes_listed,
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.routes`: the session's emulation as it is (the worker changes nothing), its routes listed.
@@ -48,6 +52,7 @@ pub(super) static ROUTES: PageMethod = PageMethod {
     prepare: |_, cx| Ok(Action::Emulate { emulation: cx.emulation() }),
     finish: routes_listed,
     numbers_refs: false,
+    after: None,
 };
 
 /// The session's emulation from now on, and its routes listed ([`crate::features::routes::listed`]).
@@ -83,6 +88,7 @@ pub(super) static HAR: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<HarResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
@@ -101,6 +107,7 @@ pub(super) static CONSOLE: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<ConsoleResult>),
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static NETWORK: PageMethod = PageMethod {
@@ -123,4 +130,30 @@ pub(super) static NETWORK: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<NetworkResult>),
     numbers_refs: false,
+    after: Some(|s, outcome| {
+        if let Ok(result) = outcome {
+            mark_refused(s.guard, result);
+        }
+        Box::pin(std::future::ready(()))
+    }),
 };
+
+/// `page.network`'s failed requests as the connection gate saw them: one whose host the URL policy
+/// refused gets `blocked` (the rule); one the gate could not reach gets Chromium's real error for it
+/// (the page saw the tunnel fail).
+fn mark_refused(guard: &Guard, result: &mut Value) {
+    let Some(requests) = result.get_mut("requests").and_then(Value::as_array_mut) else { return };
+    for r in requests {
+        let failure = r.get("failure").and_then(Value::as_str).unwrap_or_default();
+        // Chromium may add a detail (`net::ERR_BLOCKED_BY_CLIENT.Inspector`).
+        if !GATE_ERRORS.iter().any(|e| failure.starts_with(e)) {
+            continue;
+        }
+        let url = r.get("url").and_then(Value::as_str).unwrap_or_default();
+        match guard.gate_said(url) {
+            Some(GateSaid::Refused(rule)) => r["blocked"] = Value::String(rule),
+            Some(GateSaid::Unreachable(real)) => r["failure"] = Value::String(real.to_string()),
+            None => {}
+        }
+    }
+}

@@ -20,13 +20,14 @@ use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, Locator, SnapshotOptions, SnapshotOutput,
     WaitCondition,
 };
-use sb_protocol::{ErrorBody, Phase};
+use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::Value;
 
 use super::method::{
     evaluate_allowed, finish_as, frame_target, locator, looks_like_ref, params, required, wait_condition,
-    Done, PageMethod,
+    Done, PageMethod, Supervised,
 };
+use crate::sessions::downloads::DOWNLOAD_NEWS;
 
 pub(super) static GOTO: PageMethod = PageMethod {
     prepare: |v, _| {
@@ -41,7 +42,33 @@ pub(super) static GOTO: PageMethod = PageMethod {
         })
     },
     numbers_refs: false,
+    after: Some(|s, outcome| Box::pin(said_a_download(s, outcome))),
 };
+
+/// A `page.goto` that failed with `net::ERR_ABORTED` because its URL is a download (Chromium saves it
+/// and leaves the tab where it was) says so, naming the file, where it said only "navigation ...
+/// failed: net::ERR_ABORTED" (Playwright's goto: "Download is starting"). The download's
+/// `Browser.downloadWillBegin` comes on the supervisor's connection, at about the time the worker
+/// answers: waited for at most [`DOWNLOAD_NEWS`], within the request's budget.
+async fn said_a_download(s: &Supervised<'_>, outcome: &mut Result<Value, ErrorBody>) {
+    let Err(e) = outcome else { return };
+    if e.code != ErrorCode::NavigationFailed || !e.message.contains("net::ERR_ABORTED") {
+        return;
+    }
+    let started = Budget::new(s.budget.capped(DOWNLOAD_NEWS))
+        .wait_notified(&s.downloads.changed, || {
+            let all = s.downloads.list(s.session_id);
+            all.get(s.downloads_before..).and_then(|new| new.first().cloned())
+        })
+        .await;
+    if let Some(d) = started {
+        e.message = format!(
+            "{} is a download, not a page: the browser saved it ({:?}) and the tab stays where it was; \
+             page.downloads lists it, page.wait_for {{download: true}} waits for it to end",
+            d.url, d.suggested_filename
+        );
+    }
+}
 
 /// `page.back`, `page.forward`, `page.reload`: answered as `page.goto` is (their params, none, are
 /// checked before dispatch, as `page.frames`').
@@ -49,13 +76,18 @@ pub(super) static BACK: PageMethod = PageMethod {
     prepare: |_, _| Ok(Action::History { delta: -1 }),
     finish: GOTO.finish,
     numbers_refs: false,
+    after: None,
 };
 
-pub(super) static FORWARD: PageMethod =
-    PageMethod { prepare: |_, _| Ok(Action::History { delta: 1 }), finish: GOTO.finish, numbers_refs: false };
+pub(super) static FORWARD: PageMethod = PageMethod {
+    prepare: |_, _| Ok(Action::History { delta: 1 }),
+    finish: GOTO.finish,
+    numbers_refs: false,
+    after: None,
+};
 
 pub(super) static RELOAD: PageMethod =
-    PageMethod { prepare: |_, _| Ok(Action::Reload), finish: GOTO.finish, numbers_refs: false };
+    PageMethod { prepare: |_, _| Ok(Action::Reload), finish: GOTO.finish, numbers_refs: false, after: None };
 
 pub(super) static EXTRACT: PageMethod = PageMethod {
     prepare: |v, _| {
@@ -64,6 +96,7 @@ pub(super) static EXTRACT: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<ExtractResult>),
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static SCREENSHOT: PageMethod = PageMethod {
@@ -102,6 +135,7 @@ pub(super) static SCREENSHOT: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.fill_form`: each field named by exactly one of ref or selector; at most
@@ -125,6 +159,7 @@ pub(super) static FILL_FORM: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<FillFormResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.upload`: each name a plain name of a regular file in the uploads dir, opened once and
@@ -147,6 +182,7 @@ pub(super) static UPLOAD: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<UploadResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.pdf`: its numbers checked here (in range; NaN is not), the paper in portrait inches with
@@ -192,6 +228,7 @@ pub(super) static PDF: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<PdfResult>),
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static EVALUATE: PageMethod = PageMethod {
@@ -232,6 +269,7 @@ pub(super) static EVALUATE: PageMethod = PageMethod {
         })
     },
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static WAIT_FOR: PageMethod = PageMethod {
@@ -244,6 +282,7 @@ pub(super) static WAIT_FOR: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<WaitForResult>),
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static SNAPSHOT: PageMethod = PageMethod {
@@ -282,6 +321,7 @@ pub(super) static SNAPSHOT: PageMethod = PageMethod {
         })
     },
     numbers_refs: true,
+    after: None,
 };
 
 pub(super) static SET_VIEWPORT: PageMethod = PageMethod {
@@ -298,12 +338,14 @@ pub(super) static SET_VIEWPORT: PageMethod = PageMethod {
         })
     },
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static FRAMES: PageMethod = PageMethod {
     prepare: |_, _| Ok(Action::Frames),
     finish: |o| finish_as(o, Done::of::<FramesResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// The longest key or value `page.storage` sets, chars (a browser keeps about 5 MB an origin).
@@ -362,6 +404,7 @@ pub(super) static VERIFY: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<VerifyResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// The longest text, value or attribute `page.verify` takes, chars.
@@ -404,6 +447,7 @@ pub(super) static CLIPBOARD: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<ClipboardResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.query`: the element by exactly one of ref or selector.
@@ -414,6 +458,7 @@ pub(super) static QUERY: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<QueryResult>),
     numbers_refs: false,
+    after: None,
 };
 
 /// `page.storage`: set needs key and value, delete a key, clear neither; get takes a key or none.
@@ -441,6 +486,7 @@ pub(super) static STORAGE: PageMethod = PageMethod {
     },
     finish: |o| finish_as(o, Done::of::<StorageResult>),
     numbers_refs: false,
+    after: None,
 };
 
 pub(super) static HANDLE_DIALOG: PageMethod = PageMethod {
@@ -454,4 +500,5 @@ pub(super) static HANDLE_DIALOG: PageMethod = PageMethod {
         })
     },
     numbers_refs: false,
+    after: None,
 };

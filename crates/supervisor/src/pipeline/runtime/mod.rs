@@ -6,7 +6,9 @@
 //! ([`dispatch::route`]), the handler, then the result's common part. A page method's params become
 //! an action ([`dispatch::PageMethod::prepare`], seeing its session through `context`), which runs in
 //! the session's queue ([`Queue::run`]), and its output becomes the result
-//! ([`dispatch::PageMethod::finish`]); the supervisor's own handlers are `runtime_ops` (`runtime.*`,
+//! ([`dispatch::PageMethod::finish`], then the entry's [`dispatch::PageMethod::after`] when it has
+//! one). The pipeline names no method: what one does beside the others is in its handler, its
+//! declaration or its route. The supervisor's own handlers are `runtime_ops` (`runtime.*`,
 //! `session.list`, `session.start`), `session_ops` (`session.start`'s session, `session.close`,
 //! `session.storage_state`, `session.trace`, the idle sessions' expiry), `waits` (`page.wait_for`
 //! a download, a popup or a dialog) and [`crate::pipeline::tabs`].
@@ -38,6 +40,7 @@ use crate::lifecycle::spawner::Spawner;
 use crate::pipeline::call::Call;
 use crate::pipeline::dispatch::{self, OnSession, Route, SessionOp};
 use crate::pipeline::queue::Queue;
+use crate::sessions::downloads::DOWNLOAD_NEWS;
 use crate::sessions::store::{SessionStore, StoreEvent, StoredSession};
 use crate::sessions::{SessionEntry, Sessions};
 use crate::stats::Stats;
@@ -95,10 +98,6 @@ pub struct Runtime {
     /// The sessions' traces.
     tracer: Arc<crate::features::trace::Tracer>,
 }
-
-/// How long a `page.goto` that met `net::ERR_ABORTED` waits for the news of the download it became
-/// ([`Runtime::said_a_download`]), and an input whose navigation became a download for its news.
-const DOWNLOAD_NEWS: Duration = Duration::from_millis(1_000);
 
 impl Runtime {
     /// A runtime without a browser yet ([`Runtime::start`] launches it, else the first request does).
@@ -253,8 +252,7 @@ impl Runtime {
         let span_session = request.session_id.clone().unwrap_or_default();
         log_action("browser_action_started", method, &span_session, None, None);
         // The live view and a trace see the request's params (redacted when recorded).
-        let observed = (method.needs_session()
-            && method != Method::SessionTrace
+        let observed = (dispatch::route(method).recorded()
             && self.activity.wanted(self.tracer.active(&span_session)))
         .then(|| (request.params.clone(), crate::sessions::store::now_ms()));
         // A field the method does not take is refused before anything runs: an agent's typo must not
@@ -272,11 +270,8 @@ impl Runtime {
             self.observe(&span_session, method, &params, at_ms, action_ms, &result, budget).await;
         }
         let elapsed_ms = started.elapsed().as_millis() as u64;
-        let stats = &self.queue.stats;
-        stats.record_action(method, result.as_ref().err().map(|e| e.code));
-        if method == Method::PageEvaluate {
-            stats.record_evaluate(started.elapsed().as_secs_f64() * 1000.0);
-        }
+        let failed = result.as_ref().err().map(|e| e.code);
+        self.queue.stats.record_action(method, failed, started.elapsed().as_secs_f64() * 1000.0);
         match result {
             Ok(value) => {
                 log_action("browser_action_succeeded", method, &span_session, Some(elapsed_ms), None);
@@ -306,6 +301,8 @@ impl Runtime {
         result: &Result<Value, ErrorBody>,
         budget: Budget,
     ) {
+        // None once the request closed it (`session.close`): its trace ends with this record, and the
+        // live view forgets it.
         let session = self.queue.sessions.get(session_id).ok();
         let last_url = session.as_ref().and_then(|s| s.last_url());
         let outcome = result.as_ref().map_err(|e| (e.code.as_str(), e.message.as_str()));
@@ -324,22 +321,18 @@ impl Runtime {
         if self.tracer.active(session_id) {
             let mut shot = None;
             if let (Some(session), Some(link)) = (&session, self.current_link().await) {
-                if method != Method::SessionClose {
-                    shot = crate::features::trace::screenshot(session, &link, self.viewport(session), budget)
-                        .await;
-                }
+                shot =
+                    crate::features::trace::screenshot(session, &link, self.viewport(session), budget).await;
             }
             self.tracer.record(&record, shot);
         }
-        if method == Method::SessionClose {
+        if session.is_none() {
             self.tracer.close(session_id);
         }
-        let snapshot = match (method, result) {
-            (Method::PageSnapshot, Ok(v)) => v.get("snapshot").and_then(Value::as_str),
-            _ => None,
-        };
+        // The view shows the page's last snapshot: a result's `snapshot` text (`page.snapshot`'s).
+        let snapshot = result.as_ref().ok().and_then(|v| v.get("snapshot")).and_then(Value::as_str);
         self.activity.push(Arc::new(record), snapshot);
-        if method == Method::SessionClose && result.is_ok() {
+        if session.is_none() && result.is_ok() {
             self.activity.forget(session_id);
         }
     }
@@ -382,24 +375,29 @@ impl Runtime {
         }
         // While a person holds the session in the live view, the agent's action waits for them
         // (within its budget); closing and tracing the session do not.
-        if !matches!(method, Method::SessionClose | Method::SessionTrace) {
+        if route.waits_for_a_person() {
             session.wait_for_human(budget).await?;
         }
         self.url_allowed(method, &request.params, budget).await?;
-        let downloads_before =
-            (method == Method::PageGoto).then(|| self.queue.sessions.downloads.list(&session.id).len());
+        let after = match &route {
+            OnSession::Page(page) => page.after,
+            OnSession::Op(_) => None,
+        };
+        let downloads = &self.queue.sessions.downloads;
+        let downloads_before = after.map(|_| downloads.list(&session.id).len()).unwrap_or_default();
         let outcome = self.execute_on(&session, call, route, request.params).await;
         let mut outcome = outcome.map_err(|e| self.refused_on_the_way(method, e));
-        if let (Some(before), Err(e)) = (downloads_before, &mut outcome) {
-            self.said_a_download(&session.id, before, e, budget).await;
-        }
-        if let (Method::PageNetwork, Ok(result)) = (method, &mut outcome) {
-            self.mark_refused(result);
+        if let Some(after) = after {
+            let guard = &self.guard;
+            let seen =
+                dispatch::Supervised { session_id: &session.id, downloads, downloads_before, guard, budget };
+            after(&seen, &mut outcome).await;
         }
         if let (true, Ok(result)) = (method.writes_artifact(), &outcome) {
             self.prune_artifacts(result["path"].as_str().map(PathBuf::from)).await;
         }
-        let reset = if method == Method::SessionClose { None } else { session.take_reset() };
+        // A session the request closed reports no reset: there is no next action to tell.
+        let reset = if self.queue.sessions.is_open(&session) { session.take_reset() } else { None };
         let waited = session.take_recovery_waited();
         // This action's (a failed one's are dropped: they are in `page.console`).
         let (console_errors, console_texts) = std::mem::take(&mut *session.console_errors.lock().unwrap());
@@ -461,31 +459,6 @@ impl Runtime {
         }
     }
 
-    /// A `page.goto` that failed with `net::ERR_ABORTED` because its URL is a download (Chromium
-    /// saves it and leaves the tab where it was) says so, naming the file, where it said only
-    /// "navigation ... failed: net::ERR_ABORTED" (Playwright's goto: "Download is starting"). The
-    /// download's `Browser.downloadWillBegin` comes on the supervisor's connection, at about the time the
-    /// worker answers: waited for at most [`DOWNLOAD_NEWS`], within the request's `budget`.
-    async fn said_a_download(&self, session: &str, before: usize, e: &mut ErrorBody, budget: Budget) {
-        if e.code != ErrorCode::NavigationFailed || !e.message.contains("net::ERR_ABORTED") {
-            return;
-        }
-        let downloads = &self.queue.sessions.downloads;
-        let started = Budget::new(budget.capped(DOWNLOAD_NEWS))
-            .wait_notified(&downloads.changed, || {
-                let all = downloads.list(session);
-                all.get(before..).and_then(|new| new.first().cloned())
-            })
-            .await;
-        if let Some(d) = started {
-            e.message = format!(
-                "{} is a download, not a page: the browser saved it ({:?}) and the tab stays where it was; \
-                 page.downloads lists it, page.wait_for {{download: true}} waits for it to end",
-                d.url, d.suggested_filename
-            );
-        }
-    }
-
     /// Screenshot retention after a screenshot (and at start-up): the oldest files past
     /// `[artifacts]`'s age and size go, never `keep` (the one just written).
     pub async fn prune_artifacts(&self, keep: Option<PathBuf>) {
@@ -504,7 +477,8 @@ impl Runtime {
     /// ([`crate::sessions::namespaced`]; `session.start` names its own in [`Runtime::start_session`]):
     /// the registry's id and the one the agent gave, for the answer. `None` when nothing was changed.
     fn own_session_id(&self, method: Method, request: &mut Request) -> Option<(String, String)> {
-        if !self.config.session_tokens || method == Method::SessionStart {
+        // `session.start` names its own (the only method without a session that takes its id).
+        if !self.config.session_tokens || !method.needs_session() {
             return None;
         }
         let token = request.session_token.as_deref().filter(|t| !t.is_empty())?;

@@ -1,6 +1,7 @@
 //! The request pipeline's policy step: the URL a method names checked against the URL policy
 //! before anything runs, and a refusal met on the way (by the connection gate, or a remote browser's
-//! interception) told as the policy's, not as a network failure.
+//! interception) told as the policy's, not as a network failure (`page.network`'s entries are marked
+//! by its own entry, `dispatch::network`).
 
 use sb_protocol::api::Method;
 use sb_protocol::error::bad_request;
@@ -8,13 +9,7 @@ use sb_protocol::{Budget, ErrorBody, ErrorCode, Phase};
 use serde_json::Value;
 
 use super::Runtime;
-use crate::gate::guard::GateSaid;
-
-/// What Chromium says of a request the URL policy refused or the gate could not connect: through the
-/// connection gate (a proxy) `net::ERR_TUNNEL_CONNECTION_FAILED` or `net::ERR_EMPTY_RESPONSE`; a
-/// remote browser's interception `net::ERR_BLOCKED_BY_CLIENT`.
-const GATE_ERRORS: [&str; 3] =
-    ["net::ERR_TUNNEL_CONNECTION_FAILED", "net::ERR_EMPTY_RESPONSE", "net::ERR_BLOCKED_BY_CLIENT"];
+use crate::gate::guard::{GateSaid, GATE_ERRORS};
 
 impl Runtime {
     /// The URL policy on the URL a navigation (`page.goto`, `tabs.open`) would load, within the
@@ -72,26 +67,6 @@ impl Runtime {
                 e
             }
             None => e,
-        }
-    }
-
-    /// `page.network`'s failed requests as the gate saw them: one whose host the URL policy refused gets
-    /// `blocked` (the rule); one the gate could not reach gets Chromium's real error for it (the page
-    /// saw the tunnel fail).
-    pub(super) fn mark_refused(&self, result: &mut Value) {
-        let Some(requests) = result.get_mut("requests").and_then(Value::as_array_mut) else { return };
-        for r in requests {
-            let failure = r.get("failure").and_then(Value::as_str).unwrap_or_default();
-            // Chromium may add a detail (`net::ERR_BLOCKED_BY_CLIENT.Inspector`).
-            if !GATE_ERRORS.iter().any(|e| failure.starts_with(e)) {
-                continue;
-            }
-            let url = r.get("url").and_then(Value::as_str).unwrap_or_default();
-            match self.guard.gate_said(url) {
-                Some(GateSaid::Refused(rule)) => r["blocked"] = Value::String(rule),
-                Some(GateSaid::Unreachable(real)) => r["failure"] = Value::String(real.to_string()),
-                None => {}
-            }
         }
     }
 }
