@@ -379,3 +379,27 @@ async fn out_of_range_input_is_refused_and_the_tab_keeps_taking_input() {
     let title = c.evaluate("wedge", "document.title", None).await.unwrap();
     assert_eq!(title.value, Some(json!("clicked")));
 }
+
+/// Issue 55 §4: a timeout on a page that does not answer (a loop it runs from a timer) names the
+/// leaf the action was in, from the steps the leaves log: the snapshot's walk, and a locator's
+/// resolution (Playwright's call log says "waiting for locator(...)" there), where both answered
+/// only that they ran out of time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_on_a_busy_page_names_the_leaf_it_was_in() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    page_with_input(&c, &pages, "busy").await;
+    let arm = || c.evaluate("busy", "setTimeout(() => { while (true) {} }, 0), 'armed'", Some(NEXT));
+    assert_eq!(arm().await.unwrap().value, Some(json!("armed")));
+    let r = c.call("page.snapshot", Some("busy"), json!({}), Some(BUDGET)).await.unwrap();
+    let e = r.error.unwrap_or_else(|| panic!("a snapshot of a page in a loop: {:?}", r.result));
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
+    assert!(e.message.contains("walking the page's accessibility tree"), "{}", e.message);
+
+    // The tab is freed after that answer; the loop again, and a click by selector meets it.
+    assert_eq!(arm().await.unwrap().value, Some(json!("armed")));
+    let go = ElementParams { reference: None, selector: Some("#go".into()) };
+    let e = api_error(c.click("busy", ClickParams { element: go, ..Default::default() }, Some(BUDGET)).await);
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
+    assert!(e.message.ends_with("(resolving selector \"#go\")"), "{}", e.message);
+    assert_session_works(&c, &pages, "busy", &e).await;
+}

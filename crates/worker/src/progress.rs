@@ -90,6 +90,17 @@ impl Progress {
         self.steps.lock().unwrap().push(step);
     }
 
+    /// Logs `step` unless this action logged it already: a step a leaf takes again and again (a
+    /// locator resolved each round of the actionability checks, a frame's document found) is said
+    /// once, where it first happened.
+    pub(crate) fn log_once(&self, step: impl Into<String>) {
+        let step = step.into();
+        if self.steps.lock().unwrap().contains(&step) {
+            return;
+        }
+        self.log(step);
+    }
+
     /// An error of `code` in the current phase.
     pub(crate) fn fail(&self, code: ErrorCode, message: impl Into<String>) -> WorkerError {
         fail(code, self.phase(), message)

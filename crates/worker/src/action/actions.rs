@@ -230,7 +230,6 @@ pub(crate) async fn extract(
     max_chars: u64,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
-    let budget = p.budget();
     settle::before_read(page, p).await;
     let phase = Phase::Extract;
     let source = match format {
@@ -243,12 +242,12 @@ pub(crate) async fn extract(
     let expr = format!(
         "(() => {{ const s = String({source}); return [s.slice(0, {units}), s.length > {units}, location.href, document.title]; }})()"
     );
-    p.log(match format {
+    let step = match format {
         ExtractFormat::Text => "reading the page's text",
         ExtractFormat::Html => "reading the page's HTML",
-    });
+    };
     let (text, cut_in_page, url, title): (String, bool, String, String) =
-        eval_as(page, &expr, phase, budget).await?;
+        eval_as(page, &expr, phase, step, p).await?;
     let (content, cut_here) = match text.char_indices().nth(max_chars as usize) {
         Some((at, _)) => (text[..at].to_string(), true),
         None => (text, false),
@@ -303,10 +302,11 @@ pub(crate) async fn screenshot(
     let mut truncated = false;
     // Chromium's clip is in the document's CSS px; a viewport region and an element's box are in the
     // viewport's, so the page's scroll offset is added (as Playwright's crPage does).
-    let scroll = || eval_as::<[f64; 2]>(page, "[scrollX, scrollY]", phase, budget);
+    let scroll =
+        || eval_as::<[f64; 2]>(page, "[scrollX, scrollY]", phase, "reading the page's scroll offset", p);
     let region = match (&shot.target, shot.clip) {
         (Some(locator), _) => {
-            let el = resolve(page, locator, budget).await?.ok_or_else(|| {
+            let el = resolve(page, locator, p).await?.ok_or_else(|| {
                 fail(ErrorCode::BadRequest, phase, "the element to capture matches nothing")
             })?;
             let [x, y, width, height]: [f64; 4] =
@@ -415,7 +415,7 @@ pub(crate) async fn upload(
         page.session.run(&set, budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
         return Ok(Output::Upload(UploadResult { element: "the file chooser".into(), files: names, bytes }));
     };
-    let el = resolve(page, target, budget)
+    let el = resolve(page, target, p)
         .await?
         .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the file input to upload to matches nothing"))?;
     let kind = "function() { return this instanceof HTMLInputElement ? this.type : this.localName; }";
@@ -529,7 +529,9 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Resul
     // A scroll by deltas has no element to check (`page.scroll` starts in `actionability`).
     let phase = Phase::Cdp;
     p.enter(phase);
-    let [width, height] = eval_as::<[f64; 2]>(page, "[innerWidth, innerHeight]", phase, budget).await?;
+    let [width, height] =
+        eval_as::<[f64; 2]>(page, "[innerWidth, innerHeight]", phase, "reading the viewport's size", p)
+            .await?;
     page.session
         .run(
             &InputDispatchMouseEvent {
@@ -549,7 +551,8 @@ pub(crate) async fn scroll(page: &Page, dx: f64, dy: f64, p: &Progress) -> Resul
         page,
         "new Promise((r) => { const t = setTimeout(() => r([scrollX, scrollY]), 100); requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); r([scrollX, scrollY]); })); })",
         phase,
-        budget,
+        "reading the scroll position after the wheel",
+        p,
     )
     .await?;
     Ok(Output::Scrolled(ScrollResult { scroll_x, scroll_y }))

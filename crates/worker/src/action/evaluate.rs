@@ -46,7 +46,7 @@ pub(crate) async fn evaluate(
     let budget = p.budget();
     let phase = Phase::Evaluate;
     let arg = argument(arg_json)?;
-    let world = worlds::main_world(page, frame, budget).await?;
+    let world = worlds::main_world(page, frame, p).await?;
     let timeout = budget.remaining();
     // V8's own clock ends a little before the call's, so that its answer (not the call's timeout) comes.
     let v8_timeout_ms = timeout.as_millis().saturating_sub(8).max(1) as u64;
@@ -125,11 +125,11 @@ pub(crate) async fn call_function(
     let budget = p.budget();
     let phase = Phase::Evaluate;
     let this = match target {
-        Some(locator) => resolve(page, locator, budget)
+        Some(locator) => resolve(page, locator, p)
             .await?
             .ok_or_else(|| fail(ErrorCode::BadRequest, phase, "the selector matches no element"))?,
         None => {
-            let world = worlds::main_world(page, frame, budget).await?;
+            let world = worlds::main_world(page, frame, p).await?;
             let global = Evaluate {
                 expression: "globalThis".into(),
                 context_id: world.context_id,

@@ -40,7 +40,6 @@ pub(crate) async fn verify(
     check: VerifyCheck,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
-    let budget = p.budget();
     let failed = |message: String| fail(ErrorCode::VerifyFailed, Phase::Verify, message);
     let held = |actual: Value| Ok(Output::Verify(VerifyResult { check: check.name().into(), actual }));
     let Some(target) = target else {
@@ -50,7 +49,7 @@ pub(crate) async fn verify(
             return Err(fail(ErrorCode::BadRequest, Phase::Verify, "page.verify needs an element"));
         };
         let selector = format!("internal:text={}i", Value::from(text.as_str()));
-        let (all, visible) = resolve::count(page, &selector, budget).await?;
+        let (all, visible) = resolve::count(page, &selector, p).await?;
         p.log(format!("text {text:?}: {all} matches, {visible} visible"));
         return match (all, visible) {
             (_, 1..) => held(json!(true)),
@@ -61,7 +60,7 @@ pub(crate) async fn verify(
     let about = resolve::describe_locator(&target);
     // What a selector matches: how many, and how many visible (a ref is its one element).
     let counted = match &target {
-        Locator::Selector(css) => Some(resolve::count(page, css, budget).await?),
+        Locator::Selector(css) => Some(resolve::count(page, css, p).await?),
         Locator::Ref(_) => None,
     };
     match (&check, counted) {
@@ -83,7 +82,7 @@ pub(crate) async fn verify(
         (_, Some((0, _))) => return Err(failed(format!("No element matches {about}"))),
         _ => {}
     }
-    let Some(element) = resolve::resolve(page, &target, budget).await? else {
+    let Some(element) = resolve::resolve(page, &target, p).await? else {
         return Err(failed(format!("No element matches {about}")));
     };
     let limit = match check {
@@ -147,14 +146,13 @@ pub(crate) async fn verify(
 /// # Errors
 /// `stale_ref`, `bad_request` (an invalid selector), a CDP failure or a timeout.
 pub(crate) async fn query(page: &Page, target: Locator, p: &Progress) -> Result<Output, WorkerError> {
-    let budget = p.budget();
     let (count, visible) = match &target {
-        Locator::Selector(css) => resolve::count(page, css, budget).await?,
+        Locator::Selector(css) => resolve::count(page, css, p).await?,
         Locator::Ref(_) => (1, 0),
     };
     let element = match count {
         0 => None,
-        _ => resolve::resolve(page, &target, budget).await?,
+        _ => resolve::resolve(page, &target, p).await?,
     };
     let element = match element {
         Some(element) => Some(facts(&element, QUERY_TEXT_CHARS, p).await?),

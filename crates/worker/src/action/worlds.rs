@@ -21,6 +21,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 
 use crate::elements::resolve::resolve;
 use crate::error::{cdp_failure, fail};
+use crate::progress::Progress;
 use crate::tab::frames;
 use crate::tab::page::Page;
 
@@ -43,14 +44,15 @@ pub(crate) struct World {
 pub(crate) async fn main_world(
     page: &Page,
     target: Option<&FrameTarget>,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<World, WorkerError> {
+    let budget = p.budget();
     let phase = Phase::Evaluate;
     let frame_id = match target {
         None => return Ok(World { session: page.session.clone(), context_id: None }),
         Some(FrameTarget::Id(id)) => id.clone(),
         Some(FrameTarget::Owner(locator)) => {
-            let owner = resolve(page, locator, budget).await?.ok_or_else(|| {
+            let owner = resolve(page, locator, p).await?.ok_or_else(|| {
                 fail(ErrorCode::BadRequest, phase, "the frame's element is not in the page")
             })?;
             let node = owner.session.describe_node(&owner.object_id, budget.remaining()).await;
@@ -67,7 +69,7 @@ pub(crate) async fn main_world(
             format!("the page has no frame {frame_id} (page.frames lists the frames)"),
         )
     };
-    let (session, _, _) = frames::context(page, &frame_id, budget).await?.ok_or_else(not_found)?;
+    let (session, _, _) = frames::context(page, &frame_id, p).await?.ok_or_else(not_found)?;
     let top = frame_id == page.target_id || page.oopifs.lock().unwrap().contains_key(&frame_id);
     if top {
         return Ok(World { session, context_id: None });

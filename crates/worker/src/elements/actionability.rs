@@ -520,7 +520,10 @@ pub(crate) async fn ready(
         let Some(e) = last else {
             return err(ErrorCode::Timeout, "the element was not checked before the budget ran out".into());
         };
-        p.log(rounds.summary());
+        // No round ended (the page did not answer the first): nothing to sum up.
+        if rounds.count > 0 {
+            p.log(rounds.summary());
+        }
         p.with_steps(e)
     };
     loop {
@@ -532,7 +535,7 @@ pub(crate) async fn ready(
             let early = send_early(page, locator, input, budget);
             let el = match kept_in_world(page, locator, budget).await? {
                 Some(el) => Some(el),
-                None => resolve_as(page, locator, budget, false).await?,
+                None => resolve_as(page, locator, p, false).await?,
             };
             let Some(mut el) = el else {
                 return Ok::<_, WorkerError>(None);
@@ -542,7 +545,7 @@ pub(crate) async fn ready(
                 found => return Ok(Some((el, found))),
             }
             // Gone from its document: resolved anew (a ref's is `stale_ref`, a selector matches again).
-            let Some(mut el) = resolve(page, locator, budget).await? else { return Ok(None) };
+            let Some(mut el) = resolve(page, locator, p).await? else { return Ok(None) };
             check_round(page, &mut el, locator, input, None, budget).await.map(|r| Some((el, r)))
         };
         let outcome = round.await;

@@ -13,6 +13,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
 
 use crate::error::{cdp_failure, fail};
+use crate::progress::Progress;
 use crate::tab::frames;
 use crate::tab::page::{call_function_on, Page};
 
@@ -259,22 +260,26 @@ pub(crate) fn label_of(r: &RefRecord) -> String {
 pub(crate) async fn resolve(
     page: &Page,
     locator: &Locator,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Option<Element>, WorkerError> {
-    resolve_as(page, locator, budget, true).await
+    resolve_as(page, locator, p, true).await
 }
 
 /// [`resolve`]; with `confirm` false a ref's node is taken as it is, without asking whether it is
-/// still connected (for a caller whose next call checks that).
+/// still connected (for a caller whose next call checks that). Logs the step once per action
+/// (`resolving ref e5 (button "Go")`, `resolving selector "#go"`: Playwright's "waiting for
+/// locator(...)"), so that a timeout on a page that does not answer names it.
 pub(crate) async fn resolve_as(
     page: &Page,
     locator: &Locator,
-    budget: Budget,
+    p: &Progress,
     confirm: bool,
 ) -> Result<Option<Element>, WorkerError> {
+    let budget = p.budget();
     match locator {
         Locator::Ref(r) => {
-            let frame = frames::context(page, &r.frame_id, budget).await?;
+            p.log_once(format!("resolving ref {} ({})", r.id, label_of(r)));
+            let frame = frames::context(page, &r.frame_id, p).await?;
             let Some((session, offset, loader)) = frame else { return Err(stale(r)) };
             if loader != r.loader_id {
                 return Err(stale(r));
@@ -303,7 +308,7 @@ pub(crate) async fn resolve_as(
             }
             Err(removed(r))
         }
-        Locator::Selector(css) => match select(page, css, false, budget).await? {
+        Locator::Selector(css) => match select(page, css, false, p).await? {
             Selected::First(element) => Ok(element),
             Selected::Count(..) => {
                 Err(fail(ErrorCode::Internal, Phase::Actionability, "a count, not an element"))
@@ -326,8 +331,8 @@ enum Selected {
 ///
 /// # Errors
 /// `bad_request` for an invalid selector; a CDP failure or timeout.
-pub(crate) async fn count(page: &Page, css: &str, budget: Budget) -> Result<(u64, u64), WorkerError> {
-    match select(page, css, true, budget).await? {
+pub(crate) async fn count(page: &Page, css: &str, p: &Progress) -> Result<(u64, u64), WorkerError> {
+    match select(page, css, true, p).await? {
         Selected::Count(all, visible) => Ok((all, visible)),
         Selected::First(_) => Ok((0, 0)),
     }
@@ -345,9 +350,15 @@ const MAX_FRAME_HOPS: usize = 8;
 ///
 /// # Errors
 /// `bad_request` for an invalid selector; a CDP failure or timeout.
-async fn select(page: &Page, css: &str, count: bool, budget: Budget) -> Result<Selected, WorkerError> {
+async fn select(page: &Page, css: &str, count: bool, p: &Progress) -> Result<Selected, WorkerError> {
+    let budget = p.budget();
     let failed = |e| cdp_failure(Phase::Actionability, e);
     let mode = if count { "count" } else { "hop" };
+    p.log_once(if count {
+        format!("counting the matches of selector {css:?}")
+    } else {
+        format!("resolving selector {css:?}")
+    });
     let mut session = page.session.clone();
     let mut frame_id = page.target_id.clone();
     let mut offset = (0.0, 0.0);
@@ -421,11 +432,13 @@ async fn select(page: &Page, css: &str, count: bool, budget: Budget) -> Result<S
             else {
                 return Ok(Selected::First(None));
             };
-            let Some((s, o, _loader)) = frames::context(page, &child, budget).await? else {
+            let rest = rest.unwrap_or_default();
+            p.log_once(format!("going into frame {child} for {rest:?}"));
+            let Some((s, o, _loader)) = frames::context(page, &child, p).await? else {
                 return Ok(Selected::First(None));
             };
             (session, offset, frame_id) = (s, o, child);
-            selector = rest.unwrap_or_default();
+            selector = rest;
             continue;
         }
         let described = session.describe_node(&object_id, budget.remaining()).await;

@@ -438,14 +438,13 @@ pub(crate) async fn fill_form(
         };
         let budget = p.budget();
         // The field's kind, when it is there already (else it is waited for as a text field is).
-        let (kind, label) =
-            match crate::elements::resolve::resolve(page, locator, budget).await.map_err(named)? {
-                Some(el) => {
-                    let kind = el.call_as(KIND, Phase::Actionability, "the field's kind", budget).await;
-                    (kind.map_err(named)?, el.label)
-                }
-                None => ("text".to_string(), String::new()),
-            };
+        let (kind, label) = match crate::elements::resolve::resolve(page, locator, p).await.map_err(named)? {
+            Some(el) => {
+                let kind = el.call_as(KIND, Phase::Actionability, "the field's kind", budget).await;
+                (kind.map_err(named)?, el.label)
+            }
+            None => ("text".to_string(), String::new()),
+        };
         let (input, done) = match kind.as_str() {
             "check" => {
                 let checked = match value.as_str() {

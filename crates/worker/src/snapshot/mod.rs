@@ -89,17 +89,16 @@ async fn take(
     next_ref: u64,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
-    let budget = p.budget();
     let scope = match &options.scope {
         None => None,
         Some(locator) => {
-            let element = resolve(page, locator, budget)
+            let element = resolve(page, locator, p)
                 .await?
                 .ok_or_else(|| fail(ErrorCode::BadRequest, Phase::Cdp, "scope matches no element"))?;
             Some(Scope { session: element.session, frame_id: element.frame_id, backend: element.backend })
         }
     };
-    walk_snapshot(page, options, next_ref, scope, budget).await
+    walk_snapshot(page, options, next_ref, scope, p).await
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::elements::scripts::WALKER;
 use crate::error::{cdp_failure, fail};
+use crate::progress::Progress;
 use crate::tab::page::{url_and_title, Page, WORLD};
 
 use super::render::*;
@@ -108,14 +109,17 @@ pub(super) async fn walk_snapshot(
     options: &SnapshotOptions,
     next_ref: u64,
     scope: Option<Scope>,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Output, WorkerError> {
     let mut again = 0;
     loop {
         let last = again == WALK_AGAIN;
-        match walk_snapshot_once(page, options, next_ref, scope.as_ref(), budget, last).await? {
+        match walk_snapshot_once(page, options, next_ref, scope.as_ref(), p, last).await? {
             Walk::Done(output) => return Ok(*output),
-            Walk::Moved => again += 1,
+            Walk::Moved => {
+                p.log("a frame's document changed during the walk: walking the page again");
+                again += 1;
+            }
         }
     }
 }
@@ -136,9 +140,14 @@ async fn walk_snapshot_once(
     options: &SnapshotOptions,
     next_ref: u64,
     scope: Option<&Scope>,
-    budget: Budget,
+    p: &Progress,
     last: bool,
 ) -> Result<Walk, WorkerError> {
+    let budget = p.budget();
+    p.log_once(match scope {
+        Some(_) => "walking the scope element's accessibility tree",
+        None => "walking the page's accessibility tree",
+    });
     let phase = Phase::Cdp;
     let cdp = |e| cdp_failure(phase, e);
     // Time kept back for the refs, the identity and the rendering.
@@ -171,6 +180,12 @@ async fn walk_snapshot_once(
             std::mem::take(&mut runs[next].holes_pending).into_iter().take(room).collect();
         if walk_time.expired() {
             break;
+        }
+        if !holes.is_empty() {
+            p.log(match holes.len() {
+                1 => "walking a frame of another origin".to_string(),
+                n => format!("walking {n} frames of other origins"),
+            });
         }
         // Out of process: its own session; else the renderer of the walk that found it.
         let mut groups: Vec<(Session, Vec<usize>)> = Vec::new();

@@ -13,6 +13,7 @@ use sb_protocol::ipc::WorkerError;
 use sb_protocol::{Budget, Phase};
 
 use crate::error::cdp_failure;
+use crate::progress::Progress;
 use crate::tab::page::Page;
 
 /// What the worker needs of a frame: its session, its viewport's offset in the page's, its document.
@@ -25,8 +26,9 @@ pub(crate) type FrameContext = (Session, (f64, f64), String);
 pub(crate) async fn context(
     page: &Page,
     frame_id: &str,
-    budget: Budget,
+    p: &Progress,
 ) -> Result<Option<FrameContext>, WorkerError> {
+    let budget = p.budget();
     let fail = |e| cdp_failure(Phase::Actionability, e);
     if frame_id == page.target_id {
         // The main frame's document is followed from its lifecycle events: no call needed.
@@ -35,6 +37,8 @@ pub(crate) async fn context(
             return Ok(Some((page.session.clone(), (0.0, 0.0), loader)));
         }
     }
+    // The calls below ask the page's renderers: said, so that a timeout names it.
+    p.log_once(format!("finding frame {frame_id}'s document"));
     let oopif = page.oopifs.lock().unwrap().get(frame_id).cloned();
     if let Some(oopif) = oopif {
         let tree = oopif.session.frame_tree(budget.remaining()).await.map_err(fail)?;

@@ -21,6 +21,7 @@ use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::Value;
 
 use crate::error::{cdp_failure, fail};
+use crate::progress::Progress;
 use crate::tab::conns::Conns;
 use crate::tab::dialogs::Dialogs;
 use crate::tab::journal::{track_journal, Journal};
@@ -670,14 +671,18 @@ pub(crate) async fn browser_url_and_title(
     }
 }
 
-/// Evaluates an expression of the runtime's own (not the caller's) and returns its JSON value.
+/// Evaluates an expression of the runtime's own (not the caller's) within the action's budget and
+/// returns its JSON value; `step` (what it reads: "reading the page's text") is logged first, so
+/// that a timeout on a page that does not answer names it.
 pub(crate) async fn eval_by_value(
     page: &Page,
     expression: &str,
     phase: Phase,
-    budget: Budget,
+    step: &str,
+    p: &Progress,
 ) -> Result<Value, WorkerError> {
-    let timeout = budget.remaining();
+    p.log(step);
+    let timeout = p.budget().remaining();
     let call = Evaluate {
         user_gesture: true,
         timeout: Some(timeout.as_millis() as u64),
@@ -712,7 +717,8 @@ pub(crate) async fn eval_as<T: serde::de::DeserializeOwned>(
     page: &Page,
     expression: &str,
     phase: Phase,
-    budget: Budget,
+    step: &str,
+    p: &Progress,
 ) -> Result<T, WorkerError> {
-    decode(eval_by_value(page, expression, phase, budget).await?, phase, expression)
+    decode(eval_by_value(page, expression, phase, step, p).await?, phase, expression)
 }
