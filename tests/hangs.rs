@@ -403,3 +403,29 @@ async fn a_timeout_on_a_busy_page_names_the_leaf_it_was_in() {
     assert!(e.message.ends_with("(resolving selector \"#go\")"), "{}", e.message);
     assert_session_works(&c, &pages, "busy", &e).await;
 }
+
+/// Issue 55 §4: a timeout the supervisor answers names the supervisor's own steps too, as the
+/// worker's name theirs: an action that waited in the session's queue behind an earlier one and then
+/// met its deadline in the worker says how long it waited there, where it named only the worker's
+/// wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_after_waiting_in_the_queue_says_how_long_it_waited() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    page_with_input(&c, &pages, "q").await;
+    // The first action holds the session's worker for 1 s from the moment the page tells the test.
+    let hold = "fetch('/test/release/q-running'); new Promise((r) => setTimeout(() => r(1), 1000))";
+    let first = c.evaluate("q", hold, Some(NEXT));
+    let second = async {
+        pages.get("/test/hold/q-running").await;
+        c.call("page.wait_for", Some("q"), json!({"selector": "#never"}), Some(4_000)).await.unwrap()
+    };
+    let (first, second) = tokio::join!(first, second);
+    assert_eq!(first.unwrap().value, Some(json!(1)));
+    let e = second.error.unwrap_or_else(|| panic!("#never appeared: {:?}", second.result));
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
+    let waited =
+        e.message.split("(the runtime first: waited ").nth(1).unwrap_or_else(|| panic!("{}", e.message));
+    assert!(waited.ends_with(" ms in the session's queue behind its earlier actions)"), "{}", e.message);
+    let ms: u64 = waited.split(' ').next().unwrap().parse().unwrap();
+    assert!(ms > 0 && ms < 4_000, "{}", e.message);
+}

@@ -55,9 +55,14 @@ impl Queue {
         call: Call<'_>,
         action: Action,
     ) -> Result<Output, ErrorBody> {
-        let Call { method, budget, .. } = call;
+        let Call { method, budget, steps, .. } = call;
         let (queued_at, replacing) = (std::time::Instant::now(), session.replacing.load(Ordering::SeqCst));
-        let queued = tokio::time::timeout(budget.remaining(), session.worker.lock()).await;
+        let free = session.worker.try_lock().ok();
+        let waited = free.is_none();
+        let queued = match free {
+            Some(slot) => Ok(slot),
+            None => tokio::time::timeout(budget.remaining(), session.worker.lock()).await,
+        };
         let mut slot = queued.map_err(|_| {
             let behind = if replacing {
                 "a worker started after the last one ended"
@@ -72,6 +77,14 @@ impl Queue {
         })?;
         if replacing {
             session.recovery_waited(queued_at.elapsed().as_millis() as u64);
+        }
+        if waited {
+            let behind =
+                if replacing { "a worker started after the last one ended" } else { "its earlier actions" };
+            steps.log(format!(
+                "waited {} ms in the session's queue behind {behind}",
+                queued_at.elapsed().as_millis()
+            ));
         }
         // An action that only reads, or whose repetition is what was asked (a goto), and that the
         // browser died under, waits for the recovery and runs again on the reopened page, within its
@@ -113,7 +126,7 @@ impl Queue {
         call: Call<'_>,
         action: Action,
     ) -> Result<Output, ErrorBody> {
-        let Call { method, budget, cancel } = call;
+        let Call { method, budget, cancel, steps } = call;
         // A worker is started only on a browser known to be alive: when the start fails because the
         // browser died a moment ago, the health check restarts it (and reopens the session's page), and
         // the start is tried once more on the new one.
@@ -122,9 +135,11 @@ impl Queue {
             attempts += 1;
             let link = self.health.link(budget).await?;
             if session.tabs_dirty.swap(false, Ordering::SeqCst) {
+                steps.log("read the session's tabs");
                 Sessions::current_tabs(session, &link, budget).await?;
             }
             if session.target().is_empty() {
+                steps.log("opened a page for the session");
                 self.sessions.open_target(session, &link, budget).await?;
             }
             // A worker on another tab than the session's active one (that tab closed) is replaced too.
@@ -140,6 +155,7 @@ impl Queue {
             }
             *slot = None;
             session.tab_sessions.store(0, Ordering::Relaxed);
+            steps.log("started a worker for the session's tab");
             match self.start_worker(session, &link, budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
@@ -158,6 +174,7 @@ impl Queue {
         let mut held = None;
         if session.context_renewed.swap(false, Ordering::SeqCst) {
             if let Some(kept) = &self.kept {
+                steps.log("put the session's login back in the new browser");
                 if let Some(put) = kept.restore(session, &link, budget).await {
                     *session.restored.lock().unwrap() = Some(put.restored);
                     held = put.held;
@@ -168,6 +185,7 @@ impl Queue {
         // A page reopened after a restart loads its URL before the action runs (a goto needs none).
         let restored = match session.take_restore() {
             Some(url) if !matches!(action, Action::Goto { .. } | Action::Attach { .. }) => {
+                steps.log(format!("reopened the session's page at {}", sb_protocol::redact::in_url(&url)));
                 restore(worker, session, &url, budget, cancel).await
             }
             _ => Ok(()),

@@ -37,7 +37,7 @@ use crate::gate::guard::Guard;
 use crate::lifecycle::browser::BrowserConfig;
 use crate::lifecycle::health::{BrowserHealth, BrowserObserver, HealthPolicy, PROVIDER};
 use crate::lifecycle::spawner::Spawner;
-use crate::pipeline::call::Call;
+use crate::pipeline::call::{Call, Steps};
 use crate::pipeline::dispatch::{self, OnSession, Route, SessionOp};
 use crate::pipeline::queue::Queue;
 use crate::sessions::downloads::DOWNLOAD_NEWS;
@@ -259,7 +259,11 @@ impl Runtime {
         // silently change what it gets.
         let result = match method.check_params(&request.params) {
             Err(unknown) => Err(bad_request(format!("{}: {unknown}", method.name()))),
-            Ok(()) => self.execute(Call { method, budget, cancel }, request).await,
+            Ok(()) => {
+                let steps = Steps::default();
+                let result = self.execute(Call { method, budget, cancel, steps: &steps }, request).await;
+                result.map_err(|e| steps.told(e))
+            }
         };
         let result = match &named {
             Some((internal, given)) => shown_as_given(result, internal, given),
