@@ -16,7 +16,10 @@
 //! (JSON travels as text instead). A worker's output that is an API result as the caller gets it
 //! (`GotoResult`, `ExtractResult`, `InputResult`, ...) is carried as that type's JSON text inside the
 //! frame (`as_json`), so the IPC declares no twin of it; the outputs the supervisor still turns into a
-//! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own.
+//! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own. Likewise
+//! an action whose params the supervisor only checks carries them as they are (`Action::Pdf`,
+//! `Storage`, `Clipboard`); an action's own fields are what the supervisor made of its params (a ref
+//! looked up into a [`Locator`], a file staged, a path under the artifacts dir, a default applied).
 
 use bytes::Bytes;
 use futures_util::{Sink, SinkExt};
@@ -24,10 +27,10 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ClipboardAction, ClipboardResult, ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation,
+    ClipboardParams, ClipboardResult, ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation,
     ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, ImageFormat,
-    InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkResult, PdfResult,
-    QueryResult, ScreenshotResult, ScrollResult, SelectResult, StorageAction, StorageKind, StorageResult,
+    InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkResult, PdfParams,
+    PdfResult, QueryResult, ScreenshotResult, ScrollResult, SelectResult, StorageParams, StorageResult,
     UploadResult, VerifyCheck, VerifyResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
@@ -256,20 +259,11 @@ pub enum Action {
         /// Their sizes together, bytes.
         bytes: u64,
     },
-    /// `Page.printToPDF`, written to `path`.
+    /// `Page.printToPDF` of `params` (checked by the supervisor), written to `path`.
     Pdf {
-        /// Paper width and height, inches, portrait (`landscape` turns it).
-        paper_in: (f64, f64),
-        /// Landscape.
-        landscape: bool,
-        /// Print backgrounds.
-        print_background: bool,
-        /// Every margin, inches.
-        margin_in: f64,
-        /// Rendering scale, 0.1..=2.
-        scale: f64,
-        /// Pages, `1-5, 8` (empty: all).
-        page_ranges: String,
+        /// The method's params as the agent gave them (their defaults: [`PdfParams::margin`], ...).
+        #[serde(with = "as_json")]
+        params: PdfParams,
         /// Where the PDF is written (under the artifacts dir; `files::under`).
         path: String,
     },
@@ -352,14 +346,9 @@ pub enum Action {
     },
     /// The active tab's Web Storage: `kind`, `action` on `key` with `value`.
     Storage {
-        /// local or session.
-        kind: StorageKind,
-        /// What to do.
-        action: StorageAction,
-        /// The item.
-        key: Option<String>,
-        /// Its new value (set).
-        value: Option<String>,
+        /// The method's params as the agent gave them.
+        #[serde(with = "as_json")]
+        params: StorageParams,
     },
     /// What every page of the session emulates from now on (the whole of it, not a change).
     Emulate {
@@ -398,10 +387,9 @@ pub enum Action {
     },
     /// The clipboard as the active tab's page sees it (`page.clipboard`).
     Clipboard {
-        /// read or write.
-        action: ClipboardAction,
-        /// The text written.
-        text: Option<String>,
+        /// The method's params as the agent gave them (a written text checked by the supervisor).
+        #[serde(with = "as_json")]
+        params: ClipboardParams,
     },
     /// How many elements a locator matches and what the first one is (`page.query`).
     Query {
@@ -869,9 +857,10 @@ outputs! {
     Network(NetworkResult),
 }
 
-/// An API result type inside a frame, as its JSON text: the API's types leave absent fields out of
-/// their JSON (`skip_serializing_if`), which postcard (not self-describing) cannot read back, so the
-/// worker's output travels in the very shape the caller gets, and the IPC has no twin of it.
+/// An API type inside a frame, as its JSON text: the API's types leave absent fields out of their
+/// JSON (`skip_serializing_if`), which postcard (not self-describing) cannot read back. So the worker's
+/// output travels in the very shape the caller gets, an action carries its method's params as the
+/// agent gave them, and the IPC has no twin of either.
 mod as_json {
     use serde::de::{DeserializeOwned, Error as _};
     use serde::ser::Error as _;

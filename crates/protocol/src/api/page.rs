@@ -503,6 +503,27 @@ pub struct PdfParams {
     pub page_ranges: Option<String>,
 }
 
+impl PdfParams {
+    /// Every margin, inches: `margin_in`, else 0.4 (Chromium's 1 cm).
+    pub fn margin(&self) -> f64 {
+        self.margin_in.unwrap_or(0.4)
+    }
+
+    /// The rendering's scale: `scale`, else 1.
+    pub fn scale(&self) -> f64 {
+        self.scale.unwrap_or(1.0)
+    }
+
+    /// The pages printed (`Page.printToPDF`'s `pageRanges`): `page_ranges`, else the first
+    /// [`MAX_PDF_PAGES`] (Chromium prints a shorter document whole).
+    pub fn ranges(&self) -> String {
+        match self.page_ranges.as_deref().map(str::trim) {
+            Some(ranges) if !ranges.is_empty() => ranges.to_string(),
+            _ => format!("1-{MAX_PDF_PAGES}"),
+        }
+    }
+}
+
 /// The most pages `page.pdf` prints: without `page_ranges`, the first 1000 of a longer document; a
 /// range past it is refused (`bad_request`). A page of a million lines would otherwise print as a
 /// million pages, for as long as the budget lasts.

@@ -67,11 +67,7 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::Upload { target, paths, names, bytes } => {
             actions::upload(page, target.as_ref(), paths, names, bytes, p).await
         }
-        Action::Pdf { paper_in, landscape, print_background, margin_in, scale, page_ranges, path } => {
-            let print =
-                actions::PdfPrint { paper_in, landscape, print_background, margin_in, scale, page_ranges };
-            actions::pdf(page, print, &path, p).await
-        }
+        Action::Pdf { params, path } => actions::pdf(page, &params, &path, p).await,
         Action::Evaluate { expression, frame, arg_json } => {
             evaluate::evaluate(page, &expression, frame.as_ref(), arg_json.as_deref(), p).await
         }
@@ -149,10 +145,8 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::HarStop { path } => har::stop(page, &path, p).await,
         Action::Verify { target, check } => verify::verify(page, target, check, p).await,
         Action::Query { target } => verify::query(page, target, p).await,
-        Action::Clipboard { action, text } => actions::clipboard(page, action, text, p).await,
-        Action::Storage { kind, action, key, value } => {
-            actions::storage(page, kind, action, key, value, p).await
-        }
+        Action::Clipboard { params } => actions::clipboard(page, params, p).await,
+        Action::Storage { params } => actions::storage(page, params, p).await,
         Action::Console { since, level, limit } => {
             Ok(Output::Console(page.journal.console(since, level, limit)))
         }

@@ -11,6 +11,7 @@ use sb_cdp::types::{
     ResponseReceived,
 };
 use sb_cdp::CdpError;
+use sb_protocol::api::{ClipboardParams, PdfParams, StorageParams};
 use sb_protocol::api::{
     ExtractFormat, ImageFormat, PdfResult, FULL_PAGE_MAX_WIDTH, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS,
 };
@@ -440,23 +441,23 @@ pub(crate) async fn upload(
 /// `bad_request`.
 pub(crate) async fn pdf(
     page: &Page,
-    print: PdfPrint,
+    print: &PdfParams,
     path: &str,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
     let budget = p.budget();
     let phase = Phase::Screenshot;
     settle::before_read(page, p).await;
-    let (width, height) = print.paper_in;
-    let m = print.margin_in;
+    let (width, height) = print.paper.inches();
+    let m = print.margin();
     let params = json!({
         "landscape": print.landscape,
         "printBackground": print.print_background,
         "paperWidth": width,
         "paperHeight": height,
         "marginTop": m, "marginBottom": m, "marginLeft": m, "marginRight": m,
-        "scale": print.scale,
-        "pageRanges": print.page_ranges,
+        "scale": print.scale(),
+        "pageRanges": print.ranges(),
         "preferCSSPageSize": false,
     });
     p.log(format!("printing on {width} x {height} in"));
@@ -479,16 +480,6 @@ pub(crate) async fn pdf(
     let pages = count_pages(&bytes);
     write_private(std::path::Path::new(path), &bytes, phase)?;
     Ok(Output::Pdf(PdfResult { path: path.to_string(), bytes: bytes.len() as u64, pages }))
-}
-
-/// What `page.pdf` prints: [`sb_protocol::ipc::Action::Pdf`]'s fields but its path.
-pub(crate) struct PdfPrint {
-    pub(crate) paper_in: (f64, f64),
-    pub(crate) landscape: bool,
-    pub(crate) print_background: bool,
-    pub(crate) margin_in: f64,
-    pub(crate) scale: f64,
-    pub(crate) page_ranges: String,
 }
 
 /// `Page.printToPDF`'s answer (base64 `data`).
@@ -578,14 +569,8 @@ const STORAGE: &str = r#"(kind, op) => {
 /// # Errors
 /// `bad_request` when the page's origin has no storage (opaque) or `set` would pass the origin's
 /// quota; a CDP failure or timeout.
-pub(crate) async fn storage(
-    page: &Page,
-    kind: sb_protocol::api::StorageKind,
-    action: sb_protocol::api::StorageAction,
-    key: Option<String>,
-    value: Option<String>,
-    p: &Progress,
-) -> Result<Output, WorkerError> {
+pub(crate) async fn storage(page: &Page, params: StorageParams, p: &Progress) -> Result<Output, WorkerError> {
+    let StorageParams { kind, action, key, value } = params;
     let phase = Phase::Cdp;
     let budget = p.budget();
     let kind = json!(kind);
@@ -632,10 +617,10 @@ const CLIPBOARD: &str = r#"async (action, text) => {
 /// not a secure context); a CDP failure or timeout.
 pub(crate) async fn clipboard(
     page: &Page,
-    action: sb_protocol::api::ClipboardAction,
-    text: Option<String>,
+    params: ClipboardParams,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
+    let ClipboardParams { action, text } = params;
     let phase = Phase::Cdp;
     let call = CallFunctionOn {
         function_declaration: CLIPBOARD.to_string(),

@@ -315,14 +315,17 @@ mod tests {
         let a =
             prepare(Method::PagePdf, json!({"paper": "a4", "landscape": true, "page_ranges": "1-2, 4"}), &ON);
         match a.unwrap() {
-            Action::Pdf { paper_in, landscape, margin_in, scale, page_ranges, path, .. } => {
-                assert_eq!((paper_in, landscape, margin_in, scale), ((8.27, 11.69), true, 0.4, 1.0));
-                assert_eq!((page_ranges.as_str(), path.as_str()), ("1-2, 4", "/shots/s-1.pdf"));
+            Action::Pdf { params: p, path } => {
+                assert_eq!(
+                    (p.paper.inches(), p.landscape, p.margin(), p.scale()),
+                    ((8.27, 11.69), true, 0.4, 1.0)
+                );
+                assert_eq!((p.ranges().as_str(), path.as_str()), ("1-2, 4", "/shots/s-1.pdf"));
             }
             other => panic!("{other:?}"),
         }
         match prepare(Method::PagePdf, json!({}), &ON).unwrap() {
-            Action::Pdf { page_ranges, .. } => assert_eq!(page_ranges, "1-1000", "the first 1000 pages"),
+            Action::Pdf { params, .. } => assert_eq!(params.ranges(), "1-1000", "the first 1000 pages"),
             other => panic!("{other:?}"),
         }
     }

@@ -190,15 +190,13 @@ pub(super) static UPLOAD: PageMethod = PageMethod {
 pub(super) static PDF: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: PdfParams = params(v)?;
-        let margin_in = p.margin_in.unwrap_or(0.4);
-        let scale = p.scale.unwrap_or(1.0);
-        if !(0.0..=5.0).contains(&margin_in) {
+        if !(0.0..=5.0).contains(&p.margin()) {
             return Err(bad_request("page.pdf margin_in is inches, from 0 to 5"));
         }
-        if !(0.1..=2.0).contains(&scale) {
+        if !(0.1..=2.0).contains(&p.scale()) {
             return Err(bad_request("page.pdf scale is from 0.1 to 2"));
         }
-        let page_ranges = p.page_ranges.unwrap_or_default();
+        let page_ranges = p.page_ranges.as_deref().unwrap_or_default();
         let ranges_ok = page_ranges.len() <= 200
             && page_ranges.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | ',' | ' '));
         if !ranges_ok {
@@ -212,19 +210,7 @@ pub(super) static PDF: PageMethod = PageMethod {
                 "page.pdf prints at most {MAX_PDF_PAGES} pages: page_ranges past page {MAX_PDF_PAGES}"
             )));
         }
-        // Without ranges, the first MAX_PDF_PAGES (Chromium prints a shorter document whole).
-        let page_ranges =
-            if page_ranges.trim().is_empty() { format!("1-{MAX_PDF_PAGES}") } else { page_ranges };
-        let (w, h) = p.paper.inches();
-        Ok(Action::Pdf {
-            paper_in: (w, h),
-            landscape: p.landscape,
-            print_background: p.print_background,
-            margin_in,
-            scale,
-            page_ranges,
-            path: cx.artifact_path("pdf")?,
-        })
+        Ok(Action::Pdf { params: p, path: cx.artifact_path("pdf")? })
     },
     finish: |o| finish_as(o, Done::of::<PdfResult>),
     numbers_refs: false,
@@ -443,7 +429,7 @@ pub(super) static CLIPBOARD: PageMethod = PageMethod {
                 )))
             }
         }
-        Ok(Action::Clipboard { action: p.action, text: p.text })
+        Ok(Action::Clipboard { params: p })
     },
     finish: |o| finish_as(o, Done::of::<ClipboardResult>),
     numbers_refs: false,
@@ -482,7 +468,7 @@ pub(super) static STORAGE: PageMethod = PageMethod {
                 "page.storage: get takes key or nothing, set key and value, delete key, clear nothing",
             ));
         }
-        Ok(Action::Storage { kind: p.kind, action: p.action, key: p.key, value: p.value })
+        Ok(Action::Storage { params: p })
     },
     finish: |o| finish_as(o, Done::of::<StorageResult>),
     numbers_refs: false,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use sb_protocol::api::{
     Request, SessionCloseResult, SessionStartParams, SessionStartResult, StorageAction, StorageKind,
-    StorageStateAction, StorageStateParams, StorageStateResult,
+    StorageParams, StorageStateAction, StorageStateParams, StorageStateResult,
 };
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, Display, Output};
@@ -124,10 +124,12 @@ impl Runtime {
                 let cookies = storage_state::cookies(&link, &context, budget).await?;
                 // The active tab's origin's local storage (none for an opaque origin).
                 let local = Action::Storage {
-                    kind: StorageKind::Local,
-                    action: StorageAction::Get,
-                    key: None,
-                    value: None,
+                    params: StorageParams {
+                        kind: StorageKind::Local,
+                        action: StorageAction::Get,
+                        key: None,
+                        value: None,
+                    },
                 };
                 let origins = match q.run(session, call, local).await {
                     Ok(Output::Storage(r)) if !r.items.is_empty() => {
