@@ -1,11 +1,11 @@
 //! The tool table: each MCP tool, the capability group it belongs to, and the API method it calls.
 //!
 //! Names follow Playwright MCP's where the action means the same (`browser_navigate`, `browser_click`,
-//! ...); tools of ours with no Playwright MCP counterpart use the same `browser_` style. Input schemas
-//! come from the protocol's parameter types (one source of truth); every tool also takes
-//! `timeout_ms`, which the server's instructions describe once.
-
-use std::str::FromStr;
+//! ...); tools of ours with no Playwright MCP counterpart use the same `browser_` style. A method's own
+//! tool (its params as the tool's arguments) is declared with the method, name and group
+//! (`sb_protocol::api::Method::tool`); the tools MCP adds beside it (some params fixed, a narrower
+//! schema) are declared here. Input schemas come from the protocol's parameter types (one source of
+//! truth); every tool also takes `timeout_ms`, which the server's instructions describe once.
 
 use sb_protocol::api::{
     CheckParams, ClickParams, ConsoleParams, CookieParam, DragParams, ElementParams, EmulateParams,
@@ -19,81 +19,9 @@ use serde_json::{Map, Value};
 
 use crate::schema::input_schema;
 
-/// A group of tools a deployment can leave out (`sandbox-browser mcp --caps`), as Playwright MCP's
-/// `--caps` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Cap {
-    /// Always on: navigate, snapshot, the input actions, waiting, tabs, dialogs.
-    Core,
-    /// `browser_evaluate`: JavaScript of the model's choosing runs in the page.
-    Evaluate,
-    /// Tools that write files on the host: `browser_take_screenshot` (the image is saved under the
-    /// runtime's artifacts directory).
-    Files,
-    /// `browser_pdf_save`: the page printed to a PDF under the artifacts directory (Playwright MCP's
-    /// `pdf` group).
-    Pdf,
-    /// The session's cookies, the page's local and session storage, and storage state files
-    /// (Playwright MCP's `storage` group's names: `browser_cookie_*`, `browser_localstorage_*`,
-    /// `browser_sessionstorage_*`, `browser_storage_state`, `browser_set_storage_state`).
-    Storage,
-    /// `browser_network_requests` and `browser_network_request`: the requests of the active tab, and
-    /// one request's headers and bodies; `browser_route`, `browser_route_list`, `browser_unroute`:
-    /// the session's routes (Playwright MCP's `network` group).
-    Network,
-    /// Raw input at coordinates, for models that read screenshots (Playwright MCP's `vision` group):
-    /// `browser_mouse_move_xy`, `_click_xy`, `_drag_xy`, `_down`, `_up`, `_wheel`; and
-    /// `browser_keydown`, `browser_keyup` (Playwright MCP's `core-input`, offered there to skills only).
-    Vision,
-    /// `browser_start_tracing`, `browser_stop_tracing`: a trace of the session's actions with a
-    /// screenshot after each, and its HTML report (`session.trace`; Playwright MCP's `devtools` group
-    /// has the same two names).
-    Devtools,
-    /// Checks of the page as it is now (`page.verify`), under Playwright MCP's `testing` group's names:
-    /// `browser_verify_element_visible`, `browser_verify_text_visible`, `browser_verify_list_visible`,
-    /// `browser_verify_value`.
-    Testing,
-}
-
-impl Cap {
-    /// The optional groups, as `--caps` names them.
-    pub const OPTIONAL: [Cap; 8] = [
-        Cap::Evaluate,
-        Cap::Files,
-        Cap::Pdf,
-        Cap::Storage,
-        Cap::Network,
-        Cap::Vision,
-        Cap::Devtools,
-        Cap::Testing,
-    ];
-
-    /// The `--caps` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Cap::Core => "core",
-            Cap::Evaluate => "evaluate",
-            Cap::Files => "files",
-            Cap::Pdf => "pdf",
-            Cap::Storage => "storage",
-            Cap::Network => "network",
-            Cap::Vision => "vision",
-            Cap::Devtools => "devtools",
-            Cap::Testing => "testing",
-        }
-    }
-}
-
-impl FromStr for Cap {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Cap, String> {
-        std::iter::once(Cap::Core).chain(Cap::OPTIONAL).find(|c| c.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = std::iter::once(Cap::Core).chain(Cap::OPTIONAL).map(Cap::name).collect();
-            format!("unknown capability {s:?}: the groups are {}", names.join(", "))
-        })
-    }
-}
+/// A group of tools a deployment can leave out (`--caps`): the protocol's [`sb_protocol::api::ToolGroup`], where each
+/// method's own tool is declared with its group.
+pub use sb_protocol::api::ToolGroup as Cap;
 
 /// What a tool does when called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,81 +227,93 @@ pub fn all() -> Vec<ToolDef> {
     ) -> ToolDef {
         ToolDef { name, cap, description, action, schema, read_only }
     }
+    // A method's own tool: its name and group are the method's declaration's (`Method::tool`).
+    fn own(
+        method: Method,
+        read_only: bool,
+        description: &'static str,
+        schema: Map<String, Value>,
+    ) -> ToolDef {
+        let Some((name, cap)) = method.tool() else {
+            unreachable!("{} is declared without its MCP tool", method.name())
+        };
+        def(name, cap, Call(method), read_only, description, schema)
+    }
     vec![
-        def("browser_navigate", Cap::Core, Call(Method::PageGoto), false,
+        own(Method::PageGoto, false,
             "Go to a URL; waits for the page to load.", input_schema::<GotoParams>()),
-        def("browser_navigate_back", Cap::Core, Call(Method::PageBack), false,
+        own(Method::PageBack, false,
             "Go back to the previous page of the tab's history; waits for it to load.", input_schema::<NoParams>()),
-        def("browser_navigate_forward", Cap::Core, Call(Method::PageForward), false,
+        own(Method::PageForward, false,
             "Go forward to the next page of the tab's history; waits for it to load.", input_schema::<NoParams>()),
-        def("browser_reload", Cap::Core, Call(Method::PageReload), false,
+        own(Method::PageReload, false,
             "Reload the page; waits for it to load.", input_schema::<NoParams>()),
-        def("browser_snapshot", Cap::Core, Call(Method::PageSnapshot), true,
+        own(Method::PageSnapshot, true,
             "The page as an aria snapshot: roles, names and [ref=eN] refs for the other tools. Take one before acting.",
             input_schema::<SnapshotParams>()),
-        def("browser_click", Cap::Core, Call(Method::PageClick), false,
+        own(Method::PageClick, false,
             "Click an element (ref from the snapshot, or a selector: CSS or Playwright's, e.g. getByRole('button', { name: 'Save' })).", input_schema::<ClickParams>()),
-        def("browser_type", Cap::Core, Call(Method::PageType), false,
+        own(Method::PageType, false,
             "Type text into an element key by key.", input_schema::<TypeParams>()),
-        def("browser_fill_form", Cap::Core, Call(Method::PageFillForm), false,
+        own(Method::PageFillForm, false,
             "Fill several fields: text filled, checkbox/radio by \"true\"/\"false\", select by value or label.",
             input_schema::<FillFormParams>()),
-        def("browser_press_key", Cap::Core, Call(Method::PagePress), false,
+        own(Method::PagePress, false,
             "Press a key or chord on an element, or on the focused one.", input_schema::<PressParams>()),
-        def("browser_file_upload", Cap::Core, Call(Method::PageUpload), false,
+        own(Method::PageUpload, false,
             "Set the files of a file input, by name, from the runtime's uploads directory.",
             input_schema::<UploadParams>()),
-        def("browser_select_option", Cap::Core, Call(Method::PageSelect), false,
+        own(Method::PageSelect, false,
             "Select options of a <select>.", input_schema::<SelectParams>()),
-        def("browser_check", Cap::Core, Call(Method::PageCheck), false,
+        own(Method::PageCheck, false,
             "Check or uncheck a checkbox or radio button.", input_schema::<CheckParams>()),
-        def("browser_hover", Cap::Core, Call(Method::PageHover), false,
+        own(Method::PageHover, false,
             "Move the mouse over an element.", input_schema::<ElementParams>()),
-        def("browser_drag", Cap::Core, Call(Method::PageDrag), false,
+        own(Method::PageDrag, false,
             "Drag one element onto another.", input_schema::<DragParams>()),
-        def("browser_scroll", Cap::Core, Call(Method::PageScroll), false,
+        own(Method::PageScroll, false,
             "Scroll an element into view, or the page by dx/dy px.", input_schema::<ScrollParams>()),
-        def("browser_wait_for", Cap::Core, Call(Method::PageWaitFor), true,
+        own(Method::PageWaitFor, true,
             "Wait for one condition: text to appear or go, a selector's state, a URL, a load state, a JS condition, a response, a download, a popup, a dialog, or a time.",
             input_schema::<WaitForParams>()),
-        def("browser_extract", Cap::Core, Call(Method::PageExtract), true,
+        own(Method::PageExtract, true,
             "The page's text (or HTML).", input_schema::<ExtractParams>()),
         def("browser_tabs", Cap::Core, Action::Tabs, false,
             "List, open, select or close tabs.", input_schema::<TabsArgs>()),
-        def("browser_handle_dialog", Cap::Core, Call(Method::PageHandleDialog), false,
+        own(Method::PageHandleDialog, false,
             "How to answer the next alert/confirm/prompt (dialogs are answered at once; results list them).",
             input_schema::<HandleDialogParams>()),
-        def("browser_resize", Cap::Core, Call(Method::PageSetViewport), false,
+        own(Method::PageSetViewport, false,
             "Set the viewport size, CSS px.", input_schema::<SetViewportParams>()),
-        def("browser_emulate_media", Cap::Core, Call(Method::PageEmulate), false,
+        own(Method::PageEmulate, false,
             "Emulate the media type (screen, print) and prefers-color-scheme, prefers-reduced-motion, forced-colors, prefers-contrast for the session's pages.",
             only(input_schema::<EmulateParams>(), &["color_scheme", "reduced_motion", "forced_colors", "contrast", "media"])),
         def("browser_network_state_set", Cap::Network, Call(Method::PageEmulate), false,
             "Take the session's pages offline (every request fails) or back online.",
             input_schema::<OfflineArgs>()),
-        def("browser_console_messages", Cap::Core, Call(Method::PageConsole), true,
+        own(Method::PageConsole, true,
             "The active tab's console messages and uncaught errors (level: error, warning, info, debug).",
             input_schema::<ConsoleParams>()),
-        def("browser_network_requests", Cap::Network, Call(Method::PageNetwork), true,
+        own(Method::PageNetwork, true,
             "The active tab's requests: method, URL, status or failure (static resources only with include_static).",
             without(input_schema::<NetworkParams>(), "id")),
         def("browser_network_request", Cap::Network, Call(Method::PageNetwork), true,
             "One request's details: its headers and body, the response's status, headers and body (cut at 64 KiB). id: from browser_network_requests.",
             required(only(input_schema::<NetworkParams>(), &["id"]), &["id"])),
         // Playwright MCP's route tools (tools/backend/route.ts), on the session's context as there.
-        def("browser_route", Cap::Network, Call(Method::PageRoute), false,
+        own(Method::PageRoute, false,
             "Mock requests whose URL matches, in every tab: fulfill, abort or continue them changed.",
             only(input_schema::<Route>(), &["url", "status", "content_type", "body", "error", "request_headers", "remove_headers"])),
-        def("browser_route_list", Cap::Network, Call(Method::PageRoutes), true,
+        own(Method::PageRoutes, true,
             "List the session's routes.", input_schema::<NoArgs>()),
-        def("browser_unroute", Cap::Network, Call(Method::PageUnroute), false,
+        own(Method::PageUnroute, false,
             "Remove the routes of a url pattern, or all.", input_schema::<UnrouteParams>()),
         def("browser_close", Cap::Core, Action::Close, false,
             "Close the browser session; the next tool starts a fresh one.", input_schema::<NoArgs>()),
-        def("browser_evaluate", Cap::Evaluate, Call(Method::PageEvaluate), false,
+        own(Method::PageEvaluate, false,
             "Run JavaScript in the page: an expression, or a function given the element named by ref/selector and arg (JSON).",
             input_schema::<EvaluateParams>()),
-        def("browser_take_screenshot", Cap::Files, Call(Method::PageScreenshot), true,
+        own(Method::PageScreenshot, true,
             "Capture the viewport, the full page, a region or an element as an image.",
             without(input_schema::<ScreenshotParams>(), "inline")),
         def("browser_cookie_list", Cap::Storage, CallWith(Method::SessionCookies, &[("action", "get")]), true,
@@ -430,7 +370,7 @@ pub fn all() -> Vec<ToolDef> {
             "Start trace recording.", input_schema::<NoArgs>()),
         def("browser_stop_tracing", Cap::Devtools, CallWith(Method::SessionTrace, &[("action", "stop")]), true,
             "Stop trace recording; write its HTML report.", input_schema::<NoArgs>()),
-        def("browser_pdf_save", Cap::Pdf, Call(Method::PagePdf), false,
+        own(Method::PagePdf, false,
             "Save the page as a PDF (print media) under the artifacts directory.", input_schema::<PdfParams>()),
         // Playwright MCP's `testing` group (tools/backend/verify.ts): the same four checks, each the
         // page as it is now.
@@ -518,6 +458,25 @@ mod tests {
             }
             let checked = method.check_params(&Value::Object(params));
             assert!(checked.is_ok(), "{} -> {}: {}", t.name, method.name(), checked.unwrap_err());
+        }
+    }
+
+    /// Issue 55 §1: a method's own tool is the one its declaration names, in the declared group,
+    /// calling that method; every other tool (fixed params, a narrower schema for the same method) is
+    /// MCP's own beside it. Tool names are unique.
+    #[test]
+    fn each_declared_tool_calls_its_method_in_its_group() {
+        let tools = all();
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "a tool name twice");
+        for m in Method::ALL {
+            let Some((name, group)) = m.tool() else { continue };
+            let found: Vec<&ToolDef> = tools.iter().filter(|t| t.name == name).collect();
+            assert_eq!(found.len(), 1, "{}: its tool {name} is not in the table", m.name());
+            assert_eq!((found[0].action, found[0].cap), (Action::Call(m), group), "{name}");
         }
     }
 

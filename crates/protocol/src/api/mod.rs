@@ -159,7 +159,7 @@ macro_rules! methods {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal {
         session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr,
         phase: $phase:ident, runs: $runs:ident
-        $(, facts: [$($fact:ident),* $(,)?])? $(,)?
+        $(, facts: [$($fact:ident),* $(,)?])? $(, tool: $tool:literal in $group:ident)? $(,)?
     })*) => {
         /// Every method of the API.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -220,6 +220,17 @@ macro_rules! methods {
                 match self { $(Method::$variant => Runner::$runs,)* }
             }
 
+            /// The MCP tool that calls the method with the model's arguments as its params (Playwright
+            /// MCP's name where it has the same action, `browser_navigate`), and the group that offers
+            /// it (`tool: "browser_navigate" in Core`). `None` for a method MCP calls only through tools
+            /// of its own that fix some params (`browser_cookie_list` is `session.cookies {action:
+            /// "get"}`; the MCP server declares those beside their method), or not at all.
+            pub fn tool(self) -> Option<(&'static str, ToolGroup)> {
+                match self {
+                    $(Method::$variant => None $(.or(Some(($tool, ToolGroup::$group))))?,)*
+                }
+            }
+
             /// What the declaration says of the method beside its types ([`Fact`]); empty for most.
             pub fn facts(self) -> &'static [Fact] {
                 match self { $(Method::$variant => &[$($(Fact::$fact),*)?],)* }
@@ -256,6 +267,83 @@ pub trait ApiMethod {
     type Params: Serialize + for<'de> Deserialize<'de> + schemars::JsonSchema;
     /// Its own result fields.
     type Result: for<'de> Deserialize<'de> + schemars::JsonSchema;
+}
+
+/// A group of MCP tools a deployment can leave out (`sandbox-browser mcp --caps`), as Playwright
+/// MCP's `--caps` does. A method's own tool is declared with its group ([`Method::tool`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolGroup {
+    /// Always on: navigate, snapshot, the input actions, waiting, tabs, dialogs.
+    Core,
+    /// `browser_evaluate`: JavaScript of the model's choosing runs in the page.
+    Evaluate,
+    /// Tools that write files on the host: `browser_take_screenshot` (the image is saved under the
+    /// runtime's artifacts directory).
+    Files,
+    /// `browser_pdf_save`: the page printed to a PDF under the artifacts directory (Playwright MCP's
+    /// `pdf` group).
+    Pdf,
+    /// The session's cookies, the page's local and session storage, and storage state files
+    /// (Playwright MCP's `storage` group's names: `browser_cookie_*`, `browser_localstorage_*`,
+    /// `browser_sessionstorage_*`, `browser_storage_state`, `browser_set_storage_state`).
+    Storage,
+    /// `browser_network_requests` and `browser_network_request`: the requests of the active tab, and
+    /// one request's headers and bodies; `browser_route`, `browser_route_list`, `browser_unroute`:
+    /// the session's routes (Playwright MCP's `network` group).
+    Network,
+    /// Raw input at coordinates, for models that read screenshots (Playwright MCP's `vision` group):
+    /// `browser_mouse_move_xy`, `_click_xy`, `_drag_xy`, `_down`, `_up`, `_wheel`; and
+    /// `browser_keydown`, `browser_keyup` (Playwright MCP's `core-input`, offered there to skills only).
+    Vision,
+    /// `browser_start_tracing`, `browser_stop_tracing`: a trace of the session's actions with a
+    /// screenshot after each, and its HTML report (`session.trace`; Playwright MCP's `devtools` group
+    /// has the same two names).
+    Devtools,
+    /// Checks of the page as it is now (`page.verify`), under Playwright MCP's `testing` group's names:
+    /// `browser_verify_element_visible`, `browser_verify_text_visible`, `browser_verify_list_visible`,
+    /// `browser_verify_value`.
+    Testing,
+}
+
+impl ToolGroup {
+    /// The optional groups, as `--caps` names them.
+    pub const OPTIONAL: [ToolGroup; 8] = [
+        ToolGroup::Evaluate,
+        ToolGroup::Files,
+        ToolGroup::Pdf,
+        ToolGroup::Storage,
+        ToolGroup::Network,
+        ToolGroup::Vision,
+        ToolGroup::Devtools,
+        ToolGroup::Testing,
+    ];
+
+    /// The `--caps` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolGroup::Core => "core",
+            ToolGroup::Evaluate => "evaluate",
+            ToolGroup::Files => "files",
+            ToolGroup::Pdf => "pdf",
+            ToolGroup::Storage => "storage",
+            ToolGroup::Network => "network",
+            ToolGroup::Vision => "vision",
+            ToolGroup::Devtools => "devtools",
+            ToolGroup::Testing => "testing",
+        }
+    }
+}
+
+impl std::str::FromStr for ToolGroup {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ToolGroup, String> {
+        std::iter::once(ToolGroup::Core).chain(ToolGroup::OPTIONAL).find(|c| c.name() == s).ok_or_else(|| {
+            let names: Vec<&str> =
+                std::iter::once(ToolGroup::Core).chain(ToolGroup::OPTIONAL).map(ToolGroup::name).collect();
+            format!("unknown capability {s:?}: the groups are {}", names.join(", "))
+        })
+    }
 }
 
 /// Who runs a method ([`Method::runs`]).
@@ -439,95 +527,95 @@ methods! {
     /// were done), or what it reached when the budget ran out (`timed_out: true`). A document that
     /// sends the tab on while it loads (a script's `location.href = ...`) is followed: the answer comes
     /// once the page it went to is loaded, with the first response's `status`.
-    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates, Repeatable] }
+    PageGoto = "page.goto" { session: true, params: GotoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates, Repeatable], tool: "browser_navigate" in Core }
     /// `page.back` -> [`GotoResult`]: the previous entry of the tab's history, waited for as `page.goto`
     /// waits, until `DOMContentLoaded` (`timed_out` with what it reached); `bad_request` when there is
     /// none.
-    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates] }
+    PageBack = "page.back" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates], tool: "browser_navigate_back" in Core }
     /// `page.forward` -> [`GotoResult`]: the next entry of the tab's history, as `page.back`.
-    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates] }
+    PageForward = "page.forward" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates], tool: "browser_navigate_forward" in Core }
     /// `page.reload` -> [`GotoResult`]: the tab's document loaded again, waited for as `page.goto`.
-    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates] }
+    PageReload = "page.reload" { session: true, params: NoParams, result: GotoResult, timeout_ms: 15_000, phase: Navigate, runs: Worker, facts: [Navigates], tool: "browser_reload" in Core }
     /// `page.extract {format?, max_chars?}` -> [`ExtractResult`]: the page's `text` (innerText) or
     /// `html`, at most `max_chars`.
-    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000, phase: Extract, runs: Worker, facts: [Reads] }
+    PageExtract = "page.extract" { session: true, params: ExtractParams, result: ExtractResult, timeout_ms: 8_000, phase: Extract, runs: Worker, facts: [Reads], tool: "browser_extract" in Core }
     /// `page.screenshot {full_page?, format?, quality?, inline?, max_height?, clip?, ref? | selector?}` ->
     /// [`ScreenshotResult`]: the viewport, the full page (cut at `max_height` CSS px), a `clip` region
     /// (`{x, y, width, height}`, CSS px) or an element, saved under the runtime's artifacts directory;
     /// `inline` also returns it as base64 `data`.
-    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, phase: Screenshot, runs: Worker, facts: [Artifact, Reads] }
+    PageScreenshot = "page.screenshot" { session: true, params: ScreenshotParams, result: ScreenshotResult, timeout_ms: 8_000, phase: Screenshot, runs: Worker, facts: [Artifact, Reads], tool: "browser_take_screenshot" in Files }
     /// `page.evaluate {expression | function, ref? | selector?, frame?, arg?}` -> [`EvaluateResult`]:
     /// an `expression`, or a `function` called with the element named by `ref`/`selector` and the
     /// JSON `arg` (Playwright's `evaluate(fn, arg)`); promises are awaited; `evaluate_error` when it
     /// throws.
-    PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000, phase: Evaluate, runs: Worker }
+    PageEvaluate = "page.evaluate" { session: true, params: EvaluateParams, result: EvaluateResult, timeout_ms: 8_000, phase: Evaluate, runs: Worker, tool: "browser_evaluate" in Evaluate }
     /// `page.wait_for {selector+state | text | text_gone | url | load_state | function | time_ms}` ->
     /// [`WaitForResult`]: exactly one condition (a `selector` in a `state`, `text` to appear, `text_gone`,
     /// a `url` glob, a `load_state`, a JS `function` truthy, or `time_ms`).
-    PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000, phase: Wait, runs: Worker }
+    PageWaitFor = "page.wait_for" { session: true, params: WaitForParams, result: WaitForResult, timeout_ms: 20_000, phase: Wait, runs: Worker, tool: "browser_wait_for" in Core }
     /// `page.snapshot {interactive?, compact?, max_depth?, scope?, max_chars?, diff?}` ->
     /// [`SnapshotResult`]: the page as aria-snapshot text with `[ref=eN]` refs to act on.
-    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
+    PageSnapshot = "page.snapshot" { session: true, params: SnapshotParams, result: SnapshotResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_snapshot" in Core }
     /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`]: waits until
     /// the element is actionable (visible, stable, enabled, not covered), then clicks it with `button`
     /// `click_count` times.
-    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_click" in Core }
     /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`]: types `text` key by key
     /// (`clear` first empties the field, `submit` presses Enter after).
-    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_type" in Core }
     /// `page.fill {ref | selector, value}` -> [`InputResult`]: sets an input's value at once (as
     /// Playwright's `fill`).
     PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
     /// `page.press {key, ref? | selector?}` -> [`InputResult`]: `Enter`, `Tab`, `Control+A`, ... on the
     /// element, or on the focused one.
-    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_press_key" in Core }
     /// `page.hover {ref | selector}` -> [`InputResult`]: moves the mouse over the element.
-    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_hover" in Core }
     /// `page.handle_dialog {accept, prompt_text?}` -> [`HandleDialogResult`]: how the session answers
     /// its next JavaScript dialog, in any of its tabs (a popup not focused yet too); one dialog only.
-    PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_handle_dialog" in Core }
     /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`]: selects a
     /// `<select>`'s options.
-    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_select_option" in Core }
     /// `page.check {ref | selector, checked?}` -> [`InputResult`]: brings a checkbox or radio to
     /// `checked` (default true).
-    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_check" in Core }
     /// `page.scroll {ref | selector}` -> [`InputResult`]: an element into view; or `{dx?, dy?}` ->
     /// [`ScrollResult`]: the page by a wheel delta (CSS px).
-    PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_scroll" in Core }
     /// `page.drag {from: {ref | selector}, to: {ref | selector}}` -> [`InputResult`]: drags with the
     /// mouse from one element to the other.
-    PageDrag = "page.drag" { session: true, params: DragParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageDrag = "page.drag" { session: true, params: DragParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_drag" in Core }
     /// `page.set_viewport {width, height, device_scale_factor?}` -> [`SetViewportResult`]: the session's
     /// viewport in CSS px from now on (its pages, and the pages of every later worker).
-    PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageSetViewport = "page.set_viewport" { session: true, params: SetViewportParams, result: SetViewportResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_resize" in Core }
     /// `page.frames` -> [`FramesResult`]: the active tab's frame tree, main frame first (out-of-process
     /// iframes included).
     PageFrames = "page.frames" { session: true, params: NoParams, result: FramesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
     /// `page.pdf {paper?, landscape?, print_background?, margin_in?, scale?, page_ranges?}` ->
     /// [`PdfResult`]: the page printed to PDF (`Page.printToPDF`, print media), written under the
     /// artifacts directory.
-    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, phase: Screenshot, runs: Worker, facts: [Artifact, Reads] }
+    PagePdf = "page.pdf" { session: true, params: PdfParams, result: PdfResult, timeout_ms: 15_000, phase: Screenshot, runs: Worker, facts: [Artifact, Reads], tool: "browser_pdf_save" in Pdf }
     /// `page.fill_form {fields: [{ref | selector, value}]}` -> [`FillFormResult`]: fills several fields
     /// in order, each as its element takes a value (text: filled; checkbox, radio: checked by
     /// `"true"`/`"false"`; select: chosen by value or label), stopping at the first that fails and
     /// naming it.
-    PageFillForm = "page.fill_form" { session: true, params: FillFormParams, result: FillFormResult, timeout_ms: 15_000, phase: Actionability, runs: Worker }
+    PageFillForm = "page.fill_form" { session: true, params: FillFormParams, result: FillFormResult, timeout_ms: 15_000, phase: Actionability, runs: Worker, tool: "browser_fill_form" in Core }
     /// `page.upload {ref | selector, files}` -> [`UploadResult`]: sets the files of a file input
     /// (`DOM.setFileInputFiles`), each a plain name of a file in `[files] uploads_dir`.
-    PageUpload = "page.upload" { session: true, params: UploadParams, result: UploadResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageUpload = "page.upload" { session: true, params: UploadParams, result: UploadResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_file_upload" in Core }
     /// `page.downloads` -> [`DownloadsResult`]: every download of the session so far (its pages' and
     /// popups'), oldest first, each in its latest state.
     PageDownloads = "page.downloads" { session: true, params: NoParams, result: DownloadsResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `page.console {since?, level?, limit?}` -> [`ConsoleResult`]: the active tab's console messages
     /// and uncaught exceptions (`Runtime.consoleAPICalled`, `Runtime.exceptionThrown`) from a bounded
     /// buffer ([`CONSOLE_BUFFER`] entries), oldest first, at `level` or more severe.
-    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
+    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_console_messages" in Core }
     /// `page.network {since?, filter?, include_static?, limit?}` -> [`NetworkResult`]: the active tab's
     /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
     /// ([`NETWORK_BUFFER`] entries), oldest first; `page.network {id}`: that request alone with its
     /// [`RequestDetails`] (headers, post data, the response's headers and body, capped).
-    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads] }
+    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_network_requests" in Network }
     /// `page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}` -> [`InputResult`]:
     /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
     /// `up`, `click`, `wheel`) plus `drag` (down at x, y, move to to_x, to_y, up); no element is
@@ -542,7 +630,7 @@ methods! {
     /// pages emulate from now on, as Playwright's context options (each
     /// field given replaces the one in force; `reset` clears them all first), on every page of the
     /// session and kept across a supervisor restart, as the viewport is.
-    PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageEmulate = "page.emulate" { session: true, params: EmulateParams, result: EmulateResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_emulate_media" in Core }
     /// `page.storage {kind: local | session, action?: get | set | delete | clear, key?, value?}` ->
     /// [`StorageResult`]: the active tab's `localStorage` or `sessionStorage` (its origin's), after the
     /// action.
@@ -567,12 +655,12 @@ methods! {
     /// [`Route`] of the session's requests, in every tab, tried before the ones already there (as
     /// Playwright's `context.route`); at most [`MAX_ROUTES`]. While a session has no route (and no
     /// `http_credentials`) its requests are not intercepted at all.
-    PageRoute = "page.route" { session: true, params: Route, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageRoute = "page.route" { session: true, params: Route, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_route" in Network }
     /// `page.unroute {url?}` -> [`RoutesResult`]: removes the routes added with that `url` (every
     /// route without it), as Playwright's `context.unroute(url)` / `unrouteAll()`.
-    PageUnroute = "page.unroute" { session: true, params: UnrouteParams, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageUnroute = "page.unroute" { session: true, params: UnrouteParams, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_unroute" in Network }
     /// `page.routes` -> [`RoutesResult`]: the session's routes, newest first.
-    PageRoutes = "page.routes" { session: true, params: NoParams, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageRoutes = "page.routes" { session: true, params: NoParams, result: RoutesResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_route_list" in Network }
     /// `tabs.list` -> [`TabsListResult`]: the session's tabs (popups included).
     TabsList = "tabs.list" { session: true, params: NoParams, result: TabsListResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `tabs.open {url?}` -> [`TabInfo`]: a new tab, the active one from now on, loaded at `url` as
