@@ -18,7 +18,7 @@
 //! frame (`as_json`), so the IPC declares no twin of it; the outputs the supervisor still turns into a
 //! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own. Likewise
 //! an action whose params the supervisor only checks carries them as they are (`Action::Pdf`,
-//! `Storage`, `Clipboard`); an action's own fields are what the supervisor made of its params (a ref
+//! `Storage`, `Clipboard`, `Extract`, `Console`, `Network`); an action's own fields are what the supervisor made of its params (a ref
 //! looked up into a [`Locator`], a file staged, a path under the artifacts dir, a default applied).
 
 use bytes::Bytes;
@@ -27,11 +27,11 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ClipboardParams, ClipboardResult, ConsoleLevel, ConsoleResult, ElementState, EmulateResult, Emulation,
-    ExtractFormat, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, ImageFormat,
-    InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkResult, PdfParams,
-    PdfResult, QueryResult, ScreenshotResult, ScrollResult, SelectResult, StorageParams, StorageResult,
-    UploadResult, VerifyCheck, VerifyResult, WaitForResult,
+    ClipboardParams, ClipboardResult, ConsoleParams, ConsoleResult, ElementState, EmulateResult, Emulation,
+    ExtractParams, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, ImageFormat,
+    InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkParams, NetworkResult,
+    PdfParams, PdfResult, QueryResult, ScreenshotResult, ScrollResult, SelectResult, StorageParams,
+    StorageResult, UploadResult, VerifyCheck, VerifyResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 
@@ -218,10 +218,9 @@ pub enum Action {
     Reload,
     /// Page text or HTML, cut at `max_chars`.
     Extract {
-        /// `text` or `html`.
-        format: ExtractFormat,
-        /// Cap on the content, Unicode scalar values.
-        max_chars: u64,
+        /// The method's params as the agent gave them (the cap's default: [`ExtractParams::cap`]).
+        #[serde(with = "as_json")]
+        params: ExtractParams,
     },
     /// `Page.captureScreenshot`, written to `path`; a full page is cut at `max_height` CSS px.
     Screenshot {
@@ -358,25 +357,17 @@ pub enum Action {
     },
     /// The active tab's console messages after `since`, at `level` or more severe, the newest `limit`.
     Console {
-        /// Entries after this id (0: all kept).
-        since: u64,
-        /// The least severe level listed.
-        level: ConsoleLevel,
-        /// At most this many, the newest.
-        limit: u32,
+        /// The method's params as the agent gave them (`limit` checked; its default:
+        /// [`ConsoleParams::newest`]).
+        #[serde(with = "as_json")]
+        params: ConsoleParams,
     },
     /// The active tab's requests after `since` whose URL matches `filter` (a glob), the newest `limit`.
     Network {
-        /// Entries after this id (0: all kept).
-        since: u64,
-        /// A URL glob, when given.
-        filter: Option<String>,
-        /// Also static resources that loaded (images, fonts, stylesheets, media).
-        include_static: bool,
-        /// At most this many, the newest.
-        limit: u32,
-        /// One request's details instead (`page.network {id}`).
-        id: Option<u64>,
+        /// The method's params as the agent gave them (`limit` checked; its default:
+        /// [`NetworkParams::newest`]; `id` alone or the list's fields).
+        #[serde(with = "as_json")]
+        params: NetworkParams,
     },
     /// One check of an element or of the page's text as they are now (`page.verify`).
     Verify {

@@ -41,8 +41,9 @@ pub use self::input::{
 pub use self::network::{
     AbortReason, ConsoleLevel, ConsoleMessage, ConsoleParams, ConsoleResult, HarContent, HarParams,
     HarResult, HttpCredentials, NetworkParams, NetworkRequest, NetworkResult, RequestDetails, Route,
-    RouteAction, RouteInfo, RoutesResult, TraceAction, UnrouteParams, CONSOLE_BUFFER, MAX_JOURNAL_LIMIT,
-    MAX_ROUTES, MAX_ROUTES_BODY_BYTES, MAX_ROUTE_BODY_BYTES, NETWORK_BODY_BYTES, NETWORK_BUFFER,
+    RouteAction, RouteInfo, RoutesResult, TraceAction, UnrouteParams, CONSOLE_BUFFER, DEFAULT_JOURNAL_LIMIT,
+    MAX_JOURNAL_LIMIT, MAX_ROUTES, MAX_ROUTES_BODY_BYTES, MAX_ROUTE_BODY_BYTES, NETWORK_BODY_BYTES,
+    NETWORK_BUFFER,
 };
 pub use self::page::{
     dialog_text, Clip, DialogInfo, DialogLog, DownloadInfo, DownloadsResult, EvaluateParams, EvaluateResult,

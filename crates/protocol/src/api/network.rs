@@ -12,6 +12,23 @@ pub const NETWORK_BUFFER: usize = 1_000;
 /// The most entries one `page.console` or `page.network` answer lists (the newest kept).
 pub const MAX_JOURNAL_LIMIT: u32 = 1_000;
 
+/// How many entries `page.console` and `page.network` list without a `limit` (the newest).
+pub const DEFAULT_JOURNAL_LIMIT: u32 = 100;
+
+impl ConsoleParams {
+    /// How many entries are listed, the newest: `limit`, else [`DEFAULT_JOURNAL_LIMIT`].
+    pub fn newest(&self) -> u32 {
+        self.limit.unwrap_or(DEFAULT_JOURNAL_LIMIT)
+    }
+}
+
+impl NetworkParams {
+    /// How many requests are listed, the newest: `limit`, else [`DEFAULT_JOURNAL_LIMIT`].
+    pub fn newest(&self) -> u32 {
+        self.limit.unwrap_or(DEFAULT_JOURNAL_LIMIT)
+    }
+}
+
 /// A console message's severity, most severe first (Playwright MCP's `browser_console_messages`
 /// levels: each level includes the more severe ones).
 #[derive(

@@ -116,6 +116,14 @@ pub struct ExtractParams {
     pub max_chars: Option<u64>,
 }
 
+impl ExtractParams {
+    /// The cap on the content, Unicode scalar values: `max_chars`, else
+    /// [`DEFAULT_EXTRACT_MAX_CHARS`].
+    pub fn cap(&self) -> u64 {
+        self.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS)
+    }
+}
+
 /// Image format of `page.screenshot`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use sb_protocol::api::FramesResult;
+use sb_protocol::api::{FramesResult, NetworkParams};
 use sb_protocol::ipc::{Action, AttachedOutput, DialogPolicyOutput, Display, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 
@@ -58,7 +58,7 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::Goto { url } => actions::goto(page, &url, p).await,
         Action::History { delta } => history::go(page, delta, p).await,
         Action::Reload => history::reload(page, p).await,
-        Action::Extract { format, max_chars } => actions::extract(page, format, max_chars, p).await,
+        Action::Extract { params } => actions::extract(page, params.format, params.cap(), p).await,
         Action::Screenshot { full_page, format, quality, inline, max_height, path, clip, target } => {
             let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
             actions::screenshot(page, shot, &path, p).await
@@ -147,10 +147,11 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::Query { target } => verify::query(page, target, p).await,
         Action::Clipboard { params } => actions::clipboard(page, params, p).await,
         Action::Storage { params } => actions::storage(page, params, p).await,
-        Action::Console { since, level, limit } => {
-            Ok(Output::Console(page.journal.console(since, level, limit)))
+        Action::Console { params } => {
+            let (since, level) = (params.since.unwrap_or(0), params.level.unwrap_or_default());
+            Ok(Output::Console(page.journal.console(since, level, params.newest())))
         }
-        Action::Network { id: Some(id), .. } => {
+        Action::Network { params: NetworkParams { id: Some(id), .. } } => {
             let Some(found) = page.journal.details(id) else {
                 let listed = page.journal.network(0, None, true, 1);
                 return Err(fail(
@@ -172,14 +173,15 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
                 details: Some(Box::new(details)),
             }))
         }
-        Action::Network { since, filter, include_static, limit, id: None } => {
-            let pattern = match filter.as_deref().map(sb_protocol::pattern::url_pattern).transpose() {
+        Action::Network { params } => {
+            let pattern = match params.filter.as_deref().map(sb_protocol::pattern::url_pattern).transpose() {
                 Ok(p) => p,
                 Err(e) => {
                     return Err(fail(ErrorCode::BadRequest, Phase::Cdp, format!("page.network filter: {e}")))
                 }
             };
-            Ok(Output::Network(page.journal.network(since, pattern.as_ref(), include_static, limit)))
+            let (since, limit) = (params.since.unwrap_or(0), params.newest());
+            Ok(Output::Network(page.journal.network(since, pattern.as_ref(), params.include_static, limit)))
         }
     };
     // The elements the action resolved are the page's again: what it removes can be collected.

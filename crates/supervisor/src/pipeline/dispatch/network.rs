@@ -92,9 +92,9 @@ pub(super) static HAR: PageMethod = PageMethod {
 };
 
 /// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
-fn journal_limit(method: &str, limit: Option<u32>) -> Result<u32, ErrorBody> {
-    match limit.unwrap_or(100) {
-        n @ 1..=MAX_JOURNAL_LIMIT => Ok(n),
+fn journal_limit(method: &str, limit: u32) -> Result<(), ErrorBody> {
+    match limit {
+        1..=MAX_JOURNAL_LIMIT => Ok(()),
         n => Err(bad_request(format!("{method} limit is 1 to {MAX_JOURNAL_LIMIT}; got {n}"))),
     }
 }
@@ -102,8 +102,8 @@ fn journal_limit(method: &str, limit: Option<u32>) -> Result<u32, ErrorBody> {
 pub(super) static CONSOLE: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: ConsoleParams = params(v)?;
-        let limit = journal_limit("page.console", p.limit)?;
-        Ok(Action::Console { since: p.since.unwrap_or(0), level: p.level.unwrap_or_default(), limit })
+        journal_limit("page.console", p.newest())?;
+        Ok(Action::Console { params: p })
     },
     finish: |o| finish_as(o, Done::of::<ConsoleResult>),
     numbers_refs: false,
@@ -113,20 +113,14 @@ pub(super) static CONSOLE: PageMethod = PageMethod {
 pub(super) static NETWORK: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: NetworkParams = params(v)?;
-        let limit = journal_limit("page.network", p.limit)?;
+        journal_limit("page.network", p.newest())?;
         let lists = p.since.is_some() || p.filter.is_some() || p.include_static || p.limit.is_some();
         if p.id.is_some() && lists {
             return Err(bad_request(
                 "page.network: id names one request; since, filter, include_static and limit are for a list",
             ));
         }
-        Ok(Action::Network {
-            since: p.since.unwrap_or(0),
-            filter: p.filter,
-            include_static: p.include_static,
-            limit,
-            id: p.id,
-        })
+        Ok(Action::Network { params: p })
     },
     finish: |o| finish_as(o, Done::of::<NetworkResult>),
     numbers_refs: false,

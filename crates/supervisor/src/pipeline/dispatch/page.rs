@@ -7,9 +7,8 @@ use sb_protocol::api::{
     ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
     FillFormResult, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, PdfParams,
     PdfResult, ScreenshotParams, ScreenshotResult, SetViewportParams, SetViewportResult, SnapshotParams,
-    SnapshotResult, UploadParams, UploadResult, WaitForResult, DEFAULT_EXTRACT_MAX_CHARS,
-    DEFAULT_SCREENSHOT_MAX_HEIGHT, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS, MAX_PDF_PAGES,
-    MAX_UPLOAD_FILES,
+    SnapshotResult, UploadParams, UploadResult, WaitForResult, DEFAULT_SCREENSHOT_MAX_HEIGHT,
+    DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS, MAX_PDF_PAGES, MAX_UPLOAD_FILES,
 };
 use sb_protocol::api::{
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
@@ -92,7 +91,7 @@ pub(super) static RELOAD: PageMethod =
 pub(super) static EXTRACT: PageMethod = PageMethod {
     prepare: |v, _| {
         let p: ExtractParams = params(v)?;
-        Ok(Action::Extract { format: p.format, max_chars: p.max_chars.unwrap_or(DEFAULT_EXTRACT_MAX_CHARS) })
+        Ok(Action::Extract { params: p })
     },
     finish: |o| finish_as(o, Done::of::<ExtractResult>),
     numbers_refs: false,
