@@ -18,7 +18,8 @@
 //! frame (`as_json`), so the IPC declares no twin of it; the outputs the supervisor still turns into a
 //! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own. Likewise
 //! an action whose params the supervisor only checks carries them as they are (`Action::Pdf`,
-//! `Storage`, `Clipboard`, `Extract`, `Console`, `Network`); an action's own fields are what the supervisor made of its params (a ref
+//! `Storage`, `Clipboard`, `Extract`, `Console`, `Network`, and `Screenshot` beside its element
+//! looked up); an action's own fields are what the supervisor made of its params (a ref
 //! looked up into a [`Locator`], a file staged, a path under the artifacts dir, a default applied).
 
 use bytes::Bytes;
@@ -28,9 +29,9 @@ use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
     ClipboardParams, ClipboardResult, ConsoleParams, ConsoleResult, ElementState, EmulateResult, Emulation,
-    ExtractParams, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, ImageFormat,
-    InputResult, KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkParams, NetworkResult,
-    PdfParams, PdfResult, QueryResult, ScreenshotResult, ScrollResult, SelectResult, StorageParams,
+    ExtractParams, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, InputResult,
+    KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkParams, NetworkResult, PdfParams,
+    PdfResult, QueryResult, ScreenshotParams, ScreenshotResult, ScrollResult, SelectResult, StorageParams,
     StorageResult, UploadResult, VerifyCheck, VerifyResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
@@ -222,23 +223,16 @@ pub enum Action {
         #[serde(with = "as_json")]
         params: ExtractParams,
     },
-    /// `Page.captureScreenshot`, written to `path`; a full page is cut at `max_height` CSS px.
+    /// `Page.captureScreenshot` of `params` (checked by the supervisor), written to `path`; a full page
+    /// is cut at [`ScreenshotParams::tallest`] CSS px.
     Screenshot {
-        /// The whole page (cut at `max_height`), not the viewport.
-        full_page: bool,
-        /// `png` or `jpeg`.
-        format: ImageFormat,
-        /// JPEG quality, 0..=100.
-        quality: Option<u8>,
-        /// Whether the result carries the image as base64 too.
-        inline: bool,
-        /// The tallest full-page capture, CSS px.
-        max_height: u32,
+        /// The method's params as the agent gave them (their element is `target`).
+        #[serde(with = "as_json")]
+        params: ScreenshotParams,
         /// Where the image is written (under the session's artifacts; `files::under`).
         path: String,
-        /// A region, CSS px: of the viewport, or of the page with `full_page`; `[x, y, width, height]`.
-        clip: Option<[f64; 4]>,
-        /// An element whose border box is captured (scrolled into view first).
+        /// The element whose border box is captured (scrolled into view first): the params' ref
+        /// looked up, or their selector.
         target: Option<Locator>,
     },
     /// `page.fill_form`: each field by its element's kind, in order, stopping at the first failure.
@@ -958,13 +952,13 @@ mod tests {
             reads: true,
             phase: Phase::Screenshot,
             action: Box::new(Action::Screenshot {
-                full_page: true,
-                format: ImageFormat::Png,
-                quality: None,
-                inline: false,
-                max_height: 16_384,
+                params: ScreenshotParams {
+                    full_page: true,
+                    max_height: Some(16_384),
+                    clip: Some(crate::api::Clip { x: 1.0, y: 2.0, width: 30.0, height: 40.0 }),
+                    ..Default::default()
+                },
                 path: "/tmp/a.png".into(),
-                clip: Some([1.0, 2.0, 30.0, 40.0]),
                 target: Some(Locator::Selector("#x".into())),
             }),
         };

@@ -124,6 +124,20 @@ impl ExtractParams {
     }
 }
 
+impl ScreenshotParams {
+    /// A full page's tallest capture, CSS px: `max_height`, else [`DEFAULT_SCREENSHOT_MAX_HEIGHT`].
+    pub fn tallest(&self) -> u32 {
+        self.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT)
+    }
+}
+
+impl Clip {
+    /// `[x, y, width, height]`, CSS px.
+    pub fn as_array(&self) -> [f64; 4] {
+        [self.x, self.y, self.width, self.height]
+    }
+}
+
 /// Image format of `page.screenshot`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]

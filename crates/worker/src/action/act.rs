@@ -59,9 +59,8 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::History { delta } => history::go(page, delta, p).await,
         Action::Reload => history::reload(page, p).await,
         Action::Extract { params } => actions::extract(page, params.format, params.cap(), p).await,
-        Action::Screenshot { full_page, format, quality, inline, max_height, path, clip, target } => {
-            let shot = actions::Shot { full_page, format, quality, inline, max_height, clip, target };
-            actions::screenshot(page, shot, &path, p).await
+        Action::Screenshot { params, path, target } => {
+            actions::screenshot(page, &params, target.as_ref(), &path, p).await
         }
         Action::FillForm { fields } => interact::fill_form(page, &fields, p).await,
         Action::Upload { target, paths, names, bytes } => {

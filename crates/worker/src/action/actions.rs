@@ -11,7 +11,7 @@ use sb_cdp::types::{
     ResponseReceived,
 };
 use sb_cdp::CdpError;
-use sb_protocol::api::{ClipboardParams, PdfParams, StorageParams};
+use sb_protocol::api::{Clip, ClipboardParams, PdfParams, ScreenshotParams, StorageParams};
 use sb_protocol::api::{
     ExtractFormat, ImageFormat, PdfResult, FULL_PAGE_MAX_WIDTH, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS,
 };
@@ -263,20 +263,6 @@ pub(crate) async fn extract(
     }))
 }
 
-/// What `page.screenshot` asked for.
-pub(crate) struct Shot {
-    pub full_page: bool,
-    pub format: ImageFormat,
-    pub quality: Option<u8>,
-    pub inline: bool,
-    /// Full page only: the tallest capture, CSS px.
-    pub max_height: u32,
-    /// A region, CSS px `[x, y, width, height]`: of the viewport, or of the page with `full_page`.
-    pub clip: Option<[f64; 4]>,
-    /// An element to capture.
-    pub target: Option<Locator>,
-}
-
 /// An element's border box in the page's coordinates (CSS px, scroll offset added), after scrolling
 /// it into view: `[x, y, width, height]`.
 const ELEMENT_BOX: &str =
@@ -288,7 +274,8 @@ const ELEMENT_BOX: &str =
 /// read from the image.
 pub(crate) async fn screenshot(
     page: &Page,
-    shot: Shot,
+    shot: &ScreenshotParams,
+    target: Option<&Locator>,
     path: &str,
     p: &Progress,
 ) -> Result<Output, WorkerError> {
@@ -305,7 +292,7 @@ pub(crate) async fn screenshot(
     // viewport's, so the page's scroll offset is added (as Playwright's crPage does).
     let scroll =
         || eval_as::<[f64; 2]>(page, "[scrollX, scrollY]", phase, "reading the page's scroll offset", p);
-    let region = match (&shot.target, shot.clip) {
+    let region = match (target, shot.clip.as_ref().map(Clip::as_array)) {
         (Some(locator), _) => {
             let el = resolve(page, locator, p).await?.ok_or_else(|| {
                 fail(ErrorCode::BadRequest, phase, "the element to capture matches nothing")
@@ -335,7 +322,7 @@ pub(crate) async fn screenshot(
     } else if shot.full_page {
         let m = page.session.layout_metrics(budget.remaining()).await.map_err(|e| cdp_failure(phase, e))?;
         let size = m.css_content_size;
-        let max_height = f64::from(shot.max_height.clamp(1, MAX_SCREENSHOT_HEIGHT));
+        let max_height = f64::from(shot.tallest().clamp(1, MAX_SCREENSHOT_HEIGHT));
         let max_width = f64::from(FULL_PAGE_MAX_WIDTH);
         truncated = size.height.ceil() > max_height || size.width.ceil() > max_width;
         Some([0.0, 0.0, size.width.ceil().clamp(1.0, max_width), size.height.ceil().clamp(1.0, max_height)])

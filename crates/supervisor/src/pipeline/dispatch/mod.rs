@@ -593,9 +593,8 @@ mod tests {
         let Action::Extract { params } = a else { panic!("{a:?}") };
         assert_eq!((params.format, params.cap()), (ExtractFormat::Html, DEFAULT_EXTRACT_MAX_CHARS));
         let a = prepare(Method::PageScreenshot, json!({"format": "jpeg"}), &ON).unwrap();
-        assert!(
-            matches!(a, Action::Screenshot { ref path, max_height: DEFAULT_SCREENSHOT_MAX_HEIGHT, .. } if path == "/shots/s-1.jpeg")
-        );
+        let Action::Screenshot { params, path, target: None } = a else { panic!("{a:?}") };
+        assert_eq!((params.tallest(), path.as_str()), (DEFAULT_SCREENSHOT_MAX_HEIGHT, "/shots/s-1.jpeg"));
         assert_eq!(code(prepare(Method::PageSelect, json!({"ref": "e1"}), &ON)), ErrorCode::BadRequest);
         let done = finish(Method::PageHandleDialog, DialogPolicyOutput { accept: true }).unwrap();
         assert_eq!(done.result["next_dialog"], "accept");

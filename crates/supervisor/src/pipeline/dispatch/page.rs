@@ -7,8 +7,8 @@ use sb_protocol::api::{
     ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
     FillFormResult, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, PdfParams,
     PdfResult, ScreenshotParams, ScreenshotResult, SetViewportParams, SetViewportResult, SnapshotParams,
-    SnapshotResult, UploadParams, UploadResult, WaitForResult, DEFAULT_SCREENSHOT_MAX_HEIGHT,
-    DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS, MAX_PDF_PAGES, MAX_UPLOAD_FILES,
+    SnapshotResult, UploadParams, UploadResult, WaitForResult, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS,
+    MAX_PDF_PAGES, MAX_UPLOAD_FILES,
 };
 use sb_protocol::api::{
     QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
@@ -101,36 +101,24 @@ pub(super) static EXTRACT: PageMethod = PageMethod {
 pub(super) static SCREENSHOT: PageMethod = PageMethod {
     prepare: |v, cx| {
         let p: ScreenshotParams = params(v)?;
-        let target = locator(cx, p.element, true)?;
+        let target = locator(cx, p.element.clone(), true)?;
         if target.is_some() && (p.clip.is_some() || p.full_page) {
             return Err(bad_request(
                 "page.screenshot takes an element (ref or selector), or clip and full_page, not both",
             ));
         }
-        let clip = match p.clip {
-            None => None,
-            Some(c) => {
-                let ok = [c.x, c.y, c.width, c.height].iter().all(|v| v.is_finite() && v.abs() <= 1e6)
-                    && c.width >= 1.0
-                    && c.height >= 1.0;
-                if !ok {
-                    return Err(bad_request(
-                        "page.screenshot clip needs finite x, y within ±1000000 and width, height of at least 1 CSS px",
-                    ));
-                }
-                Some([c.x, c.y, c.width, c.height])
+        if let Some(c) = &p.clip {
+            let ok = c.as_array().iter().all(|v| v.is_finite() && v.abs() <= 1e6)
+                && c.width >= 1.0
+                && c.height >= 1.0;
+            if !ok {
+                return Err(bad_request(
+                    "page.screenshot clip needs finite x, y within ±1000000 and width, height of at least 1 CSS px",
+                ));
             }
-        };
-        Ok(Action::Screenshot {
-            full_page: p.full_page,
-            format: p.format,
-            quality: p.quality,
-            inline: p.inline,
-            max_height: p.max_height.unwrap_or(DEFAULT_SCREENSHOT_MAX_HEIGHT),
-            path: cx.artifact_path(p.format.as_str())?,
-            clip,
-            target,
-        })
+        }
+        let path = cx.artifact_path(p.format.as_str())?;
+        Ok(Action::Screenshot { params: p, path, target })
     },
     finish: |o| finish_as(o, Done::of::<ScreenshotResult>),
     numbers_refs: false,
