@@ -10,10 +10,12 @@
 //! The crate is in folders, one group of modules each:
 //!
 //! - [`front`]: the front doors: the socket server ([`front::server`]), the command-line entry points
-//!   ([`front::commands`]; `main.rs` only parses the command line and calls one), the doctor, the logs
-//!   and the live view ([`front::view`]: its page, WebSocket, screencasts and takeover).
-//! - [`pipeline`]: the request pipeline: the request handler ([`pipeline::runtime`]) over the method
-//!   table ([`pipeline::dispatch`]), the session's queue ([`pipeline::queue`]) and `tabs.*`.
+//!   ([`front::commands`]; `main.rs` only parses the command line and calls one), the configuration
+//!   file ([`front::config`]), the doctor, the logs and the live view ([`front::view`]: its page,
+//!   WebSocket, screencasts and takeover).
+//! - [`pipeline`]: the request pipeline: a request's budget ([`pipeline::timeouts`]), the request
+//!   handler ([`pipeline::runtime`]) over the method table ([`pipeline::dispatch`]), the session's
+//!   queue ([`pipeline::queue`]) and `tabs.*`.
 //! - [`lifecycle`]: Chromium's lifecycle ([`lifecycle::browser`]: find, launch, both probes, stop) and
 //!   its health ([`lifecycle::health`]: the link, its generation, the recovery cycle), the process
 //!   plumbing ([`lifecycle::spawner`]: `PR_SET_PDEATHSIG` from a long-lived thread;
@@ -23,14 +25,13 @@
 //!   and freeing a tab no worker can attach to.
 //! - [`gate`]: the URL policy and the connection gate every load goes through.
 //! - [`features`]: routes, traces, what sessions did (for the view), the artifacts' retention.
-//! - [`config`], [`stats`], [`files`]: the settings, the counters, and how a path from a client's
-//!   string stays under its root, which every group may use.
+//! - [`stats`], [`files`]: the counters, and how a path from a client's string stays under its root,
+//!   which every group may use.
 //!
 //! It never runs page actions itself: a hung page can only hang a worker, which is killed. Arrows
-//! between the groups run one way (`tests/layering.rs` holds it): front -> pipeline -> config ->
+//! between the groups run one way (`tests/layering.rs` holds it): front -> pipeline ->
 //! features -> sessions -> gate -> workers -> lifecycle -> files, stats (each may skip layers below).
 
-pub mod config;
 pub mod features;
 pub mod files;
 pub mod front;
@@ -69,7 +70,7 @@ pub struct ServeConfig {
     /// `json` or `text`.
     pub log_format: String,
     /// The configuration file's settings, with command-line overrides applied.
-    pub settings: config::Config,
+    pub settings: front::config::Config,
 }
 
 /// Runs the supervisor until SIGTERM or SIGINT: launch the browser, bind the socket once ready, serve,

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{doctor, logging};
-use crate::config::Config;
+use crate::front::config::Config;
 use crate::workers::worker::WORKER_FD_ENV;
 use crate::ServeConfig;
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use sb_protocol::Budget;
 use serde::Serialize;
 
-use crate::config::Config;
+use crate::front::config::Config;
 use crate::lifecycle::browser::{choose_binary, Browser};
 use crate::lifecycle::spawner::Spawner;
 use crate::workers::worker::{WorkerHandle, WorkerLauncher};
@@ -189,7 +189,7 @@ pub async fn run(config: &DoctorConfig) -> Report {
 /// `view`: whether the live view is on (`[view] listen`, `serve --view`) and where: a runtime serving it
 /// there now (it answers 401 without the token), or the address free to bind; a taken address fails,
 /// one that is not the loopback warns (whoever reaches it with the token watches and may take over).
-async fn view_check(view: &crate::config::ViewConfig, runtime_dir: &Path) -> Check {
+async fn view_check(view: &crate::front::config::ViewConfig, runtime_dir: &Path) -> Check {
     let t = Instant::now();
     let Some(listen) = &view.listen else {
         return outcome("view", t, Status::Pass, "off ([view] listen unset)".into(), None);

@@ -5,3 +5,4 @@ pub mod dispatch;
 pub mod queue;
 pub mod runtime;
 pub mod tabs;
+pub mod timeouts;

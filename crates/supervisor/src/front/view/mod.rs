@@ -39,7 +39,7 @@ use axum::Router;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::config::ViewConfig;
+use crate::front::config::ViewConfig;
 use crate::pipeline::runtime::Runtime;
 
 /// The file in the runtime dir that holds the view's token.

@@ -58,7 +58,7 @@ pub struct RuntimeConfig {
     /// When false, `page.evaluate` answers `evaluate_disabled`.
     pub evaluate_enabled: bool,
     /// Per-method default budgets and the clamp of requested ones.
-    pub timeouts: crate::config::Timeouts,
+    pub timeouts: crate::pipeline::timeouts::Timeouts,
     /// Open sessions at once.
     pub max_sessions: usize,
     /// Sessions belong to their token (`[limits] session_tokens`).
