@@ -425,7 +425,7 @@ async fn a_timeout_after_waiting_in_the_queue_says_how_long_it_waited() {
     assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
     let waited =
         e.message.split("(the runtime first: waited ").nth(1).unwrap_or_else(|| panic!("{}", e.message));
-    assert!(waited.ends_with(" ms in the session's queue behind its earlier actions)"), "{}", e.message);
+    assert!(waited.ends_with(" ms in the queue behind the session's earlier actions)"), "{}", e.message);
     let ms: u64 = waited.split(' ').next().unwrap().parse().unwrap();
     assert!(ms > 0 && ms < 4_000, "{}", e.message);
 }

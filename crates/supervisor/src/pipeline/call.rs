@@ -35,8 +35,8 @@ impl Steps {
     }
 
     /// `e` with the steps at the end of its message when it is a `timeout` and steps were taken:
-    /// `... (the runtime first: waited 812 ms in the session's queue; started a worker for the
-    /// session's tab)`. Other errors, and a timeout without steps, as they are.
+    /// `... (the runtime first: waited 812 ms in the queue behind the session's earlier actions;
+    /// started a worker for the session's tab)`. Other errors, and a timeout without steps, as they are.
     pub fn told(&self, mut e: ErrorBody) -> ErrorBody {
         let steps = self.0.lock().unwrap();
         if e.code == ErrorCode::Timeout && !steps.is_empty() {
@@ -56,11 +56,11 @@ mod tests {
         let steps = Steps::default();
         let timeout = ErrorBody::new(ErrorCode::Timeout, Phase::Wait, "wait_for selector: not met");
         assert_eq!(steps.told(timeout.clone()).message, "wait_for selector: not met", "no steps, as it was");
-        steps.log("waited 812 ms in the session's queue");
+        steps.log("waited 812 ms in the queue behind the session's earlier actions");
         steps.log("started a worker for the session's tab");
         assert_eq!(
             steps.told(timeout).message,
-            "wait_for selector: not met (the runtime first: waited 812 ms in the session's queue; started a worker for the session's tab)"
+            "wait_for selector: not met (the runtime first: waited 812 ms in the queue behind the session's earlier actions; started a worker for the session's tab)"
         );
         let other = ErrorBody::new(ErrorCode::NotVisible, Phase::Actionability, "not visible");
         assert_eq!(steps.told(other).message, "not visible");

@@ -57,6 +57,11 @@ impl Queue {
     ) -> Result<Output, ErrorBody> {
         let Call { method, budget, steps, .. } = call;
         let (queued_at, replacing) = (std::time::Instant::now(), session.replacing.load(Ordering::SeqCst));
+        let behind = if replacing {
+            "a worker started after the last one ended"
+        } else {
+            "the session's earlier actions"
+        };
         let free = session.worker.try_lock().ok();
         let waited = free.is_none();
         let queued = match free {
@@ -64,11 +69,6 @@ impl Queue {
             None => tokio::time::timeout(budget.remaining(), session.worker.lock()).await,
         };
         let mut slot = queued.map_err(|_| {
-            let behind = if replacing {
-                "a worker started after the last one ended"
-            } else {
-                "the session's earlier actions"
-            };
             ErrorBody::new(
                 ErrorCode::Timeout,
                 Phase::Worker,
@@ -79,12 +79,7 @@ impl Queue {
             session.recovery_waited(queued_at.elapsed().as_millis() as u64);
         }
         if waited {
-            let behind =
-                if replacing { "a worker started after the last one ended" } else { "its earlier actions" };
-            steps.log(format!(
-                "waited {} ms in the session's queue behind {behind}",
-                queued_at.elapsed().as_millis()
-            ));
+            steps.log(format!("waited {} ms in the queue behind {behind}", queued_at.elapsed().as_millis()));
         }
         // An action that only reads, or whose repetition is what was asked (a goto), and that the
         // browser died under, waits for the recovery and runs again on the reopened page, within its
