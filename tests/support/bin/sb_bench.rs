@@ -5,7 +5,9 @@
 //!    bare Chromium launch with the same flags until `/json/version` answers.
 //! 2. `page.evaluate` of `1+1` through the socket, against `Runtime.evaluate` on a raw CDP WebSocket
 //!    (tokio-tungstenite, no client library) to an attached page.
-//! 3. Resident memory (VmRSS) of the supervisor and of one worker.
+//! 3. Memory of the supervisor and of one worker: RSS, and PSS (the worker is the same executable, so
+//!    most of their resident pages are the same file's, counted in both RSS figures; PSS shares them
+//!    out, and its sum is what the pair costs the machine).
 //! 4. The hang variants, beside Playwright.
 //! 5. `page.snapshot` of generated pages (5k / 20k / 50k elements) beside Playwright's `ariaSnapshot()`,
 //!    and a click by ref (p50/p95) beside Playwright's locator click.
@@ -42,17 +44,6 @@ const EVALS: usize = 500;
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").parse().unwrap_or(0))
-        })
-        .unwrap_or(0)
 }
 
 fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
@@ -355,15 +346,17 @@ async fn main() {
         s - r
     );
 
-    let sup_rss = rss_kib(sup.pid());
-    let worker_rss = rss_kib(worker_pid);
-    println!(
-        "{:<52} {:>8.1}MB {:>8.1}MB {:>7.1}MB   <= 16 MB together",
-        "RSS supervisor / one worker / together",
-        sup_rss as f64 / 1024.0,
-        worker_rss as f64 / 1024.0,
-        (sup_rss + worker_rss) as f64 / 1024.0
-    );
+    let (sup_rss, sup_pss) = rss_pss_kib(sup.pid());
+    let (worker_rss, worker_pss) = rss_pss_kib(worker_pid);
+    for (what, s, w) in [("RSS", sup_rss, worker_rss), ("PSS", sup_pss, worker_pss)] {
+        println!(
+            "{:<52} {:>8.1}MB {:>8.1}MB {:>7.1}MB   <= 16 MB together",
+            format!("{what} supervisor / one worker / together"),
+            s as f64 / 1024.0,
+            w as f64 / 1024.0,
+            (s + w) as f64 / 1024.0
+        );
+    }
     if only_evaluate {
         return;
     }
