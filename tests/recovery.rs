@@ -663,3 +663,26 @@ async fn keep_logins_off_keeps_nothing_on_disk() {
         std::fs::read_dir(&kept).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     assert!(files.is_empty(), "{files:?}");
 }
+
+/// Issue 55 §4: a timeout in the first action after the browser was killed names what the supervisor
+/// did for it before the worker's wait: a worker started in the new browser and the session's page
+/// reopened at its URL, where it named only the wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_after_a_restart_names_the_supervisors_steps() {
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    let sid = session_at_index(&c, &pages, "steps").await;
+    let pid = c.health().await.unwrap().browser_pid;
+    killpg(Pid::from_raw(pid as i32), Signal::SIGKILL).unwrap();
+    wait_until_dead(pid);
+    let r = c.call("page.wait_for", Some(&sid), json!({"selector": "#never"}), Some(10_000)).await.unwrap();
+    let e = r.error.unwrap_or_else(|| panic!("#never appeared: {:?}", r.result));
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
+    let (_, steps) = e.message.split_once("(the runtime first: ").unwrap_or_else(|| panic!("{}", e.message));
+    assert!(
+        steps.contains("started a worker in the new browser (the last one was replaced)"),
+        "{}",
+        e.message
+    );
+    let reopened = format!("reopened the session's page at {}", pages.url("/test/index.html"));
+    assert!(steps.contains(&reopened), "{}", e.message);
+}

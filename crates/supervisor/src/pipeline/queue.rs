@@ -137,20 +137,27 @@ impl Queue {
                 steps.log("opened a page for the session");
                 self.sessions.open_target(session, &link, budget).await?;
             }
-            // A worker on another tab than the session's active one (that tab closed) is replaced too.
-            let stale = match slot.as_mut() {
-                None => true,
-                Some(w) => w.is_spent() || w.browser() != link.browser || w.target_id() != session.target(),
+            // A worker on another tab than the session's active one (that tab closed) is replaced too;
+            // why, is the step's word.
+            let why = match slot.as_mut() {
+                None => Some("started a worker for the session's tab"),
+                Some(w) if w.browser() != link.browser => {
+                    Some("started a worker in the new browser (the last one was replaced)")
+                }
+                Some(w) if w.target_id() != session.target() => {
+                    Some("started a worker for the session's active tab")
+                }
+                Some(w) => w.is_spent().then_some("started a worker (the last one had ended)"),
             };
-            if !stale {
+            let Some(why) = why else {
                 match slot.as_mut() {
                     Some(w) => break (w, link),
                     None => return Err(ErrorBody::new(ErrorCode::Internal, Phase::Worker, "no worker")),
                 }
-            }
+            };
             *slot = None;
             session.tab_sessions.store(0, Ordering::Relaxed);
-            steps.log("started a worker for the session's tab");
+            steps.log(why);
             match self.start_worker(session, &link, budget).await {
                 Ok(fresh) => {
                     tracing::info!(browser.session_id = %session.id, worker.pid = fresh.pid(), "worker_replaced");
