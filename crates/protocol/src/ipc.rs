@@ -17,10 +17,12 @@
 //! (`GotoResult`, `ExtractResult`, `InputResult`, ...) is carried as that type's JSON text inside the
 //! frame (`as_json`), so the IPC declares no twin of it; the outputs the supervisor still turns into a
 //! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own. Likewise
-//! an action whose params the supervisor only checks carries them as they are (`Action::Pdf`,
-//! `Storage`, `Clipboard`, `Extract`, `Console`, `Network`, and `Screenshot` beside its element
-//! looked up); an action's own fields are what the supervisor made of its params (a ref
-//! looked up into a [`Locator`], a file staged, a path under the artifacts dir, a default applied).
+//! an action whose params the supervisor only checks carries them as they are: most worker methods
+//! are one [`Action::Call`] (their params as given, their element looked up) answered by one
+//! [`Output::Json`] (their result type), and need no kind of their own; `Action::Pdf` and
+//! `Screenshot` carry theirs beside the file's path. An action's own fields are what the supervisor
+//! made of its params (a ref looked up into a [`Locator`], a file staged, a path under the artifacts
+//! dir, a default applied).
 
 use bytes::Bytes;
 use futures_util::{Sink, SinkExt};
@@ -28,13 +30,12 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ClipboardParams, ClipboardResult, ConsoleParams, ConsoleResult, ElementState, EmulateResult, Emulation,
-    ExtractParams, ExtractResult, FillFormResult, FramesResult, GotoResult, HarResult, InputResult,
-    KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, NetworkParams, NetworkResult, PdfParams,
-    PdfResult, QueryResult, ScreenshotParams, ScreenshotResult, ScrollResult, SelectResult, StorageParams,
-    StorageResult, UploadResult, VerifyCheck, VerifyResult, WaitForResult,
+    ElementState, EmulateResult, Emulation, FillFormResult, GotoResult, HarResult, InputResult,
+    KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, PdfParams, PdfResult, ScreenshotParams,
+    ScreenshotResult, ScrollResult, SelectResult, UploadResult, VerifyCheck, VerifyResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
+use serde_json::Value;
 
 /// The most console error texts a run reports ([`FromWorker::ConsoleErrors`]).
 pub const CONSOLE_TEXTS: usize = 5;
@@ -205,6 +206,21 @@ impl Display {
 /// One page action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Action {
+    /// A method the worker runs from its params as the agent gave them: the supervisor checked them
+    /// ([`crate::api::Method::check_value`]) and looked their element up, and the worker's handler of
+    /// that method decodes them as its params type and answers its result type
+    /// ([`crate::api::ApiMethod`]). A worker method needs no kind of its own here, nor in [`Output`]
+    /// ([`Output::Json`]); [`Action::call`] builds one.
+    Call {
+        /// The method's wire name (`page.query`).
+        method: String,
+        /// Its params as the agent gave them (`{}` when it gave none).
+        #[serde(with = "as_json")]
+        params: Value,
+        /// The element the params name (their `ref` looked up, or their `selector`), when they name
+        /// one.
+        target: Option<Locator>,
+    },
     /// `Page.navigate` and wait for `domcontentloaded`.
     Goto {
         /// The URL to load (already checked against the URL policy).
@@ -217,12 +233,6 @@ pub enum Action {
     },
     /// The tab's document loaded again (`Page.reload`).
     Reload,
-    /// Page text or HTML, cut at `max_chars`.
-    Extract {
-        /// The method's params as the agent gave them (the cap's default: [`ExtractParams::cap`]).
-        #[serde(with = "as_json")]
-        params: ExtractParams,
-    },
     /// `Page.captureScreenshot` of `params` (checked by the supervisor), written to `path`; a full page
     /// is cut at [`ScreenshotParams::tallest`] CSS px.
     Screenshot {
@@ -326,8 +336,6 @@ pub enum Action {
         /// The viewport and scale.
         display: Display,
     },
-    /// The page's frame tree.
-    Frames,
     /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
     Input {
         /// The element (none: the focused one, for `Press`).
@@ -337,31 +345,11 @@ pub enum Action {
         /// Ms of the page's time to wait after the input's effects (`settle_ms`), 0 for none.
         settle_ms: u64,
     },
-    /// The active tab's Web Storage: `kind`, `action` on `key` with `value`.
-    Storage {
-        /// The method's params as the agent gave them.
-        #[serde(with = "as_json")]
-        params: StorageParams,
-    },
     /// What every page of the session emulates from now on (the whole of it, not a change).
     Emulate {
         /// The emulation in force.
         #[serde(with = "as_json")]
         emulation: Emulation,
-    },
-    /// The active tab's console messages after `since`, at `level` or more severe, the newest `limit`.
-    Console {
-        /// The method's params as the agent gave them (`limit` checked; its default:
-        /// [`ConsoleParams::newest`]).
-        #[serde(with = "as_json")]
-        params: ConsoleParams,
-    },
-    /// The active tab's requests after `since` whose URL matches `filter` (a glob), the newest `limit`.
-    Network {
-        /// The method's params as the agent gave them (`limit` checked; its default:
-        /// [`NetworkParams::newest`]; `id` alone or the list's fields).
-        #[serde(with = "as_json")]
-        params: NetworkParams,
     },
     /// One check of an element or of the page's text as they are now (`page.verify`).
     Verify {
@@ -369,17 +357,6 @@ pub enum Action {
         target: Option<Locator>,
         /// What must hold.
         check: VerifyCheck,
-    },
-    /// The clipboard as the active tab's page sees it (`page.clipboard`).
-    Clipboard {
-        /// The method's params as the agent gave them (a written text checked by the supervisor).
-        #[serde(with = "as_json")]
-        params: ClipboardParams,
-    },
-    /// How many elements a locator matches and what the first one is (`page.query`).
-    Query {
-        /// The element.
-        target: Locator,
     },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
     Attach {
@@ -393,6 +370,15 @@ pub enum Action {
         /// worker removes one the session no longer has by its identifier.
         held_scripts: Vec<(String, String)>,
     },
+}
+
+impl Action {
+    /// [`Action::Call`] of method `M` with `params` on `target`.
+    pub fn call<M: crate::api::ApiMethod>(params: &M::Params, target: Option<Locator>) -> Action {
+        // The API's params types are plain structs: they always serialize.
+        let params = serde_json::to_value(params).unwrap_or_default();
+        Action::Call { method: M::METHOD.name().into(), params, target }
+    }
 }
 
 /// A stored element ref: what a snapshot showed, and where.
@@ -737,6 +723,21 @@ macro_rules! outputs {
                 }
             }
 
+            /// The result of method `M`'s [`Action::Call`].
+            ///
+            /// # Errors
+            /// Another kind, or JSON that is not `M`'s result, is the worker's bug: `internal`.
+            pub fn result<M: crate::api::ApiMethod>(self) -> Result<M::Result, crate::ErrorBody> {
+                let json: Value = self.into_kind()?;
+                serde_json::from_value(json).map_err(|e| {
+                    crate::ErrorBody::new(
+                        ErrorCode::Internal,
+                        Phase::Worker,
+                        format!("worker answered {} with a result that is not its own: {e}", M::METHOD.name()),
+                    )
+                })
+            }
+
             /// The payload as kind `O` (e.g. [`GotoResult`] for `Output::Goto`).
             ///
             /// # Errors
@@ -773,12 +774,13 @@ macro_rules! outputs {
 }
 
 outputs! {
+    /// The result of an [`Action::Call`]: the method's result type ([`crate::api::ApiMethod::Result`])
+    /// as the caller gets it.
+    #[serde(with = "as_json")]
+    Json(Value),
     /// `page.goto`.
     #[serde(with = "as_json")]
     Goto(GotoResult),
-    /// `page.extract`.
-    #[serde(with = "as_json")]
-    Extract(ExtractResult),
     /// `page.screenshot`.
     #[serde(with = "as_json")]
     Screenshot(ScreenshotResult),
@@ -816,30 +818,12 @@ outputs! {
     Evaluate(EvaluateOutput),
     /// `page.set_viewport`: the display now in force.
     Display(Display),
-    /// `page.frames`.
-    #[serde(with = "as_json")]
-    Frames(FramesResult),
-    /// `page.console`.
-    #[serde(with = "as_json")]
-    Console(ConsoleResult),
     /// `page.emulate`.
     #[serde(with = "as_json")]
     Emulate(EmulateResult),
-    /// `page.storage`.
-    #[serde(with = "as_json")]
-    Storage(StorageResult),
     /// `page.verify`: the check held.
     #[serde(with = "as_json")]
     Verify(VerifyResult),
-    /// `page.query`.
-    #[serde(with = "as_json")]
-    Query(QueryResult),
-    /// `page.clipboard`.
-    #[serde(with = "as_json")]
-    Clipboard(ClipboardResult),
-    /// `page.network`.
-    #[serde(with = "as_json")]
-    Network(NetworkResult),
 }
 
 /// An API type inside a frame, as its JSON text: the API's types leave absent fields out of their

@@ -48,6 +48,7 @@ use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
+pub use crate::action::calls::handles;
 use crate::tab::conns::{Conns, Deliveries};
 pub use crate::tab::dialogs::{answer_dialog, DialogAnswer};
 pub use crate::tab::emulate::{apply as emulate_page, scripts_on, start_held_page};

@@ -112,6 +112,16 @@ pub struct QueryParams {
     pub element: ElementParams,
 }
 
+impl QueryParams {
+    /// `page.query`'s rule beyond its fields' types (its declaration's `check`).
+    ///
+    /// # Errors
+    /// Neither or both of `ref` and `selector`.
+    pub fn check(&self) -> Result<(), String> {
+        self.element.exactly_one()
+    }
+}
+
 /// `page.query` result: how many elements match and what the first one is now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct QueryResult {
@@ -202,6 +212,22 @@ pub struct ClipboardParams {
 
 /// The most characters `page.clipboard` writes.
 pub const MAX_CLIPBOARD_CHARS: usize = 1_000_000;
+
+impl ClipboardParams {
+    /// `page.clipboard`'s rule beyond its fields' types (its declaration's `check`).
+    ///
+    /// # Errors
+    /// `write` without `text` or with more than [`MAX_CLIPBOARD_CHARS`]; `read` with `text`.
+    pub fn check(&self) -> Result<(), String> {
+        match (self.action, &self.text) {
+            (ClipboardAction::Write, Some(t)) if t.chars().count() <= MAX_CLIPBOARD_CHARS => Ok(()),
+            (ClipboardAction::Read, None) => Ok(()),
+            _ => Err(format!(
+                "page.clipboard: write takes text (at most {MAX_CLIPBOARD_CHARS} characters), read none"
+            )),
+        }
+    }
+}
 
 /// `page.clipboard` result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -118,6 +118,22 @@ pub struct ElementParams {
     pub selector: Option<String>,
 }
 
+impl ElementParams {
+    /// Whether it names the element with exactly one of `ref` and `selector`.
+    ///
+    /// # Errors
+    /// Neither or both, in the words every element-taking method answers with.
+    pub fn exactly_one(&self) -> Result<(), String> {
+        match (&self.reference, &self.selector) {
+            (Some(_), None) | (None, Some(_)) => Ok(()),
+            _ => Err(ELEMENT_EXACTLY_ONE.into()),
+        }
+    }
+}
+
+/// What a method that takes one element answers when its params name none, or two.
+pub const ELEMENT_EXACTLY_ONE: &str = "name the element with exactly one of ref or selector";
+
 /// The part every input's params have: how long to wait after the input for what its handlers do
 /// later (`page.click {ref, settle_ms: 300}`). Without it the answer comes as soon as the input's
 /// effects are known (the navigation it started committed, the requests it started answered); a

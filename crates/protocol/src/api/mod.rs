@@ -35,8 +35,8 @@ pub use self::input::{
     CheckParams, ClickParams, DragParams, ElementParams, ElementState, FileChooser, FillFormParams,
     FillFormResult, FillParams, FormField, HoverParams, InputResult, KeyboardAction, KeyboardParams,
     Modifier, MouseAction, MouseButton, MouseParams, PressParams, ScrollParams, ScrollResult, SelectParams,
-    SelectResult, Settle, TypeParams, UploadParams, UploadResult, MAX_CLICK_COUNT, MAX_FORM_FIELDS,
-    MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES, MCP_SETTLE_MS,
+    SelectResult, Settle, TypeParams, UploadParams, UploadResult, ELEMENT_EXACTLY_ONE, MAX_CLICK_COUNT,
+    MAX_FORM_FIELDS, MAX_SCROLL_DELTA, MAX_SETTLE_MS, MAX_UPLOAD_FILES, MCP_SETTLE_MS,
 };
 pub use self::network::{
     AbortReason, ConsoleLevel, ConsoleMessage, ConsoleParams, ConsoleResult, HarContent, HarParams,
@@ -60,7 +60,7 @@ pub use self::session::{
     SessionInfo, SessionListResult, SessionStartParams, SessionStartResult, StorageAction, StorageItem,
     StorageKind, StorageParams, StorageResult, StorageStateAction, StorageStateParams, StorageStateResult,
     TabTargetParams, TabsCloseResult, TabsListResult, TabsOpenParams, TraceParams, TraceResult,
-    MAX_SET_COOKIES,
+    MAX_SET_COOKIES, MAX_STORAGE_CHARS,
 };
 
 /// Default cap on one request line, in bytes (1 MiB).
@@ -160,7 +160,8 @@ macro_rules! methods {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal {
         session: $session:literal, params: $params:ty, result: $result:ty, timeout_ms: $timeout:expr,
         phase: $phase:ident, runs: $runs:ident
-        $(, facts: [$($fact:ident),* $(,)?])? $(, tool: $tool:literal in $group:ident)? $(,)?
+        $(, facts: [$($fact:ident),* $(,)?])? $(, tool: $tool:literal in $group:ident)?
+        $(, check: $check:path)? $(,)?
     })*) => {
         /// Every method of the API.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -200,6 +201,24 @@ macro_rules! methods {
             /// The first field it does not take, with the accepted ones and the closest name.
             pub fn check_params(self, params: &Value) -> Result<(), crate::fields::UnknownField> {
                 match self { $(Method::$variant => crate::fields::check::<$params>(params),)* }
+            }
+
+            /// Decodes `params` (absent or `null` is `{}`) as the method's params type and holds them
+            /// to the rules that type states beyond its fields' types (`check: ConsoleParams::check`
+            /// in the declaration: a limit's range, fields that go together): what the supervisor
+            /// checks of a method it hands to the worker as given ([`crate::ipc::Action::Call`]),
+            /// before the request waits in the session's queue.
+            ///
+            /// # Errors
+            /// One line for the caller: `bad params: ...` naming the field, or the rule's words.
+            pub fn check_value(self, params: &Value) -> Result<(), String> {
+                match self {
+                    $(Method::$variant => {
+                        let _p: $params = decode_params(params)?;
+                        $($check(&_p)?;)?
+                        Ok(())
+                    })*
+                }
             }
 
             /// The method's params and result schemas, as subschemas of `generator` (their types'
@@ -259,6 +278,16 @@ macro_rules! methods {
     };
 }
 
+/// `params` as a `T`: absent or `null` is `{}`, so a missing required field is named.
+///
+/// # Errors
+/// `bad params: ...` naming the field.
+pub fn decode_params<T: for<'de> Deserialize<'de>>(params: &Value) -> Result<T, String> {
+    let decoded =
+        if params.is_null() { T::deserialize(&serde_json::json!({})) } else { T::deserialize(params) };
+    decoded.map_err(|e| format!("bad params: {e}"))
+}
+
 /// A method as a type: its [`Method`], the type of its params and of its result (without the
 /// [`CommonResult`] every result also carries). One per method in [`call`], from the declaration.
 pub trait ApiMethod {
@@ -267,7 +296,7 @@ pub trait ApiMethod {
     /// Its params (`{}` on the wire for [`NoParams`]).
     type Params: Serialize + for<'de> Deserialize<'de> + schemars::JsonSchema;
     /// Its own result fields.
-    type Result: for<'de> Deserialize<'de> + schemars::JsonSchema;
+    type Result: Serialize + for<'de> Deserialize<'de> + schemars::JsonSchema;
 }
 
 /// A group of MCP tools a deployment can leave out (`sandbox-browser mcp --caps`), as Playwright
@@ -611,12 +640,12 @@ methods! {
     /// `page.console {since?, level?, limit?}` -> [`ConsoleResult`]: the active tab's console messages
     /// and uncaught exceptions (`Runtime.consoleAPICalled`, `Runtime.exceptionThrown`) from a bounded
     /// buffer ([`CONSOLE_BUFFER`] entries), oldest first, at `level` or more severe.
-    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_console_messages" in Core }
+    PageConsole = "page.console" { session: true, params: ConsoleParams, result: ConsoleResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_console_messages" in Core, check: ConsoleParams::check }
     /// `page.network {since?, filter?, include_static?, limit?}` -> [`NetworkResult`]: the active tab's
     /// requests (`Network.requestWillBeSent` and what followed) from a bounded buffer
     /// ([`NETWORK_BUFFER`] entries), oldest first; `page.network {id}`: that request alone with its
     /// [`RequestDetails`] (headers, post data, the response's headers and body, capped).
-    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_network_requests" in Network }
+    PageNetwork = "page.network" { session: true, params: NetworkParams, result: NetworkResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, facts: [Reads], tool: "browser_network_requests" in Network, check: NetworkParams::check }
     /// `page.mouse {action, x?, y?, button?, click_count?, dx?, dy?, to_x?, to_y?}` -> [`InputResult`]:
     /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
     /// `up`, `click`, `wheel`) plus `drag` (down at x, y, move to to_x, to_y, up); no element is
@@ -635,7 +664,7 @@ methods! {
     /// `page.storage {kind: local | session, action?: get | set | delete | clear, key?, value?}` ->
     /// [`StorageResult`]: the active tab's `localStorage` or `sessionStorage` (its origin's), after the
     /// action.
-    PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageStorage = "page.storage" { session: true, params: StorageParams, result: StorageResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, check: StorageParams::check }
     /// `page.verify {ref | selector | role+name, visible | text | value | checked | count | attribute |
     /// items}` -> [`VerifyResult`]: one check of the page as it is now (Playwright MCP's
     /// `browser_verify_*`, Playwright's `expect` without its retries); `verify_failed` (not retryable)
@@ -645,12 +674,12 @@ methods! {
     /// `page.query {ref | selector}` -> [`QueryResult`]: how many elements a selector matches (and how
     /// many are visible), and the first one's tag, text, value, checked state, visibility, attributes
     /// and bounding box, read at once without JavaScript of the caller's.
-    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads] }
+    PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads], check: QueryParams::check }
     /// `page.clipboard {action: read | write, text?}` -> [`ClipboardResult`]: the system clipboard as
     /// the active tab's page sees it (`navigator.clipboard.readText` / `writeText`, in the runtime's
     /// isolated world, as a user's gesture). Reading needs the session's `clipboard-read` permission
     /// (`session.start` or `page.emulate {permissions}`); without it `bad_request` says so.
-    PageClipboard = "page.clipboard" { session: true, params: ClipboardParams, result: ClipboardResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageClipboard = "page.clipboard" { session: true, params: ClipboardParams, result: ClipboardResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, check: ClipboardParams::check }
     /// `page.route {url, action?, status?, content_type?, headers?, body? | body_base64? | body_file?,
     /// error?, request_headers?, remove_headers?, method?, post_data?}` -> [`RoutesResult`]: a
     /// [`Route`] of the session's requests, in every tab, tried before the ones already there (as

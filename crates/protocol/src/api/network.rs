@@ -20,12 +20,45 @@ impl ConsoleParams {
     pub fn newest(&self) -> u32 {
         self.limit.unwrap_or(DEFAULT_JOURNAL_LIMIT)
     }
+
+    /// `page.console`'s rule beyond its fields' types (its declaration's `check`).
+    ///
+    /// # Errors
+    /// A `limit` outside 1..=[`MAX_JOURNAL_LIMIT`].
+    pub fn check(&self) -> Result<(), String> {
+        journal_limit("page.console", self.newest())
+    }
 }
 
 impl NetworkParams {
     /// How many requests are listed, the newest: `limit`, else [`DEFAULT_JOURNAL_LIMIT`].
     pub fn newest(&self) -> u32 {
         self.limit.unwrap_or(DEFAULT_JOURNAL_LIMIT)
+    }
+
+    /// `page.network`'s rules beyond its fields' types (its declaration's `check`).
+    ///
+    /// # Errors
+    /// A `limit` outside 1..=[`MAX_JOURNAL_LIMIT`]; `id` beside a list's fields.
+    pub fn check(&self) -> Result<(), String> {
+        journal_limit("page.network", self.newest())?;
+        let lists =
+            self.since.is_some() || self.filter.is_some() || self.include_static || self.limit.is_some();
+        if self.id.is_some() && lists {
+            return Err(
+                "page.network: id names one request; since, filter, include_static and limit are for a list"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`].
+fn journal_limit(method: &str, limit: u32) -> Result<(), String> {
+    match limit {
+        1..=MAX_JOURNAL_LIMIT => Ok(()),
+        n => Err(format!("{method} limit is 1 to {MAX_JOURNAL_LIMIT}; got {n}")),
     }
 }
 

@@ -74,6 +74,35 @@ pub struct StorageParams {
     pub value: Option<String>,
 }
 
+/// The longest key or value `page.storage` sets, chars (a browser keeps about 5 MB an origin).
+pub const MAX_STORAGE_CHARS: usize = 5_000_000;
+
+impl StorageParams {
+    /// `page.storage`'s rules beyond its fields' types (its declaration's `check`): set needs key
+    /// and value, delete a key, clear neither; get takes a key or none.
+    ///
+    /// # Errors
+    /// A key or value over [`MAX_STORAGE_CHARS`], or fields the action does not take.
+    pub fn check(&self) -> Result<(), String> {
+        let fits = |s: &Option<String>| s.as_ref().is_none_or(|s| s.chars().count() <= MAX_STORAGE_CHARS);
+        if !fits(&self.key) || !fits(&self.value) {
+            return Err(format!("page.storage keys and values are at most {MAX_STORAGE_CHARS} chars"));
+        }
+        let ok = match self.action {
+            StorageAction::Get => self.value.is_none(),
+            StorageAction::Set => self.key.is_some() && self.value.is_some(),
+            StorageAction::Delete => self.key.is_some() && self.value.is_none(),
+            StorageAction::Clear => self.key.is_none() && self.value.is_none(),
+        };
+        if !ok {
+            return Err(
+                "page.storage: get takes key or nothing, set key and value, delete key, clear nothing".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 /// One Web Storage item (Playwright's `storageState` shape).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StorageItem {

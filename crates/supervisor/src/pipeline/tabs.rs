@@ -39,7 +39,12 @@ pub async fn list(
     // before a page action, so the list shows what the next action will act on.
     let died = read.is_err() && q.health.is_down().await;
     let infos = if (died || session.restore_pending()) && !budget.expired() {
-        q.run(session, call, Action::Frames).await?;
+        q.run(
+            session,
+            call,
+            Action::call::<sb_protocol::api::call::PageFrames>(&sb_protocol::fields::NoParams {}, None),
+        )
+        .await?;
         let link = q.health.link(budget).await?;
         Sessions::current_tabs(session, &link, budget).await?
     } else {

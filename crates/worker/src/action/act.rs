@@ -3,33 +3,26 @@
 
 use std::time::Duration;
 
-use sb_protocol::api::{FramesResult, NetworkParams};
 use sb_protocol::ipc::{Action, AttachedOutput, DialogPolicyOutput, Display, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 
-use super::{actions, evaluate, har, history, verify, wait};
+use super::{actions, calls, evaluate, har, history, verify, wait};
 use crate::error::{cdp_failure, fail};
 use crate::inputs::interact;
 use crate::progress::Progress;
 use crate::tab::page::{url_and_title, Moved, Page};
-use crate::tab::{emulate, frames, page};
+use crate::tab::{emulate, page};
 use crate::{error, progress, snapshot};
 
-/// The action within `p`. A read of the page (snapshot, screenshot, extract, frames, storage) whose
+/// The action within `p`. A read of the page (snapshot, screenshot, a call that reads) whose
 /// document went away under it ([`error::went_away`]: a navigation, a page that reloads itself) is
 /// read again in the new document while the budget lasts, as Playwright's reads wait across a
 /// navigation; it answered `cdp_error` "Cannot find context with specified id" at once.
 pub(crate) async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
-    let rereads = matches!(
-        action,
-        Action::Snapshot { .. }
-            | Action::Screenshot { .. }
-            | Action::Extract { .. }
-            | Action::Frames
-            | Action::Storage { .. }
-            | Action::Verify { .. }
-            | Action::Query { .. }
-    );
+    let rereads = match &action {
+        Action::Call { method, .. } => calls::rereads(method),
+        other => matches!(other, Action::Snapshot { .. } | Action::Screenshot { .. } | Action::Verify { .. }),
+    };
     if !rereads {
         return act_once(page, action, p).await;
     }
@@ -55,10 +48,12 @@ const REREAD_PAUSE: Duration = Duration::from_millis(20);
 /// (`Progress::abort`).
 async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
     let outcome = match action {
+        Action::Call { method, params, target } => {
+            calls::call(page, &method, params, target.as_ref(), p).await
+        }
         Action::Goto { url } => actions::goto(page, &url, p).await,
         Action::History { delta } => history::go(page, delta, p).await,
         Action::Reload => history::reload(page, p).await,
-        Action::Extract { params } => actions::extract(page, params.format, params.cap(), p).await,
         Action::Screenshot { params, path, target } => {
             actions::screenshot(page, &params, target.as_ref(), &path, p).await
         }
@@ -95,9 +90,6 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             switch_to(page, &target_id, held_session.as_deref(), p.budget()).await
         }
         Action::SetDisplay { display } => set_display(page, display, p.budget()).await,
-        Action::Frames => {
-            frames::list(page, p.budget()).await.map(|frames| Output::Frames(FramesResult { frames }))
-        }
         Action::Emulate { emulation } => {
             if emulation.timezone != page.emulation.timezone {
                 if let Some(zone) = emulation.timezone.as_deref().filter(|z| !z.is_empty()) {
@@ -143,45 +135,6 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         Action::HarStart { embed, url_filter } => har::start(page, embed, url_filter.as_deref()),
         Action::HarStop { path } => har::stop(page, &path, p).await,
         Action::Verify { target, check } => verify::verify(page, target, check, p).await,
-        Action::Query { target } => verify::query(page, target, p).await,
-        Action::Clipboard { params } => actions::clipboard(page, params, p).await,
-        Action::Storage { params } => actions::storage(page, params, p).await,
-        Action::Console { params } => {
-            let (since, level) = (params.since.unwrap_or(0), params.level.unwrap_or_default());
-            Ok(Output::Console(page.journal.console(since, level, params.newest())))
-        }
-        Action::Network { params: NetworkParams { id: Some(id), .. } } => {
-            let Some(found) = page.journal.details(id) else {
-                let listed = page.journal.network(0, None, true, 1);
-                return Err(fail(
-                    ErrorCode::BadRequest,
-                    Phase::Cdp,
-                    format!(
-                        "page.network: the active tab's buffer holds no request {id} (its newest is {}); list them with page.network",
-                        listed.last_id
-                    ),
-                ));
-            };
-            let entry = found.entry.clone();
-            let details = found.fetch(&page.session, p.budget()).await;
-            let listed = page.journal.network(0, None, true, 1);
-            Ok(Output::Network(sb_protocol::api::NetworkResult {
-                requests: vec![entry],
-                last_id: listed.last_id,
-                dropped: listed.dropped,
-                details: Some(Box::new(details)),
-            }))
-        }
-        Action::Network { params } => {
-            let pattern = match params.filter.as_deref().map(sb_protocol::pattern::url_pattern).transpose() {
-                Ok(p) => p,
-                Err(e) => {
-                    return Err(fail(ErrorCode::BadRequest, Phase::Cdp, format!("page.network filter: {e}")))
-                }
-            };
-            let (since, limit) = (params.since.unwrap_or(0), params.newest());
-            Ok(Output::Network(page.journal.network(since, pattern.as_ref(), params.include_static, limit)))
-        }
     };
     // The elements the action resolved are the page's again: what it removes can be collected.
     page.release_objects();

@@ -11,11 +11,15 @@ use sb_cdp::types::{
     ResponseReceived,
 };
 use sb_cdp::CdpError;
-use sb_protocol::api::{Clip, ClipboardParams, PdfParams, ScreenshotParams, StorageParams};
+use sb_protocol::api::{
+    Clip, ClipboardParams, ClipboardResult, PdfParams, ScreenshotParams, StorageParams, StorageResult,
+};
 use sb_protocol::api::{
     ExtractFormat, ImageFormat, PdfResult, FULL_PAGE_MAX_WIDTH, MAX_SCREENSHOT_HEIGHT, MAX_SCREENSHOT_PIXELS,
 };
-use sb_protocol::api::{ExtractResult, GotoResult, ScreenshotResult, ScrollResult, UploadResult};
+use sb_protocol::api::{
+    ExtractParams, ExtractResult, GotoResult, ScreenshotResult, ScrollResult, UploadResult,
+};
 use sb_protocol::ipc::{Locator, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -227,10 +231,11 @@ pub(crate) async fn not_committed(page: &Page, url: &str, budget: Budget) -> Res
 /// `max_chars` Unicode scalar values.
 pub(crate) async fn extract(
     page: &Page,
-    format: ExtractFormat,
-    max_chars: u64,
+    params: ExtractParams,
+    _: Option<&Locator>,
     p: &Progress,
-) -> Result<Output, WorkerError> {
+) -> Result<ExtractResult, WorkerError> {
+    let (format, max_chars) = (params.format, params.cap());
     settle::before_read(page, p).await;
     let phase = Phase::Extract;
     let source = match format {
@@ -253,14 +258,14 @@ pub(crate) async fn extract(
         Some((at, _)) => (text[..at].to_string(), true),
         None => (text, false),
     };
-    Ok(Output::Extract(ExtractResult {
+    Ok(ExtractResult {
         format,
         chars: content.chars().count() as u64,
         content,
         truncated: cut_in_page || cut_here,
         url,
         title,
-    }))
+    })
 }
 
 /// An element's border box in the page's coordinates (CSS px, scroll offset added), after scrolling
@@ -556,7 +561,12 @@ const STORAGE: &str = r#"(kind, op) => {
 /// # Errors
 /// `bad_request` when the page's origin has no storage (opaque) or `set` would pass the origin's
 /// quota; a CDP failure or timeout.
-pub(crate) async fn storage(page: &Page, params: StorageParams, p: &Progress) -> Result<Output, WorkerError> {
+pub(crate) async fn storage(
+    page: &Page,
+    params: StorageParams,
+    _: Option<&Locator>,
+    p: &Progress,
+) -> Result<StorageResult, WorkerError> {
     let StorageParams { kind, action, key, value } = params;
     let phase = Phase::Cdp;
     let budget = p.budget();
@@ -583,7 +593,7 @@ pub(crate) async fn storage(page: &Page, params: StorageParams, p: &Progress) ->
             format!("page.storage: the page at {url} has no storage of its own ({error})"),
         ));
     }
-    Ok(Output::Storage(crate::tab::page::decode(value, phase, "page.storage")?))
+    crate::tab::page::decode(value, phase, "page.storage")
 }
 
 /// `page.clipboard`'s script, in the runtime's isolated world: `{text}`, or `{error}` with the page's
@@ -605,8 +615,9 @@ const CLIPBOARD: &str = r#"async (action, text) => {
 pub(crate) async fn clipboard(
     page: &Page,
     params: ClipboardParams,
+    _: Option<&Locator>,
     p: &Progress,
-) -> Result<Output, WorkerError> {
+) -> Result<ClipboardResult, WorkerError> {
     let ClipboardParams { action, text } = params;
     let phase = Phase::Cdp;
     let call = CallFunctionOn {
@@ -630,5 +641,5 @@ pub(crate) async fn clipboard(
             format!("page.clipboard: the page may not use the clipboard ({error}); grant the session {permission} (session.start or page.emulate {{permissions}})"),
         ));
     }
-    Ok(Output::Clipboard(crate::tab::page::decode(value, phase, "page.clipboard")?))
+    crate::tab::page::decode(value, phase, "page.clipboard")
 }

@@ -6,7 +6,7 @@
 //! `page.wait_for` waits for a state first. A check that does not hold answers `verify_failed` with
 //! what the page has, which no retry of the same request changes.
 
-use sb_protocol::api::{ElementFacts, QueryResult, VerifyCheck, VerifyResult, QUERY_TEXT_CHARS};
+use sb_protocol::api::{ElementFacts, QueryParams, QueryResult, VerifyCheck, VerifyResult, QUERY_TEXT_CHARS};
 use sb_protocol::ipc::{Locator, Output, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -144,8 +144,17 @@ pub(crate) async fn verify(
 /// `page.query`: how many elements `target` matches and the first one's facts.
 ///
 /// # Errors
-/// `stale_ref`, `bad_request` (an invalid selector), a CDP failure or a timeout.
-pub(crate) async fn query(page: &Page, target: Locator, p: &Progress) -> Result<Output, WorkerError> {
+/// `stale_ref`, `bad_request` (an invalid selector), a CDP failure or a timeout; `internal` without
+/// an element (the supervisor looks it up from the params, which must name one).
+pub(crate) async fn query(
+    page: &Page,
+    _: QueryParams,
+    target: Option<&Locator>,
+    p: &Progress,
+) -> Result<QueryResult, WorkerError> {
+    let target = target.cloned().ok_or_else(|| {
+        fail(ErrorCode::Internal, Phase::Verify, "page.query came without its element".to_string())
+    })?;
     let (count, visible) = match &target {
         Locator::Selector(css) => resolve::count(page, css, p).await?,
         Locator::Ref(_) => (1, 0),
@@ -164,7 +173,7 @@ pub(crate) async fn query(page: &Page, target: Locator, p: &Progress) -> Result<
         Locator::Selector(_) => visible,
     };
     let count = if element.is_none() { 0 } else { count };
-    Ok(Output::Query(QueryResult { count, visible_count, element }))
+    Ok(QueryResult { count, visible_count, element })
 }
 
 /// `element`'s facts now, texts cut at `limit` characters; its box in the page's viewport (an

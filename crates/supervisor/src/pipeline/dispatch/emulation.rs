@@ -91,7 +91,7 @@ pub fn check_emulation(method: &str, e: &mut Emulation, sessions_apart: bool) ->
 }
 
 pub(super) static EMULATE: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let mut p: EmulateParams = params(v)?;
         check_emulation("page.emulate", &mut p.emulation, cx.sessions_apart())?;
         if p.emulation.routes.is_some() {

@@ -62,7 +62,7 @@ fn input_done(o: Output) -> Result<Done, ErrorBody> {
 }
 
 pub(super) static CLICK: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: ClickParams = params(v)?;
         let click = InputAction::Click {
             button: p.button.unwrap_or_default(),
@@ -77,7 +77,7 @@ pub(super) static CLICK: PageMethod = PageMethod {
 };
 
 pub(super) static TYPE: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: TypeParams = params(v)?;
         let typing = InputAction::Type { text: p.text, clear: p.clear, submit: p.submit };
         input(cx, p.element, false, typing, p.settle)
@@ -88,7 +88,7 @@ pub(super) static TYPE: PageMethod = PageMethod {
 };
 
 pub(super) static FILL: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: FillParams = params(v)?;
         input(cx, p.element, false, InputAction::Fill { value: p.value }, p.settle)
     },
@@ -98,7 +98,7 @@ pub(super) static FILL: PageMethod = PageMethod {
 };
 
 pub(super) static PRESS: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: PressParams = params(v)?;
         input(cx, p.element, true, InputAction::Press { key: p.key }, p.settle)
     },
@@ -108,7 +108,7 @@ pub(super) static PRESS: PageMethod = PageMethod {
 };
 
 pub(super) static HOVER: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: HoverParams = params(v)?;
         input(cx, p.element, false, InputAction::Hover, p.settle)
     },
@@ -118,7 +118,7 @@ pub(super) static HOVER: PageMethod = PageMethod {
 };
 
 pub(super) static CHECK: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: CheckParams = params(v)?;
         input(cx, p.element, false, InputAction::Check { checked: p.checked.unwrap_or(true) }, p.settle)
     },
@@ -128,7 +128,7 @@ pub(super) static CHECK: PageMethod = PageMethod {
 };
 
 pub(super) static SELECT: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: SelectParams = params(v)?;
         if p.values.is_empty() && p.labels.is_empty() && p.indexes.is_empty() {
             return Err(bad_request("page.select needs values, labels or indexes"));
@@ -142,7 +142,7 @@ pub(super) static SELECT: PageMethod = PageMethod {
 };
 
 pub(super) static DRAG: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: DragParams = params(v)?;
         let to = required(cx, p.to)?;
         input(cx, p.from, false, InputAction::DragTo { to }, p.settle)
@@ -153,7 +153,7 @@ pub(super) static DRAG: PageMethod = PageMethod {
 };
 
 pub(super) static SCROLL: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: ScrollParams = params(v)?;
         match (locator(cx, p.element, true)?, p.dx, p.dy) {
             (Some(target), None, None) => {
@@ -181,7 +181,7 @@ fn coordinate(name: &str, v: Option<f64>) -> Result<Option<f64>, ErrorBody> {
 /// `page.mouse`: each coordinate checked ([`coordinate`]); move, click and drag need x and y, drag
 /// to_x and to_y too; the others take x and y together or not at all.
 pub(super) static MOUSE: PageMethod = PageMethod {
-    prepare: |v, _| {
+    prepare: |_, v, _| {
         let p: MouseParams = params(v)?;
         let at = match (coordinate("x", p.x)?, coordinate("y", p.y)?) {
             (Some(x), Some(y)) => Some((x, y)),
@@ -216,7 +216,7 @@ pub(super) static MOUSE: PageMethod = PageMethod {
 
 /// `page.keyboard`: down, up and press need `key`, insert_text `text`.
 pub(super) static KEYBOARD: PageMethod = PageMethod {
-    prepare: |v, _| {
+    prepare: |_, v, _| {
         let p: KeyboardParams = params(v)?;
         let key = match (p.action, p.key, p.text) {
             (KeyboardAction::InsertText, None, Some(text)) => text,

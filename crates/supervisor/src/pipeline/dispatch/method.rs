@@ -4,13 +4,14 @@
 //! share (params, refs and selectors, frames, waits).
 
 use futures_util::future::BoxFuture;
-use sb_protocol::api::Emulation;
 use sb_protocol::api::{ElementParams, WaitForParams};
+use sb_protocol::api::{Emulation, Method};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, Display, FrameTarget, Locator, Output, RefRecord, WaitCondition};
 use sb_protocol::Budget;
 use sb_protocol::{ErrorBody, ErrorCode, Phase};
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::gate::guard::Guard;
@@ -95,8 +96,8 @@ impl Done {
 
 /// One page method.
 pub struct PageMethod {
-    /// Params -> the worker's action. Checks every parameter.
-    pub prepare: fn(Value, &dyn Context) -> Result<Action, ErrorBody>,
+    /// The method and its params -> the worker's action. Checks every parameter.
+    pub prepare: fn(Method, Value, &dyn Context) -> Result<Action, ErrorBody>,
     /// The worker's output -> the result. An output of another kind is answered `internal`.
     pub finish: fn(Output) -> Result<Done, ErrorBody>,
     /// Holds the session's ref numbering from `prepare` to storing the refs (snapshots), so two
@@ -106,6 +107,27 @@ pub struct PageMethod {
     /// have something (`page.goto`'s download, `page.network`'s refusals); `None` for the rest.
     pub after: Option<After>,
 }
+
+/// The entry of every worker method with nothing of its own to do in the supervisor: its params
+/// held to its declaration ([`Method::check_value`]: their type, and the declared `check`), their
+/// element looked up (a `ref` in the session's table, or a `selector`), and the whole handed to the
+/// worker as they are ([`Action::Call`]), whose handler of the method answers its result type
+/// ([`Output::Json`]). Adding such a method is its declaration and its worker handler: the route
+/// sends every worker method without an entry here.
+pub static CALL: PageMethod = PageMethod {
+    prepare: |method, v, cx| {
+        let v = if v.is_null() { json!({}) } else { v };
+        method.check_value(&v).map_err(bad_request)?;
+        // The element, when the params name one (a params type without `ref` and `selector` has had
+        // them refused as unknown fields already).
+        let element = ElementParams::deserialize(&v).map_err(|e| bad_request(format!("bad params: {e}")))?;
+        let target = locator(cx, element, true)?;
+        Ok(Action::Call { method: method.name().into(), params: v, target })
+    },
+    finish: |o| finish_as(o, |v: Value| Done::of(v)),
+    numbers_refs: false,
+    after: None,
+};
 
 /// What a page method's supervisor-side step ([`PageMethod::after`]) works with: the parts of the
 /// supervisor it may read, beside the request's session and budget.
@@ -187,7 +209,7 @@ pub(super) fn required(cx: &dyn Context, e: ElementParams) -> Result<Locator, Er
     match (e.reference, e.selector) {
         (Some(r), None) => Ok(Locator::Ref(cx.reference(&r)?)),
         (None, Some(css)) => Ok(Locator::Selector(css)),
-        _ => Err(bad_request("name the element with exactly one of ref or selector")),
+        _ => Err(bad_request(sb_protocol::api::ELEMENT_EXACTLY_ONE)),
     }
 }
 

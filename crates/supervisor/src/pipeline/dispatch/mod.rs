@@ -8,9 +8,12 @@
 //! ([`SessionOp`]: `session.close`, `tabs.*`). The route is total, so the runtime's handlers have no
 //! arm for a method routed elsewhere.
 //!
-//! Adding a page method is adding one entry to [`route`] (and its `Action` and `Output` kinds to
-//! `sb_protocol::ipc`). Every parameter is checked in `prepare`, so a bad request answers
-//! `bad_request` before it waits in the session's queue or triggers a health check.
+//! A worker method with nothing of its own to do here needs no entry: the route sends it to [`CALL`],
+//! which checks its params by its declaration and hands them to the worker's handler of the method as
+//! they are (`Action::Call`). A page method with supervisor-side work (refs to number, files to stage,
+//! an artifact's path, a session setting to merge, an `after` step) has its entry in [`route`]. Every
+//! parameter is checked in `prepare`, so a bad request answers `bad_request` before it waits in the
+//! session's queue or triggers a health check.
 
 mod emulation;
 mod input;
@@ -24,7 +27,7 @@ use serde_json::Value;
 pub use self::emulation::check_emulation;
 use self::emulation::*;
 use self::input::*;
-pub use self::method::{params, wait_condition, After, Context, Done, PageMethod, Supervised};
+pub use self::method::{params, wait_condition, After, Context, Done, PageMethod, Supervised, CALL};
 use self::network::*;
 use self::page::*;
 
@@ -137,7 +140,6 @@ pub fn route(method: Method) -> Route {
         PageBack => &BACK,
         PageForward => &FORWARD,
         PageReload => &RELOAD,
-        PageExtract => &EXTRACT,
         PageScreenshot => &SCREENSHOT,
         PagePdf => &PDF,
         PageUpload => &UPLOAD,
@@ -156,20 +158,18 @@ pub fn route(method: Method) -> Route {
         PageScroll => &SCROLL,
         PageDrag => &DRAG,
         PageSetViewport => &SET_VIEWPORT,
-        PageFrames => &FRAMES,
-        PageConsole => &CONSOLE,
         PageEmulate => &EMULATE,
-        PageStorage => &STORAGE,
         PageMouse => &MOUSE,
         PageKeyboard => &KEYBOARD,
         PageNetwork => &NETWORK,
         PageVerify => &VERIFY,
-        PageQuery => &QUERY,
-        PageClipboard => &CLIPBOARD,
         PageRoute => &ROUTE,
         PageUnroute => &UNROUTE,
         PageRoutes => &ROUTES,
         SessionHar => &HAR,
+        // Every other method is the worker's (the declaration says so; a test holds it), with
+        // nothing of its own to do here: its declaration checks it, its worker handler runs it.
+        _ => &CALL,
     };
     Route::Session(OnSession::Page(entry))
 }
@@ -278,7 +278,7 @@ mod tests {
 
     fn prepare(method: Method, params: Value, cx: &Fake) -> Result<Action, ErrorBody> {
         match route(method) {
-            Route::Session(OnSession::Page(m)) => (m.prepare)(params, cx),
+            Route::Session(OnSession::Page(m)) => (m.prepare)(method, params, cx),
             _ => panic!("{} is not a page method", method.name()),
         }
     }
@@ -370,24 +370,69 @@ mod tests {
             let artifact = matches!(action, Action::Screenshot { .. } | Action::Pdf { .. });
             assert_eq!(m.writes_artifact(), artifact, "{}: {action:?}", m.name());
             // What only reads the page: run again after a crash or a dead browser (the worker and the
-            // queue take it from the declaration).
+            // queue take it from the declaration). A call's is the declaration's alone.
+            if matches!(action, Action::Call { .. }) {
+                continue;
+            }
             let reads = matches!(
                 action,
-                Action::Extract { .. }
-                    | Action::Screenshot { .. }
+                Action::Screenshot { .. }
                     | Action::Pdf { .. }
                     | Action::Snapshot { .. }
-                    | Action::Frames
-                    | Action::Console { .. }
-                    | Action::Network { .. }
                     | Action::Verify { .. }
-                    | Action::Query { .. }
             );
             assert_eq!(m.reads_only(), reads, "{}: {action:?}", m.name());
             assert_eq!(m.repeatable(), reads || m == Method::PageGoto, "{}", m.name());
         }
         // tabs.open is the supervisor's, and loads its URL as page.goto does.
         assert!(Method::TabsOpen.navigates());
+    }
+
+    /// A worker method without an entry of its own goes to the worker as a call of its own params
+    /// ([`CALL`]): the worker has a handler for exactly the methods the supervisor sends so (a method
+    /// declared without its handler, or a handler left for a method sent otherwise, fails here).
+    #[test]
+    fn the_worker_handles_exactly_the_methods_sent_as_calls() {
+        let samples = [json!({}), json!({"ref": "e1"}), json!({"kind": "local"}), json!({"action": "read"})];
+        let mut calls = Vec::new();
+        for m in Method::ALL {
+            let sent = samples.iter().find_map(|p| match route(m) {
+                Route::Session(OnSession::Page(_)) => prepare(m, p.clone(), &ON).ok(),
+                _ => None,
+            });
+            let call = matches!(&sent, Some(Action::Call { method, .. }) if method == m.name());
+            assert_eq!(sb_worker::handles(m), call, "{}: {sent:?}", m.name());
+            calls.extend(call.then_some(m));
+        }
+        assert!(calls.contains(&Method::PageQuery) && calls.contains(&Method::PageNetwork), "{calls:?}");
+    }
+
+    /// A call's params are held to its declaration before it is queued (their type, and the
+    /// declared check), its element is looked up with the ref's own error, and the params go to the
+    /// worker as they were given.
+    #[test]
+    fn a_call_is_checked_by_its_declaration_and_carries_its_element() {
+        for (m, bad) in [
+            (Method::PageConsole, json!({"limit": 0})),
+            (Method::PageNetwork, json!({"limit": 1001})),
+            (Method::PageNetwork, json!({"id": 3, "since": 1})),
+            (Method::PageStorage, json!({"kind": "local", "action": "set", "key": "k"})),
+            (Method::PageClipboard, json!({"action": "write"})),
+            (Method::PageQuery, json!({})),
+            (Method::PageQuery, json!({"ref": "e1", "selector": "b"})),
+            (Method::PageExtract, json!({"format": "pdf"})),
+        ] {
+            assert_eq!(code(prepare(m, bad.clone(), &ON)), ErrorCode::BadRequest, "{}: {bad}", m.name());
+        }
+        assert_eq!(code(prepare(Method::PageQuery, json!({"ref": "e9"}), &ON)), ErrorCode::UnknownRef);
+        let a = prepare(Method::PageQuery, json!({"ref": "e1"}), &ON).unwrap();
+        let Action::Call { method, params, target: Some(Locator::Ref(r)) } = a else { panic!("{a:?}") };
+        assert_eq!((method.as_str(), params, r.backend_node_id), ("page.query", json!({"ref": "e1"}), 7));
+        let a = prepare(Method::PageFrames, Value::Null, &ON).unwrap();
+        assert_eq!(a, Action::Call { method: "page.frames".into(), params: json!({}), target: None });
+        let done =
+            finish(Method::PageConsole, Output::Json(json!({"messages": [], "last_id": 4, "dropped": 0})));
+        assert_eq!(done.unwrap().result["last_id"], 4);
     }
 
     #[test]
@@ -590,7 +635,8 @@ mod tests {
     #[test]
     fn extract_screenshot_select_and_dialogs_map_their_params() {
         let a = prepare(Method::PageExtract, json!({"format": "html"}), &ON).unwrap();
-        let Action::Extract { params } = a else { panic!("{a:?}") };
+        let Action::Call { params, .. } = a else { panic!("{a:?}") };
+        let params: sb_protocol::api::ExtractParams = serde_json::from_value(params).unwrap();
         assert_eq!((params.format, params.cap()), (ExtractFormat::Html, DEFAULT_EXTRACT_MAX_CHARS));
         let a = prepare(Method::PageScreenshot, json!({"format": "jpeg"}), &ON).unwrap();
         let Action::Screenshot { params, path, target: None } = a else { panic!("{a:?}") };

@@ -1,7 +1,6 @@
 //! The network methods' entries: routes (`page.route`, `page.unroute`, `page.routes`), HAR
 //! recording, the console and network journals.
 
-use sb_protocol::api::{ConsoleParams, ConsoleResult, NetworkParams, NetworkResult, MAX_JOURNAL_LIMIT};
 use sb_protocol::api::{EmulateResult, Emulation};
 use sb_protocol::api::{HarContent, HarParams, HarResult, TraceAction};
 use sb_protocol::api::{Route as UrlRoute, UnrouteParams, MAX_ROUTE_BODY_BYTES};
@@ -16,7 +15,7 @@ use crate::gate::guard::{GateSaid, Guard, GATE_ERRORS};
 /// `page.route`: the route checked and completed ([`crate::features::routes::checked`]: a `body_file` read
 /// from the uploads dir now), put before the session's others; the worker gets the whole emulation.
 pub(super) static ROUTE: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let route: UrlRoute = params(v)?;
         let file = match &route.body_file {
             Some(name) => Some((name.clone(), cx.read_upload(name, MAX_ROUTE_BODY_BYTES)?)),
@@ -36,7 +35,7 @@ pub(super) static ROUTE: PageMethod = PageMethod {
 
 /// `page.unroute`: the session's routes less those added with `url` (all without it).
 pub(super) static UNROUTE: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: UnrouteParams = params(v)?;
         let now = cx.emulation();
         let kept = crate::features::routes::without(now.routes.clone().unwrap_or_default(), p.url.as_deref());
@@ -49,7 +48,7 @@ pub(super) static UNROUTE: PageMethod = PageMethod {
 
 /// `page.routes`: the session's emulation as it is (the worker changes nothing), its routes listed.
 pub(super) static ROUTES: PageMethod = PageMethod {
-    prepare: |_, cx| Ok(Action::Emulate { emulation: cx.emulation() }),
+    prepare: |_, _, cx| Ok(Action::Emulate { emulation: cx.emulation() }),
     finish: routes_listed,
     numbers_refs: false,
     after: None,
@@ -66,7 +65,7 @@ fn routes_listed(o: Output) -> Result<Done, ErrorBody> {
 /// `session.har`: `content` and `url_filter` with start only (a filter that compiles), `name` with
 /// stop only; the file's path under the owner's `hars` directory.
 pub(super) static HAR: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: HarParams = params(v)?;
         match p.action {
             TraceAction::Start if p.name.is_none() => {
@@ -91,38 +90,11 @@ pub(super) static HAR: PageMethod = PageMethod {
     after: None,
 };
 
-/// `limit` of `page.console` and `page.network`: 1..=[`MAX_JOURNAL_LIMIT`], 100 when absent.
-fn journal_limit(method: &str, limit: u32) -> Result<(), ErrorBody> {
-    match limit {
-        1..=MAX_JOURNAL_LIMIT => Ok(()),
-        n => Err(bad_request(format!("{method} limit is 1 to {MAX_JOURNAL_LIMIT}; got {n}"))),
-    }
-}
-
-pub(super) static CONSOLE: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let p: ConsoleParams = params(v)?;
-        journal_limit("page.console", p.newest())?;
-        Ok(Action::Console { params: p })
-    },
-    finish: |o| finish_as(o, Done::of::<ConsoleResult>),
-    numbers_refs: false,
-    after: None,
-};
-
+/// `page.network`: the declared checks and the worker's handler, as every worker method without an
+/// entry of its own ([`super::CALL`]); after it, the requests the connection gate refused are marked.
 pub(super) static NETWORK: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let p: NetworkParams = params(v)?;
-        journal_limit("page.network", p.newest())?;
-        let lists = p.since.is_some() || p.filter.is_some() || p.include_static || p.limit.is_some();
-        if p.id.is_some() && lists {
-            return Err(bad_request(
-                "page.network: id names one request; since, filter, include_static and limit are for a list",
-            ));
-        }
-        Ok(Action::Network { params: p })
-    },
-    finish: |o| finish_as(o, Done::of::<NetworkResult>),
+    prepare: super::CALL.prepare,
+    finish: super::CALL.finish,
     numbers_refs: false,
     after: Some(|s, outcome| {
         if let Ok(result) = outcome {

@@ -2,18 +2,13 @@
 //! waiting, the viewport and frames, checks (`page.verify`, `page.query`), storage, the clipboard
 //! and dialogs.
 
-use sb_protocol::api::{ClipboardAction, ClipboardParams, ClipboardResult, MAX_CLIPBOARD_CHARS};
 use sb_protocol::api::{
-    ElementParams, EvaluateParams, EvaluateResult, ExtractParams, ExtractResult, FillFormParams,
-    FillFormResult, FramesResult, GotoParams, GotoResult, HandleDialogParams, HandleDialogResult, PdfParams,
-    PdfResult, ScreenshotParams, ScreenshotResult, SetViewportParams, SetViewportResult, SnapshotParams,
-    SnapshotResult, UploadParams, UploadResult, WaitForResult, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS,
-    MAX_PDF_PAGES, MAX_UPLOAD_FILES,
+    ElementParams, EvaluateParams, EvaluateResult, FillFormParams, FillFormResult, GotoParams, GotoResult,
+    HandleDialogParams, HandleDialogResult, PdfParams, PdfResult, ScreenshotParams, ScreenshotResult,
+    SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, UploadParams, UploadResult,
+    WaitForResult, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS, MAX_PDF_PAGES, MAX_UPLOAD_FILES,
 };
-use sb_protocol::api::{
-    QueryParams, QueryResult, StorageAction, StorageParams, StorageResult, VerifyCheck, VerifyParams,
-    VerifyResult,
-};
+use sb_protocol::api::{VerifyCheck, VerifyParams, VerifyResult};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, Locator, SnapshotOptions, SnapshotOutput,
@@ -29,7 +24,7 @@ use super::method::{
 use crate::sessions::downloads::DOWNLOAD_NEWS;
 
 pub(super) static GOTO: PageMethod = PageMethod {
-    prepare: |v, _| {
+    prepare: |_, v, _| {
         let p: GotoParams = params(v)?;
         Ok(Action::Goto { url: p.url })
     },
@@ -72,34 +67,28 @@ async fn said_a_download(s: &Supervised<'_>, outcome: &mut Result<Value, ErrorBo
 /// `page.back`, `page.forward`, `page.reload`: answered as `page.goto` is (their params, none, are
 /// checked before dispatch, as `page.frames`').
 pub(super) static BACK: PageMethod = PageMethod {
-    prepare: |_, _| Ok(Action::History { delta: -1 }),
+    prepare: |_, _, _| Ok(Action::History { delta: -1 }),
     finish: GOTO.finish,
     numbers_refs: false,
     after: None,
 };
 
 pub(super) static FORWARD: PageMethod = PageMethod {
-    prepare: |_, _| Ok(Action::History { delta: 1 }),
+    prepare: |_, _, _| Ok(Action::History { delta: 1 }),
     finish: GOTO.finish,
     numbers_refs: false,
     after: None,
 };
 
-pub(super) static RELOAD: PageMethod =
-    PageMethod { prepare: |_, _| Ok(Action::Reload), finish: GOTO.finish, numbers_refs: false, after: None };
-
-pub(super) static EXTRACT: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let p: ExtractParams = params(v)?;
-        Ok(Action::Extract { params: p })
-    },
-    finish: |o| finish_as(o, Done::of::<ExtractResult>),
+pub(super) static RELOAD: PageMethod = PageMethod {
+    prepare: |_, _, _| Ok(Action::Reload),
+    finish: GOTO.finish,
     numbers_refs: false,
     after: None,
 };
 
 pub(super) static SCREENSHOT: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: ScreenshotParams = params(v)?;
         let target = locator(cx, p.element.clone(), true)?;
         if target.is_some() && (p.clip.is_some() || p.full_page) {
@@ -128,7 +117,7 @@ pub(super) static SCREENSHOT: PageMethod = PageMethod {
 /// `page.fill_form`: each field named by exactly one of ref or selector; at most
 /// [`MAX_FORM_FIELDS`].
 pub(super) static FILL_FORM: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: FillFormParams = params(v)?;
         if p.fields.is_empty() || p.fields.len() > MAX_FORM_FIELDS {
             return Err(bad_request(format!("page.fill_form takes 1 to {MAX_FORM_FIELDS} fields")));
@@ -153,7 +142,7 @@ pub(super) static FILL_FORM: PageMethod = PageMethod {
 /// copied into the session owner's own directory ([`Context::stage_uploads`](super::Context::stage_uploads)), which the browser
 /// reads.
 pub(super) static UPLOAD: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: UploadParams = params(v)?;
         let Some(dir) = cx.uploads_dir() else {
             return Err(bad_request(
@@ -175,7 +164,7 @@ pub(super) static UPLOAD: PageMethod = PageMethod {
 /// `page.pdf`: its numbers checked here (in range; NaN is not), the paper in portrait inches with
 /// `landscape` beside it, as Playwright's `page.pdf()` passes them to `Page.printToPDF`.
 pub(super) static PDF: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: PdfParams = params(v)?;
         if !(0.0..=5.0).contains(&p.margin()) {
             return Err(bad_request("page.pdf margin_in is inches, from 0 to 5"));
@@ -205,7 +194,7 @@ pub(super) static PDF: PageMethod = PageMethod {
 };
 
 pub(super) static EVALUATE: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         evaluate_allowed(cx, Phase::Evaluate)?;
         let p: EvaluateParams = params(v)?;
         let has_element = p.element != ElementParams::default();
@@ -246,7 +235,7 @@ pub(super) static EVALUATE: PageMethod = PageMethod {
 };
 
 pub(super) static WAIT_FOR: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let condition = wait_condition(params(v)?)?;
         if matches!(condition, WaitCondition::Function(_)) {
             evaluate_allowed(cx, Phase::Wait)?;
@@ -259,7 +248,7 @@ pub(super) static WAIT_FOR: PageMethod = PageMethod {
 };
 
 pub(super) static SNAPSHOT: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: SnapshotParams = params(v)?;
         let scope = match p.scope {
             None => None,
@@ -298,7 +287,7 @@ pub(super) static SNAPSHOT: PageMethod = PageMethod {
 };
 
 pub(super) static SET_VIEWPORT: PageMethod = PageMethod {
-    prepare: |v, _| {
+    prepare: |_, v, _| {
         let p: SetViewportParams = params(v)?;
         let display = Display::checked(p.width, p.height, p.device_scale_factor.unwrap_or(1.0))
             .map_err(|m| bad_request(format!("page.set_viewport {m}")))?;
@@ -314,20 +303,10 @@ pub(super) static SET_VIEWPORT: PageMethod = PageMethod {
     after: None,
 };
 
-pub(super) static FRAMES: PageMethod = PageMethod {
-    prepare: |_, _| Ok(Action::Frames),
-    finish: |o| finish_as(o, Done::of::<FramesResult>),
-    numbers_refs: false,
-    after: None,
-};
-
-/// The longest key or value `page.storage` sets, chars (a browser keeps about 5 MB an origin).
-const MAX_STORAGE_CHARS: usize = 5_000_000;
-
 /// `page.verify`: the element by exactly one of ref, selector or role (`name` only with a role; none
 /// for `text` on the whole page) and exactly one check.
 pub(super) static VERIFY: PageMethod = PageMethod {
-    prepare: |v, cx| {
+    prepare: |_, v, cx| {
         let p: VerifyParams = params(v)?;
         let by_role = match (p.role, p.name) {
             (None, None) => None,
@@ -403,67 +382,8 @@ fn role_selector(role: &str, name: Option<&str>) -> Result<String, ErrorBody> {
     })
 }
 
-/// `page.clipboard`: write takes text (at most [`MAX_CLIPBOARD_CHARS`] characters), read none.
-pub(super) static CLIPBOARD: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let p: ClipboardParams = params(v)?;
-        match (p.action, &p.text) {
-            (ClipboardAction::Write, Some(t)) if t.chars().count() <= MAX_CLIPBOARD_CHARS => {}
-            (ClipboardAction::Read, None) => {}
-            _ => {
-                return Err(bad_request(format!(
-                    "page.clipboard: write takes text (at most {MAX_CLIPBOARD_CHARS} characters), read none"
-                )))
-            }
-        }
-        Ok(Action::Clipboard { params: p })
-    },
-    finish: |o| finish_as(o, Done::of::<ClipboardResult>),
-    numbers_refs: false,
-    after: None,
-};
-
-/// `page.query`: the element by exactly one of ref or selector.
-pub(super) static QUERY: PageMethod = PageMethod {
-    prepare: |v, cx| {
-        let p: QueryParams = params(v)?;
-        Ok(Action::Query { target: required(cx, p.element)? })
-    },
-    finish: |o| finish_as(o, Done::of::<QueryResult>),
-    numbers_refs: false,
-    after: None,
-};
-
-/// `page.storage`: set needs key and value, delete a key, clear neither; get takes a key or none.
-pub(super) static STORAGE: PageMethod = PageMethod {
-    prepare: |v, _| {
-        let p: StorageParams = params(v)?;
-        let fits = |s: &Option<String>| s.as_ref().is_none_or(|s| s.chars().count() <= MAX_STORAGE_CHARS);
-        if !fits(&p.key) || !fits(&p.value) {
-            return Err(bad_request(format!(
-                "page.storage keys and values are at most {MAX_STORAGE_CHARS} chars"
-            )));
-        }
-        let ok = match p.action {
-            StorageAction::Get => p.value.is_none(),
-            StorageAction::Set => p.key.is_some() && p.value.is_some(),
-            StorageAction::Delete => p.key.is_some() && p.value.is_none(),
-            StorageAction::Clear => p.key.is_none() && p.value.is_none(),
-        };
-        if !ok {
-            return Err(bad_request(
-                "page.storage: get takes key or nothing, set key and value, delete key, clear nothing",
-            ));
-        }
-        Ok(Action::Storage { params: p })
-    },
-    finish: |o| finish_as(o, Done::of::<StorageResult>),
-    numbers_refs: false,
-    after: None,
-};
-
 pub(super) static HANDLE_DIALOG: PageMethod = PageMethod {
-    prepare: |v, _| {
+    prepare: |_, v, _| {
         let p: HandleDialogParams = params(v)?;
         Ok(Action::HandleDialog { accept: p.accept, prompt_text: p.prompt_text })
     },

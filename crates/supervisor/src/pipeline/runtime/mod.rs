@@ -508,7 +508,7 @@ impl Runtime {
                 let _numbering =
                     if page.numbers_refs { Some(session.snapshotting.lock().await) } else { None };
                 let cx = self.context(session);
-                let action = (page.prepare)(params, &cx)?;
+                let action = (page.prepare)(call.method, params, &cx)?;
                 let policy = match &action {
                     Action::HandleDialog { accept, prompt_text } => Some((*accept, prompt_text.clone())),
                     _ => None,

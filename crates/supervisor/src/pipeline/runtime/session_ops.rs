@@ -123,16 +123,17 @@ impl Runtime {
                 let path = storage_state::save_path(&states, &session.id, p.name.as_deref())?;
                 let cookies = storage_state::cookies(&link, &context, budget).await?;
                 // The active tab's origin's local storage (none for an opaque origin).
-                let local = Action::Storage {
-                    params: StorageParams {
-                        kind: StorageKind::Local,
-                        action: StorageAction::Get,
-                        key: None,
-                        value: None,
-                    },
+                let local = StorageParams {
+                    kind: StorageKind::Local,
+                    action: StorageAction::Get,
+                    key: None,
+                    value: None,
                 };
-                let origins = match q.run(session, call, local).await {
-                    Ok(Output::Storage(r)) if !r.items.is_empty() => {
+                let read = q
+                    .run(session, call, Action::call::<sb_protocol::api::call::PageStorage>(&local, None))
+                    .await;
+                let origins = match read.and_then(Output::result::<sb_protocol::api::call::PageStorage>) {
+                    Ok(r) if !r.items.is_empty() => {
                         vec![storage_state::OriginState {
                             origin: r.origin,
                             local_storage: r.items,
