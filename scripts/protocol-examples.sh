@@ -205,6 +205,7 @@ example "page.verify of an element by role and accessible name" page.verify s1 '
 example "page.verify of a list's items" page.verify s1 '{"selector": "ul", "items": ["One", "Two"]}'
 example "page.verify that does not hold (the second field above was refused, so the box is unchecked)" page.verify s1 '{"selector": "#agree", "checked": true}'
 example "page.query (how many match, and the first one)" page.query s1 '{"selector": "button"}'
+example "page.generate_locator (a locator for a test, as Playwright writes it)" page.generate_locator s1 '{"selector": "#save"}'
 example "session.start with the clipboard permissions" session.start "" '{"session_id": "s5", "permissions": ["clipboard-read", "clipboard-write"]}'
 example "page.goto (a page for the clipboard)" page.goto s5 "{\"url\": \"$base/test/form.html\"}"
 example "page.clipboard write" page.clipboard s5 '{"action": "write", "text": "order 1234"}'

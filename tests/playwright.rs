@@ -1,6 +1,7 @@
 //! Actions that behave as Playwright's do (issue 13), each on a real page: the browser as Playwright
 //! launches it (popups, scrollbars), the keyboard, select, evaluate results.
 
+use sb_protocol::ErrorCode;
 use sb_tests::Fixture;
 use serde_json::json;
 
@@ -51,10 +52,10 @@ async fn the_page_measures_the_configured_viewport_or_the_sessions_own() {
     let size = c.evaluate("m", "[innerWidth, innerHeight, devicePixelRatio]", None).await.unwrap();
     assert_eq!(size.value, Some(json!([800, 600, 1])));
     let bad = c.call("page.set_viewport", Some("m"), json!({"width": 0, "height": 600}), None).await.unwrap();
-    assert_eq!(bad.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
+    assert_eq!(bad.error.map(|e| e.code), Some(ErrorCode::BadRequest));
     for bad in [json!({"viewport": {"width": 0, "height": 10}}), json!({"device_scale_factor": 9})] {
         let r = c.call("session.start", None, bad.clone(), None).await.unwrap();
-        assert_eq!(r.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest), "{bad}");
+        assert_eq!(r.error.map(|e| e.code), Some(ErrorCode::BadRequest), "{bad}");
     }
 }
 
@@ -163,7 +164,7 @@ async fn select_matches_value_or_label_takes_the_first_and_waits_for_options() {
     assert_eq!(picked(r), json!(["p"]));
     let r = c.call("page.select", Some("s"), select(&["Teal"]), Some(1_000)).await.unwrap();
     let e = r.error.unwrap();
-    assert_eq!(e.code, sb_protocol::ErrorCode::Timeout, "{e:?}");
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
     assert!(e.message.contains("Teal"), "{e:?}");
 }
 
@@ -233,7 +234,7 @@ async fn a_late_dialog_is_reported_in_the_next_result_or_within_settle_ms() {
     let v = c.call("page.wait_for", Some("d"), json!({"dialog": true}), None).await.unwrap().result.unwrap();
     assert_eq!((&v["matched"], &v["dialogs"]), (&json!("dialog"), &later), "{v}");
     let none = c.call("page.wait_for", Some("d"), json!({"dialog": true}), Some(1_000)).await.unwrap();
-    assert_eq!(none.error.unwrap().code, sb_protocol::ErrorCode::Timeout);
+    assert_eq!(none.error.unwrap().code, ErrorCode::Timeout);
 
     c.call("page.handle_dialog", Some("d"), json!({"accept": true}), None).await.unwrap();
     let r = c
@@ -318,9 +319,9 @@ async fn screenshots_of_a_clip_and_of_an_element() {
     let r = shot(json!({"selector": "#box"})).await;
     assert_eq!(size(&r), (120, 70));
     let both = shot(json!({"selector": "#box", "clip": {"x": 0, "y": 0, "width": 10, "height": 10}})).await;
-    assert_eq!(both.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
+    assert_eq!(both.error.map(|e| e.code), Some(ErrorCode::BadRequest));
     let bad = shot(json!({"clip": {"x": 0, "y": 0, "width": 0, "height": 10}})).await;
-    assert_eq!(bad.error.map(|e| e.code), Some(sb_protocol::ErrorCode::BadRequest));
+    assert_eq!(bad.error.map(|e| e.code), Some(ErrorCode::BadRequest));
 }
 
 /// `page.frames` lists the frame tree, out-of-process iframes included (Playwright's `page.frames()`).
@@ -467,7 +468,7 @@ async fn evaluate_runs_in_the_frame_it_is_given() {
         (json!({"function": "(e) => e", "frame": same, "ref": heading}), "not both"),
     ] {
         let e = eval(params.clone()).await.error.unwrap_or_else(|| panic!("{params} succeeded"));
-        assert_eq!(e.code, sb_protocol::ErrorCode::BadRequest, "{params}: {}", e.message);
+        assert_eq!(e.code, ErrorCode::BadRequest, "{params}: {}", e.message);
         assert!(e.message.contains(says), "{params}: {}", e.message);
     }
 }
@@ -489,4 +490,72 @@ async fn wait_for_a_function_reads_any_page_global() {
             "{function}: {r:?}"
         );
     }
+}
+
+/// `page.generate_locator` names an element as Playwright's generator does (Playwright MCP's
+/// `browser_generate_locator`). The expected locators are Playwright 1.56's own for the same page
+/// (`locator._resolveSelector()` written by `asLocator('javascript', ...)`, on the same headless
+/// shell), but for the second of two same-named buttons, where Playwright scopes the button inside its
+/// list item and ours picks it by index. Each locator, given back as a `selector`, finds the same
+/// element; a ref names it too; a selector that never matches is a timeout that names the selector.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generated_locators_are_playwrights_and_find_their_element() {
+    use sb_tests::{error_of, result_of};
+    let Fixture { pages, sup: _sup, c } = Fixture::start().await;
+    c.session_start(Some("g")).await.unwrap();
+    c.goto("g", &pages.url("/test/locators.html"), None).await.unwrap();
+    let expected = [
+        ("[data-testid=save-order]", "getByTestId('save-order')", true),
+        ("#submit", "getByRole('button', { name: 'Submit' })", true),
+        ("li:nth-child(2) > button", "getByRole('button', { name: 'Delete' }).nth(1)", false),
+        ("#search", "getByRole('textbox', { name: 'Search orders' })", true),
+        ("#qty", "getByRole('spinbutton', { name: 'Quantity' })", true),
+        ("#logo", "getByRole('img', { name: 'Company logo' })", true),
+        ("#ship", "getByText('Free shipping over 50 euros')", true),
+        ("#help", "getByText('?')", true),
+        ("#ok", "getByText('ok')", true),
+        (".leaf", "locator('div').nth(3)", false),
+        ("h1", "getByRole('heading', { name: 'Orders' })", true),
+    ];
+    let mark = "el => { window.marked = el; return el.outerHTML.length; }";
+    for (selector, locator, unique) in expected {
+        let r = result_of(&c, "g", "page.generate_locator", json!({ "selector": selector })).await;
+        assert_eq!(
+            (r["locator"].as_str(), r["unique"].as_bool()),
+            (Some(locator), Some(unique)),
+            "{selector}"
+        );
+        // Given back as a selector, it finds that very element.
+        result_of(&c, "g", "page.evaluate", json!({"function": mark, "selector": selector})).await;
+        let same = "el => el === window.marked";
+        let found = result_of(&c, "g", "page.evaluate", json!({"function": same, "selector": locator})).await;
+        assert_eq!(found["value"], json!(true), "{selector}: {locator}");
+    }
+
+    // By a snapshot's ref.
+    let snap = result_of(&c, "g", "page.snapshot", json!({})).await;
+    let text = snap["snapshot"].as_str().unwrap();
+    let line = text.lines().find(|l| l.contains("button \"Submit\"")).unwrap_or_else(|| panic!("{text}"));
+    let submit = line.split("[ref=").nth(1).unwrap().split(']').next().unwrap();
+    let r = result_of(&c, "g", "page.generate_locator", json!({ "ref": submit })).await;
+    assert_eq!(r["locator"], "getByRole('button', { name: 'Submit' })");
+
+    // Checked before the page is touched; a selector that never matches times out naming it.
+    for bad in [json!({}), json!({"ref": submit, "selector": "h1"}), json!({"selector": "h1", "exact": true})]
+    {
+        assert_eq!(
+            error_of(&c, "g", "page.generate_locator", bad.clone()).await.code,
+            ErrorCode::BadRequest,
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        error_of(&c, "g", "page.generate_locator", json!({"ref": "e999"})).await.code,
+        ErrorCode::UnknownRef
+    );
+    let r =
+        c.call("page.generate_locator", Some("g"), json!({"selector": "#never"}), Some(1_000)).await.unwrap();
+    let e = r.error.expect("no element matches");
+    assert_eq!(e.code, ErrorCode::Timeout, "{e:?}");
+    assert!(e.message.contains("resolving selector \"#never\""), "{}", e.message);
 }

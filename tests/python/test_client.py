@@ -100,6 +100,7 @@ def test_every_method_on_a_real_page(runtime, pages):
         assert c.storage(sid, kind="local", action="set", key="k", value="v").items[0].value == "v"
         assert c.verify(sid, text="Sign up").check == "text"
         assert c.query(sid, selector="h1").element.tag == "h1"
+        assert c.generate_locator(sid, selector="h1").locator == "getByRole('heading', { name: 'Sign up' })"
         with pytest.raises(sb.BadRequest):  # no clipboard-read granted to this session
             c.clipboard(sid, action="read")
         routed = c.route(sid, url="**/api/*", body='{"ok": 1}', content_type="application/json")

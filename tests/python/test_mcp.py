@@ -345,7 +345,8 @@ def test_the_devtools_group_traces_the_session(runtime, pages):
 def test_the_testing_group_verifies_with_playwright_mcps_arguments(runtime, pages):
     """Playwright MCP's `testing` group (`--caps testing`): its four verify tools, called with its own
     arguments (`accessibleName`, `target`, `type`), hold on a real page, and a check that does not hold
-    is an error result with code verify_failed and what the page has."""
+    is an error result with code verify_failed and what the page has; `browser_generate_locator` writes
+    an element's locator as Playwright does."""
     async def run() -> None:
         async with mcp_session("--socket", runtime.socket) as s:
             assert "browser_verify_value" not in {t.name for t in (await s.list_tools()).tools}
@@ -374,6 +375,9 @@ def test_the_testing_group_verifies_with_playwright_mcps_arguments(runtime, page
             for tool, args, said in fails:
                 r = await s.call_tool(tool, args)
                 assert r.is_error and "code: verify_failed" in text(r) and said in text(r), (tool, text(r))
+            # Playwright MCP's locator for a test, with its arguments (`element`, `target`).
+            r = await s.call_tool("browser_generate_locator", {"element": "Save button", "target": "#save"})
+            assert not r.is_error and "getByRole('button', { name: 'Save' })" in text(r), text(r)
 
     asyncio.run(run())
 

@@ -473,6 +473,23 @@ document.getElementById('resume').addEventListener('change', (e) => {
   for (const t of ['click', 'dblclick', 'contextmenu', 'auxclick']) document.querySelector('#save').addEventListener(t, log);
 </script></body></html>"#;
 
+    /// `/test/locators.html`: elements each of Playwright's generated locators names (a test id, a
+    /// role and name, a placeholder, a label, an alt text, a text, a title; two buttons of one name; a
+    /// `<div>` with nothing of its own).
+    pub const LOCATORS: &str = r#"<!doctype html><html><head><title>Locators</title></head><body>
+<h1>Orders</h1>
+<button data-testid="save-order">Save</button>
+<button id="submit">Submit</button>
+<ul><li>Pen <button class="del">Delete</button></li><li>Ink <button class="del">Delete</button></li></ul>
+<input id="search" placeholder="Search orders">
+<label>Quantity <input type="number" id="qty"></label>
+<img id="logo" src="data:," alt="Company logo">
+<p id="ship">Free shipping over 50 euros</p>
+<span id="help" title="Help text">?</span>
+<div id="box"><div><span id="ok">ok</span></div></div>
+<section><div></div><div class="leaf"></div></section>
+</body></html>"#;
+
     /// `/test/unfinished.html`: a page whose `load` never comes (its image never arrives).
     pub const UNFINISHED: &str = r#"<!doctype html><html><head><title>Unfinished</title></head>
 <body><h1>Unfinished</h1><img alt="never" src="/test/never"></body></html>"#;
@@ -825,6 +842,7 @@ impl PageServer {
             )
             .route("/test/long.html", get(|| async { Html(pages::long()) }))
             .route("/test/form.html", get(|| async { Html(pages::FORM) }))
+            .route("/test/locators.html", get(|| async { Html(pages::LOCATORS) }))
             .route("/test/selectors.html", get(|| async { Html(pages::SELECTORS) }))
             .route("/test/unfinished.html", get(|| async { Html(pages::UNFINISHED) }))
             .route("/test/replacing.html", get(|| async { Html(pages::REPLACING) }))

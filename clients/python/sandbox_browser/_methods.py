@@ -22,6 +22,7 @@ from .types import (
     ExtractResult,
     FillFormResult,
     FramesResult,
+    GenerateLocatorResult,
     GotoResult,
     HandleDialogResult,
     HarResult,
@@ -1247,6 +1248,29 @@ class Methods:
         """
         params = _params({"ref": ref, "selector": selector})
         return self._request("page.query", session_id, params, timeout_ms, QueryResult)
+
+    def generate_locator(
+        self,
+        session_id: str,
+        *,
+        ref: Optional[str] = None,
+        selector: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> GenerateLocatorResult:
+        """``page.generate_locator {ref | selector}`` -> ``GenerateLocatorResult``: a locator for the element, as
+        Playwright writes one for a test: the first of a test id, its role and name, its placeholder, alt
+        text, text or title, its ``id``, its role or its tag that matches it alone, else the first that
+        matches it, with its index among the matches (Playwright MCP's ``browser_generate_locator``).
+
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
+        """
+        params = _params({"ref": ref, "selector": selector})
+        return self._request("page.generate_locator", session_id, params, timeout_ms, GenerateLocatorResult)
 
     def clipboard(
         self,
@@ -2569,6 +2593,29 @@ class AsyncMethods:
         """
         params = _params({"ref": ref, "selector": selector})
         return await self._request("page.query", session_id, params, timeout_ms, QueryResult)
+
+    async def generate_locator(
+        self,
+        session_id: str,
+        *,
+        ref: Optional[str] = None,
+        selector: Optional[str] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> GenerateLocatorResult:
+        """``page.generate_locator {ref | selector}`` -> ``GenerateLocatorResult``: a locator for the element, as
+        Playwright writes one for a test: the first of a test id, its role and name, its placeholder, alt
+        text, text or title, its ``id``, its role or its tag that matches it alone, else the first that
+        matches it, with its index among the matches (Playwright MCP's ``browser_generate_locator``).
+
+        :param ref: A ref from a snapshot (``e12``).
+        :param selector: A selector, its first match in document order, through open shadow roots: CSS
+        (``#save``), or Playwright's selectors (``text=Save``, ``role=button[name="Save"]``, ``//xpath``,
+        ``css >> nth=1``, ``button:has-text("Save")``, ...) and locators (``getByRole('button', { name: 'Save'
+        })``, ``getByLabel('Email')``, ``getByText(...)``, ``.first()``, ``.nth(i)``, ``.filter({ hasText
+        })``), with Playwright's matching rules (docs/protocol.md, Selectors).
+        """
+        params = _params({"ref": ref, "selector": selector})
+        return await self._request("page.generate_locator", session_id, params, timeout_ms, GenerateLocatorResult)
 
     async def clipboard(
         self,

@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 
 from ._decode import from_dict
 
-__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "HarResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Route", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "ClipboardResult", "RouteInfo", "RoutesResult", "TabsListResult", "TabsCloseResult"]
+__all__ = ["from_dict", "Result", "DialogInfo", "DownloadInfo", "HumanTookOver", "Restored", "HealthResult", "ActionStats", "Histogram", "StatsResult", "MetricsResult", "SessionStartResult", "SessionCloseResult", "Cookie", "CookiesResult", "StorageStateResult", "TraceResult", "HarResult", "SessionInfo", "SessionListResult", "GotoResult", "ExtractResult", "ScreenshotResult", "EvaluateResult", "TabInfo", "NetworkRequest", "WaitForResult", "SnapshotResult", "FileChooser", "InputResult", "HandleDialogResult", "SelectResult", "ScrollResult", "SetViewportResult", "FrameInfo", "FramesResult", "PdfResult", "FillFormResult", "UploadResult", "DownloadsResult", "ConsoleMessage", "ConsoleResult", "RequestDetails", "NetworkResult", "Geolocation", "HttpCredentials", "Route", "Emulation", "EmulateResult", "StorageItem", "StorageResult", "VerifyResult", "Attribute", "BoundingBox", "ElementFacts", "QueryResult", "GenerateLocatorResult", "ClipboardResult", "RouteInfo", "RoutesResult", "TabsListResult", "TabsCloseResult"]
 
 
 @dataclass
@@ -870,6 +870,16 @@ class QueryResult(Result):
     """The first match; absent when nothing matches."""
     visible_count: int = 0
     """Of them, how many are visible."""
+
+
+@dataclass
+class GenerateLocatorResult(Result):
+    """``page.generate_locator`` result."""
+
+    locator: str = ""
+    """A locator that finds the element in its frame's document, written as Playwright writes locators (``getByRole('button', { name: 'Save' })``, ``getByTestId('save')``, ``locator('#save')``): for a test, or as a ``selector`` of this API. It names the element alone when ``unique``; otherwise it picks it among the matches (``.nth(2)``)."""
+    unique: bool = False
+    """Whether the locator matches this element and no other (without an index)."""
 
 
 @dataclass

@@ -463,7 +463,7 @@ impl ServerHandler for Server {
             .tools
             .iter()
             .map(|t| {
-                let tool = Tool::new(t.name, t.description, Arc::new(t.schema.clone()));
+                let tool = Tool::new(t.name, t.description.clone(), Arc::new(t.schema.clone()));
                 if t.read_only {
                     tool.annotate(ToolAnnotations::new().read_only(true))
                 } else {

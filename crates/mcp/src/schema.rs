@@ -1,6 +1,7 @@
 //! Tool input schemas, generated from the protocol's parameter types (`schemars`) and then made small:
 //! a tool definition is read by the model on every turn, so every character counts.
 
+use sb_protocol::api::Method;
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
@@ -11,8 +12,24 @@ use serde_json::{Map, Value};
 /// The result is always an object schema (`{"type": "object", "properties": {...}}`), as MCP's
 /// `Tool.inputSchema` must be.
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
-    let generator = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true).into_generator();
-    let mut schema = generator.into_root_schema_for::<T>().to_value();
+    shaped(generator().into_root_schema_for::<T>().to_value())
+}
+
+/// [`input_schema`] of `method`'s params type, from its declaration ([`Method::schemas`]): the
+/// arguments of the tool a method is declared with when the table writes none of its own.
+pub fn params_schema(method: Method) -> Map<String, Value> {
+    let mut generator = generator();
+    let (params, _) = method.schemas(&mut generator);
+    shaped(params.to_value())
+}
+
+/// The schema generator of the tools' arguments: draft 2020-12, every subschema inline.
+fn generator() -> schemars::SchemaGenerator {
+    SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true).into_generator()
+}
+
+/// A params type's JSON Schema as a tool's `inputSchema` (see [`input_schema`]).
+fn shaped(mut schema: Value) -> Map<String, Value> {
     compact(&mut schema);
     short_selectors(&mut schema);
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {

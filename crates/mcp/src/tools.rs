@@ -16,8 +16,9 @@ use sb_protocol::api::{
 use sb_protocol::fields::NoParams;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-use crate::schema::input_schema;
+use crate::schema::{input_schema, params_schema};
 
 /// A group of tools a deployment can leave out (`--caps`): the protocol's [`sb_protocol::api::ToolGroup`], where each
 /// method's own tool is declared with its group.
@@ -57,7 +58,7 @@ pub struct ToolDef {
     /// The capability group that turns it on (`--caps`).
     pub cap: Cap,
     /// MCP `description`: what the model reads.
-    pub description: &'static str,
+    pub description: Cow<'static, str>,
     /// What it calls on the socket API.
     pub action: Action,
     /// MCP `inputSchema`.
@@ -214,8 +215,48 @@ pub struct CookieSetArgs {
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NoArgs {}
 
-/// Every tool, in the order `tools/list` gives them.
+/// Every tool, in the order `tools/list` gives them: the table's (`written`), then those of the
+/// methods declared with a tool that the table does not write out (`declared`).
 pub fn all() -> Vec<ToolDef> {
+    let mut tools = written();
+    tools.extend(declared(&tools));
+    tools
+}
+
+/// The tool of each method declared with one (`tool: "browser_x" in Group`, [`Method::tool`]) that
+/// `written` does not hold: its params as its arguments ([`params_schema`]), its description the
+/// declaration's words ([`about`]), read-only when the method only reads. A method added with its
+/// tool needs no line here.
+fn declared(written: &[ToolDef]) -> Vec<ToolDef> {
+    let declared = Method::ALL.into_iter().filter_map(|m| m.tool().map(|(name, cap)| (m, name, cap)));
+    declared
+        .filter(|(_, name, _)| !written.iter().any(|t| t.name == *name))
+        .map(|(m, name, cap)| ToolDef {
+            name,
+            cap,
+            description: about(m).into(),
+            action: Action::Call(m),
+            schema: params_schema(m),
+            read_only: m.reads_only(),
+        })
+        .collect()
+}
+
+/// What a method does, from its declaration's doc comment (`` `page.x {..}` -> [`XResult`]: what it
+/// does: how ``): its first clause after the signature, as a sentence, with rustdoc's links as plain
+/// code. A tool's description is read on every turn: the rest stays in the API's docs.
+fn about(method: Method) -> String {
+    let doc = method.description().split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = doc.split_once("]: ").map_or(doc.as_str(), |(_, rest)| rest);
+    let clause = words.split([':', ';']).next().unwrap_or(words).trim_end_matches('.');
+    let clause = clause.replace("[`", "`").replace("`]", "`");
+    let mut chars = clause.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>() + ".").unwrap_or_default()
+}
+
+/// The tools written out: those whose arguments or words are not the method's as declared (a fixed
+/// param, a narrower schema, words of their own), in the order `tools/list` gives them.
+fn written() -> Vec<ToolDef> {
     use Action::{Call, CallWith};
     fn def(
         name: &'static str,
@@ -225,7 +266,7 @@ pub fn all() -> Vec<ToolDef> {
         description: &'static str,
         schema: Map<String, Value>,
     ) -> ToolDef {
-        ToolDef { name, cap, description, action, schema, read_only }
+        ToolDef { name, cap, description: description.into(), action, schema, read_only }
     }
     // A method's own tool: its name and group are the method's declaration's (`Method::tool`).
     fn own(
@@ -478,6 +519,22 @@ mod tests {
             assert_eq!(found.len(), 1, "{}: its tool {name} is not in the table", m.name());
             assert_eq!((found[0].action, found[0].cap), (Action::Call(m), group), "{name}");
         }
+    }
+
+    /// A tool derived from its method's declaration takes the method's params as they are (the
+    /// schema of its params type), says what the declaration says, and is read-only as the method is.
+    #[test]
+    fn a_declared_tool_is_derived_from_its_method() {
+        let tools = all();
+        let generate = tools.iter().find(|t| t.name == "browser_generate_locator").expect("declared");
+        assert_eq!(generate.action, Action::Call(Method::PageGenerateLocator));
+        assert_eq!(generate.schema, input_schema::<sb_protocol::api::GenerateLocatorParams>());
+        assert_eq!(generate.description, "A locator for the element, as Playwright writes one for a test.");
+        assert!(generate.read_only && !generate.description.contains("[`"), "{}", generate.description);
+        // The params schema from the declaration is the params type's own, for every method.
+        assert_eq!(params_schema(Method::PageConsole), input_schema::<ConsoleParams>());
+        assert_eq!(params_schema(Method::PageClick), input_schema::<ClickParams>());
+        assert_eq!(params_schema(Method::PageBack), input_schema::<NoParams>());
     }
 
     #[test]

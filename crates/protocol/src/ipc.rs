@@ -32,7 +32,7 @@ use tokio_util::codec::LengthDelimitedCodec;
 use crate::api::{
     ElementState, EmulateResult, Emulation, FillFormResult, GotoResult, HarResult, InputResult,
     KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, PdfParams, PdfResult, ScreenshotParams,
-    ScreenshotResult, ScrollResult, SelectResult, UploadResult, VerifyCheck, VerifyResult, WaitForResult,
+    ScreenshotResult, ScrollResult, SelectResult, UploadResult, WaitForResult,
 };
 use crate::error::{ErrorCode, Phase};
 use serde_json::Value;
@@ -350,13 +350,6 @@ pub enum Action {
         /// The emulation in force.
         #[serde(with = "as_json")]
         emulation: Emulation,
-    },
-    /// One check of an element or of the page's text as they are now (`page.verify`).
-    Verify {
-        /// The element; `None` for a `text` check on the whole page.
-        target: Option<Locator>,
-        /// What must hold.
-        check: VerifyCheck,
     },
     /// Drive another of the session's tabs from now on: attach to `target_id` (`tabs.focus`).
     Attach {
@@ -821,9 +814,6 @@ outputs! {
     /// `page.emulate`.
     #[serde(with = "as_json")]
     Emulate(EmulateResult),
-    /// `page.verify`: the check held.
-    #[serde(with = "as_json")]
-    Verify(VerifyResult),
 }
 
 /// An API type inside a frame, as its JSON text: the API's types leave absent fields out of their

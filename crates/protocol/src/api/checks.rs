@@ -55,6 +55,88 @@ pub struct AttributeCheck {
     pub value: Option<String>,
 }
 
+/// The longest text, value or attribute `page.verify` takes, chars.
+pub const MAX_VERIFY_CHARS: usize = 10_000;
+
+/// The most `items` `page.verify` takes.
+pub const MAX_VERIFY_ITEMS: usize = 100;
+
+impl VerifyParams {
+    /// The one check the params name, and the element they name by role (the selector Playwright's
+    /// `getByRole(role, {name})` writes: `internal:role=button[name="Save"i]`, the name a
+    /// case-insensitive substring), held to `page.verify`'s rules: exactly one check, texts of at most
+    /// [`MAX_VERIFY_CHARS`], 1 to [`MAX_VERIFY_ITEMS`] items, `name` only with `role`, the element by
+    /// at most one of ref, selector or role, and an element for every check but `text`.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn parts(&self) -> Result<(VerifyCheck, Option<String>), String> {
+        let by_role = match (&self.role, &self.name) {
+            (None, None) => None,
+            (None, Some(_)) => return Err("page.verify takes name only with role".into()),
+            (Some(role), name) => Some(role_selector(role, name.as_deref())?),
+        };
+        let by_element = self.element.reference.is_some() || self.element.selector.is_some();
+        if by_role.is_some() && by_element {
+            return Err("name the element with exactly one of ref, selector or role".into());
+        }
+        let long = |s: &String| s.chars().count() > MAX_VERIFY_CHARS;
+        let mut checks = Vec::new();
+        checks.extend(self.visible.map(VerifyCheck::Visible));
+        checks.extend(self.text.clone().map(VerifyCheck::Text));
+        checks.extend(self.value.clone().map(VerifyCheck::Value));
+        checks.extend(self.checked.map(VerifyCheck::Checked));
+        checks.extend(self.count.map(VerifyCheck::Count));
+        checks
+            .extend(self.attribute.clone().map(|a| VerifyCheck::Attribute { name: a.name, value: a.value }));
+        checks.extend(self.items.clone().map(VerifyCheck::Items));
+        let [check] = <[VerifyCheck; 1]>::try_from(checks).map_err(|_| {
+            "page.verify takes exactly one check: visible, text, value, checked, count, attribute or items"
+                .to_string()
+        })?;
+        let too_long = match &check {
+            VerifyCheck::Text(t) | VerifyCheck::Value(t) => long(t),
+            VerifyCheck::Attribute { name, value } => long(name) || value.as_ref().is_some_and(long),
+            VerifyCheck::Items(items) => {
+                items.is_empty() || items.len() > MAX_VERIFY_ITEMS || items.iter().any(long)
+            }
+            VerifyCheck::Visible(_) | VerifyCheck::Checked(_) | VerifyCheck::Count(_) => false,
+        };
+        if too_long {
+            return Err(format!(
+                "page.verify texts are at most {MAX_VERIFY_CHARS} chars, items 1 to {MAX_VERIFY_ITEMS}"
+            ));
+        }
+        if by_role.is_none() && !by_element && !matches!(check, VerifyCheck::Text(_)) {
+            return Err(format!("page.verify {} needs an element: ref, selector or role", check.name()));
+        }
+        Ok((check, by_role))
+    }
+
+    /// `page.verify`'s rules beyond its fields' types (its declaration's `check`): [`Self::parts`].
+    ///
+    /// # Errors
+    /// As [`Self::parts`].
+    pub fn check(&self) -> Result<(), String> {
+        self.parts().map(drop)
+    }
+}
+
+/// `role` and `name` as the selector Playwright's `getByRole(role, {name})` writes
+/// (`internal:role=button[name="Save"i]`: the name a case-insensitive substring).
+///
+/// # Errors
+/// A role that is not a word of letters.
+fn role_selector(role: &str, name: Option<&str>) -> Result<String, String> {
+    if role.is_empty() || role.len() > 64 || !role.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(format!("page.verify role {role:?} is not an ARIA role (button, heading, ...)"));
+    }
+    Ok(match name {
+        None => format!("internal:role={}", role.to_ascii_lowercase()),
+        Some(name) => format!("internal:role={}[name={}i]", role.to_ascii_lowercase(), Value::from(name)),
+    })
+}
+
 /// What `page.verify` checks: one per request (from [`VerifyParams`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum VerifyCheck {
@@ -120,6 +202,36 @@ impl QueryParams {
     pub fn check(&self) -> Result<(), String> {
         self.element.exactly_one()
     }
+}
+
+/// `page.generate_locator` params: the element, by `ref` or `selector`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct GenerateLocatorParams {
+    /// The element to name (a selector: its first match).
+    #[serde(flatten)]
+    pub element: ElementParams,
+}
+
+impl GenerateLocatorParams {
+    /// `page.generate_locator`'s rule beyond its fields' types (its declaration's `check`).
+    ///
+    /// # Errors
+    /// Neither or both of `ref` and `selector`.
+    pub fn check(&self) -> Result<(), String> {
+        self.element.exactly_one()
+    }
+}
+
+/// `page.generate_locator` result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct GenerateLocatorResult {
+    /// A locator that finds the element in its frame's document, written as Playwright writes
+    /// locators (`getByRole('button', { name: 'Save' })`, `getByTestId('save')`,
+    /// `locator('#save')`): for a test, or as a `selector` of this API. It names the element alone
+    /// when `unique`; otherwise it picks it among the matches (`.nth(2)`).
+    pub locator: String,
+    /// Whether the locator matches this element and no other (without an index).
+    pub unique: bool,
 }
 
 /// `page.query` result: how many elements match and what the first one is now.

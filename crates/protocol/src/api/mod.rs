@@ -25,7 +25,8 @@ mod session;
 
 pub use self::checks::{
     Attribute, AttributeCheck, BoundingBox, ClipboardAction, ClipboardParams, ClipboardResult, ElementFacts,
-    QueryParams, QueryResult, VerifyCheck, VerifyParams, VerifyResult, MAX_CLIPBOARD_CHARS, QUERY_TEXT_CHARS,
+    GenerateLocatorParams, GenerateLocatorResult, QueryParams, QueryResult, VerifyCheck, VerifyParams,
+    VerifyResult, MAX_CLIPBOARD_CHARS, MAX_VERIFY_CHARS, MAX_VERIFY_ITEMS, QUERY_TEXT_CHARS,
 };
 pub use self::emulation::{
     ColorScheme, Contrast, EmulateParams, EmulateResult, Emulation, ForcedColors, Geolocation, MediaType,
@@ -670,11 +671,16 @@ methods! {
     /// `browser_verify_*`, Playwright's `expect` without its retries); `verify_failed` (not retryable)
     /// with what the page has when it does not hold. `text` without an element: visible text anywhere
     /// on the page.
-    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads] }
+    PageVerify = "page.verify" { session: true, params: VerifyParams, result: VerifyResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads], check: VerifyParams::check }
     /// `page.query {ref | selector}` -> [`QueryResult`]: how many elements a selector matches (and how
     /// many are visible), and the first one's tag, text, value, checked state, visibility, attributes
     /// and bounding box, read at once without JavaScript of the caller's.
     PageQuery = "page.query" { session: true, params: QueryParams, result: QueryResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads], check: QueryParams::check }
+    /// `page.generate_locator {ref | selector}` -> [`GenerateLocatorResult`]: a locator for the element,
+    /// as Playwright writes one for a test: the first of a test id, its role and name, its placeholder,
+    /// alt text, text or title, its `id`, its role or its tag that matches it alone, else the first
+    /// that matches it, with its index among the matches (Playwright MCP's `browser_generate_locator`).
+    PageGenerateLocator = "page.generate_locator" { session: true, params: GenerateLocatorParams, result: GenerateLocatorResult, timeout_ms: 8_000, phase: Verify, runs: Worker, facts: [Reads], tool: "browser_generate_locator" in Testing, check: GenerateLocatorParams::check }
     /// `page.clipboard {action: read | write, text?}` -> [`ClipboardResult`]: the system clipboard as
     /// the active tab's page sees it (`navigator.clipboard.readText` / `writeText`, in the runtime's
     /// isolated world, as a user's gesture). Reading needs the session's `clipboard-read` permission

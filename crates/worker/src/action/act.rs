@@ -6,7 +6,7 @@ use std::time::Duration;
 use sb_protocol::ipc::{Action, AttachedOutput, DialogPolicyOutput, Display, Output, WorkerError};
 use sb_protocol::{Budget, ErrorCode, Phase};
 
-use super::{actions, calls, evaluate, har, history, verify, wait};
+use super::{actions, calls, evaluate, har, history, wait};
 use crate::error::{cdp_failure, fail};
 use crate::inputs::interact;
 use crate::progress::Progress;
@@ -21,7 +21,7 @@ use crate::{error, progress, snapshot};
 pub(crate) async fn act(page: &mut Page, action: Action, p: &Progress) -> Result<Output, WorkerError> {
     let rereads = match &action {
         Action::Call { method, .. } => calls::rereads(method),
-        other => matches!(other, Action::Snapshot { .. } | Action::Screenshot { .. } | Action::Verify { .. }),
+        other => matches!(other, Action::Snapshot { .. } | Action::Screenshot { .. }),
     };
     if !rereads {
         return act_once(page, action, p).await;
@@ -134,7 +134,6 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
         }
         Action::HarStart { embed, url_filter } => har::start(page, embed, url_filter.as_deref()),
         Action::HarStop { path } => har::stop(page, &path, p).await,
-        Action::Verify { target, check } => verify::verify(page, target, check, p).await,
     };
     // The elements the action resolved are the page's again: what it removes can be collected.
     page.release_objects();

@@ -76,6 +76,8 @@ handlers! {
     PageStorage => actions::storage, rereads;
     PageClipboard => actions::clipboard;
     PageQuery => verify::query;
+    PageVerify => verify::verify;
+    PageGenerateLocator => verify::generate_locator;
     PageConsole => console;
     PageNetwork => network;
 }

@@ -6,8 +6,11 @@
 //! `page.wait_for` waits for a state first. A check that does not hold answers `verify_failed` with
 //! what the page has, which no retry of the same request changes.
 
-use sb_protocol::api::{ElementFacts, QueryParams, QueryResult, VerifyCheck, VerifyResult, QUERY_TEXT_CHARS};
-use sb_protocol::ipc::{Locator, Output, WorkerError};
+use sb_protocol::api::{
+    ElementFacts, GenerateLocatorParams, GenerateLocatorResult, QueryParams, QueryResult, VerifyCheck,
+    VerifyParams, VerifyResult, QUERY_TEXT_CHARS,
+};
+use sb_protocol::ipc::{Locator, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Value};
 
@@ -25,6 +28,54 @@ static FACTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!("{}\n{VISIBLE}\n{}", &facts[..body], &facts[body..])
 });
 
+/// `function()` called on an element: its [`GenerateLocatorResult`] (`locator.js`, given the selector
+/// engine, the snapshot's walker and the visibility test). One source, so that a page compiles it once.
+static GENERATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "function() {{ {VISIBLE}\nreturn ({}).call(this, ({}), ({}), isVisible); }}",
+        include_str!("../elements/locator.js"),
+        resolve::QUERY,
+        crate::elements::scripts::WALKER
+    )
+});
+
+/// How long `page.generate_locator` waits before it looks for a selector's element again.
+const LOOK_AGAIN: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// `page.generate_locator`: a locator that finds `target`'s element in its frame's document, as
+/// Playwright writes one (`locator.js`). A selector's element is waited for within the budget, as
+/// Playwright MCP's `browser_generate_locator` waits for its locator to resolve.
+///
+/// # Errors
+/// `stale_ref`, `bad_request` (an invalid selector), `timeout` when no element matches within the
+/// budget, a CDP failure; `internal` without an element (the supervisor looks it up from the params).
+pub(crate) async fn generate_locator(
+    page: &Page,
+    _: GenerateLocatorParams,
+    target: Option<&Locator>,
+    p: &Progress,
+) -> Result<GenerateLocatorResult, WorkerError> {
+    let target = target.ok_or_else(|| {
+        fail(ErrorCode::Internal, Phase::Verify, "page.generate_locator came without its element".to_string())
+    })?;
+    let element = loop {
+        if let Some(element) = resolve::resolve(page, target, p).await? {
+            break element;
+        }
+        if p.budget().expired() {
+            // The action's table adds the steps it logged (the selector it was resolving).
+            return Err(fail(
+                ErrorCode::Timeout,
+                Phase::Verify,
+                "page.generate_locator: no element matched within the budget",
+            ));
+        }
+        tokio::time::sleep(p.budget().capped(LOOK_AGAIN)).await;
+    };
+    p.log_once("writing a locator for the element".to_string());
+    element.call_as(&GENERATE, Phase::Verify, "a generated locator", p.budget()).await
+}
+
 /// The most characters of an element's text a `text` or `items` check reads (a page's whole text is
 /// rarely longer).
 const VERIFY_TEXT_CHARS: usize = 1_000_000;
@@ -36,12 +87,15 @@ const VERIFY_TEXT_CHARS: usize = 1_000_000;
 /// has); `stale_ref`, `bad_request` (an invalid selector), a CDP failure or a timeout.
 pub(crate) async fn verify(
     page: &Page,
-    target: Option<Locator>,
-    check: VerifyCheck,
+    params: VerifyParams,
+    target: Option<&Locator>,
     p: &Progress,
-) -> Result<Output, WorkerError> {
+) -> Result<VerifyResult, WorkerError> {
+    // The supervisor held the params to these rules already: an error here is a version skew.
+    let (check, by_role) = params.parts().map_err(|e| fail(ErrorCode::BadRequest, Phase::Verify, e))?;
+    let target = target.cloned().or(by_role.map(Locator::Selector));
     let failed = |message: String| fail(ErrorCode::VerifyFailed, Phase::Verify, message);
-    let held = |actual: Value| Ok(Output::Verify(VerifyResult { check: check.name().into(), actual }));
+    let held = |actual: Value| Ok(VerifyResult { check: check.name().into(), actual });
     let Some(target) = target else {
         // Playwright MCP's `browser_verify_text_visible`: `getByText(text).filter({visible: true})`
         // has a match, in the page's frames (ours: the main frame).

@@ -7,7 +7,7 @@
 // or <frame> and the selector to run in its document, which the worker runs there, in whatever
 // process), and so with 'count', whose answer is `"<matches> <visible matches>"` (page.verify and
 // page.query count what Playwright's `locator.count()` counts); otherwise the search goes on in the frame's document when this script can reach it (same
-// origin), and fails when it cannot.
+// origin), and fails when it cannot. With 'all' the answer is every match, in document order.
 //
 // What it follows (Playwright's `injected/selectorParser.ts`, `selectorEvaluator.ts`,
 // `injectedScript.ts` and `roleSelectorEngine.ts`, and `utils/isomorphic/locatorParser.ts` for the
@@ -514,6 +514,7 @@
       roots.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     }
   }
+  if (frames === 'all') return roots.filter((e) => e && e.nodeType === 1);
   if (frames === 'count') {
     const found = roots.filter((e) => e && e.nodeType === 1);
     return `${found.length} ${found.filter((e) => visible(e)).length}`;

@@ -162,7 +162,6 @@ pub fn route(method: Method) -> Route {
         PageMouse => &MOUSE,
         PageKeyboard => &KEYBOARD,
         PageNetwork => &NETWORK,
-        PageVerify => &VERIFY,
         PageRoute => &ROUTE,
         PageUnroute => &UNROUTE,
         PageRoutes => &ROUTES,
@@ -374,13 +373,8 @@ mod tests {
             if matches!(action, Action::Call { .. }) {
                 continue;
             }
-            let reads = matches!(
-                action,
-                Action::Screenshot { .. }
-                    | Action::Pdf { .. }
-                    | Action::Snapshot { .. }
-                    | Action::Verify { .. }
-            );
+            let reads =
+                matches!(action, Action::Screenshot { .. } | Action::Pdf { .. } | Action::Snapshot { .. });
             assert_eq!(m.reads_only(), reads, "{}: {action:?}", m.name());
             assert_eq!(m.repeatable(), reads || m == Method::PageGoto, "{}", m.name());
         }
@@ -393,7 +387,13 @@ mod tests {
     /// declared without its handler, or a handler left for a method sent otherwise, fails here).
     #[test]
     fn the_worker_handles_exactly_the_methods_sent_as_calls() {
-        let samples = [json!({}), json!({"ref": "e1"}), json!({"kind": "local"}), json!({"action": "read"})];
+        let samples = [
+            json!({}),
+            json!({"ref": "e1"}),
+            json!({"kind": "local"}),
+            json!({"action": "read"}),
+            json!({"text": "x"}),
+        ];
         let mut calls = Vec::new();
         for m in Method::ALL {
             let sent = samples.iter().find_map(|p| match route(m) {
@@ -404,7 +404,9 @@ mod tests {
             assert_eq!(sb_worker::handles(m), call, "{}: {sent:?}", m.name());
             calls.extend(call.then_some(m));
         }
-        assert!(calls.contains(&Method::PageQuery) && calls.contains(&Method::PageNetwork), "{calls:?}");
+        for m in [Method::PageQuery, Method::PageNetwork, Method::PageVerify, Method::PageGenerateLocator] {
+            assert!(calls.contains(&m), "{}: {calls:?}", m.name());
+        }
     }
 
     /// A call's params are held to its declaration before it is queued (their type, and the
@@ -421,6 +423,9 @@ mod tests {
             (Method::PageQuery, json!({})),
             (Method::PageQuery, json!({"ref": "e1", "selector": "b"})),
             (Method::PageExtract, json!({"format": "pdf"})),
+            (Method::PageVerify, json!({"name": "Go", "visible": true})),
+            (Method::PageVerify, json!({"selector": "b"})),
+            (Method::PageGenerateLocator, json!({})),
         ] {
             assert_eq!(code(prepare(m, bad.clone(), &ON)), ErrorCode::BadRequest, "{}: {bad}", m.name());
         }

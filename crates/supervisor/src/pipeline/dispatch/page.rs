@@ -8,7 +8,6 @@ use sb_protocol::api::{
     SetViewportParams, SetViewportResult, SnapshotParams, SnapshotResult, UploadParams, UploadResult,
     WaitForResult, DEFAULT_SNAPSHOT_MAX_CHARS, MAX_FORM_FIELDS, MAX_PDF_PAGES, MAX_UPLOAD_FILES,
 };
-use sb_protocol::api::{VerifyCheck, VerifyParams, VerifyResult};
 use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{
     Action, DialogPolicyOutput, Display, EvaluateOutput, Locator, SnapshotOptions, SnapshotOutput,
@@ -302,85 +301,6 @@ pub(super) static SET_VIEWPORT: PageMethod = PageMethod {
     numbers_refs: false,
     after: None,
 };
-
-/// `page.verify`: the element by exactly one of ref, selector or role (`name` only with a role; none
-/// for `text` on the whole page) and exactly one check.
-pub(super) static VERIFY: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: VerifyParams = params(v)?;
-        let by_role = match (p.role, p.name) {
-            (None, None) => None,
-            (None, Some(_)) => return Err(bad_request("page.verify takes name only with role")),
-            (Some(role), name) => Some(role_selector(&role, name.as_deref())?),
-        };
-        let element = match by_role {
-            None => p.element,
-            Some(_) if p.element.reference.is_some() || p.element.selector.is_some() => {
-                return Err(bad_request("name the element with exactly one of ref, selector or role"))
-            }
-            Some(selector) => ElementParams { reference: None, selector: Some(selector) },
-        };
-        let long = |s: &String| s.chars().count() > MAX_VERIFY_CHARS;
-        let mut checks = Vec::new();
-        checks.extend(p.visible.map(VerifyCheck::Visible));
-        checks.extend(p.text.map(VerifyCheck::Text));
-        checks.extend(p.value.map(VerifyCheck::Value));
-        checks.extend(p.checked.map(VerifyCheck::Checked));
-        checks.extend(p.count.map(VerifyCheck::Count));
-        checks.extend(p.attribute.map(|a| VerifyCheck::Attribute { name: a.name, value: a.value }));
-        checks.extend(p.items.map(VerifyCheck::Items));
-        let [check] = <[VerifyCheck; 1]>::try_from(checks).map_err(|_| {
-            bad_request("page.verify takes exactly one check: visible, text, value, checked, count, attribute or items")
-        })?;
-        let too_long = match &check {
-            VerifyCheck::Text(t) | VerifyCheck::Value(t) => long(t),
-            VerifyCheck::Attribute { name, value } => long(name) || value.as_ref().is_some_and(long),
-            VerifyCheck::Items(items) => {
-                items.is_empty() || items.len() > MAX_VERIFY_ITEMS || items.iter().any(long)
-            }
-            VerifyCheck::Visible(_) | VerifyCheck::Checked(_) | VerifyCheck::Count(_) => false,
-        };
-        if too_long {
-            return Err(bad_request(format!(
-                "page.verify texts are at most {MAX_VERIFY_CHARS} chars, items 1 to {MAX_VERIFY_ITEMS}"
-            )));
-        }
-        let target = locator(cx, element, true)?;
-        if target.is_none() && !matches!(check, VerifyCheck::Text(_)) {
-            return Err(bad_request(format!(
-                "page.verify {} needs an element: ref, selector or role",
-                check.name()
-            )));
-        }
-        Ok(Action::Verify { target, check })
-    },
-    finish: |o| finish_as(o, Done::of::<VerifyResult>),
-    numbers_refs: false,
-    after: None,
-};
-
-/// The longest text, value or attribute `page.verify` takes, chars.
-const MAX_VERIFY_CHARS: usize = 10_000;
-
-/// The most `items` `page.verify` takes.
-const MAX_VERIFY_ITEMS: usize = 100;
-
-/// `role` and `name` as the selector Playwright's `getByRole(role, {name})` writes
-/// (`internal:role=button[name="Save"i]`: the name a case-insensitive substring).
-///
-/// # Errors
-/// `bad_request` for a role that is not a word of letters.
-fn role_selector(role: &str, name: Option<&str>) -> Result<String, ErrorBody> {
-    if role.is_empty() || role.len() > 64 || !role.chars().all(|c| c.is_ascii_alphabetic()) {
-        return Err(bad_request(format!(
-            "page.verify role {role:?} is not an ARIA role (button, heading, ...)"
-        )));
-    }
-    Ok(match name {
-        None => format!("internal:role={}", role.to_ascii_lowercase()),
-        Some(name) => format!("internal:role={}[name={}i]", role.to_ascii_lowercase(), Value::from(name)),
-    })
-}
 
 pub(super) static HANDLE_DIALOG: PageMethod = PageMethod {
     prepare: |_, v, _| {
