@@ -12,7 +12,14 @@ cd "$(dirname "$0")/.."
 ensure_cargo
 ensure_chromium
 ensure_nextest
-ensure_venv target/venv
+rust_log=$(mktemp)
+python_log=$(mktemp)
+doc_log=$(mktemp)
+venv_log=$(mktemp)
+trap 'rm -f "$rust_log" "$python_log" "$doc_log" "$venv_log"' EXIT
+# The Python tests' venv (pip, from the network) is made while the binaries compile.
+ensure_venv target/venv >"$venv_log" 2>&1 &
+venv=$!
 # A first build (a fresh clone) has nothing to reuse: incremental compilation's bookkeeping only
 # costs it (about 25 s of a clean build's 160 to 190 s on 2 cores, measured side by side); later runs
 # keep it, for their small rebuilds.
@@ -20,10 +27,11 @@ if [ ! -d target/debug ]; then export CARGO_INCREMENTAL=0; fi
 # The binaries the tests start (the runtime, browserctl, the test page server); the benchmark's is
 # built by .ci/run's release build and by clippy.
 cargo build --locked --bin sandbox-browser --bin browserctl --bin sb-pages
-rust_log=$(mktemp)
-python_log=$(mktemp)
-doc_log=$(mktemp)
-trap 'rm -f "$rust_log" "$python_log" "$doc_log"' EXIT
+if ! wait "$venv"; then
+    cat "$venv_log" >&2
+    echo "the Python tests' venv (target/venv) could not be made" >&2
+    exit 1
+fi
 # The Python tests need only those: they run while the Rust tests build and then run beside them
 # (they mostly wait on their runtimes); each side's output is shown whole once it ends.
 (cd tests/python && PYTHONDONTWRITEBYTECODE=1 exec ../../target/venv/bin/python -m pytest -q -p no:cacheprovider) \
