@@ -30,7 +30,7 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use tokio_util::codec::LengthDelimitedCodec;
 
 use crate::api::{
-    ElementState, EmulateResult, Emulation, FillFormResult, GotoResult, HarResult, InputResult,
+    ElementState, EmulateResult, Emulation, FillFormResult, GotoResult, HarParams, HarResult, InputResult,
     KeyboardAction, LoadState, Modifier, MouseAction, MouseButton, PdfParams, PdfResult, ScreenshotParams,
     ScreenshotResult, ScrollResult, SelectResult, UploadResult, WaitForResult,
 };
@@ -270,18 +270,15 @@ pub enum Action {
         /// Where the PDF is written (under the artifacts dir; `files::under`).
         path: String,
     },
-    /// `session.har {action: start}`: record the session's requests from now on.
-    HarStart {
-        /// Keep the response bodies.
-        embed: bool,
-        /// Only requests whose URL matches this pattern (`sb_protocol::pattern`).
-        url_filter: Option<String>,
-    },
-    /// `session.har {action: stop}`: write the recording as HAR 1.2 to `path` (under the artifacts
-    /// dir; `files::under`) and end it.
-    HarStop {
-        /// The file.
-        path: String,
+    /// `session.har`: start recording the session's requests, as `params` say; or stop, writing the
+    /// recording as HAR 1.2 to `path`.
+    Har {
+        /// The method's params as the agent gave them (checked by the supervisor; whether bodies are
+        /// kept: [`HarParams::embeds`]).
+        #[serde(with = "as_json")]
+        params: HarParams,
+        /// Where a stop writes the file (under the artifacts dir; `files::under`); `None` for start.
+        path: Option<String>,
     },
     /// `Runtime.evaluate` of `expression`, in the main world of `frame` (default: the main frame).
     Evaluate {

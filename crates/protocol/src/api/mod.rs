@@ -550,7 +550,7 @@ methods! {
     /// [`NETWORK_BODY_BYTES`] each) under the artifacts dir (`<owner>/hars`). What a tab closed during
     /// the recording requested, and a tab's requests past its buffer ([`NETWORK_BUFFER`]), are left
     /// out (the file's `comment` counts the latter).
-    SessionHar = "session.har" { session: true, params: HarParams, result: HarResult, timeout_ms: 15_000, phase: Session, runs: Worker }
+    SessionHar = "session.har" { session: true, params: HarParams, result: HarResult, timeout_ms: 15_000, phase: Session, runs: Worker, check: HarParams::check }
     /// `session.list` -> [`SessionListResult`]: the open sessions.
     SessionList = "session.list" { session: false, params: NoParams, result: SessionListResult, timeout_ms: 8_000, phase: Session, runs: Supervisor }
     /// `page.goto {url}` -> [`GotoResult`]: loads `url` and answers once its document reached

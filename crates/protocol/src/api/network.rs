@@ -477,6 +477,31 @@ pub struct HarParams {
     pub name: Option<String>,
 }
 
+impl HarParams {
+    /// `session.har`'s rules beyond its fields' types (its declaration's `check`): `content` and
+    /// `url_filter` with start only (a filter that compiles), `name` with stop only.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        match self.action {
+            TraceAction::Start if self.name.is_none() => match &self.url_filter {
+                Some(f) => crate::pattern::url_pattern(f)
+                    .map(drop)
+                    .map_err(|e| format!("session.har url_filter: {e}")),
+                None => Ok(()),
+            },
+            TraceAction::Stop if self.content.is_none() && self.url_filter.is_none() => Ok(()),
+            _ => Err("session.har: start takes content and url_filter, stop takes name".into()),
+        }
+    }
+
+    /// Whether the recording keeps the response bodies: `content` is not `omit`.
+    pub fn embeds(&self) -> bool {
+        self.content != Some(HarContent::Omit)
+    }
+}
+
 /// Whether a HAR holds the response bodies ([`HarParams::content`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -132,8 +132,8 @@ async fn act_once(page: &mut Page, action: Action, p: &Progress) -> Result<Outpu
             let _ = futures_util::future::join_all(synced).await;
             Ok(Output::Emulate(sb_protocol::api::EmulateResult { emulation }))
         }
-        Action::HarStart { embed, url_filter } => har::start(page, embed, url_filter.as_deref()),
-        Action::HarStop { path } => har::stop(page, &path, p).await,
+        Action::Har { params, path: None } => har::start(page, &params),
+        Action::Har { path: Some(path), .. } => har::stop(page, &path, p).await,
     };
     // The elements the action resolved are the page's again: what it removes can be collected.
     page.release_objects();

@@ -10,7 +10,7 @@
 //! counted in the log's `comment`.
 
 use sb_cdp::Session;
-use sb_protocol::api::{HarResult, NETWORK_BODY_BYTES};
+use sb_protocol::api::{HarParams, HarResult, NETWORK_BODY_BYTES};
 use sb_protocol::ipc::{Output, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 use serde_json::{json, Value};
@@ -29,11 +29,12 @@ fn tabs(page: &Page) -> Vec<(String, Session, std::sync::Arc<Journal>)> {
     all
 }
 
-/// `session.har {action: start}`: marks where every tab's journal stands.
+/// `session.har {action: start}`: marks where every tab's journal stands; bodies kept unless `content: omit`.
 ///
 /// # Errors
 /// `bad_request` when a recording is on already, or `url_filter` does not compile.
-pub(crate) fn start(page: &mut Page, embed: bool, url_filter: Option<&str>) -> Result<Output, WorkerError> {
+pub(crate) fn start(page: &mut Page, params: &HarParams) -> Result<Output, WorkerError> {
+    let (embed, url_filter) = (params.embeds(), params.url_filter.as_deref());
     let bad = |m: String| fail(ErrorCode::BadRequest, Phase::Request, m);
     if page.har.is_some() {
         return Err(bad("session.har: the session is recording already; stop it first".into()));

@@ -116,8 +116,7 @@ pub struct PageMethod {
 /// sends every worker method without an entry here.
 pub static CALL: PageMethod = PageMethod {
     prepare: |method, v, cx| {
-        let v = if v.is_null() { json!({}) } else { v };
-        method.check_value(&v).map_err(bad_request)?;
+        let v = declared(method, v)?;
         // The element, when the params name one (a params type without `ref` and `selector` has had
         // them refused as unknown fields already).
         let element = ElementParams::deserialize(&v).map_err(|e| bad_request(format!("bad params: {e}")))?;
@@ -128,6 +127,17 @@ pub static CALL: PageMethod = PageMethod {
     numbers_refs: false,
     after: None,
 };
+
+/// `params` held to `method`'s declaration ([`Method::check_value`]: its params type and its declared
+/// `check`), `{}` for absent params.
+///
+/// # Errors
+/// `bad_request` with the rule's words.
+pub(super) fn declared(method: Method, params: Value) -> Result<Value, ErrorBody> {
+    let params = if params.is_null() { json!({}) } else { params };
+    method.check_value(&params).map_err(bad_request)?;
+    Ok(params)
+}
 
 /// What a page method's supervisor-side step ([`PageMethod::after`]) works with: the parts of the
 /// supervisor it may read, beside the request's session and budget.

@@ -435,6 +435,15 @@ mod tests {
         assert_eq!((method.as_str(), params, r.backend_node_id), ("page.query", json!({"ref": "e1"}), 7));
         let a = prepare(Method::PageFrames, Value::Null, &ON).unwrap();
         assert_eq!(a, Action::Call { method: "page.frames".into(), params: json!({}), target: None });
+        // session.har carries its params as given (a stop beside its file's path).
+        for bad in [json!({"action": "stop", "content": "omit"}), json!({"action": "start", "name": "x"})] {
+            assert_eq!(code(prepare(Method::SessionHar, bad.clone(), &ON)), ErrorCode::BadRequest, "{bad}");
+        }
+        let a = prepare(Method::SessionHar, json!({"action": "start", "content": "omit"}), &ON).unwrap();
+        let Action::Har { params, path: None } = a else { panic!("{a:?}") };
+        assert!(!params.embeds());
+        let a = prepare(Method::SessionHar, json!({"action": "stop", "name": "run"}), &ON).unwrap();
+        assert!(matches!(&a, Action::Har { path: Some(p), .. } if p == "/hars/run.har"), "{a:?}");
         let done =
             finish(Method::PageConsole, Output::Json(json!({"messages": [], "last_id": 4, "dropped": 0})));
         assert_eq!(done.unwrap().result["last_id"], 4);

@@ -2,14 +2,13 @@
 //! recording, the console and network journals.
 
 use sb_protocol::api::{EmulateResult, Emulation};
-use sb_protocol::api::{HarContent, HarParams, HarResult, TraceAction};
+use sb_protocol::api::{HarParams, HarResult, TraceAction};
 use sb_protocol::api::{Route as UrlRoute, UnrouteParams, MAX_ROUTE_BODY_BYTES};
-use sb_protocol::error::bad_request;
 use sb_protocol::ipc::{Action, Output};
 use sb_protocol::ErrorBody;
 use serde_json::Value;
 
-use super::method::{finish_as, params, Done, PageMethod};
+use super::method::{declared, finish_as, params, Done, PageMethod};
 use crate::gate::guard::{GateSaid, Guard, GATE_ERRORS};
 
 /// `page.route`: the route checked and completed ([`crate::features::routes::checked`]: a `body_file` read
@@ -62,28 +61,17 @@ fn routes_listed(o: Output) -> Result<Done, ErrorBody> {
     })
 }
 
-/// `session.har`: `content` and `url_filter` with start only (a filter that compiles), `name` with
-/// stop only; the file's path under the owner's `hars` directory.
+/// `session.har`: its params checked by its declaration ([`HarParams::check`]); a stop's file under
+/// the owner's `hars` directory.
 pub(super) static HAR: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: HarParams = params(v)?;
-        match p.action {
-            TraceAction::Start if p.name.is_none() => {
-                if let Some(f) = &p.url_filter {
-                    sb_protocol::pattern::url_pattern(f)
-                        .map_err(|e| bad_request(format!("session.har url_filter: {e}")))?;
-                }
-                Ok(Action::HarStart { embed: p.content != Some(HarContent::Omit), url_filter: p.url_filter })
-            }
-            TraceAction::Stop if p.content.is_none() && p.url_filter.is_none() => {
-                let path = match &p.name {
-                    Some(name) => cx.named_artifact("har", name)?,
-                    None => cx.artifact_path("har")?,
-                };
-                Ok(Action::HarStop { path })
-            }
-            _ => Err(bad_request("session.har: start takes content and url_filter, stop takes name")),
-        }
+    prepare: |method, v, cx| {
+        let p: HarParams = params(declared(method, v)?)?;
+        let path = match (p.action, &p.name) {
+            (TraceAction::Start, _) => None,
+            (TraceAction::Stop, Some(name)) => Some(cx.named_artifact("har", name)?),
+            (TraceAction::Stop, None) => Some(cx.artifact_path("har")?),
+        };
+        Ok(Action::Har { params: p, path })
     },
     finish: |o| finish_as(o, Done::of::<HarResult>),
     numbers_refs: false,
