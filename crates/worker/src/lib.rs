@@ -454,7 +454,12 @@ async fn run_action(
 ) -> (Result<Output, WorkerError>, Option<Aftercare>) {
     let mut crashed = page.crashed.clone();
     let phase = progress.first_phase();
-    let input = matches!(action, Action::Input { .. } | Action::FillForm { .. });
+    let input = match &action {
+        Action::Call { method, .. } => {
+            sb_protocol::api::Method::parse(method).is_some_and(|m| m.phase() == Phase::Actionability)
+        }
+        other => matches!(other, Action::Input { .. } | Action::FillForm { .. }),
+    };
     // The action ends at its budget's deadline whatever call it is in: a call given a floor of time
     // of its own (an input event's `DISPATCH_MIN`, a navigation's last reads) must not carry the
     // answer past the supervisor's grace, where the worker is killed and its steps are lost. The

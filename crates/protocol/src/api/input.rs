@@ -131,6 +131,97 @@ impl ElementParams {
     }
 }
 
+impl Settle {
+    /// Ms to wait after the input: `settle_ms`, 0 when absent.
+    pub fn ms(&self) -> u64 {
+        self.settle_ms.unwrap_or(0)
+    }
+
+    /// Whether `settle_ms` is within [`MAX_SETTLE_MS`] (the budget caps it further).
+    ///
+    /// # Errors
+    /// One past it, named.
+    pub fn check(&self) -> Result<(), String> {
+        match self.ms() {
+            0..=MAX_SETTLE_MS => Ok(()),
+            ms => Err(format!("settle_ms must be 0 to {MAX_SETTLE_MS}; got {ms}")),
+        }
+    }
+}
+
+/// The rules every input on one element has: the element named by exactly one of ref and selector,
+/// `settle_ms` within [`MAX_SETTLE_MS`].
+fn element_input(element: &ElementParams, settle: &Settle) -> Result<(), String> {
+    element.exactly_one()?;
+    settle.check()
+}
+
+/// `check` for the inputs on one element with no rule of their own.
+macro_rules! element_input_check {
+    ($($params:ident),*) => {$(
+        impl $params {
+            /// The method's rules beyond its fields' types (its declaration's `check`): the element
+            /// by exactly one of ref and selector, `settle_ms` in range.
+            ///
+            /// # Errors
+            /// The rule broken, in one line.
+            pub fn check(&self) -> Result<(), String> {
+                element_input(&self.element, &self.settle)
+            }
+        }
+    )*};
+}
+element_input_check!(TypeParams, FillParams, HoverParams, CheckParams);
+
+impl ClickParams {
+    /// Presses in a row: `click_count`, 1 (the default) to [`MAX_CLICK_COUNT`].
+    pub fn presses(&self) -> u32 {
+        self.click_count.unwrap_or(1)
+    }
+
+    /// `page.click`'s rules beyond its fields' types (its declaration's `check`): the element by
+    /// exactly one of ref and selector, `settle_ms` and `click_count` in range.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        element_input(&self.element, &self.settle)?;
+        match self.presses() {
+            1..=MAX_CLICK_COUNT => Ok(()),
+            n => Err(format!("page.click click_count must be 1 to {MAX_CLICK_COUNT}; got {n}")),
+        }
+    }
+}
+
+impl SelectParams {
+    /// `page.select`'s rules beyond its fields' types (its declaration's `check`): the element by
+    /// exactly one of ref and selector, `settle_ms` in range, and some options named.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        element_input(&self.element, &self.settle)?;
+        if self.values.is_empty() && self.labels.is_empty() && self.indexes.is_empty() {
+            return Err("page.select needs values, labels or indexes".into());
+        }
+        Ok(())
+    }
+}
+
+impl PressParams {
+    /// `page.press`'s rules beyond its fields' types (its declaration's `check`): at most one of ref
+    /// and selector (none: the focused element), `settle_ms` in range.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        if self.element.reference.is_some() && self.element.selector.is_some() {
+            return Err(ELEMENT_EXACTLY_ONE.into());
+        }
+        self.settle.check()
+    }
+}
+
 /// What a method that takes one element answers when its params name none, or two.
 pub const ELEMENT_EXACTLY_ONE: &str = "name the element with exactly one of ref or selector";
 

@@ -590,27 +590,27 @@ methods! {
     /// `page.click {ref | selector, button?, click_count?, modifiers?}` -> [`InputResult`]: waits until
     /// the element is actionable (visible, stable, enabled, not covered), then clicks it with `button`
     /// `click_count` times.
-    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_click" in Core }
+    PageClick = "page.click" { session: true, params: ClickParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_click" in Core, check: ClickParams::check }
     /// `page.type {ref | selector, text, clear?, submit?}` -> [`InputResult`]: types `text` key by key
     /// (`clear` first empties the field, `submit` presses Enter after).
-    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_type" in Core }
+    PageType = "page.type" { session: true, params: TypeParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_type" in Core, check: TypeParams::check }
     /// `page.fill {ref | selector, value}` -> [`InputResult`]: sets an input's value at once (as
     /// Playwright's `fill`).
-    PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker }
+    PageFill = "page.fill" { session: true, params: FillParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, check: FillParams::check }
     /// `page.press {key, ref? | selector?}` -> [`InputResult`]: `Enter`, `Tab`, `Control+A`, ... on the
     /// element, or on the focused one.
-    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_press_key" in Core }
+    PagePress = "page.press" { session: true, params: PressParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_press_key" in Core, check: PressParams::check }
     /// `page.hover {ref | selector}` -> [`InputResult`]: moves the mouse over the element.
-    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_hover" in Core }
+    PageHover = "page.hover" { session: true, params: HoverParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_hover" in Core, check: HoverParams::check }
     /// `page.handle_dialog {accept, prompt_text?}` -> [`HandleDialogResult`]: how the session answers
     /// its next JavaScript dialog, in any of its tabs (a popup not focused yet too); one dialog only.
     PageHandleDialog = "page.handle_dialog" { session: true, params: HandleDialogParams, result: HandleDialogResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, tool: "browser_handle_dialog" in Core }
     /// `page.select {ref | selector, values? | labels? | indexes?}` -> [`SelectResult`]: selects a
     /// `<select>`'s options.
-    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_select_option" in Core }
+    PageSelect = "page.select" { session: true, params: SelectParams, result: SelectResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_select_option" in Core, check: SelectParams::check }
     /// `page.check {ref | selector, checked?}` -> [`InputResult`]: brings a checkbox or radio to
     /// `checked` (default true).
-    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_check" in Core }
+    PageCheck = "page.check" { session: true, params: CheckParams, result: InputResult, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_check" in Core, check: CheckParams::check }
     /// `page.scroll {ref | selector}` -> [`InputResult`]: an element into view; or `{dx?, dy?}` ->
     /// [`ScrollResult`]: the page by a wheel delta (CSS px).
     PageScroll = "page.scroll" { session: true, params: ScrollParams, result: ScrollAnswer, timeout_ms: 8_000, phase: Actionability, runs: Worker, tool: "browser_scroll" in Core }

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::{actions, verify};
 use crate::error::fail;
+use crate::inputs::methods;
 use crate::progress::Progress;
 use crate::tab::frames;
 use crate::tab::page::Page;
@@ -40,7 +41,9 @@ macro_rules! handlers {
             match Method::parse(method) {
                 $(Some(Method::$method) => {
                     let params = decode::<call::$method>(params)?;
-                    let result: <call::$method as ApiMethod>::Result = $handler(page, params, target, p).await?;
+                    // Boxed: the table's future would otherwise hold the largest handler's inline.
+                    let result: <call::$method as ApiMethod>::Result =
+                        Box::pin($handler(page, params, target, p)).await?;
                     encode::<call::$method>(result)
                 })*
                 _ => Err(internal(format!("the worker has no handler for {method}"))),
@@ -70,6 +73,13 @@ macro_rules! handlers {
 }
 
 handlers! {
+    PageClick => methods::click;
+    PageType => methods::type_text;
+    PageFill => methods::fill;
+    PagePress => methods::press;
+    PageHover => methods::hover;
+    PageCheck => methods::check;
+    PageSelect => methods::select;
     PageExtract => actions::extract;
     PageFrames => frames_listed;
     // Its get reads; a set, a delete or a clear done again in the new document is what was asked.

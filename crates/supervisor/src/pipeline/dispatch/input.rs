@@ -1,10 +1,11 @@
-//! The input methods' entries: click, type, fill, press, hover, check, select, drag, scroll, and
-//! raw mouse and keyboard input at coordinates.
+//! The entries of the input methods the supervisor makes something of: drag (two elements looked
+//! up), scroll (an element or the page), and raw mouse and keyboard input at coordinates. Click, type,
+//! fill, press, hover, check and select go to the worker as calls of their own params
+//! ([`super::CALL`]).
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, DragParams, ElementParams, FillParams, HoverParams, InputResult, PressParams,
-    ScrollParams, ScrollResult, SelectParams, SelectResult, Settle, TypeParams, MAX_CLICK_COUNT,
-    MAX_SCROLL_DELTA, MAX_SETTLE_MS,
+    DragParams, ElementParams, InputResult, ScrollParams, ScrollResult, Settle, MAX_CLICK_COUNT,
+    MAX_SCROLL_DELTA,
 };
 use sb_protocol::api::{KeyboardAction, KeyboardParams, MouseAction, MouseParams};
 use sb_protocol::error::bad_request;
@@ -24,12 +25,10 @@ fn input(
     Ok(Action::Input { target: locator(cx, element, optional)?, input, settle_ms: settle_ms(settle)? })
 }
 
-/// An input's `settle_ms`: at most [`MAX_SETTLE_MS`] (the budget caps it further), 0 when absent.
+/// An input's `settle_ms`, checked ([`Settle::check`]).
 fn settle_ms(settle: Settle) -> Result<u64, ErrorBody> {
-    match settle.settle_ms.unwrap_or(0) {
-        ms @ 0..=MAX_SETTLE_MS => Ok(ms),
-        ms => Err(bad_request(format!("settle_ms must be 0 to {MAX_SETTLE_MS}; got {ms}"))),
-    }
+    settle.check().map_err(bad_request)?;
+    Ok(settle.ms())
 }
 
 /// A scroll delta (CSS px): finite and within [`MAX_SCROLL_DELTA`] either way (0 when absent).
@@ -60,86 +59,6 @@ fn click_count(n: Option<u32>) -> Result<u32, ErrorBody> {
 fn input_done(o: Output) -> Result<Done, ErrorBody> {
     finish_as(o, Done::of::<InputResult>)
 }
-
-pub(super) static CLICK: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: ClickParams = params(v)?;
-        let click = InputAction::Click {
-            button: p.button.unwrap_or_default(),
-            click_count: click_count(p.click_count)?,
-            modifiers: p.modifiers,
-        };
-        input(cx, p.element, false, click, p.settle)
-    },
-    finish: input_done,
-    numbers_refs: false,
-    after: None,
-};
-
-pub(super) static TYPE: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: TypeParams = params(v)?;
-        let typing = InputAction::Type { text: p.text, clear: p.clear, submit: p.submit };
-        input(cx, p.element, false, typing, p.settle)
-    },
-    finish: input_done,
-    numbers_refs: false,
-    after: None,
-};
-
-pub(super) static FILL: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: FillParams = params(v)?;
-        input(cx, p.element, false, InputAction::Fill { value: p.value }, p.settle)
-    },
-    finish: input_done,
-    numbers_refs: false,
-    after: None,
-};
-
-pub(super) static PRESS: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: PressParams = params(v)?;
-        input(cx, p.element, true, InputAction::Press { key: p.key }, p.settle)
-    },
-    finish: input_done,
-    numbers_refs: false,
-    after: None,
-};
-
-pub(super) static HOVER: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: HoverParams = params(v)?;
-        input(cx, p.element, false, InputAction::Hover, p.settle)
-    },
-    finish: input_done,
-    numbers_refs: false,
-    after: None,
-};
-
-pub(super) static CHECK: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: CheckParams = params(v)?;
-        input(cx, p.element, false, InputAction::Check { checked: p.checked.unwrap_or(true) }, p.settle)
-    },
-    finish: input_done,
-    numbers_refs: false,
-    after: None,
-};
-
-pub(super) static SELECT: PageMethod = PageMethod {
-    prepare: |_, v, cx| {
-        let p: SelectParams = params(v)?;
-        if p.values.is_empty() && p.labels.is_empty() && p.indexes.is_empty() {
-            return Err(bad_request("page.select needs values, labels or indexes"));
-        }
-        let select = InputAction::Select { values: p.values, labels: p.labels, indexes: p.indexes };
-        input(cx, p.element, false, select, p.settle)
-    },
-    finish: |o| finish_as(o, Done::of::<SelectResult>),
-    numbers_refs: false,
-    after: None,
-};
 
 pub(super) static DRAG: PageMethod = PageMethod {
     prepare: |_, v, cx| {

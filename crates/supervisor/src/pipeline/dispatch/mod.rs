@@ -147,14 +147,7 @@ pub fn route(method: Method) -> Route {
         PageEvaluate => &EVALUATE,
         PageWaitFor => &WAIT_FOR,
         PageSnapshot => &SNAPSHOT,
-        PageClick => &CLICK,
-        PageType => &TYPE,
-        PageFill => &FILL,
-        PagePress => &PRESS,
-        PageHover => &HOVER,
         PageHandleDialog => &HANDLE_DIALOG,
-        PageSelect => &SELECT,
-        PageCheck => &CHECK,
         PageScroll => &SCROLL,
         PageDrag => &DRAG,
         PageSetViewport => &SET_VIEWPORT,
@@ -393,6 +386,10 @@ mod tests {
             json!({"kind": "local"}),
             json!({"action": "read"}),
             json!({"text": "x"}),
+            json!({"key": "Enter"}),
+            json!({"ref": "e1", "text": "x"}),
+            json!({"ref": "e1", "value": "x"}),
+            json!({"ref": "e1", "values": ["a"]}),
         ];
         let mut calls = Vec::new();
         for m in Method::ALL {
@@ -404,7 +401,19 @@ mod tests {
             assert_eq!(sb_worker::handles(m), call, "{}: {sent:?}", m.name());
             calls.extend(call.then_some(m));
         }
-        for m in [Method::PageQuery, Method::PageNetwork, Method::PageVerify, Method::PageGenerateLocator] {
+        for m in [
+            Method::PageQuery,
+            Method::PageNetwork,
+            Method::PageVerify,
+            Method::PageGenerateLocator,
+            Method::PageClick,
+            Method::PageType,
+            Method::PageFill,
+            Method::PagePress,
+            Method::PageHover,
+            Method::PageCheck,
+            Method::PageSelect,
+        ] {
             assert!(calls.contains(&m), "{}: {calls:?}", m.name());
         }
     }
@@ -489,29 +498,28 @@ mod tests {
     #[test]
     fn inputs_need_exactly_one_element() {
         let a = prepare(Method::PageClick, json!({"ref": "e1"}), &ON).unwrap();
-        let Action::Input {
-            target: Some(Locator::Ref(r)),
-            input: InputAction::Click { button, click_count, .. },
-            settle_ms: 0,
-        } = a
-        else {
-            panic!("{a:?}")
-        };
-        assert_eq!((r.backend_node_id, button, click_count), (7, MouseButton::Left, 1));
+        let Action::Call { method, params, target: Some(Locator::Ref(r)) } = a else { panic!("{a:?}") };
+        assert_eq!((method.as_str(), params, r.backend_node_id), ("page.click", json!({"ref": "e1"}), 7));
         // `settle_ms` on any input, bounded.
-        let a = prepare(Method::PageFill, json!({"ref": "e1", "value": "x", "settle_ms": 250}), &ON).unwrap();
-        assert!(matches!(a, Action::Input { settle_ms: 250, .. }), "{a:?}");
+        let fill = json!({"ref": "e1", "value": "x", "settle_ms": 250});
+        let a = prepare(Method::PageFill, fill.clone(), &ON).unwrap();
+        assert!(matches!(&a, Action::Call { params, .. } if *params == fill), "{a:?}");
         let huge = json!({"ref": "e1", "settle_ms": MAX_SETTLE_MS + 1});
         assert_eq!(code(prepare(Method::PageHover, huge, &ON)), ErrorCode::BadRequest);
+        let huge = json!({"action": "wheel", "dy": 10.0, "settle_ms": MAX_SETTLE_MS + 1});
+        assert_eq!(code(prepare(Method::PageMouse, huge, &ON)), ErrorCode::BadRequest);
         assert_eq!(code(prepare(Method::PageClick, json!({}), &ON)), ErrorCode::BadRequest);
         assert_eq!(
             code(prepare(Method::PageClick, json!({"ref": "e1", "selector": "b"}), &ON)),
             ErrorCode::BadRequest
         );
         assert_eq!(code(prepare(Method::PageClick, json!({"ref": "e9"}), &ON)), ErrorCode::UnknownRef);
-        // press may go to the focused element.
+        // press may go to the focused element, but not to two.
         let a = prepare(Method::PagePress, json!({"key": "Enter"}), &ON).unwrap();
-        assert!(matches!(a, Action::Input { target: None, .. }));
+        assert!(matches!(a, Action::Call { target: None, .. }), "{a:?}");
+        let two = json!({"key": "Enter", "ref": "e1", "selector": "b"});
+        assert_eq!(code(prepare(Method::PagePress, two, &ON)), ErrorCode::BadRequest);
+        assert_eq!(code(prepare(Method::PageSelect, json!({"ref": "e1"}), &ON)), ErrorCode::BadRequest);
         assert_eq!(
             code(prepare(Method::PageDrag, json!({"from": {"ref": "e1"}, "to": {}}), &ON)),
             ErrorCode::BadRequest
@@ -580,10 +588,9 @@ mod tests {
         }
         let a =
             prepare(Method::PageClick, json!({"ref": "e1", "button": "right", "modifiers": ["Shift"]}), &ON);
-        let Ok(Action::Input { input: InputAction::Click { button, modifiers, .. }, .. }) = a else {
-            panic!()
-        };
-        assert_eq!((button, modifiers), (MouseButton::Right, vec![Modifier::Shift]));
+        let Ok(Action::Call { params, .. }) = a else { panic!("{a:?}") };
+        let click: sb_protocol::api::ClickParams = serde_json::from_value(params).unwrap();
+        assert_eq!((click.button, click.modifiers), (Some(MouseButton::Right), vec![Modifier::Shift]));
     }
 
     #[test]
