@@ -611,3 +611,35 @@ fn the_request_pipeline_names_no_method() {
     }
     assert!(found.is_empty(), "the request pipeline names methods:\n  {}", found.join("\n  "));
 }
+
+/// The most lines of code a source file of a crate has outside its tests (comments, blank lines and
+/// the insides of string literals not counted): past it, a file holds more than one idea (issue 55 §3).
+const MAX_CODE_LINES: usize = 600;
+
+/// The lines of code of a file's `text`, as [`MAX_CODE_LINES`] counts them.
+fn code_lines(text: &str) -> usize {
+    code_of(text).lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+#[test]
+fn no_file_has_more_than_600_lines_of_code_outside_its_tests() {
+    let mut long = Vec::new();
+    for src in crate_sources() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for file in files {
+            let n = code_lines(&std::fs::read_to_string(&file).unwrap());
+            if n > MAX_CODE_LINES {
+                long.push(format!("{}: {n} lines", file.display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "files over {MAX_CODE_LINES} lines of code:\n{}", long.join("\n"));
+}
+
+#[test]
+fn a_long_file_made_by_hand_is_counted_without_its_comments_and_tests() {
+    let code = "fn f() {}\n".repeat(MAX_CODE_LINES + 1);
+    let text = format!("//! A module.\n\n{code}/// Doc.\n// Note.\n#[cfg(test)]\nmod tests {{\n{code}}}\n");
+    assert_eq!(code_lines(&text), MAX_CODE_LINES + 1);
+}
