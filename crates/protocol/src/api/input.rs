@@ -208,6 +208,118 @@ impl SelectParams {
     }
 }
 
+/// A length or coordinate `what` (CSS px): finite and within ±[`MAX_SCROLL_DELTA`] (Chromium takes
+/// larger ones and then wedges the tab's input).
+///
+/// # Errors
+/// One outside, named with `what`.
+pub fn css_px(what: &str, v: f64) -> Result<f64, String> {
+    if !v.is_finite() || v.abs() > MAX_SCROLL_DELTA {
+        let got = if v.is_finite() && v.abs() < 1e9 { format!("{v}") } else { format!("{v:e}") };
+        return Err(format!("{what} must be a number of CSS px within ±{MAX_SCROLL_DELTA}; got {got}"));
+    }
+    Ok(v)
+}
+
+impl MouseParams {
+    /// A coordinate or delta `name` of `page.mouse`, when given ([`css_px`]).
+    fn coordinate(name: &str, v: Option<f64>) -> Result<Option<f64>, String> {
+        v.map(|v| css_px(&format!("page.mouse {name}"), v)).transpose()
+    }
+
+    /// Where the mouse acts, CSS px (`None`: where it is).
+    ///
+    /// # Errors
+    /// A coordinate out of range, or `x` without `y`.
+    pub fn at(&self) -> Result<Option<(f64, f64)>, String> {
+        match (Self::coordinate("x", self.x)?, Self::coordinate("y", self.y)?) {
+            (Some(x), Some(y)) => Ok(Some((x, y))),
+            (None, None) => Ok(None),
+            _ => Err("page.mouse takes x and y together".into()),
+        }
+    }
+
+    /// Where a drag ends, CSS px.
+    ///
+    /// # Errors
+    /// A coordinate out of range, or `to_x` without `to_y`.
+    pub fn to(&self) -> Result<Option<(f64, f64)>, String> {
+        match (Self::coordinate("to_x", self.to_x)?, Self::coordinate("to_y", self.to_y)?) {
+            (Some(x), Some(y)) => Ok(Some((x, y))),
+            (None, None) => Ok(None),
+            _ => Err("page.mouse takes to_x and to_y together".into()),
+        }
+    }
+
+    /// The wheel's deltas, CSS px (0 when absent).
+    ///
+    /// # Errors
+    /// A delta out of range.
+    pub fn delta(&self) -> Result<(f64, f64), String> {
+        Ok((Self::coordinate("dx", self.dx)?.unwrap_or(0.0), Self::coordinate("dy", self.dy)?.unwrap_or(0.0)))
+    }
+
+    /// Presses in a row: `click_count` for click (1 to [`MAX_CLICK_COUNT`]), 1 otherwise.
+    pub fn presses(&self) -> u32 {
+        if self.action == MouseAction::Click {
+            self.click_count.unwrap_or(1)
+        } else {
+            1
+        }
+    }
+
+    /// `page.mouse`'s rules beyond its fields' types (its declaration's `check`): each coordinate in
+    /// range; move, click and drag need x and y, drag to_x and to_y too; the others take x and y
+    /// together or not at all; dx and dy with wheel only; `click_count` and `settle_ms` in range.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        let (at, to) = (self.at()?, self.to()?);
+        let needs_at = matches!(self.action, MouseAction::Move | MouseAction::Click | MouseAction::Drag);
+        if needs_at && at.is_none() {
+            return Err("page.mouse move, click and drag need x and y".into());
+        }
+        if (self.action == MouseAction::Drag) != to.is_some() {
+            return Err("page.mouse to_x and to_y go with drag, and drag needs them".into());
+        }
+        self.delta()?;
+        if self.action != MouseAction::Wheel && (self.dx.is_some() || self.dy.is_some()) {
+            return Err("page.mouse dx and dy go with wheel".into());
+        }
+        match self.presses() {
+            1..=MAX_CLICK_COUNT => {}
+            n => return Err(format!("page.click click_count must be 1 to {MAX_CLICK_COUNT}; got {n}")),
+        }
+        self.settle.check()
+    }
+}
+
+impl KeyboardParams {
+    /// The key or combo (down, up, press), or the text (insert_text).
+    ///
+    /// # Errors
+    /// insert_text without text or with key; the others without key or with text.
+    pub fn keys(&self) -> Result<&str, String> {
+        match (self.action, &self.key, &self.text) {
+            (KeyboardAction::InsertText, None, Some(text)) => Ok(text),
+            (KeyboardAction::InsertText, ..) => Err("page.keyboard insert_text takes text (not key)".into()),
+            (_, Some(key), None) if !key.is_empty() => Ok(key),
+            _ => Err("page.keyboard down, up and press take key (not text)".into()),
+        }
+    }
+
+    /// `page.keyboard`'s rules beyond its fields' types (its declaration's `check`): [`Self::keys`],
+    /// `settle_ms` in range.
+    ///
+    /// # Errors
+    /// The rule broken, in one line.
+    pub fn check(&self) -> Result<(), String> {
+        self.keys()?;
+        self.settle.check()
+    }
+}
+
 impl PressParams {
     /// `page.press`'s rules beyond its fields' types (its declaration's `check`): at most one of ref
     /// and selector (none: the focused element), `settle_ms` in range.

@@ -33,7 +33,7 @@ pub use self::emulation::{
     Permission, ReducedMotion, MAX_EXTRA_HEADERS, MAX_INIT_SCRIPTS, MAX_INIT_SCRIPT_BYTES,
 };
 pub use self::input::{
-    CheckParams, ClickParams, DragParams, ElementParams, ElementState, FileChooser, FillFormParams,
+    css_px, CheckParams, ClickParams, DragParams, ElementParams, ElementState, FileChooser, FillFormParams,
     FillFormResult, FillParams, FormField, HoverParams, InputResult, KeyboardAction, KeyboardParams,
     Modifier, MouseAction, MouseButton, MouseParams, PressParams, ScrollParams, ScrollResult, SelectParams,
     SelectResult, Settle, TypeParams, UploadParams, UploadResult, ELEMENT_EXACTLY_ONE, MAX_CLICK_COUNT,
@@ -651,11 +651,11 @@ methods! {
     /// raw mouse input at viewport coordinates (CSS px), as Playwright's `page.mouse` (`move`, `down`,
     /// `up`, `click`, `wheel`) plus `drag` (down at x, y, move to to_x, to_y, up); no element is
     /// checked. Buttons stay down between calls until `up`.
-    PageMouse = "page.mouse" { session: true, params: MouseParams, result: InputResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageMouse = "page.mouse" { session: true, params: MouseParams, result: InputResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, check: MouseParams::check }
     /// `page.keyboard {action, key? | text?}` -> [`InputResult`]: raw keys on the focused element, as
     /// Playwright's `page.keyboard` (`down` and `up` of one key, modifiers held between calls until
     /// their `up`; `press` of a key or combo; `insert_text` as `Input.insertText`).
-    PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000, phase: Cdp, runs: Worker }
+    PageKeyboard = "page.keyboard" { session: true, params: KeyboardParams, result: InputResult, timeout_ms: 8_000, phase: Cdp, runs: Worker, check: KeyboardParams::check }
     /// `page.emulate {color_scheme?, reduced_motion?, locale?, timezone?, geolocation?, user_agent?,
     /// offline?, extra_http_headers?, permissions?, reset?}` -> [`EmulateResult`]: what the session's
     /// pages emulate from now on, as Playwright's context options (each

@@ -80,6 +80,8 @@ handlers! {
     PageHover => methods::hover;
     PageCheck => methods::check;
     PageSelect => methods::select;
+    PageMouse => methods::mouse;
+    PageKeyboard => methods::keyboard;
     PageExtract => actions::extract;
     PageFrames => frames_listed;
     // Its get reads; a set, a delete or a clear done again in the new document is what was asked.

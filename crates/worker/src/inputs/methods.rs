@@ -1,15 +1,16 @@
-//! The input methods on one element that come as a call of their own params (`page.click`,
-//! `page.type`, `page.fill`, `page.press`, `page.hover`, `page.check`, `page.select`): each makes its
+//! The input methods that come as a call of their own params (`page.click`, `page.type`,
+//! `page.fill`, `page.press`, `page.hover`, `page.check`, `page.select`, and the raw `page.mouse` and
+//! `page.keyboard`): each makes its
 //! [`InputAction`] from its params, and [`interact::act`] runs it (actionability, the input, the
 //! navigation it starts, `settle_ms`). Their params were checked by the supervisor against their
 //! declarations (`ClickParams::check`, ...); their element is the params' `ref` looked up, or their
 //! `selector`.
 
 use sb_protocol::api::{
-    CheckParams, ClickParams, FillParams, HoverParams, InputResult, PressParams, SelectParams, SelectResult,
-    TypeParams,
+    CheckParams, ClickParams, FillParams, HoverParams, InputResult, KeyboardParams, MouseParams, PressParams,
+    SelectParams, SelectResult, TypeParams,
 };
-use sb_protocol::ipc::{InputAction, Locator, Output, WorkerError};
+use sb_protocol::ipc::{InputAction, Locator, MouseInput, Output, WorkerError};
 use sb_protocol::{ErrorCode, Phase};
 
 use crate::error::fail;
@@ -97,6 +98,37 @@ pub(crate) async fn select(
     let select =
         InputAction::Select { values: params.values, labels: params.labels, indexes: params.indexes };
     answer(interact::act(page, target, &select, params.settle.ms(), p).await?)
+}
+
+/// `page.mouse`: raw mouse input at viewport coordinates, no element checked.
+pub(crate) async fn mouse(
+    page: &Page,
+    params: MouseParams,
+    _: Option<&Locator>,
+    p: &Progress,
+) -> Result<InputResult, WorkerError> {
+    let bad = |e: String| fail(ErrorCode::BadRequest, Phase::Request, e);
+    let mouse = MouseInput {
+        action: params.action,
+        at: params.at().map_err(bad)?,
+        button: params.button.unwrap_or_default(),
+        click_count: params.presses(),
+        delta: params.delta().map_err(bad)?,
+        to: params.to().map_err(bad)?,
+    };
+    answer(interact::act(page, None, &InputAction::Mouse(mouse), params.settle.ms(), p).await?)
+}
+
+/// `page.keyboard`: raw keys on the focused element.
+pub(crate) async fn keyboard(
+    page: &Page,
+    params: KeyboardParams,
+    _: Option<&Locator>,
+    p: &Progress,
+) -> Result<InputResult, WorkerError> {
+    let key = params.keys().map_err(|e| fail(ErrorCode::BadRequest, Phase::Request, e))?.to_string();
+    let keyboard = InputAction::Keyboard { action: params.action, key };
+    answer(interact::act(page, None, &keyboard, params.settle.ms(), p).await?)
 }
 
 /// The input's answer as its method's result type.

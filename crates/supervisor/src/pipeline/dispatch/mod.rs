@@ -152,8 +152,6 @@ pub fn route(method: Method) -> Route {
         PageDrag => &DRAG,
         PageSetViewport => &SET_VIEWPORT,
         PageEmulate => &EMULATE,
-        PageMouse => &MOUSE,
-        PageKeyboard => &KEYBOARD,
         PageNetwork => &NETWORK,
         PageRoute => &ROUTE,
         PageUnroute => &UNROUTE,
@@ -390,6 +388,8 @@ mod tests {
             json!({"ref": "e1", "text": "x"}),
             json!({"ref": "e1", "value": "x"}),
             json!({"ref": "e1", "values": ["a"]}),
+            json!({"action": "down"}),
+            json!({"action": "press", "key": "a"}),
         ];
         let mut calls = Vec::new();
         for m in Method::ALL {
@@ -413,6 +413,8 @@ mod tests {
             Method::PageHover,
             Method::PageCheck,
             Method::PageSelect,
+            Method::PageMouse,
+            Method::PageKeyboard,
         ] {
             assert!(calls.contains(&m), "{}: {calls:?}", m.name());
         }
