@@ -19,8 +19,8 @@
 //! result (a snapshot's refs for its ref table, an evaluate's value) have types of their own. Likewise
 //! an action whose params the supervisor only checks carries them as they are: most worker methods
 //! are one [`Action::Call`] (their params as given, their element looked up) answered by one
-//! [`Output::Json`] (their result type), and need no kind of their own; `Action::Pdf` and
-//! `Screenshot` carry theirs beside the file's path. An action's own fields are what the supervisor
+//! [`Output::Json`] (their result type), and need no kind of their own; `Action::Pdf`, `Screenshot`
+//! and `Har` carry theirs beside the file's path. An action's own fields are what the supervisor
 //! made of its params (a ref looked up into a [`Locator`], a file staged, a path under the artifacts
 //! dir, a default applied).
 
@@ -333,7 +333,9 @@ pub enum Action {
         /// The viewport and scale.
         display: Display,
     },
-    /// Pointer and keyboard input on an element (or, for `Press` without a target, the focused one).
+    /// Input the supervisor made something of: `page.drag` (its drop target looked up) and
+    /// `page.scroll` of an element into view. The other inputs come as [`Action::Call`]s, whose
+    /// handlers make their [`InputAction`] from their params in the worker.
     Input {
         /// The element (none: the focused one, for `Press`).
         target: Option<Locator>,
@@ -424,7 +426,9 @@ pub struct SnapshotOptions {
     pub diff: bool,
 }
 
-/// Pointer and keyboard actions.
+/// Pointer and keyboard actions: what the worker's input engine runs (`interact::act`), made by the
+/// worker's handlers of the input methods from their params, or sent by the supervisor in
+/// [`Action::Input`] (`DragTo`, `ScrollIntoView`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum InputAction {
     /// `button` pressed `click_count` times with `modifiers` held.
