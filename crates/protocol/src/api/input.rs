@@ -173,6 +173,14 @@ macro_rules! element_input_check {
 }
 element_input_check!(TypeParams, FillParams, HoverParams, CheckParams);
 
+/// A click count, 1 to [`MAX_CLICK_COUNT`] (`page.click`'s and `page.mouse`'s).
+fn click_count(n: u32) -> Result<(), String> {
+    match n {
+        1..=MAX_CLICK_COUNT => Ok(()),
+        n => Err(format!("page.click click_count must be 1 to {MAX_CLICK_COUNT}; got {n}")),
+    }
+}
+
 impl ClickParams {
     /// Presses in a row: `click_count`, 1 (the default) to [`MAX_CLICK_COUNT`].
     pub fn presses(&self) -> u32 {
@@ -186,10 +194,7 @@ impl ClickParams {
     /// The rule broken, in one line.
     pub fn check(&self) -> Result<(), String> {
         element_input(&self.element, &self.settle)?;
-        match self.presses() {
-            1..=MAX_CLICK_COUNT => Ok(()),
-            n => Err(format!("page.click click_count must be 1 to {MAX_CLICK_COUNT}; got {n}")),
-        }
+        click_count(self.presses())
     }
 }
 
@@ -287,10 +292,7 @@ impl MouseParams {
         if self.action != MouseAction::Wheel && (self.dx.is_some() || self.dy.is_some()) {
             return Err("page.mouse dx and dy go with wheel".into());
         }
-        match self.presses() {
-            1..=MAX_CLICK_COUNT => {}
-            n => return Err(format!("page.click click_count must be 1 to {MAX_CLICK_COUNT}; got {n}")),
-        }
+        click_count(self.presses())?;
         self.settle.check()
     }
 }

@@ -6,7 +6,8 @@
 //! another type does not compile. Adding a worker method is its declaration and its handler here.
 
 use sb_protocol::api::{
-    call, ApiMethod, ConsoleParams, ConsoleResult, FramesResult, Method, NetworkParams, NetworkResult,
+    call, decode_params, ApiMethod, ConsoleParams, ConsoleResult, FramesResult, Method, NetworkParams,
+    NetworkResult,
 };
 use sb_protocol::fields::NoParams;
 use sb_protocol::ipc::{Locator, Output, WorkerError};
@@ -40,7 +41,7 @@ macro_rules! handlers {
         ) -> Result<Output, WorkerError> {
             match Method::parse(method) {
                 $(Some(Method::$method) => {
-                    let params = decode::<call::$method>(params)?;
+                    let params = decode::<call::$method>(&params)?;
                     // Boxed: the table's future would otherwise hold the largest handler's inline.
                     let result: <call::$method as ApiMethod>::Result =
                         Box::pin($handler(page, params, target, p)).await?;
@@ -95,8 +96,8 @@ handlers! {
 }
 
 /// The params of method `M` from their JSON.
-fn decode<M: ApiMethod>(params: Value) -> Result<M::Params, WorkerError> {
-    serde_json::from_value(params)
+fn decode<M: ApiMethod>(params: &Value) -> Result<M::Params, WorkerError> {
+    decode_params(params)
         .map_err(|e| internal(format!("{} came with params that are not its own: {e}", M::METHOD.name())))
 }
 

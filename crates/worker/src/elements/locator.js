@@ -60,9 +60,12 @@ function (query, walker, visible) {
   if (!generic) candidates.push(`getByRole(${quote(role)})`);
   candidates.push(`locator(${quote(el.tagName.toLowerCase())})`);
 
-  const found = candidates.map((locator) => [locator, matches(locator)]);
-  for (const [locator, m] of found) {
+  // Each candidate's matches, tried in order until one is this element alone (kept for the next step).
+  const found = [];
+  for (const locator of candidates) {
+    const m = matches(locator);
     if (m.length === 1 && m[0] === el) return { locator, unique: true };
+    found.push([locator, m]);
   }
   for (const [locator, m] of found) {
     const at = m.indexOf(el);

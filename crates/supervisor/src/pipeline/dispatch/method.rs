@@ -167,13 +167,13 @@ pub(super) fn finish_as<O: TryFrom<Output, Error = Output>>(
     o.into_kind().map(f)
 }
 
-/// Decodes `params`; absent params are `{}`, so a missing required field is named in the error.
+/// Decodes `params` ([`sb_protocol::api::decode_params`]: absent params are `{}`, so a missing
+/// required field is named in the error).
 ///
 /// # Errors
 /// `bad_request` naming the field.
 pub fn params<T: DeserializeOwned>(params: Value) -> Result<T, ErrorBody> {
-    let params = if params.is_null() { json!({}) } else { params };
-    serde_json::from_value(params).map_err(|e| bad_request(format!("bad params: {e}")))
+    sb_protocol::api::decode_params(&params).map_err(bad_request)
 }
 
 /// `evaluate_disabled` when the configuration turned in-page JavaScript off (`page.evaluate`,
