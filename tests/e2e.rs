@@ -691,11 +691,11 @@ async fn back_forward_and_reload_wait_like_goto() {
     c.goto("h", &pages.url("/test/index.html"), None).await.unwrap();
     c.evaluate("h", "window.kept = 1", None).await.unwrap();
     c.goto("h", &pages.url("/test/form.html"), None).await.unwrap();
+    // Answered at DOMContentLoaded, as page.goto is: `load` may or may not have come by then (a
+    // page without subresources loads within the same moment, and the answer races it).
     let back = c.back("h", None).await.unwrap();
-    assert_eq!(
-        (back.title.as_str(), back.load_state.as_str(), back.timed_out),
-        ("Test Index", "load", false)
-    );
+    assert_eq!((back.title.as_str(), back.timed_out), ("Test Index", false));
+    assert!(["domcontentloaded", "load"].contains(&back.load_state.as_str()), "{back:?}");
     assert!(back.url.ends_with("/test/index.html"), "{back:?}");
     // Loaded again, as Playwright's Chromium does (no back/forward cache): not the kept document.
     let kept = c.evaluate("h", "typeof window.kept", None).await.unwrap().into_inner().value;
@@ -707,7 +707,8 @@ async fn back_forward_and_reload_wait_like_goto() {
     // A reload is a new document: what the page held in memory is gone.
     c.evaluate("h", "window.kept = 1", None).await.unwrap();
     let reloaded = c.reload("h", None).await.unwrap();
-    assert_eq!((reloaded.title.as_str(), reloaded.load_state.as_str()), ("Form", "load"));
+    assert_eq!(reloaded.title, "Form");
+    assert!(["domcontentloaded", "load"].contains(&reloaded.load_state.as_str()), "{reloaded:?}");
     let kept = c.evaluate("h", "typeof window.kept", None).await.unwrap().into_inner().value;
     assert_eq!(kept, Some(json!("undefined")));
     // A document that takes 3 s, reloaded with a 1.5 s budget: what it reached, timed_out.
