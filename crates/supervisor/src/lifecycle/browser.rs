@@ -19,7 +19,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 use crate::lifecycle::reaper;
-use crate::lifecycle::spawner::Spawner;
+use crate::lifecycle::spawner::{Detach, Spawner};
 
 /// Debian's real browser binary (`/usr/bin/chromium` is a wrapper script that adds flags).
 pub const DEBIAN_CHROMIUM: &str = "/usr/lib/chromium/chromium";
@@ -471,7 +471,7 @@ impl Browser {
             Some(no_ip_bind_filter().map_err(|m| fail(Phase::Launch, m))?)
         };
         let mut child = spawner
-            .spawn(cmd, move || {
+            .spawn(cmd, Detach::Session, move || {
                 // No socket bound to an IP address in the browser's processes (inherited by every
                 // one it starts): see [`no_ip_bind_filter`]. Applying a built filter is two system calls, no allocation.
                 if let Some(filter) = &no_ip_bind {

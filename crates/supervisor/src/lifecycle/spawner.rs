@@ -13,6 +13,22 @@ use tokio::sync::oneshot;
 
 type Job = (Command, oneshot::Sender<io::Result<Child>>);
 
+/// Where a child of the supervisor runs, for signals and for the kernel's scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detach {
+    /// A process group of its own (pgid = its pid, `setpgid(0, 0)`) in the supervisor's session: a
+    /// worker. Its CPU is shared with the supervisor's where the kernel groups tasks by session.
+    Group,
+    /// A session of its own (`setsid`, which makes a process group too, pgid = its pid): the browser,
+    /// as Playwright's launcher starts it (`detached: true` in `server/utils/processLauncher.ts`, which
+    /// is `setsid` on Linux). Where the kernel's autogroups are on
+    /// (`/proc/sys/kernel/sched_autogroup_enabled`), a session is a scheduling group of its own: the
+    /// CPU-bound jobs of the session that started the supervisor (an agent's build in the same
+    /// terminal) then share the CPU with the browser's processes as one group, and a page load is not
+    /// starved by each of them in turn.
+    Session,
+}
+
 /// A handle on the spawning thread. Cheap to clone. The thread outlives the handles (it parks once
 /// they are all dropped), so children never die just because a handle went away.
 #[derive(Clone)]
@@ -45,22 +61,31 @@ impl Spawner {
         Spawner { tx }
     }
 
-    /// Spawns `cmd` in its own process group with `PR_SET_PDEATHSIG(SIGKILL)`, so that the child dies
-    /// with the supervisor; the child is managed (`reaper::spawn_managed`) from the moment it exists.
-    /// `extra` runs in the child after fork, before exec (async-signal-safe code only).
+    /// Spawns `cmd` in its own process group, or its own session ([`Detach`]), with
+    /// `PR_SET_PDEATHSIG(SIGKILL)`, so that the child dies with the supervisor; the child is managed
+    /// (`reaper::spawn_managed`) from the moment it exists. `extra` runs in the child after fork,
+    /// before exec (async-signal-safe code only).
     ///
     /// # Errors
     /// The spawn's own error (binary missing, not executable, ...).
     pub async fn spawn(
         &self,
         mut cmd: Command,
+        detach: Detach,
         extra: impl Fn() -> io::Result<()> + Send + Sync + 'static,
     ) -> io::Result<Child> {
-        cmd.process_group(0).kill_on_drop(true);
-        // SAFETY: the closure only calls async-signal-safe functions (prctl, getppid, and `extra`,
+        cmd.kill_on_drop(true);
+        if detach == Detach::Group {
+            cmd.process_group(0);
+        }
+        // SAFETY: the closure only calls async-signal-safe functions (setsid, prctl, and `extra`,
         // which callers keep to fcntl/dup2-like calls).
         unsafe {
             cmd.pre_exec(move || {
+                // (`setsid` fails in a process group's leader: a session's child is not made one.)
+                if detach == Detach::Session && libc::setsid() < 0 {
+                    return Err(io::Error::last_os_error());
+                }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
                     return Err(io::Error::last_os_error());
                 }
@@ -85,7 +110,7 @@ mod tests {
         let spawner = Spawner::start();
         let mut cmd = Command::new("/bin/sh");
         cmd.args(["-c", "exit 3"]);
-        let mut child = spawner.spawn(cmd, || Ok(())).await.unwrap();
+        let mut child = spawner.spawn(cmd, Detach::Group, || Ok(())).await.unwrap();
         let pid = child.id().unwrap() as i32;
         while reaper::children().iter().any(|&(p, state)| p == pid && state != 'Z') {
             tokio::task::yield_now().await;

@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::lifecycle::link::Link;
 use crate::lifecycle::reaper;
-use crate::lifecycle::spawner::Spawner;
+use crate::lifecycle::spawner::{Detach, Spawner};
 
 /// Env var naming the worker's IPC fd.
 pub const WORKER_FD_ENV: &str = "SANDBOX_BROWSER_WORKER_FD";
@@ -140,7 +140,7 @@ impl WorkerHandle {
             .stdin(Stdio::null())
             .stdout(Stdio::null());
         let child = spawner
-            .spawn(cmd, move || {
+            .spawn(cmd, Detach::Group, move || {
                 // Keep the worker's end open across exec.
                 // SAFETY: fcntl is async-signal-safe.
                 if unsafe { libc::fcntl(fd, libc::F_SETFD, 0) } != 0 {
