@@ -233,6 +233,21 @@ impl Supervisor {
         Supervisor::start_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
+    /// [`Supervisor::with_config`], `serve` in a session of its own (`setsid`), as a container's
+    /// entrypoint runs: where the kernel's autogroups are on, its CPU share is then not the caller's.
+    pub fn with_config_as_entrypoint(toml: &str) -> Supervisor {
+        use std::os::unix::process::CommandExt;
+        let dir = temp_dir();
+        let args = Supervisor::config_args(&dir, toml);
+        let socket = dir.path().join("browser.sock");
+        let mut command = Command::new(bin_path("sandbox-browser"));
+        // SAFETY: setsid is async-signal-safe.
+        unsafe {
+            command.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
+        }
+        Supervisor::launch(command, dir, socket, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
     /// Writes `toml` to `<dir>/config.toml` and returns the `--config` arguments for it.
     pub fn config_args(dir: &tempfile::TempDir, toml: &str) -> Vec<String> {
         let path = dir.path().join("config.toml");

@@ -957,15 +957,23 @@ impl Peer {
     /// Starts the script named by `script_var` on our Chromium binary (`SB_TEST_CHROMIUM`'s when set,
     /// as our side's supervisors use it); `None` without the script (or node).
     fn start(script_var: &str) -> Option<Peer> {
-        Peer::start_with(script_var, &[])
+        Peer::start_with(script_var, &[], false)
     }
 
-    /// [`Peer::start`], its browser launched with `flags` too.
-    fn start_with(script_var: &str, flags: &[&str]) -> Option<Peer> {
+    /// [`Peer::start`], its browser launched with `flags` too; with `own_session`, Node runs in a
+    /// session of its own (`setsid`), as a program an agent starts beside others would.
+    fn start_with(script_var: &str, flags: &[&str], own_session: bool) -> Option<Peer> {
         use tokio::io::AsyncBufReadExt;
         let script = std::env::var(script_var).ok()?;
         let binary = sb_supervisor::lifecycle::browser::find_binary(bench_chromium().as_deref()).ok()?;
-        let mut child = tokio::process::Command::new("node")
+        let mut node = tokio::process::Command::new("node");
+        if own_session {
+            // SAFETY: setsid is async-signal-safe.
+            unsafe {
+                node.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
+            }
+        }
+        let mut child = node
             .arg(script)
             .arg(binary)
             .args(flags)
@@ -1083,7 +1091,13 @@ const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 /// the real-site concurrency table (Python's docs), alternating runs of ours and Playwright's; with
 /// `guarded_only`, the page loads alone.
 async fn loads_tables(guarded_only: bool) {
-    let Some(mut peer) = Peer::start_with("SB_BENCH_PLAYWRIGHT_LOADS", &["--ignore-certificate-errors"])
+    // Each side's driver in a session of its own, as in a container: our supervisor is its entrypoint,
+    // Playwright's Node a program started beside it; each browser is in a session of its own too (our
+    // supervisor's `setsid`, Node's detached spawn). Where the kernel's autogroups are on, the CPU is
+    // shared between sessions first: the pages' servers (this bench's session) take the same share
+    // from either side.
+    let Some(mut peer) =
+        Peer::start_with("SB_BENCH_PLAYWRIGHT_LOADS", &["--ignore-certificate-errors"], true)
     else {
         println!("loads: no Playwright peer (SB_BENCH_PLAYWRIGHT_LOADS)");
         return;
@@ -1094,7 +1108,7 @@ async fn loads_tables(guarded_only: bool) {
     // The TLS origins' certificate is the bench's own: both browsers are told to take it.
     let path =
         bench_chromium().map(|p| format!("path = {:?}\n", p.display().to_string())).unwrap_or_default();
-    let sup = Supervisor::with_config(&format!(
+    let sup = Supervisor::with_config_as_entrypoint(&format!(
         "[browser]\n{path}extra_flags = [\"--ignore-certificate-errors\"]\n"
     ));
     let c = sup.client().await;
@@ -1118,10 +1132,7 @@ async fn loads_tables(guarded_only: bool) {
         let url_of = |run: &str| url.replace("RUN", run);
         for busy in [false, true] {
             // Each busy process in a session of its own, as another terminal's or another user's job
-            // would be: where the kernel's autogroups are on, the CPU is shared between sessions first,
-            // and Playwright's browser has a session of its own (Node's detached spawn) while ours is in
-            // the session of whatever started the supervisor (here this bench); busy processes started
-            // in the bench's session would take a share from ours alone.
+            // would be.
             let spinners: Vec<std::process::Child> = (0..if busy { 2 } else { 0 })
                 .map(|_| {
                     let mut yes = Command::new("yes");
