@@ -385,29 +385,42 @@ async fn the_headless_shell_is_the_default_browser_and_the_full_one_can_be_chose
     }
 }
 
-/// Issue 54: the browser runs in a session of its own, as Playwright's launcher starts it (`detached`:
-/// `setsid`), so that where the kernel groups CPU by session (autogroups) a busy job in the session that
-/// started the supervisor does not take the share of every browser process; the workers stay in the
-/// supervisor's session, each in a process group of its own.
+/// Issue 54: a supervisor that leads its own session (a container's entrypoint) runs the browser in a
+/// session of its own, as Playwright's launcher starts its browser (`detached`: `setsid`), so that
+/// where the kernel groups CPU by session (autogroups) supervisor and browser are two groups, as
+/// Playwright's driver and browser are; a supervisor started inside another program's session (here
+/// the test's) keeps the browser in it. The workers stay in the supervisor's session, each in a
+/// process group of its own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_browser_has_a_session_of_its_own_and_the_workers_the_supervisors() {
+async fn an_entrypoints_browser_has_a_session_of_its_own() {
     use nix::unistd::{getpgid, getsid, Pid};
-    let sup = Supervisor::start(&[]);
-    let c = sup.client().await;
-    c.session_start(Some("s")).await.unwrap();
-    let browser = c.health().await.unwrap().into_inner().browser_pid;
-    let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("a worker");
     let session = |pid: u32| getsid(Some(Pid::from_raw(pid as i32))).unwrap().as_raw() as u32;
     let group = |pid: u32| getpgid(Some(Pid::from_raw(pid as i32))).unwrap().as_raw() as u32;
-    assert_eq!((session(browser), group(browser)), (browser, browser), "the browser leads its own session");
-    assert_ne!(session(browser), session(sup.pid()));
-    // Its processes (renderers, GPU, network) are in its session, not the supervisor's.
-    let renderer = sb_tests::descendant_naming(browser, "--type=renderer").expect("a renderer");
-    assert_eq!(session(renderer), browser);
-    assert_eq!((session(worker), group(worker)), (session(sup.pid()), worker), "a worker: its own group");
     let autogroup = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/autogroup")).unwrap_or_default();
-    if std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").is_ok_and(|v| v.trim() == "1") {
-        assert_ne!(autogroup(renderer), autogroup(sup.pid()), "the browser is a scheduling group of its own");
+    let autogroups_on =
+        std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled").is_ok_and(|v| v.trim() == "1");
+    for entrypoint in [true, false] {
+        let sup = if entrypoint { Supervisor::with_config_as_entrypoint("") } else { Supervisor::start(&[]) };
+        let c = sup.client().await;
+        c.session_start(Some("s")).await.unwrap();
+        let browser = c.health().await.unwrap().into_inner().browser_pid;
+        let worker = sb_tests::descendant_naming(sup.pid(), "\0worker\0").expect("a worker");
+        let renderer = sb_tests::descendant_naming(browser, "--type=renderer").expect("a renderer");
+        assert_eq!(group(browser), browser, "the browser leads its process group");
+        assert_eq!((session(worker), group(worker)), (session(sup.pid()), worker), "a worker: its own group");
+        if entrypoint {
+            assert_eq!(session(sup.pid()), sup.pid());
+            assert_eq!(session(browser), browser, "the browser leads a session of its own");
+            // Its processes (renderers, GPU, network) are in its session, not the supervisor's.
+            assert_eq!(session(renderer), browser);
+            if autogroups_on {
+                assert_ne!(autogroup(renderer), autogroup(sup.pid()), "the browser is a scheduling group");
+            }
+        } else {
+            assert_ne!(session(sup.pid()), sup.pid());
+            assert_eq!(session(browser), session(sup.pid()), "the browser stays in its caller's session");
+            assert_eq!(session(renderer), session(sup.pid()));
+        }
     }
 }
 

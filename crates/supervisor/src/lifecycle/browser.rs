@@ -219,6 +219,24 @@ fn no_ip_bind_filter() -> Result<seccompiler::BpfProgram, String> {
     build().map_err(|e| format!("cannot build the browser's seccomp filter (no IP binds): {e}"))
 }
 
+/// Where the browser runs ([`Detach`]): in a session of its own when the supervisor leads its own
+/// (a container's entrypoint, a service: `getsid(0) == getpid()`), as Playwright's launcher starts its
+/// browser (`detached: true` in `server/utils/processLauncher.ts`, `setsid` on Linux); where the
+/// kernel's autogroups are on, supervisor and browser are then two scheduling groups, as Playwright's
+/// driver and browser are, and jobs of other sessions (an agent's build through `docker exec`) do not
+/// take the browser's share and the supervisor's from one group. A supervisor started inside another
+/// program's session (a shell, a test harness) keeps its browser there: the busy jobs of that session
+/// are its neighbours, and a browser moved out of it would leave the supervisor a smaller share beside
+/// them (measured: its answers late past the budget's margin and its health probe missed, under two
+/// busy processes).
+fn browser_detach() -> Detach {
+    if nix::unistd::getsid(None).ok() == Some(nix::unistd::getpid()) {
+        Detach::Session
+    } else {
+        Detach::Group
+    }
+}
+
 /// [`choose_binary`]'s path for a headless browser.
 ///
 /// # Errors
@@ -471,7 +489,7 @@ impl Browser {
             Some(no_ip_bind_filter().map_err(|m| fail(Phase::Launch, m))?)
         };
         let mut child = spawner
-            .spawn(cmd, Detach::Session, move || {
+            .spawn(cmd, browser_detach(), move || {
                 // No socket bound to an IP address in the browser's processes (inherited by every
                 // one it starts): see [`no_ip_bind_filter`]. Applying a built filter is two system calls, no allocation.
                 if let Some(filter) = &no_ip_bind {

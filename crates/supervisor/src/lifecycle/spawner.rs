@@ -19,13 +19,9 @@ pub enum Detach {
     /// A process group of its own (pgid = its pid, `setpgid(0, 0)`) in the supervisor's session: a
     /// worker. Its CPU is shared with the supervisor's where the kernel groups tasks by session.
     Group,
-    /// A session of its own (`setsid`, which makes a process group too, pgid = its pid): the browser,
-    /// as Playwright's launcher starts it (`detached: true` in `server/utils/processLauncher.ts`, which
-    /// is `setsid` on Linux). Where the kernel's autogroups are on
-    /// (`/proc/sys/kernel/sched_autogroup_enabled`), a session is a scheduling group of its own: the
-    /// CPU-bound jobs of the session that started the supervisor (an agent's build in the same
-    /// terminal) then share the CPU with the browser's processes as one group, and a page load is not
-    /// starved by each of them in turn.
+    /// A session of its own (`setsid`, which makes a process group too, pgid = its pid): the browser of
+    /// a supervisor that leads its own session (`browser::browser_detach`). Where the kernel's
+    /// autogroups are on (`/proc/sys/kernel/sched_autogroup_enabled`), a session is a scheduling group.
     Session,
 }
 
