@@ -1080,9 +1080,9 @@ async fn snapshot_table() {
     c.session_close(&sid).await.unwrap();
 }
 
-/// Loads per side and condition in the guarded-load table (the first is a warm-up). 60: with 20, a
-/// ratio under two busy processes moved from 0.86x to 1.24x from run to run on this machine, more
-/// than the 1.10x target's margin.
+/// Loads per side and condition in the guarded-load table (the first is a warm-up). 60: a ratio of
+/// medians of 20 under two busy processes moves by up to 0.4x between runs on this machine, more than
+/// the 1.10x target's margin.
 const LOADS: usize = 61;
 /// How long each run of the real-site concurrency table loops, ms.
 const SITE_LOOP_MS: u64 = 20_000;

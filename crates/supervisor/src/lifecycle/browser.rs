@@ -226,9 +226,8 @@ fn no_ip_bind_filter() -> Result<seccompiler::BpfProgram, String> {
 /// driver and browser are, and jobs of other sessions (an agent's build through `docker exec`) do not
 /// take the browser's share and the supervisor's from one group. A supervisor started inside another
 /// program's session (a shell, a test harness) keeps its browser there: the busy jobs of that session
-/// are its neighbours, and a browser moved out of it would leave the supervisor a smaller share beside
-/// them (measured: its answers late past the budget's margin and its health probe missed, under two
-/// busy processes).
+/// are its neighbours, and a browser moved out of it would leave the supervisor, whose timers answer
+/// each budget, a smaller share beside them.
 fn browser_detach() -> Detach {
     if nix::unistd::getsid(None).ok() == Some(nix::unistd::getpid()) {
         Detach::Session
