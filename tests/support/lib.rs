@@ -236,15 +236,11 @@ impl Supervisor {
     /// [`Supervisor::with_config`], `serve` in a session of its own (`setsid`), as a container's
     /// entrypoint runs: where the kernel's autogroups are on, its CPU share is then not the caller's.
     pub fn with_config_as_entrypoint(toml: &str) -> Supervisor {
-        use std::os::unix::process::CommandExt;
         let dir = temp_dir();
         let args = Supervisor::config_args(&dir, toml);
         let socket = dir.path().join("browser.sock");
         let mut command = Command::new(bin_path("sandbox-browser"));
-        // SAFETY: setsid is async-signal-safe.
-        unsafe {
-            command.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
-        }
+        in_own_session(&mut command);
         Supervisor::launch(command, dir, socket, &args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
@@ -308,6 +304,14 @@ pub fn processes_naming(needle: &str) -> Vec<u32> {
         .map(|d| d.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect())
         .unwrap_or_default();
     all.into_iter().filter(|&p| command_line(p).is_some_and(|c| c.contains(needle)) && alive(p)).collect()
+}
+
+/// `command` runs in a session of its own (`setsid` before exec), as a container's entrypoint or
+/// another terminal's job does: where the kernel's autogroups are on, a session is a scheduling group.
+pub fn in_own_session(command: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setsid is async-signal-safe.
+    unsafe { command.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from)) }
 }
 
 /// All descendants of `pid` (children, grandchildren, ...), from one read of `/proc`.

@@ -966,14 +966,11 @@ impl Peer {
         use tokio::io::AsyncBufReadExt;
         let script = std::env::var(script_var).ok()?;
         let binary = sb_supervisor::lifecycle::browser::find_binary(bench_chromium().as_deref()).ok()?;
-        let mut node = tokio::process::Command::new("node");
+        let mut node = Command::new("node");
         if own_session {
-            // SAFETY: setsid is async-signal-safe.
-            unsafe {
-                node.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
-            }
+            sb_tests::in_own_session(&mut node);
         }
-        let mut child = node
+        let mut child = tokio::process::Command::from(node)
             .arg(script)
             .arg(binary)
             .args(flags)
@@ -1137,13 +1134,7 @@ async fn loads_tables(guarded_only: bool) {
             // would be.
             let spinners: Vec<std::process::Child> = (0..if busy { 2 } else { 0 })
                 .map(|_| {
-                    let mut yes = Command::new("yes");
-                    yes.stdout(Stdio::null());
-                    // SAFETY: setsid is async-signal-safe.
-                    unsafe {
-                        yes.pre_exec(|| nix::unistd::setsid().map(|_| ()).map_err(std::io::Error::from));
-                    }
-                    yes.spawn().expect("yes")
+                    sb_tests::in_own_session(Command::new("yes").stdout(Stdio::null())).spawn().expect("yes")
                 })
                 .collect();
             let (mut ours, mut theirs) = (Vec::new(), Vec::new());
