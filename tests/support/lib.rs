@@ -84,11 +84,17 @@ impl Supervisor {
     /// [`Supervisor::with_config`] under an open-file limit (`RLIMIT_NOFILE`, soft and hard) of
     /// `nofile`, set by util-linux's `prlimit` (which then runs the runtime in its place).
     pub fn with_config_and_nofile(toml: &str, nofile: u64) -> Supervisor {
+        let mut command = Command::new("prlimit");
+        command.arg(format!("--nofile={nofile}:{nofile}")).arg("--").arg(bin_path("sandbox-browser"));
+        Supervisor::launch_with_config(command, toml)
+    }
+
+    /// Runs `command serve --socket <dir>/browser.sock --config <dir>/config.toml` (`toml` written
+    /// there) in a new temp dir, and waits until it listens.
+    fn launch_with_config(command: Command, toml: &str) -> Supervisor {
         let dir = temp_dir();
         let args = Supervisor::config_args(&dir, toml);
         let socket = dir.path().join("browser.sock");
-        let mut command = Command::new("prlimit");
-        command.arg(format!("--nofile={nofile}:{nofile}")).arg("--").arg(bin_path("sandbox-browser"));
         Supervisor::launch(command, dir, socket, &args.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
@@ -236,12 +242,9 @@ impl Supervisor {
     /// [`Supervisor::with_config`], `serve` in a session of its own (`setsid`), as a container's
     /// entrypoint runs: where the kernel's autogroups are on, its CPU share is then not the caller's.
     pub fn with_config_as_entrypoint(toml: &str) -> Supervisor {
-        let dir = temp_dir();
-        let args = Supervisor::config_args(&dir, toml);
-        let socket = dir.path().join("browser.sock");
         let mut command = Command::new(bin_path("sandbox-browser"));
         in_own_session(&mut command);
-        Supervisor::launch(command, dir, socket, &args.iter().map(String::as_str).collect::<Vec<_>>())
+        Supervisor::launch_with_config(command, toml)
     }
 
     /// Writes `toml` to `<dir>/config.toml` and returns the `--config` arguments for it.
