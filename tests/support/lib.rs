@@ -272,16 +272,24 @@ impl Supervisor {
 }
 
 impl Drop for Supervisor {
-    /// Stops the supervisor; when the test is failing, prints its last action lines (12)
-    /// first (each with the supervisor's own `duration_ms`, and its timestamp), so that a late answer
-    /// tells whether the time went in the supervisor or on the way to the test.
+    /// Stops the supervisor; when the test is failing, prints its last action lines and its
+    /// warnings and errors (a browser's restart and why, a worker's end) first, each with its
+    /// timestamp (and the action's own `duration_ms`), so that a late answer tells whether the time
+    /// went in the supervisor or on the way to the test, and an unexpected reset tells its cause.
     fn drop(&mut self) {
         if std::thread::panicking() {
             let lines = self.log.0.lock().unwrap();
-            let actions: Vec<&String> = lines.iter().filter(|l| l.contains("\"browser_action_")).collect();
+            let actions: Vec<&String> = lines
+                .iter()
+                .filter(|l| {
+                    l.contains("\"browser_action_")
+                        || l.contains("\"level\":\"WARN\"")
+                        || l.contains("\"level\":\"ERROR\"")
+                })
+                .collect();
             let tail = &actions[actions.len().saturating_sub(POST_MORTEM)..];
             let tail: Vec<&str> = tail.iter().map(|l| l.as_str()).collect();
-            eprintln!("the supervisor's last action lines:\n{}", tail.join("\n"));
+            eprintln!("the supervisor's last action, warning and error lines:\n{}", tail.join("\n"));
         }
         if self.child.is_some() {
             let _ = self.terminate();
@@ -289,8 +297,8 @@ impl Drop for Supervisor {
     }
 }
 
-/// How many of its last action log lines a failing test's supervisor prints.
-const POST_MORTEM: usize = 12;
+/// How many of its last action, warning and error log lines a failing test's supervisor prints.
+const POST_MORTEM: usize = 20;
 
 fn is_list_done(e: &serde_json::Value) -> bool {
     e["message"] == "browser_action_succeeded" && e["browser.action"] == "session.list"
