@@ -24,6 +24,7 @@
 //!   stalls the others: the relay never waits for a route.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
@@ -74,6 +75,8 @@ struct Inner {
     upstream: mpsc::UnboundedSender<Outbound>,
     state: Mutex<State>,
     closed_tx: watch::Sender<Option<String>>,
+    /// Messages read from the browser so far ([`Relay::heard`]).
+    heard: AtomicU64,
 }
 
 #[derive(Default)]
@@ -164,12 +167,20 @@ impl Relay {
     pub fn start(upstream: Wire) -> Relay {
         let Wire { mut inbound, outbound } = upstream;
         let (closed_tx, _) = watch::channel(None);
-        let inner = Arc::new(Inner { upstream: outbound, state: Mutex::new(State::default()), closed_tx });
+        let inner = Arc::new(Inner {
+            upstream: outbound,
+            state: Mutex::new(State::default()),
+            closed_tx,
+            heard: AtomicU64::new(0),
+        });
         let reader = inner.clone();
         tokio::spawn(async move {
             let reason = loop {
                 match inbound.recv().await {
-                    Some(Inbound::Message(text)) => reader.down(text),
+                    Some(Inbound::Message(text)) => {
+                        reader.heard.fetch_add(1, Ordering::Relaxed);
+                        reader.down(text);
+                    }
                     Some(Inbound::Closed(reason)) => break reason,
                     None => break "the browser connection ended".to_string(),
                 }
@@ -215,6 +226,13 @@ impl Relay {
     /// Routes open now.
     pub fn routes(&self) -> usize {
         self.inner.state.lock().unwrap().routes.len()
+    }
+
+    /// Messages read from the browser so far (answers and events, for every route and for none): a
+    /// count that moves while the browser speaks. A call whose answer is late behind a page's flood of
+    /// events (one pipe carries them all, in order) sees it move; one to a frozen browser does not.
+    pub fn heard(&self) -> u64 {
+        self.inner.heard.load(Ordering::Relaxed)
     }
 
     /// Sessions open now, over all routes.

@@ -6,7 +6,9 @@
 //! so the arrows run one way (sessions -> health -> browser); this module knows nothing of sessions.
 //!
 //! - **Health** before an action: the CDP probe `Browser.getVersion` on the supervisor's route of the
-//!   browser's pipe (at most [`HANDSHAKE_TIMEOUT`]). Skipped while the connection is live and a probe
+//!   browser's pipe: it fails after [`HANDSHAKE_TIMEOUT`] in which the browser sent nothing at all,
+//!   and waits longer (at most [`PROBE_CAP`]) while other messages keep coming ahead of its answer (a
+//!   page's flood of events). Skipped while the connection is live and a probe
 //!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
 //!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
 //!   background before they go stale (`BrowserHealth::keep_fresh`; one that fails only makes the next
@@ -37,6 +39,38 @@ use crate::lifecycle::browser::{Browser, BrowserConfig, LaunchError, HANDSHAKE_T
 use crate::lifecycle::link::Link;
 use crate::lifecycle::spawner::Spawner;
 use crate::stats::Stats;
+
+/// The longest a probe waits for its answer while the browser goes on speaking (see [`ask_version`]):
+/// a browser that sends events but never answers is unhealthy past it.
+const PROBE_CAP: Duration = Duration::from_secs(10);
+
+/// The probe's call, `Browser.getVersion` on `link`'s route: `Ok` once answered. It fails when the
+/// browser sent nothing at all for `silence` (no answer and no message for any route: frozen, or
+/// gone), or after `cap`, or when the connection closes or the browser answers an error; the message
+/// says which. Not a fixed `silence` for the answer: the one pipe carries every route's messages in
+/// order, so behind a page's flood of events (tens of thousands of `console.log`s, a worker's route
+/// ending under them) the answer may be seconds late on a loaded machine while the browser is well,
+/// and a restart there would lose every page for nothing.
+async fn ask_version(link: &Link, silence: Duration, cap: Duration) -> Result<(), String> {
+    let call = link.client.run(&BrowserGetVersion {}, cap);
+    tokio::pin!(call);
+    let mut heard = link.relay.heard();
+    loop {
+        tokio::select! {
+            answer = &mut call => return answer.map(drop).map_err(|e| format!("Browser.getVersion: {e}")),
+            () = tokio::time::sleep(silence) => {
+                let now = link.relay.heard();
+                if now == heard {
+                    return Err(format!(
+                        "Browser.getVersion: no answer, and nothing else from the browser, in {} ms",
+                        silence.as_millis()
+                    ));
+                }
+                heard = now;
+            }
+        }
+    }
+}
 
 /// Name of the browser provider in logs (`browser.provider`).
 pub const PROVIDER: &str = "chromium";
@@ -300,9 +334,8 @@ impl BrowserHealth {
         if let Some(reason) = link.client.closed_reason() {
             return Err((Phase::Handshake, format!("the browser connection closed ({reason})")));
         }
-        let cdp = link.client.run(&BrowserGetVersion {}, HANDSHAKE_TIMEOUT).await;
-        if let Err(e) = cdp {
-            return Err((Phase::Handshake, format!("Browser.getVersion: {e}")));
+        if let Err(message) = ask_version(&link, HANDSHAKE_TIMEOUT, PROBE_CAP).await {
+            return Err((Phase::Handshake, message));
         }
         let mut slot = self.slot.write().await;
         slot.last_ok = Some(Instant::now());
@@ -522,4 +555,85 @@ impl BrowserHealth {
 /// Chromium's stderr tail for the log, left out when empty.
 fn stderr_field(e: &LaunchError) -> Option<&str> {
     (!e.stderr_tail.is_empty()).then_some(e.stderr_tail.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sb_cdp::wire::{Inbound, Outbound, Wire};
+    use sb_cdp::Relay;
+    use serde_json::{json, Value};
+    use tokio::sync::mpsc;
+
+    /// A link over an in-memory browser (a fake CDP peer: a loaded machine's flood on demand), and the
+    /// browser's ends: what it is sent, and a way to speak.
+    fn link() -> (Link, mpsc::UnboundedReceiver<Outbound>, mpsc::Sender<Inbound>) {
+        let (down, inbound) = mpsc::channel(64);
+        let (outbound, up) = mpsc::unbounded_channel();
+        let relay = Relay::start(Wire { inbound, outbound });
+        let client = CdpClient::over(relay.route("supervisor", true));
+        (Link { client, relay, browser: 1 }, up, down)
+    }
+
+    /// The id of the call the browser was sent.
+    async fn call_id(up: &mut mpsc::UnboundedReceiver<Outbound>) -> Value {
+        match up.recv().await {
+            Some(Outbound::Message(t)) => serde_json::from_str::<Value>(&t).unwrap()["id"].clone(),
+            other => panic!("expected a call, got {other:?}"),
+        }
+    }
+
+    fn event(i: u32) -> Inbound {
+        let e = json!({"method": "Target.targetInfoChanged", "params": {"targetInfo": {"targetId": i.to_string()}}});
+        Inbound::Message(e.to_string())
+    }
+
+    /// A probe whose answer comes 3 s late behind the browser's other messages (one every 100 ms)
+    /// passes: the browser is well, only busy. Before, the probe failed at 800 ms and the runtime
+    /// restarted a healthy browser (a suite run: a page's 70,000 `console.log`s reset its page).
+    #[tokio::test(start_paused = true)]
+    async fn a_probe_waits_for_its_answer_while_the_browser_speaks() {
+        let (link, mut up, down) = link();
+        let browser = tokio::spawn(async move {
+            let id = call_id(&mut up).await;
+            for i in 0..30 {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                down.send(event(i)).await.unwrap();
+            }
+            let answer = json!({"id": id, "result": {"protocolVersion": "1.3", "product": "Chrome/156", "revision": "", "userAgent": "", "jsVersion": ""}});
+            down.send(Inbound::Message(answer.to_string())).await.unwrap();
+            (up, down)
+        });
+        let started = tokio::time::Instant::now();
+        let probe = ask_version(&link, HANDSHAKE_TIMEOUT, PROBE_CAP).await;
+        assert_eq!(probe, Ok(()));
+        assert!(started.elapsed() >= Duration::from_secs(3));
+        drop(browser.await.unwrap());
+    }
+
+    /// A browser that sends nothing fails the probe after the silence (800 ms), and one that speaks but
+    /// never answers fails it at the cap; each message says which.
+    #[tokio::test(start_paused = true)]
+    async fn a_silent_browser_fails_the_probe_at_the_silence_and_a_talking_one_at_the_cap() {
+        let (link, mut up, down) = link();
+        let started = tokio::time::Instant::now();
+        let silent = ask_version(&link, HANDSHAKE_TIMEOUT, PROBE_CAP).await.unwrap_err();
+        assert_eq!(started.elapsed(), HANDSHAKE_TIMEOUT);
+        assert!(silent.contains("nothing else from the browser, in 800 ms"), "{silent}");
+        call_id(&mut up).await;
+
+        let chatter = tokio::spawn(async move {
+            for i in 0.. {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if down.send(event(i)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let started = tokio::time::Instant::now();
+        let talking = ask_version(&link, HANDSHAKE_TIMEOUT, PROBE_CAP).await.unwrap_err();
+        assert_eq!(started.elapsed(), PROBE_CAP);
+        assert!(talking.contains("timed out after 10000 ms"), "{talking}");
+        chatter.abort();
+    }
 }
