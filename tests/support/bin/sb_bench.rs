@@ -20,7 +20,8 @@
 //! 8. What the URL policy costs a page load: a page of 100 images through the connection gate beside
 //!    Playwright's unguarded browser, at rest and with two busy processes; and N = 4, 16 sessions looping
 //!    goto -> snapshot -> click on Python's docs beside Playwright's N pages, with each side's peak
-//!    memory, then looping the goto alone (`SB_BENCH_ONLY=loads`; `guarded`: the page loads alone).
+//!    memory, then looping the goto alone (`SB_BENCH_ONLY=loads`; `guarded`: the page loads alone;
+//!    `site`: the loops alone).
 //! 9. `page.evaluate` and `page.snapshot` through a browser elsewhere (`[browser] cdp_url`, a plain
 //!    WebSocket and the tests' TLS + Basic-auth proxy) beside the local pipe (`SB_BENCH_ONLY=remote`).
 //! 10. The live view's cost: a watched session's actions and another session's, with and without a
@@ -294,8 +295,8 @@ async fn main() {
         budget_tables().await;
         return;
     }
-    if only == "loads" || only == "guarded" {
-        loads_tables(only == "guarded").await;
+    if only == "loads" || only == "guarded" || only == "site" {
+        loads_tables(only != "site", only != "guarded").await;
         return;
     }
     if only == "remote" {
@@ -363,7 +364,7 @@ async fn main() {
     hang_table(&sup).await;
     interaction_table(&sup).await;
     budget_tables().await;
-    loads_tables(false).await;
+    loads_tables(true, true).await;
     remote_table().await;
 }
 
@@ -1086,10 +1087,10 @@ const SITE_LOOP_MS: u64 = 20_000;
 /// The real site of the concurrency table: Debian's `python3.11-doc`.
 const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 
-/// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes, and
-/// the real-site concurrency table (Python's docs), alternating runs of ours and Playwright's; with
-/// `guarded_only`, the page loads alone.
-async fn loads_tables(guarded_only: bool) {
+/// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes
+/// (`guarded`), and the real-site concurrency table (Python's docs), alternating runs of ours and
+/// Playwright's (`site`).
+async fn loads_tables(guarded: bool, site: bool) {
     // Each side's driver in a session of its own, as in a container: our supervisor is its entrypoint,
     // Playwright's Node a program started beside it; each browser is in a session of its own too (our
     // supervisor's `setsid`, Node's detached spawn). Where the kernel's autogroups are on, the CPU is
@@ -1112,13 +1113,15 @@ async fn loads_tables(guarded_only: bool) {
     ));
     let c = sup.client().await;
     let sid = c.session_start(None).await.unwrap().into_inner().session_id;
-    println!();
-    println!(
-        "guarded page loads, the page's own Navigation Timing (loadEventEnd), medians of {}; ours through the \
-         connection gate, Playwright's browser unguarded, one load of each in turn",
-        LOADS - 1
-    );
-    println!("{:<44} {:<20} {:>9} {:>11} {:>7}", "page", "condition", "ours ms", "playwright", "ratio");
+    if guarded {
+        println!();
+        println!(
+            "guarded page loads, the page's own Navigation Timing (loadEventEnd), medians of {}; ours through \
+             the connection gate, Playwright's browser unguarded, one load of each in turn",
+            LOADS - 1
+        );
+        println!("{:<44} {:<20} {:>9} {:>11} {:>7}", "page", "condition", "ours ms", "playwright", "ratio");
+    }
     let load_ms = "new Promise(r => { const done = () => r(performance.getEntriesByType('navigation')[0].loadEventEnd); \
                    document.readyState === 'complete' ? setTimeout(done) : addEventListener('load', () => setTimeout(done)); })";
     // Each page's URL, `RUN` replaced by the load's own tag (every load's URLs are new).
@@ -1127,7 +1130,7 @@ async fn loads_tables(guarded_only: bool) {
         ("(b) 100 images, keep-alive server", pages.url("/test/images/100?RUN")),
         ("(c) https, 60 images from 10 origins", format!("https://127.0.0.1:{}/page?RUN", origins[0])),
     ];
-    for (site, url) in &sites {
+    for (site, url) in sites.iter().filter(|_| guarded) {
         let url_of = |run: &str| url.replace("RUN", run);
         for busy in [false, true] {
             // Each busy process in a session of its own, as another terminal's or another user's job
@@ -1157,7 +1160,7 @@ async fn loads_tables(guarded_only: bool) {
         }
     }
     c.session_close(&sid).await.unwrap();
-    if guarded_only {
+    if !site {
         return;
     }
 
@@ -1166,10 +1169,14 @@ async fn loads_tables(guarded_only: bool) {
         return;
     }
     // The docs are served by a process of their own (`sb-pages`), as a site would be: not on this
-    // process's runtime, which also runs our side's clients.
-    // Killed and waited for when this function returns.
+    // process's runtime, which also runs our side's clients; and in a session of its own, so that
+    // (where the kernel's autogroups are on) our clients have this bench's session to themselves as
+    // Playwright's Node has its own, and neither side's driver shares a scheduling group with the
+    // site. Killed and waited for when this function returns.
     let mut docs = Reaped(
-        Command::new(bin_path("sb-pages")).arg(PYTHON_DOCS).stdout(Stdio::piped()).spawn().expect("sb-pages"),
+        sb_tests::in_own_session(Command::new(bin_path("sb-pages")).arg(PYTHON_DOCS).stdout(Stdio::piped()))
+            .spawn()
+            .expect("sb-pages"),
     );
     let base = {
         use std::io::BufRead;
