@@ -7,10 +7,10 @@
 //!
 //! - **Health** before an action: the CDP probe `Browser.getVersion` on the supervisor's route of the
 //!   browser's pipe: it fails after [`HANDSHAKE_TIMEOUT`] in which the browser sent nothing at all,
-//!   and waits longer (at most [`PROBE_CAP`]) while other messages keep coming ahead of its answer (a
-//!   page's flood of events). Skipped while the connection is live and a probe
-//!   passed within `runtime_healthcheck_interval_seconds`, unless something made the browser suspect
-//!   (an action that timed out or lost its worker). While sessions are open the probes rerun in the
+//!   and waits longer (10 s at most) while other messages keep coming ahead of its answer (a
+//!   page's flood of events). Skipped while the connection is live and a probe passed within
+//!   `runtime_healthcheck_interval_seconds`, unless something made the browser suspect (an action
+//!   that timed out or lost its worker). While sessions are open the probes rerun in the
 //!   background before they go stale (`BrowserHealth::keep_fresh`; one that fails only makes the next
 //!   action probe). A closed browser connection (the process died) is noticed as it happens and
 //!   starts the cycle at once, before any request asks.
