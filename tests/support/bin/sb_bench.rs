@@ -1011,7 +1011,7 @@ async fn snapshot_table() {
     let rust_docs = sysroot.map(|o| {
         std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join("share/doc/rust/html/std")
     });
-    let python_docs = std::path::PathBuf::from("/usr/share/doc/python3.11-doc/html");
+    let python_docs = std::path::PathBuf::from(PYTHON_DOCS);
     let mut docs = Vec::new();
     for (label, root) in [("rust-std", rust_docs), ("python", Some(python_docs))] {
         if let Some(root) = root.filter(|r| r.exists()) {
@@ -1173,18 +1173,7 @@ async fn loads_tables(guarded: bool, site: bool) {
     // (where the kernel's autogroups are on) our clients have this bench's session to themselves as
     // Playwright's Node has its own, and neither side's driver shares a scheduling group with the
     // site. Killed and waited for when this function returns.
-    let mut docs = Reaped(
-        sb_tests::in_own_session(Command::new(bin_path("sb-pages")).arg(PYTHON_DOCS).stdout(Stdio::piped()))
-            .spawn()
-            .expect("sb-pages"),
-    );
-    let base = {
-        use std::io::BufRead;
-        let mut line = String::new();
-        std::io::BufReader::new(docs.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        line.trim().to_string()
-    };
-    let index = format!("{base}/index.html");
+    let (_docs, index) = serve_python_docs(true);
     println!();
     println!(
         "real-site concurrency: N sessions (ours; a browser context each) / N pages of one context (pw) or of \
@@ -1372,20 +1361,9 @@ const KEPT_CLICKS: usize = 200;
 /// changes any state, so each action's refresh reads the cookies and local storage and writes nothing.
 async fn kept_table() {
     let pages = sb_tests::PageServer::start(None).await;
-    let docs = std::path::Path::new(PYTHON_DOCS).join("index.html").exists().then(|| {
-        Reaped(
-            Command::new(bin_path("sb-pages"))
-                .arg(PYTHON_DOCS)
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("sb-pages"),
-        )
-    });
-    let index = docs.map(|mut docs| {
-        use std::io::BufRead;
-        let mut line = String::new();
-        std::io::BufReader::new(docs.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        (format!("{}/index.html", line.trim()), docs)
+    let index = std::path::Path::new(PYTHON_DOCS).join("index.html").exists().then(|| {
+        let (docs, index) = serve_python_docs(false);
+        (index, docs)
     });
     println!();
     println!(
@@ -1435,6 +1413,22 @@ async fn kept_table() {
 /// The numbers of the list `key` of a peer's answer (none when it has no such list).
 fn numbers(answer: &Value, key: &str) -> Vec<f64> {
     answer[key].as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default()
+}
+
+/// Python's docs ([`PYTHON_DOCS`]) served by a process of their own (`sb-pages`), in a session of its
+/// own with `own_session`: the process (killed and waited for when dropped) and the index's URL.
+fn serve_python_docs(own_session: bool) -> (Reaped, String) {
+    use std::io::BufRead;
+    let mut command = Command::new(bin_path("sb-pages"));
+    command.arg(PYTHON_DOCS).stdout(Stdio::piped());
+    if own_session {
+        sb_tests::in_own_session(&mut command);
+    }
+    let mut docs = Reaped(command.spawn().expect("sb-pages"));
+    let mut line = String::new();
+    std::io::BufReader::new(docs.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let index = format!("{}/index.html", line.trim());
+    (docs, index)
 }
 
 /// A child process killed and waited for when dropped.
