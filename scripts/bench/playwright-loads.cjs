@@ -6,13 +6,17 @@
 //   load <url>   `page.goto(url, {waitUntil: 'load'})`, then the page's own Navigation Timing
 //                (`loadEventEnd`: from the navigation's start to the end of its load event, ms,
 //                measured inside the browser)                           -> {"load_ms": <float>}
-//   loop <n> <ms> <one|each> <full|goto> <url> <link>
+//   loop <n> <ms> <one|each> <full|goto|timeline> <url> <link>
 //                n pages, of one browser context (one) or each in a context of its own (each, the
 //                isolation of our sessions), each looping for ms:
 //                goto url -> `locator('body').ariaSnapshot()` -> click the link named <link> (rest of
 //                the line; `getByRole('link', {name, exact: true})`, whose click waits for the
-//                navigation it starts to commit, as ours does); with `goto`, the goto alone
-//                                                                     -> {"loops", "goto": [ms...], "all": [ms...]}
+//                navigation it starts to commit, as ours does); with `goto`, the goto alone; with
+//                `timeline`, as `full`, each goto followed (untimed) by a read of the page's own
+//                Navigation Timing: "parts", per goto [before, page, after] ms (before the navigation
+//                started in the browser (performance.timeOrigin), from there to loadEventEnd, from
+//                there until the goto returned; wall-clock ms since the epoch on both sides)
+//                                         -> {"loops", "goto": [ms...], "all": [ms...], "parts": [...]}
 // and closes the browser at the end of its input. Its pid is the node process's: sb-bench reads the
 // memory of the whole process tree.
 const { chromium } = require('playwright-core');
@@ -49,7 +53,9 @@ const [executablePath, ...flags] = process.argv.slice(2);
       const end = performance.now() + ms;
       const gotos = [];
       const all = [];
+      const parts = [];
       let loops = 0;
+      const epoch = () => performance.timeOrigin + performance.now();
       const timed = async (into, action) => {
         const t = performance.now();
         await action();
@@ -58,7 +64,16 @@ const [executablePath, ...flags] = process.argv.slice(2);
       };
       await Promise.all(pages.map(async (page) => {
         while (performance.now() < end) {
+          const sent = epoch();
           await timed([gotos, all], () => page.goto(url, { waitUntil: 'load' }));
+          const answered = epoch();
+          if (mode === 'timeline') {
+            const [origin, load] = await page.evaluate(() => [
+              performance.timeOrigin,
+              performance.getEntriesByType('navigation')[0].loadEventEnd,
+            ]);
+            parts.push([origin - sent, load, answered - (origin + load)]);
+          }
           if (mode !== 'goto') {
             await timed([all], () => page.locator('body').ariaSnapshot());
             await timed([all], () => page.getByRole('link', { name: link, exact: true }).first().click());
@@ -68,7 +83,7 @@ const [executablePath, ...flags] = process.argv.slice(2);
       }));
       for (const page of pages) await page.close();
       for (const c of own) await c.close();
-      answer({ loops, goto: gotos, all });
+      answer({ loops, goto: gotos, all, parts });
     } else {
       answer({ error: `unknown command: ${line}` });
     }

@@ -1182,17 +1182,25 @@ async fn loads_tables(guarded: bool, site: bool) {
         SITE_LOOP_MS / 1000
     );
     println!(
-        "{:<3} {:<12} {:>9} {:>9} {:>10} {:>10} {:>10}",
-        "N", "side", "actions/s", "goto p50", "p95 all", "peak RSS", "peak PSS"
+        "{:<3} {:<12} {:>9} {:>9} {:>7} {:>10} {:>10} {:>10}",
+        "N", "side", "actions/s", "goto p50", "at once", "p95 all", "peak RSS", "peak PSS"
     );
     for n in [4usize, 16] {
         for round in 0..2 {
             let sampler = MemorySampler::start(sup.pid());
-            let (gotos, all) = site_loop(&sup, n, &index, true).await;
+            let run = site_loop(&sup, n, &index, Loop::Full).await;
             let secs = SITE_LOOP_MS as f64 / 1e3;
             let peaks = sampler.peak().await;
-            print_site_row(n, &format!("ours {}", round + 1), &gotos, &all, secs, peaks.rss, peaks.pss);
-            print_cpu(&peaks, all.len());
+            print_site_row(
+                n,
+                &format!("ours {}", round + 1),
+                &run.gotos,
+                &run.all,
+                secs,
+                peaks.rss,
+                peaks.pss,
+            );
+            print_cpu(&peaks, run.all.len());
             for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
                 let sampler = MemorySampler::start(peer.pid());
                 let command = format!("loop {n} {SITE_LOOP_MS} {contexts} full {index} Glossary");
@@ -1221,9 +1229,9 @@ async fn loads_tables(guarded: bool, site: bool) {
     println!("the same, gotos only (one run each)");
     for n in [4usize, 16] {
         let sampler = MemorySampler::start(sup.pid());
-        let (gotos, all) = site_loop(&sup, n, &index, false).await;
+        let run = site_loop(&sup, n, &index, Loop::Goto).await;
         let peaks = sampler.peak().await;
-        print_site_row(n, "ours", &gotos, &all, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
+        print_site_row(n, "ours", &run.gotos, &run.all, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
         for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
             let sampler = MemorySampler::start(peer.pid());
             let answer = peer.ask(&format!("loop {n} {SITE_LOOP_MS} {contexts} goto {index} -")).await;
@@ -1232,6 +1240,26 @@ async fn loads_tables(guarded: bool, site: bool) {
             let gotos = numbers(&answer, "goto");
             print_site_row(n, label, &gotos, &gotos, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
         }
+    }
+    // The loop again, each goto followed by a read of the page's own Navigation Timing (not timed):
+    // how much of a goto is the page's own load and how much the driver's way to the browser and back.
+    println!();
+    println!(
+        "where a goto's time goes in the loop (one run each; p50s): before the navigation starts in the \
+         browser, the page's own time to the event the goto waits for (ours DOMContentLoaded, pw load), \
+         after it until the client has the answer"
+    );
+    println!(
+        "{:<3} {:<12} {:>9} {:>10} {:>10} {:>10} {:>8}",
+        "N", "side", "goto", "before", "page", "after", "gotos"
+    );
+    for n in [4usize, 16] {
+        let run = site_loop(&sup, n, &index, Loop::Timeline).await;
+        print_parts_row(n, "ours", &run.gotos, &run.parts);
+        let answer = peer.ask(&format!("loop {n} {SITE_LOOP_MS} one timeline {index} Glossary")).await;
+        let answer = answer.unwrap_or_default();
+        let parts: Vec<GotoParts> = serde_json::from_value(answer["parts"].clone()).unwrap_or_default();
+        print_parts_row(n, "pw", &numbers(&answer, "goto"), &parts);
     }
 }
 
@@ -1392,10 +1420,10 @@ async fn kept_table() {
             c.session_close(&sid).await.unwrap();
             let (rate, goto) = match &index {
                 Some((index, _)) => {
-                    let (gotos, all) = site_loop(&sup, 4, index, true).await;
+                    let run = site_loop(&sup, 4, index, Loop::Full).await;
                     (
-                        format!("{:.1}", all.len() as f64 / (SITE_LOOP_MS as f64 / 1e3)),
-                        format!("{:.1}", pct(&gotos, 0.5)),
+                        format!("{:.1}", run.all.len() as f64 / (SITE_LOOP_MS as f64 / 1e3)),
+                        format!("{:.1}", pct(&run.gotos, 0.5)),
                     )
                 }
                 None => ("-".into(), "-".into()),
@@ -1441,68 +1469,124 @@ impl Drop for Reaped {
     }
 }
 
-/// One row of the real-site table: actions a second, goto p50, p95 of every action (ms), peak RSS
-/// and PSS (MB) of the side's whole process tree.
+/// One row of the real-site table: actions a second, goto p50, gotos at once (the sum of the goto
+/// times over the run's length: how many of the side's sessions were in a page load at a time, on
+/// average), p95 of every action (ms), peak RSS and PSS (MB) of the side's whole process tree.
 fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, rss: u64, pss: u64) {
     if all.is_empty() {
         println!("{n:<3} {side:<12} (no answer)");
         return;
     }
     println!(
-        "{:<3} {:<12} {:>9.1} {:>7.0}ms {:>8.0}ms {:>8.0}MB {:>8.0}MB",
+        "{:<3} {:<12} {:>9.1} {:>7.0}ms {:>7.1} {:>8.0}ms {:>8.0}MB {:>8.0}MB",
         n,
         side,
         all.len() as f64 / secs,
         pct(gotos, 0.5),
+        gotos.iter().sum::<f64>() / (secs * 1e3),
         pct(all, 0.95),
         rss as f64 / 1024.0,
         pss as f64 / 1024.0
     );
 }
 
-/// `n` sessions looping goto `index` -> snapshot -> click the link "Glossary" by the ref the
-/// snapshot gave (`full`; else the goto alone), for [`SITE_LOOP_MS`]: the goto times and every
-/// action's time, ms.
-async fn site_loop(sup: &Supervisor, n: usize, index: &str, full: bool) -> (Vec<f64>, Vec<f64>) {
+/// What each session of [`site_loop`] does a loop.
+#[derive(Clone, Copy, PartialEq)]
+enum Loop {
+    /// goto `index` -> snapshot -> click the link "Glossary" by the ref the snapshot gave.
+    Full,
+    /// The goto alone.
+    Goto,
+    /// [`Loop::Full`], reading after each goto (untimed) the page's own Navigation Timing, for
+    /// [`GotoParts`].
+    Timeline,
+}
+
+/// Where one goto's time went, ms: `before` its navigation started in the browser (the client's
+/// request until the document's `performance.timeOrigin`), `page` the document's own time from
+/// there to the end of the event the goto waits for (`domContentLoadedEventEnd` for ours,
+/// `loadEventEnd` for Playwright's `waitUntil: 'load'`), `after` from that end until the client had
+/// the answer. Both clocks are the machine's wall clock.
+type GotoParts = [f64; 3];
+
+/// A run of [`site_loop`]: the goto times and every action's time, ms, and with
+/// [`Loop::Timeline`] each goto's [`GotoParts`].
+#[derive(Default)]
+struct SiteRun {
+    gotos: Vec<f64>,
+    all: Vec<f64>,
+    parts: Vec<GotoParts>,
+}
+
+/// Milliseconds since the Unix epoch, as `performance.timeOrigin` counts them.
+fn epoch_ms() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_secs_f64() * 1e3
+}
+
+/// `n` sessions looping as `mode` says on `index` for [`SITE_LOOP_MS`].
+async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop) -> SiteRun {
     let sessions = ready_sessions(sup, n, index).await;
     let end = Instant::now() + Duration::from_millis(SITE_LOOP_MS);
     let mut tasks = Vec::new();
     for (c, sid) in sessions {
         let index = index.to_string();
         tasks.push(tokio::spawn(async move {
-            let (mut gotos, mut all) = (Vec::new(), Vec::new());
+            let mut run = SiteRun::default();
             while Instant::now() < end {
-                let t = Instant::now();
+                let (t, sent) = (Instant::now(), epoch_ms());
                 c.goto(&sid, &index, Some(60_000)).await.unwrap();
-                let took = t.elapsed().as_secs_f64() * 1e3;
-                gotos.push(took);
-                all.push(took);
-                if !full {
+                let (took, answered) = (t.elapsed().as_secs_f64() * 1e3, epoch_ms());
+                run.gotos.push(took);
+                run.all.push(took);
+                if mode == Loop::Goto {
                     continue;
+                }
+                if mode == Loop::Timeline {
+                    let read = "(() => { const n = performance.getEntriesByType('navigation')[0]; \
+                                return [performance.timeOrigin, n.domContentLoadedEventEnd]; })()";
+                    let v = c.evaluate(&sid, read, Some(60_000)).await.unwrap().into_inner().value;
+                    let v: Vec<f64> = v.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
+                    if let [origin, dcl] = v[..] {
+                        run.parts.push([origin - sent, dcl, answered - (origin + dcl)]);
+                    }
                 }
                 let t = Instant::now();
                 let r = c.call("page.snapshot", Some(&sid), json!({}), Some(60_000)).await.unwrap();
-                all.push(t.elapsed().as_secs_f64() * 1e3);
+                run.all.push(t.elapsed().as_secs_f64() * 1e3);
                 let text = r.result.unwrap()["snapshot"].as_str().unwrap_or_default().to_string();
                 let line = text.lines().find(|l| l.contains("link \"Glossary\"")).expect("a Glossary link");
                 let reference = line.split("[ref=").nth(1).and_then(|r| r.split(']').next()).unwrap();
                 let t = Instant::now();
                 let r =
                     c.call("page.click", Some(&sid), json!({"ref": reference}), Some(60_000)).await.unwrap();
-                all.push(t.elapsed().as_secs_f64() * 1e3);
+                run.all.push(t.elapsed().as_secs_f64() * 1e3);
                 assert!(r.ok, "{r:?}");
             }
-            (c, sid, gotos, all)
+            (c, sid, run)
         }));
     }
-    let (mut gotos, mut all) = (Vec::new(), Vec::new());
+    let mut all = SiteRun::default();
     for t in tasks {
-        let (c, sid, g, a) = t.await.unwrap();
+        let (c, sid, run) = t.await.unwrap();
         c.session_close(&sid).await.unwrap();
-        gotos.extend(g);
-        all.extend(a);
+        all.gotos.extend(run.gotos);
+        all.all.extend(run.all);
+        all.parts.extend(run.parts);
     }
-    (gotos, all)
+    all
+}
+
+/// One row of the goto-parts table: the goto p50 and each part's p50 (see [`GotoParts`]), ms.
+fn print_parts_row(n: usize, side: &str, gotos: &[f64], parts: &[GotoParts]) {
+    let part = |i: usize| pct(&parts.iter().map(|p| p[i]).collect::<Vec<_>>(), 0.5);
+    println!(
+        "{n:<3} {side:<12} {:>7.0}ms {:>8.1}ms {:>8.0}ms {:>8.1}ms {:>8}",
+        pct(gotos, 0.5),
+        part(0),
+        part(1),
+        part(2),
+        parts.len()
+    );
 }
 
 /// Samples the RSS and PSS (KiB) of a process and its descendants once a second, on a thread of its
