@@ -20,8 +20,10 @@
 //! 8. What the URL policy costs a page load: a page of 100 images through the connection gate beside
 //!    Playwright's unguarded browser, at rest and with two busy processes; and N = 4, 16 sessions looping
 //!    goto -> snapshot -> click on Python's docs beside Playwright's N pages, with each side's peak
-//!    memory, then looping the goto alone (`SB_BENCH_ONLY=loads`; `guarded`: the page loads alone;
-//!    `site`: the loops alone).
+//!    memory, then looping the goto alone, then the loop once more with each goto's time split into
+//!    the page's own (its Navigation Timing) and the rest, ours also paced to Playwright's action rate
+//!    (`SB_BENCH_ONLY=loads`; `guarded`: the page loads alone; `site`: the loops alone; `parts`: the
+//!    split alone).
 //! 9. `page.evaluate` and `page.snapshot` through a browser elsewhere (`[browser] cdp_url`, a plain
 //!    WebSocket and the tests' TLS + Basic-auth proxy) beside the local pipe (`SB_BENCH_ONLY=remote`).
 //! 10. The live view's cost: a watched session's actions and another session's, with and without a
@@ -295,8 +297,8 @@ async fn main() {
         budget_tables().await;
         return;
     }
-    if only == "loads" || only == "guarded" || only == "site" {
-        loads_tables(only != "site", only != "guarded").await;
+    if only == "loads" || only == "guarded" || only == "site" || only == "parts" {
+        loads_tables(only == "loads" || only == "guarded", only != "guarded", only == "parts").await;
         return;
     }
     if only == "remote" {
@@ -364,7 +366,7 @@ async fn main() {
     hang_table(&sup).await;
     interaction_table(&sup).await;
     budget_tables().await;
-    loads_tables(true, true).await;
+    loads_tables(true, true, false).await;
     remote_table().await;
 }
 
@@ -1090,7 +1092,7 @@ const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 /// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes
 /// (`guarded`), and the real-site concurrency table (Python's docs), alternating runs of ours and
 /// Playwright's (`site`).
-async fn loads_tables(guarded: bool, site: bool) {
+async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
     // Each side's driver in a session of its own, as in a container: our supervisor is its entrypoint,
     // Playwright's Node a program started beside it; each browser is in a session of its own too (our
     // supervisor's `setsid`, Node's detached spawn). Where the kernel's autogroups are on, the CPU is
@@ -1185,10 +1187,10 @@ async fn loads_tables(guarded: bool, site: bool) {
         "{:<3} {:<12} {:>9} {:>9} {:>7} {:>10} {:>10} {:>10}",
         "N", "side", "actions/s", "goto p50", "at once", "p95 all", "peak RSS", "peak PSS"
     );
-    for n in [4usize, 16] {
+    for n in [4usize, 16].into_iter().filter(|_| !parts_only) {
         for round in 0..2 {
             let sampler = MemorySampler::start(sup.pid());
-            let run = site_loop(&sup, n, &index, Loop::Full).await;
+            let run = site_loop(&sup, n, &index, Loop::Full, None).await;
             let secs = SITE_LOOP_MS as f64 / 1e3;
             let peaks = sampler.peak().await;
             print_site_row(
@@ -1227,9 +1229,9 @@ async fn loads_tables(guarded: bool, site: bool) {
     // 1.35x and 1.52x Playwright's goto p50 in the loop, 0.90x in this one, at sixteen).
     println!();
     println!("the same, gotos only (one run each)");
-    for n in [4usize, 16] {
+    for n in [4usize, 16].into_iter().filter(|_| !parts_only) {
         let sampler = MemorySampler::start(sup.pid());
-        let run = site_loop(&sup, n, &index, Loop::Goto).await;
+        let run = site_loop(&sup, n, &index, Loop::Goto, None).await;
         let peaks = sampler.peak().await;
         print_site_row(n, "ours", &run.gotos, &run.all, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
         for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
@@ -1250,16 +1252,22 @@ async fn loads_tables(guarded: bool, site: bool) {
          after it until the client has the answer"
     );
     println!(
-        "{:<3} {:<12} {:>9} {:>10} {:>10} {:>10} {:>8}",
-        "N", "side", "goto", "before", "page", "after", "gotos"
+        "{:<3} {:<12} {:>9} {:>7} {:>9} {:>10} {:>10} {:>10} {:>8}",
+        "N", "side", "actions/s", "at once", "goto", "before", "page", "after", "gotos"
     );
     for n in [4usize, 16] {
-        let run = site_loop(&sup, n, &index, Loop::Timeline).await;
-        print_parts_row(n, "ours", &run.gotos, &run.parts);
+        let run = site_loop(&sup, n, &index, Loop::Timeline, None).await;
+        print_parts_row(n, "ours", &run.gotos, &run.all, &run.parts);
         let answer = peer.ask(&format!("loop {n} {SITE_LOOP_MS} one timeline {index} Glossary")).await;
         let answer = answer.unwrap_or_default();
         let parts: Vec<GotoParts> = serde_json::from_value(answer["parts"].clone()).unwrap_or_default();
-        print_parts_row(n, "pw", &numbers(&answer, "goto"), &parts);
+        print_parts_row(n, "pw", &numbers(&answer, "goto"), &numbers(&answer, "all"), &parts);
+        // Ours again with each session's loops no faster than Playwright's were: the same action
+        // rate (its sessions wait between loops where Playwright's waited on their driver).
+        let loops = answer["loops"].as_f64().unwrap_or(0.0).max(1.0);
+        let pace = Duration::from_secs_f64(SITE_LOOP_MS as f64 / 1e3 * n as f64 / loops);
+        let run = site_loop(&sup, n, &index, Loop::Timeline, Some(pace)).await;
+        print_parts_row(n, "ours paced", &run.gotos, &run.all, &run.parts);
     }
 }
 
@@ -1420,7 +1428,7 @@ async fn kept_table() {
             c.session_close(&sid).await.unwrap();
             let (rate, goto) = match &index {
                 Some((index, _)) => {
-                    let run = site_loop(&sup, 4, index, Loop::Full).await;
+                    let run = site_loop(&sup, 4, index, Loop::Full, None).await;
                     (
                         format!("{:.1}", run.all.len() as f64 / (SITE_LOOP_MS as f64 / 1e3)),
                         format!("{:.1}", pct(&run.gotos, 0.5)),
@@ -1523,16 +1531,24 @@ fn epoch_ms() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_secs_f64() * 1e3
 }
 
-/// `n` sessions looping as `mode` says on `index` for [`SITE_LOOP_MS`].
-async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop) -> SiteRun {
+/// `n` sessions looping as `mode` says on `index` for [`SITE_LOOP_MS`]; with `pace`, a session whose
+/// loop took less than that waits out the rest before its next (each session's loops at most one a
+/// `pace`: the action rate of a slower driver, to compare a goto at the same load).
+async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop, pace: Option<Duration>) -> SiteRun {
     let sessions = ready_sessions(sup, n, index).await;
     let end = Instant::now() + Duration::from_millis(SITE_LOOP_MS);
     let mut tasks = Vec::new();
-    for (c, sid) in sessions {
+    for (i, (c, sid)) in sessions.into_iter().enumerate() {
         let index = index.to_string();
         tasks.push(tokio::spawn(async move {
             let mut run = SiteRun::default();
+            // Paced sessions start spread over one pace, not all at once (else they stay in step).
+            let mut next = Instant::now() + pace.unwrap_or_default() * i as u32 / n as u32;
             while Instant::now() < end {
+                if let Some(pace) = pace {
+                    tokio::time::sleep_until(next.into()).await;
+                    next = Instant::now() + pace;
+                }
                 let (t, sent) = (Instant::now(), epoch_ms());
                 c.goto(&sid, &index, Some(60_000)).await.unwrap();
                 let (took, answered) = (t.elapsed().as_secs_f64() * 1e3, epoch_ms());
@@ -1576,11 +1592,15 @@ async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop) -> SiteR
     all
 }
 
-/// One row of the goto-parts table: the goto p50 and each part's p50 (see [`GotoParts`]), ms.
-fn print_parts_row(n: usize, side: &str, gotos: &[f64], parts: &[GotoParts]) {
+/// One row of the goto-parts table: actions a second, gotos at once, the goto p50 and each part's
+/// p50 (see [`GotoParts`]), ms.
+fn print_parts_row(n: usize, side: &str, gotos: &[f64], all: &[f64], parts: &[GotoParts]) {
     let part = |i: usize| pct(&parts.iter().map(|p| p[i]).collect::<Vec<_>>(), 0.5);
+    let secs = SITE_LOOP_MS as f64 / 1e3;
     println!(
-        "{n:<3} {side:<12} {:>7.0}ms {:>8.1}ms {:>8.0}ms {:>8.1}ms {:>8}",
+        "{n:<3} {side:<12} {:>9.1} {:>7.1} {:>7.0}ms {:>8.1}ms {:>8.0}ms {:>8.1}ms {:>8}",
+        all.len() as f64 / secs,
+        gotos.iter().sum::<f64>() / (secs * 1e3),
         pct(gotos, 0.5),
         part(0),
         part(1),
