@@ -1477,9 +1477,8 @@ impl Drop for Reaped {
     }
 }
 
-/// One row of the real-site table: actions a second, goto p50, gotos at once (the sum of the goto
-/// times over the run's length: how many of the side's sessions were in a page load at a time, on
-/// average), p95 of every action (ms), peak RSS and PSS (MB) of the side's whole process tree.
+/// One row of the real-site table: actions a second, goto p50, gotos at once ([`at_once`]), p95 of
+/// every action (ms), peak RSS and PSS (MB) of the side's whole process tree.
 fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, rss: u64, pss: u64) {
     if all.is_empty() {
         println!("{n:<3} {side:<12} (no answer)");
@@ -1491,11 +1490,17 @@ fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, r
         side,
         all.len() as f64 / secs,
         pct(gotos, 0.5),
-        gotos.iter().sum::<f64>() / (secs * 1e3),
+        at_once(gotos, secs),
         pct(all, 0.95),
         rss as f64 / 1024.0,
         pss as f64 / 1024.0
     );
+}
+
+/// How many of a side's sessions were in a goto at a time, on average, over a run of `secs`: the sum
+/// of its goto times (ms) over the run's length.
+fn at_once(gotos: &[f64], secs: f64) -> f64 {
+    gotos.iter().sum::<f64>() / (secs * 1e3)
 }
 
 /// What each session of [`site_loop`] does a loop.
@@ -1592,15 +1597,15 @@ async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop, pace: Op
     all
 }
 
-/// One row of the goto-parts table: actions a second, gotos at once, the goto p50 and each part's
-/// p50 (see [`GotoParts`]), ms.
+/// One row of the goto-parts table: actions a second, gotos at once ([`at_once`]), the goto p50 and
+/// each part's p50 (see [`GotoParts`]), ms.
 fn print_parts_row(n: usize, side: &str, gotos: &[f64], all: &[f64], parts: &[GotoParts]) {
     let part = |i: usize| pct(&parts.iter().map(|p| p[i]).collect::<Vec<_>>(), 0.5);
     let secs = SITE_LOOP_MS as f64 / 1e3;
     println!(
         "{n:<3} {side:<12} {:>9.1} {:>7.1} {:>7.0}ms {:>8.1}ms {:>8.0}ms {:>8.1}ms {:>8}",
         all.len() as f64 / secs,
-        gotos.iter().sum::<f64>() / (secs * 1e3),
+        at_once(gotos, secs),
         pct(gotos, 0.5),
         part(0),
         part(1),
