@@ -1090,8 +1090,8 @@ const SITE_LOOP_MS: u64 = 20_000;
 const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 
 /// The guarded page load beside Playwright's unguarded one, at rest and with two busy processes
-/// (`guarded`), and the real-site concurrency table (Python's docs), alternating runs of ours and
-/// Playwright's (`site`).
+/// (`guarded`), and the real-site concurrency tables (Python's docs), alternating runs of ours and
+/// Playwright's (`site`; with `parts_only`, of those only where a goto's time goes).
 async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
     // Each side's driver in a session of its own, as in a container: our supervisor is its entrypoint,
     // Playwright's Node a program started beside it; each browser is in a session of its own too (our
@@ -1586,15 +1586,15 @@ async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop, pace: Op
             (c, sid, run)
         }));
     }
-    let mut all = SiteRun::default();
+    let mut merged = SiteRun::default();
     for t in tasks {
         let (c, sid, run) = t.await.unwrap();
         c.session_close(&sid).await.unwrap();
-        all.gotos.extend(run.gotos);
-        all.all.extend(run.all);
-        all.parts.extend(run.parts);
+        merged.gotos.extend(run.gotos);
+        merged.all.extend(run.all);
+        merged.parts.extend(run.parts);
     }
-    all
+    merged
 }
 
 /// One row of the goto-parts table: actions a second, gotos at once ([`at_once`]), the goto p50 and
