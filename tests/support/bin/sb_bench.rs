@@ -283,7 +283,9 @@ fn chromium_version() -> String {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    println!("machine: {} cores, {}; {}", num_cpus(), kernel(), chromium_version());
+    // SB_BENCH_SCHED: how scripts/bench.sh placed the bench for the kernel's scheduler (its cgroup).
+    let sched = std::env::var("SB_BENCH_SCHED").map(|s| format!("; {s}")).unwrap_or_default();
+    println!("machine: {} cores, {}; {}{sched}", num_cpus(), kernel(), chromium_version());
     println!();
 
     // SB_BENCH_ONLY=evaluate runs only the request path's figures (evaluate and RSS);
@@ -1095,9 +1097,10 @@ const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
     // Each side's driver in a session of its own, as in a container: our supervisor is its entrypoint,
     // Playwright's Node a program started beside it; each browser is in a session of its own too (our
-    // supervisor's `setsid`, Node's detached spawn). Where the kernel's autogroups are on, the CPU is
-    // shared between sessions first: the pages' servers (this bench's session) take the same share
-    // from either side.
+    // supervisor's `setsid`, Node's detached spawn). Where the kernel's autogroups apply (on, and the
+    // bench in the root cpu cgroup: `SB_BENCH_CGROUP=host`), the CPU is shared between sessions first:
+    // the pages' servers (this bench's session) take the same share from either side. In the cpu
+    // cgroup scripts/bench.sh makes, as in a container, it is shared thread by thread.
     let Some(mut peer) =
         Peer::start_with("SB_BENCH_PLAYWRIGHT_LOADS", &["--ignore-certificate-errors"], true)
     else {
@@ -1172,7 +1175,7 @@ async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
     }
     // The docs are served by a process of their own (`sb-pages`), as a site would be: not on this
     // process's runtime, which also runs our side's clients; and in a session of its own, so that
-    // (where the kernel's autogroups are on) our clients have this bench's session to themselves as
+    // (where the kernel's autogroups apply) our clients have this bench's session to themselves as
     // Playwright's Node has its own, and neither side's driver shares a scheduling group with the
     // site. Killed and waited for when this function returns.
     let (_docs, index) = serve_python_docs(true);
