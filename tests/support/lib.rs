@@ -240,7 +240,8 @@ impl Supervisor {
     }
 
     /// [`Supervisor::with_config`], `serve` in a session of its own (`setsid`), as a container's
-    /// entrypoint runs: where the kernel's autogroups are on, its CPU share is then not the caller's.
+    /// entrypoint runs: where the kernel's autogroups apply (on, in the root cpu cgroup), its CPU
+    /// share is then not the caller's.
     pub fn with_config_as_entrypoint(toml: &str) -> Supervisor {
         let mut command = Command::new(bin_path("sandbox-browser"));
         in_own_session(&mut command);
@@ -318,7 +319,8 @@ pub fn processes_naming(needle: &str) -> Vec<u32> {
 }
 
 /// `command` runs in a session of its own (`setsid` before exec), as a container's entrypoint or
-/// another terminal's job does: where the kernel's autogroups are on, a session is a scheduling group.
+/// another terminal's job does: where the kernel's autogroups apply (on, in the root cpu cgroup), a
+/// session is a scheduling group.
 pub fn in_own_session(command: &mut Command) -> &mut Command {
     use std::os::unix::process::CommandExt;
     // SAFETY: setsid is async-signal-safe.

@@ -221,10 +221,11 @@ fn no_ip_bind_filter() -> Result<seccompiler::BpfProgram, String> {
 
 /// Where the browser runs ([`Detach`]): in a session of its own when the supervisor leads its own
 /// (a container's entrypoint, a service: `getsid(0) == getpid()`), as Playwright's launcher starts its
-/// browser (`detached: true` in `server/utils/processLauncher.ts`, `setsid` on Linux); where the
-/// kernel's autogroups are on, supervisor and browser are then two scheduling groups, as Playwright's
-/// driver and browser are, and jobs of other sessions (an agent's build through `docker exec`) do not
-/// take the browser's share and the supervisor's from one group. A supervisor started inside another
+/// browser (`detached: true` in `server/utils/processLauncher.ts`, `setsid` on Linux). Where the
+/// kernel's autogroups apply (on, and the supervisor in the root cpu cgroup: a host's service, not a
+/// container, whose cgroup the kernel shares thread by thread), supervisor and browser are then two
+/// scheduling groups, as Playwright's driver and browser are, and jobs of other sessions do not take
+/// the browser's share and the supervisor's from one group. A supervisor started inside another
 /// program's session (a shell, a test harness) keeps its browser there: the busy jobs of that session
 /// are its neighbours, and a browser moved out of it would leave the supervisor, whose timers answer
 /// each budget, a smaller share beside them.

@@ -21,7 +21,8 @@ pub enum Detach {
     Group,
     /// A session of its own (`setsid`, which makes a process group too, pgid = its pid): the browser of
     /// a supervisor that leads its own session (`browser::browser_detach`). Where the kernel's
-    /// autogroups are on (`/proc/sys/kernel/sched_autogroup_enabled`), a session is a scheduling group.
+    /// autogroups apply (`/proc/sys/kernel/sched_autogroup_enabled`, to tasks of the root cpu cgroup
+    /// only), a session is a scheduling group.
     Session,
 }
 
