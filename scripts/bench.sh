@@ -54,7 +54,9 @@ enter_bench_cgroup() {
     fi
     if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
         case $SB_BENCH_SCHED in
-        "cpu cgroup / "* | "cpu cgroup /") SB_BENCH_SCHED="$SB_BENCH_SCHED; autogroups on: a session a group" ;;
+        "cpu cgroup / "* | "cpu cgroup /")
+            SB_BENCH_SCHED="$SB_BENCH_SCHED; autogroups on: a session a group, if this is the host's root cgroup"
+            ;;
         esac
     fi
     export SB_BENCH_SCHED
