@@ -27,27 +27,32 @@ if [ -z "${SB_TEST_CHROMIUM:-}" ]; then
     [ -x "$SB_TEST_CHROMIUM" ] || SB_TEST_CHROMIUM=/usr/lib/chromium/chromium
 fi
 export SB_TEST_CHROMIUM
+# The directory whose children are cpu cgroups: cgroup v1's cpu hierarchy (with an argument: this
+# process's cgroup in it), or cgroup v2's root once its children are given the cpu controller; nothing
+# where neither is there.
+cpu_cgroup_root() {
+    if [ -n "$1" ]; then
+        awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ {print $2; exit}' /proc/mounts
+    elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
+        { grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
+            echo +cpu 2>/dev/null >/sys/fs/cgroup/cgroup.subtree_control; }; then
+        echo /sys/fs/cgroup
+    fi
+}
 # Every program of the bench (both sides, the pages' servers, the busy processes) in one cpu cgroup of
-# its own, as a container's programs are: Docker and Kubernetes make a cgroup a container, and the
+# its own, as a container's programs are: Docker and Kubernetes give each container a cgroup, and the
 # kernel's autogroups (a scheduling group a session, /proc/sys/kernel/sched_autogroup_enabled) apply to
 # tasks of the root cgroup only, so in a container the CPU is shared thread by thread whatever the
 # sessions. SB_BENCH_CGROUP=host runs the bench where it was started (on a host's root cgroup with
 # autogroups on, each session takes an equal share first). The machine line says which.
 enter_bench_cgroup() {
-    local v1 current dir
+    local v1 current root
     v1=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ {print $3}' /proc/self/cgroup)
     current=${v1:-$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)}
     if [ "${SB_BENCH_CGROUP:-}" = host ] || [ "$current" != / ]; then
         SB_BENCH_SCHED="cpu cgroup $current"
-    elif [ -n "$v1" ] && dir=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ {print $2; exit}' /proc/mounts) &&
-        [ -n "$dir" ] && mkdir -p "$dir/sandbox-browser-bench" 2>/dev/null &&
-        echo $$ 2>/dev/null >"$dir/sandbox-browser-bench/cgroup.procs"; then
-        SB_BENCH_SCHED="cpu cgroup /sandbox-browser-bench (as in a container)"
-    elif [ -z "$v1" ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null &&
-        { grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control ||
-            echo +cpu 2>/dev/null >/sys/fs/cgroup/cgroup.subtree_control; } &&
-        mkdir -p /sys/fs/cgroup/sandbox-browser-bench 2>/dev/null &&
-        echo $$ 2>/dev/null >/sys/fs/cgroup/sandbox-browser-bench/cgroup.procs; then
+    elif root=$(cpu_cgroup_root "$v1") && [ -n "$root" ] && mkdir -p "$root/sandbox-browser-bench" 2>/dev/null &&
+        echo $$ 2>/dev/null >"$root/sandbox-browser-bench/cgroup.procs"; then
         SB_BENCH_SCHED="cpu cgroup /sandbox-browser-bench (as in a container)"
     else
         SB_BENCH_SCHED="cpu cgroup / (no cgroup of its own could be made)"
