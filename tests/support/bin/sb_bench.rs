@@ -1095,7 +1095,7 @@ const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 /// (`guarded`), and the real-site concurrency tables (Python's docs), alternating runs of ours and
 /// Playwright's (`site`; with `parts_only`, of those only where a goto's time goes).
 async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
-    // Each side's driver in a session of its own, as in a container: our supervisor is its entrypoint,
+    // Each side's driver in a session of its own, as beside an agent: our supervisor is an entrypoint,
     // Playwright's Node a program started beside it; each browser is in a session of its own too (our
     // supervisor's `setsid`, Node's detached spawn). Where the kernel's autogroups apply (on, and the
     // bench in the root cpu cgroup: `SB_BENCH_CGROUP=host`), the CPU is shared between sessions first:
