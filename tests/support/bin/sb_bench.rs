@@ -1088,6 +1088,8 @@ async fn snapshot_table() {
 const LOADS: usize = 61;
 /// How long each run of the real-site concurrency table loops, ms.
 const SITE_LOOP_MS: u64 = 20_000;
+/// [`SITE_LOOP_MS`] in seconds, the divisor of each rate the real-site tables print.
+const SITE_LOOP_SECS: f64 = SITE_LOOP_MS as f64 / 1e3;
 /// The real site of the concurrency table: Debian's `python3.11-doc`.
 const PYTHON_DOCS: &str = "/usr/share/doc/python3.11-doc/html";
 
@@ -1194,35 +1196,17 @@ async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
         for round in 0..2 {
             let sampler = MemorySampler::start(sup.pid());
             let run = site_loop(&sup, n, &index, Loop::Full, None).await;
-            let secs = SITE_LOOP_MS as f64 / 1e3;
             let peaks = sampler.peak().await;
-            print_site_row(
-                n,
-                &format!("ours {}", round + 1),
-                &run.gotos,
-                &run.all,
-                secs,
-                peaks.rss,
-                peaks.pss,
-            );
+            print_site_row(n, &format!("ours {}", round + 1), &run.gotos, &run.all, peaks.rss, peaks.pss);
             print_cpu(&peaks, run.all.len());
             for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
                 let sampler = MemorySampler::start(peer.pid());
                 let command = format!("loop {n} {SITE_LOOP_MS} {contexts} full {index} Glossary");
                 let answer = peer.ask(&command).await.unwrap_or_default();
                 let peaks = sampler.peak().await;
-                let list = |k: &str| numbers(&answer, k);
-                let secs = SITE_LOOP_MS as f64 / 1e3;
-                print_site_row(
-                    n,
-                    &format!("{label} {}", round + 1),
-                    &list("goto"),
-                    &list("all"),
-                    secs,
-                    peaks.rss,
-                    peaks.pss,
-                );
-                print_cpu(&peaks, list("all").len());
+                let (gotos, all) = (numbers(&answer, "goto"), numbers(&answer, "all"));
+                print_site_row(n, &format!("{label} {}", round + 1), &gotos, &all, peaks.rss, peaks.pss);
+                print_cpu(&peaks, all.len());
             }
         }
     }
@@ -1236,14 +1220,14 @@ async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
         let sampler = MemorySampler::start(sup.pid());
         let run = site_loop(&sup, n, &index, Loop::Goto, None).await;
         let peaks = sampler.peak().await;
-        print_site_row(n, "ours", &run.gotos, &run.all, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
+        print_site_row(n, "ours", &run.gotos, &run.all, peaks.rss, peaks.pss);
         for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
             let sampler = MemorySampler::start(peer.pid());
             let answer = peer.ask(&format!("loop {n} {SITE_LOOP_MS} {contexts} goto {index} -")).await;
             let answer = answer.unwrap_or_default();
             let peaks = sampler.peak().await;
             let gotos = numbers(&answer, "goto");
-            print_site_row(n, label, &gotos, &gotos, SITE_LOOP_MS as f64 / 1e3, peaks.rss, peaks.pss);
+            print_site_row(n, label, &gotos, &gotos, peaks.rss, peaks.pss);
         }
     }
     // The loop again, each goto followed by a read of the page's own Navigation Timing (not timed):
@@ -1268,7 +1252,7 @@ async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
         // Ours again with each session's loops no faster than Playwright's were: the same action
         // rate (its sessions wait between loops where Playwright's waited on their driver).
         let loops = answer["loops"].as_f64().unwrap_or(0.0).max(1.0);
-        let pace = Duration::from_secs_f64(SITE_LOOP_MS as f64 / 1e3 * n as f64 / loops);
+        let pace = Duration::from_secs_f64(SITE_LOOP_SECS * n as f64 / loops);
         let run = site_loop(&sup, n, &index, Loop::Timeline, Some(pace)).await;
         print_parts_row(n, "ours paced", &run.gotos, &run.all, &run.parts);
     }
@@ -1433,7 +1417,7 @@ async fn kept_table() {
                 Some((index, _)) => {
                     let run = site_loop(&sup, 4, index, Loop::Full, None).await;
                     (
-                        format!("{:.1}", run.all.len() as f64 / (SITE_LOOP_MS as f64 / 1e3)),
+                        format!("{:.1}", run.all.len() as f64 / SITE_LOOP_SECS),
                         format!("{:.1}", pct(&run.gotos, 0.5)),
                     )
                 }
@@ -1480,9 +1464,10 @@ impl Drop for Reaped {
     }
 }
 
-/// One row of the real-site table: actions a second, goto p50, gotos at once ([`at_once`]), p95 of
-/// every action (ms), peak RSS and PSS (MB) of the side's whole process tree.
-fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, rss: u64, pss: u64) {
+/// One row of the real-site table for a run of [`SITE_LOOP_MS`]: actions a second, goto p50, gotos
+/// at once ([`at_once`]), p95 of every action (ms), peak RSS and PSS (MB) of the side's whole process
+/// tree.
+fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], rss: u64, pss: u64) {
     if all.is_empty() {
         println!("{n:<3} {side:<12} (no answer)");
         return;
@@ -1491,19 +1476,19 @@ fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], secs: f64, r
         "{:<3} {:<12} {:>9.1} {:>7.0}ms {:>7.1} {:>8.0}ms {:>8.0}MB {:>8.0}MB",
         n,
         side,
-        all.len() as f64 / secs,
+        all.len() as f64 / SITE_LOOP_SECS,
         pct(gotos, 0.5),
-        at_once(gotos, secs),
+        at_once(gotos),
         pct(all, 0.95),
         rss as f64 / 1024.0,
         pss as f64 / 1024.0
     );
 }
 
-/// How many of a side's sessions were in a goto at a time, on average, over a run of `secs`: the sum
-/// of its goto times (ms) over the run's length.
-fn at_once(gotos: &[f64], secs: f64) -> f64 {
-    gotos.iter().sum::<f64>() / (secs * 1e3)
+/// How many of a side's sessions were in a goto at a time, on average, over a run of
+/// [`SITE_LOOP_MS`]: the sum of its goto times (ms) over the run's length.
+fn at_once(gotos: &[f64]) -> f64 {
+    gotos.iter().sum::<f64>() / SITE_LOOP_MS as f64
 }
 
 /// What each session of [`site_loop`] does a loop.
@@ -1604,11 +1589,10 @@ async fn site_loop(sup: &Supervisor, n: usize, index: &str, mode: Loop, pace: Op
 /// each part's p50 (see [`GotoParts`]), ms.
 fn print_parts_row(n: usize, side: &str, gotos: &[f64], all: &[f64], parts: &[GotoParts]) {
     let part = |i: usize| pct(&parts.iter().map(|p| p[i]).collect::<Vec<_>>(), 0.5);
-    let secs = SITE_LOOP_MS as f64 / 1e3;
     println!(
         "{n:<3} {side:<12} {:>9.1} {:>7.1} {:>7.0}ms {:>8.1}ms {:>8.0}ms {:>8.1}ms {:>8}",
-        all.len() as f64 / secs,
-        at_once(gotos, secs),
+        all.len() as f64 / SITE_LOOP_SECS,
+        at_once(gotos),
         pct(gotos, 0.5),
         part(0),
         part(1),
