@@ -1193,13 +1193,16 @@ async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
         "N", "side", "actions/s", "goto p50", "at once", "p95 all", "peak RSS", "peak PSS"
     );
     for n in [4usize, 16].into_iter().filter(|_| !parts_only) {
+        // Each side's gotos of both rounds: ours, pw, pw ctx.
+        let mut both: [Vec<f64>; 3] = Default::default();
         for round in 0..2 {
             let sampler = MemorySampler::start(sup.pid());
             let run = site_loop(&sup, n, &index, Loop::Full, None).await;
             let peaks = sampler.peak().await;
             print_site_row(n, &format!("ours {}", round + 1), &run.gotos, &run.all, peaks.rss, peaks.pss);
             print_cpu(&peaks, run.all.len());
-            for (contexts, label) in [("one", "pw"), ("each", "pw ctx")] {
+            both[0].extend(&run.gotos);
+            for (side, (contexts, label)) in [("one", "pw"), ("each", "pw ctx")].into_iter().enumerate() {
                 let sampler = MemorySampler::start(peer.pid());
                 let command = format!("loop {n} {SITE_LOOP_MS} {contexts} full {index} Glossary");
                 let answer = peer.ask(&command).await.unwrap_or_default();
@@ -1207,8 +1210,10 @@ async fn loads_tables(guarded: bool, site: bool, parts_only: bool) {
                 let (gotos, all) = (numbers(&answer, "goto"), numbers(&answer, "all"));
                 print_site_row(n, &format!("{label} {}", round + 1), &gotos, &all, peaks.rss, peaks.pss);
                 print_cpu(&peaks, all.len());
+                both[side + 1].extend(gotos);
             }
         }
+        print_both_rounds(n, &both);
     }
     // The same sessions and pages doing nothing but the goto: what one goto costs when gotos compete
     // only with each other. In the loop above a side whose snapshot and click are quicker spends more
@@ -1482,6 +1487,20 @@ fn print_site_row(n: usize, side: &str, gotos: &[f64], all: &[f64], rss: u64, ps
         pct(all, 0.95),
         rss as f64 / 1024.0,
         pss as f64 / 1024.0
+    );
+}
+
+/// The goto p50 (ms) of each side over both rounds of the real-site loop at `n` sessions (`gotos`:
+/// ours, pw, pw ctx), and ours against pw's. A slower spell of the machine during one side's round
+/// moves this less than it moves that round's own figures.
+fn print_both_rounds(n: usize, gotos: &[Vec<f64>; 3]) {
+    if gotos.iter().any(|g| g.is_empty()) {
+        return;
+    }
+    let [ours, pw, ctx] = [0, 1, 2].map(|i| pct(&gotos[i], 0.5));
+    println!(
+        "{n:<3} both rounds: goto p50 ours {ours:.0} / pw {pw:.0} / pw ctx {ctx:.0} ms: {:.2}x of pw's",
+        ours / pw
     );
 }
 
